@@ -1,0 +1,117 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Strips trailing slashes so `https://host/v1` and `https://host/v1/` behave the same. */
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export class CryptoSettlementApi implements ICredentialType {
+	name = 'cryptoSettlementApi';
+
+	displayName = 'Crypto Settlement API';
+
+	icon: Icon = {
+		light: 'file:../icons/cryptoSettlement.svg',
+		dark: 'file:../icons/cryptoSettlement.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/crypto-settlement/n8n-nodes-crypto-settlement#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'App ID',
+			name: 'appId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Application ID from the dashboard (Developers → API Credentials)',
+		},
+		{
+			displayName: 'App Secret',
+			name: 'appSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Application secret from the dashboard. Regenerating it there invalidates the old one at once.',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Sandbox', value: 'sandbox' },
+				{ name: 'Production', value: 'production' },
+			],
+			default: 'sandbox',
+			description: 'Sent as the X-Service-Env header on every request. Production moves real money.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://api.example.com/v1',
+			description: 'API base URL including the version segment /v1. A trailing slash is fine.',
+		},
+		{
+			displayName: 'Transaction PIN',
+			name: 'pin',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'PIN set on the dashboard, used by withdrawals and currency swaps when the node does not set one',
+		},
+		{
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Webhook verification secret from the dashboard; the trigger node compares it with the x-webhook-secret header of incoming webhooks',
+		},
+	];
+
+	/**
+	 * Applied in code rather than through `={{$credentials…}}` header expressions: the declarative
+	 * engine would evaluate those for every item. Also supplies the base URL, so the node needs no
+	 * per-item base URL expression either.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const relative = !/^https?:\/\//i.test(requestOptions.url ?? '');
+		return {
+			...requestOptions,
+			baseURL: relative && !requestOptions.baseURL ? normalizeBaseUrl(credentials.baseUrl) : requestOptions.baseURL,
+			headers: {
+				...requestOptions.headers,
+				'x-app-id': String(credentials.appId ?? ''),
+				'x-app-secret': String(credentials.appSecret ?? ''),
+				'X-Service-Env': String(credentials.environment ?? 'sandbox'),
+			},
+		};
+	}
+
+	/** An authenticated list (spec 4.12), not a public rate endpoint, so a wrong pair fails here. */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
+			url: '/trades/wallets',
+			method: 'GET',
+			qs: { page: 1, size: 1 },
+		},
+	};
+}

@@ -1,0 +1,37 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { operationProperties, resourceProperty, SPECS } from './resources';
+import { createOperationRunner } from './shared/execute';
+import { fields } from './shared/fields';
+import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './shared/lookups';
+
+export class CryptoSettlement implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Crypto Settlement',
+		name: 'cryptoSettlement',
+		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins',
+		defaults: { name: 'Crypto Settlement' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cryptoSettlementApi', required: true }],
+		// The credential's authenticate supplies the base URL and the three auth headers in code,
+		// so no per-item expression is evaluated for them.
+		requestDefaults: {
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		// Every operation's option sets `send.paginate`, so this runs each item's request(s).
+		requestOperations: { pagination: createOperationRunner(SPECS) },
+		properties: [resourceProperty, ...operationProperties, ...fields],
+	};
+
+	methods = {
+		loadOptions: { getBanks, getDepositAssets },
+		listSearch: { searchBankAccounts, searchPayoutAddresses, searchWallets },
+	};
+}

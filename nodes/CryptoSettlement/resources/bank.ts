@@ -1,0 +1,36 @@
+import { bankAccountFields } from '../shared/builders';
+import { checkOneOf, FIAT_CURRENCIES } from '../shared/rules';
+import type { Params } from '../shared/params';
+import type { ResourceSpecs } from '../shared/types';
+
+function currencyOf(params: Params): string {
+	const currency = params.text('currency', 'ngn');
+	params.assert(checkOneOf('currency', currency, FIAT_CURRENCIES));
+	return currency as string;
+}
+
+export const bank: ResourceSpecs = {
+	getAll: {
+		option: {
+			name: 'Get Many',
+			action: 'Get many banks',
+			description: 'List the banks of a currency, the source of bank IDs',
+		},
+		method: 'GET',
+		path: '/payments/banks',
+		retry: 'safe',
+		localLimit: true,
+		build: (params) => ({ qs: { currency: currencyOf(params) } }),
+	},
+	verifyAccount: {
+		option: {
+			name: 'Verify Account',
+			action: 'Verify a bank account',
+			description: 'Resolve the holder name of a bank account number',
+		},
+		method: 'POST',
+		path: '/payments/banks/validate',
+		retry: 'safe',
+		build: (params) => ({ body: { ...bankAccountFields(params), currency: currencyOf(params) } }),
+	},
+};

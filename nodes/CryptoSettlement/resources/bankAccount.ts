@@ -1,0 +1,36 @@
+import { bankAccountFields, narrationOf } from '../shared/builders';
+import type { ResourceSpecs } from '../shared/types';
+
+export const bankAccount: ResourceSpecs = {
+	create: {
+		option: {
+			name: 'Create',
+			action: 'Create a bank account',
+			description: 'Save a bank account as a payout destination',
+		},
+		method: 'POST',
+		path: '/payments/banks/add',
+		// A repeat would be refused as "already exists" rather than saved twice, but is not sent blindly.
+		retry: 'never',
+		build: (params) => ({ body: { ...bankAccountFields(params), ...narrationOf(params) } }),
+	},
+	delete: {
+		option: {
+			name: 'Delete',
+			action: 'Delete a bank account',
+			description: 'Remove a saved bank account (path not confirmed by the service documentation)',
+		},
+		method: 'DELETE',
+		path: '/payments/integration-banks/{bankAccountId}',
+		retry: 'safe',
+		build: (params) => ({ pathParams: { bankAccountId: params.requiredText('bankAccountId') } }),
+		output: (_data, parts) => [{ deleted: true, id: parts.pathParams?.bankAccountId ?? '' }],
+	},
+	getAll: {
+		option: { name: 'Get Many', action: 'Get many bank accounts', description: 'List saved bank accounts' },
+		method: 'GET',
+		path: '/payments/integration-banks',
+		retry: 'safe',
+		pageSize: 100,
+	},
+};

@@ -1,0 +1,46 @@
+import { checkOneOf, checkPositiveAmount, FIAT_CURRENCIES, toNumber, USD_DECIMALS } from '../shared/rules';
+import type { ResourceSpecs } from '../shared/types';
+
+export const rate: ResourceSpecs = {
+	calculate: {
+		option: {
+			name: 'Calculate',
+			action: 'Calculate a sell rate',
+			description: 'Quote the NGN or GHS payout for a USD amount of an asset',
+		},
+		method: 'POST',
+		path: '/trades/pbc/sell/rate-calculator/{assetId}',
+		retry: 'safe',
+		build: (params) => {
+			const assetId = params.requiredText('assetId');
+			const amountInUSD = params.raw('amountInUSD', '');
+			const currency = params.text('currency', 'ngn');
+			params.assert([
+				...checkPositiveAmount('amountInUSD', amountInUSD, USD_DECIMALS),
+				...checkOneOf('currency', currency, FIAT_CURRENCIES),
+			]);
+			return { pathParams: { assetId }, body: { amountInUSD: toNumber(amountInUSD), currency } };
+		},
+	},
+	getMarketPrice: {
+		option: {
+			name: 'Get Market Price',
+			action: 'Get a market price',
+			description: 'Get the global market price of a crypto asset (not the service’s own rate)',
+		},
+		method: 'GET',
+		path: '/trades/pbc/sell/assets/market/converter',
+		retry: 'safe',
+		build: (params) => ({ qs: { from: params.requiredText('from'), to: params.requiredText('to') } }),
+	},
+	getSellRates: {
+		option: {
+			name: 'Get Sell Rates',
+			action: 'Get sell rates',
+			description: 'Get the current sell rates (limited to 20 requests per minute)',
+		},
+		method: 'GET',
+		path: '/trades/pbc/sell/rates',
+		retry: 'safe',
+	},
+};

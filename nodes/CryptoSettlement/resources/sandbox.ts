@@ -1,0 +1,43 @@
+import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../shared/rules';
+import type { ResourceSpecs } from '../shared/types';
+
+export const sandbox: ResourceSpecs = {
+	mockDeposit: {
+		option: {
+			name: 'Mock Deposit',
+			action: 'Mock a deposit in the sandbox',
+			description: 'Simulate an incoming deposit to a generated address (sandbox environment only)',
+		},
+		method: 'POST',
+		path: '/trades/sell/mock-trade',
+		retry: 'never',
+		build: async (params) => {
+			const credentials = await params.ctx.getCredentials('cryptoSettlementApi');
+			if (credentials.environment === 'production') {
+				params.fail(
+					'Mock Deposit only works in the sandbox environment',
+					"The credential's Environment is Production. Use a credential whose Environment is Sandbox. Nothing was sent to the service.",
+				);
+			}
+			const amountInUSD = params.raw('amountInUSD', '');
+			const cryptoReceived = params.raw('cryptoReceived', '');
+			params.assert([
+				...checkPositiveAmount('amountInUSD', amountInUSD, USD_DECIMALS),
+				...checkPositiveAmount('cryptoReceived', cryptoReceived, 18),
+			]);
+			const extra = params.additional();
+			return {
+				body: {
+					walletAddress: params.requiredText('walletAddress'),
+					asset: params.requiredText('asset'),
+					amountInUSD: toNumber(amountInUSD),
+					cryptoReceived: toNumber(cryptoReceived),
+					reference: params.requiredText('reference'),
+					txHash: params.requiredText('txHash'),
+					...(extra.sourceAddress ? { sourceAddress: String(extra.sourceAddress) } : {}),
+					...(extra.confirmations === undefined ? {} : { confirmations: toNumber(extra.confirmations) }),
+				},
+			};
+		},
+	},
+};

@@ -1,0 +1,93 @@
+import { bankAccountFields, narrationOf } from '../shared/builders';
+import { checkRequired } from '../shared/rules';
+import type { ResourceSpecs } from '../shared/types';
+
+export const wallet: ResourceSpecs = {
+	create: {
+		option: {
+			name: 'Create',
+			action: 'Create a wallet',
+			description: 'Generate a permanent deposit address for an asset, optionally settled to a bank',
+		},
+		method: 'POST',
+		path: '/trades/sell/assets/{assetId}/generate-address',
+		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
+		retry: 'never',
+		build: (params) => {
+			const assetId = params.requiredText('assetId');
+			const label = params.requiredText('label');
+			const extra = params.additional();
+			const bankId = String(extra.bankId ?? '').trim();
+			const accountNumber = String(extra.accountNumber ?? '').trim();
+			if (bankId || accountNumber) {
+				params.assert(checkRequired(bankId ? 'accountNumber' : 'bankId', bankId ? accountNumber : bankId));
+			}
+			return {
+				pathParams: { assetId },
+				body: {
+					label,
+					...(bankId ? { bankId, accountNumber } : {}),
+					...narrationOf(params),
+					...(extra.autoSettlement === undefined ? {} : { autoSettlement: extra.autoSettlement === true }),
+				},
+			};
+		},
+	},
+	get: {
+		option: { name: 'Get', action: 'Get a wallet', description: 'Get a deposit wallet by ID' },
+		method: 'GET',
+		path: '/trades/wallets/{walletId}',
+		retry: 'safe',
+		build: (params) => ({ pathParams: { walletId: params.requiredText('walletId') } }),
+	},
+	getAll: {
+		option: { name: 'Get Many', action: 'Get many wallets', description: 'List deposit wallets' },
+		method: 'GET',
+		path: '/trades/wallets',
+		retry: 'safe',
+		pageSize: 100,
+	},
+	setAutoSettlement: {
+		option: {
+			name: 'Set Auto Settlement',
+			action: 'Set auto settlement of a wallet',
+			description: "Turn paying a wallet's deposits out to its linked bank on or off",
+		},
+		method: 'PUT',
+		path: '/trades/wallets/{walletId}/auto-settlement',
+		retry: 'safe',
+		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
+		build: (params) => {
+			const walletId = params.requiredText('walletId');
+			return {
+				pathParams: { walletId },
+				body: { autoSettlement: params.raw('autoSettlement', false) === true },
+				identity: { walletId },
+			};
+		},
+	},
+	updateBank: {
+		option: {
+			name: 'Update Bank',
+			action: 'Update the bank of a wallet',
+			description: 'Link a bank account to a wallet for settlement payouts',
+		},
+		method: 'PUT',
+		path: '/trades/wallets/{walletId}/bank',
+		retry: 'safe',
+		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },
+		build: (params) => {
+			const walletId = params.requiredText('walletId');
+			const extra = params.additional();
+			return {
+				pathParams: { walletId },
+				body: {
+					...bankAccountFields(params),
+					...narrationOf(params),
+					...(extra.autoSettlement === undefined ? {} : { autoSettlement: extra.autoSettlement === true }),
+				},
+				identity: { walletId },
+			};
+		},
+	},
+};

@@ -1,0 +1,109 @@
+import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { checkRequired, toNumber, type Violation } from './rules';
+
+/** Parameter labels as n8n shows them, so an error names the field the user sees. */
+const LABELS: Record<string, string> = {
+	accountNumber: 'Account Number',
+	address: 'Address',
+	amount: 'Amount',
+	amountInUSD: 'Amount in USD',
+	asset: 'Asset',
+	assetId: 'Asset',
+	autoSettlement: 'Auto Settlement',
+	bankAccountId: 'Bank Account',
+	bankId: 'Bank',
+	confirmations: 'Confirmations',
+	cryptoAmount: 'Crypto Amount',
+	cryptoReceived: 'Crypto Received',
+	currency: 'Currency',
+	externalId: 'External ID',
+	feeLevel: 'Fee Level',
+	from: 'From',
+	label: 'Label',
+	markupPercent: 'Markup Percent',
+	narration: 'Narration',
+	network: 'Network',
+	payoutAddressId: 'Payout Address',
+	pin: 'PIN',
+	reference: 'Reference',
+	to: 'To',
+	token: 'Token',
+	transactionId: 'Transaction ID',
+	txHash: 'Transaction Hash',
+	walletAddress: 'Wallet Address',
+	walletId: 'Wallet',
+	webhookEventId: 'Webhook Event ID',
+	withdrawalFeeBearer: 'Withdrawal Fee Bearer',
+	withdrawalId: 'Withdrawal ID',
+};
+
+/** Values never repeated in an error message. */
+const SECRET_FIELDS = new Set(['pin']);
+
+function describeValue(field: string, value: unknown): string {
+	if (SECRET_FIELDS.has(field)) return 'received a value that is hidden';
+	if (value === undefined || value === null || value === '') return 'received nothing';
+	return `received ${JSON.stringify(value)}`;
+}
+
+/**
+ * Reads one item's parameters (expressions already resolved by n8n) and raises the first broken
+ * field rule as a NodeOperationError before anything is sent.
+ */
+export class Params {
+	constructor(readonly ctx: IExecuteSingleFunctions) {}
+
+	get itemIndex(): number {
+		return this.ctx.getItemIndex();
+	}
+
+	/** A parameter's resolved value; resource locators give their plain value. */
+	raw(name: string, fallback?: unknown): unknown {
+		return this.ctx.getNodeParameter(name, fallback, { extractValue: true });
+	}
+
+	/** A trimmed string, or undefined when empty. */
+	text(name: string, fallback = ''): string | undefined {
+		const value = this.raw(name, fallback);
+		if (value === undefined || value === null) return undefined;
+		const text = String(value).trim();
+		return text === '' ? undefined : text;
+	}
+
+	/** A string that must not be empty after trimming. */
+	requiredText(name: string): string {
+		const value = this.text(name);
+		this.assert(checkRequired(name, value).map((v) => ({ ...v, value: this.raw(name, '') })));
+		return value as string;
+	}
+
+	/** The 'Additional Fields' collection of the current operation. */
+	additional(): IDataObject {
+		return (this.raw('additionalFields', {}) as IDataObject) ?? {};
+	}
+
+	/** A number as sent to the API (numeric strings from expressions are accepted). */
+	number(value: unknown): number | undefined {
+		return toNumber(value);
+	}
+
+	/** Throws the first violation; the rules list the actionable one first. */
+	assert(violations: Violation[]): void {
+		if (!violations.length) return;
+		const [first] = violations;
+		const label = LABELS[first.field] ?? first.field;
+		throw new NodeOperationError(
+			this.ctx.getNode(),
+			`Invalid '${label}' (${first.field}): ${first.message}, ${describeValue(first.field, first.value)}`,
+			{
+				itemIndex: this.itemIndex,
+				description: `Fix the '${label}' parameter of item ${this.itemIndex} (it may come from an expression). Nothing was sent to the service for this item.`,
+			},
+		);
+	}
+
+	/** A refusal that is not a single field's rule (for example sandbox-only operations). */
+	fail(message: string, description: string): never {
+		throw new NodeOperationError(this.ctx.getNode(), message, { itemIndex: this.itemIndex, description });
+	}
+}

@@ -1,0 +1,342 @@
+import {
+	NodeApiError,
+	sleep,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+import type { Envelope, RetryPolicy } from './types';
+
+/**
+ * The one path every request takes: pacing under the spec's rate limits, bounded waits on 429,
+ * bounded backoff on 5xx and network failures where a repeat cannot duplicate an effect, and
+ * service errors turned into NodeApiErrors that never carry the request (and so no secret).
+ */
+
+/** Spec section 8: per integration and route; routes do not share a budget. */
+export const RATE_LIMITS: Record<string, number> = {
+	'POST /payments/withdraw/address': 200,
+	'GET /trades/pbc/sell/rates': 20,
+};
+/** One minute plus a second of margin for clock and latency differences with the service. */
+const RATE_WINDOW_MS = 61_000;
+/** Requests in flight per credential: the engine would otherwise start every item at once. */
+const MAX_IN_FLIGHT = 8;
+
+export const RETRY = {
+	/** Attempts on 429 before giving up, and the longest we wait in total. */
+	maxRateLimitedAttempts: 6,
+	maxRateLimitWaitMs: 180_000,
+	/** A single 429 wait is capped (a wrong Retry-After must not park a workflow for hours). */
+	maxSingleWaitMs: 65_000,
+	/** Attempts on 5xx or network failure, for requests that may be repeated. */
+	maxAmbiguousAttempts: 4,
+	baseBackoffMs: 500,
+	maxBackoffMs: 8_000,
+};
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** The spec path template, for example `/trades/wallets/{walletId}`: the rate-limit route. */
+	route: string;
+	url: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+}
+
+export interface ApiResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: Envelope;
+}
+
+/** The service answered, or the exchange ended without an answer we can trust. */
+export type Outcome =
+	| { kind: 'answered'; response: ApiResponse }
+	| { kind: 'ambiguous'; reason: string; statusCode?: number };
+
+/** Sends one request and hands back the full response, whatever its status. */
+export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
+
+class Lane {
+	/** Send times granted, ascending. */
+	private granted: number[] = [];
+
+	blockedUntil = 0;
+
+	/** Returns when a request may be sent without exceeding `limit` per rolling window. */
+	async reserve(limit: number | undefined): Promise<void> {
+		const now = Date.now();
+		let at = Math.max(now, this.blockedUntil);
+		if (limit) {
+			while (this.granted.length && this.granted[0] <= now - RATE_WINDOW_MS) this.granted.shift();
+			if (this.granted.length >= limit) at = Math.max(at, this.granted[this.granted.length - limit] + RATE_WINDOW_MS);
+			if (this.granted.length) at = Math.max(at, this.granted[this.granted.length - 1]);
+			this.granted.push(at);
+		}
+		if (at > now) await sleep(at - now);
+	}
+}
+
+class Gate {
+	private inFlight = 0;
+
+	private readonly queue: Array<() => void> = [];
+
+	async enter(): Promise<void> {
+		if (this.inFlight < MAX_IN_FLIGHT) {
+			this.inFlight++;
+			return;
+		}
+		await new Promise<void>((resolve) => this.queue.push(resolve));
+	}
+
+	leave(): void {
+		const next = this.queue.shift();
+		if (next) next();
+		else this.inFlight--;
+	}
+}
+
+/** Shared by every execution in this n8n process, so concurrent workflows pace together. */
+const lanes = new Map<string, Lane>();
+const gates = new Map<string, Gate>();
+
+function laneFor(credentialKey: string, route: string): Lane {
+	const key = `${credentialKey} ${route}`;
+	let lane = lanes.get(key);
+	if (!lane) lanes.set(key, (lane = new Lane()));
+	return lane;
+}
+
+function gateFor(credentialKey: string): Gate {
+	let gate = gates.get(credentialKey);
+	if (!gate) gates.set(credentialKey, (gate = new Gate()));
+	return gate;
+}
+
+/** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
+function credentialKey(ctx: IExecuteSingleFunctions): string {
+	const credential = ctx.getNode().credentials?.cryptoSettlementApi;
+	return credential?.id ?? credential?.name ?? 'default';
+}
+
+function header(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name.toLowerCase()] ?? headers[name];
+	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (unix seconds), else undefined. */
+export function rateLimitWaitMs(headers: IDataObject, now = Date.now()): number | undefined {
+	const retryAfter = header(headers, 'retry-after');
+	if (retryAfter !== undefined && retryAfter.trim() !== '') {
+		const seconds = Number(retryAfter);
+		if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+		const date = Date.parse(retryAfter);
+		if (!Number.isNaN(date)) return Math.max(0, date - now);
+	}
+	const reset = Number(header(headers, 'x-ratelimit-reset'));
+	if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
+	return undefined;
+}
+
+export function backoffMs(attempt: number): number {
+	const ceiling = Math.min(RETRY.maxBackoffMs, RETRY.baseBackoffMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** Builds the HTTP call on the engine's own routing request, which reuses the decrypted credential. */
+export function createHttpCall(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): HttpCall {
+	// The engine post-processes each response with these actions; ours keeps status and headers.
+	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
+	return async (options) => {
+		const [item] = await ctx.makeRoutingRequest({
+			...requestData,
+			options: { ...requestData.options, ...options, json: true, ignoreHttpStatusErrors: true },
+		});
+		return item.json as unknown as ApiResponse;
+	};
+}
+
+async function keepFullResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body =
+		response.body && typeof response.body === 'object' ? response.body : { message: String(response.body ?? '') };
+	return [{ json: { statusCode: response.statusCode, headers: response.headers, body } as unknown as IDataObject }];
+}
+
+/** Describes a failure without an answer, without the request (which holds the credentials). */
+function networkReason(error: unknown): string {
+	const err = error as { code?: string; cause?: { code?: string }; message?: string };
+	const code = err?.code ?? err?.cause?.code;
+	const message = typeof err?.message === 'string' ? err.message.slice(0, 160) : 'no answer';
+	return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * One exchange: paced, and repeated on 429 (a refused request had no effect) within the bounds.
+ * A 5xx or a network failure comes back as `ambiguous` for the caller's retry policy.
+ */
+export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, request: ApiRequest): Promise<Outcome> {
+	const key = credentialKey(ctx);
+	const lane = laneFor(key, `${request.method} ${request.route}`);
+	const limit = RATE_LIMITS[`${request.method} ${request.route}`];
+	const gate = gateFor(key);
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		await gate.enter();
+		let response: ApiResponse;
+		try {
+			await lane.reserve(limit);
+			response = await http({
+				method: request.method,
+				url: request.url,
+				qs: request.qs ?? {},
+				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : (request.body ?? {}),
+			});
+		} catch (error) {
+			return { kind: 'ambiguous', reason: networkReason(error) };
+		} finally {
+			gate.leave();
+		}
+		if (response.statusCode >= 500) {
+			return {
+				kind: 'ambiguous',
+				reason: `HTTP ${response.statusCode}: ${response.body?.message ?? ''}`,
+				statusCode: response.statusCode,
+			};
+		}
+		if (response.statusCode !== 429) return { kind: 'answered', response };
+
+		const hinted = rateLimitWaitMs(response.headers);
+		const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
+		if (attempt >= RETRY.maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
+			throw rateLimitError(ctx, request, response, waitMs);
+		}
+		lane.blockedUntil = Math.max(lane.blockedUntil, Date.now() + waitMs);
+		waitedMs += waitMs;
+		await sleep(waitMs);
+	}
+}
+
+/** An exchange whose ambiguous failures are retried only when the policy says repeating is safe. */
+export async function callApi(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	policy: RetryPolicy,
+): Promise<ApiResponse> {
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await exchange(ctx, http, request);
+		if (outcome.kind === 'answered') return outcome.response;
+		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)
+			throw ambiguousError(ctx, request, outcome, policy, attempt);
+		await sleep(backoffMs(attempt));
+	}
+}
+
+export function isSuccess(response: ApiResponse): boolean {
+	return response.statusCode >= 200 && response.statusCode < 300 && response.body?.success !== false;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service refused the request (a business rule such as balance, a duplicate, or temporary payout capacity).',
+	401: "Check the credential's App ID, App Secret and Environment.",
+	403: 'The account lacks permission for this action (API access, withdrawal limits or availability).',
+	404: 'Nothing was found with this ID in the selected environment.',
+	409: 'The request conflicts with the current state, for example something that already exists.',
+	422: 'The service rejected one or more fields.',
+	500: 'The service failed unexpectedly.',
+};
+
+/** A service error: its message, the HTTP code and, for 422, the first validation entry. */
+export function serviceError(
+	ctx: IExecuteSingleFunctions,
+	request: ApiRequest,
+	response: ApiResponse,
+	hint?: string,
+): NodeApiError {
+	const status = response.statusCode;
+	const serviceMessage = response.body?.message || `HTTP ${status}`;
+	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
+	const [first] = errors;
+	const firstEntry = first ? `${first.field ?? 'request'}: ${first.message ?? 'Invalid value'}` : undefined;
+	const message = firstEntry
+		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
+		: `${serviceMessage} (HTTP ${status})`;
+	const description = [
+		hint ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.route} with HTTP ${status}.`,
+		firstEntry && errors.length > 1
+			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
+			: undefined,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
+	return new NodeApiError(ctx.getNode(), details, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex: ctx.getItemIndex(),
+	});
+}
+
+function rateLimitError(
+	ctx: IExecuteSingleFunctions,
+	request: ApiRequest,
+	response: ApiResponse,
+	waitMs: number,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const limit = header(response.headers, 'x-ratelimit-limit') ?? RATE_LIMITS[route];
+	const retryInSeconds = Math.ceil(waitMs / 1000);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
+		{
+			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
+			description: `The service kept answering 429 after ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting. Nothing was done for this item; run it again after ${retryInSeconds} s.`,
+			httpCode: '429',
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
+}
+
+function ambiguousError(
+	ctx: IExecuteSingleFunctions,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
+	policy: RetryPolicy,
+	attempts: number,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
+	const safe = policy === 'safe';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: outcome.reason, ...(httpCode ? { httpCode } : {}) },
+		{
+			message: safe
+				? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})`
+				: `${route} may or may not have taken effect: ${outcome.reason}`,
+			description: safe
+				? 'The request was retried with backoff and kept failing. Try again later.'
+				: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
+			httpCode,
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
+}
