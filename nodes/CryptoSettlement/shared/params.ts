@@ -37,6 +37,12 @@ const LABELS: Record<string, string> = {
 	withdrawalId: 'Withdrawal ID',
 };
 
+/** Resource locator parameters, whose value is extracted from the locator. */
+const LOCATORS = new Set(['walletId', 'bankAccountId', 'payoutAddressId']);
+
+const NETWORK_HINT =
+	" When 'Token' is an expression, set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH.";
+
 /** Values never repeated in an error message. */
 const SECRET_FIELDS = new Set(['pin']);
 
@@ -59,7 +65,7 @@ export class Params {
 
 	/** A parameter's resolved value; resource locators give their plain value. */
 	raw(name: string, fallback?: unknown): unknown {
-		return this.ctx.getNodeParameter(name, fallback, { extractValue: true });
+		return this.ctx.getNodeParameter(name, fallback, LOCATORS.has(name) ? { extractValue: true } : undefined);
 	}
 
 	/** A trimmed string, or undefined when empty. */
@@ -97,7 +103,9 @@ export class Params {
 			`Invalid '${label}' (${first.field}): ${first.message}, ${describeValue(first.field, first.value)}`,
 			{
 				itemIndex: this.itemIndex,
-				description: `Fix the '${label}' parameter of item ${this.itemIndex} (it may come from an expression). Nothing was sent to the service for this item.`,
+				description: `Fix the '${label}' parameter of item ${this.itemIndex} (it may come from an expression). Nothing was sent to the service for this item.${
+					first.field === 'network' || first.field === 'feeLevel' ? NETWORK_HINT : ''
+				}`,
 			},
 		);
 	}

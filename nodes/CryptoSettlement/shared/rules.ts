@@ -59,14 +59,15 @@ export function decimalPlaces(value: number): number {
 	return Math.max(0, fraction - Number(exponent ?? 0));
 }
 
-/** A number from a number or a numeric string (expressions often yield strings). */
+/**
+ * A number from a number or a numeric string (expressions often yield strings), with binary
+ * floating-point noise removed: 1 + 0.14 is 1.1400000000000001 in JavaScript and means 1.14.
+ */
 export function toNumber(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value === 'string' && value.trim() !== '') {
-		const parsed = Number(value.trim());
-		return Number.isFinite(parsed) ? parsed : undefined;
-	}
-	return undefined;
+	let parsed: number | undefined;
+	if (typeof value === 'number') parsed = value;
+	else if (typeof value === 'string' && value.trim() !== '') parsed = Number(value.trim());
+	return parsed !== undefined && Number.isFinite(parsed) ? Number(parsed.toPrecision(15)) : undefined;
 }
 
 export function checkRequired(field: string, value: unknown): Violation[] {

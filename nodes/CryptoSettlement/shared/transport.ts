@@ -205,7 +205,7 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 				method: request.method,
 				url: request.url,
 				qs: request.qs ?? {},
-				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : (request.body ?? {}),
+				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
 			});
 		} catch (error) {
 			return { kind: 'ambiguous', reason: networkReason(error) };

@@ -1,0 +1,47 @@
+import nock from 'nock';
+import { CREDENTIAL_TYPE, testCredential } from './harness';
+import { api, BASE, CREDENTIALS, ok, rl, runNode, setupNock } from './node/helpers';
+
+setupNock();
+
+describe('credential cryptoSettlementApi', () => {
+	test.each(['sandbox', 'production'])('every request carries the three headers for %s', async (environment) => {
+		const scope = api({ ...CREDENTIALS, environment }).get('/trades/wallets/w1').reply(200, ok({ id: 'w1' }));
+		const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('w1') }, { credentials: { environment } });
+		expect(run.error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test.each([BASE, `${BASE}/`, `${BASE}//`])('base URL %s is joined without a double slash', async (baseUrl) => {
+		const scope = nock('https://api.settlement.test').get('/v1/trades/wallets/w1').reply(200, ok({ id: 'w1' }));
+		const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('w1') }, { credentials: { baseUrl } });
+		expect(run.error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('the credential test passes on 200 from an authenticated endpoint', async () => {
+		const scope = api().get('/trades/wallets').query({ page: '1', size: '1' }).reply(200, ok([]));
+		await expect(testCredential(CREDENTIALS)).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test("the credential test fails on 401 with the service's message", async () => {
+		nock(BASE)
+			.persist()
+			.get('/trades/wallets')
+			.query(true)
+			.reply(401, { success: false, message: 'wrong app id and secret combination', meta: {}, errors: [], data: {} });
+		const result = await testCredential({ ...CREDENTIALS, appSecret: 'wrong' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('wrong app id and secret combination');
+	});
+
+	test('secrets are password fields', async () => {
+		const { loadPackage } = await import('./harness');
+		const { credentialType } = await loadPackage();
+		expect(credentialType.name).toBe(CREDENTIAL_TYPE);
+		const byName = Object.fromEntries(credentialType.properties.map((p) => [p.name, p]));
+		for (const name of ['appSecret', 'pin', 'webhookSecret']) expect(byName[name].typeOptions?.password).toBe(true);
+		expect(byName.environment.default).toBe('sandbox');
+	});
+});

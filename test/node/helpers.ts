@@ -1,0 +1,75 @@
+import nock from 'nock';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun, type RunResult } from '../harness';
+
+export const BASE = 'https://api.settlement.test/v1';
+export const SECRET = 'app-secret-DO-NOT-LEAK-7f3a';
+export const PIN = '4711-PIN-DO-NOT-LEAK';
+export const WEBHOOK_SECRET = 'webhook-secret-DO-NOT-LEAK-9b2c';
+export const CREDENTIALS = {
+	appId: 'app-123',
+	appSecret: SECRET,
+	environment: 'sandbox',
+	baseUrl: `${BASE}/`,
+	pin: PIN,
+	webhookSecret: WEBHOOK_SECRET,
+};
+export const NODE = 'Crypto Settlement';
+
+export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+export interface NodeRun extends RunResult {
+	items: INodeExecutionData[];
+	text: string;
+}
+
+/** Runs the action node once over `items` (one empty item by default). */
+export async function runNode(
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; credentials?: IDataObject; continueOnFail?: boolean; executionId?: string } = {},
+): Promise<NodeRun> {
+	const result = await runWorkflow({
+		workflow: actionWorkflow(parameters, options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		items: (options.items ?? [{}]).map((json) => ({ json })),
+		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...(options.credentials ?? {}) } as never },
+		executionId: options.executionId,
+	});
+	return { ...result, items: result.output(NODE), text: serializeRun(result) };
+}
+
+/** An interceptor on the service that also requires the three authentication headers. */
+export function api(credentials: { appId: string; appSecret: string; environment: string } = CREDENTIALS) {
+	return nock(BASE)
+		.matchHeader('x-app-id', credentials.appId)
+		.matchHeader('x-app-secret', credentials.appSecret)
+		.matchHeader('x-service-env', credentials.environment);
+}
+
+export const ok = (data: unknown, message = 'ok', meta: IDataObject = {}) => ({
+	message,
+	success: true,
+	data,
+	meta,
+	summary: {},
+	stats: {},
+});
+
+export const fail = (status: number, message: string, errors: IDataObject[] = []) => ({
+	success: false,
+	message,
+	meta: {},
+	errors,
+	data: {},
+});
+
+export function setupNock(): void {
+	beforeAll(() => nock.disableNetConnect());
+	afterEach(() => nock.cleanAll());
+	afterAll(() => nock.enableNetConnect());
+}
+
+export function expectNoSecrets(text: string): void {
+	expect(text).not.toContain(SECRET);
+	expect(text).not.toContain(PIN);
+	expect(text).not.toContain(WEBHOOK_SECRET);
+}

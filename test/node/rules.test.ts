@@ -1,0 +1,164 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+import { api, expectNoSecrets, ok, rl, runNode, setupNock } from './helpers';
+
+setupNock();
+
+const crypto = (overrides: IDataObject) => ({
+	resource: 'withdrawal',
+	operation: 'createCrypto',
+	token: 'USDT',
+	network: 'TRC20',
+	walletAddress: 'TXyz',
+	amountType: 'usd',
+	amount: 10,
+	externalId: 'order-1',
+	...overrides,
+});
+
+/** Any request at all reaching the service fails the test through this catch-all. */
+function recordRequests(): { count: () => number } {
+	let count = 0;
+	const scope = nock(/.*/).persist();
+	for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+		scope.intercept(/.*/, method).reply(() => {
+			count++;
+			return [200, ok({ id: 'x' })];
+		});
+	}
+	return { count: () => count };
+}
+
+const refused: Array<[string, IDataObject, RegExp]> = [
+	['3 decimals on a USD amount', crypto({ amount: 10.123 }), /Invalid 'Amount' \(amount\): amount must have at most 2 decimal places, received 10\.123/],
+	['9 decimals on a crypto amount', crypto({ amountType: 'crypto', cryptoAmount: 0.123456789 }), /cryptoAmount must have at most 8 decimal places/],
+	['a zero amount', crypto({ amount: 0 }), /amount must be greater than 0, received 0/],
+	['a negative crypto amount', crypto({ amountType: 'crypto', cryptoAmount: -1 }), /cryptoAmount must be greater than 0/],
+	['a non-numeric amount from an expression', crypto({ amount: '={{ "ten" }}' }), /amount must be a number, received "ten"/],
+	['TON with USDC', crypto({ token: 'USDC', network: 'TON' }), /Invalid 'Network' \(network\): network must be one of ERC20, TRC20, BSC, SOL, BASE for USDC, received "TON"/],
+	['BASE with USDT', crypto({ token: 'USDT', network: 'BASE' }), /network must be one of ERC20, TRC20, BSC, SOL, TON for USDT/],
+	['a network with BTC (token from an expression)', crypto({ token: '={{ "BTC" }}', network: 'TRC20', feeLevel: 'low' }), /BTC does not support a network, received "TRC20"/],
+	['no fee level for DOGE (token from an expression)', crypto({ token: '={{ "DOGE" }}', network: '={{ "" }}', feeLevel: '={{ "" }}' }), /Invalid 'Fee Level' \(feeLevel\): feeLevel is required/],
+	['an unknown token', crypto({ token: '={{ "XRP" }}' }), /token must be one of USDT, USDC, BTC, LTC, DOGE, BCH, received "XRP"/],
+	['a blank wallet address', crypto({ walletAddress: '   ' }), /Invalid 'Wallet Address' \(walletAddress\): walletAddress is required/],
+	['33-character narration', { resource: 'bankAccount', operation: 'create', bankId: '39', accountNumber: '1', additionalFields: { narration: 'x'.repeat(33) } }, /narration must be at most 32 characters \(got 33\)/],
+	['markup 10.01', { resource: 'account', operation: 'setMarkupPercent', markupPercent: 10.01 }, /markupPercent must be between 0 and 10 \(both included\), received 10\.01/],
+	['markup -0.5', { resource: 'account', operation: 'setMarkupPercent', markupPercent: -0.5 }, /markupPercent must be between 0 and 10/],
+	['a swap from ngn to ngn', { resource: 'currency', operation: 'swap', amount: 5, from: 'ngn', to: 'ngn' }, /Invalid 'To' \(to\): to must differ from from, received "ngn"/],
+	['a fee bearer that does not exist', { resource: 'account', operation: 'setWithdrawalFeeBearer', withdrawalFeeBearer: '={{ "nobody" }}' }, /withdrawalFeeBearer must be one of user, business/],
+	['an upper-case currency', { resource: 'bank', operation: 'getAll', currency: '={{ "NGN" }}' }, /currency must be one of ngn, ghs, received "NGN"/],
+	['a blank wallet ID', { resource: 'wallet', operation: 'get', walletId: rl('  ') }, /Invalid 'Wallet' \(walletId\): walletId is required/],
+	['a bank ID without an account number on wallet creation', { resource: 'wallet', operation: 'create', assetId: 'a1', label: 'l', additionalFields: { bankId: '39' } }, /accountNumber is required/],
+];
+
+describe('field rules refuse bad input before any request', () => {
+	test.each(refused)('%s', async (_name, parameters, message) => {
+		const requests = recordRequests();
+		const run = await runNode(parameters);
+		expect(run.error?.message).toMatch(message);
+		expect(run.error?.context?.itemIndex).toBe(0);
+		expect(requests.count()).toBe(0);
+	});
+
+	test('the PIN comes from the node, else the credential; neither gives a clear error and no request', async () => {
+		const requests = recordRequests();
+		const run = await runNode(crypto({}), { credentials: { pin: '' } });
+		expect(run.error?.message).toBe("No transaction PIN: set 'PIN' under 'Additional Fields' or in the credential");
+		expect(requests.count()).toBe(0);
+	});
+
+	test('mock deposits are refused under a production credential', async () => {
+		const requests = recordRequests();
+		const run = await runNode(
+			{ resource: 'sandbox', operation: 'mockDeposit', walletAddress: 'a', asset: 'b', amountInUSD: 1, cryptoReceived: 1, reference: 'r', txHash: 'h' },
+			{ credentials: { environment: 'production' } },
+		);
+		expect(run.error?.message).toBe('Mock Deposit only works in the sandbox environment');
+		expect(requests.count()).toBe(0);
+	});
+
+	test("a refused withdrawal never shows the credential's PIN or secrets anywhere in the run", async () => {
+		recordRequests();
+		const run = await runNode(crypto({ amount: 1.001 }));
+		expect(run.error).toBeDefined();
+		expectNoSecrets(run.text);
+	});
+});
+
+const accepted: Array<[string, IDataObject, IDataObject]> = [
+	['2 decimals on a USD amount', crypto({ amount: 10.12 }), { amount: 10.12 }],
+	['8 decimals on a crypto amount', crypto({ amountType: 'crypto', cryptoAmount: 0.12345678 }), { cryptoAmount: 0.12345678 }],
+	['a numeric string from an expression', crypto({ amount: '={{ "7.5" }}' }), { amount: 7.5 }],
+	['TON with USDT', crypto({ network: 'TON' }), { network: 'TON' }],
+	['BASE with USDC', crypto({ token: 'USDC', network: 'BASE' }), { network: 'BASE' }],
+];
+
+describe('valid boundary values are sent', () => {
+	test.each(accepted)('%s', async (_name, parameters, expected) => {
+		let body: IDataObject = {};
+		const scope = api()
+			.post('/payments/withdraw/address', (sent: IDataObject) => ((body = sent), true))
+			.reply(200, ok({ id: 'wd1' }));
+		const run = await runNode(parameters);
+		expect(run.error).toBeUndefined();
+		expect(body).toMatchObject(expected);
+		expect('amount' in body && 'cryptoAmount' in body).toBe(false);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('a stablecoin withdrawal never sends a fee level; a UTXO one never sends a network', async () => {
+		const bodies: IDataObject[] = [];
+		api()
+			.post('/payments/withdraw/address', (sent: IDataObject) => (bodies.push(sent), true))
+			.times(2)
+			.reply(200, ok({ id: 'wd1' }));
+		await runNode(crypto({ feeLevel: 'high' }));
+		await runNode(crypto({ token: 'BCH', feeLevel: 'low', externalId: 'order-2' }));
+		expect(bodies[0]).not.toHaveProperty('feeLevel');
+		expect(bodies[0]).toMatchObject({ token: 'USDT', network: 'TRC20' });
+		expect(bodies[1]).not.toHaveProperty('network');
+		expect(bodies[1]).toMatchObject({ token: 'BCH', feeLevel: 'low' });
+	});
+
+	test.each([0, 10])('markup %s is accepted (both ends included)', async (markupPercent) => {
+		const scope = api().put('/users/markup-percent', { markupPercent }).reply(200, ok({ markupPercent }));
+		const run = await runNode({ resource: 'account', operation: 'setMarkupPercent', markupPercent });
+		expect(run.error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('32-character narration is accepted', async () => {
+		const narration = 'n'.repeat(32);
+		const scope = api().post('/payments/banks/add', { id: '39', accountNumber: '1', narration }).reply(200, ok({ id: 'ba1' }));
+		const run = await runNode({ resource: 'bankAccount', operation: 'create', bankId: '39', accountNumber: '1', additionalFields: { narration } });
+		expect(run.error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('rules run per item on values resolved from expressions', () => {
+	test('only the bad item fails under Continue On Fail; the others are sent', async () => {
+		const sent: IDataObject[] = [];
+		api()
+			.post('/payments/withdraw/address', (body: IDataObject) => (sent.push(body), true))
+			.times(2)
+			.reply(200, (_uri, body) => ok({ id: `wd-${(body as IDataObject).externalId}` }));
+		const run = await runNode(
+			crypto({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' }),
+			{
+				continueOnFail: true,
+				items: [
+					{ amount: 5, ref: 'a' },
+					{ amount: 5.555, ref: 'b' },
+					{ amount: 6, ref: 'c' },
+				],
+			},
+		);
+		expect(run.items).toHaveLength(3);
+		expect(run.items[0].json).toMatchObject({ id: 'wd-a', externalId: 'a' });
+		expect(run.items[1].error?.message).toMatch(/amount must have at most 2 decimal places, received 5\.555/);
+		expect(run.items[1].error?.name).toBe('NodeOperationError');
+		expect(run.items[2].json).toMatchObject({ id: 'wd-c', externalId: 'c' });
+		expect(sent.map((body) => body.externalId)).toEqual(['a', 'c']);
+	});
+});

@@ -1,0 +1,166 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+import { DEDUPE_CAPACITY } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import {
+	addressPayload,
+	BASE_URL,
+	captureLogs,
+	TriggerHarness,
+	tradePayload,
+	withdrawalPayload,
+} from './webhook-harness';
+
+/** Small seeded PRNG so a failure is reproducible. */
+function mulberry32(seed: number): () => number {
+	let a = seed;
+	return () => {
+		a = (a + 0x6d2b79f5) | 0;
+		let t = Math.imul(a ^ (a >>> 15), 1 | a);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+	const copy = [...items];
+	for (let i = copy.length - 1; i > 0; i--) {
+		const j = Math.floor(random() * (i + 1));
+		[copy[i], copy[j]] = [copy[j], copy[i]];
+	}
+	return copy;
+}
+
+/**
+ * 200 distinct deliveries shaped like the service's: trades moving through pending (rising
+ * confirmations) to completed or flagged, withdrawals through their states, and address events.
+ */
+function distinctDeliveries(): IDataObject[] {
+	const out: IDataObject[] = [];
+	for (let t = 0; out.length < 120; t++) {
+		const trade = tradePayload('trade.pending');
+		for (let c = 0; c < 3 && out.length < 120; c++) out.push({ ...trade, confirmations: c });
+		if (out.length < 120) {
+			const final = t % 4 === 0 ? 'flagged' : 'completed';
+			out.push({ ...trade, event: `trade.${final}`, status: final, confirmations: 32 });
+		}
+	}
+	for (let w = 0; out.length < 180; w++) {
+		const withdrawal = withdrawalPayload('withdrawal.pending');
+		out.push(withdrawal);
+		const final = ['completed', 'reversed', 'rejected'][w % 3];
+		if (out.length < 180) out.push({ ...withdrawal, event: `withdrawal.${final}`, status: final });
+	}
+	while (out.length < 200) out.push(addressPayload());
+	return out;
+}
+
+/** Each distinct delivery 5 times (1000), retries carrying changed noise fields, shuffled. */
+function deliveries(distinct: IDataObject[], random: () => number): IDataObject[] {
+	const all: IDataObject[] = [];
+	for (const body of distinct) {
+		for (let copy = 0; copy < 5; copy++) all.push(copy === 0 ? body : { ...body, updatedAt: 1732250060000 + copy, note: `retry ${copy}` });
+	}
+	return shuffle(all, random);
+}
+
+const identity = (b: IDataObject) => JSON.stringify([b.event, b.id, b.status, b.event === 'trade.pending' ? b.confirmations : null]);
+
+beforeEach(() => {
+	captureLogs();
+});
+
+test('1000 deliveries of 200 distinct events in random order emit exactly 200 items', async () => {
+	const distinct = distinctDeliveries();
+	expect(new Set(distinct.map(identity)).size).toBe(200);
+	const all = deliveries(distinct, mulberry32(4));
+	expect(all).toHaveLength(1000);
+
+	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const emitted: IDataObject[] = [];
+	for (const body of all) {
+		const r = await h.deliver({ body });
+		expect(r.status).toBe(200);
+		emitted.push(...r.items);
+	}
+	expect(emitted).toHaveLength(200);
+	expect(new Set(emitted.map(identity))).toEqual(new Set(distinct.map(identity)));
+});
+
+test('the same with every option on and the API confirming each record', async () => {
+	const distinct = distinctDeliveries();
+	const status = new Map(distinct.map((b) => [String(b.id), String(b.status ?? '')]));
+	// Deliveries arrive out of order, so compare with the status the delivery itself claims
+	// (the API is consulted per delivery; a fixed "current" status would drop superseded states).
+	nock.disableNetConnect();
+	const reply = (uri: string) => {
+		const id = decodeURIComponent(uri.split('/').pop() ?? '');
+		return [200, { success: true, data: { id, status: status.get(id) ?? '', address: undefined } }] as const;
+	};
+	const scopes = [
+		nock(BASE_URL).persist().get(/\/trades\/transactions\/.+/).reply((uri) => [...reply(uri)]),
+		nock(BASE_URL).persist().get(/\/payments\/withdrawal\/.+/).reply((uri) => [...reply(uri)]),
+		nock(BASE_URL).persist().get(/\/trades\/wallets\/.+/).reply((uri) => [...reply(uri)]),
+	];
+	const h = await TriggerHarness.create({
+		events: ['*'],
+		options: { ignoreDuplicates: true, confirmWithApi: true, verifySecret: true, allowedIps: '46.101.201.155', includeHeaders: true },
+	});
+	let count = 0;
+	const seen = new Set<string>();
+	for (const body of deliveries(distinct, mulberry32(11))) {
+		// The fake API answers with the status this particular delivery claims for its id.
+		status.set(String(body.id), String(body.status ?? ''));
+		const r = await h.deliver({ body, secret: 'whsec-3b9f2c81d7e64a0f' });
+		count += r.items.length;
+		for (const item of r.items) seen.add(identity(item));
+	}
+	expect(count).toBe(200);
+	expect(seen.size).toBe(200);
+	for (const scope of scopes) scope.persist(false);
+	nock.cleanAll();
+	nock.enableNetConnect();
+});
+
+test('the memory survives a restart through the workflow static data', async () => {
+	const all = deliveries(distinctDeliveries(), mulberry32(7));
+	const first = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	let emitted = 0;
+	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
+	// n8n saves static data when it is marked changed: the node must mark it.
+	expect(first.workflow.staticData.__dataChanged).toBe(true);
+
+	// A new process: the workflow is rebuilt from the saved (JSON) static data.
+	const saved = first.savedStaticData();
+	const second = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true }, staticData: saved });
+	for (const body of all.slice(500)) emitted += (await second.deliver({ body })).items.length;
+	expect(emitted).toBe(200);
+});
+
+test('memory is bounded: the oldest deliveries are forgotten first', async () => {
+	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const bodies = Array.from({ length: DEDUPE_CAPACITY + 50 }, (_, i) => ({ event: 'trade.completed', id: `t${i}`, status: 'completed' }));
+	for (const body of bodies) await h.deliver({ body });
+	const stored = h.nodeStaticData().emittedDeliveries as string[];
+	expect(stored).toHaveLength(DEDUPE_CAPACITY);
+	expect(JSON.stringify(h.savedStaticData()).length).toBeLessThan(DEDUPE_CAPACITY * 40);
+	expect((await h.deliver({ body: bodies[bodies.length - 1] })).started).toBe(false);
+	expect((await h.deliver({ body: bodies[0] })).started).toBe(true);
+});
+
+test('deliveries without an id are deduplicated on their whole body', async () => {
+	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(true);
+	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(false);
+	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A2' } })).started).toBe(true);
+});
+
+test('filtered-out and refused deliveries are not remembered', async () => {
+	const h = await TriggerHarness.create({ events: ['trade.completed'], options: { ignoreDuplicates: true, verifySecret: true } });
+	const body = tradePayload('trade.completed');
+	await h.deliver({ body: tradePayload('trade.pending'), secret: 'whsec-3b9f2c81d7e64a0f' });
+	await h.deliver({ body, secret: 'wrong' });
+	expect(h.nodeStaticData().emittedDeliveries).toBeUndefined();
+	expect((await h.deliver({ body, secret: 'whsec-3b9f2c81d7e64a0f' })).started).toBe(true);
+});

@@ -1,0 +1,155 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/**
+ * The node description (public interface) and the webhook lifecycle methods, run through n8n-core's
+ * HookContext as n8n runs them on activation and on "Listen for test event".
+ */
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+import { loadPackage, TRIGGER_NODE } from '../harness';
+import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_ID } from './webhook-harness';
+
+const EVENTS = [
+	'trade.address.created',
+	'trade.pending',
+	'trade.completed',
+	'trade.flagged',
+	'withdrawal.pending',
+	'withdrawal.completed',
+	'withdrawal.reversed',
+	'withdrawal.rejected',
+];
+
+let logs: ReturnType<typeof captureLogs>;
+beforeEach(() => {
+	logs = captureLogs();
+});
+
+describe('description', () => {
+	let type: INodeType;
+	beforeAll(async () => {
+		type = (await loadPackage()).nodeTypes.getByNameAndVersion(TRIGGER_NODE, 1);
+	});
+
+	test('identity, connections and credential', () => {
+		const d = type.description;
+		expect(d.name).toBe('cryptoSettlementTrigger');
+		expect(d.displayName).toBe('Crypto Settlement Trigger');
+		expect(d.group).toEqual(['trigger']);
+		expect(d.inputs).toEqual([]);
+		expect(d.outputs).toEqual(['main']);
+		expect(d.usableAsTool).toBeUndefined();
+		expect(d.credentials).toEqual([{ name: 'cryptoSettlementApi', required: false }]);
+		expect(d.subtitle).toBeTruthy();
+	});
+
+	test('one POST webhook answered on receipt', () => {
+		expect(type.description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual(['checkExists', 'create', 'delete']);
+	});
+
+	test('a notice explains the dashboard URL registration', () => {
+		const notice = type.description.properties.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/Production URL/);
+		expect(notice?.displayName).toMatch(/dashboard/);
+	});
+
+	test('events: the wildcard and the eight documented events, no * in names', () => {
+		const events = type.description.properties.find((p) => p.name === 'events') as INodeProperties;
+		expect(events.type).toBe('multiOptions');
+		const options = events.options as Array<{ name: string; value: string }>;
+		expect(options.map((o) => o.value).sort()).toEqual(['*', ...EVENTS].sort());
+		expect(options.find((o) => o.value === '*')?.name).toBe('All Events');
+		for (const option of options) expect(option.name).not.toContain('*');
+	});
+
+	test('options keep the contract names', () => {
+		const options = type.description.properties.find((p) => p.name === 'options') as INodeProperties;
+		expect(options.type).toBe('collection');
+		const byName = Object.fromEntries((options.options as INodeProperties[]).map((o) => [o.name, o.type]));
+		expect(byName).toEqual({
+			allowedIps: 'string',
+			confirmWithApi: 'boolean',
+			ignoreDuplicates: 'boolean',
+			includeHeaders: 'boolean',
+			verifySecret: 'boolean',
+		});
+	});
+});
+
+describe('lifecycle on activation', () => {
+	test('a valid configuration is recorded by create and then exists', async () => {
+		const h = await TriggerHarness.create({ events: ['trade.completed'], options: { verifySecret: true } });
+		expect(await h.hook('checkExists')).toBe(false);
+		expect(await h.hook('create')).toBe(true);
+		expect(h.nodeStaticData().registration).toMatchObject({
+			webhookUrl: `http://localhost:5678/webhook/${WEBHOOK_ID}/webhook`,
+			events: ['trade.completed'],
+		});
+		expect(logs.some((l) => l.level === 'info' && l.message.includes(`/webhook/${WEBHOOK_ID}/webhook`))).toBe(true);
+		expect(await h.hook('checkExists')).toBe(true);
+		expect(await h.hook('delete')).toBe(true);
+		expect(h.nodeStaticData().registration).toBeUndefined();
+		expect(await h.hook('checkExists')).toBe(false);
+	});
+
+	test('changing the event selection makes checkExists false again', async () => {
+		const h = await TriggerHarness.create({ events: ['trade.completed'] });
+		await h.activate();
+		expect(await h.hook('checkExists')).toBe(true);
+		h.node.parameters.events = ['trade.completed', 'trade.flagged'];
+		expect(await h.hook('checkExists')).toBe(false);
+	});
+
+	test('no options and no credential is a valid (unverified) configuration', async () => {
+		const h = await TriggerHarness.create({ credentials: null });
+		await expect(h.activate()).resolves.toBeUndefined();
+		expect(await h.hook('delete')).toBe(true);
+	});
+
+	test('delete keeps the deduplication memory', async () => {
+		const h = await TriggerHarness.create({ staticData: { 'node:Crypto Settlement Trigger': { emittedDeliveries: ['k1'] } } });
+		await h.activate();
+		await h.hook('delete');
+		expect(h.nodeStaticData().emittedDeliveries).toEqual(['k1']);
+	});
+
+	const failing: Array<[string, ConstructorParameters<typeof Object>[0], RegExp]> = [
+		['verifySecret without a credential', { options: { verifySecret: true }, credentials: null }, /Verify Secret needs a Crypto Settlement API credential/],
+		['verifySecret with an empty webhook secret', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: '' } }, /no Webhook Secret/],
+		['verifySecret with a blank webhook secret', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: '   ' } }, /no Webhook Secret/],
+		['verifySecret with no webhook secret field', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: undefined } }, /no Webhook Secret/],
+		['confirmWithApi without a credential', { options: { confirmWithApi: true }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
+		['confirmWithApi with an incomplete credential', { options: { confirmWithApi: true }, credentials: { ...CREDENTIALS, baseUrl: '' } }, /needs the credential's baseUrl/],
+		['both without a credential', { options: { confirmWithApi: true, verifySecret: true }, credentials: null }, /Verify Secret and Confirm With API needs/],
+		['invalid allowed IPs', { options: { allowedIps: '46.101.201.155, not-an-ip' } }, /"not-an-ip" is not an IP address/],
+		['no events', { events: [] }, /Select at least one event/],
+	];
+
+	test.each(failing)('%s: activation fails with a clear error', async (_name, setup, message) => {
+		const h = await TriggerHarness.create(setup as never);
+		await expect(h.hook('checkExists')).rejects.toThrow(message);
+		await expect(h.hook('create')).rejects.toThrow(message);
+		expect(h.nodeStaticData().registration).toBeUndefined();
+	});
+
+	test.each(failing)('%s: "Listen for test event" fails with the same error', async (_name, setup, message) => {
+		const h = await TriggerHarness.create({ ...(setup as object), mode: 'manual' });
+		await expect(h.activate('manual')).rejects.toThrow(message);
+	});
+
+	test('"Listen for test event" records the test URL', async () => {
+		const h = await TriggerHarness.create({ mode: 'manual', options: { verifySecret: true } });
+		await h.activate('manual');
+		expect(h.nodeStaticData().registration).toMatchObject({
+			webhookUrl: `http://localhost:5678/webhook-test/${WEBHOOK_ID}/webhook`,
+		});
+	});
+
+	test('a good secret plus allowed IPs and confirmation activates', async () => {
+		const h = await TriggerHarness.create({
+			options: { verifySecret: true, confirmWithApi: true, allowedIps: '46.101.201.155, 10.0.0.0/8', ignoreDuplicates: true },
+		});
+		await expect(h.activate()).resolves.toBeUndefined();
+	});
+});
