@@ -111,7 +111,7 @@ export class CryptoSettlementTrigger implements INodeType {
 		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
 		description: 'Starts the workflow when the crypto settlement service sends a deposit or withdrawal event',
 		defaults: {
 			name: 'Crypto Settlement Trigger',
@@ -131,6 +131,8 @@ export class CryptoSettlementTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Without it n8n answers accepted deliveries with the literal text "firstEntryJson".
+				responseData: 'noData',
 				path: 'webhook',
 			},
 		],
@@ -331,10 +333,10 @@ async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponse
 		if (result.outcome !== 'confirmed') {
 			if (key !== undefined) forget(staticData, key);
 			if (result.outcome === 'unavailable') {
-				this.logger.warn(`Crypto Settlement Trigger could not confirm ${event}: ${result.reason}; answering 503 so the service retries`);
+				this.logger.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
 				return answer.call(this, 503, 'The delivery could not be confirmed yet; retry later');
 			}
-			this.logger.info(`Crypto Settlement Trigger dropped ${event}: ${result.reason}`);
+			this.logger.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
 			return ignore('not confirmed by the API');
 		}
 		record = result.record;

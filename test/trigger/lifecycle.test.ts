@@ -41,9 +41,19 @@ describe('description', () => {
 		expect(d.subtitle).toBeTruthy();
 	});
 
+	test.each([
+		[['*'], 'All Events'],
+		[['trade.completed', 'withdrawal.completed'], 'trade.completed, withdrawal.completed'],
+		[[], ''],
+	])('subtitle for %p is %p', async (events, expected) => {
+		const h = await TriggerHarness.create({ events });
+		const value = h.workflow.expression.getSimpleParameterValue(h.node, type.description.subtitle!, 'internal', {});
+		expect(value).toBe(expected);
+	});
+
 	test('one POST webhook answered on receipt', () => {
 		expect(type.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
 		]);
 		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual(['checkExists', 'create', 'delete']);
 	});

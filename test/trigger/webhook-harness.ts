@@ -6,8 +6,8 @@
  * through n8n's real HTTP stack, so tests intercept them with nock.
  *
  * What n8n's webhook server does around the node is reproduced in `deliver()`:
- * - `responseMode: onReceived`: when the node returns `workflowData`, n8n answers 200 at once and
- *   starts one execution; when it returns neither data nor `noWebhookResponse`, n8n answers 200
+ * - `responseMode: onReceived`: when the node returns `workflowData`, n8n answers 200 at once (body
+ *   per the description's `responseData`) and starts one execution; when it returns neither data nor `noWebhookResponse`, n8n answers 200
  *   (with `webhookResponse` as the body, or `{ message: 'Webhook call received' }`) and starts nothing;
  *   with `noWebhookResponse` the node has answered itself.
  * - if `webhook()` throws, n8n answers 500 and records a failed execution: reported as `threw`.
@@ -359,7 +359,10 @@ export class TriggerHarness {
 				result,
 			};
 		}
-		return { status: 200, response: { message: 'Workflow was started' }, started: true, items: itemsOf(result), result };
+		// onReceived with responseData 'noData': n8n answers 200 with an empty body, then runs the workflow.
+		if (this.description.responseMode !== 'onReceived') throw new Error('the trigger must answer on receipt');
+		const response = this.description.responseData === 'noData' ? undefined : (this.description.responseData ?? 'firstEntryJson');
+		return { status: 200, response, started: true, items: itemsOf(result), result };
 	}
 
 	/** Runs one lifecycle method as n8n does on activation (`activate`) or "Listen for test event" (`manual`). */
