@@ -346,7 +346,10 @@ async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponse
 	const item: IDataObject = { ...body, event, verification };
 	if (record) item.record = record;
 	if (options.includeHeaders) item.headers = redactHeaders(headers);
-	return { workflowData: [[{ json: item }]] };
+	// Answer ourselves: on n8n 2.x an onReceived answer starts the execution before the node's
+	// static data (the duplicate memory) is saved, and the save is then skipped.
+	this.getResponseObject().status(200).json({ received: true });
+	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
 }
 
 /** The credential's webhook secret; undefined when no credential or an empty secret is set. */

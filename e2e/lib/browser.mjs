@@ -1,0 +1,137 @@
+// Browser check: headless Chromium (Debian's `chromium`) driven by playwright-core opens the n8n
+// editor, opens the withdrawal nodes' parameter panels and screenshots them.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { REPO_ROOT, runCommand, sleep } from './util.mjs';
+
+export const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--disable-dev-shm-usage',
+];
+
+/**
+ * Makes sure /usr/bin/chromium exists: installs Debian's package with apt-get when missing
+ * (idempotent). Resolves { ok, reason }.
+ */
+export async function ensureChromium({ log = () => {} } = {}) {
+	if (fs.existsSync(CHROMIUM)) return { ok: true, installed: false };
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const aptGet = '/usr/bin/apt-get';
+	if (!fs.existsSync(aptGet)) return { ok: false, impossible: true, reason: `${CHROMIUM} missing and apt-get not available` };
+	if (!isRoot && !fs.existsSync('/usr/bin/sudo')) {
+		return { ok: false, impossible: true, reason: `${CHROMIUM} missing; not root and no sudo to run apt-get install chromium` };
+	}
+	const sudo = isRoot ? [] : ['sudo', '-n'];
+	const run = (args) =>
+		runCommand(sudo[0] || aptGet, [...sudo.slice(1), ...(sudo.length ? [aptGet] : []), ...args], {
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			timeoutMs: 900000,
+		});
+	log('installing Debian package chromium (apt-get) for the browser check');
+	const t0 = Date.now();
+	let res = await run(['install', '-y', '-qq', 'chromium']);
+	if (res.code !== 0) {
+		const upd = await run(['update', '-qq']);
+		if (upd.code !== 0) return { ok: false, reason: `apt-get update failed: ${upd.stderr.slice(-500)}` };
+		res = await run(['install', '-y', '-qq', 'chromium']);
+	}
+	if (res.code !== 0 || !fs.existsSync(CHROMIUM)) {
+		return { ok: false, reason: `apt-get install chromium failed: ${(res.stderr || res.stdout).slice(-800)}` };
+	}
+	log(`chromium installed in ${Math.round((Date.now() - t0) / 1000)}s`);
+	return { ok: true, installed: true };
+}
+
+function loadPlaywright() {
+	const require = createRequire(path.join(REPO_ROOT, 'package.json'));
+	return require('playwright-core');
+}
+
+/** Parameter names shown in the open node details view. */
+async function shownParameters(page) {
+	return await page.evaluate(() =>
+		[...document.querySelectorAll('[data-test-id^="parameter-input-"]')]
+			.map((el) => el.getAttribute('data-test-id').replace(/^parameter-input-/, ''))
+			.filter((name) => !/^(field|hint|item|list-wrapper|issues-container|options-container|persistent-options-container)$/.test(name)),
+	);
+}
+
+async function openNode(page, baseUrl, workflow, nodeName) {
+	const node = workflow.nodes.find((n) => n.name === nodeName);
+	if (!node) throw new Error(`node ${nodeName} not in workflow ${workflow.id}`);
+	const ndv = page.locator('[data-test-id="ndv"]');
+	// The editor route /workflow/:id/:nodeId opens the node's details view directly.
+	await page.goto(`${baseUrl}/workflow/${workflow.id}/${node.id}`, { waitUntil: 'domcontentloaded' });
+	try {
+		await page.locator('[data-test-id="parameter-input-resource"], [data-test-id="parameter-input-operation"]').first().waitFor({ timeout: 20000 });
+		return 'url';
+	} catch {
+		/* fall back to the canvas */
+	}
+	await page.goto(`${baseUrl}/workflow/${workflow.id}`, { waitUntil: 'domcontentloaded' });
+	const onCanvas = page.locator(`[data-node-name="${nodeName}"]`).first();
+	await onCanvas.waitFor({ timeout: 30000 });
+	await onCanvas.dblclick();
+	await ndv.first().waitFor({ timeout: 20000 });
+	await page.locator('[data-test-id="parameter-input-operation"]').first().waitFor({ timeout: 20000 });
+	return 'canvas';
+}
+
+/**
+ * Opens the withdrawals workflow, checks the BTC node (fee level shown, network hidden) and the
+ * USDT node (network shown, fee level hidden), and keeps screenshots in `artifacts`.
+ */
+export async function browserCheck({ n8n, workflowId, artifacts, log = () => {} }) {
+	const { chromium } = loadPlaywright();
+	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
+	const notes = [];
+	try {
+		const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 });
+		await context.addCookies(n8n.cookies().map(({ name, value }) => ({ name, value, url: n8n.baseUrl })));
+		const page = await context.newPage();
+		page.setDefaultTimeout(30000);
+		const cases = [
+			{ node: 'BTC Withdrawal', shown: ['feeLevel', 'token', 'walletAddress', 'cryptoAmount'], hidden: ['network', 'amount'], file: 'btc-withdrawal-parameters.png' },
+			{ node: 'USDT Withdrawal', shown: ['network', 'token', 'walletAddress', 'amount'], hidden: ['feeLevel', 'cryptoAmount'], file: 'usdt-withdrawal-parameters.png' },
+		];
+		// the canvas with the node first (also proves the node icon/type renders)
+		await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+		await page.locator('[data-node-name="USDT Withdrawal"], [data-name="USDT Withdrawal"]').first().waitFor({ timeout: 60000 });
+		await sleep(1000);
+		await page.screenshot({ path: path.join(artifacts, 'canvas-withdrawals.png') });
+		for (const c of cases) {
+			const how = await openNode(page, n8n.baseUrl, workflow, c.node);
+			await sleep(800);
+			const shown = await shownParameters(page);
+			await page.screenshot({ path: path.join(artifacts, c.file) });
+			const missing = c.shown.filter((p) => !shown.includes(p));
+			const unexpected = c.hidden.filter((p) => shown.includes(p));
+			if (missing.length || unexpected.length) {
+				throw new Error(
+					`${c.node}: parameters shown ${JSON.stringify(shown)}; missing ${JSON.stringify(missing)}; should be hidden ${JSON.stringify(unexpected)} (screenshot ${path.join(artifacts, c.file)})`,
+				);
+			}
+			notes.push(`${c.node}: ${c.shown[0]} shown, ${c.hidden[0]} hidden (opened via ${how})`);
+		}
+		// Settings → Community nodes lists the package like one installed from the panel
+		await page.goto(`${n8n.baseUrl}/settings/community-nodes`, { waitUntil: 'domcontentloaded' });
+		await page.getByText('n8n-nodes-crypto-settlement').first().waitFor({ timeout: 30000 });
+		await sleep(500);
+		await page.screenshot({ path: path.join(artifacts, 'settings-community-nodes.png') });
+		notes.push('listed under Settings → Community nodes');
+		log(`     screenshots: ${artifacts}`);
+		return notes.join('; ');
+	} finally {
+		await browser.close().catch(() => {});
+	}
+}

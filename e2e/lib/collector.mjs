@@ -1,0 +1,34 @@
+// A tiny HTTP receiver on loopback: e2e workflows POST what they received here, so the test can
+// count executions and read their payloads without going through n8n's execution store.
+import http from 'node:http';
+
+export async function startCollector() {
+	const hits = [];
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			let body;
+			try {
+				body = JSON.parse(text);
+			} catch {
+				body = text;
+			}
+			hits.push({ at: Date.now(), method: req.method, path: req.url, headers: req.headers, body });
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"ok":true}');
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+	return {
+		port,
+		url: `http://127.0.0.1:${port}`,
+		hits,
+		on(path) {
+			return hits.filter((hit) => hit.path === path);
+		},
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}

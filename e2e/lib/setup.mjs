@@ -1,0 +1,73 @@
+// What `npm start` and the e2e tests both load into n8n: the sandbox credential and the workflows.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { REPO_ROOT } from './util.mjs';
+
+export const WORKFLOWS_DIR = path.join(REPO_ROOT, 'e2e', 'workflows');
+
+export const CREDENTIAL_ID = 'csSandboxCred0001';
+export const CREDENTIAL_NAME = 'Crypto Settlement Sandbox';
+export const WEBHOOK_SECRET = 'demo-webhook-secret';
+
+/** Example workflows imported by `npm start` (and used by the e2e tests). */
+export const EXAMPLES = {
+	tour: 'csExTour00000001',
+	withdrawals: 'csExWithdraw0001',
+	trigger: 'csExTrigger00001',
+};
+
+/** Workflows only the e2e tests import. */
+export const E2E = {
+	pagination: 'csE2ePaging00001',
+	fieldRule: 'csE2eFieldRule01',
+	trigger: 'csE2eTrigger0001',
+};
+
+/** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */
+export function loadWorkflow(file, vars = {}) {
+	let text = fs.readFileSync(path.join(WORKFLOWS_DIR, `${file}.json`), 'utf8');
+	for (const [key, value] of Object.entries(vars)) text = text.split(`__${key}__`).join(value);
+	return JSON.parse(text);
+}
+
+/** The credential pointing at a running sandbox (plain data: n8n encrypts it on import). */
+export function sandboxCredential(sandbox, { webhookSecret = WEBHOOK_SECRET } = {}) {
+	return {
+		id: CREDENTIAL_ID,
+		name: CREDENTIAL_NAME,
+		type: 'cryptoSettlementApi',
+		data: {
+			appId: sandbox.appId,
+			appSecret: sandbox.appSecret,
+			environment: 'sandbox',
+			baseUrl: sandbox.url,
+			pin: sandbox.pin,
+			webhookSecret,
+		},
+	};
+}
+
+/** Production webhook URL of a workflow's Crypto Settlement Trigger (path "webhook" under its webhookId). */
+export function triggerUrl(n8nBaseUrl, workflow) {
+	const node = workflow.nodes.find((candidate) => candidate.type.endsWith('.cryptoSettlementTrigger'));
+	if (!node?.webhookId) throw new Error(`workflow ${workflow.id} has no trigger with a webhookId`);
+	return `${n8nBaseUrl}/webhook/${node.webhookId}/webhook`;
+}
+
+/** Calls the sandbox API directly (test setup and the trigger checks), with the demo credentials. */
+export async function sandboxApi(sandbox, method, urlPath, body) {
+	const res = await fetch(`${sandbox.url}${urlPath}`, {
+		method,
+		headers: {
+			'content-type': 'application/json',
+			'x-app-id': sandbox.appId,
+			'x-app-secret': sandbox.appSecret,
+			'X-Service-Env': 'sandbox',
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const json = await res.json().catch(() => undefined);
+	if (!res.ok) throw new Error(`sandbox ${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+	return json?.data;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// `npm start`: a real n8n with this package installed, a credential pointing at the local API
+// sandbox, the example workflows imported and the trigger workflow active.
+//
+//   npm start                      n8n 2.41.x on Node 24 (installed once into the cache)
+//   npm start -- --fresh           forget the previous n8n data and sandbox state first
+//   npm start -- --line=1          n8n 1.123.x on Node 20 instead
+//   npm start -- --skip-build      use the current dist/ as is
+//   npm start -- --port=5678       first port to try for n8n (the next free one is used)
+//
+// Data lives outside the repo: ${N8N_CS_CACHE:-~/.cache/n8n-nodes-crypto-settlement}/start/n8n-<version>/
+// Ctrl-C stops n8n and the sandbox.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { cacheDir, ensureN8n, LINES } from './n8n-install.mjs';
+import { N8n, OWNER, tail } from '../e2e/lib/n8n.mjs';
+import { buildPackage, packPackage } from '../e2e/lib/pack.mjs';
+import { startSandbox } from '../e2e/lib/sandbox.mjs';
+import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../e2e/lib/setup.mjs';
+import { freePort, readJson, secs, writeJson } from '../e2e/lib/util.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const value = (name, fallback) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+
+const line = value('line', process.env.N8N_LINE || '2');
+const fresh = flag('fresh');
+const skipBuild = flag('skip-build');
+const firstPort = Number(value('port', process.env.N8N_PORT || 5678));
+const firstSandboxPort = Number(value('sandbox-port', process.env.SANDBOX_PORT || 5680));
+
+const t0 = Date.now();
+const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
+
+const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', trigger: 'trigger' };
+
+async function main() {
+	if (!LINES[line]) throw new Error(`unknown --line=${line} (use 2 or 1)`);
+	const version = LINES[line].version;
+	step(`n8n ${version} on Node ${LINES[line].node}; cache ${cacheDir()}`);
+
+	// 1. build + pack, 2. n8n (cached after the first run)
+	if (!skipBuild) await buildPackage({ log: step });
+	const tarball = await packPackage({ log: step });
+	const inst = ensureN8n(line);
+	step(`n8n ${inst.version} ${inst.cached ? 'found in the cache' : 'installed'}: ${inst.dir}`);
+
+	// 3. user folder (kept between runs unless --fresh)
+	const userFolder = path.join(cacheDir(), 'start', `n8n-${version}`);
+	if (fresh) {
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		step('--fresh: previous n8n data and sandbox state removed');
+	}
+	fs.mkdirSync(userFolder, { recursive: true });
+
+	// 4. ports: n8n on 5678 (or the next free), the sandbox on 5680 (or the next free)
+	const port = await freePort(firstPort);
+	let sandboxPort = await freePort(firstSandboxPort);
+	if (sandboxPort === port) sandboxPort = await freePort(port + 1);
+	const n8n = new N8n({ line, userFolder, port, logFile: path.join(userFolder, 'n8n.log') });
+
+	// 5. the sandbox, posting its webhooks to the example trigger workflow's production URL
+	const workflows = Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]));
+	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
+	const sandbox = await startSandbox(
+		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json') },
+		{ log: step },
+	);
+	step(`sandbox listening on ${sandbox.url}`);
+
+	let stopping = false;
+	const stop = async (code = 0) => {
+		if (stopping) return;
+		stopping = true;
+		step('stopping n8n and the sandbox…');
+		await n8n.stop().catch(() => {});
+		await sandbox.close().catch(() => {});
+		step('stopped');
+		process.exit(code);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(0));
+
+	try {
+		// 6. the package, installed as n8n's community-package installer does
+		const pkg = await n8n.installPackage(tarball);
+		step(`installed ${pkg.name}@${pkg.version} into ${n8n.nodesDir}`);
+
+		// 7. the credential (every start: the sandbox port may differ) and the example workflows
+		await n8n.importCredentials([sandboxCredential(sandbox)]);
+		step('credential "Crypto Settlement Sandbox" imported (n8n import:credentials)');
+		await n8n.registerPackage(pkg);
+		step('package recorded as an installed community package (Settings → Community nodes)');
+		const markerFile = path.join(userFolder, 'examples.json');
+		const marker = fs.existsSync(markerFile) ? readJson(markerFile) : {};
+		const changed = Object.values(workflows).filter((wf) => marker[wf.id] !== hashOf(wf));
+		if (changed.length) {
+			await n8n.importWorkflows(changed);
+			step(`workflows imported (n8n import:workflow): ${changed.map((wf) => `"${wf.name}"`).join(', ')}`);
+			if (changed.some((wf) => wf.id === EXAMPLES.trigger)) {
+				await n8n.activate(EXAMPLES.trigger);
+				step(`trigger workflow activated (${line === '1' ? 'n8n update:workflow --active=true' : 'n8n publish:workflow'})`);
+			}
+			writeJson(markerFile, Object.fromEntries(Object.values(workflows).map((wf) => [wf.id, hashOf(wf)])));
+		} else {
+			step('example workflows already imported (unchanged)');
+		}
+
+		// 8. n8n itself
+		step(`starting n8n on ${n8n.baseUrl} (log: ${n8n.logFile})`);
+		n8n.onExit = ({ code, signal }) => {
+			if (stopping) return;
+			process.stdout.write(`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`);
+			stop(1);
+		};
+		await n8n.start({ timeoutMs: 240000 });
+		const owner = await n8n.setupOwner();
+		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
+
+		const names = Object.values(workflows).map((wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
+		process.stdout.write(
+			[
+				'',
+				`  n8n ${version} is running with ${pkg.name}@${pkg.version}`,
+				'',
+				`  Editor      ${n8n.baseUrl}`,
+				`  Login       ${OWNER.email}  /  ${OWNER.password}`,
+				'',
+				`  Sandbox     ${sandbox.url}`,
+				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
+				'              (already stored in the n8n credential "Crypto Settlement Sandbox")',
+				'',
+				'  Workflows',
+				...names,
+				`  The trigger workflow is active: the sandbox posts its webhooks to`,
+				`    ${webhookUrl}`,
+				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
+				'',
+				`  Data        ${userFolder}   (npm start -- --fresh resets it)`,
+				'',
+				'  Press Ctrl-C to stop n8n and the sandbox.',
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		process.stdout.write(`\nnpm start failed: ${error?.stack || error}\n`);
+		await stop(1);
+	}
+}
+
+function hashOf(workflow) {
+	return crypto.createHash('sha256').update(JSON.stringify(workflow)).digest('hex').slice(0, 16);
+}
+
+main().catch((error) => {
+	process.stdout.write(`npm start failed: ${error?.stack || error}\n`);
+	process.exit(1);
+});
