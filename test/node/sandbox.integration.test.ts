@@ -44,7 +44,7 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 	const [address] = await run({ resource: 'payoutAddress', operation: 'validate', address: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyz12', token: 'USDT', network: 'TRC20' });
 	expect(address).toMatchObject({ valid: true, token: 'USDT', network: 'TRC20' });
 
-	const [withdrawal] = await run({
+	const payout = {
 		resource: 'withdrawal',
 		operation: 'createCrypto',
 		token: 'USDT',
@@ -52,21 +52,14 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 		walletAddress: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyz12',
 		amount: 25,
 		externalId: 'integration-payout-1',
-	});
+	};
+	const [withdrawal] = await run(payout);
 	expect(withdrawal).toMatchObject({ externalId: 'integration-payout-1', alreadySubmitted: false });
 	await sandbox.settle();
 	const [completed] = await run({ resource: 'withdrawal', operation: 'get', withdrawalId: 'integration-payout-1' });
 	expect(completed).toMatchObject({ id: withdrawal.id, status: 'completed' });
 	// The same External ID again: nothing new is created, the existing withdrawal comes back.
-	const [again] = await run({
-		resource: 'withdrawal',
-		operation: 'createCrypto',
-		token: 'USDT',
-		network: 'TRC20',
-		walletAddress: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyz12',
-		amount: 25,
-		externalId: 'integration-payout-1',
-	});
+	const [again] = await run(payout);
 	expect(again).toMatchObject({ id: withdrawal.id, alreadySubmitted: true });
 	expect(sandbox.state.withdrawals.filter((w) => w.externalId === 'integration-payout-1')).toHaveLength(1);
 

@@ -11,18 +11,8 @@ import {
 	tradePayload,
 	WEBHOOK_SECRET,
 	withdrawalPayload,
+	mulberry32,
 } from './webhook-harness';
-
-/** Small seeded PRNG so a failure is reproducible. */
-function mulberry32(seed: number): () => number {
-	let a = seed;
-	return () => {
-		a = (a + 0x6d2b79f5) | 0;
-		let t = Math.imul(a ^ (a >>> 15), 1 | a);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 function shuffle<T>(items: T[], random: () => number): T[] {
 	const copy = [...items];

@@ -10,18 +10,10 @@ import {
 	TRIGGER_NAME,
 	withdrawalPayload,
 	WEBHOOK_ID,
+	CONTRACT_EVENTS,
 } from './webhook-harness';
 
-const EVENTS = [
-	'trade.address.created',
-	'trade.pending',
-	'trade.completed',
-	'trade.flagged',
-	'withdrawal.pending',
-	'withdrawal.completed',
-	'withdrawal.reversed',
-	'withdrawal.rejected',
-];
+const EVENTS = CONTRACT_EVENTS;
 
 function payloadFor(event: string): IDataObject {
 	if (event === 'trade.address.created') return addressPayload();

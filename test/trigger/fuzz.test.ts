@@ -13,20 +13,12 @@ import {
 	TriggerHarness,
 	WEBHOOK_SECRET,
 	type Delivery,
+	CONTRACT_EVENTS,
+	mulberry32,
 } from './webhook-harness';
 
 const ITERATIONS = 1500;
 const SEED = 20241122;
-
-function mulberry32(seed: number): () => number {
-	let a = seed;
-	return () => {
-		a = (a + 0x6d2b79f5) | 0;
-		let t = Math.imul(a ^ (a >>> 15), 1 | a);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const random = mulberry32(SEED);
 const int = (n: number) => Math.floor(random() * n);
@@ -34,14 +26,7 @@ const pick = <T>(items: readonly T[]): T => items[int(items.length)];
 const chance = (p: number) => random() < p;
 
 const EVENTS = [
-	'trade.address.created',
-	'trade.pending',
-	'trade.completed',
-	'trade.flagged',
-	'withdrawal.pending',
-	'withdrawal.completed',
-	'withdrawal.reversed',
-	'withdrawal.rejected',
+	...CONTRACT_EVENTS,
 	'trade.deleted',
 	'withdrawal.processing',
 	'',

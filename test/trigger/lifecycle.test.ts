@@ -5,18 +5,9 @@
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { loadPackage, TRIGGER_NODE } from '../harness';
-import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_ID } from './webhook-harness';
+import { captureLogs, CONTRACT_EVENTS, CREDENTIALS, TriggerHarness, WEBHOOK_ID } from './webhook-harness';
 
-const EVENTS = [
-	'trade.address.created',
-	'trade.pending',
-	'trade.completed',
-	'trade.flagged',
-	'withdrawal.pending',
-	'withdrawal.completed',
-	'withdrawal.reversed',
-	'withdrawal.rejected',
-];
+const EVENTS = CONTRACT_EVENTS;
 
 let logs: ReturnType<typeof captureLogs>;
 beforeEach(() => {

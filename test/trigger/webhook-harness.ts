@@ -456,3 +456,26 @@ export function addressPayload(overrides: IDataObject = {}): IDataObject {
 		...overrides,
 	};
 }
+
+/** The contract's event names (node-interface.md), written independently of the node's own list. */
+export const CONTRACT_EVENTS = [
+	'trade.address.created',
+	'trade.pending',
+	'trade.completed',
+	'trade.flagged',
+	'withdrawal.pending',
+	'withdrawal.completed',
+	'withdrawal.reversed',
+	'withdrawal.rejected',
+];
+
+/** Small seeded PRNG so a failure is reproducible. */
+export function mulberry32(seed: number): () => number {
+	let a = seed;
+	return () => {
+		a = (a + 0x6d2b79f5) | 0;
+		let t = Math.imul(a ^ (a >>> 15), 1 | a);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Params } from './params';
 import {
 	checkNarration,
-	checkRequired,
 	checkTokenNetworkFee,
 	checkWithdrawalAmount,
 	isStablecoin,
@@ -62,8 +61,4 @@ export function bankAccountFields(params: Params): IDataObject {
 	const id = params.requiredText('bankId');
 	const accountNumber = params.requiredText('accountNumber');
 	return { id, accountNumber };
-}
-
-export function required(params: Params, name: string, value: unknown): void {
-	params.assert(checkRequired(name, value));
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { checkRequired, toNumber, type Violation } from './rules';
+import { checkRequired, type Violation } from './rules';
 
 /** Parameter labels as n8n shows them, so an error names the field the user sees. */
 const LABELS: Record<string, string> = {
@@ -86,11 +86,6 @@ export class Params {
 	/** The 'Additional Fields' collection of the current operation. */
 	additional(): IDataObject {
 		return (this.raw('additionalFields', {}) as IDataObject) ?? {};
-	}
-
-	/** A number as sent to the API (numeric strings from expressions are accepted). */
-	number(value: unknown): number | undefined {
-		return toNumber(value);
 	}
 
 	/** Throws the first violation; the rules list the actionable one first. */
