@@ -7,9 +7,11 @@
  * `authenticate` (function or generic), so request headers are exactly what n8n would send.
  * HTTP is left to the caller (nock, or the local sandbox).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import {
+	createRunExecutionData,
 	ICredentialsHelper,
 	Workflow,
 	type ICredentialDataDecryptedObject,
@@ -25,15 +27,26 @@ import {
 	type INodeTypeDescription,
 	type INodeTypes,
 	type IRun,
-	type IRunExecutionData,
 	type IVersionedNodeType,
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-export const PACKAGE_ROOT = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-crypto-settlement';
+/** The package root, found upward so the harness also works compiled into .build/ (the benchmark). */
+export const PACKAGE_ROOT = findPackageRoot(__dirname);
+
+function findPackageRoot(from: string): string {
+	for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+		try {
+			if (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name === PACKAGE_NAME) return dir;
+		} catch {
+			// no package.json here: keep walking up
+		}
+	}
+	throw new Error(`package root of ${PACKAGE_NAME} not found above ${from}`);
+}
 export const ACTION_NODE = `${PACKAGE_NAME}.cryptoSettlement`;
 export const TRIGGER_NODE = `${PACKAGE_NAME}.cryptoSettlementTrigger`;
 export const CREDENTIAL_TYPE = 'cryptoSettlementApi';
@@ -231,17 +244,11 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 
 	const startNode = workflow.getNode(options.workflow.nodes[0].name);
 	if (!startNode) throw new Error('workflow has no nodes');
-	const runExecutionData: IRunExecutionData = {
-		startData: {},
-		resultData: { runData: {} },
+	const runExecutionData = createRunExecutionData({
 		executionData: {
-			contextData: {},
-			metadata: {},
 			nodeExecutionStack: [{ node: startNode, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: {},
 		},
-	} as IRunExecutionData;
+	});
 
 	const workflowExecute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
 	await workflowExecute.processRunExecutionData(workflow);

@@ -27,7 +27,7 @@ export const RATE_LIMITS: Record<string, number> = {
 /** One minute plus a second of margin for clock and latency differences with the service. */
 const RATE_WINDOW_MS = 61_000;
 /** Requests in flight per credential: the engine would otherwise start every item at once. */
-const MAX_IN_FLIGHT = 8;
+const MAX_IN_FLIGHT = 32;
 
 export const RETRY = {
 	/** Attempts on 429 before giving up, and the longest we wait in total. */
