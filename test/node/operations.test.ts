@@ -363,8 +363,8 @@ const cases: Record<string, Case> = {
 
 describe('every operation sends the contract request and outputs the unwrapped data', () => {
 	test.each(Object.entries(cases))('%s', async (_name, c) => {
-		let interceptor = api().intercept(c.path, c.method.toUpperCase(), c.body);
-		if (c.query) interceptor = interceptor.query(c.query);
+		let interceptor = api().intercept(c.path, c.method.toUpperCase(), c.body as nock.RequestBodyMatcher | undefined);
+		if (c.query) interceptor = interceptor.query(c.query as nock.DataMatcherMap);
 		else interceptor = interceptor.query((actual) => Object.keys(actual).length === 0);
 		const scope = interceptor.reply(200, c.reply as nock.Body);
 
