@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * Fixed demo data of the sandbox: deposit assets (testnet identifiers), banks, withdrawal tokens
  * with their fees, demo prices and rates, and address formats.

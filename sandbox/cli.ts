@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * `npm run sandbox`: starts the local sandbox on loopback and prints how to use it.
  * Flags win over environment variables; see docs/sandbox.md.

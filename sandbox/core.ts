@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
  * The sandbox's state and life: balances, withdrawals and trades moving through their states,
  * webhook events recorded and delivered with retries, optional JSON persistence.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** Envelopes (spec 2.1 and 7) and the error type the handlers throw. */
 import type { Violation } from '../nodes/CryptoSettlement/shared/rules';
 

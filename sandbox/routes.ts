@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * The API's endpoints (node-interface.md): validation with the shared rules module, then the
  * effect on the sandbox's state. Paths are relative to /v1.

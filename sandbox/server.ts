@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console */
 /**
  * A faithful local sandbox of the payments API, on loopback: authentication, envelopes,
  * validation (with the node's own rules module), pagination, rate limits, state with a lifecycle,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * Types of the local sandbox: options, fault switches and the records it keeps.
  * Record shapes follow the spec (section 2) and, where it is silent, public-service-notes.md.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
  * Workflow-test harness: runs workflows through n8n-core's real WorkflowExecute with the package
  * loaded from dist/ by n8n-core's PackageDirectoryLoader, the way n8n loads community packages.

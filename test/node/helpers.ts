@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code, outside the scanned folders */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, outside the scanned folders */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun, type RunResult } from '../harness';

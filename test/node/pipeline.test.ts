@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code, outside the scanned folders */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { api, BASE, expectNoSecrets, fail, ok, runNode, setupNock, type NodeRun } from './helpers';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 import { ADDRESSES, ASSET_IDS, start, type Client } from './helpers';
 
 describe('sandbox: account, assets, rates', () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

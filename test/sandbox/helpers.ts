@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /** Shared helpers of the sandbox contract tests: a client and a webhook receiver. Transitions wait for settle() (long delay) unless a test sets lifecycleDelayMs. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 import { ASSET_IDS, cryptoWithdrawal, start, type Client } from './helpers';
 
 describe('sandbox: pagination (spec 4.12)', () => {

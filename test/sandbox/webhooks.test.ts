@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { ASSET_IDS, cryptoWithdrawal, start, startReceiver, type Client, type Receiver } from './helpers';
 
 describe('sandbox: outgoing webhooks', () => {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 import { ADDRESSES, cryptoWithdrawal, start, type Client } from './helpers';
 
 describe('sandbox: crypto withdrawals (spec 4.6, 7.5)', () => {

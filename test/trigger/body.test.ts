@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** Bad input: not JSON, not an object, no event, large or deep bodies → 4xx and no execution. */
 import { captureLogs, TriggerHarness, tradePayload } from './webhook-harness';
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /** The example workflow in docs/trigger.md: its trigger settings work and its Code node credits the deposit. */
 import fs from 'node:fs';
 import path from 'node:path';

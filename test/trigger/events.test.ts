@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** Each event kind with and without the event filter, and the shape of the emitted item. */
 import type { IDataObject } from 'n8n-workflow';
 import { runWorkflow, TRIGGER_NODE } from '../harness';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * Fuzz: random bodies, content types, header sets and source addresses against several option
  * sets. The handler never throws, always answers 2xx or 4xx, never starts an execution on a 4xx,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * The node description (public interface) and the webhook lifecycle methods, run through n8n-core's
  * HookContext as n8n runs them on activation and on "Listen for test event".

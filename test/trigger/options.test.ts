@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** Each option on and off; the 401/403 paths answer without starting anything. */
 import nock from 'nock';
 import {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /** The node's pure helpers: address matching, secret comparison, header redaction, body parsing, keys. */
 import {
 	formatIp,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * Drives the trigger as n8n does: n8n-core's real WebhookContext (for `webhook()`) and HookContext
  * (for `webhookMethods.default.*`) around a real Workflow built from the package loaded from dist/.
