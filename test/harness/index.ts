@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
@@ -22,7 +22,10 @@ import {
 	type INode,
 	type INodeCredentialsDetails,
 	type INodeExecutionData,
+	type INodeListSearchResult,
+	type INodeParameters,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type INodeTypes,
@@ -270,12 +273,14 @@ export function createAdditionalData(parts: {
 	hooks: ExecutionLifecycleHooks;
 	credentialsHelper: ICredentialsHelper;
 	executionId: string;
+	/** What the editor holds while it asks for a dropdown's choices. */
+	currentNodeParameters?: INodeParameters;
 }): IWorkflowExecuteAdditionalData {
 	const base: Record<string, unknown> = {
 		hooks: parts.hooks,
 		credentialsHelper: parts.credentialsHelper,
 		executionId: parts.executionId,
-		currentNodeParameters: undefined,
+		currentNodeParameters: parts.currentNodeParameters,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
@@ -315,6 +320,50 @@ export function actionWorkflow(parameters: IDataObject, extra: Partial<INode> = 
 		],
 		connections: {},
 	};
+}
+
+export interface EditorListRequest {
+	/** A `methods.loadOptions` or `methods.listSearch` method of the action node. */
+	method: string;
+	/** The node's parameters as the editor holds them when it asks. */
+	parameters: INodeParameters;
+	credentials: ICredentialDataDecryptedObject;
+	/** For list search: the text typed in the search box and the token of the next page. */
+	filter?: string;
+	paginationToken?: string;
+}
+
+/**
+ * Asks the action node for an editor list the way n8n's DynamicNodeParametersService does (the
+ * REST call behind a dropdown or a resource locator): a temporary node holding the current
+ * parameters and the credential, and the method called on n8n-core's LoadOptionsContext.
+ */
+export async function loadEditorList(
+	request: EditorListRequest,
+): Promise<INodePropertyOptions[] | INodeListSearchResult> {
+	const { nodeTypes, credentialType } = await loadPackage();
+	const nodeType = nodeTypes.getByNameAndVersion(ACTION_NODE, 1);
+	const { loadOptions = {}, listSearch = {} } = nodeType.methods ?? {};
+	const node = actionWorkflow(request.parameters).nodes[0];
+	node.name = 'Temp-Node';
+	const workflow = new Workflow({ nodes: [node], connections: {}, nodeTypes, active: false });
+	const hooks = new ExecutionLifecycleHooks('internal', 'harness-editor', {} as IWorkflowBase);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		{ [CREDENTIAL_TYPE]: credentialType },
+		{ [CREDENTIAL_TYPE]: request.credentials },
+	);
+	const additionalData = createAdditionalData({
+		hooks,
+		credentialsHelper,
+		executionId: 'harness-editor',
+		currentNodeParameters: request.parameters,
+	});
+	const context = new LoadOptionsContext(workflow, node, additionalData, `parameters.${request.method}`);
+	if (loadOptions[request.method]) return await loadOptions[request.method].call(context);
+	if (listSearch[request.method]) {
+		return await listSearch[request.method].call(context, request.filter, request.paginationToken);
+	}
+	throw new Error(`the action node has no editor list method ${request.method}`);
 }
 
 export interface CredentialTestResult {

@@ -82,7 +82,7 @@ const locator = (name: string, displayName: string, searchListMethod: string, us
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			typeOptions: { searchListMethod, searchable: false },
+			typeOptions: { searchListMethod, searchable: true },
 		},
 		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 65f1c2d3e4a5b6c7d8e9f012' },
 	],

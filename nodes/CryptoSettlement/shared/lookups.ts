@@ -3,16 +3,28 @@ import {
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
+	type INodeListSearchItems,
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
 import type { Envelope } from './types';
 
+/** Records asked for per page by the locators' lists (the service's largest page). */
+export const SEARCH_PAGE_SIZE = 100;
+/** With a search text, pages scanned per call before the list offers "load more". */
+export const SEARCH_PAGES_PER_CALL = 10;
+
+interface ListPage {
+	records: IDataObject[];
+	hasNextPage: boolean;
+}
+
 /**
  * Choices for the editor's dropdowns and resource locators. A failing call raises the service's
- * own message (which n8n shows in the dropdown), never the request, which holds the credentials.
+ * own message and HTTP code (n8n shows the message in the dropdown), never the request, which
+ * holds the credentials.
  */
-async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<IDataObject[]> {
+async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<ListPage> {
 	let response: { statusCode: number; body: Envelope };
 	try {
 		response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cryptoSettlementApi', {
@@ -24,31 +36,46 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 			ignoreHttpStatusErrors: true,
 		});
 	} catch (error) {
-		const reason = (error as { code?: string; message?: string }).code ?? 'no answer';
+		// n8n wraps the socket error in a NodeApiError; its code (ECONNREFUSED, ETIMEDOUT…) says enough.
+		const failed = error as { code?: string; cause?: { code?: string } };
+		const reason = failed.cause?.code ?? failed.code ?? 'no answer';
 		throw new NodeApiError(ctx.getNode(), { message: reason }, { message: `Could not load the list: ${reason}` });
 	}
 	const body: Envelope = response.body && typeof response.body === 'object' ? response.body : {};
 	if (response.statusCode >= 400 || body.success === false) {
-		const message = `${body.message || 'request failed'} (HTTP ${response.statusCode})`;
-		throw new NodeApiError(ctx.getNode(), { message, httpCode: String(response.statusCode) } as JsonObject, {
+		const httpCode = String(response.statusCode);
+		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;
+		throw new NodeApiError(ctx.getNode(), { message, httpCode } as JsonObject, {
 			message: `Could not load the list: ${message}`,
-			httpCode: String(response.statusCode),
+			httpCode,
 		});
 	}
-	return Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+	return {
+		records: Array.isArray(body.data) ? (body.data as IDataObject[]) : [],
+		hasNextPage: body.meta?.hasNextPage === true,
+	};
 }
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/** A search matches the shown name or the ID, ignoring case. */
+function matches(result: INodeListSearchItems, filter?: string): boolean {
+	if (!filter?.trim()) return true;
+	const wanted = filter.trim().toLowerCase();
+	return result.name.toLowerCase().includes(wanted) || String(result.value).toLowerCase().includes(wanted);
+}
+
 export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const assets = await fetchList(this, '/trades/assets');
-	return assets
+	const { records } = await fetchList(this, '/trades/assets');
+	return records
 		.map((asset) => ({
 			name: `${text(asset.name)} (${text(asset.symbol)}${asset.network ? ` on ${text(asset.network)}` : ''})`,
 			value: text(asset.id ?? asset._id),
 			description: asset.identifier ? `Identifier ${text(asset.identifier)}` : undefined,
 		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byName);
 }
 
 /** Banks of the chosen currency; where the operation has no currency, NGN and GHS banks together. */
@@ -57,7 +84,7 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
 	const lists = await Promise.all(
 		currencies.map(async (currency) =>
-			(await fetchList(this, '/payments/banks', { currency })).map((bank) => ({ bank, currency })),
+			(await fetchList(this, '/payments/banks', { currency })).records.map((bank) => ({ bank, currency })),
 		),
 	);
 	return lists
@@ -66,50 +93,38 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 			name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
 			value: text(bank.id),
 		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byName);
 }
 
+/**
+ * One page of a paginated list; with a search text (the service has none), pages are scanned
+ * until enough matches are found or SEARCH_PAGES_PER_CALL is reached, and the token says where
+ * the next call goes on.
+ */
 async function searchPaged(
 	ctx: ILoadOptionsFunctions,
 	url: string,
-	toResult: (record: IDataObject) => { name: string; value: string },
+	toResult: (record: IDataObject) => INodeListSearchItems,
+	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1);
-	const response = await ctx.helpers.httpRequestWithAuthentication
-		.call(ctx, 'cryptoSettlementApi', {
-			method: 'GET',
-			url,
-			qs: { page, size: 100 },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})
-		.catch((error: { code?: string }) => {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ message: error.code ?? 'no answer' },
-				{ message: `Could not load the list: ${error.code ?? 'no answer'}` },
-			);
-		});
-	const body: Envelope = response.body && typeof response.body === 'object' ? response.body : {};
-	if (response.statusCode >= 400 || body.success === false) {
-		const message = `${body.message || 'request failed'} (HTTP ${response.statusCode})`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-			message: `Could not load the list: ${message}`,
-		});
+	let page = Math.max(1, Number(paginationToken) || 1);
+	const results: INodeListSearchItems[] = [];
+	const pagesPerCall = filter?.trim() ? SEARCH_PAGES_PER_CALL : 1;
+	for (let scanned = 0; scanned < pagesPerCall; scanned++) {
+		const { records, hasNextPage } = await fetchList(ctx, url, { page, size: SEARCH_PAGE_SIZE });
+		results.push(...records.map(toResult).filter((result) => matches(result, filter)));
+		if (!hasNextPage || records.length === 0) return { results };
+		page++;
+		if (results.length >= SEARCH_PAGE_SIZE) break;
 	}
-	const records = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-	return {
-		results: records.map(toResult),
-		paginationToken: body.meta?.hasNextPage ? String(page + 1) : undefined,
-	};
+	return { results, paginationToken: String(page) };
 }
 
 export async function searchWallets(
 	this: ILoadOptionsFunctions,
-	_filter?: string,
-	token?: string,
+	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await searchPaged(
 		this,
@@ -118,14 +133,15 @@ export async function searchWallets(
 			name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
 			value: text(wallet.id),
 		}),
-		token,
+		filter,
+		paginationToken,
 	);
 }
 
 export async function searchBankAccounts(
 	this: ILoadOptionsFunctions,
-	_filter?: string,
-	token?: string,
+	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await searchPaged(
 		this,
@@ -134,16 +150,23 @@ export async function searchBankAccounts(
 			name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
 			value: text(account.id),
 		}),
-		token,
+		filter,
+		paginationToken,
 	);
 }
 
-export async function searchPayoutAddresses(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {
-	const addresses = await fetchList(this, '/payments/wallet-addresses');
+/** The service returns every payout address at once; a search filters that list. */
+export async function searchPayoutAddresses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const { records } = await fetchList(this, '/payments/wallet-addresses');
 	return {
-		results: addresses.map((address) => ({
-			name: `${text(address.label) || text(address.address)} — ${text(address.token)}${address.network ? ` ${text(address.network)}` : ''}`,
-			value: text(address.id ?? address._id),
-		})),
+		results: records
+			.map((address) => ({
+				name: `${text(address.label) || text(address.address)} — ${text(address.token)}${address.network ? ` ${text(address.network)}` : ''}`,
+				value: text(address.id ?? address._id),
+			}))
+			.filter((result) => matches(result, filter)),
 	};
 }
