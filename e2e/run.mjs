@@ -21,7 +21,7 @@ import { startCollector } from './lib/collector.mjs';
 import { N8n, tail } from './lib/n8n.mjs';
 import { buildPackage, packPackage } from './lib/pack.mjs';
 import { startSandbox } from './lib/sandbox.mjs';
-import { E2E, EXAMPLES, loadWorkflow, sandboxApi, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from './lib/setup.mjs';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, E2E, EXAMPLES, loadWorkflow, sandboxApi, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from './lib/setup.mjs';
 import { freePort, httpJson, REPO_ROOT, secs, sleep, waitFor } from './lib/util.mjs';
 import { tourExpectations, RESOURCES } from './expectations.mjs';
 
@@ -307,6 +307,48 @@ async function runLine(line, tarball, chromium) {
 			assert(entry, `not listed: ${JSON.stringify(list).slice(0, 300)}`);
 			assert(entry.installedVersion === pkg.version && entry.failedLoading !== true, `entry ${JSON.stringify(entry).slice(0, 300)}`);
 			return `${entry.packageName}@${entry.installedVersion}, ${entry.installedNodes?.length} nodes`;
+		});
+
+		await check("editor lists through n8n's REST: asset dropdown, wallet search, a failing bank list", async () => {
+			// The calls the editor makes when a dropdown or a resource locator opens.
+			const ask = (endpoint, body) =>
+				httpJson('POST', `${n8n.baseUrl}/rest/dynamic-node-parameters/${endpoint}`, {
+					jar: n8n.jar,
+					headers: { 'browser-id': 'crypto-settlement-e2e' },
+					body: {
+						nodeTypeAndVersion: { name: 'n8n-nodes-crypto-settlement.cryptoSettlement', version: 1 },
+						credentials: { cryptoSettlementApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+						...body,
+					},
+				});
+			const assets = await ask('options', {
+				methodName: 'getDepositAssets',
+				path: 'assetId',
+				currentNodeParameters: { resource: 'wallet', operation: 'create' },
+			});
+			const choices = assets.json?.data;
+			assert(assets.status === 200 && Array.isArray(choices) && choices.length > 0, `assets answered ${assets.status}: ${assets.text.slice(0, 200)}`);
+			assert(choices.every((c) => /\(.+\)/.test(c.name) && c.value), `asset choices ${JSON.stringify(choices).slice(0, 200)}`);
+
+			const probe = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'Editor-List-Probe' });
+			const found = await ask('resource-locator-results', {
+				methodName: 'searchWallets',
+				path: 'walletId',
+				filter: 'editor-list',
+				currentNodeParameters: { resource: 'wallet', operation: 'get' },
+			});
+			const results = found.json?.data?.results;
+			assert(found.status === 200 && Array.isArray(results), `wallet search answered ${found.status}: ${found.text.slice(0, 200)}`);
+			assert(results.length === 1 && results[0].value === probe.id, `search for "editor-list" gave ${JSON.stringify(results).slice(0, 300)}`);
+
+			const refused = await ask('options', {
+				methodName: 'getBanks',
+				path: 'bankId',
+				currentNodeParameters: { resource: 'bank', operation: 'verifyAccount', currency: 'usd' },
+			});
+			assert(refused.status >= 400 && refused.text.includes('Could not load the list: validation errors (HTTP 422)'), `bad currency answered ${refused.status}: ${refused.text.slice(0, 300)}`);
+			assert(!refused.text.includes(sandbox.appSecret), 'the app secret is in the error');
+			return `${choices.length} assets; search found ${probe.id}; bad list → ${refused.status}`;
 		});
 
 		const hooked = await check('trigger webhook registered (production URL answers)', async () => {
