@@ -312,14 +312,10 @@ async function runLine(line, tarball, chromium) {
 		await check("editor lists through n8n's REST: asset dropdown, wallet search, a failing bank list", async () => {
 			// The calls the editor makes when a dropdown or a resource locator opens.
 			const ask = (endpoint, body) =>
-				httpJson('POST', `${n8n.baseUrl}/rest/dynamic-node-parameters/${endpoint}`, {
-					jar: n8n.jar,
-					headers: { 'browser-id': 'crypto-settlement-e2e' },
-					body: {
-						nodeTypeAndVersion: { name: 'n8n-nodes-crypto-settlement.cryptoSettlement', version: 1 },
-						credentials: { cryptoSettlementApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-						...body,
-					},
+				n8n.restResponse('POST', `/dynamic-node-parameters/${endpoint}`, {
+					nodeTypeAndVersion: { name: 'n8n-nodes-crypto-settlement.cryptoSettlement', version: 1 },
+					credentials: { cryptoSettlementApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+					...body,
 				});
 			const assets = await ask('options', {
 				methodName: 'getDepositAssets',

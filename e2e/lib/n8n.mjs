@@ -298,13 +298,18 @@ export class N8n {
 		return res.json;
 	}
 
-	/** Authenticated REST call (after setupOwner/login). */
-	async rest(method, urlPath, body) {
-		const res = await httpJson(method, `${this.baseUrl}/rest${urlPath}`, {
+	/** Authenticated REST call (after setupOwner/login), answered whatever its status. */
+	async restResponse(method, urlPath, body) {
+		return await httpJson(method, `${this.baseUrl}/rest${urlPath}`, {
 			body,
 			jar: this.jar,
 			headers: { 'browser-id': 'crypto-settlement-e2e' },
 		});
+	}
+
+	/** Authenticated REST call (after setupOwner/login); its data, or an error on a 4xx/5xx. */
+	async rest(method, urlPath, body) {
+		const res = await this.restResponse(method, urlPath, body);
 		if (res.status >= 400) throw new Error(`n8n REST ${method} ${urlPath}: ${res.status} ${res.text.slice(0, 300)}`);
 		return res.json?.data ?? res.json;
 	}

@@ -7,6 +7,7 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
+import { networkCode } from './transport';
 import type { Envelope } from './types';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
@@ -36,9 +37,7 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 			ignoreHttpStatusErrors: true,
 		});
 	} catch (error) {
-		// n8n wraps the socket error in a NodeApiError; its code (ECONNREFUSED, ETIMEDOUT…) says enough.
-		const failed = error as { code?: string; cause?: { code?: string } };
-		const reason = failed.cause?.code ?? failed.code ?? 'no answer';
+		const reason = networkCode(error) ?? 'no answer';
 		throw new NodeApiError(ctx.getNode(), { message: reason }, { message: `Could not load the list: ${reason}` });
 	}
 	const body: Envelope = response.body && typeof response.body === 'object' ? response.body : {};

@@ -178,10 +178,16 @@ async function keepFullResponse(
 	return [{ json: { statusCode: response.statusCode, headers: response.headers, body } as unknown as IDataObject }];
 }
 
+/** The socket code (ECONNREFUSED, ETIMEDOUT…) of a failure without an answer; n8n may wrap it. */
+export function networkCode(error: unknown): string | undefined {
+	const err = error as { code?: string; cause?: { code?: string } } | undefined;
+	return err?.code ?? err?.cause?.code;
+}
+
 /** Describes a failure without an answer, without the request (which holds the credentials). */
 function networkReason(error: unknown): string {
-	const err = error as { code?: string; cause?: { code?: string }; message?: string };
-	const code = err?.code ?? err?.cause?.code;
+	const err = error as { message?: string };
+	const code = networkCode(error);
 	const message = typeof err?.message === 'string' ? err.message.slice(0, 160) : 'no answer';
 	return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
