@@ -14,6 +14,36 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
+/**
+ * Why a credential cannot be used, naming the field, or undefined when it can: the base URL must be
+ * an absolute http(s) URL without query, fragment or user info (they would corrupt every path or
+ * leak), and Production must use https (the app secret and the PIN travel in every request).
+ */
+export function credentialProblem(credentials: {
+	baseUrl?: unknown;
+	environment?: unknown;
+}): { field: string; message: string } | undefined {
+	const text = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	const field = 'Base URL';
+	const parts = /^(https?):\/\/([^/?#\s]+)(\/[^\s]*)?$/i.exec(text);
+	if (!parts || !/^[a-z0-9.:[\]-]+$/i.test(parts[2].slice(parts[2].lastIndexOf('@') + 1))) {
+		return { field, message: 'The Base URL must be an absolute http:// or https:// URL, such as https://api.example.com/v1' };
+	}
+	if (text.includes('?') || text.includes('#')) {
+		return { field, message: 'The Base URL must not contain a query (?…) or a fragment (#…)' };
+	}
+	if (parts[2].includes('@')) {
+		return { field, message: 'The Base URL must not contain a user name or password' };
+	}
+	if (credentials.environment === 'production' && parts[1].toLowerCase() !== 'https') {
+		return {
+			field,
+			message: 'Production requires an https:// Base URL: over http:// the app secret and PIN would travel in clear text',
+		};
+	}
+	return undefined;
+}
+
 export class CryptoSettlementApi implements ICredentialType {
 	name = 'cryptoSettlementApi';
 
@@ -92,6 +122,8 @@ export class CryptoSettlementApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const problem = credentialProblem(credentials);
+		if (problem) throw new Error(`Crypto Settlement API credential, ${problem.field}: ${problem.message}`);
 		const relative = !/^https?:\/\//i.test(requestOptions.url ?? '');
 		return {
 			...requestOptions,
@@ -112,6 +144,8 @@ export class CryptoSettlementApi implements ICredentialType {
 			url: '/trades/wallets',
 			method: 'GET',
 			qs: { page: 1, size: 1 },
+			// A redirect would carry the app secret to its target.
+			disableFollowRedirect: true,
 		},
 	};
 }

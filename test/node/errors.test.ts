@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { api, expectNoSecrets, fail, ok, rl, runNode, setupNock } from './helpers';
+import { api, expectNoSecrets, fail, ok, rl, runNode, setupNock, noWithdrawalsYet } from './helpers';
 
 setupNock();
 
@@ -40,6 +40,7 @@ describe('service errors surface the message, the HTTP code and the first valida
 				(message) => ({ message, field, location: 'body' }),
 			),
 		);
+		noWithdrawalsYet();
 		api().post('/payments/withdraw/address').reply(422, fail(422, 'validation errors', entries));
 		const run = await runNode({
 			resource: 'withdrawal',

@@ -63,6 +63,14 @@ export const fail = (status: number, message: string, errors: IDataObject[] = []
 	data: {},
 });
 
+/** The withdrawal lookup the node makes before every send: nothing is stored under any External ID yet. */
+export function noWithdrawalsYet(times = 1000) {
+	return api()
+		.get(/\/payments\/withdrawal\/.+/)
+		.times(times)
+		.reply(404, fail(404, 'withdrawal not found'));
+}
+
 export function setupNock(): void {
 	beforeAll(() => nock.disableNetConnect());
 	afterEach(() => nock.cleanAll());

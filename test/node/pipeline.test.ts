@@ -237,7 +237,7 @@ describe('withdrawals are never sent twice', () => {
 
 	test('pacing keeps 250 withdrawals at or under 200 per rolling minute, without a 429', async () => {
 		const server = withdrawalServer(['ok']);
-		const items = Array.from({ length: 250 }, (_, i) => ({ amount: 1 + i / 100 }));
+		const items = Array.from({ length: 250 }, (_, i) => ({ amount: (100 + i) / 100 }));
 		const run = await runTimed(withdrawal(), { items });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(250);

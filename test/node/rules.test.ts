@@ -1,6 +1,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, expectNoSecrets, ok, rl, runNode, setupNock } from './helpers';
+import { api, expectNoSecrets, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -30,11 +30,11 @@ function recordRequests(): { count: () => number } {
 }
 
 const refused: Array<[string, IDataObject, RegExp]> = [
-	['3 decimals on a USD amount', crypto({ amount: 10.123 }), /Invalid 'Amount' \(amount\): amount must have at most 2 decimal places, received 10\.123/],
+	['3 decimals on a USD amount', crypto({ amount: 10.123 }), /Invalid 'Amount' \(amount\): amount must have at most 2 decimal places \(it is never rounded\), received 10\.123/],
 	['9 decimals on a crypto amount', crypto({ amountType: 'crypto', cryptoAmount: 0.123456789 }), /cryptoAmount must have at most 8 decimal places/],
 	['a zero amount', crypto({ amount: 0 }), /amount must be greater than 0, received 0/],
 	['a negative crypto amount', crypto({ amountType: 'crypto', cryptoAmount: -1 }), /cryptoAmount must be greater than 0/],
-	['a non-numeric amount from an expression', crypto({ amount: '={{ "ten" }}' }), /amount must be a number, received "ten"/],
+	['a non-numeric amount from an expression', crypto({ amount: '={{ "ten" }}' }), /amount must be a plain decimal number such as 10\.5 \(digits and one dot\), received "ten"/],
 	['TON with USDC', crypto({ token: 'USDC', network: 'TON' }), /Invalid 'Network' \(network\): network must be one of ERC20, TRC20, BSC, SOL, BASE for USDC, received "TON"/],
 	['BASE with USDT', crypto({ token: 'USDT', network: 'BASE' }), /network must be one of ERC20, TRC20, BSC, SOL, TON for USDT/],
 	['a network with BTC (token from an expression)', crypto({ token: '={{ "BTC" }}', network: 'TRC20', feeLevel: 'low' }), /BTC does not support a network, received "TRC20"/],
@@ -95,6 +95,7 @@ const accepted: Array<[string, IDataObject, IDataObject]> = [
 
 describe('valid boundary values are sent', () => {
 	test.each(accepted)('%s', async (_name, parameters, expected) => {
+		noWithdrawalsYet();
 		let body: IDataObject = {};
 		const scope = api()
 			.post('/payments/withdraw/address', (sent: IDataObject) => ((body = sent), true))
@@ -108,6 +109,7 @@ describe('valid boundary values are sent', () => {
 
 	test('a stablecoin withdrawal never sends a fee level; a UTXO one never sends a network', async () => {
 		const bodies: IDataObject[] = [];
+		noWithdrawalsYet();
 		api()
 			.post('/payments/withdraw/address', (sent: IDataObject) => (bodies.push(sent), true))
 			.times(2)
@@ -139,6 +141,7 @@ describe('valid boundary values are sent', () => {
 describe('rules run per item on values resolved from expressions', () => {
 	test('only the bad item fails under Continue On Fail; the others are sent', async () => {
 		const sent: IDataObject[] = [];
+		noWithdrawalsYet();
 		api()
 			.post('/payments/withdraw/address', (body: IDataObject) => (sent.push(body), true))
 			.times(2)
@@ -156,7 +159,7 @@ describe('rules run per item on values resolved from expressions', () => {
 		);
 		expect(run.items).toHaveLength(3);
 		expect(run.items[0].json).toMatchObject({ id: 'wd-a', externalId: 'a' });
-		expect(run.items[1].error?.message).toMatch(/amount must have at most 2 decimal places, received 5\.555/);
+		expect(run.items[1].error?.message).toMatch(/amount must have at most 2 decimal places \(it is never rounded\), received 5\.555/);
 		expect(run.items[1].error?.name).toBe('NodeOperationError');
 		expect(run.items[2].json).toMatchObject({ id: 'wd-c', externalId: 'c' });
 		expect(sent.map((body) => body.externalId)).toEqual(['a', 'c']);

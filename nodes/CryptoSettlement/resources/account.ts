@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+import { withoutSecretKeys } from '../shared/redact';
 import { checkMarkupPercent, checkOneOf, toNumber, WITHDRAWAL_FEE_BEARERS } from '../shared/rules';
 import type { ResourceSpecs } from '../shared/types';
 
@@ -11,12 +13,8 @@ export const account: ResourceSpecs = {
 		method: 'GET',
 		path: '/users/fetch-integration',
 		retry: 'safe',
-		output: (data) => {
-			// The account record may carry the webhook verification secret: never output it.
-			const record = { ...((data ?? {}) as Record<string, unknown>) };
-			for (const key of Object.keys(record)) if (/secret/i.test(key)) delete record[key];
-			return [record as never];
-		},
+		// The account record may carry the webhook verification secret at any depth: never output it.
+		output: (data) => [withoutSecretKeys((data ?? {}) as IDataObject)],
 	},
 	setMarkupPercent: {
 		option: {

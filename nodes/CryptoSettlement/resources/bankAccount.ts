@@ -23,7 +23,7 @@ export const bankAccount: ResourceSpecs = {
 		method: 'DELETE',
 		path: '/payments/integration-banks/{bankAccountId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { bankAccountId: params.requiredText('bankAccountId') } }),
+		build: (params) => ({ pathParams: { bankAccountId: params.pathId('bankAccountId') } }),
 		output: (_data, parts) => [{ deleted: true, id: parts.pathParams?.bankAccountId ?? '' }],
 	},
 	getAll: {

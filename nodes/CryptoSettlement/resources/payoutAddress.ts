@@ -25,7 +25,7 @@ export const payoutAddress: ResourceSpecs = {
 		method: 'DELETE',
 		path: '/payments/wallet-addresses/{payoutAddressId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { payoutAddressId: params.requiredText('payoutAddressId') } }),
+		build: (params) => ({ pathParams: { payoutAddressId: params.pathId('payoutAddressId') } }),
 		output: (_data, parts) => [{ deleted: true, id: parts.pathParams?.payoutAddressId ?? '' }],
 	},
 	getAll: {

@@ -12,7 +12,7 @@ export const rate: ResourceSpecs = {
 		path: '/trades/pbc/sell/rate-calculator/{assetId}',
 		retry: 'safe',
 		build: (params) => {
-			const assetId = params.requiredText('assetId');
+			const assetId = params.pathId('assetId');
 			const amountInUSD = params.raw('amountInUSD', '');
 			const currency = params.text('currency', 'ngn');
 			params.assert([

@@ -6,7 +6,7 @@ export const transaction: ResourceSpecs = {
 		method: 'GET',
 		path: '/trades/transactions/{transactionId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { transactionId: params.requiredText('transactionId') } }),
+		build: (params) => ({ pathParams: { transactionId: params.pathId('transactionId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many transactions', description: 'List deposit and trade transactions' },

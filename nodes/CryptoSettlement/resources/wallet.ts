@@ -14,7 +14,7 @@ export const wallet: ResourceSpecs = {
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
 		retry: 'never',
 		build: (params) => {
-			const assetId = params.requiredText('assetId');
+			const assetId = params.pathId('assetId');
 			const label = params.requiredText('label');
 			const extra = params.additional();
 			const bankId = String(extra.bankId ?? '').trim();
@@ -38,7 +38,7 @@ export const wallet: ResourceSpecs = {
 		method: 'GET',
 		path: '/trades/wallets/{walletId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { walletId: params.requiredText('walletId') } }),
+		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many wallets', description: 'List deposit wallets' },
@@ -58,7 +58,7 @@ export const wallet: ResourceSpecs = {
 		retry: 'safe',
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
 		build: (params) => {
-			const walletId = params.requiredText('walletId');
+			const walletId = params.pathId('walletId');
 			return {
 				pathParams: { walletId },
 				body: { autoSettlement: params.raw('autoSettlement', false) === true },
@@ -77,7 +77,7 @@ export const wallet: ResourceSpecs = {
 		retry: 'safe',
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },
 		build: (params) => {
-			const walletId = params.requiredText('walletId');
+			const walletId = params.pathId('walletId');
 			const extra = params.additional();
 			return {
 				pathParams: { walletId },

@@ -11,7 +11,7 @@ export const webhookEvent: ResourceSpecs = {
 		method: 'GET',
 		path: '/transactions/webhooks/{webhookEventId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { webhookEventId: params.requiredText('webhookEventId') } }),
+		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
@@ -39,6 +39,6 @@ export const webhookEvent: ResourceSpecs = {
 		path: '/transactions/webhooks/resend/{reference}',
 		// A repeat only re-delivers webhooks, which receivers must already tolerate.
 		retry: 'safe',
-		build: (params) => ({ pathParams: { reference: params.requiredText('reference') } }),
+		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
 	},
 };

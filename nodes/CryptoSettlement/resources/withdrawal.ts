@@ -16,15 +16,16 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdraw/bank/{bankAccountId}',
 		retry: 'withdrawal',
 		build: async (params) => {
-			const bankAccountId = params.requiredText('bankAccountId');
+			const bankAccountId = params.pathId('bankAccountId');
 			const amount = params.raw('amount', '');
 			params.assert(checkPositiveAmount('amount', amount, USD_DECIMALS));
 			const narration = narrationOf(params);
-			const externalId = externalIdOf(params);
+			const key = externalIdOf(params);
 			const pin = await transactionPin(params);
 			return {
 				pathParams: { bankAccountId },
-				body: { amount: toNumber(amount), ...narration, pin, externalId },
+				body: { amount: toNumber(amount), ...narration, pin, externalId: key.externalId },
+				idempotency: { ...key, expected: { bankAccount: bankAccountId, amount: toNumber(amount) } },
 			};
 		},
 	},
@@ -41,9 +42,12 @@ export const withdrawal: ResourceSpecs = {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
 			const amount = withdrawalAmount(params);
-			const externalId = externalIdOf(params);
+			const key = externalIdOf(params);
 			const pin = await transactionPin(params);
-			return { body: { ...token, walletAddress, ...amount, externalId, pin } };
+			return {
+				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
+				idempotency: { ...key, expected: { ...token, walletAddress, ...amount } },
+			};
 		},
 	},
 	estimateNetworkFee: {
@@ -72,7 +76,7 @@ export const withdrawal: ResourceSpecs = {
 		method: 'GET',
 		path: '/payments/withdrawal/{withdrawalId}',
 		retry: 'safe',
-		build: (params) => ({ pathParams: { withdrawalId: params.requiredText('withdrawalId') } }),
+		build: (params) => ({ pathParams: { withdrawalId: params.pathId('withdrawalId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many withdrawals', description: 'List crypto and bank withdrawals' },

@@ -1,13 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Params } from './params';
+import { credentialsOf } from './credentials';
+import { typeName, type Params } from './params';
 import {
 	checkNarration,
+	checkOneOf,
 	checkTokenNetworkFee,
 	checkWithdrawalAmount,
 	isStablecoin,
+	plainDecimal,
 	toNumber,
 } from './rules';
-import { deriveExternalId } from './withdrawals';
+import type { IdempotencyKey } from './types';
 
 /** token plus network (stablecoins) or feeLevel (UTXO coins), never both, validated together. */
 export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }): IDataObject {
@@ -19,9 +22,12 @@ export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }):
 	return feeLevel === undefined ? { token } : { token, feeLevel };
 }
 
-/** amount (USD) or cryptoAmount, exactly one, per the 'Amount Type' chosen. */
+export const AMOUNT_TYPES = ['usd', 'crypto'] as const;
+
+/** amount (USD) or cryptoAmount, exactly one, per the 'Amount Type' chosen (exactly `usd` or `crypto`). */
 export function withdrawalAmount(params: Params): IDataObject {
-	const amountType = params.text('amountType', 'usd');
+	const amountType = params.raw('amountType', 'usd');
+	params.assert(checkOneOf('amountType', amountType, AMOUNT_TYPES));
 	const input =
 		amountType === 'crypto' ? { cryptoAmount: params.raw('cryptoAmount', '') } : { amount: params.raw('amount', '') };
 	params.assert(checkWithdrawalAmount(input));
@@ -30,9 +36,9 @@ export function withdrawalAmount(params: Params): IDataObject {
 
 /** The node's PIN, else the credential's; required. Never echoed in errors or output. */
 export async function transactionPin(params: Params): Promise<string> {
-	let pin = String(params.additional().pin ?? '').trim();
+	let pin = params.additionalText('pin');
 	if (!pin) {
-		const credentials = await params.ctx.getCredentials('cryptoSettlementApi');
+		const credentials = await credentialsOf(params.ctx);
 		pin = String(credentials.pin ?? '').trim();
 	}
 	if (!pin) {
@@ -44,9 +50,59 @@ export async function transactionPin(params: Params): Promise<string> {
 	return pin;
 }
 
-/** The user's External ID, or one derived deterministically so every retry reuses it. */
-export function externalIdOf(params: Params): string {
-	return params.text('externalId') ?? deriveExternalId(params.ctx);
+/** A short, stable hash in plain TypeScript (cyrb53 on two 32-bit lanes): no Node module is needed. */
+function hash(text: string): string {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ code, 2654435761);
+		h2 = Math.imul(h2 ^ code, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * An External ID derived from the instance, workflow, execution, node, run and item: n8n's Retry
+ * On Fail reproduces it, so a retried item is recognised; a new execution gets new ones.
+ */
+export function deriveExternalId(params: Params): string {
+	const { ctx } = params;
+	const runIndex = ctx.getWorkflowDataProxy(params.itemIndex).$runIndex;
+	const origin = [ctx.getInstanceId(), ctx.getWorkflow().id, ctx.getExecutionId(), ctx.getNode().id, runIndex];
+	return `n8n-${hash(origin.join('|'))}-${params.itemIndex}`;
+}
+
+/**
+ * The user's External ID, or a derived one only when the field is left empty. A mapped value that
+ * resolves empty, or to anything but text or a number, fails the item: the user believes their
+ * own ID protects the payment, so it is never silently replaced.
+ */
+export function externalIdOf(params: Params): IdempotencyKey {
+	const configured = params.ctx.getNode().parameters.externalId;
+	if (configured === undefined || configured === null || (typeof configured === 'string' && configured.trim() === '')) {
+		return { externalId: deriveExternalId(params), derived: true };
+	}
+	const value = params.raw('externalId', '');
+	let text: string | undefined;
+	if (typeof value === 'string') text = value;
+	else if (value === undefined || value === null) text = '';
+	else if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+		text = plainDecimal(value);
+	}
+	if (text === undefined) {
+		params.assert([{ field: 'externalId', message: `externalId must be text or a number, not ${typeName(value)}`, value }]);
+	}
+	const externalId = (text as string).trim();
+	if (!externalId) {
+		params.fail(
+			'External ID is empty for this item',
+			"'External ID' is mapped but resolved to nothing for this item, so the payment would not be protected against repeats. Map a value that exists for every item (an order or payout ID). Nothing was sent for this item.",
+		);
+	}
+	return { externalId, derived: false };
 }
 
 /** Optional narration from 'Additional Fields', at most 32 characters. */

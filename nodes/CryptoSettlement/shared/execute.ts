@@ -3,15 +3,19 @@ import {
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
+import { joinBatch, planItem, sendInTurn } from './batch';
+import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { Params } from './params';
+import { redact, redactError } from './redact';
 import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import type { Envelope, OperationSpec, RequestParts, ResourceSpecs } from './types';
 import { submitWithdrawal } from './withdrawals';
 
-/** Stop following hasNextPage after this many pages, whatever the service says. */
-const MAX_PAGES = 10_000;
+/** Return All stops here, with a hint: n8n's engine cannot take much more from one node run. */
+export const MAX_LIST_ITEMS = 100_000;
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -36,7 +40,16 @@ function limitOf(params: Params): number {
 	return Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : 50;
 }
 
-/** Follows meta.hasNextPage with one constant page size (so page numbers stay aligned) until the limit. */
+const recordKey = (record: IDataObject) => {
+	const id = record.id ?? record._id;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+};
+
+/**
+ * Follows the pages with one constant page size (so page numbers stay aligned) until the limit,
+ * `meta.pages`, or `hasNextPage` is false. A page that repeats the previous one, or more records
+ * than n8n can take, stops with a clear error; a record seen on an earlier page is not output twice.
+ */
 async function fetchPages(
 	params: Params,
 	http: HttpCall,
@@ -46,18 +59,40 @@ async function fetchPages(
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
 	const records: IDataObject[] = [];
-	for (let page = 1; page <= MAX_PAGES; page++) {
+	const seen = new Set<string>();
+	let previousPage = '';
+	for (let page = 1; ; page++) {
 		const pageRequest = { ...request, qs: { ...request.qs, page, size } };
 		const response = await callApi(params.ctx, http, pageRequest, 'safe');
 		if (!isSuccess(response)) throw serviceError(params.ctx, pageRequest, response);
 		const data = Array.isArray(response.body.data) ? response.body.data : [];
+		const keys = data.map((entry) => (isObject(entry) ? (recordKey(entry) ?? JSON.stringify(entry)) : '')).join('\n');
+		if (page > 1 && data.length && keys === previousPage) throw listError(params, `page ${page} repeats page ${page - 1}`);
+		previousPage = keys;
 		for (const entry of data) {
 			if (records.length >= limit) break;
-			if (isObject(entry)) records.push(entry);
+			if (!isObject(entry)) continue;
+			const key = recordKey(entry);
+			if (key !== undefined) {
+				if (seen.has(key)) continue;
+				seen.add(key);
+			}
+			records.push(entry);
+			if (records.length > MAX_LIST_ITEMS) throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
 		}
-		if (records.length >= limit || response.body.meta?.hasNextPage !== true || data.length === 0) break;
+		const meta = response.body.meta ?? {};
+		const pages = typeof meta.pages === 'number' ? meta.pages : undefined;
+		if (records.length >= limit || meta.hasNextPage !== true || data.length === 0) break;
+		if (pages !== undefined && page >= pages) break;
 	}
 	return records;
+}
+
+function listError(params: Params, what: string): NodeOperationError {
+	return new NodeOperationError(params.ctx.getNode(), `Return All stopped: the list returned ${what}`, {
+		itemIndex: params.itemIndex,
+		description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when the service repeats a page. Turn off Return All and set a Limit, or narrow the list with filters.`,
+	});
 }
 
 /**
@@ -78,28 +113,63 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 				itemIndex,
 			});
 		}
-		const params = new Params(this);
-		const parts = spec.build ? await spec.build(params) : {};
-		const http = createHttpCall(this, requestData);
-		const request: ApiRequest = {
-			method: spec.method,
-			route: spec.path,
-			url: fillPath(spec.path, parts.pathParams),
-			qs: parts.qs,
-			body: parts.body,
-		};
-
+		// Writes that must not repeat join the run's batch now, in item order, before anything is awaited.
+		const batch = spec.retry === 'safe' ? undefined : joinBatch(this);
+		let secrets: string[] = [];
 		let records: IDataObject[];
-		if (spec.pageSize) {
-			records = await fetchPages(params, http, request, spec.pageSize);
-		} else if (spec.retry === 'withdrawal') {
-			records = [await submitWithdrawal(this, http, request, String(parts.body?.externalId))];
-		} else {
-			const response = await callApi(this, http, request, spec.retry);
-			if (!isSuccess(response)) throw serviceError(this, request, response, spec.errorHint?.[response.statusCode]);
-			records = spec.output ? spec.output(response.body.data, parts) : unwrap(response.body, parts);
-			if (spec.localLimit) records = records.slice(0, limitOf(params));
+		try {
+			const credentials = await credentialsOf(this);
+			secrets = secretsOf(credentials, nodePin(this));
+			assertUsableCredential(this, credentials);
+			const http = createHttpCall(this, requestData);
+			if (batch) {
+				const parts = await planItem(this, batch, spec);
+				records = await sendInTurn(this, batch, parts, async () => await perform(this, spec, parts, http), spec.retry === 'withdrawal');
+			} else {
+				const params = new Params(this);
+				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, params);
+			}
+		} catch (error) {
+			batch?.settle(itemIndex, { state: 'invalid' });
+			throw redactError(error, secrets);
 		}
+		records = redact(records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
+}
+
+/** One item's request(s), by the operation's kind. */
+async function perform(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	parts: RequestParts,
+	http: HttpCall,
+	params = new Params(ctx),
+): Promise<IDataObject[]> {
+	const request: ApiRequest = {
+		method: spec.method,
+		route: spec.path,
+		url: fillPath(spec.path, parts.pathParams),
+		qs: parts.qs,
+		body: parts.body,
+	};
+	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize);
+	if (spec.retry === 'withdrawal') {
+		if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
+		return [await submitWithdrawal(ctx, http, request, parts.idempotency)];
+	}
+	const response = await callApi(ctx, http, request, spec.retry);
+	if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
+	const records = spec.output ? spec.output(response.body.data, parts) : unwrap(response.body, parts);
+	return spec.localLimit ? records.slice(0, limitOf(params)) : records;
+}
+
+/** The PIN typed into this item's node field, if any: a secret like the credential's. */
+function nodePin(ctx: IExecuteSingleFunctions): unknown {
+	try {
+		const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
+		return additional?.pin;
+	} catch {
+		return undefined;
+	}
 }

@@ -7,7 +7,7 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
-import { networkCode } from './transport';
+import { locationOrigin, networkCode } from './transport';
 import type { Envelope } from './types';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
@@ -26,7 +26,7 @@ interface ListPage {
  * holds the credentials.
  */
 async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<ListPage> {
-	let response: { statusCode: number; body: Envelope };
+	let response: { statusCode: number; body: Envelope; headers?: IDataObject };
 	try {
 		response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cryptoSettlementApi', {
 			method: 'GET',
@@ -35,12 +35,21 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect would carry the credentials to its target.
+			disableFollowRedirect: true,
 		});
 	} catch (error) {
 		const reason = networkCode(error) ?? 'no answer';
 		throw new NodeApiError(ctx.getNode(), { message: reason }, { message: `Could not load the list: ${reason}` });
 	}
 	const body: Envelope = response.body && typeof response.body === 'object' ? response.body : {};
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		const message = `the service redirected to ${locationOrigin(response.headers ?? {})}, which is not followed (HTTP ${response.statusCode})`;
+		throw new NodeApiError(ctx.getNode(), { message, httpCode: String(response.statusCode) } as JsonObject, {
+			message: `Could not load the list: ${message}`,
+			httpCode: String(response.statusCode),
+		});
+	}
 	if (response.statusCode >= 400 || body.success === false) {
 		const httpCode = String(response.statusCode);
 		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;

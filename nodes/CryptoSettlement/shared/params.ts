@@ -7,11 +7,12 @@ const LABELS: Record<string, string> = {
 	address: 'Address',
 	amount: 'Amount',
 	amountInUSD: 'Amount in USD',
+	amountType: 'Amount Type',
 	asset: 'Asset',
 	assetId: 'Asset',
 	autoSettlement: 'Auto Settlement',
 	bankAccountId: 'Bank Account',
-	bankId: 'Bank',
+	bankId: 'Bank Name or ID',
 	confirmations: 'Confirmations',
 	cryptoAmount: 'Crypto Amount',
 	cryptoReceived: 'Crypto Received',
@@ -46,6 +47,20 @@ const NETWORK_HINT =
 /** Values never repeated in an error message. */
 const SECRET_FIELDS = new Set(['pin']);
 
+/** Text as sent: strings as they are, whole numbers printed exactly; undefined for anything else. */
+export function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	return undefined;
+}
+
+export function typeName(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'number') return Number.isInteger(value) ? 'a number too large to print exactly' : 'a decimal number';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 function describeValue(field: string, value: unknown): string {
 	if (SECRET_FIELDS.has(field)) return 'received a value that is hidden';
 	if (value === undefined || value === null || value === '') return 'received nothing';
@@ -68,12 +83,20 @@ export class Params {
 		return this.ctx.getNodeParameter(name, fallback, LOCATORS.has(name) ? { extractValue: true } : undefined);
 	}
 
-	/** A trimmed string, or undefined when empty. */
+	/**
+	 * A trimmed string, or undefined when empty. Text fields take text, and whole numbers printed
+	 * exactly (IDs and account numbers often arrive as numbers); an object, an array, a boolean or
+	 * a number that does not print exactly is refused rather than sent as "[object Object]" or "1e+21".
+	 */
 	text(name: string, fallback = ''): string | undefined {
 		const value = this.raw(name, fallback);
 		if (value === undefined || value === null) return undefined;
-		const text = String(value).trim();
-		return text === '' ? undefined : text;
+		const text = textOf(value);
+		if (text === undefined) {
+			this.assert([{ field: name, message: `${name} must be text, not ${typeName(value)}`, value }]);
+		}
+		const trimmed = (text as string).trim();
+		return trimmed === '' ? undefined : trimmed;
 	}
 
 	/** A string that must not be empty after trimming. */
@@ -83,9 +106,29 @@ export class Params {
 		return value as string;
 	}
 
+	/** An ID placed in the URL path: `.` and `..` would make the URL point at another endpoint. */
+	pathId(name: string): string {
+		const value = this.requiredText(name);
+		if (value === '.' || value === '..') {
+			this.assert([{ field: name, message: `${name} cannot be "." or ".."`, value }]);
+		}
+		return value;
+	}
+
 	/** The 'Additional Fields' collection of the current operation. */
 	additional(): IDataObject {
 		return (this.raw('additionalFields', {}) as IDataObject) ?? {};
+	}
+
+	/** A text field of 'Additional Fields', or undefined when not set. */
+	additionalText(name: string): string | undefined {
+		const value = this.additional()[name];
+		if (value === undefined || value === null || value === '') return undefined;
+		const text = textOf(value);
+		if (text === undefined) {
+			this.assert([{ field: name, message: `${name} must be text, not ${typeName(value)}`, value }]);
+		}
+		return (text as string).trim() || undefined;
 	}
 
 	/** Throws the first violation; the rules list the actionable one first. */

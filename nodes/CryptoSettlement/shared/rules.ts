@@ -52,22 +52,80 @@ function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Number of decimal places of a finite number, exponent notation included (1e-7 has 7). */
-export function decimalPlaces(value: number): number {
-	const [mantissa, exponent] = String(value).toLowerCase().split('e');
-	const fraction = (mantissa.split('.')[1] ?? '').length;
-	return Math.max(0, fraction - Number(exponent ?? 0));
+/** Digits a JSON number carries exactly: any decimal of up to 15 significant digits survives a double. */
+export const MAX_SIGNIFICANT_DIGITS = 15;
+
+/** Writes a finite number as plain decimal text (1e-7 → "0.0000001", 1e21 → "1000000000000000000000"). */
+export function plainDecimal(value: number): string {
+	const text = String(Math.abs(value));
+	const sign = value < 0 ? '-' : '';
+	const match = /^(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+	if (!match) return sign + text;
+	const [, whole, fraction = '', exponentText] = match;
+	const digits = whole + fraction;
+	const point = whole.length + Number(exponentText);
+	if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+	if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+	return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /**
- * A number from a number or a numeric string (expressions often yield strings), with binary
- * floating-point noise removed: 1 + 0.14 is 1.1400000000000001 in JavaScript and means 1.14.
+ * A decimal read exactly from a number or from plain decimal text (expressions often yield text):
+ * digits with at most one dot and an optional leading minus. Hex, binary, octal, exponents, spaces
+ * inside and anything else are refused rather than guessed at.
  */
+export function readDecimal(value: unknown): { text: string; decimals: number; significant: number } | undefined {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return undefined;
+		text = plainDecimal(value);
+	} else if (typeof value === 'string') {
+		text = value.trim();
+	} else {
+		return undefined;
+	}
+	const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+	if (!match) return undefined;
+	const [, sign, whole, rawFraction = ''] = match;
+	const fraction = rawFraction.replace(/0+$/, '');
+	const significant = (whole + fraction).replace(/^0+/, '').length;
+	const normal = `${sign}${whole.replace(/^0+(?=\d)/, '')}${fraction ? `.${fraction}` : ''}`;
+	return { text: normal === '-0' ? '0' : normal, decimals: fraction.length, significant };
+}
+
+/** Number of decimal places of a finite number, exponent notation included (1e-7 has 7). */
+export function decimalPlaces(value: number): number {
+	return readDecimal(value)?.decimals ?? 0;
+}
+
+/** The number a decimal number or decimal text stands for; undefined for anything else. */
 export function toNumber(value: unknown): number | undefined {
-	let parsed: number | undefined;
-	if (typeof value === 'number') parsed = value;
-	else if (typeof value === 'string' && value.trim() !== '') parsed = Number(value.trim());
-	return parsed !== undefined && Number.isFinite(parsed) ? Number(parsed.toPrecision(15)) : undefined;
+	const decimal = readDecimal(value);
+	return decimal === undefined ? undefined : Number(decimal.text);
+}
+
+/** A plain decimal with at most `decimals` places that a JSON number carries exactly. */
+export function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
+	const decimal = readDecimal(value);
+	if (decimal === undefined) {
+		return [{ field, message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`, value }];
+	}
+	if (decimal.decimals > decimals) {
+		// 1 + 0.14 is 1.1400000000000001 in JavaScript: say how to round it where it is computed.
+		const noise = (readDecimal(Number(Number(decimal.text).toPrecision(MAX_SIGNIFICANT_DIGITS)))?.decimals ?? 99) <= decimals;
+		const hint = noise ? `; round it where it is computed, for example with .toFixed(${decimals})` : '';
+		return [{ field, message: `${field} must have at most ${decimals} decimal places (it is never rounded${hint})`, value }];
+	}
+	if (decimal.significant > MAX_SIGNIFICANT_DIGITS) {
+		return [
+			{
+				field,
+				message: `${field} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits and cannot be sent exactly`,
+				value,
+			},
+		];
+	}
+	return [];
 }
 
 export function checkRequired(field: string, value: unknown): Violation[] {
@@ -116,15 +174,11 @@ export function checkTokenNetworkFee(
 	return violations;
 }
 
-/** A positive amount with at most `decimals` decimal places. */
+/** A positive amount with at most `decimals` decimal places, never rounded. */
 export function checkPositiveAmount(field: string, value: unknown, decimals: number): Violation[] {
-	const amount = toNumber(value);
-	if (amount === undefined) return [{ field, message: `${field} must be a number`, value }];
-	if (amount <= 0) return [{ field, message: `${field} must be greater than 0`, value }];
-	if (decimalPlaces(amount) > decimals) {
-		return [{ field, message: `${field} must have at most ${decimals} decimal places`, value }];
-	}
-	return [];
+	const violations = checkDecimal(field, value, decimals);
+	if (violations.length) return violations;
+	return (toNumber(value) as number) <= 0 ? [{ field, message: `${field} must be greater than 0`, value }] : [];
 }
 
 /**
@@ -169,8 +223,9 @@ export function checkNarration(value: unknown): Violation[] {
 }
 
 export function checkMarkupPercent(value: unknown): Violation[] {
-	const markup = toNumber(value);
-	if (markup === undefined) return [{ field: 'markupPercent', message: 'markupPercent must be a number', value }];
+	const violations = checkDecimal('markupPercent', value, USD_DECIMALS);
+	if (violations.length) return violations;
+	const markup = toNumber(value) as number;
 	return markup < MARKUP_MIN || markup > MARKUP_MAX
 		? [
 				{

@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
@@ -26,8 +27,14 @@ export const RATE_LIMITS: Record<string, number> = {
 };
 /** One minute plus a second of margin for clock and latency differences with the service. */
 const RATE_WINDOW_MS = 61_000;
-/** Requests in flight per credential: the engine would otherwise start every item at once. */
+/** Requests in flight per credential and route: the engine would otherwise start every item at once. */
 const MAX_IN_FLIGHT = 32;
+/**
+ * How long one attempt may wait for an answer (n8n's declarative default is 300 s). A hung request
+ * holds a slot of its own route only, and for at most this long per attempt.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
 
 export const RETRY = {
 	/** Attempts on 429 before giving up, and the longest we wait in total. */
@@ -54,33 +61,48 @@ export interface ApiResponse {
 	statusCode: number;
 	headers: IDataObject;
 	body: Envelope;
+	/** Whether the body was a JSON object (an HTML page or an empty body is not an answer we can read). */
+	json: boolean;
 }
 
 /** The service answered, or the exchange ended without an answer we can trust. */
 export type Outcome =
 	| { kind: 'answered'; response: ApiResponse }
-	| { kind: 'ambiguous'; reason: string; statusCode?: number };
+	| { kind: 'ambiguous'; reason: string; statusCode?: number; redirectedTo?: string };
 
 /** Sends one request and hands back the full response, whatever its status. */
 export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
 
 class Lane {
-	/** Send times granted, ascending. */
-	private granted: number[] = [];
+	/** Send times, ascending: granted ahead of sending, then moved to the actual send time. */
+	private sent: Array<{ at: number }> = [];
 
 	blockedUntil = 0;
 
-	/** Returns when a request may be sent without exceeding `limit` per rolling window. */
-	async reserve(limit: number | undefined): Promise<void> {
+	/**
+	 * Waits until a request may be sent without exceeding `limit` per rolling window, and holds
+	 * its place in the window; `markSent` then records when it really left.
+	 */
+	async reserve(limit: number | undefined): Promise<{ at: number } | undefined> {
 		const now = Date.now();
 		let at = Math.max(now, this.blockedUntil);
+		let entry: { at: number } | undefined;
 		if (limit) {
-			while (this.granted.length && this.granted[0] <= now - RATE_WINDOW_MS) this.granted.shift();
-			if (this.granted.length >= limit) at = Math.max(at, this.granted[this.granted.length - limit] + RATE_WINDOW_MS);
-			if (this.granted.length) at = Math.max(at, this.granted[this.granted.length - 1]);
-			this.granted.push(at);
+			while (this.sent.length && this.sent[0].at <= now - RATE_WINDOW_MS) this.sent.shift();
+			if (this.sent.length >= limit) at = Math.max(at, this.sent[this.sent.length - limit].at + RATE_WINDOW_MS);
+			if (this.sent.length) at = Math.max(at, this.sent[this.sent.length - 1].at);
+			entry = { at };
+			this.sent.push(entry);
 		}
 		if (at > now) await sleep(at - now);
+		return entry;
+	}
+
+	markSent(entry: { at: number } | undefined): void {
+		const now = Date.now();
+		if (!entry || entry.at >= now) return;
+		entry.at = now;
+		this.sent.sort((a, b) => a.at - b.at);
 	}
 }
 
@@ -115,14 +137,16 @@ function laneFor(credentialKey: string, route: string): Lane {
 	return lane;
 }
 
-function gateFor(credentialKey: string): Gate {
-	let gate = gates.get(credentialKey);
-	if (!gate) gates.set(credentialKey, (gate = new Gate()));
+/** Routes do not share a budget, so they do not share in-flight slots either. */
+function gateFor(credentialKey: string, route: string): Gate {
+	const key = `${credentialKey} ${route}`;
+	let gate = gates.get(key);
+	if (!gate) gates.set(key, (gate = new Gate()));
 	return gate;
 }
 
 /** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
-function credentialKey(ctx: IExecuteSingleFunctions): string {
+export function credentialKey(ctx: IExecuteSingleFunctions): string {
 	const credential = ctx.getNode().credentials?.cryptoSettlementApi;
 	return credential?.id ?? credential?.name ?? 'default';
 }
@@ -159,10 +183,23 @@ export function createHttpCall(
 ): HttpCall {
 	// The engine post-processes each response with these actions; ours keeps status and headers.
 	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
+	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
+	const timeout =
+		requestData.options.timeout && requestData.options.timeout !== ENGINE_DEFAULT_TIMEOUT_MS
+			? requestData.options.timeout
+			: REQUEST_TIMEOUT_MS;
 	return async (options) => {
 		const [item] = await ctx.makeRoutingRequest({
 			...requestData,
-			options: { ...requestData.options, ...options, json: true, ignoreHttpStatusErrors: true },
+			options: {
+				...requestData.options,
+				...options,
+				json: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect would carry the credentials (headers, and the PIN in the body) to its target.
+				disableFollowRedirect: true,
+				timeout,
+			},
 		});
 		return item.json as unknown as ApiResponse;
 	};
@@ -173,9 +210,23 @@ async function keepFullResponse(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const body =
-		response.body && typeof response.body === 'object' ? response.body : { message: String(response.body ?? '') };
-	return [{ json: { statusCode: response.statusCode, headers: response.headers, body } as unknown as IDataObject }];
+	const json = isJsonObject(response.body);
+	const body = json ? response.body : {};
+	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
+}
+
+function isJsonObject(body: unknown): boolean {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+	// A Buffer or stream is an object too, but not a parsed JSON answer.
+	const prototype = Object.getPrototypeOf(body) as unknown;
+	return prototype === Object.prototype || prototype === null;
+}
+
+/** The origin (scheme, host and port) of a Location header, never its path or query. */
+export function locationOrigin(headers: IDataObject): string {
+	const location = header(headers, 'location') ?? '';
+	const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)/i.exec(location.trim());
+	return match ? match[1].replace(/\/\/[^@/]*@/, '//') : 'a relative location on the same service';
 }
 
 /** The socket code (ECONNREFUSED, ETIMEDOUT…) of a failure without an answer; n8n may wrap it. */
@@ -198,15 +249,18 @@ function networkReason(error: unknown): string {
  */
 export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, request: ApiRequest): Promise<Outcome> {
 	const key = credentialKey(ctx);
-	const lane = laneFor(key, `${request.method} ${request.route}`);
-	const limit = RATE_LIMITS[`${request.method} ${request.route}`];
-	const gate = gateFor(key);
+	const route = `${request.method} ${request.route}`;
+	const lane = laneFor(key, route);
+	const limit = RATE_LIMITS[route];
+	const gate = gateFor(key, route);
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
+		// The route's budget first: a request waiting for its turn holds no in-flight slot.
+		const place = await lane.reserve(limit);
 		await gate.enter();
 		let response: ApiResponse;
 		try {
-			await lane.reserve(limit);
+			lane.markSent(place);
 			response = await http({
 				method: request.method,
 				url: request.url,
@@ -214,18 +268,26 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
 			});
 		} catch (error) {
+			if (isCredentialProblem(error)) throw credentialError(ctx, error);
 			return { kind: 'ambiguous', reason: networkReason(error) };
 		} finally {
 			gate.leave();
 		}
-		if (response.statusCode >= 500) {
+		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			const origin = locationOrigin(response.headers);
+			return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
+		}
+		if (status >= 500 || (status < 300 && !response.json)) {
 			return {
 				kind: 'ambiguous',
-				reason: `HTTP ${response.statusCode}: ${response.body?.message ?? ''}`,
-				statusCode: response.statusCode,
+				reason: response.json
+					? `HTTP ${status}: ${response.body?.message ?? ''}`
+					: `HTTP ${status} without a JSON answer`,
+				statusCode: status,
 			};
 		}
-		if (response.statusCode !== 429) return { kind: 'answered', response };
+		if (status !== 429) return { kind: 'answered', response };
 
 		const hinted = rateLimitWaitMs(response.headers);
 		const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
@@ -238,6 +300,23 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 	}
 }
 
+const CREDENTIAL_PROBLEM = 'Crypto Settlement API credential, ';
+
+function isCredentialProblem(error: unknown): boolean {
+	const messages = [error, (error as { cause?: unknown })?.cause].map((e) => (e as { message?: unknown })?.message);
+	return messages.some((message) => typeof message === 'string' && message.includes(CREDENTIAL_PROBLEM));
+}
+
+/** The credential cannot be used (checked by its authenticate): nothing was sent, so nothing is retried. */
+function credentialError(ctx: IExecuteSingleFunctions, error: unknown): NodeOperationError {
+	const messages = [error, (error as { cause?: unknown })?.cause].map((e) => (e as { message?: unknown })?.message);
+	const message = String(messages.find((m) => typeof m === 'string' && m.includes(CREDENTIAL_PROBLEM)));
+	return new NodeOperationError(ctx.getNode(), message.slice(message.indexOf(CREDENTIAL_PROBLEM)), {
+		itemIndex: ctx.getItemIndex(),
+		description: 'Fix the Crypto Settlement API credential. Nothing was sent to the service.',
+	});
+}
+
 /** An exchange whose ambiguous failures are retried only when the policy says repeating is safe. */
 export async function callApi(
 	ctx: IExecuteSingleFunctions,
@@ -248,6 +327,7 @@ export async function callApi(
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await exchange(ctx, http, request);
 		if (outcome.kind === 'answered') return outcome.response;
+		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)
 			throw ambiguousError(ctx, request, outcome, policy, attempt);
 		await sleep(backoffMs(attempt));
@@ -255,7 +335,7 @@ export async function callApi(
 }
 
 export function isSuccess(response: ApiResponse): boolean {
-	return response.statusCode >= 200 && response.statusCode < 300 && response.body?.success !== false;
+	return response.statusCode >= 200 && response.statusCode < 300 && response.json && response.body.success !== false;
 }
 
 const STATUS_HINTS: Record<number, string> = {
@@ -316,6 +396,29 @@ function rateLimitError(
 			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
 			description: `The service kept answering 429 after ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting. Nothing was done for this item; run it again after ${retryInSeconds} s.`,
 			httpCode: '429',
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
+}
+
+/** A redirect is never followed (it would carry the credentials): the error names only its origin. */
+function redirectError(
+	ctx: IExecuteSingleFunctions,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
+	policy: RetryPolicy,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const httpCode = String(outcome.statusCode);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: outcome.reason, httpCode },
+		{
+			message: `The service redirected ${route} to ${outcome.redirectedTo}; the redirect was not followed`,
+			description: `Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
+				policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
+			}`,
+			httpCode,
 			itemIndex: ctx.getItemIndex(),
 		},
 	);

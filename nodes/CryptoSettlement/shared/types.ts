@@ -11,8 +11,17 @@ import type { Params } from './params';
  */
 export type RetryPolicy = 'safe' | 'never' | 'withdrawal';
 
+/** The key that makes a withdrawal happen at most once, and where it came from. */
+export interface IdempotencyKey {
+	externalId: string;
+	/** Derived from the execution because the user left 'External ID' empty. */
+	derived: boolean;
+}
+
 /** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
+	/** For withdrawals: the External ID, and what a record found under it must match. */
+	idempotency?: IdempotencyKey & { expected: IDataObject };
 	pathParams?: Record<string, string>;
 	qs?: IDataObject;
 	body?: IDataObject;

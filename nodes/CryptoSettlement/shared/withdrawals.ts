@@ -1,37 +1,32 @@
-import { createHash } from 'node:crypto';
-import { NodeApiError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import {
 	backoffMs,
 	callApi,
+	credentialKey,
 	exchange,
-	isSuccess,
 	RETRY,
 	serviceError,
 	type ApiRequest,
+	type ApiResponse,
 	type HttpCall,
 	type Outcome,
 } from './transport';
+import type { IdempotencyKey } from './types';
 
 /**
- * Withdrawals are never sent twice by this node. Each carries an externalId: the user's, or one
- * derived from the instance, workflow, execution, node, run and item, which n8n's "Retry On Fail"
- * reproduces. After an answer we cannot trust, the withdrawal is looked up by that externalId
- * before it is sent again; a refusal is also checked against the lookup, so a repeat the service
- * reports as a duplicate comes out as the withdrawal already submitted.
+ * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
+ * - the External ID is looked up before it is sent: a record found there is this payment when it
+ *   matches the request, and a refusal when it does not (a reused ID);
+ * - in one n8n process, submissions with the same External ID and credential take turns;
+ * - only a JSON envelope with `success: true` and `data.id` counts as created; any other answer
+ *   after a send is ambiguous, and is resolved by the lookup, never by sending again blindly.
  */
 
 export const WITHDRAWAL_LOOKUP_ROUTE = '/payments/withdrawal/{withdrawalId}';
 
-export function deriveExternalId(ctx: IExecuteSingleFunctions): string {
-	const itemIndex = ctx.getItemIndex();
-	const runIndex = ctx.getWorkflowDataProxy(itemIndex).$runIndex;
-	const origin = [ctx.getInstanceId(), ctx.getWorkflow().id, ctx.getExecutionId(), ctx.getNode().id, runIndex].join(
-		'|',
-	);
-	return `n8n-${createHash('sha256').update(origin).digest('hex').slice(0, 16)}-${itemIndex}`;
-}
+type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
-/** The withdrawal recorded under this externalId, or undefined when the service has none. */
+/** The withdrawal stored under this External ID, or undefined when the service has none. */
 export async function findWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
@@ -43,75 +38,208 @@ export async function findWithdrawal(
 		url: `/payments/withdrawal/${encodeURIComponent(externalId)}`,
 	};
 	const response = await callApi(ctx, http, request, 'safe');
-	if (response.statusCode === 404) return undefined;
-	if (!isSuccess(response)) throw serviceError(ctx, request, response);
-	const record = response.body.data as IDataObject | undefined;
-	if (!record || typeof record !== 'object' || (record.externalId !== undefined && record.externalId !== externalId)) {
-		return undefined;
+	// Not found; 400 and 422 say the service cannot look this value up, which is not found either.
+	if ([400, 404, 422].includes(response.statusCode)) return undefined;
+	if (response.statusCode >= 300 || !response.json || response.body.success === false) {
+		throw serviceError(ctx, request, response);
 	}
-	return record;
+	const record = response.body.data;
+	// Only a record that carries an id and exactly this External ID is this withdrawal.
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	const found = record as IDataObject;
+	const id = found.id ?? found._id;
+	if (typeof id !== 'string' || id === '' || found.externalId !== externalId) return undefined;
+	return found;
 }
 
-function alreadySubmitted(record: IDataObject, externalId: string): IDataObject {
-	return { ...record, id: record.id ?? record._id, externalId, alreadySubmitted: true };
+const sameText = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
+
+/** The fields of the request that differ from the record found under its External ID. */
+export function differences(record: IDataObject, expected: IDataObject): string[] {
+	const differing: string[] = [];
+	for (const [field, wanted] of Object.entries(expected)) {
+		const actual = record[field];
+		if (wanted === undefined || actual === undefined || actual === null) continue;
+		const same =
+			typeof wanted === 'number' ? Number(actual) === wanted : field === 'walletAddress' ? String(actual) === wanted : sameText(actual, wanted);
+		if (!same) differing.push(field);
+	}
+	return differing;
 }
 
-/** Sends a withdrawal at most once per externalId, whatever fails in between. */
+/** Same External ID and credential in one process: one at a time, so the second sees the first. */
+const turns = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+	const previous = turns.get(key);
+	const current = (async () => {
+		if (previous) await previous.catch(() => undefined);
+		return await work();
+	})();
+	turns.set(key, current);
+	try {
+		return await current;
+	} finally {
+		if (turns.get(key) === current) turns.delete(key);
+	}
+}
+
+/** Sends a withdrawal at most once per External ID, whatever fails in between. */
 export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	externalId: string,
+	key: IdempotencyKey & { expected: IDataObject },
 ): Promise<IDataObject> {
-	let lastAmbiguous: Extract<Outcome, { kind: 'ambiguous' }> | undefined;
-	for (let attempt = 1; attempt <= RETRY.maxAmbiguousAttempts; attempt++) {
-		if (lastAmbiguous) {
-			const existing = await lookUpAfterAmbiguity(ctx, http, externalId, lastAmbiguous);
-			if (existing) return alreadySubmitted(existing, externalId);
+	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
+	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
+		const existing = await lookUp(ctx, http, key, undefined);
+		if (existing) return existing;
+		let lastAmbiguous: Ambiguous | undefined;
+		for (let attempt = 1; attempt <= RETRY.maxAmbiguousAttempts; attempt++) {
+			if (lastAmbiguous) {
+				const found = await lookUp(ctx, http, key, lastAmbiguous);
+				if (found) return found;
+				// Answered after a send but not created, and not found: the service may still be
+				// recording it, so it is not sent again.
+				if (lastAmbiguous.statusCode !== undefined && lastAmbiguous.statusCode < 500) break;
+			}
+			const outcome = await exchange(ctx, http, request);
+			if (outcome.kind === 'ambiguous') {
+				lastAmbiguous = outcome;
+				if (outcome.redirectedTo !== undefined) {
+					const found = await lookUp(ctx, http, key, outcome);
+					if (found) return found;
+					break;
+				}
+				if (outcome.statusCode === undefined || outcome.statusCode >= 500) await sleep(backoffMs(attempt));
+				continue;
+			}
+			const { response } = outcome;
+			const created = createdId(response);
+			if (created !== undefined) {
+				const data = response.body.data as IDataObject;
+				return {
+					...data,
+					id: created,
+					externalId: key.externalId,
+					alreadySubmitted: false,
+					message: response.body.message ?? '',
+				};
+			}
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				lastAmbiguous = {
+					kind: 'ambiguous',
+					reason: `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`,
+					statusCode: response.statusCode,
+				};
+				continue;
+			}
+			if (response.statusCode === 400 || response.statusCode === 409) {
+				// Refused; if that is because this External ID exists, the lookup says whose it is.
+				const refusal = serviceError(ctx, request, response);
+				const found = await lookUpAfterRefusal(ctx, http, key, refusal);
+				if (found) return found;
+				throw refusal;
+			}
+			throw serviceError(ctx, request, response);
 		}
-		const outcome = await exchange(ctx, http, request);
-		if (outcome.kind === 'ambiguous') {
-			lastAmbiguous = outcome;
-			await sleep(backoffMs(attempt));
-			continue;
+		if (lastAmbiguous?.statusCode === undefined || lastAmbiguous.statusCode >= 500) {
+			const found = await lookUp(ctx, http, key, lastAmbiguous);
+			if (found) return found;
 		}
-		const { response } = outcome;
-		if (isSuccess(response)) {
-			const data = (response.body.data ?? {}) as IDataObject;
-			return { ...data, id: data.id, externalId, alreadySubmitted: false, message: response.body.message ?? '' };
-		}
-		if (response.statusCode === 400 || response.statusCode === 409) {
-			// Refused; if the refusal is because this externalId already exists, that is our withdrawal.
-			const existing = await findWithdrawal(ctx, http, externalId);
-			if (existing) return alreadySubmitted(existing, externalId);
-		}
-		throw serviceError(ctx, request, response);
-	}
-	const existing = await lookUpAfterAmbiguity(ctx, http, externalId, lastAmbiguous);
-	if (existing) return alreadySubmitted(existing, externalId);
-	throw unresolvedError(ctx, externalId, lastAmbiguous?.reason ?? 'no answer', lastAmbiguous?.statusCode);
+		throw unresolvedError(ctx, key.externalId, lastAmbiguous?.reason ?? 'no answer', lastAmbiguous?.statusCode);
+	});
 }
 
-async function lookUpAfterAmbiguity(
+/** The id of a created withdrawal: a JSON envelope with `success: true` and a non-empty `data.id`. */
+function createdId(response: ApiResponse): string | undefined {
+	if (response.statusCode < 200 || response.statusCode >= 300 || !response.json) return undefined;
+	if (response.body.success !== true) return undefined;
+	const data = response.body.data as IDataObject | undefined;
+	const id = data && typeof data === 'object' ? data.id : undefined;
+	return typeof id === 'string' && id.trim() !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+}
+
+/** Looks the External ID up; a match is this payment, a record of another payment is a reused ID. */
+async function lookUp(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	externalId: string,
-	cause: Extract<Outcome, { kind: 'ambiguous' }> | undefined,
+	key: IdempotencyKey & { expected: IDataObject },
+	cause: Ambiguous | undefined,
 ): Promise<IDataObject | undefined> {
+	let record: IDataObject | undefined;
 	try {
-		return await findWithdrawal(ctx, http, externalId);
-	} catch {
-		// Without a lookup we cannot tell whether it exists, so we must not send it again.
-		throw unresolvedError(ctx, externalId, cause?.reason ?? 'no answer', cause?.statusCode);
+		record = await findWithdrawal(ctx, http, key.externalId);
+	} catch (error) {
+		// Without a lookup we cannot tell whether it exists, so it must not be sent (again).
+		if (cause) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
+		throw lookupFailedError(ctx, key.externalId, error);
 	}
+	return record && matchOrRefuse(ctx, record, key);
 }
 
-function unresolvedError(
+async function lookUpAfterRefusal(
 	ctx: IExecuteSingleFunctions,
-	externalId: string,
-	reason: string,
-	statusCode?: number,
-): NodeApiError {
+	http: HttpCall,
+	key: IdempotencyKey & { expected: IDataObject },
+	refusal: NodeApiError,
+): Promise<IDataObject | undefined> {
+	let record: IDataObject | undefined;
+	try {
+		record = await findWithdrawal(ctx, http, key.externalId);
+	} catch (error) {
+		// Keep the refusal, which is what the user must act on, and say the check failed too.
+		refusal.description = `${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
+		throw refusal;
+	}
+	return record && matchOrRefuse(ctx, record, key);
+}
+
+function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }): IDataObject {
+	const differing = differences(record, key.expected);
+	if (differing.length) {
+		const detail = differing.map((field) => `${field}: ${JSON.stringify(record[field])} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`External ID ${key.externalId} was already used for a different withdrawal (${detail})`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description: `A withdrawal with this External ID exists (id ${String(record.id ?? record._id)}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
+			},
+		);
+	}
+	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
+}
+
+function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		"A retried execution cannot recognise withdrawals by a derived External ID: map 'External ID' to your own payment ID",
+		{
+			itemIndex: ctx.getItemIndex(),
+			description:
+				"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
+		},
+	);
+}
+
+function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
+	const reason = (error as Error)?.message ?? 'no answer';
+	const httpCode = (error as { httpCode?: string })?.httpCode;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: reason, ...(httpCode ? { httpCode } : {}) },
+		{
+			message: `Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
+			description: 'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
+			httpCode,
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
+}
+
+function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
 	const httpCode = statusCode ? String(statusCode) : undefined;
 	return new NodeApiError(
 		ctx.getNode(),
@@ -119,7 +247,7 @@ function unresolvedError(
 		{
 			message: `The withdrawal with External ID ${externalId} may or may not have been created: ${reason}`,
 			description:
-				'The service failed without a clear answer and the withdrawal could not be confirmed. Retrying this item reuses the same External ID, so it cannot be paid twice; or look it up with Withdrawal → Get using the External ID.',
+				'The service answered without a clear result and the withdrawal could not be confirmed. Running this item again with the same External ID cannot pay it twice (it is looked up first); or look it up with Withdrawal → Get using the External ID.',
 			httpCode,
 			itemIndex: ctx.getItemIndex(),
 		},

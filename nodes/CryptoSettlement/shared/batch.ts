@@ -1,0 +1,263 @@
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { contextForItem, inputItems, runOf } from './engine';
+import { Params } from './params';
+import type { OperationSpec, RequestParts } from './types';
+
+/**
+ * Money movements and other writes that must not repeat are planned for the whole run before any
+ * is sent (docs/architecture.md, "Batches that move money"):
+ * - every item's parameters are checked first: with Continue On Fail off, one invalid item means no
+ *   request at all, and the error names every invalid item;
+ * - items are then sent in item order, a few at a time; with Continue On Fail off, the first
+ *   failure stops the items not yet sent, and the error lists what was already submitted (with
+ *   External IDs), so nobody re-runs blindly;
+ * - within one execution, n8n's Retry On Fail does not send again a write that already took effect
+ *   or ended ambiguously: the earlier result or error is given back.
+ */
+
+/** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
+const MONEY_IN_FLIGHT = 4;
+/** Items named in one error message at most; the rest are counted. */
+const LISTED = 10;
+
+type ItemPlan = { parts: RequestParts } | { error: Error };
+
+type Settled =
+	| { state: 'submitted'; externalId?: string; id?: string }
+	| { state: 'failed'; message: string }
+	| { state: 'not sent' }
+	| { state: 'invalid' };
+
+interface Entry {
+	settled?: Settled;
+	done: Promise<void>;
+	markDone: () => void;
+	start?: () => void;
+	started: boolean;
+}
+
+class Batch {
+	readonly entries = new Map<number, Entry>();
+
+	plans: Promise<ItemPlan[]> | undefined;
+
+	stoppedBy: number | undefined;
+
+	private inFlight = 0;
+
+	private readonly queue: number[] = [];
+
+	register(itemIndex: number): void {
+		let markDone!: () => void;
+		const done = new Promise<void>((resolve) => (markDone = resolve));
+		this.entries.set(itemIndex, { done, markDone, started: false });
+		this.queue.push(itemIndex);
+	}
+
+	/** Resolves when it is this item's turn: items start in order, a few at a time. */
+	async turn(itemIndex: number): Promise<void> {
+		const entry = this.entries.get(itemIndex) as Entry;
+		await new Promise<void>((resolve) => {
+			entry.start = resolve;
+			this.pump();
+		});
+	}
+
+	private pump(): void {
+		while (this.inFlight < MONEY_IN_FLIGHT && this.queue.length) {
+			const entry = this.entries.get(this.queue[0]) as Entry;
+			if (!entry.start) return; // the next item in order is not ready yet: keep the order
+			this.queue.shift();
+			entry.started = true;
+			this.inFlight++;
+			entry.start();
+		}
+	}
+
+	settle(itemIndex: number, settled: Settled): void {
+		const entry = this.entries.get(itemIndex) as Entry;
+		if (entry.settled) return;
+		entry.settled = settled;
+		const queued = this.queue.indexOf(itemIndex);
+		if (queued >= 0) this.queue.splice(queued, 1);
+		if (entry.started) this.inFlight--;
+		entry.markDone();
+		this.pump();
+	}
+
+	async allSettled(): Promise<void> {
+		await Promise.all([...this.entries.values()].map(async (entry) => await entry.done));
+	}
+
+	summary(): { text: string; submitted: IDataObject[] } {
+		const sorted = [...this.entries.entries()].sort(([a], [b]) => a - b);
+		const submitted = sorted
+			.filter(([, entry]) => entry.settled?.state === 'submitted')
+			.map(([itemIndex, entry]) => {
+				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
+				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
+			});
+		const failed = sorted.filter(([, entry]) => entry.settled?.state === 'failed').map(([index]) => index);
+		const notSent = sorted.filter(([, entry]) => entry.settled?.state === 'not sent').map(([index]) => index);
+		const list = (indexes: number[]) =>
+			indexes.slice(0, LISTED).join(', ') + (indexes.length > LISTED ? ` and ${indexes.length - LISTED} more` : '');
+		const parts = [
+			submitted.length
+				? `Already submitted: ${submitted
+						.slice(0, LISTED)
+						.map((s) => `item ${s.itemIndex}${s.externalId ? ` (External ID ${s.externalId})` : ''}`)
+						.join(', ')}${submitted.length > LISTED ? ` and ${submitted.length - LISTED} more` : ''}.`
+				: 'Nothing was submitted.',
+			failed.length ? `Failed: item ${list(failed)}.` : '',
+			notSent.length ? `Not sent: item ${list(notSent)}.` : '',
+		];
+		return { text: parts.filter(Boolean).join(' '), submitted };
+	}
+}
+
+const batches = new WeakMap<object, Batch>();
+/** Results of writes that must not repeat, per run and item, for n8n's Retry On Fail. */
+const ledgers = new WeakMap<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
+
+/** This item's place in the run's batch; a new batch when this item already had one (Retry On Fail). */
+export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
+	const run = runOf(ctx);
+	const itemIndex = ctx.getItemIndex();
+	let batch = batches.get(run);
+	if (!batch || batch.entries.has(itemIndex)) {
+		batch = new Batch();
+		batches.set(run, batch);
+	}
+	batch.register(itemIndex);
+	return batch;
+}
+
+/** Checks every item of the run once, and gives this item its request, or the reason it cannot go. */
+export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec): Promise<RequestParts> {
+	const itemIndex = ctx.getItemIndex();
+	batch.plans ??= planAll(ctx, spec);
+	const plans = await batch.plans;
+	const own = plans[itemIndex];
+	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error }] : []));
+	if (invalid.length && !ctx.continueOnFail()) {
+		batch.settle(itemIndex, { state: 'invalid' });
+		throw plans.length === 1 ? invalid[0].error : invalidBatchError(ctx, invalid, plans.length);
+	}
+	if (!own || 'error' in own) {
+		batch.settle(itemIndex, { state: 'invalid' });
+		throw own ? own.error : new NodeOperationError(ctx.getNode(), 'This item was not checked', { itemIndex });
+	}
+	return own.parts;
+}
+
+async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promise<ItemPlan[]> {
+	const count = inputItems(ctx).length;
+	const plans: ItemPlan[] = [];
+	for (let index = 0; index < count; index++) {
+		try {
+			const params = new Params(contextForItem(ctx, index));
+			plans.push({ parts: spec.build ? await spec.build(params) : {} });
+		} catch (error) {
+			plans.push({ error: error as Error });
+		}
+	}
+	return plans;
+}
+
+function invalidBatchError(
+	ctx: IExecuteSingleFunctions,
+	invalid: Array<{ index: number; error: Error }>,
+	count: number,
+): NodeOperationError {
+	const listed = invalid
+		.slice(0, LISTED)
+		.map(({ index, error }) => `item ${index}: ${error.message}`)
+		.join('; ');
+	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${invalid.length} of ${count} items are invalid, so nothing was sent: ${listed}${more}`,
+		{
+			itemIndex: invalid[0].index,
+			description:
+				'Every item is checked before any payment is sent. Fix the items named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.',
+		},
+	);
+}
+
+/**
+ * Sends this item in its turn. With Continue On Fail off, an earlier failure means it is not sent,
+ * and a failure names what the run already submitted.
+ */
+export async function sendInTurn(
+	ctx: IExecuteSingleFunctions,
+	batch: Batch,
+	parts: RequestParts,
+	send: () => Promise<IDataObject[]>,
+	canRepeat: boolean,
+): Promise<IDataObject[]> {
+	const itemIndex = ctx.getItemIndex();
+	const continueOnFail = ctx.continueOnFail();
+	const run = runOf(ctx);
+	let ledger = ledgers.get(run);
+	if (!ledger) ledgers.set(run, (ledger = new Map()));
+	const earlier = canRepeat ? undefined : ledger.get(itemIndex);
+
+	await batch.turn(itemIndex);
+	if (batch.stoppedBy !== undefined && !continueOnFail) {
+		batch.settle(itemIndex, { state: 'not sent' });
+		await batch.allSettled();
+		throw notSentError(ctx, batch);
+	}
+	try {
+		if (earlier && 'error' in earlier) throw earlier.error;
+		const records = earlier ? earlier.records : await send();
+		if (!canRepeat) ledger.set(itemIndex, { records });
+		const [first] = records;
+		batch.settle(itemIndex, {
+			state: 'submitted',
+			externalId: parts.idempotency?.externalId,
+			id: typeof first?.id === 'string' ? first.id : undefined,
+		});
+		return records;
+	} catch (error) {
+		if (!canRepeat && isAmbiguous(error)) ledger.set(itemIndex, { error: error as Error });
+		batch.settle(itemIndex, { state: 'failed', message: (error as Error).message });
+		batch.stoppedBy ??= continueOnFail ? undefined : itemIndex;
+		if (!continueOnFail) await batch.allSettled();
+		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail);
+	}
+}
+
+/** An error after which the write may have taken effect: it must not be sent again blindly. */
+function isAmbiguous(error: unknown): boolean {
+	const { message, description } = (error ?? {}) as { message?: unknown; description?: unknown };
+	return /may or may not/.test(`${String(message)} ${String(description)}`);
+}
+
+function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
+}
+
+function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean): E {
+	if (!stopped) return error;
+	const { text, submitted } = batch.summary();
+	if (!submitted.length && batch.entries.size <= 1) return error;
+	const target = error as E & { description?: string; context?: IDataObject };
+	target.description = `${target.description ? `${target.description} ` : ''}${text}`;
+	target.context = { ...(target.context ?? {}), submittedItems: submitted };
+	if (submitted.length) target.message = `${target.message} — ${submitted.length} other item(s) were already submitted (see details)`;
+	return error;
+}
+
+function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperationError {
+	const { text, submitted } = batch.summary();
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`Not sent: item ${batch.stoppedBy} failed first, so the items after it were stopped`,
+		{ itemIndex: ctx.getItemIndex(), description: text },
+	);
+	error.context = { ...(error.context ?? {}), submittedItems: submitted };
+	return error;
+}

@@ -1,0 +1,69 @@
+/**
+ * Keeps secrets inside the node: the service may echo a PIN in a validation entry or return the
+ * webhook secret inside a record. Every output record and every error passes through here.
+ */
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Secrets shorter than this are replaced only where a whole value equals them: a 4-digit PIN
+ * replaced inside other values would corrupt amounts and account numbers.
+ */
+const SUBSTRING_MIN_LENGTH = 8;
+
+function redactText(text: string, secrets: readonly string[]): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (result.trim() === secret) return REDACTED;
+		if (secret.length >= SUBSTRING_MIN_LENGTH && result.includes(secret)) result = result.split(secret).join(REDACTED);
+	}
+	return result;
+}
+
+/** A copy of `value` with every secret replaced, at any depth (strings and numbers alike). */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+	if (!secrets.length) return value;
+	const walk = (current: unknown, depth: number): unknown => {
+		if (typeof current === 'string') return redactText(current, secrets);
+		if (typeof current === 'number') return secrets.includes(String(current)) ? REDACTED : current;
+		if (!current || typeof current !== 'object' || depth > 50) return current;
+		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
+		const copy: Record<string, unknown> = {};
+		for (const [key, entry] of Object.entries(current)) copy[key] = walk(entry, depth + 1);
+		return copy;
+	};
+	return walk(value, 0) as T;
+}
+
+/** Secret-looking keys, removed at any depth from records that may hold account settings. */
+const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
+
+export function withoutSecretKeys<T>(value: T): T {
+	const walk = (current: unknown, depth: number): unknown => {
+		if (!current || typeof current !== 'object' || depth > 50) return current;
+		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
+		const copy: Record<string, unknown> = {};
+		for (const [key, entry] of Object.entries(current)) {
+			if (!SECRET_KEY.test(key)) copy[key] = walk(entry, depth + 1);
+		}
+		return copy;
+	};
+	return walk(value, 0) as T;
+}
+
+/** Redacts an error in place (message, description, context and the service's answer) and returns it. */
+export function redactError<E>(error: E, secrets: readonly string[]): E {
+	if (!secrets.length || !error || typeof error !== 'object') return error;
+	const target = error as Record<string, unknown>;
+	for (const key of ['message', 'description', 'context', 'errorResponse', 'cause', 'messages', 'stack']) {
+		if (key in target && target[key] !== undefined) {
+			try {
+				if (target[key] instanceof Error) redactError(target[key], secrets);
+				else target[key] = redact(target[key], secrets);
+			} catch {
+				// a read-only property keeps its value; the others are still redacted
+			}
+		}
+	}
+	return error;
+}
