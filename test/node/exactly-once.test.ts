@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 /**
  * Issue "Payments exactly once, or loudly not": each numbered case, through n8n-core's engine
  * against a real local HTTP server.
