@@ -3,7 +3,7 @@
  * (nodes/CryptoSettlement/shared/engine.ts). If a new n8n version stops honouring one, these fail.
  */
 import { ExecuteSingleContext } from 'n8n-core';
-import { noWithdrawalsYet, api, ok, runNode, setupNock } from './helpers';
+import { api, cryptoWithdrawal, noWithdrawalsYet, ok, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -18,16 +18,7 @@ test("the engine starts every item's hook before any is awaited, and each item's
 	noWithdrawalsYet();
 	const posted = api().post('/payments/withdraw/address').times(3).reply(200, ok({ id: 'wd' }));
 	const run = await runNode(
-		{
-			resource: 'withdrawal',
-			operation: 'createCrypto',
-			token: 'USDT',
-			network: 'TRC20',
-			walletAddress: 'TXyz',
-			amountType: 'usd',
-			amount: '={{ $json.amount }}',
-			externalId: '={{ $json.ref }}',
-		},
+		cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' }),
 		{ items: [{ amount: 1, ref: 'a' }, { amount: 2, ref: 'b' }, { amount: 3.333, ref: 'c' }] },
 	);
 	expect(run.error?.message).toMatch(/^1 of 3 items are invalid, so nothing was sent: item 2: .*received 3\.333/);

@@ -19,6 +19,19 @@ export const NODE = 'Crypto Settlement';
 
 export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/** Withdrawal → Create Crypto parameters: 10 USD of USDT on TRC20, External ID order-1. */
+export const cryptoWithdrawal = (overrides: IDataObject = {}): IDataObject => ({
+	resource: 'withdrawal',
+	operation: 'createCrypto',
+	token: 'USDT',
+	network: 'TRC20',
+	walletAddress: 'TXyz',
+	amountType: 'usd',
+	amount: 10,
+	externalId: 'order-1',
+	...overrides,
+});
+
 export interface NodeRun extends RunResult {
 	items: INodeExecutionData[];
 	text: string;

@@ -5,7 +5,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { loadEditorList, testCredential } from '../harness';
-import { CREDENTIALS, expectNoSecrets, PIN, rl, runNode, SECRET, WEBHOOK_SECRET } from './helpers';
+import { CREDENTIALS, cryptoWithdrawal, expectNoSecrets, PIN, rl, runNode, SECRET, WEBHOOK_SECRET } from './helpers';
 import { envelope, localService, refusal, withdrawalService } from './local-service';
 
 beforeAll(() => nock.enableNetConnect());
@@ -20,16 +20,7 @@ async function serve(...args: Parameters<typeof localService>) {
 	return server;
 }
 
-const crypto = {
-	resource: 'withdrawal',
-	operation: 'createCrypto',
-	token: 'USDT',
-	network: 'TRC20',
-	walletAddress: 'TXyz',
-	amountType: 'usd',
-	amount: 10,
-	externalId: 'h-1',
-};
+const crypto = cryptoWithdrawal({ externalId: 'h-1' });
 
 describe('1. redirects are never followed', () => {
 	test('a withdrawal answered 307 to another origin: nothing reaches it, and the item is not "created"', async () => {

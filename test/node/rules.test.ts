@@ -1,20 +1,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, expectNoSecrets, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
-const crypto = (overrides: IDataObject) => ({
-	resource: 'withdrawal',
-	operation: 'createCrypto',
-	token: 'USDT',
-	network: 'TRC20',
-	walletAddress: 'TXyz',
-	amountType: 'usd',
-	amount: 10,
-	externalId: 'order-1',
-	...overrides,
-});
+const crypto = (overrides: IDataObject) => cryptoWithdrawal(overrides);
 
 /** Any request at all reaching the service fails the test through this catch-all. */
 function recordRequests(): { count: () => number } {
