@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 // package-lock.json is complete enough for `npm ci` on npm 10 and 11 (checked offline; .ci/run
 // and the CI workflow also run `npm ci`, `npm@10 ci --dry-run` and a regeneration diff).
 import fs from 'node:fs';
