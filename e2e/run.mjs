@@ -2,8 +2,10 @@
 // `npm run test:e2e`: the package inside a real n8n, installed the way users install community
 // nodes, against the local sandbox — on n8n 2.41.x (Node 24) and n8n 1.123.x (Node 20).
 //
-//   node e2e/run.mjs [--line=2|1|all] [--skip-build] [--no-browser] [--keep]
+//   node e2e/run.mjs [--line=2|1|all] [--skip-build] [--no-browser] [--keep] [--update-screenshot]
 //   env: E2E_LINES=2,1   E2E_BROWSER=0   E2E_KEEP=1 (keep user folders)   N8N_CS_CACHE=<cache dir>
+//   --update-screenshot (E2E_UPDATE_SCREENSHOT=1): the browser check on n8n 2.x also saves the
+//   node's panel to docs/images/crypto-settlement-node.png, the README's screenshot
 //
 // Per line: fresh n8n user folder; `npm pack` tarball unpacked into <userFolder>/.n8n/nodes as
 // n8n's community-package installer does; credential + workflows imported with n8n's CLI; the
@@ -16,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { cacheDir, LINES } from '../scripts/n8n-install.mjs';
-import { browserCheck, ensureChromium } from './lib/browser.mjs';
+import { browserCheck, DOCS_SCREENSHOT, ensureChromium } from './lib/browser.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { N8n, tail } from './lib/n8n.mjs';
 import { buildPackage, packPackage } from './lib/pack.mjs';
@@ -31,6 +33,7 @@ const lineArg = argValue('line') || process.env.E2E_LINES || 'all';
 const linesToRun = lineArg === 'all' ? ['2', '1'] : lineArg.split(',').map((s) => s.trim());
 const browserWanted = !args.has('--no-browser') && process.env.E2E_BROWSER !== '0';
 const keep = args.has('--keep') || process.env.E2E_KEEP === '1';
+const updateScreenshot = args.has('--update-screenshot') || process.env.E2E_UPDATE_SCREENSHOT === '1';
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
 
 const results = [];
@@ -448,7 +451,8 @@ async function runLine(line, tarball, chromium) {
 			});
 		} else {
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
-				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say });
+				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot });
 				return out;
 			});
 		}

@@ -86,11 +86,16 @@ async function openNode(page, baseUrl, workflow, nodeName) {
 	return 'canvas';
 }
 
+/** The README's picture of the node in the editor (docs/images/), taken by the browser check. */
+export const DOCS_SCREENSHOT = path.join(REPO_ROOT, 'docs', 'images', 'crypto-settlement-node.png');
+
 /**
  * Opens the withdrawals workflow, checks the BTC node (fee level shown, network hidden) and the
- * USDT node (network shown, fee level hidden), and keeps screenshots in `artifacts`.
+ * USDT node (network shown, fee level hidden), and keeps screenshots in `artifacts`. Also
+ * screenshots the USDT Withdrawal node's panel (`node-panel.png`); with `docsScreenshot` (a
+ * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
-export async function browserCheck({ n8n, workflowId, artifacts, log = () => {} }) {
+export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot }) {
 	const { chromium } = loadPlaywright();
 	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
@@ -122,6 +127,17 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {} 
 				);
 			}
 			notes.push(`${c.node}: ${c.shown[0]} shown, ${c.hidden[0]} hidden (opened via ${how})`);
+		}
+		// The node's panel as users see it (credential, resource, operation, fields), for the README
+		await openNode(page, n8n.baseUrl, workflow, 'USDT Withdrawal');
+		await page.locator('[data-test-id="parameter-input-network"]').first().waitFor({ timeout: 20000 });
+		await sleep(1000);
+		const panel = path.join(artifacts, 'node-panel.png');
+		await page.screenshot({ path: panel });
+		if (docsScreenshot) {
+			fs.mkdirSync(path.dirname(docsScreenshot), { recursive: true });
+			fs.copyFileSync(panel, docsScreenshot);
+			notes.push(`node panel saved to ${path.relative(REPO_ROOT, docsScreenshot)}`);
 		}
 		// Settings → Community nodes lists the package like one installed from the panel
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`, { waitUntil: 'domcontentloaded' });
