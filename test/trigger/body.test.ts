@@ -1,10 +1,10 @@
 /** Bad input: not JSON, not an object, no event, large or deep bodies → 4xx and no execution. */
-import { captureLogs, TriggerHarness, tradePayload } from './webhook-harness';
+import { captureLogs, TriggerHarness, tradePayload, WITHOUT_CONFIRMATION } from './webhook-harness';
 
 let h: TriggerHarness;
 beforeEach(async () => {
 	captureLogs();
-	h = await TriggerHarness.create({ events: ['*'] });
+	h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 });
 
 test.each([

@@ -11,6 +11,7 @@ import {
 	WEBHOOK_SECRET,
 	withdrawalPayload,
 	mulberry32,
+	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
 
 function shuffle<T>(items: T[], random: () => number): T[] {
@@ -55,7 +56,11 @@ function deliveries(distinct: IDataObject[], random: () => number): IDataObject[
 	return shuffle(all, random);
 }
 
-const identity = (b: IDataObject) => JSON.stringify([b.event, b.id, b.status, b.event === 'trade.pending' ? b.confirmations : null]);
+/** What distinguishes a delivery; for a confirmed item, the confirmations are those the body carried. */
+const identity = (b: IDataObject) => {
+	const sent = (b.unconfirmedBody as IDataObject | undefined) ?? b;
+	return JSON.stringify([b.event, b.id, b.status, b.event === 'trade.pending' ? sent.confirmations : null]);
+};
 
 beforeEach(() => {
 	captureLogs();
@@ -67,7 +72,7 @@ test('1000 deliveries of 200 distinct events in random order emit exactly 200 it
 	const all = deliveries(distinct, mulberry32(4));
 	expect(all).toHaveLength(1000);
 
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const emitted: IDataObject[] = [];
 	for (const body of all) {
 		const r = await h.deliver({ body });
@@ -115,7 +120,7 @@ test('the same with every option on and the API confirming each record', async (
 
 test('the memory survives a restart through the workflow static data', async () => {
 	const all = deliveries(distinctDeliveries(), mulberry32(7));
-	const first = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const first = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	let emitted = 0;
 	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
 	// n8n saves static data when it is marked changed: the node must mark it.
@@ -123,13 +128,13 @@ test('the memory survives a restart through the workflow static data', async () 
 
 	// A new process: the workflow is rebuilt from the saved (JSON) static data.
 	const saved = first.savedStaticData();
-	const second = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true }, staticData: saved });
+	const second = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true }, staticData: saved });
 	for (const body of all.slice(500)) emitted += (await second.deliver({ body })).items.length;
 	expect(emitted).toBe(200);
 });
 
 test('memory is bounded: the oldest deliveries are forgotten first', async () => {
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const bodies = Array.from({ length: DEDUPE_CAPACITY + 50 }, (_, i) => ({ event: 'trade.completed', id: `t${i}`, status: 'completed' }));
 	for (const body of bodies) await h.deliver({ body });
 	const stored = h.nodeStaticData().emittedDeliveries as string[];
@@ -140,14 +145,14 @@ test('memory is bounded: the oldest deliveries are forgotten first', async () =>
 });
 
 test('deliveries without an id are deduplicated on their whole body', async () => {
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(true);
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(false);
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A2' } })).started).toBe(true);
 });
 
 test('filtered-out and refused deliveries are not remembered', async () => {
-	const h = await TriggerHarness.create({ events: ['trade.completed'], options: { ignoreDuplicates: true, verifySecret: true } });
+	const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true, verifySecret: true } });
 	const body = tradePayload('trade.completed');
 	await h.deliver({ body: tradePayload('trade.pending'), secret: WEBHOOK_SECRET });
 	await h.deliver({ body, secret: 'wrong' });

@@ -42,7 +42,7 @@ export const TRIGGER_NAME = 'Crypto Settlement Trigger';
 export const WORKFLOW_ID = 'trigger-workflow-1';
 export const WEBHOOK_ID = '5f0c4c1e-8e47-4bb4-9c55-0c6f1b1e2a01';
 
-/** IP addresses third parties report for the service's webhook deliveries (public notes 4.4). */
+/** IP addresses third parties report for the service's webhook deliveries (docs/trigger.md, "Source IPs"). */
 export const SERVICE_IPS = ['46.101.201.155', '46.101.225.109', '46.101.225.97', '46.101.225.251', '159.89.20.62'];
 
 export const BASE_URL = 'https://api.trigger.test/v1';
@@ -58,9 +58,17 @@ export const CREDENTIALS: ICredentialDataDecryptedObject = {
 	webhookSecret: WEBHOOK_SECRET,
 };
 
+/** Top-level parameters for tests that are not about confirmation (no API is reachable there). */
+export const WITHOUT_CONFIRMATION: IDataObject = { confirmWithApi: false };
+
 export interface TriggerSetup {
 	events?: string[];
+	/** Top-level parameters besides `events` (e.g. `{ confirmWithApi: false }`); absent = the node's defaults. */
+	parameters?: IDataObject;
+	/** The `options` collection; absent = not set on the node (n8n's default `{}`). */
 	options?: IDataObject;
+	/** Workflow id; each harness gets its own unless set (the node keeps per-workflow memory in the process). */
+	workflowId?: string;
 	/** Credential data given to n8n; `null` = no credential selected on the node. */
 	credentials?: ICredentialDataDecryptedObject | null;
 	/** Workflow static data to start from (e.g. a copy saved by an earlier "process"). */
@@ -76,7 +84,10 @@ export interface Delivery {
 	raw?: string | Buffer;
 	/** Extra request headers (lowercase names). */
 	headers?: Record<string, string | string[] | undefined>;
-	/** Adds `x-webhook-secret` (a string) unless `headers` already sets it; `null` = no header. */
+	/**
+	 * `x-webhook-secret` header (unless `headers` sets it): absent = the right secret, as the service
+	 * sends it; `null` = no header.
+	 */
 	secret?: string | null;
 	/** Source address as Express reports it in `req.ip`. */
 	ip?: string;
@@ -172,7 +183,8 @@ export function buildRequest(delivery: Delivery): Record<string, unknown> {
 		'content-length': String(raw.length),
 		'user-agent': 'service-webhooks/1.0',
 	};
-	if (delivery.secret !== undefined && delivery.secret !== null) headers['x-webhook-secret'] = delivery.secret;
+	const secret = delivery.secret === undefined ? WEBHOOK_SECRET : delivery.secret;
+	if (secret !== null) headers['x-webhook-secret'] = secret;
 	for (const [name, value] of Object.entries(delivery.headers ?? {})) {
 		if (value === undefined) delete headers[name];
 		else headers[name] = value;
@@ -229,8 +241,11 @@ function withRecordingLogger<T extends object>(context: T): T {
 	return context;
 }
 
+let harnessCount = 0;
+
 export class TriggerHarness {
 	readonly workflow: Workflow;
+	readonly workflowId: string;
 	readonly node: INode;
 	private executions = 0;
 
@@ -240,7 +255,9 @@ export class TriggerHarness {
 		private readonly credentialsHelper: HarnessCredentialsHelper,
 		nodeTypes: ConstructorParameters<typeof Workflow>[0]['nodeTypes'],
 	) {
-		const parameters: IDataObject = { events: setup.events ?? ['*'], options: setup.options ?? {} };
+		const parameters: IDataObject = { events: setup.events ?? ['*'], ...setup.parameters };
+		if (setup.options !== undefined) parameters.options = setup.options;
+		this.workflowId = setup.workflowId ?? `${WORKFLOW_ID}-${++harnessCount}`;
 		this.node = {
 			id: 'trigger-node-1',
 			name: TRIGGER_NAME,
@@ -254,7 +271,7 @@ export class TriggerHarness {
 				: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' } } }),
 		} as INode;
 		this.workflow = new Workflow({
-			id: WORKFLOW_ID,
+			id: this.workflowId,
 			name: 'trigger tests',
 			nodes: [this.node],
 			connections: {},
@@ -288,7 +305,7 @@ export class TriggerHarness {
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 		const executionId = `trigger-exec-${++this.executions}`;
 		const hooks = new ExecutionLifecycleHooks(this.mode, executionId, {
-			id: WORKFLOW_ID,
+			id: this.workflowId,
 			name: 'trigger tests',
 			active: true,
 			isArchived: false,
@@ -311,7 +328,7 @@ export class TriggerHarness {
 			node: this.node.name,
 			path: `${WEBHOOK_ID}/webhook`,
 			webhookDescription: this.description,
-			workflowId: WORKFLOW_ID,
+			workflowId: this.workflowId,
 			workflowExecuteAdditionalData: additionalData,
 			webhookId: WEBHOOK_ID,
 			isTest,
@@ -402,7 +419,7 @@ function itemsOf(result: IWebhookResponseData): IDataObject[] {
 
 let counter = 0;
 
-/** A `trade.*` payload shaped like public notes 4.1 (numbers in epoch ms, string block height). */
+/** A `trade.*` payload shaped like the documented trade payload (docs/trigger.md, "The item": numbers in epoch ms, string block height). */
 export function tradePayload(event: string, overrides: IDataObject = {}): IDataObject {
 	counter++;
 	const status = event.split('.').slice(1).join('.');
