@@ -159,3 +159,46 @@ test('filtered-out and refused deliveries are not remembered', async () => {
 	expect(h.nodeStaticData().emittedDeliveries).toBeUndefined();
 	expect((await h.deliver({ body, secret: WEBHOOK_SECRET })).started).toBe(true);
 });
+
+describe('keys are normalised: event kind, id and status, case-insensitive (case 5)', () => {
+	test.each([
+		['status in capitals', { status: 'COMPLETED' }],
+		['no status (taken from the event name)', { status: undefined }],
+		['an empty status', { status: '' }],
+		['the event in mixed case', { event: 'Trade.Completed' }],
+		['the event with spaces and the status in mixed case', { event: ' TRADE.COMPLETED ', status: 'Completed' }],
+	])('after trade.completed for t-1, a replay with %s is a duplicate', async (_name, change) => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		const body: IDataObject = { event: 'trade.completed', id: 't-1', status: 'completed', amountInUSD: 21.38 };
+		expect((await h.deliver({ body })).started).toBe(true);
+		const replay: IDataObject = { ...body, ...change };
+		for (const [key, value] of Object.entries(change)) if (value === undefined) delete replay[key];
+		const r = await h.deliver({ body: replay });
+		expect(r).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	});
+
+	test('a mixed-case event is selected and emitted under its lowercase name', async () => {
+		const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
+		const r = await h.deliver({ body: { event: 'Trade.Completed', id: 't-2' } });
+		expect(r).toMatchObject({ status: 200, started: true });
+		expect(r.items[0].event).toBe('trade.completed');
+	});
+
+	test('another status or another id is still a new delivery', async () => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-3' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'trade.flagged', id: 't-3' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-4' } })).started).toBe(true);
+	});
+
+	test('with confirmation on, the normalised replay is answered without asking the API again', async () => {
+		const h = await TriggerHarness.create({ events: ['*'] });
+		nock.disableNetConnect();
+		const scope = nock(BASE_URL).get('/trades/transactions/t-5').once().reply(200, { success: true, data: { id: 't-5', status: 'completed' } });
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-5', status: 'completed' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'TRADE.COMPLETED', id: 't-5' } })).started).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		nock.cleanAll();
+		nock.enableNetConnect();
+	});
+});

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * Drives the trigger as n8n does: n8n-core's real WebhookContext (for `webhook()`) and HookContext
  * (for `webhookMethods.default.*`) around a real Workflow built from the package loaded from dist/.
@@ -15,6 +16,8 @@
  *   `application/json` bodies that do not parse (the node never sees them); the harness still hands
  *   them to the node (with `body: {}`) so the node's own 400 path is exercised.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
@@ -109,6 +112,60 @@ export interface DeliveryResult {
 	result?: IWebhookResponseData;
 	/** Set when `webhook()` threw (n8n would answer 500). */
 	threw?: Error;
+}
+
+export interface ServedCall {
+	receivedAt: number;
+	answeredAt?: number;
+	/** Status the node (or n8n around it) answered, whether or not the caller was still listening. */
+	status: number;
+	/** Whether the caller had already closed the connection when the answer was written. */
+	socketClosed?: boolean;
+	started: boolean;
+	items: IDataObject[];
+	body: string;
+}
+
+export interface ServedTrigger {
+	url: string;
+	calls: ServedCall[];
+	close(): Promise<void>;
+}
+
+/** The Express-like methods the node uses, on a real `http.ServerResponse`. */
+class HttpResponseAdapter {
+	statusCode = 200;
+
+	constructor(private readonly res: http.ServerResponse) {
+		// A caller that gave up (timeout) leaves a closed socket: writing to it must not throw.
+		res.on('error', () => undefined);
+	}
+
+	status(code: number): this {
+		this.statusCode = code;
+		return this;
+	}
+
+	setHeader(name: string, value: string): this {
+		if (!this.res.headersSent) this.res.setHeader(name, value);
+		return this;
+	}
+
+	json(body: unknown): this {
+		this.setHeader('content-type', 'application/json');
+		return this.send(JSON.stringify(body));
+	}
+
+	send(body?: string): this {
+		if (this.res.headersSent) throw new Error('response already sent');
+		this.res.statusCode = this.statusCode;
+		this.res.end(body);
+		return this;
+	}
+
+	end(): this {
+		return this.send();
+	}
 }
 
 /** Express-like response recording what the node writes. */
@@ -335,10 +392,8 @@ export class TriggerHarness {
 		} as IWebhookData;
 	}
 
-	/** Sends one delivery through `webhook()` and reports what the caller and n8n would see. */
-	async deliver(delivery: Delivery): Promise<DeliveryResult> {
-		const req = buildRequest(delivery);
-		const res = new FakeResponse();
+	/** Runs `webhook()` in n8n-core's WebhookContext for one request/response pair. */
+	private async runWebhook(req: Record<string, unknown>, res: unknown): Promise<{ result?: IWebhookResponseData; threw?: Error }> {
 		const additionalData = this.additionalData({
 			httpRequest: req as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
@@ -354,11 +409,20 @@ export class TriggerHarness {
 				null,
 			),
 		);
-		let result: IWebhookResponseData;
 		try {
-			result = await this.nodeType.webhook!.call(context);
+			return { result: await this.nodeType.webhook!.call(context) };
 		} catch (error) {
-			return { status: 500, response: undefined, started: false, items: [], threw: error as Error };
+			return { threw: error as Error };
+		}
+	}
+
+	/** Sends one delivery through `webhook()` and reports what the caller and n8n would see. */
+	async deliver(delivery: Delivery): Promise<DeliveryResult> {
+		const req = buildRequest(delivery);
+		const res = new FakeResponse();
+		const { result, threw } = await this.runWebhook(req, res);
+		if (threw || !result) {
+			return { status: 500, response: undefined, started: false, items: [], threw };
 		}
 		if (result.noWebhookResponse) {
 			if (!res.ended) throw new Error('noWebhookResponse returned but nothing was answered');
@@ -379,6 +443,56 @@ export class TriggerHarness {
 		if (this.description.responseMode !== 'onReceived') throw new Error('the trigger must answer on receipt');
 		const response = this.description.responseData === 'noData' ? undefined : (this.description.responseData ?? 'firstEntryJson');
 		return { status: 200, response, started: true, items: itemsOf(result), result };
+	}
+
+	/**
+	 * Serves the trigger's webhook on a real local HTTP server (127.0.0.1, any free port), answering
+	 * as n8n's webhook server does around the node. Every call is recorded with the status answered
+	 * and whether an execution would have started.
+	 */
+	async serve(): Promise<ServedTrigger> {
+		const calls: ServedCall[] = [];
+		const server = http.createServer((incoming, outgoing) => {
+			const chunks: Buffer[] = [];
+			incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+			incoming.on('end', () => {
+				void (async () => {
+					const raw = Buffer.concat(chunks);
+					const headers: Record<string, string | string[] | undefined> = { ...incoming.headers };
+					const req = buildRequest({
+						raw,
+						contentType: String(incoming.headers['content-type'] ?? 'application/json'),
+						secret: null,
+						headers,
+						ip: incoming.socket.remoteAddress ?? '',
+					});
+					const res = new HttpResponseAdapter(outgoing);
+					const call: ServedCall = { receivedAt: Date.now(), status: 0, started: false, items: [], body: raw.toString('utf8') };
+					calls.push(call);
+					const { result, threw } = await this.runWebhook(req, res);
+					call.started = Boolean(!threw && result?.workflowData);
+					call.items = result ? itemsOf(result) : [];
+					if (threw || !result) res.status(500).json({ message: 'Error in workflow' });
+					else if (!result.noWebhookResponse) {
+						if (result.workflowData === undefined) res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
+						else res.status(200).end();
+					}
+					call.status = res.statusCode;
+					call.answeredAt = Date.now();
+					call.socketClosed = outgoing.destroyed || incoming.socket.destroyed;
+				})();
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		return {
+			url: `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`,
+			calls,
+			close: async () => {
+				server.closeAllConnections();
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			},
+		};
 	}
 
 	/** Runs one lifecycle method as n8n does on activation (`activate`) or "Listen for test event" (`manual`). */
