@@ -80,11 +80,17 @@ function scoped(scope: string, key: string): string {
 	return `${scope}\u0000${key}`;
 }
 
-/** Forgets handed-over keys that the freshly loaded static data shows as saved, and stale ones. */
+/**
+ * Forgets handed-over keys that the freshly loaded static data shows as saved, and stale ones. A
+ * key of this workflow that is still missing is written back into the static data: n8n saves the
+ * whole static data of each call, so two calls running at once can overwrite each other's keys, and
+ * the next call's save then restores the lost one.
+ */
 function prune(scope: string, staticData: IDataObject, now: number): void {
 	const saved = new Set(keysOf(staticData));
 	for (const [name, entry] of awaitingSave) {
 		if (now - entry.at > AWAITING_SAVE_MS || (entry.scope === scope && saved.has(entry.key))) awaitingSave.delete(name);
+		else if (entry.scope === scope) remember(staticData, entry.key);
 	}
 }
 

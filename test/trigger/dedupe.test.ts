@@ -202,3 +202,25 @@ describe('keys are normalised: event kind, id and status, case-insensitive (case
 		nock.enableNetConnect();
 	});
 });
+
+test('two calls saving their static data at once cannot lose a key: the next call writes it back', async () => {
+	// n8n loads the static data for each call and saves it whole afterwards. Calls A and B run at
+	// once from the same loaded data: B checks its key, A emits a and saves, then B emits b and saves
+	// last: the saved data lacks a.
+	const before = (await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION })).savedStaticData();
+	const a = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: before });
+	const b = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: before });
+	const first = { event: 'withdrawal.completed', id: 'w-a', status: 'completed' };
+	expect((await b.deliver({ body: { event: 'withdrawal.completed', id: 'w-b', status: 'completed' } })).started).toBe(true);
+	expect((await a.deliver({ body: first })).started).toBe(true);
+	const lost = b.savedStaticData();
+	expect(JSON.stringify(lost)).not.toContain(String((a.nodeStaticData().emittedDeliveries as string[]).slice(-1)[0]));
+
+	// The next call starts from what B saved; it restores a, so the memory is whole again.
+	const c = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: lost });
+	expect(await c.deliver({ body: first })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	expect(c.workflow.staticData.__dataChanged).toBe(true);
+	const restored = c.savedStaticData();
+	const d = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-other-process', staticData: restored });
+	expect((await d.deliver({ body: first })).started).toBe(false);
+});
