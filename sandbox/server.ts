@@ -167,6 +167,16 @@ function readBody(req: IncomingMessage): Promise<string> {
 	});
 }
 
+function isHttpUrl(value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	try {
+		const parsed = new URL(value);
+		return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
 function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
 	if (res.writableEnded || res.destroyed) return;
 	const body = JSON.stringify(reply.body);
@@ -357,9 +367,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			case 'DELETE /_sandbox/requests':
 				sandbox.clearRequests();
 				return okReply({});
-			case 'PUT /_sandbox/webhook':
-				sandbox.setWebhook(typeof body.url === 'string' && body.url ? body.url : null, typeof body.secret === 'string' ? body.secret : undefined);
+			case 'GET /_sandbox/webhook':
 				return okReply({ url: core.webhook.url });
+			case 'PUT /_sandbox/webhook': {
+				// Any http(s) URL: the example trigger's Production URL, a new trigger's Test URL, a
+				// request bin... Pending retries go to the new URL too. `null` or '' stops deliveries.
+				const target = typeof body.url === 'string' ? body.url.trim() : body.url;
+				if (target !== undefined && target !== null && target !== '' && !isHttpUrl(target)) {
+					return send(res, { status: 400, body: { ok: false, message: 'url must be an http:// or https:// URL (or null to stop deliveries)' } });
+				}
+				sandbox.setWebhook(typeof target === 'string' && target ? target : null, typeof body.secret === 'string' ? body.secret : undefined);
+				return okReply({ url: core.webhook.url });
+			}
 			case 'PUT /_sandbox/faults':
 				sandbox.setFaults(body as FaultConfig);
 				return okReply(core.faults);

@@ -119,6 +119,7 @@ async function main() {
 		const owner = await n8n.setupOwner();
 		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
 
+		const sandboxOrigin = sandbox.url.replace(/\/v1$/, '');
 		const names = Object.values(workflows).map((wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
 		process.stdout.write(
 			[
@@ -134,9 +135,16 @@ async function main() {
 				'',
 				'  Workflows',
 				...names,
-				`  The trigger workflow is active: the sandbox posts its webhooks to`,
+				`  The trigger workflow is ${line === '1' ? 'active' : 'published'}: the sandbox posts its webhooks to`,
 				`    ${webhookUrl}`,
 				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
+				'',
+				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
+				'  Send the sandbox\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',
+				`    node scripts/sandbox-webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --sandbox=${sandboxOrigin}`,
+				'  and back to the example workflow afterwards:',
+				`    node scripts/sandbox-webhook.mjs ${webhookUrl} --sandbox=${sandboxOrigin}`,
+				`  (or: curl -X PUT ${sandboxOrigin}/_sandbox/webhook -d '{"url":"<url>"}')`,
 				'',
 				`  Data        ${userFolder}   (npm start -- --fresh resets it)`,
 				'',

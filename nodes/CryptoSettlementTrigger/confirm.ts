@@ -16,46 +16,86 @@ export interface Lookup {
 }
 
 /**
- * Which record confirms an event:
- * - `trade.address.created` → the wallet (`GET /trades/wallets/{id}`, public notes 4.3: its id is
- *   the wallet's), existence only, plus the same `address` when both sides carry one;
- * - `trade.<status>` → `GET /trades/transactions/{id}` (public notes 2.8) with status `<status>`;
- * - `withdrawal.<status>` → `GET /payments/withdrawal/{id}` (public notes 5.7) with status `<status>`.
- * Returns a reason string when the event cannot be confirmed at all.
+ * Which record confirms an event (docs/trigger.md, "Confirm With API"):
+ * - `trade.address.created` → the wallet (`GET /trades/wallets/{id}`: the event's id is the
+ *   wallet's), existence only, plus the same `address` when both sides carry one;
+ * - `trade.<status>` → `GET /trades/transactions/{id}` with status `<status>`;
+ * - `withdrawal.<status>` → `GET /payments/withdrawal/{id}` with status `<status>`.
+ * `event` is the normalised (lowercase) event name. Returns a reason when it cannot be confirmed.
  */
 export function lookupFor(event: string, id: unknown): Lookup | string {
-	const idText = scalarText(id);
+	const idText = scalarText(id).trim();
 	if (idText === '') return 'the delivery has no id to confirm';
 	if (!SAFE_ID.test(idText)) return 'the delivery id is not a valid record id';
 	const encoded = encodeURIComponent(idText);
 	if (event === 'trade.address.created') {
 		return { kind: 'wallet', path: `/trades/wallets/${encoded}` };
 	}
-	const match = /^(trade|withdrawal)\.([a-z_]+)$/i.exec(event);
+	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
 	if (!match) return `events of kind "${event}" cannot be confirmed with the API`;
-	const kind = match[1].toLowerCase() as 'trade' | 'withdrawal';
+	const kind = match[1] as 'trade' | 'withdrawal';
 	return {
 		kind,
 		path: kind === 'trade' ? `/trades/transactions/${encoded}` : `/payments/withdrawal/${encoded}`,
-		expectedStatus: match[2].toLowerCase(),
+		expectedStatus: match[2],
 	};
 }
 
 export type Confirmation =
 	| { outcome: 'confirmed'; record: IDataObject }
-	/** The record is missing or does not match: the delivery is dropped (200, no execution). */
+	/** The record is ahead of or contradicts the event: dropped (200, no execution). */
 	| { outcome: 'rejected'; reason: string }
-	/** The API could not answer (network, 401/403, 429, 5xx): answered 503 so the service retries. */
-	| { outcome: 'unavailable'; reason: string };
+	/**
+	 * Not confirmable yet: the record is missing or behind the event, or the API could not answer
+	 * (network, redirect, 401/403, 429, 5xx). Answered 503 so the service retries.
+	 */
+	| { outcome: 'retry'; reason: string };
 
-/** Statuses that mean "no such record" rather than "the API failed". */
-const NOT_FOUND_CODES = new Set([400, 404, 410, 422]);
+/**
+ * Where each status stands in its record's life (docs/trigger.md, "Confirm With API"). A trade goes
+ * pending → completed | flagged, and flagged → completed; a withdrawal goes pending (→ processing)
+ * → completed | reversed | rejected. A record at a lower rank than the event is behind (the event
+ * is newer than what the API shows yet); at a higher rank it is ahead (the event is stale).
+ */
+const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
+	trade: { pending: 0, flagged: 1, completed: 2 },
+	withdrawal: { pending: 0, processing: 1, completed: 2, reversed: 2, rejected: 2 },
+};
+
+/** Compares the record's status with the event's: equal, behind (retry), or ahead / contradicting (drop). */
+function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'other' {
+	if (actual === expected) return 'equal';
+	const ranks = RANKS[kind];
+	const want = ranks[expected];
+	const have = ranks[actual];
+	if (want === undefined) return 'other';
+	// No status yet, or an earlier one: the API has not caught up with the event.
+	if (actual === '' || (have !== undefined && have < want)) return 'behind';
+	return 'other';
+}
+
+/** Origin of a redirect target, for messages (never the path or query, which could carry anything). */
+function originOf(location: unknown, base: string): string {
+	const text = Array.isArray(location) ? scalarText(location[0]) : scalarText(location);
+	if (text === '') return 'no location';
+	try {
+		return new URL(text, base || 'http://invalid.invalid').origin;
+	} catch {
+		return 'an invalid location';
+	}
+}
+
+/** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
+const MISSING_CODES = new Set([404, 410]);
+/** HTTP codes that mean the id itself is refused: retrying cannot help. */
+const INVALID_CODES = new Set([400, 422]);
 
 /** Fetches the record behind a delivery with the node's credential and checks it against the event. */
 export async function confirmDelivery(
 	this: IWebhookFunctions,
 	lookup: Lookup,
 	body: IDataObject,
+	baseUrl: string,
 ): Promise<Confirmation> {
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -63,6 +103,8 @@ export async function confirmDelivery(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// The request carries x-app-secret: it must never be replayed to wherever a 3xx points.
+		disableFollowRedirect: true,
 		timeout: 15000,
 	};
 	let response: IN8nHttpFullResponse;
@@ -73,24 +115,45 @@ export async function confirmDelivery(
 			options,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		return { outcome: 'unavailable', reason: `the API request failed: ${(error as Error).message}` };
+		return { outcome: 'retry', reason: `the API request failed: ${(error as Error).message}` };
 	}
 	const code = Number(response.statusCode);
-	if (NOT_FOUND_CODES.has(code)) {
-		return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
+	if (code >= 300 && code < 400) {
+		const headers = (response.headers ?? {}) as IDataObject;
+		return {
+			outcome: 'retry',
+			reason: `the API answered HTTP ${code} redirecting to ${originOf(headers.location, baseUrl)} (redirects are not followed)`,
+		};
+	}
+	if (MISSING_CODES.has(code)) {
+		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
+		// (for example trade.deleted) may well be about a record that is gone for good.
+		const known = lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
+		if (!known) return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
+		return { outcome: 'retry', reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet` };
+	}
+	if (INVALID_CODES.has(code)) {
+		return { outcome: 'rejected', reason: `the API refused the ${lookup.kind} id (HTTP ${code})` };
 	}
 	if (!(code >= 200 && code < 300)) {
-		return { outcome: 'unavailable', reason: `the API answered HTTP ${code}` };
+		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
 	}
 	const envelope = response.body as IDataObject | undefined;
 	const data = envelope && typeof envelope === 'object' ? envelope.data : undefined;
-	if (envelope?.success === false || !data || typeof data !== 'object' || Array.isArray(data)) {
-		return { outcome: 'rejected', reason: `the API returned no ${lookup.kind} record` };
+	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
+		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
 	}
 	const record = data as IDataObject;
-	if (lookup.expectedStatus !== undefined) {
-		const actual = scalarText(record.status).toLowerCase();
-		if (actual !== lookup.expectedStatus) {
+	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
+		const actual = scalarText(record.status).trim().toLowerCase();
+		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);
+		if (comparison === 'behind') {
+			return {
+				outcome: 'retry',
+				reason: `the ${lookup.kind} still has status "${actual || 'none'}", behind "${lookup.expectedStatus}"`,
+			};
+		}
+		if (comparison === 'other') {
 			return {
 				outcome: 'rejected',
 				reason: `the ${lookup.kind} has status "${actual || 'none'}", not "${lookup.expectedStatus}"`,
@@ -105,4 +168,28 @@ export async function confirmDelivery(
 		}
 	}
 	return { outcome: 'confirmed', record };
+}
+
+/**
+ * Trade deliveries name some fields differently from the trade record (docs/trigger.md, "The
+ * item"): webhook name → record name. With confirmation, the webhook-named field carries the
+ * record's value, so `json.amountInUSD` is what the API says, never what the body claimed.
+ */
+const TRADE_ALIASES: Array<[string, string]> = [
+	['amountInUSD', 'amountReceived'],
+	['cryptoAmount', 'cryptoReceived'],
+	['destinationAddress', 'address'],
+	['destinationDescription', 'label'],
+	['senderAddress', 'sourceAddress'],
+];
+
+/** The confirmed fields of an item: the record's own, plus the webhook names of trade fields. */
+export function confirmedFields(kind: Lookup['kind'], record: IDataObject): IDataObject {
+	const fields: IDataObject = { ...record };
+	if (kind === 'trade') {
+		for (const [webhookName, recordName] of TRADE_ALIASES) {
+			if (record[webhookName] === undefined && record[recordName] !== undefined) fields[webhookName] = record[recordName];
+		}
+	}
+	return fields;
 }

@@ -4,7 +4,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 export const ALL_EVENTS = '*';
 
 /**
- * Events documented by the service (public notes 4.1 and 4.2). Unknown event names the service
+ * Events documented by the service (docs/trigger.md, "Events"). Unknown event names the service
  * may add later still reach the workflow when "All Events" is selected.
  */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [

@@ -41,6 +41,30 @@ export function nestingDepth(text: string, limit: number): number {
 	return deepest;
 }
 
+/**
+ * Deepest nesting of objects/arrays in a parsed value (a top-level object is 1), without recursion,
+ * stopping early once `limit` is passed.
+ */
+export function valueDepth(value: unknown, limit: number): number {
+	if (value === null || typeof value !== 'object') return 0;
+	let deepest = 0;
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	const seen = new Set<unknown>();
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop()!;
+		if (depth > deepest) {
+			deepest = depth;
+			if (deepest > limit) return deepest;
+		}
+		if (seen.has(current)) continue;
+		seen.add(current);
+		for (const child of Object.values(current as Record<string, unknown>)) {
+			if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+		}
+	}
+	return deepest;
+}
+
 function isBinary(value: unknown): value is Uint8Array {
 	return value instanceof Uint8Array;
 }
@@ -82,7 +106,18 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 		if (!('value' in parsed)) return parsed;
 		value = parsed.value;
 	} else {
+		// No raw bytes from n8n: apply the same limits to the parsed body.
 		value = parsedBody;
+		if (value !== null && typeof value === 'object' && !isBinary(value)) {
+			if (valueDepth(value, MAX_DEPTH) > MAX_DEPTH) return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
+			let size: number;
+			try {
+				size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+			} catch {
+				return fail(400, 'The body is not a JSON value');
+			}
+			if (size > MAX_BODY_BYTES) return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
+		}
 	}
 
 	if (value === null || typeof value !== 'object' || Array.isArray(value) || isBinary(value)) {

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, sha256 } from './hash';
 
-/** Header that carries the static shared secret (public notes 4.4). */
+/** Header that carries the static shared secret (docs/trigger.md, "Connect the trigger"). */
 export const SECRET_HEADER = 'x-webhook-secret';
 
 /** Headers whose values never reach the item when headers are included. */
@@ -22,9 +22,7 @@ export const REDACTED = '[redacted]';
 export function secretMatches(received: unknown, expected: string): boolean {
 	const wanted = expected.trim();
 	if (wanted === '' || typeof received !== 'string') return false;
-	const a = createHash('sha256').update(received.trim(), 'utf8').digest();
-	const b = createHash('sha256').update(wanted, 'utf8').digest();
-	return timingSafeEqual(a, b);
+	return constantTimeEqual(sha256(received.trim()), sha256(wanted));
 }
 
 /** A copy of the request headers with secret-bearing values replaced by `[redacted]`. */
@@ -57,11 +55,18 @@ export interface AllowList {
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
+/** `010.0.0.1`: some tools read a leading zero as octal (8.0.0.1), others as decimal, so it is refused. */
+export function hasLeadingZeroOctet(text: string): boolean {
+	const v4 = text.slice(text.lastIndexOf(':') + 1).split('/')[0];
+	return v4.split('.').some((octet) => /^0\d/.test(octet));
+}
+
 function parseIpv4(text: string): number | undefined {
 	const match = IPV4.exec(text);
 	if (!match) return undefined;
 	let value = 0;
 	for (let i = 1; i <= 4; i++) {
+		if (/^0\d/.test(match[i])) return undefined;
 		const octet = Number(match[i]);
 		if (octet > 255) return undefined;
 		value = value * 256 + octet;

@@ -1,10 +1,10 @@
 /** Bad input: not JSON, not an object, no event, large or deep bodies → 4xx and no execution. */
-import { captureLogs, TriggerHarness, tradePayload } from './webhook-harness';
+import { captureLogs, TriggerHarness, tradePayload, WITHOUT_CONFIRMATION } from './webhook-harness';
 
 let h: TriggerHarness;
 beforeEach(async () => {
 	captureLogs();
-	h = await TriggerHarness.create({ events: ['*'] });
+	h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 });
 
 test.each([
@@ -86,5 +86,22 @@ describe('without a raw body the node falls back to n8n\'s parsed body', () => {
 	});
 	test('nothing at all → 400', async () => {
 		expect((await h.deliver({ omitRawBody: true })).status).toBe(400);
+	});
+	// Case 6: the size and depth limits also apply when only the parsed body is available.
+	test('a parsed body over 1 MiB → 413, nothing started', async () => {
+		const body = { event: 'trade.completed', id: 't1', pad: 'x'.repeat(1024 * 1024 + 10) };
+		expect(await h.deliver({ body, omitRawBody: true })).toMatchObject({ status: 413, started: false });
+	});
+	test('a parsed body nesting deeper than 64 levels → 400, nothing started', async () => {
+		let deep: unknown = 'bottom';
+		for (let i = 0; i < 100; i++) deep = { d: deep };
+		const r = await h.deliver({ body: { event: 'trade.completed', id: 't1', deep }, omitRawBody: true });
+		expect(r).toMatchObject({ status: 400, started: false, response: { message: expect.stringMatching(/deeper than 64/) } });
+	});
+	test('a parsed body at the limits is still accepted', async () => {
+		let deep: unknown = 'bottom';
+		for (let i = 0; i < 60; i++) deep = [deep];
+		const r = await h.deliver({ body: { event: 'trade.completed', id: 't1', deep, pad: 'x'.repeat(1000) }, omitRawBody: true });
+		expect(r).toMatchObject({ status: 200, started: true });
 	});
 });

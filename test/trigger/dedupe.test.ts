@@ -11,6 +11,7 @@ import {
 	WEBHOOK_SECRET,
 	withdrawalPayload,
 	mulberry32,
+	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
 
 function shuffle<T>(items: T[], random: () => number): T[] {
@@ -55,7 +56,11 @@ function deliveries(distinct: IDataObject[], random: () => number): IDataObject[
 	return shuffle(all, random);
 }
 
-const identity = (b: IDataObject) => JSON.stringify([b.event, b.id, b.status, b.event === 'trade.pending' ? b.confirmations : null]);
+/** What distinguishes a delivery; for a confirmed item, the confirmations are those the body carried. */
+const identity = (b: IDataObject) => {
+	const sent = (b.unconfirmedBody as IDataObject | undefined) ?? b;
+	return JSON.stringify([b.event, b.id, b.status, b.event === 'trade.pending' ? sent.confirmations : null]);
+};
 
 beforeEach(() => {
 	captureLogs();
@@ -67,7 +72,7 @@ test('1000 deliveries of 200 distinct events in random order emit exactly 200 it
 	const all = deliveries(distinct, mulberry32(4));
 	expect(all).toHaveLength(1000);
 
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const emitted: IDataObject[] = [];
 	for (const body of all) {
 		const r = await h.deliver({ body });
@@ -115,7 +120,7 @@ test('the same with every option on and the API confirming each record', async (
 
 test('the memory survives a restart through the workflow static data', async () => {
 	const all = deliveries(distinctDeliveries(), mulberry32(7));
-	const first = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const first = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	let emitted = 0;
 	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
 	// n8n saves static data when it is marked changed: the node must mark it.
@@ -123,13 +128,13 @@ test('the memory survives a restart through the workflow static data', async () 
 
 	// A new process: the workflow is rebuilt from the saved (JSON) static data.
 	const saved = first.savedStaticData();
-	const second = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true }, staticData: saved });
+	const second = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true }, staticData: saved });
 	for (const body of all.slice(500)) emitted += (await second.deliver({ body })).items.length;
 	expect(emitted).toBe(200);
 });
 
 test('memory is bounded: the oldest deliveries are forgotten first', async () => {
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const bodies = Array.from({ length: DEDUPE_CAPACITY + 50 }, (_, i) => ({ event: 'trade.completed', id: `t${i}`, status: 'completed' }));
 	for (const body of bodies) await h.deliver({ body });
 	const stored = h.nodeStaticData().emittedDeliveries as string[];
@@ -140,17 +145,82 @@ test('memory is bounded: the oldest deliveries are forgotten first', async () =>
 });
 
 test('deliveries without an id are deduplicated on their whole body', async () => {
-	const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(true);
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A1' } })).started).toBe(false);
 	expect((await h.deliver({ body: { event: 'trade.address.created', address: 'A2' } })).started).toBe(true);
 });
 
 test('filtered-out and refused deliveries are not remembered', async () => {
-	const h = await TriggerHarness.create({ events: ['trade.completed'], options: { ignoreDuplicates: true, verifySecret: true } });
+	const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true, verifySecret: true } });
 	const body = tradePayload('trade.completed');
 	await h.deliver({ body: tradePayload('trade.pending'), secret: WEBHOOK_SECRET });
 	await h.deliver({ body, secret: 'wrong' });
 	expect(h.nodeStaticData().emittedDeliveries).toBeUndefined();
 	expect((await h.deliver({ body, secret: WEBHOOK_SECRET })).started).toBe(true);
+});
+
+describe('keys are normalised: event kind, id and status, case-insensitive (case 5)', () => {
+	test.each([
+		['status in capitals', { status: 'COMPLETED' }],
+		['no status (taken from the event name)', { status: undefined }],
+		['an empty status', { status: '' }],
+		['the event in mixed case', { event: 'Trade.Completed' }],
+		['the event with spaces and the status in mixed case', { event: ' TRADE.COMPLETED ', status: 'Completed' }],
+	])('after trade.completed for t-1, a replay with %s is a duplicate', async (_name, change) => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		const body: IDataObject = { event: 'trade.completed', id: 't-1', status: 'completed', amountInUSD: 21.38 };
+		expect((await h.deliver({ body })).started).toBe(true);
+		const replay: IDataObject = { ...body, ...change };
+		for (const [key, value] of Object.entries(change)) if (value === undefined) delete replay[key];
+		const r = await h.deliver({ body: replay });
+		expect(r).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	});
+
+	test('a mixed-case event is selected and emitted under its lowercase name', async () => {
+		const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
+		const r = await h.deliver({ body: { event: 'Trade.Completed', id: 't-2' } });
+		expect(r).toMatchObject({ status: 200, started: true });
+		expect(r.items[0].event).toBe('trade.completed');
+	});
+
+	test('another status or another id is still a new delivery', async () => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-3' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'trade.flagged', id: 't-3' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-4' } })).started).toBe(true);
+	});
+
+	test('with confirmation on, the normalised replay is answered without asking the API again', async () => {
+		const h = await TriggerHarness.create({ events: ['*'] });
+		nock.disableNetConnect();
+		const scope = nock(BASE_URL).get('/trades/transactions/t-5').once().reply(200, { success: true, data: { id: 't-5', status: 'completed' } });
+		expect((await h.deliver({ body: { event: 'trade.completed', id: 't-5', status: 'completed' } })).started).toBe(true);
+		expect((await h.deliver({ body: { event: 'TRADE.COMPLETED', id: 't-5' } })).started).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		nock.cleanAll();
+		nock.enableNetConnect();
+	});
+});
+
+test('two calls saving their static data at once cannot lose a key: the next call writes it back', async () => {
+	// n8n loads the static data for each call and saves it whole afterwards. Calls A and B run at
+	// once from the same loaded data: B checks its key, A emits a and saves, then B emits b and saves
+	// last: the saved data lacks a.
+	const before = (await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION })).savedStaticData();
+	const a = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: before });
+	const b = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: before });
+	const first = { event: 'withdrawal.completed', id: 'w-a', status: 'completed' };
+	expect((await b.deliver({ body: { event: 'withdrawal.completed', id: 'w-b', status: 'completed' } })).started).toBe(true);
+	expect((await a.deliver({ body: first })).started).toBe(true);
+	const lost = b.savedStaticData();
+	expect(JSON.stringify(lost)).not.toContain(String((a.nodeStaticData().emittedDeliveries as string[]).slice(-1)[0]));
+
+	// The next call starts from what B saved; it restores a, so the memory is whole again.
+	const c = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: lost });
+	expect(await c.deliver({ body: first })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	expect(c.workflow.staticData.__dataChanged).toBe(true);
+	const restored = c.savedStaticData();
+	const d = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-other-process', staticData: restored });
+	expect((await d.deliver({ body: first })).started).toBe(false);
 });

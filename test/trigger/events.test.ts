@@ -10,6 +10,7 @@ import {
 	withdrawalPayload,
 	WEBHOOK_ID,
 	CONTRACT_EVENTS,
+	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
 
 const EVENTS = CONTRACT_EVENTS;
@@ -25,7 +26,7 @@ beforeEach(() => {
 
 describe.each(EVENTS)('%s', (event) => {
 	test('emitted when "All Events" is selected', async () => {
-		const h = await TriggerHarness.create({ events: ['*'] });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 		const body = payloadFor(event);
 		const r = await h.deliver({ body });
 		expect(r.status).toBe(200);
@@ -34,12 +35,12 @@ describe.each(EVENTS)('%s', (event) => {
 		expect(r.items[0]).toEqual({
 			...body,
 			event,
-			verification: { secretVerified: false, ipVerified: false, confirmedWithApi: false, sourceIp: '46.101.201.155' },
+			verification: { secretVerified: true, ipVerified: false, confirmedWithApi: false, sourceIp: '46.101.201.155' },
 		});
 	});
 
 	test('emitted when selected', async () => {
-		const h = await TriggerHarness.create({ events: [event] });
+		const h = await TriggerHarness.create({ events: [event], parameters: WITHOUT_CONFIRMATION });
 		const r = await h.deliver({ body: payloadFor(event) });
 		expect(r).toMatchObject({ status: 200, started: true });
 		expect(r.items[0].event).toBe(event);
@@ -47,7 +48,7 @@ describe.each(EVENTS)('%s', (event) => {
 
 	test('answered 200 and not emitted when not selected', async () => {
 		const others = EVENTS.filter((e) => e !== event);
-		const h = await TriggerHarness.create({ events: others });
+		const h = await TriggerHarness.create({ events: others, parameters: WITHOUT_CONFIRMATION });
 		const r = await h.deliver({ body: payloadFor(event) });
 		expect(r.status).toBe(200);
 		expect(r.started).toBe(false);
@@ -57,20 +58,20 @@ describe.each(EVENTS)('%s', (event) => {
 });
 
 test('an event kind the service adds later reaches "All Events" only', async () => {
-	const all = await TriggerHarness.create({ events: ['*'] });
+	const all = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 	expect((await all.deliver({ body: { event: 'trade.deleted', id: 't1' } })).started).toBe(true);
-	const some = await TriggerHarness.create({ events: EVENTS });
+	const some = await TriggerHarness.create({ events: EVENTS, parameters: WITHOUT_CONFIRMATION });
 	expect((await some.deliver({ body: { event: 'trade.deleted', id: 't1' } })).started).toBe(false);
 });
 
 test('a body field named json stays a field (the item is not unwrapped)', async () => {
-	const h = await TriggerHarness.create({ events: ['*'] });
+	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 	const r = await h.deliver({ body: { event: 'trade.completed', id: 't1', json: { nested: true } } });
 	expect(r.items[0]).toMatchObject({ event: 'trade.completed', json: { nested: true } });
 });
 
 test('"Listen for test event" (manual mode) emits the same item', async () => {
-	const h = await TriggerHarness.create({ mode: 'manual', events: ['trade.completed'] });
+	const h = await TriggerHarness.create({ mode: 'manual', events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
 	await h.activate('manual');
 	const body = tradePayload('trade.completed');
 	const r = await h.deliver({ body });
@@ -81,7 +82,7 @@ test('"Listen for test event" (manual mode) emits the same item', async () => {
 });
 
 test('the emitted item runs through a workflow (WorkflowExecute passes trigger data on)', async () => {
-	const h = await TriggerHarness.create({ events: ['trade.completed'] });
+	const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
 	const body = tradePayload('trade.completed');
 	const delivered = await h.deliver({ body });
 	const result = await runWorkflow({
@@ -94,7 +95,7 @@ test('the emitted item runs through a workflow (WorkflowExecute passes trigger d
 					typeVersion: 1,
 					position: [0, 0],
 					webhookId: WEBHOOK_ID,
-					parameters: { events: ['trade.completed'], options: {} },
+					parameters: { events: ['trade.completed'], ...WITHOUT_CONFIRMATION },
 				},
 			],
 			connections: {},

@@ -48,10 +48,26 @@ describe('description', () => {
 		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual(['checkExists', 'create', 'delete']);
 	});
 
-	test('a notice explains the dashboard URL registration', () => {
+	test('a notice explains the dashboard URL registration in n8n 2.x and 1.x words', () => {
 		const notice = type.description.properties.find((p) => p.type === 'notice');
 		expect(notice?.displayName).toMatch(/Production URL/);
 		expect(notice?.displayName).toMatch(/dashboard/);
+		// n8n 2.x: "publish" and "Execute step"; n8n 1.x: "activate" and "Listen for test event".
+		expect(notice?.displayName).toMatch(/publish the workflow/);
+		expect(notice?.displayName).toMatch(/"Execute step"/);
+		expect(notice?.displayName).toMatch(/activate it/);
+		expect(notice?.displayName).toMatch(/"Listen for test event"/);
+	});
+
+	test('the checks that are on by default are top-level parameters defaulting to on', () => {
+		const byName = Object.fromEntries(type.description.properties.map((p) => [p.name, p]));
+		expect(byName.confirmWithApi).toMatchObject({ type: 'boolean', default: true });
+		expect(byName.ignoreDuplicates).toMatchObject({ type: 'boolean', default: true });
+		expect(byName.options).toMatchObject({ type: 'collection', default: {} });
+		// Every option inside the collection is off (or empty) until added, so "not added" is safe.
+		const unsigned = (byName.options.options as INodeProperties[]).find((o) => o.name === 'acceptUnsignedDeliveries');
+		expect(unsigned).toMatchObject({ type: 'boolean', default: false });
+		expect(unsigned?.displayName).toMatch(/Unsafe/);
 	});
 
 	test('events: the wildcard and the eight documented events, no * in names', () => {
@@ -68,6 +84,7 @@ describe('description', () => {
 		expect(options.type).toBe('collection');
 		const byName = Object.fromEntries((options.options as INodeProperties[]).map((o) => [o.name, o.type]));
 		expect(byName).toEqual({
+			acceptUnsignedDeliveries: 'boolean',
 			allowedIps: 'string',
 			confirmWithApi: 'boolean',
 			ignoreDuplicates: 'boolean',
@@ -101,8 +118,18 @@ describe('lifecycle on activation', () => {
 		expect(await h.hook('checkExists')).toBe(false);
 	});
 
-	test('no options and no credential is a valid (unverified) configuration', async () => {
-		const h = await TriggerHarness.create({ credentials: null });
+	test('a freshly placed node with a complete credential activates', async () => {
+		const h = await TriggerHarness.create({ events: ['trade.completed'] });
+		await expect(h.activate()).resolves.toBeUndefined();
+		expect(await h.hook('delete')).toBe(true);
+	});
+
+	test('no credential activates only with Accept Unsigned Deliveries and Confirm With API off', async () => {
+		const h = await TriggerHarness.create({
+			credentials: null,
+			parameters: { confirmWithApi: false },
+			options: { acceptUnsignedDeliveries: true },
+		});
 		await expect(h.activate()).resolves.toBeUndefined();
 		expect(await h.hook('delete')).toBe(true);
 	});
@@ -114,15 +141,21 @@ describe('lifecycle on activation', () => {
 		expect(h.nodeStaticData().emittedDeliveries).toEqual(['k1']);
 	});
 
+	const noSecret = { ...CREDENTIALS, webhookSecret: '' };
 	const failing: Array<[string, ConstructorParameters<typeof Object>[0], RegExp]> = [
-		['verifySecret without a credential', { options: { verifySecret: true }, credentials: null }, /Verify Secret needs a Crypto Settlement API credential/],
-		['verifySecret with an empty webhook secret', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: '' } }, /no Webhook Secret/],
-		['verifySecret with a blank webhook secret', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: '   ' } }, /no Webhook Secret/],
-		['verifySecret with no webhook secret field', { options: { verifySecret: true }, credentials: { ...CREDENTIALS, webhookSecret: undefined } }, /no Webhook Secret/],
-		['confirmWithApi without a credential', { options: { confirmWithApi: true }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
-		['confirmWithApi with an incomplete credential', { options: { confirmWithApi: true }, credentials: { ...CREDENTIALS, baseUrl: '' } }, /needs the credential's baseUrl/],
-		['both without a credential', { options: { confirmWithApi: true, verifySecret: true }, credentials: null }, /Verify Secret and Confirm With API needs/],
+		['a fresh node without a credential', { credentials: null }, /Select a Crypto Settlement API credential and set the Webhook Secret in the Crypto Settlement API credential/],
+		['a fresh node whose credential has an empty webhook secret', { credentials: noSecret }, /set the Webhook Secret in the Crypto Settlement API credential.*Accept Unsigned Deliveries/],
+		['a blank webhook secret', { credentials: { ...CREDENTIALS, webhookSecret: '   ' } }, /set the Webhook Secret/],
+		['no webhook secret field', { credentials: { ...CREDENTIALS, webhookSecret: undefined } }, /set the Webhook Secret/],
+		['legacy verifySecret without a credential', { options: { verifySecret: true }, credentials: null }, /set the Webhook Secret.*Verify Secret \(Legacy\) is on/],
+		['legacy verifySecret with Accept Unsigned Deliveries and no secret', { options: { verifySecret: true, acceptUnsignedDeliveries: true }, credentials: noSecret }, /Verify Secret \(Legacy\) is on/],
+		['legacy verifySecret turned off while the credential has a secret', { options: { verifySecret: false } }, /Verify Secret \(Legacy\) is off, but the credential has a Webhook Secret/],
+		['Accept Unsigned Deliveries without a credential but Confirm With API on', { options: { acceptUnsignedDeliveries: true }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
+		['legacy confirmWithApi without a credential', { options: { confirmWithApi: true, acceptUnsignedDeliveries: true }, parameters: { confirmWithApi: false }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
+		['confirmWithApi with an incomplete credential', { credentials: { ...CREDENTIALS, baseUrl: '' } }, /needs the credential's baseUrl/],
 		['invalid allowed IPs', { options: { allowedIps: '46.101.201.155, not-an-ip' } }, /"not-an-ip" is not an IP address/],
+		['an allowed IP with a leading zero (octal to some tools)', { options: { allowedIps: '46.101.201.155, 010.0.0.1' } }, /"010\.0\.0\.1" has a leading zero/],
+		['a CIDR range with a leading zero', { options: { allowedIps: '10.0.0.0/8, 192.168.01.0/24' } }, /"192\.168\.01\.0\/24" has a leading zero/],
 		['no events', { events: [] }, /Select at least one event/],
 	];
 
@@ -144,6 +177,13 @@ describe('lifecycle on activation', () => {
 		expect(h.nodeStaticData().registration).toMatchObject({
 			webhookUrl: `http://localhost:5678/webhook-test/${WEBHOOK_ID}/webhook`,
 		});
+	});
+
+	test('the activation message never contains a secret', async () => {
+		const h = await TriggerHarness.create({ options: { verifySecret: false } });
+		const error = await h.hook('create').catch((e: Error) => e);
+		expect(String((error as Error).message)).not.toContain(String(CREDENTIALS.webhookSecret));
+		expect(String((error as Error).message)).not.toContain(String(CREDENTIALS.appSecret));
 	});
 
 	test('a good secret plus allowed IPs and confirmation activates', async () => {

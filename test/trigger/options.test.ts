@@ -10,6 +10,7 @@ import {
 	tradePayload,
 	WEBHOOK_SECRET,
 	withdrawalPayload,
+	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
 
 let logs: ReturnType<typeof captureLogs>;
@@ -25,7 +26,7 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect());
 
 describe('verifySecret', () => {
-	const setup = { events: ['*'], options: { verifySecret: true } };
+	const setup = { events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { verifySecret: true } };
 
 	test('the right secret is accepted and reported in the item', async () => {
 		const h = await TriggerHarness.create(setup);
@@ -59,13 +60,15 @@ describe('verifySecret', () => {
 		expect((await h.deliver({ raw: 'not json', secret: 'nope' })).status).toBe(401);
 	});
 
-	test('off: any or no secret is accepted and reported as not verified', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { verifySecret: false } });
-		for (const secret of [null, 'wrong', WEBHOOK_SECRET]) {
-			const r = await h.deliver({ body: tradePayload('trade.completed'), secret });
-			expect(r).toMatchObject({ status: 200, started: true });
-			expect(r.items[0].verification).toMatchObject({ secretVerified: false });
+	test('legacy off cannot open the node: a credential with a secret still gets it checked (401)', async () => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { verifySecret: false } });
+		await expect(h.activate()).rejects.toThrow(/Verify Secret \(Legacy\) is off/);
+		for (const secret of [null, 'wrong']) {
+			expect(await h.deliver({ body: tradePayload('trade.completed'), secret })).toMatchObject({ status: 401, started: false });
 		}
+		const r = await h.deliver({ body: tradePayload('trade.completed'), secret: WEBHOOK_SECRET });
+		expect(r).toMatchObject({ status: 200, started: true });
+		expect(r.items[0].verification).toMatchObject({ secretVerified: true });
 	});
 
 	test('a secret removed from the credential after activation fails closed (500), not open', async () => {
@@ -87,7 +90,7 @@ describe('verifySecret', () => {
 });
 
 describe('allowedIps', () => {
-	const setup = { events: ['*'], options: { allowedIps: SERVICE_IPS.join(', ') } };
+	const setup = { events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { allowedIps: SERVICE_IPS.join(', ') } };
 
 	test.each(SERVICE_IPS)('%s is allowed', async (ip) => {
 		const h = await TriggerHarness.create(setup);
@@ -119,24 +122,24 @@ describe('allowedIps', () => {
 	});
 
 	test('CIDR ranges', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { allowedIps: '46.101.225.0/24' } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { allowedIps: '46.101.225.0/24' } });
 		expect((await h.deliver({ body: tradePayload('trade.completed'), ip: '46.101.225.251' })).status).toBe(200);
 		expect((await h.deliver({ body: tradePayload('trade.completed'), ip: '46.101.226.1' })).status).toBe(403);
 	});
 
 	test('403 comes before the secret and body checks', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { ...setup.options, verifySecret: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ...setup.options, verifySecret: true } });
 		expect((await h.deliver({ raw: '{', ip: '8.8.8.8', secret: 'wrong' })).status).toBe(403);
 	});
 
 	test('an invalid list reaching a delivery refuses everything (fails closed)', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { allowedIps: `${SERVICE_IPS[0]}, bogus` } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { allowedIps: `${SERVICE_IPS[0]}, bogus` } });
 		expect(await h.deliver({ body: tradePayload('trade.completed') })).toMatchObject({ status: 403, started: false });
 	});
 
 	test('off (empty or blank): any source is accepted, not reported as verified', async () => {
 		for (const allowedIps of [undefined, '', '  , ']) {
-			const h = await TriggerHarness.create({ events: ['*'], options: allowedIps === undefined ? {} : { allowedIps } });
+			const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: allowedIps === undefined ? {} : { allowedIps } });
 			const r = await h.deliver({ body: tradePayload('trade.completed'), ip: '8.8.8.8' });
 			expect(r).toMatchObject({ status: 200, started: true });
 			expect(r.items[0].verification).toMatchObject({ ipVerified: false, sourceIp: '8.8.8.8' });
@@ -162,7 +165,7 @@ describe('confirmWithApi', () => {
 		api().get(`/trades/transactions/${body.id}`).reply(200, { success: true, message: 'transaction retrieved successfully', data: record });
 		const r = await h.deliver({ body });
 		expect(r).toMatchObject({ status: 200, started: true });
-		expect(r.items[0]).toMatchObject({ ...body, record, verification: { confirmedWithApi: true } });
+		expect(r.items[0]).toMatchObject({ ...record, event, record, unconfirmedBody: body, verification: { confirmedWithApi: true } });
 	});
 
 	test.each(['withdrawal.pending', 'withdrawal.completed', 'withdrawal.reversed', 'withdrawal.rejected'])(
@@ -188,13 +191,13 @@ describe('confirmWithApi', () => {
 		expect(await h.deliver({ body: forged })).toMatchObject({ status: 200, started: false });
 	});
 
-	test('a forged event about a real id with a wrong status is dropped', async () => {
+	test('a stale event (the record is already further) is dropped', async () => {
 		const h = await TriggerHarness.create(setup);
-		const body = tradePayload('trade.completed');
-		api().get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: { id: body.id, status: 'pending' } });
+		const body = tradePayload('trade.pending');
+		api().get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: { id: body.id, status: 'completed' } });
 		const r = await h.deliver({ body });
 		expect(r).toMatchObject({ status: 200, started: false, response: { received: true, ignored: 'not confirmed by the API' } });
-		expect(logs.some((l) => /status "pending", not "completed"/.test(l.message))).toBe(true);
+		expect(logs.some((l) => /status "completed", not "pending"/.test(l.message))).toBe(true);
 	});
 
 	test('a withdrawal reported completed that the API says was reversed is dropped', async () => {
@@ -204,18 +207,18 @@ describe('confirmWithApi', () => {
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
 	});
 
-	test('an unknown id (404) is dropped', async () => {
+	test('an id the API refuses as invalid (400/422) is dropped', async () => {
 		const h = await TriggerHarness.create(setup);
 		const body = tradePayload('trade.completed');
-		api().get(`/trades/transactions/${body.id}`).reply(404, { success: false, message: 'transaction not found', data: {} });
+		api().get(`/trades/transactions/${body.id}`).reply(422, { success: false, message: 'validation errors', data: {} });
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
 	});
 
-	test('an empty record is dropped', async () => {
+	test('an empty record → 503 (not visible yet), nothing started', async () => {
 		const h = await TriggerHarness.create(setup);
 		const body = tradePayload('trade.completed');
 		api().get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: null });
-		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
+		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
 	});
 
 	test.each([[500], [502], [429], [401]])('API answering %i → 503 so the service retries; nothing started', async (code) => {
@@ -270,7 +273,7 @@ describe('confirmWithApi', () => {
 
 describe('ignoreDuplicates', () => {
 	test('on: a repeated delivery is answered 200 and not emitted again', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 		const body = tradePayload('trade.completed');
 		expect((await h.deliver({ body })).started).toBe(true);
 		const again = await h.deliver({ body: { ...body, note: 'retry' } });
@@ -278,14 +281,14 @@ describe('ignoreDuplicates', () => {
 	});
 
 	test('off: every delivery is emitted', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: false } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: false } });
 		const body = tradePayload('trade.completed');
 		for (let i = 0; i < 3; i++) expect((await h.deliver({ body })).started).toBe(true);
 		expect(h.nodeStaticData().emittedDeliveries).toBeUndefined();
 	});
 
 	test('trade.pending with rising confirmations is emitted each time, a repeat is not', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 		const body = tradePayload('trade.pending');
 		const started = [];
 		for (const confirmations of [0, 1, 1, 2, 0, 3]) {
@@ -295,7 +298,7 @@ describe('ignoreDuplicates', () => {
 	});
 
 	test('the same id in another state is a new delivery', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 		const body = tradePayload('trade.flagged');
 		expect((await h.deliver({ body })).started).toBe(true);
 		expect((await h.deliver({ body: { ...body, event: 'trade.completed', status: 'completed' } })).started).toBe(true);
@@ -312,19 +315,21 @@ describe('ignoreDuplicates', () => {
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
 	});
 
-	test('concurrent copies of one delivery start one execution', async () => {
+	test('concurrent copies of one delivery start one execution; the copies get a retryable 503', async () => {
 		const h = await TriggerHarness.create({ events: ['*'], options: { ignoreDuplicates: true, confirmWithApi: true } });
 		const body = tradePayload('trade.completed');
 		nock(BASE_URL).get(`/trades/transactions/${body.id}`).delay(30).reply(200, { success: true, data: { status: 'completed' } });
 		const results = await Promise.all([h.deliver({ body }), h.deliver({ body }), h.deliver({ body })]);
 		expect(results.filter((r) => r.started)).toHaveLength(1);
-		expect(results.every((r) => r.status === 200)).toBe(true);
+		expect(results.map((r) => r.status).sort()).toEqual([200, 503, 503]);
+		// Once the first was handed to n8n, a copy is a duplicate (200, nothing started, no API call).
+		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
 	});
 });
 
 describe('includeHeaders', () => {
 	test('on: headers are added with the secret redacted', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { includeHeaders: true, verifySecret: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { includeHeaders: true, verifySecret: true } });
 		const r = await h.deliver({
 			body: tradePayload('trade.completed'),
 			secret: WEBHOOK_SECRET,
@@ -341,18 +346,18 @@ describe('includeHeaders', () => {
 	});
 
 	test('off: no headers in the item', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { includeHeaders: false } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { includeHeaders: false } });
 		const r = await h.deliver({ body: tradePayload('trade.completed'), secret: WEBHOOK_SECRET });
 		expect(r.items[0].headers).toBeUndefined();
 		expect(JSON.stringify(r.items)).not.toContain(WEBHOOK_SECRET);
 	});
 
 	test('a body that carries its own "headers" or "verification" cannot spoof them', async () => {
-		const h = await TriggerHarness.create({ events: ['*'], options: { includeHeaders: true } });
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { includeHeaders: true } });
 		const r = await h.deliver({
-			body: { event: 'trade.completed', id: 't1', verification: { secretVerified: true }, headers: { fake: 1 } },
+			body: { event: 'trade.completed', id: 't1', verification: { confirmedWithApi: true, ipVerified: true }, headers: { fake: 1 } },
 		});
-		expect(r.items[0].verification).toMatchObject({ secretVerified: false });
+		expect(r.items[0].verification).toMatchObject({ confirmedWithApi: false, ipVerified: false });
 		expect(r.items[0].headers).not.toHaveProperty('fake');
 	});
 });

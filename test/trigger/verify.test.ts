@@ -1,6 +1,9 @@
 /** The node's pure helpers: address matching, secret comparison, header redaction, body parsing, keys. */
+import * as nodeCrypto from 'node:crypto';
+import { base64url, constantTimeEqual, sha256 } from '../../nodes/CryptoSettlementTrigger/hash';
 import {
 	formatIp,
+	hasLeadingZeroOctet,
 	isIpAllowed,
 	parseAllowList,
 	parseIp,
@@ -202,5 +205,54 @@ describe('lookupFor', () => {
 	);
 	test('unknown event families cannot be confirmed', () => {
 		expect(typeof lookupFor('payout.done', 'a1')).toBe('string');
+	});
+});
+
+describe('plain-TypeScript hashing (nodes/ may not import node:crypto)', () => {
+	const reference = (text: string) => new Uint8Array(nodeCrypto.createHash('sha256').update(text, 'utf8').digest());
+
+	test.each([
+		'',
+		'abc',
+		'a'.repeat(55),
+		'a'.repeat(56),
+		'a'.repeat(64),
+		'a'.repeat(1000),
+		'whsec-3b9f2c81-d7e64a0f',
+		'ünïcødé ✓ 𝄞 and a lone \ud800 surrogate',
+		JSON.stringify(['delivery', 'trade.completed', '66f1c0ffee00000000000001', 'completed']),
+	])('sha256(%p) equals node:crypto', (text) => {
+		expect(Array.from(sha256(text))).toEqual(Array.from(reference(text)));
+	});
+
+	test('base64url matches Buffer', () => {
+		for (const length of [0, 1, 2, 3, 31, 32, 33]) {
+			const bytes = Uint8Array.from({ length }, (_, i) => (i * 37 + 11) % 256);
+			expect(base64url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+		}
+	});
+
+	test('duplicate keys stay those stored before (so the memory survives the upgrade)', () => {
+		const parts = ['delivery', 'trade.completed', 't-1', 'completed'];
+		const before = nodeCrypto.createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url').slice(0, 22);
+		expect(deliveryKey('trade.completed', { id: 't-1', status: 'completed' })).toBe(before);
+	});
+
+	test('constantTimeEqual', () => {
+		expect(constantTimeEqual(sha256('a'), sha256('a'))).toBe(true);
+		expect(constantTimeEqual(sha256('a'), sha256('b'))).toBe(false);
+		expect(constantTimeEqual(new Uint8Array([1]), new Uint8Array([1, 0]))).toBe(false);
+	});
+});
+
+describe('leading zeros in an allow-list entry are refused (case 6)', () => {
+	test.each(['010.0.0.1', '10.0.0.01', '10.00.0.1', '192.168.01.0/24', '::ffff:010.0.0.1'])('%s is invalid and flagged', (entry) => {
+		const list = parseAllowList(`46.101.201.155, ${entry}`);
+		expect(list.invalid).toEqual([entry]);
+		expect(hasLeadingZeroOctet(entry)).toBe(true);
+	});
+	test.each(['10.0.0.1', '0.0.0.0/0', '100.0.0.0/8', '10.0.0.0'])('%s is fine', (entry) => {
+		expect(parseAllowList(entry).invalid).toEqual([]);
+		expect(hasLeadingZeroOctet(entry)).toBe(false);
 	});
 });

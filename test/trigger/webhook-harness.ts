@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * Drives the trigger as n8n does: n8n-core's real WebhookContext (for `webhook()`) and HookContext
  * (for `webhookMethods.default.*`) around a real Workflow built from the package loaded from dist/.
@@ -15,6 +16,8 @@
  *   `application/json` bodies that do not parse (the node never sees them); the harness still hands
  *   them to the node (with `body: {}`) so the node's own 400 path is exercised.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
@@ -42,7 +45,7 @@ export const TRIGGER_NAME = 'Crypto Settlement Trigger';
 export const WORKFLOW_ID = 'trigger-workflow-1';
 export const WEBHOOK_ID = '5f0c4c1e-8e47-4bb4-9c55-0c6f1b1e2a01';
 
-/** IP addresses third parties report for the service's webhook deliveries (public notes 4.4). */
+/** IP addresses third parties report for the service's webhook deliveries (docs/trigger.md, "Source IPs"). */
 export const SERVICE_IPS = ['46.101.201.155', '46.101.225.109', '46.101.225.97', '46.101.225.251', '159.89.20.62'];
 
 export const BASE_URL = 'https://api.trigger.test/v1';
@@ -58,9 +61,17 @@ export const CREDENTIALS: ICredentialDataDecryptedObject = {
 	webhookSecret: WEBHOOK_SECRET,
 };
 
+/** Top-level parameters for tests that are not about confirmation (no API is reachable there). */
+export const WITHOUT_CONFIRMATION: IDataObject = { confirmWithApi: false };
+
 export interface TriggerSetup {
 	events?: string[];
+	/** Top-level parameters besides `events` (e.g. `{ confirmWithApi: false }`); absent = the node's defaults. */
+	parameters?: IDataObject;
+	/** The `options` collection; absent = not set on the node (n8n's default `{}`). */
 	options?: IDataObject;
+	/** Workflow id; each harness gets its own unless set (the node keeps per-workflow memory in the process). */
+	workflowId?: string;
 	/** Credential data given to n8n; `null` = no credential selected on the node. */
 	credentials?: ICredentialDataDecryptedObject | null;
 	/** Workflow static data to start from (e.g. a copy saved by an earlier "process"). */
@@ -76,7 +87,10 @@ export interface Delivery {
 	raw?: string | Buffer;
 	/** Extra request headers (lowercase names). */
 	headers?: Record<string, string | string[] | undefined>;
-	/** Adds `x-webhook-secret` (a string) unless `headers` already sets it; `null` = no header. */
+	/**
+	 * `x-webhook-secret` header (unless `headers` sets it): absent = the right secret, as the service
+	 * sends it; `null` = no header.
+	 */
 	secret?: string | null;
 	/** Source address as Express reports it in `req.ip`. */
 	ip?: string;
@@ -98,6 +112,60 @@ export interface DeliveryResult {
 	result?: IWebhookResponseData;
 	/** Set when `webhook()` threw (n8n would answer 500). */
 	threw?: Error;
+}
+
+export interface ServedCall {
+	receivedAt: number;
+	answeredAt?: number;
+	/** Status the node (or n8n around it) answered, whether or not the caller was still listening. */
+	status: number;
+	/** Whether the caller had already closed the connection when the answer was written. */
+	socketClosed?: boolean;
+	started: boolean;
+	items: IDataObject[];
+	body: string;
+}
+
+export interface ServedTrigger {
+	url: string;
+	calls: ServedCall[];
+	close(): Promise<void>;
+}
+
+/** The Express-like methods the node uses, on a real `http.ServerResponse`. */
+class HttpResponseAdapter {
+	statusCode = 200;
+
+	constructor(private readonly res: http.ServerResponse) {
+		// A caller that gave up (timeout) leaves a closed socket: writing to it must not throw.
+		res.on('error', () => undefined);
+	}
+
+	status(code: number): this {
+		this.statusCode = code;
+		return this;
+	}
+
+	setHeader(name: string, value: string): this {
+		if (!this.res.headersSent) this.res.setHeader(name, value);
+		return this;
+	}
+
+	json(body: unknown): this {
+		this.setHeader('content-type', 'application/json');
+		return this.send(JSON.stringify(body));
+	}
+
+	send(body?: string): this {
+		if (this.res.headersSent) throw new Error('response already sent');
+		this.res.statusCode = this.statusCode;
+		this.res.end(body);
+		return this;
+	}
+
+	end(): this {
+		return this.send();
+	}
 }
 
 /** Express-like response recording what the node writes. */
@@ -172,7 +240,8 @@ export function buildRequest(delivery: Delivery): Record<string, unknown> {
 		'content-length': String(raw.length),
 		'user-agent': 'service-webhooks/1.0',
 	};
-	if (delivery.secret !== undefined && delivery.secret !== null) headers['x-webhook-secret'] = delivery.secret;
+	const secret = delivery.secret === undefined ? WEBHOOK_SECRET : delivery.secret;
+	if (secret !== null) headers['x-webhook-secret'] = secret;
 	for (const [name, value] of Object.entries(delivery.headers ?? {})) {
 		if (value === undefined) delete headers[name];
 		else headers[name] = value;
@@ -229,8 +298,11 @@ function withRecordingLogger<T extends object>(context: T): T {
 	return context;
 }
 
+let harnessCount = 0;
+
 export class TriggerHarness {
 	readonly workflow: Workflow;
+	readonly workflowId: string;
 	readonly node: INode;
 	private executions = 0;
 
@@ -240,7 +312,9 @@ export class TriggerHarness {
 		private readonly credentialsHelper: HarnessCredentialsHelper,
 		nodeTypes: ConstructorParameters<typeof Workflow>[0]['nodeTypes'],
 	) {
-		const parameters: IDataObject = { events: setup.events ?? ['*'], options: setup.options ?? {} };
+		const parameters: IDataObject = { events: setup.events ?? ['*'], ...setup.parameters };
+		if (setup.options !== undefined) parameters.options = setup.options;
+		this.workflowId = setup.workflowId ?? `${WORKFLOW_ID}-${++harnessCount}`;
 		this.node = {
 			id: 'trigger-node-1',
 			name: TRIGGER_NAME,
@@ -254,7 +328,7 @@ export class TriggerHarness {
 				: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' } } }),
 		} as INode;
 		this.workflow = new Workflow({
-			id: WORKFLOW_ID,
+			id: this.workflowId,
 			name: 'trigger tests',
 			nodes: [this.node],
 			connections: {},
@@ -288,7 +362,7 @@ export class TriggerHarness {
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 		const executionId = `trigger-exec-${++this.executions}`;
 		const hooks = new ExecutionLifecycleHooks(this.mode, executionId, {
-			id: WORKFLOW_ID,
+			id: this.workflowId,
 			name: 'trigger tests',
 			active: true,
 			isArchived: false,
@@ -311,17 +385,15 @@ export class TriggerHarness {
 			node: this.node.name,
 			path: `${WEBHOOK_ID}/webhook`,
 			webhookDescription: this.description,
-			workflowId: WORKFLOW_ID,
+			workflowId: this.workflowId,
 			workflowExecuteAdditionalData: additionalData,
 			webhookId: WEBHOOK_ID,
 			isTest,
 		} as IWebhookData;
 	}
 
-	/** Sends one delivery through `webhook()` and reports what the caller and n8n would see. */
-	async deliver(delivery: Delivery): Promise<DeliveryResult> {
-		const req = buildRequest(delivery);
-		const res = new FakeResponse();
+	/** Runs `webhook()` in n8n-core's WebhookContext for one request/response pair. */
+	private async runWebhook(req: Record<string, unknown>, res: unknown): Promise<{ result?: IWebhookResponseData; threw?: Error }> {
 		const additionalData = this.additionalData({
 			httpRequest: req as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
@@ -337,11 +409,20 @@ export class TriggerHarness {
 				null,
 			),
 		);
-		let result: IWebhookResponseData;
 		try {
-			result = await this.nodeType.webhook!.call(context);
+			return { result: await this.nodeType.webhook!.call(context) };
 		} catch (error) {
-			return { status: 500, response: undefined, started: false, items: [], threw: error as Error };
+			return { threw: error as Error };
+		}
+	}
+
+	/** Sends one delivery through `webhook()` and reports what the caller and n8n would see. */
+	async deliver(delivery: Delivery): Promise<DeliveryResult> {
+		const req = buildRequest(delivery);
+		const res = new FakeResponse();
+		const { result, threw } = await this.runWebhook(req, res);
+		if (threw || !result) {
+			return { status: 500, response: undefined, started: false, items: [], threw };
 		}
 		if (result.noWebhookResponse) {
 			if (!res.ended) throw new Error('noWebhookResponse returned but nothing was answered');
@@ -362,6 +443,56 @@ export class TriggerHarness {
 		if (this.description.responseMode !== 'onReceived') throw new Error('the trigger must answer on receipt');
 		const response = this.description.responseData === 'noData' ? undefined : (this.description.responseData ?? 'firstEntryJson');
 		return { status: 200, response, started: true, items: itemsOf(result), result };
+	}
+
+	/**
+	 * Serves the trigger's webhook on a real local HTTP server (127.0.0.1, any free port), answering
+	 * as n8n's webhook server does around the node. Every call is recorded with the status answered
+	 * and whether an execution would have started.
+	 */
+	async serve(): Promise<ServedTrigger> {
+		const calls: ServedCall[] = [];
+		const server = http.createServer((incoming, outgoing) => {
+			const chunks: Buffer[] = [];
+			incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+			incoming.on('end', () => {
+				void (async () => {
+					const raw = Buffer.concat(chunks);
+					const headers: Record<string, string | string[] | undefined> = { ...incoming.headers };
+					const req = buildRequest({
+						raw,
+						contentType: String(incoming.headers['content-type'] ?? 'application/json'),
+						secret: null,
+						headers,
+						ip: incoming.socket.remoteAddress ?? '',
+					});
+					const res = new HttpResponseAdapter(outgoing);
+					const call: ServedCall = { receivedAt: Date.now(), status: 0, started: false, items: [], body: raw.toString('utf8') };
+					calls.push(call);
+					const { result, threw } = await this.runWebhook(req, res);
+					call.started = Boolean(!threw && result?.workflowData);
+					call.items = result ? itemsOf(result) : [];
+					if (threw || !result) res.status(500).json({ message: 'Error in workflow' });
+					else if (!result.noWebhookResponse) {
+						if (result.workflowData === undefined) res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
+						else res.status(200).end();
+					}
+					call.status = res.statusCode;
+					call.answeredAt = Date.now();
+					call.socketClosed = outgoing.destroyed || incoming.socket.destroyed;
+				})();
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		return {
+			url: `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`,
+			calls,
+			close: async () => {
+				server.closeAllConnections();
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			},
+		};
 	}
 
 	/** Runs one lifecycle method as n8n does on activation (`activate`) or "Listen for test event" (`manual`). */
@@ -402,7 +533,7 @@ function itemsOf(result: IWebhookResponseData): IDataObject[] {
 
 let counter = 0;
 
-/** A `trade.*` payload shaped like public notes 4.1 (numbers in epoch ms, string block height). */
+/** A `trade.*` payload shaped like the documented trade payload (docs/trigger.md, "The item": numbers in epoch ms, string block height). */
 export function tradePayload(event: string, overrides: IDataObject = {}): IDataObject {
 	counter++;
 	const status = event.split('.').slice(1).join('.');

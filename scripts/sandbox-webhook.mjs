@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Where the local API sandbox posts its webhooks (docs/sandbox.md, "Send webhooks to any URL").
+//
+//   node scripts/sandbox-webhook.mjs                       show the current webhook URL
+//   node scripts/sandbox-webhook.mjs <url>                 post every later event (and pending retries) to <url>
+//   node scripts/sandbox-webhook.mjs off                   record events without delivering them
+//   --sandbox=http://127.0.0.1:5680                        the sandbox (default: $SANDBOX_URL or http://127.0.0.1:5680)
+//
+// Typical use: while n8n waits for a test event on a new Crypto Settlement Trigger ("Execute step";
+// n8n 1.x: "Listen for test event"), point the sandbox at that node's Test URL, then back at the
+// Production URL that `npm start` printed.
+
+const args = process.argv.slice(2);
+const option = args.find((a) => a.startsWith('--sandbox='));
+const sandbox = (option?.split('=').slice(1).join('=') || process.env.SANDBOX_URL || 'http://127.0.0.1:5680')
+	.replace(/\/+$/, '')
+	.replace(/\/v1$/, '');
+const target = args.find((a) => !a.startsWith('--'));
+
+async function main() {
+	const endpoint = `${sandbox}/_sandbox/webhook`;
+	const response =
+		target === undefined
+			? await fetch(endpoint)
+			: await fetch(endpoint, {
+					method: 'PUT',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ url: target === 'off' ? null : target }),
+				});
+	const text = await response.text();
+	let answer;
+	try {
+		answer = JSON.parse(text);
+	} catch {
+		answer = { message: text };
+	}
+	if (!response.ok || answer.ok === false) {
+		process.stderr.write(`sandbox at ${sandbox} answered ${response.status}: ${answer.message ?? text}\n`);
+		process.exit(1);
+	}
+	const url = answer.data?.url ?? null;
+	process.stdout.write(
+		url ? `The sandbox now posts its webhooks to ${url}\n` : 'The sandbox records events without delivering them (no webhook URL)\n',
+	);
+}
+
+main().catch((error) => {
+	process.stderr.write(`could not reach the sandbox at ${sandbox}: ${error.message}\n`);
+	process.exit(1);
+});
