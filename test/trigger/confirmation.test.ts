@@ -10,7 +10,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import {
 	BASE_URL,
-	captureLogs,
+	triggerTestSetup,
 	CREDENTIALS,
 	TriggerHarness,
 	tradePayload,
@@ -18,20 +18,7 @@ import {
 	withdrawalPayload,
 } from './webhook-harness';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeAll(() => {
-	nock.disableNetConnect();
-	nock.enableNetConnect('127.0.0.1');
-});
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	const pending = nock.pendingMocks();
-	nock.cleanAll();
-	expect(pending).toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+const logs = triggerTestSetup(['127.0.0.1']);
 
 const api = () => nock(BASE_URL);
 const ok = (data: IDataObject) => [200, { success: true, message: 'retrieved successfully', data }] as const;

@@ -9,7 +9,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { loadPackage, TRIGGER_NODE } from '../harness';
 import {
 	BASE_URL,
-	captureLogs,
+	triggerTestSetup,
 	CREDENTIALS,
 	TRIGGER_NAME,
 	TriggerHarness,
@@ -17,17 +17,7 @@ import {
 	WEBHOOK_SECRET,
 } from './webhook-harness';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	const pending = nock.pendingMocks();
-	nock.cleanAll();
-	expect(pending).toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+const logs = triggerTestSetup();
 
 /** A node as the editor places it: only the events chosen, nothing added under Options. */
 const fresh = { events: ['trade.completed'] };

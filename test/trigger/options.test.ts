@@ -3,7 +3,7 @@ import nock from 'nock';
 import {
 	addressPayload,
 	BASE_URL,
-	captureLogs,
+	triggerTestSetup,
 	CREDENTIALS,
 	SERVICE_IPS,
 	TriggerHarness,
@@ -13,17 +13,7 @@ import {
 	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	const pending = nock.pendingMocks();
-	nock.cleanAll();
-	expect(pending).toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+const logs = triggerTestSetup();
 
 describe('verifySecret', () => {
 	const setup = { events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { verifySecret: true } };

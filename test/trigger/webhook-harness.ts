@@ -17,6 +17,7 @@
  *   them to the node (with `body: {}`) so the node's own 400 path is exercised.
  */
 import http from 'node:http';
+import nock from 'nock';
 import type { AddressInfo } from 'node:net';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
 import {
@@ -275,6 +276,29 @@ let currentLogs: LogEntry[] = [];
 export function captureLogs(): LogEntry[] {
 	currentLogs = [];
 	return currentLogs;
+}
+
+/**
+ * The usual setup of a trigger test file: the logs of each test captured in the returned array, no
+ * network but `allowedHosts` (nock answers the rest), and every nock interceptor used by the end.
+ */
+export function triggerTestSetup(allowedHosts: string[] = []): LogEntry[] {
+	const logs: LogEntry[] = [];
+	beforeAll(() => {
+		nock.disableNetConnect();
+		for (const host of allowedHosts) nock.enableNetConnect(host);
+	});
+	beforeEach(() => {
+		logs.length = 0;
+		currentLogs = logs;
+	});
+	afterEach(() => {
+		const pending = nock.pendingMocks();
+		nock.cleanAll();
+		expect(pending).toEqual([]);
+	});
+	afterAll(() => nock.enableNetConnect());
+	return logs;
 }
 
 /** The logger handed to the node: records into the array of the latest `captureLogs()`. */
@@ -587,7 +611,7 @@ export function addressPayload(overrides: IDataObject = {}): IDataObject {
 	};
 }
 
-/** The contract's event names (node-interface.md), written independently of the node's own list. */
+/** The event names of docs/trigger.md, written independently of the node's own list. */
 export const CONTRACT_EVENTS = [
 	'trade.address.created',
 	'trade.pending',
