@@ -137,7 +137,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		};
 	}
 
-	/** An authenticated list (spec 4.12), not a public rate endpoint, so a wrong pair fails here. */
+	/** An authenticated list (docs/api.md), not a public rate endpoint, so a wrong pair fails here. */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../nodes/CryptoSettlement/shared/rules';
+import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../nodes/CryptoSettlement/helpers/rules';
 import type { Bank, DepositAsset } from './types';
 
 const ASSET_IMAGES = 'https://assets.breet.io/dev/sell/assets';
@@ -25,10 +25,10 @@ export const PRICES_USD: Readonly<Record<string, number>> = {
 	USDC: 1,
 };
 
-/** Withdrawal bounds in USD (spec 2.5 `limits`). */
+/** Withdrawal bounds in USD (docs/api.md). */
 export const WITHDRAWAL_LIMITS = { minimum: 5, maximum: 100000 } as const;
 
-/** Flat stablecoin fee per network, USD (spec 2.5 `networks[].fee`). */
+/** Flat stablecoin fee per network, USD (docs/api.md). */
 export const NETWORK_FEES_USD: Readonly<Record<string, number>> = {
 	ERC20: 5,
 	TRC20: 1.5,
@@ -117,7 +117,7 @@ export function banks(): Bank[] {
 	];
 }
 
-/** Withdrawal-assets info (spec 2.5). */
+/** Withdrawal-assets info (docs/api.md). */
 export function withdrawalAssetsInfo(): Record<string, unknown> {
 	const avatar = (name: string) => `https://assets.breet.io/dev/withdrawal/${name.toLowerCase()}.png`;
 	return {
@@ -224,7 +224,7 @@ export function resolveAccount(
 	return { ok: true, accountName: HOLDER_NAMES[digest[0] % HOLDER_NAMES.length], type: bank.type };
 }
 
-/** "2158421234" -> "215842XXXX" (spec 2.6, public notes 2.5). */
+/** "2158421234" -> "215842XXXX" (docs/api.md). */
 export function maskAccountNumber(accountNumber: string): string {
 	const visible = Math.min(6, Math.max(0, accountNumber.length - 4));
 	return accountNumber.slice(0, visible) + 'X'.repeat(accountNumber.length - visible);

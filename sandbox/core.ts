@@ -93,7 +93,7 @@ export function isObjectId(value: string): boolean {
 	return /^[0-9a-f]{24}$/i.test(value);
 }
 
-/** Wallet as the API returns it: without the linked bank and auto-settlement flag (spec 2.2). */
+/** Wallet as the API returns it: without the linked bank and auto-settlement flag (docs/api.md). */
 /** A shallow copy without the given keys. */
 export function omit<T extends object>(record: T, keys: Array<keyof T>): Record<string, unknown> {
 	const copy = { ...record } as Record<string, unknown>;
@@ -488,7 +488,7 @@ export class SandboxCore {
 		return trade;
 	}
 
-	/** Webhook body of trade events (public notes 4.1); timestamps in epoch milliseconds. */
+	/** Webhook body of trade events (docs/api.md, public notes); timestamps in epoch milliseconds. */
 	private tradePayload(trade: Trade): Record<string, unknown> {
 		return {
 			id: trade.id,
@@ -568,7 +568,7 @@ export class SandboxCore {
 					trade: trade.id,
 				});
 			} catch (error) {
-				// Below the fee or not covered: the funds stay in the wallet (public notes 5.6).
+				// Below the fee or not covered: the funds stay in the wallet (docs/api.md, public notes).
 				trade.reason = `auto-settlement skipped: ${(error as Error).message}`;
 			}
 		}

@@ -1,5 +1,5 @@
-/** Envelopes (spec 2.1 and 7) and the error type the handlers throw. */
-import type { Violation } from '../nodes/CryptoSettlement/shared/rules';
+/** Envelopes (docs/api.md) and the error type the handlers throw. */
+import type { Violation } from '../nodes/CryptoSettlement/helpers/rules';
 
 export interface ValidationEntry {
 	message: string;
@@ -13,7 +13,7 @@ export interface Reply {
 	headers?: Record<string, string>;
 }
 
-/** An API error answered with the error envelope (spec 7.1). */
+/** An API error answered with the error envelope (docs/api.md). */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
@@ -35,12 +35,12 @@ export const MESSAGES = {
 	serverError: 'something went wrong!',
 } as const;
 
-/** Success envelope (spec 2.1). */
+/** Success envelope (docs/api.md). */
 export function ok(message: string, data: unknown = {}, meta: Record<string, unknown> = {}): Reply {
 	return { status: 200, body: { message, success: true, data, meta, summary: {}, stats: {} } };
 }
 
-/** Error envelope (spec 7.1) with the 429 and 500 exceptions (spec 7.4). */
+/** Error envelope (docs/api.md) with the 429 and 500 exceptions (docs/api.md). */
 export function errorBody(status: number, message: string, errors: ValidationEntry[] = []): unknown {
 	if (status === 429) return { message };
 	if (status >= 500) return { success: false, message, meta: {}, errors };

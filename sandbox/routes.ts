@@ -1,5 +1,5 @@
 /**
- * The API's endpoints (node-interface.md): validation with the shared rules module, then the
+ * The API's endpoints (the README's Operations table): validation with the shared rules module, then the
  * effect on the sandbox's state. Paths are relative to /v1.
  */
 import {
@@ -18,7 +18,7 @@ import {
 	isStablecoin,
 	toNumber,
 	type Violation,
-} from '../nodes/CryptoSettlement/shared/rules';
+} from '../nodes/CryptoSettlement/helpers/rules';
 import {
 	BANK_FEES,
 	NETWORK_FEES_USD,
@@ -50,7 +50,7 @@ export interface Route {
 	method: 'GET' | 'POST' | 'PUT' | 'DELETE';
 	/** Path template relative to /v1, parameters in braces. */
 	template: string;
-	/** public: no credentials (spec 5 rule 4); vip: webhook inspection (spec 5 rule 5). */
+	/** public: no credentials (docs/api.md); vip: webhook inspection (docs/api.md). */
 	access: 'public' | 'credentials' | 'vip';
 	limit?: RateLimitKey;
 	handle: (ctx: Context) => Reply | Promise<Reply>;
@@ -104,7 +104,7 @@ function positiveIntegerParam(query: URLSearchParams, name: string, fallback: nu
 	return Number(raw);
 }
 
-/** Spec 4.12: page (default 1) and size (default 10, capped at `maxSize`); newest first. */
+/** docs/api.md, "Pagination": page (default 1) and size (default 10, capped at `maxSize`); newest first. */
 export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number): { data: T[]; meta: PageMeta } {
 	const page = positiveIntegerParam(query, 'page', 1);
 	const size = Math.min(positiveIntegerParam(query, 'size', 10), Math.max(1, maxSize));
@@ -151,7 +151,7 @@ function valueOf(token: string, body: Record<string, unknown>): { usd: number; c
 	return { usd: round(crypto * price, USD_DECIMALS), crypto };
 }
 
-/** Spec 7.5: limits and availability (403), temporary payout capacity (400). */
+/** docs/api.md, "Status codes": limits and availability (403), temporary payout capacity (400). */
 function checkLimitsAndCapacity(ctx: Context, token: string, usd: number): void {
 	if (usd < WITHDRAWAL_LIMITS.minimum) {
 		throw new ApiError(403, `amount is below the minimum withdrawal of ${WITHDRAWAL_LIMITS.minimum} USD`);
@@ -171,7 +171,7 @@ function feeOf(token: string, network: unknown, feeLevel: unknown): number {
 	return UTXO_FEES_USD[token]?.[feeLevel as 'low' | 'medium' | 'high'] ?? 0;
 }
 
-/** Spec 4.1: an unsupported token/network pair is reported as an invalid address. */
+/** docs/api.md, "Field rules": an unsupported token/network pair is reported as an invalid address. */
 function addressViolations(body: Record<string, unknown>): Violation[] {
 	const violations: Violation[] = [];
 	violations.push(...requiredString('address', body.address));
@@ -816,7 +816,7 @@ export const routes: Route[] = [
 		},
 	},
 
-	// rates (public, spec 5 rule 4)
+	// rates (public: docs/api.md)
 	{
 		method: 'GET',
 		template: '/trades/pbc/sell/rates',
@@ -927,7 +927,7 @@ export const routes: Route[] = [
 		handle: (ctx) => {
 			const event = ctx.core.state.webhookEvents.find((candidate) => candidate.id === ctx.params.webhookEventId);
 			if (!event) throw notFound('webhook event not found');
-			// The single-event answer has no message (public notes 2.10).
+			// The single-event answer has no message (docs/api.md, public notes).
 			return { status: 200, body: { success: true, data: event, meta: {}, summary: {}, stats: {} } };
 		},
 	},
@@ -955,7 +955,7 @@ export const routes: Route[] = [
 		},
 	},
 
-	// sandbox testing (public notes 2.17)
+	// sandbox testing (docs/api.md, public notes)
 	{
 		method: 'POST',
 		template: '/trades/sell/mock-trade',

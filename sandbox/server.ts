@@ -13,7 +13,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ENVIRONMENTS } from '../nodes/CryptoSettlement/shared/rules';
+import { ENVIRONMENTS } from '../nodes/CryptoSettlement/helpers/rules';
 import { SandboxCore } from './core';
 import { ApiError, MESSAGES, errorBody, type Reply } from './http';
 import { matchRoute, type Route } from './routes';
@@ -77,7 +77,7 @@ interface RateDecision {
 	retryAfter: number;
 }
 
-/** Fixed one-minute windows per (x-app-id, route) (spec 8). */
+/** Fixed one-minute windows per (x-app-id, route) (docs/api.md). */
 class RateLimiter {
 	private windows = new Map<string, RateWindow>();
 
@@ -259,7 +259,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return;
 		}
 
-		// Rate limits (spec 8): headers on every answer of a limited route.
+		// Rate limits (docs/api.md): headers on every answer of a limited route.
 		let rateHeaders: Record<string, string> = {};
 		if (route.limit) {
 			const key = `${header(req, 'x-app-id') || `ip:${remoteAddressOf(req)}`}|${route.template}`;
@@ -328,7 +328,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return parsed as Record<string, unknown>;
 	}
 
-	/** Spec 5: the three headers; 401 missing/wrong, 403 inactive or without API access. */
+	/** docs/api.md, "Base URL, authentication and environments": the three headers; 401 missing/wrong, 403 inactive or without API access. */
 	function authenticate(req: IncomingMessage, route: Route): Environment {
 		const envHeader = header(req, 'x-service-env');
 		const known = (ENVIRONMENTS as readonly string[]).includes(envHeader ?? '');

@@ -1,6 +1,6 @@
 /**
  * Types of the local sandbox: options, fault switches and the records it keeps.
- * Record shapes follow the spec (section 2) and, where it is silent, public-service-notes.md.
+ * Record shapes follow docs/api.md (the specification and, where it is silent, the public notes).
  */
 
 export type Environment = 'sandbox' | 'production';
@@ -105,7 +105,7 @@ export interface Account {
 	updatedAt: string;
 }
 
-/** Deposit asset (spec 2.4). */
+/** Deposit asset (docs/api.md). */
 export interface DepositAsset {
 	id: string;
 	name: string;
@@ -140,7 +140,7 @@ export interface BankLink {
 	narration: string;
 }
 
-/** Deposit wallet (spec 2.2) plus its linked bank, which the API does not return. */
+/** Deposit wallet (docs/api.md) plus its linked bank, which the API does not return. */
 export interface Wallet {
 	id: string;
 	avatar: string;
@@ -160,7 +160,7 @@ export interface Wallet {
 	autoSettlement: boolean;
 }
 
-/** Saved bank account (public notes 2.4). */
+/** Saved bank account (docs/api.md, public notes). */
 export interface BankAccount {
 	id: string;
 	account: string;
@@ -180,7 +180,7 @@ export interface BankAccount {
 	updatedAt: string;
 }
 
-/** Saved payout address (spec 2.3). */
+/** Saved payout address (docs/api.md). */
 export interface PayoutAddress {
 	_id: string;
 	id: string;
@@ -198,7 +198,7 @@ export interface PayoutAddress {
 
 export type WithdrawalStatus = 'pending' | 'completed' | 'rejected' | 'reversed';
 
-/** Withdrawal (public notes 2.14 [3P]); crypto, bank and auto-settlement payouts. */
+/** Withdrawal (docs/api.md, public notes); crypto, bank and auto-settlement payouts. */
 export interface Withdrawal {
 	id: string;
 	externalId: string | null;
@@ -233,7 +233,7 @@ export interface Withdrawal {
 
 export type TradeStatus = 'pending' | 'completed' | 'flagged';
 
-/** Deposit / trade transaction (public notes 2.8) plus the fields webhooks carry (4.1). */
+/** Deposit / trade transaction (docs/api.md, public notes) plus the fields webhooks carry (4.1). */
 export interface Trade {
 	id: string;
 	amount: number;
@@ -273,7 +273,7 @@ export interface WebhookAttempt {
 	responseBody: string;
 }
 
-/** Stored outgoing webhook delivery (public notes 2.9). */
+/** Stored outgoing webhook delivery (docs/api.md, public notes). */
 export interface WebhookEvent {
 	id: string;
 	integration: string;

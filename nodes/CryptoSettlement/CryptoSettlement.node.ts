@@ -1,8 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { operationProperties, resourceProperty, SPECS } from './resources';
-import { createOperationRunner } from './shared/execute';
-import { fields } from './shared/fields';
-import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './shared/lookups';
+import { createOperationRunner } from './helpers/execute';
+import { fields } from './helpers/fields';
+import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {

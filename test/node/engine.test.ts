@@ -1,6 +1,6 @@
 /**
  * The n8n-core behaviours the node relies on beyond the documented node API
- * (nodes/CryptoSettlement/shared/engine.ts). If a new n8n version stops honouring one, these fail.
+ * (nodes/CryptoSettlement/helpers/engine.ts). If a new n8n version stops honouring one, these fail.
  */
 import { ExecuteSingleContext } from 'n8n-core';
 import { api, cryptoWithdrawal, noWithdrawalsYet, ok, runNode, setupNock } from './helpers';

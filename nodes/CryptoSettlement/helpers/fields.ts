@@ -203,7 +203,7 @@ export const fields: INodeProperties[] = [
 		bankAccount: ['delete'],
 	}),
 
-	// tokens, networks and fees (spec 2.8)
+	// tokens, networks and fees (docs/api.md, "Field rules")
 	{
 		displayName: 'Token',
 		name: 'token',

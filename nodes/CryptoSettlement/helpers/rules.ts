@@ -1,5 +1,5 @@
 /**
- * The API's field rules (spec 2.7, 2.8, 4.1, 4.5, 4.6, 4.9 and 8), in one place.
+ * The API's field rules (docs/api.md, "Field rules"), in one place.
  *
  * Used by the node's descriptions (which options exist and when a field shows), by its
  * pre-flight validation (nothing is sent when a rule fails) and by the local sandbox (which
@@ -14,7 +14,7 @@ export type Token = (typeof TOKENS)[number];
 export const STABLECOINS = ['USDT', 'USDC'] as const;
 export const UTXO_TOKENS = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
 
-/** Networks per stablecoin: TON is USDT-only, BASE is USDC-only (spec 2.8). */
+/** Networks per stablecoin: TON is USDT-only, BASE is USDC-only. */
 export const NETWORKS_BY_TOKEN: Readonly<Record<'USDT' | 'USDC', readonly string[]>> = {
 	USDT: ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON'],
 	USDC: ['ERC20', 'TRC20', 'BSC', 'SOL', 'BASE'],
@@ -29,7 +29,7 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export const NARRATION_MAX_LENGTH = 32;
 export const USD_DECIMALS = 2;
 export const CRYPTO_DECIMALS = 8;
-/** Both ends are accepted: the spec says "between 0 and 10" and "0 to 10". */
+/** Both ends are accepted: the API documents "between 0 and 10" and "0 to 10". */
 export const MARKUP_MIN = 0;
 export const MARKUP_MAX = 10;
 
@@ -139,7 +139,7 @@ export function checkOneOf(field: string, value: unknown, allowed: readonly stri
 		: [{ field, message: `${field} must be one of ${allowed.join(', ')}`, value }];
 }
 
-/** token, network and fee level together (spec 2.8, 4.1, 4.6). */
+/** token, network and fee level together. */
 export function checkTokenNetworkFee(
 	input: { token?: unknown; network?: unknown; feeLevel?: unknown },
 	options: { feeLevelRequired: boolean } = { feeLevelRequired: true },
@@ -182,8 +182,8 @@ export function checkPositiveAmount(field: string, value: unknown, decimals: num
 }
 
 /**
- * amount (USD, 2 decimals) or cryptoAmount (8 decimals): exactly one (spec 4.6 rule 1).
- * Neither yields the spec's eight entries, the actionable one first.
+ * amount (USD, 2 decimals) or cryptoAmount (8 decimals): exactly one.
+ * Neither yields the service's eight entries, the actionable one first.
  */
 export function checkWithdrawalAmount(input: { amount?: unknown; cryptoAmount?: unknown }): Violation[] {
 	const hasAmount = !isBlank(input.amount);

@@ -15,12 +15,12 @@ import {
 import type { Envelope, RetryPolicy } from './types';
 
 /**
- * The one path every request takes: pacing under the spec's rate limits, bounded waits on 429,
+ * The one path every request takes: pacing under the service's rate limits (docs/api.md, "Rate limits"), bounded waits on 429,
  * bounded backoff on 5xx and network failures where a repeat cannot duplicate an effect, and
  * service errors turned into NodeApiErrors that never carry the request (and so no secret).
  */
 
-/** Spec section 8: per integration and route; routes do not share a budget. */
+/** Per integration and route; routes do not share a budget (docs/api.md, "Rate limits"). */
 export const RATE_LIMITS: Record<string, number> = {
 	'POST /payments/withdraw/address': 200,
 	'GET /trades/pbc/sell/rates': 20,
@@ -50,7 +50,7 @@ export const RETRY = {
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** The spec path template, for example `/trades/wallets/{walletId}`: the rate-limit route. */
+	/** The path template, for example `/trades/wallets/{walletId}`: the rate-limit route. */
 	route: string;
 	url: string;
 	qs?: IDataObject;

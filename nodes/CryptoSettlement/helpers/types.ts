@@ -36,7 +36,7 @@ export interface OperationSpec {
 	/** Path relative to the base URL; `{name}` placeholders come from `pathParams`. */
 	path: string;
 	retry: RetryPolicy;
-	/** A list the service pages (spec 4.12): page/size until meta.hasNextPage is false. */
+	/** A list the service pages (docs/api.md, "Pagination"): page/size until meta.hasNextPage is false. */
 	pageSize?: number;
 	/** A list the service returns whole: Return All / Limit are applied locally. */
 	localLimit?: boolean;
@@ -50,7 +50,7 @@ export interface OperationSpec {
 
 export type ResourceSpecs = Record<string, OperationSpec>;
 
-/** The success envelope (spec 2.1); the swap answer carries only message, success and data. */
+/** The success envelope (docs/api.md, "Envelope"); the swap answer carries only message, success and data. */
 export interface Envelope {
 	message?: string;
 	success?: boolean;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { withoutSecretKeys } from '../shared/redact';
-import { checkMarkupPercent, checkOneOf, toNumber, WITHDRAWAL_FEE_BEARERS } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { withoutSecretKeys } from '../helpers/redact';
+import { checkMarkupPercent, checkOneOf, toNumber, WITHDRAWAL_FEE_BEARERS } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const account: ResourceSpecs = {
 	get: {

@@ -1,4 +1,4 @@
-import type { ResourceSpecs } from '../shared/types';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const asset: ResourceSpecs = {
 	getDepositAssets: {

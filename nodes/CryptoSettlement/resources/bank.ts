@@ -1,7 +1,7 @@
-import { bankAccountFields } from '../shared/builders';
-import { checkOneOf, FIAT_CURRENCIES } from '../shared/rules';
-import type { Params } from '../shared/params';
-import type { ResourceSpecs } from '../shared/types';
+import { bankAccountFields } from '../helpers/builders';
+import { checkOneOf, FIAT_CURRENCIES } from '../helpers/rules';
+import type { Params } from '../helpers/params';
+import type { ResourceSpecs } from '../helpers/types';
 
 function currencyOf(params: Params): string {
 	const currency = params.text('currency', 'ngn');

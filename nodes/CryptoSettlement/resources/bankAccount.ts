@@ -1,5 +1,5 @@
-import { bankAccountFields, narrationOf } from '../shared/builders';
-import type { ResourceSpecs } from '../shared/types';
+import { bankAccountFields, narrationOf } from '../helpers/builders';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const bankAccount: ResourceSpecs = {
 	create: {

@@ -1,6 +1,6 @@
-import { transactionPin } from '../shared/builders';
-import { checkSwap, toNumber } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { transactionPin } from '../helpers/builders';
+import { checkSwap, toNumber } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const currency: ResourceSpecs = {
 	swap: {

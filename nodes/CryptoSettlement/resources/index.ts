@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { ResourceSpecs } from '../shared/types';
+import type { ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
 import { bank } from './bank';

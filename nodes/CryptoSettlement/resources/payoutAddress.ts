@@ -1,5 +1,5 @@
-import { tokenNetworkFee } from '../shared/builders';
-import type { ResourceSpecs } from '../shared/types';
+import { tokenNetworkFee } from '../helpers/builders';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const payoutAddress: ResourceSpecs = {
 	create: {

@@ -1,5 +1,5 @@
-import { checkOneOf, checkPositiveAmount, FIAT_CURRENCIES, toNumber, USD_DECIMALS } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { checkOneOf, checkPositiveAmount, FIAT_CURRENCIES, toNumber, USD_DECIMALS } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const rate: ResourceSpecs = {
 	calculate: {

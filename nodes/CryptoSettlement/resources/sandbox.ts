@@ -1,5 +1,5 @@
-import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const sandbox: ResourceSpecs = {
 	mockDeposit: {

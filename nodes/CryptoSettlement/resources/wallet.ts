@@ -1,6 +1,6 @@
-import { bankAccountFields, narrationOf } from '../shared/builders';
-import { checkRequired } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { bankAccountFields, narrationOf } from '../helpers/builders';
+import { checkRequired } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const wallet: ResourceSpecs = {
 	create: {

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { ResourceSpecs } from '../shared/types';
+import type { ResourceSpecs } from '../helpers/types';
 
 export const webhookEvent: ResourceSpecs = {
 	get: {

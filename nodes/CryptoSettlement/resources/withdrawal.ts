@@ -1,6 +1,6 @@
-import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../shared/builders';
-import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../shared/rules';
-import type { ResourceSpecs } from '../shared/types';
+import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
+import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import type { ResourceSpecs } from '../helpers/types';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
