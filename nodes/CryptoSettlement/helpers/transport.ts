@@ -1,6 +1,5 @@
 import {
 	NodeApiError,
-	NodeOperationError,
 	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
@@ -268,7 +267,6 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
 			});
 		} catch (error) {
-			if (isCredentialProblem(error)) throw credentialError(ctx, error);
 			return { kind: 'ambiguous', reason: networkReason(error) };
 		} finally {
 			gate.leave();
@@ -298,23 +296,6 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 		waitedMs += waitMs;
 		await sleep(waitMs);
 	}
-}
-
-const CREDENTIAL_PROBLEM = 'Crypto Settlement API credential, ';
-
-function isCredentialProblem(error: unknown): boolean {
-	const messages = [error, (error as { cause?: unknown })?.cause].map((e) => (e as { message?: unknown })?.message);
-	return messages.some((message) => typeof message === 'string' && message.includes(CREDENTIAL_PROBLEM));
-}
-
-/** The credential cannot be used (checked by its authenticate): nothing was sent, so nothing is retried. */
-function credentialError(ctx: IExecuteSingleFunctions, error: unknown): NodeOperationError {
-	const messages = [error, (error as { cause?: unknown })?.cause].map((e) => (e as { message?: unknown })?.message);
-	const message = String(messages.find((m) => typeof m === 'string' && m.includes(CREDENTIAL_PROBLEM)));
-	return new NodeOperationError(ctx.getNode(), message.slice(message.indexOf(CREDENTIAL_PROBLEM)), {
-		itemIndex: ctx.getItemIndex(),
-		description: 'Fix the Crypto Settlement API credential. Nothing was sent to the service.',
-	});
 }
 
 /** An exchange whose ambiguous failures are retried only when the policy says repeating is safe. */
