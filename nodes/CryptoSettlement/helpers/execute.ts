@@ -10,7 +10,7 @@ import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { Params } from './params';
 import { redact, redactError } from './redact';
-import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
+import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
 import type { Envelope, OperationSpec, RequestParts, ResourceSpecs } from './types';
 import { submitWithdrawal } from './withdrawals';
 
@@ -45,10 +45,55 @@ const recordKey = (record: IDataObject) => {
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 };
 
+/** Records of a list, page by page in order: a record seen before is dropped, a repeated page is refused. */
+class PagedList {
+	readonly records: IDataObject[] = [];
+
+	private readonly seen = new Set<string>();
+
+	private previousPage = '';
+
+	/** `meta.pages` and `meta.totalDocs` of the last page read, when the service gives them. */
+	pages: number | undefined;
+
+	totalDocs: number | undefined;
+
+	constructor(
+		private readonly params: Params,
+		readonly limit: number,
+	) {}
+
+	/** Adds one page; tells whether another page may follow. */
+	add(page: number, response: ApiResponse): boolean {
+		const data = Array.isArray(response.body.data) ? response.body.data : [];
+		const keys = data.map((entry) => (isObject(entry) ? (recordKey(entry) ?? JSON.stringify(entry)) : '')).join('\n');
+		if (page > 1 && data.length && keys === this.previousPage) {
+			throw listError(this.params, `page ${page} repeats page ${page - 1}`);
+		}
+		this.previousPage = keys;
+		for (const entry of data) {
+			if (this.records.length >= this.limit) break;
+			if (!isObject(entry)) continue;
+			const key = recordKey(entry);
+			if (key !== undefined) {
+				if (this.seen.has(key)) continue;
+				this.seen.add(key);
+			}
+			this.records.push(entry);
+			if (this.records.length > MAX_LIST_ITEMS) throw listError(this.params, `more than ${MAX_LIST_ITEMS} records`);
+		}
+		const meta = response.body.meta ?? {};
+		this.pages = typeof meta.pages === 'number' ? meta.pages : undefined;
+		this.totalDocs = typeof meta.totalDocs === 'number' ? meta.totalDocs : undefined;
+		if (this.records.length >= this.limit || meta.hasNextPage !== true || data.length === 0) return false;
+		return !(this.pages !== undefined && page >= this.pages);
+	}
+}
+
 /**
- * Follows the pages with one constant page size (so page numbers stay aligned) until the limit,
- * `meta.pages`, or `hasNextPage` is false. A page that repeats the previous one, or more records
- * than n8n can take, stops with a clear error; a record seen on an earlier page is not output twice.
+ * Reads a paged list with one constant page size (so page numbers stay aligned) until the limit,
+ * `meta.pages`, or `hasNextPage` is false. Once a page gives `meta.pages`, the remaining pages the
+ * limit needs are fetched at once (within the route's in-flight limit) and assembled in order.
  */
 async function fetchPages(
 	params: Params,
@@ -56,36 +101,32 @@ async function fetchPages(
 	request: ApiRequest,
 	pageSize: number,
 ): Promise<IDataObject[]> {
-	const limit = limitOf(params);
-	const size = Math.min(pageSize, limit);
-	const records: IDataObject[] = [];
-	const seen = new Set<string>();
-	let previousPage = '';
-	for (let page = 1; ; page++) {
+	const list = new PagedList(params, limitOf(params));
+	const size = Math.min(pageSize, list.limit);
+	const fetchPage = async (page: number): Promise<ApiResponse> => {
 		const pageRequest = { ...request, qs: { ...request.qs, page, size } };
 		const response = await callApi(params.ctx, http, pageRequest, 'safe');
 		if (!isSuccess(response)) throw serviceError(params.ctx, pageRequest, response);
-		const data = Array.isArray(response.body.data) ? response.body.data : [];
-		const keys = data.map((entry) => (isObject(entry) ? (recordKey(entry) ?? JSON.stringify(entry)) : '')).join('\n');
-		if (page > 1 && data.length && keys === previousPage) throw listError(params, `page ${page} repeats page ${page - 1}`);
-		previousPage = keys;
-		for (const entry of data) {
-			if (records.length >= limit) break;
-			if (!isObject(entry)) continue;
-			const key = recordKey(entry);
-			if (key !== undefined) {
-				if (seen.has(key)) continue;
-				seen.add(key);
-			}
-			records.push(entry);
-			if (records.length > MAX_LIST_ITEMS) throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
+		return response;
+	};
+	let page = 1;
+	let more = list.add(page, await fetchPage(page));
+	while (more) {
+		const { pages, totalDocs } = list;
+		if (list.limit > MAX_LIST_ITEMS && ((totalDocs ?? 0) > MAX_LIST_ITEMS || (pages ?? 0) > Math.ceil(MAX_LIST_ITEMS / size) + 1)) {
+			throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
 		}
-		const meta = response.body.meta ?? {};
-		const pages = typeof meta.pages === 'number' ? meta.pages : undefined;
-		if (records.length >= limit || meta.hasNextPage !== true || data.length === 0) break;
-		if (pages !== undefined && page >= pages) break;
+		const needed = Math.ceil((list.limit - list.records.length) / size);
+		const last = pages === undefined ? page + 1 : Math.min(pages, page + needed);
+		const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
+		const responses = await Promise.all(numbers.map(fetchPage));
+		for (const [index, response] of responses.entries()) {
+			page = numbers[index];
+			more = list.add(page, response);
+			if (!more) break;
+		}
 	}
-	return records;
+	return list.records;
 }
 
 function listError(params: Params, what: string): NodeOperationError {

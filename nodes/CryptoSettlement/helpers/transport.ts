@@ -26,8 +26,12 @@ export const RATE_LIMITS: Record<string, number> = {
 };
 /** One minute plus a second of margin for clock and latency differences with the service. */
 const RATE_WINDOW_MS = 61_000;
-/** Requests in flight per credential and route: the engine would otherwise start every item at once. */
-const MAX_IN_FLIGHT = 32;
+/**
+ * Requests in flight per credential and route adapt to the service (README, "Pacing, retries and
+ * timeouts"): they start at 32, grow by one per fast clean answer (doubling per round trip) up to
+ * 256, and halve on a 429, a 5xx, a failure without an answer, or an answer much slower than usual.
+ */
+export const CONCURRENCY = { initial: 32, min: 2, max: 256 };
 /**
  * How long one attempt may wait for an answer (n8n's declarative default is 300 s). A hung request
  * holds a slot of its own route only, and for at most this long per attempt.
@@ -105,23 +109,45 @@ class Lane {
 	}
 }
 
-class Gate {
+export class Gate {
+	limit = CONCURRENCY.initial;
+
 	private inFlight = 0;
 
 	private readonly queue: Array<() => void> = [];
 
+	/** The fastest answer seen: "usual" latency, which does not drift up under load. */
+	private fastestMs = Number.POSITIVE_INFINITY;
+
+	private lastCutAt = 0;
+
 	async enter(): Promise<void> {
-		if (this.inFlight < MAX_IN_FLIGHT) {
+		if (this.inFlight < this.limit) {
 			this.inFlight++;
 			return;
 		}
 		await new Promise<void>((resolve) => this.queue.push(resolve));
 	}
 
-	leave(): void {
-		const next = this.queue.shift();
-		if (next) next();
-		else this.inFlight--;
+	/** Frees the slot; `outcome` tells how the service coped with the request. */
+	leave(outcome: { overloaded: boolean; latencyMs?: number }, now = Date.now()): void {
+		const { latencyMs } = outcome;
+		if (latencyMs !== undefined) this.fastestMs = Math.min(this.fastestMs, latencyMs);
+		const slow = latencyMs !== undefined && latencyMs > Math.max(4 * this.fastestMs, this.fastestMs + 1000);
+		if (outcome.overloaded || slow) {
+			// One cut per round trip: the answers already in flight report the same congestion.
+			if (now - this.lastCutAt > Math.max(this.fastestMs, 50)) {
+				this.limit = Math.max(CONCURRENCY.min, Math.floor(this.limit / 2));
+				this.lastCutAt = now;
+			}
+		} else if (this.limit < CONCURRENCY.max) {
+			this.limit++;
+		}
+		this.inFlight--;
+		while (this.inFlight < this.limit && this.queue.length) {
+			this.inFlight++;
+			(this.queue.shift() as () => void)();
+		}
 	}
 }
 
@@ -257,6 +283,7 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 		// The route's budget first: a request waiting for its turn holds no in-flight slot.
 		const place = await lane.reserve(limit);
 		await gate.enter();
+		const sentAt = Date.now();
 		let response: ApiResponse;
 		try {
 			lane.markSent(place);
@@ -267,11 +294,11 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
 			});
 		} catch (error) {
+			gate.leave({ overloaded: true });
 			return { kind: 'ambiguous', reason: networkReason(error) };
-		} finally {
-			gate.leave();
 		}
 		const status = response.statusCode;
+		gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
 		if (status >= 300 && status < 400) {
 			const origin = locationOrigin(response.headers);
 			return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
