@@ -160,7 +160,8 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 		let records: IDataObject[];
 		try {
 			const credentials = await credentialsOf(this);
-			secrets = secretsOf(credentials, nodePin(this));
+			// Only writes that move money take a PIN in the node.
+			secrets = secretsOf(credentials, batch ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
 			const http = createHttpCall(this, requestData);
 			if (batch) {

@@ -20,17 +20,30 @@ function redactText(text: string, secrets: readonly string[]): string {
 	return result;
 }
 
-/** A copy of `value` with every secret replaced, at any depth (strings and numbers alike). */
+/**
+ * `value` with every secret replaced, at any depth (strings and numbers alike). Parts without a
+ * secret are returned as they are, so the common case allocates nothing.
+ */
 export function redact<T>(value: T, secrets: readonly string[]): T {
 	if (!secrets.length) return value;
 	const walk = (current: unknown, depth: number): unknown => {
 		if (typeof current === 'string') return redactText(current, secrets);
 		if (typeof current === 'number') return secrets.includes(String(current)) ? REDACTED : current;
 		if (!current || typeof current !== 'object' || depth > 50) return current;
-		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
-		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(current)) copy[key] = walk(entry, depth + 1);
-		return copy;
+		if (Array.isArray(current)) {
+			let copy: unknown[] | undefined;
+			current.forEach((entry, index) => {
+				const next = walk(entry, depth + 1);
+				if (next !== entry) (copy ??= [...current])[index] = next;
+			});
+			return copy ?? current;
+		}
+		let copy: Record<string, unknown> | undefined;
+		for (const [key, entry] of Object.entries(current)) {
+			const next = walk(entry, depth + 1);
+			if (next !== entry) (copy ??= { ...(current as Record<string, unknown>) })[key] = next;
+		}
+		return copy ?? current;
 	};
 	return walk(value, 0) as T;
 }
