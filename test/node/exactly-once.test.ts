@@ -89,6 +89,28 @@ describe('1. every item is checked before any money moves', () => {
 		expect(result.error?.description).toMatch(/Not sent: item .*7/);
 	});
 
+	test("with n8n's Batching option (items started apart in time), one bad row still sends nothing", async () => {
+		const { run, server } = await setUp();
+		const result = await run(crypto({ requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 30 } } } }), {
+			items: [
+				{ amount: 5, ref: 'b-1' },
+				{ amount: 6, ref: 'b-2' },
+				{ amount: 7.777, ref: 'b-3' },
+			],
+		});
+		expect(result.error?.message).toMatch(/^1 of 3 items are invalid, so nothing was sent: item 2/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	test("with n8n's Batching option, valid items are all sent, in order", async () => {
+		const { run, posts } = await setUp();
+		const result = await run(crypto({ requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 30 } } } }), {
+			items: [1, 2, 3].map((n) => ({ amount: n, ref: `bo-${n}` })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(posts().map((r) => r.body?.externalId)).toEqual(['bo-1', 'bo-2', 'bo-3']);
+	});
+
 	test("n8n's Retry execution with derived External IDs is refused before anything is sent", async () => {
 		const { server } = await setUp();
 		const result = await runWorkflow({

@@ -39,6 +39,17 @@ interface Entry {
 class Batch {
 	readonly entries = new Map<number, Entry>();
 
+	private joined!: () => void;
+
+	/**
+	 * Resolves once every item of the run has joined. With n8n's Batching option the engine starts
+	 * items apart in time and awaits them only after the last one started: an item that failed
+	 * earlier waits for this, so n8n never sees a rejection it is not awaiting yet.
+	 */
+	readonly allJoined = new Promise<void>((resolve) => (this.joined = resolve));
+
+	constructor(private readonly size: number) {}
+
 	plans: Promise<ItemPlan[]> | undefined;
 
 	stoppedBy: number | undefined;
@@ -52,6 +63,7 @@ class Batch {
 		const done = new Promise<void>((resolve) => (markDone = resolve));
 		this.entries.set(itemIndex, { done, markDone, started: false });
 		this.queue.push(itemIndex);
+		if (this.entries.size >= this.size) this.joined();
 	}
 
 	/** Resolves when it is this item's turn: items start in order, a few at a time. */
@@ -125,7 +137,7 @@ export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
 	const itemIndex = ctx.getItemIndex();
 	let batch = batches.get(run);
 	if (!batch || batch.entries.has(itemIndex)) {
-		batch = new Batch();
+		batch = new Batch(inputItems(ctx).length);
 		batches.set(run, batch);
 	}
 	batch.register(itemIndex);
@@ -141,6 +153,7 @@ export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec:
 	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error }] : []));
 	if (invalid.length && !ctx.continueOnFail()) {
 		batch.settle(itemIndex, { state: 'invalid' });
+		await batch.allJoined;
 		throw plans.length === 1 ? invalid[0].error : invalidBatchError(ctx, invalid, plans.length);
 	}
 	if (!own || 'error' in own) {
@@ -203,6 +216,9 @@ export async function sendInTurn(
 	if (!ledger) ledgers.set(run, (ledger = new Map()));
 	const earlier = canRepeat ? undefined : ledger.get(itemIndex);
 
+	// Nothing moves until the engine has started every item: an item it refuses itself (an
+	// expression that fails) stops the run before any money moves.
+	await batch.allJoined;
 	await batch.turn(itemIndex);
 	if (batch.stoppedBy !== undefined && !continueOnFail) {
 		batch.settle(itemIndex, { state: 'not sent' });
@@ -224,7 +240,10 @@ export async function sendInTurn(
 		if (!canRepeat && isAmbiguous(error)) ledger.set(itemIndex, { error: error as Error });
 		batch.settle(itemIndex, { state: 'failed', message: (error as Error).message });
 		batch.stoppedBy ??= continueOnFail ? undefined : itemIndex;
-		if (!continueOnFail) await batch.allSettled();
+		if (!continueOnFail) {
+			await batch.allJoined;
+			await batch.allSettled();
+		}
 		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail);
 	}
 }
