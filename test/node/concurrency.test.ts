@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 /**
  * Issue "Bulk work at least as fast as n8n's HTTP Request node": adaptive concurrency per
  * credential and route, and the remaining pages of a list fetched at once. Behaviour only: the

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { api, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode, setupNock } from './helpers';
+import { recordReads, shownFields } from './shown-and-read';
 
 setupNock();
 
@@ -370,7 +371,14 @@ describe('every operation sends the contract request and outputs the unwrapped d
 		else interceptor = interceptor.query((actual) => Object.keys(actual).length === 0);
 		const scope = interceptor.reply(200, c.reply as nock.Body);
 
+		const reads = recordReads();
 		const run = await runNode(c.params);
+		reads.stop();
+		// What the editor shows for this operation is exactly what its builder reads; the one field read
+		// while hidden is a network on a UTXO token, read only to refuse it (it may come from an expression).
+		const shown = await shownFields(c.params);
+		const utxo = typeof c.params.token === 'string' && !['USDT', 'USDC'].includes(c.params.token);
+		expect(reads.names().filter((name) => !(utxo && name === 'network' && !shown.includes(name)))).toEqual(shown);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual(c.output);

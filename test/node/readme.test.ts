@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 /** The README's Operations table is the node's own list: a test fails when the two drift apart. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
