@@ -21,7 +21,7 @@ import { remember, wasEmitted } from '../CryptoSettlementTrigger/dedupe';
 import { isEventSelected } from '../CryptoSettlementTrigger/events';
 import { scalarText } from '../CryptoSettlementTrigger/payload';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind, type Source } from './items';
-import { createdAtMs, readNewestFirst, type FetchPage, type Page } from './read';
+import { createdAtMs, readNewestFirst, type FetchPage, type Page, type Resume } from './read';
 
 /**
  * One poll (docs/trigger.md, "Poll trigger"). Everything is read first; the static data is replaced
@@ -52,11 +52,17 @@ const LISTS: Array<{ kind: RecordKind; name: 'trades' | 'withdrawals'; route: st
 	{ kind: 'withdrawal', name: 'withdrawals', route: '/payments/withdrawals' },
 ];
 
+/** An unfinished walk (Max Pages per Poll reached): where it resumes, and the position once it is done. */
+interface PendingWalk extends Resume {
+	next: number;
+}
+
 interface ListState {
 	/** Creation time (ms) of the newest record read; null while the list was empty. */
 	since: number | null;
 	/** Records not yet in a final status: id → creation time (ms). */
 	open: Record<string, number>;
+	resume?: PendingWalk;
 }
 
 interface PollState extends IDataObject {
@@ -64,6 +70,7 @@ interface PollState extends IDataObject {
 	source: Source;
 	/** webhookEvents: the end of the last date range fully read (ms, this n8n's clock). */
 	since?: number;
+	resume?: IDataObject;
 	trades?: IDataObject;
 	withdrawals?: IDataObject;
 }
@@ -89,7 +96,15 @@ function listState(state: PollState | undefined, name: 'trades' | 'withdrawals')
 	return {
 		since: typeof stored?.since === 'number' ? stored.since : null,
 		open: stored?.open && typeof stored.open === 'object' ? { ...stored.open } : {},
+		resume: pendingWalk(stored?.resume),
 	};
+}
+
+function pendingWalk(value: unknown): PendingWalk | undefined {
+	const walk = value as Partial<PendingWalk> | undefined;
+	return walk && typeof walk.page === 'number' && typeof walk.next === 'number' && typeof walk.order === 'string'
+		? { page: walk.page, next: walk.next, order: walk.order }
+		: undefined;
 }
 
 function finite(values: number[]): number[] {
@@ -178,16 +193,18 @@ async function pollWebhookEvents(
 	now: number,
 ): Promise<{ candidates: PolledEvent[]; baseline: boolean; state: PollState; complete: boolean }> {
 	const since = previous?.since ?? now;
+	const pending = pendingWalk(previous?.resume);
 	const range = { startDate: new Date(since - OVERLAP_MS).toISOString(), endDate: new Date(now).toISOString() };
-	const read = await readNewestFirst(client.pages('webhookEvents', '/transactions/webhooks', range), -Infinity, settings.maxPages);
+	const fetch = client.pages('webhookEvents', '/transactions/webhooks', range);
+	const read = await readNewestFirst(fetch, -Infinity, settings.maxPages, pending);
 	const candidates = read.records.map(fromStoredDelivery).filter((event): event is PolledEvent => event !== undefined);
-	return {
-		candidates,
-		baseline: previous === undefined,
-		complete: read.complete,
-		// A range read only in part is read again from the same start next time.
-		state: { version: 1, source: 'webhookEvents', since: read.complete || previous === undefined ? now : since },
-	};
+	const state: PollState = { version: 1, source: 'webhookEvents', since: now };
+	if (previous !== undefined && !read.complete) {
+		// Read again from the same start; the walk resumes where it stopped.
+		state.since = since;
+		state.resume = { page: read.nextPage ?? 1, order: read.order, next: pending?.next ?? now };
+	} else if (pending) state.since = pending.next;
+	return { candidates, baseline: previous === undefined, complete: read.complete, state };
 }
 
 // ---------------------------------------------------------------------------------- records
@@ -204,7 +221,7 @@ async function pollList(
 	const windowStart = before.since === null ? -Infinity : before.since - OVERLAP_MS;
 	// A first poll reads only the newest page; later polls read back to the window and the oldest followed record.
 	const stopAt = baseline ? Infinity : Math.min(windowStart, ...Object.values(before.open));
-	const read = await readNewestFirst(client.pages('records', list.route), stopAt, settings.maxPages);
+	const read = await readNewestFirst(client.pages('records', list.route), stopAt, settings.maxPages, before.resume);
 
 	const open = { ...before.open };
 	const candidates: PolledEvent[] = [];
@@ -226,10 +243,22 @@ async function pollList(
 	const oldestRead = created.length ? Math.min(...created) : Infinity;
 	// Every record newer than the window was read: the position moves to the newest one.
 	const newCovered = read.complete || oldestRead < windowStart;
+	const newest = created.length ? Math.max(...created) : undefined;
 	let since = before.since;
-	if (baseline || newCovered) {
-		const newest = created.length ? Math.max(...created) : undefined;
-		since = newest !== undefined ? Math.max(newest, before.since ?? -Infinity) : read.records.length ? Date.now() : before.since;
+	let resume: PendingWalk | undefined;
+	if (baseline) {
+		since = newest ?? (read.records.length ? Date.now() : null);
+	} else if (newCovered) {
+		since = Math.max(newest ?? -Infinity, before.since ?? -Infinity, before.resume?.next ?? -Infinity);
+		if (!Number.isFinite(since)) since = before.since;
+	} else {
+		// Max Pages per Poll reached before the window: resume there next time, position unchanged.
+		resume = {
+			page: read.nextPage ?? 1,
+			order: read.order,
+			next: Math.max(before.resume?.next ?? -Infinity, newest ?? -Infinity, before.since ?? -Infinity),
+		};
+		if (!Number.isFinite(resume.next)) resume.next = Date.now();
 	}
 	if (!read.complete && newCovered) {
 		const unreachable = Object.entries(open).filter(([, time]) => time < oldestRead);
@@ -244,7 +273,11 @@ async function pollList(
 	return {
 		candidates,
 		complete: newCovered,
-		state: { since, open: Object.fromEntries(entries.slice(Math.max(0, entries.length - OPEN_CAPACITY))) },
+		state: {
+			since,
+			open: Object.fromEntries(entries.slice(Math.max(0, entries.length - OPEN_CAPACITY))),
+			...(resume ? { resume } : {}),
+		},
 	};
 }
 
@@ -294,7 +327,7 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 	}
 	if (!result.complete) {
 		ctx.logger.warn(
-			`Crypto Settlement Poll Trigger: more new records than ${settings.maxPages} pages could be read in one poll; the position was not moved, so the next polls read again (raise Max Pages per Poll or poll more often)`,
+			`Crypto Settlement Poll Trigger: more new events than ${settings.maxPages} pages per list in one poll; the next poll continues where this one stopped (raise Max Pages per Poll or poll more often)`,
 		);
 	}
 

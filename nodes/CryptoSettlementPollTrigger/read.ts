@@ -28,6 +28,14 @@ export interface ReadResult {
 	complete: boolean;
 	pagesRead: number;
 	order: Order;
+	/** When not complete: the next page the walk would have read (where the next poll resumes). */
+	nextPage?: number;
+}
+
+/** Where an unfinished walk resumes: its next page, in the order it had detected. */
+export interface Resume {
+	page: number;
+	order: Order;
 }
 
 /** A record's creation time in ms; ISO text or epoch milliseconds. NaN when absent or unreadable. */
@@ -69,7 +77,12 @@ function oldestOf(records: IDataObject[]): number {
  * read. Page 1 is always read first; when its dates do not tell the order and there are more pages,
  * the last page is compared with it. A list sorted oldest first is read from its last page backwards.
  */
-export async function readNewestFirst(fetchPage: FetchPage, stopAt: number, maxPages: number): Promise<ReadResult> {
+export async function readNewestFirst(
+	fetchPage: FetchPage,
+	stopAt: number,
+	maxPages: number,
+	resume?: Resume,
+): Promise<ReadResult> {
 	const budget = Math.max(1, Math.floor(maxPages));
 	const fetched = new Map<number, Page>();
 	const read = async (page: number): Promise<Page> => {
@@ -85,13 +98,24 @@ export async function readNewestFirst(fetchPage: FetchPage, stopAt: number, maxP
 		walked.push(page);
 		return await read(page);
 	};
-	const first = await read(1);
-	const done = (complete: boolean, order: Order): ReadResult => ({
+	const done = (complete: boolean, order: Order, nextPage?: number): ReadResult => ({
 		records: walked.flatMap((page) => fetched.get(page)?.records ?? []),
 		complete,
 		pagesRead: fetched.size,
 		order,
+		nextPage: complete ? undefined : nextPage,
 	});
+	if (resume) {
+		// Continue an unfinished walk. Newest first, records only move to later pages as new ones
+		// arrive (read again, never skipped); oldest first, earlier pages do not move.
+		const backwards = resume.order === 'oldestFirst';
+		for (let page = Math.max(1, resume.page); ; page += backwards ? -1 : 1) {
+			if (fetched.size >= budget) return done(false, resume.order, page);
+			const current = await walk(page);
+			if (oldestOf(current.records) < stopAt || (backwards ? page <= 1 : !current.hasNextPage)) return done(true, resume.order);
+		}
+	}
+	const first = await read(1);
 	if (!first.hasNextPage) {
 		walked.push(1);
 		return done(true, orderOf(first.records));
@@ -109,7 +133,7 @@ export async function readNewestFirst(fetchPage: FetchPage, stopAt: number, maxP
 	if (order === 'oldestFirst' && lastPage !== undefined) {
 		// The newest records are on the last page: walk back towards page 1.
 		for (let page = lastPage; page >= 1; page--) {
-			if (!fetched.has(page) && fetched.size >= budget) return done(false, order);
+			if (!fetched.has(page) && fetched.size >= budget) return done(false, order, page);
 			const current = await walk(page);
 			if (oldestOf(current.records) < stopAt || page === 1) return done(true, order);
 		}
@@ -118,7 +142,7 @@ export async function readNewestFirst(fetchPage: FetchPage, stopAt: number, maxP
 
 	// Newest first (or undetectable: all dates equal, the same walk is the only sensible one).
 	for (let page = 1; ; page++) {
-		if (!fetched.has(page) && fetched.size >= budget) return done(false, order);
+		if (!fetched.has(page) && fetched.size >= budget) return done(false, order, page);
 		const current = await walk(page);
 		if (oldestOf(current.records) < stopAt || !current.hasNextPage) return done(true, order);
 		if (lastPage !== undefined && page >= lastPage) return done(true, order);
