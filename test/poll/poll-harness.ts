@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * Drives the poll trigger as n8n does: n8n-core's real PollContext around a real Workflow built
  * from the package loaded from dist/, with requests through n8n's real HTTP stack and the

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../../nodes/CryptoSettlementTrigger/confirm';
 import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../sandbox/helpers';
 import { Poller } from './poll-harness';
@@ -11,7 +11,7 @@ import { Poller } from './poll-harness';
 const REJECTED = 'TRejectRejectRejectRejectRejectRe1';
 
 let client: Client;
-let credentials: IDataObject;
+let credentials: ICredentialDataDecryptedObject;
 let wallet: { id: string; address: string };
 let reference = 0;
 
