@@ -142,6 +142,8 @@ async function runLine(line, tarball, chromium) {
 		pagination: loadWorkflow('e2e-pagination'),
 		fieldRule: loadWorkflow('e2e-field-rule'),
 		e2eTrigger: loadWorkflow('e2e-trigger', { COLLECTOR_URL: `${collector.url}/hook` }),
+		pollExample: loadWorkflow('poll-trigger'),
+		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -167,12 +169,16 @@ async function runLine(line, tarball, chromium) {
 
 		await check("package recorded in n8n's database as an installed community package", async () => {
 			const rows = await n8n.registerPackage(pkg);
-			assert(rows.nodes.length === 2, `nodes recorded: ${JSON.stringify(rows.nodes)}`);
+			assert(rows.nodes.length === 3, `nodes recorded: ${JSON.stringify(rows.nodes)}`);
 			return rows.nodes.map((node) => `${node.type} v${node.latestVersion}`).join(', ');
 		});
 
 		await check(`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`, async () => {
 			await n8n.activate(E2E.trigger);
+		});
+
+		await check('poll trigger workflow activated (every minute)', async () => {
+			await n8n.activate(E2E.pollTrigger);
 		});
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
@@ -440,6 +446,40 @@ async function runLine(line, tarball, chromium) {
 				return list.map((e) => `#${e.id} ${e.status}`).join(', ');
 			});
 		}
+
+		// ---- poll trigger: an active workflow polling every minute --------------------------
+		await check('poll trigger: a mock deposit → exactly one execution (polled every minute)', async () => {
+			const listPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/trades/transactions').length;
+			// The first poll (at activation) records where things stand.
+			await waitFor(() => listPolls() > 0, { timeoutMs: 90000, what: 'the first poll of the transaction list' });
+			const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'poll-deposit' });
+			const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', {
+				walletAddress: wallet.address,
+				asset: 'TRX_TEST',
+				amountInUSD: 41,
+				cryptoReceived: '341.6',
+				reference: 'e2e-poll-deposit',
+				txHash: 'e2epolltx0001',
+			});
+			await sandbox.settle();
+			const hit = await waitFor(() => collector.on('/poll').find((h) => h.body?.id === trade.id), { timeoutMs: 150000, intervalMs: 1000, what: 'the poll trigger execution for the deposit' });
+			// One more poll after it: the same event is not emitted again.
+			const after = listPolls();
+			await waitFor(() => listPolls() > after, { timeoutMs: 90000, intervalMs: 1000, what: 'the next poll' });
+			await sleep(3000);
+			const forTrade = collector.on('/poll').filter((h) => h.body?.id === trade.id);
+			assert(forTrade.length === 1, `${forTrade.length} executions for the trade (want 1)`);
+			assert(hit.body.event === 'trade.completed' && hit.body.source === 'records' && hit.body.amountInUSD === 41, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+			assert(hit.body.verification?.confirmedWithApi === true && hit.body.record?.id === trade.id, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+			const executions = await n8n.executions(E2E.pollTrigger);
+			const list = Array.isArray(executions) ? executions : [];
+			// One execution per poll that found events (it may carry several items); no event twice.
+			const forwarded = collector.on('/poll').map((h) => `${h.body?.event} ${h.body?.id}`);
+			assert(new Set(forwarded).size === forwarded.length, `an event was forwarded twice: ${JSON.stringify(forwarded)}`);
+			assert(list.length >= 1 && list.length <= forwarded.length, `n8n has ${list.length} executions of the poll workflow for ${forwarded.length} forwarded events`);
+			assert(list.every((e) => e.status === 'success' && e.mode === 'trigger'), `executions: ${JSON.stringify(list.map((e) => [e.status, e.mode]))}`);
+			return `trade ${trade.id}: emitted once; ${list.length} poll execution(s) for ${forwarded.join(', ')}; ${listPolls()} list polls`;
+		});
 
 		// ---- browser -------------------------------------------------------------------
 		if (!browserWanted) skip('browser check', 'disabled (--no-browser / E2E_BROWSER=0)');

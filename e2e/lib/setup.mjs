@@ -15,6 +15,8 @@ export const EXAMPLES = {
 	tour: 'csExTour00000001',
 	withdrawals: 'csExWithdraw0001',
 	trigger: 'csExTrigger00001',
+	/** Imported inactive. */
+	pollTrigger: 'csExPollTrig0001',
 };
 
 /** Workflows only the e2e tests import. */
@@ -22,6 +24,7 @@ export const E2E = {
 	pagination: 'csE2ePaging00001',
 	fieldRule: 'csE2eFieldRule01',
 	trigger: 'csE2eTrigger0001',
+	pollTrigger: 'csE2ePollTrig001',
 };
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */

@@ -3,6 +3,7 @@ import {
 	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
+	type IAllExecuteFunctions,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestMethods,
@@ -75,6 +76,22 @@ export type Outcome =
 
 /** Sends one request and hands back the full response, whatever its status. */
 export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
+
+/**
+ * What pacing and errors need from n8n's context: the node (its credential id and name), and the
+ * item the request is for. An action item's context has both; a trigger's has no item (index 0).
+ */
+export type ApiContext = Pick<IExecuteSingleFunctions, 'getNode'> & Partial<Pick<IExecuteSingleFunctions, 'getItemIndex'>>;
+
+/** Bounds a caller may tighten; the defaults are RETRY's. */
+export interface ExchangeLimits {
+	/** Attempts on 429 before giving up (1: the first 429 ends the exchange with the rate-limit error). */
+	maxRateLimitedAttempts?: number;
+}
+
+function itemIndexOf(ctx: ApiContext): number {
+	return ctx.getItemIndex?.() ?? 0;
+}
 
 class Lane {
 	/** Send times, ascending: granted ahead of sending, then moved to the actual send time. */
@@ -171,7 +188,7 @@ function gateFor(credentialKey: string, route: string): Gate {
 }
 
 /** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
-export function credentialKey(ctx: IExecuteSingleFunctions): string {
+export function credentialKey(ctx: ApiContext): string {
 	const credential = ctx.getNode().credentials?.cryptoSettlementApi;
 	return credential?.id ?? credential?.name ?? 'default';
 }
@@ -230,6 +247,31 @@ export function createHttpCall(
 	};
 }
 
+/**
+ * Builds the HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing
+ * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
+ */
+export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentialType: string): HttpCall {
+	return async (options) => {
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
+			...options,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// A redirect would carry the credentials (headers) to its target.
+			disableFollowRedirect: true,
+			timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
+		})) as IN8nHttpFullResponse;
+		const json = isJsonObject(response.body);
+		return {
+			statusCode: Number(response.statusCode),
+			headers: (response.headers ?? {}) as IDataObject,
+			body: json ? (response.body as Envelope) : {},
+			json,
+		};
+	};
+}
+
 async function keepFullResponse(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
@@ -272,7 +314,13 @@ function networkReason(error: unknown): string {
  * One exchange: paced, and repeated on 429 (a refused request had no effect) within the bounds.
  * A 5xx or a network failure comes back as `ambiguous` for the caller's retry policy.
  */
-export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, request: ApiRequest): Promise<Outcome> {
+export async function exchange(
+	ctx: ApiContext,
+	http: HttpCall,
+	request: ApiRequest,
+	limits: ExchangeLimits = {},
+): Promise<Outcome> {
+	const maxRateLimitedAttempts = limits.maxRateLimitedAttempts ?? RETRY.maxRateLimitedAttempts;
 	const key = credentialKey(ctx);
 	const route = `${request.method} ${request.route}`;
 	const lane = laneFor(key, route);
@@ -316,7 +364,7 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 
 		const hinted = rateLimitWaitMs(response.headers);
 		const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
-		if (attempt >= RETRY.maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
+		if (attempt >= maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
 			throw rateLimitError(ctx, request, response, waitMs);
 		}
 		lane.blockedUntil = Math.max(lane.blockedUntil, Date.now() + waitMs);
@@ -327,13 +375,14 @@ export async function exchange(ctx: IExecuteSingleFunctions, http: HttpCall, req
 
 /** An exchange whose ambiguous failures are retried only when the policy says repeating is safe. */
 export async function callApi(
-	ctx: IExecuteSingleFunctions,
+	ctx: ApiContext,
 	http: HttpCall,
 	request: ApiRequest,
 	policy: RetryPolicy,
+	limits: ExchangeLimits = {},
 ): Promise<ApiResponse> {
 	for (let attempt = 1; ; attempt++) {
-		const outcome = await exchange(ctx, http, request);
+		const outcome = await exchange(ctx, http, request, limits);
 		if (outcome.kind === 'answered') return outcome.response;
 		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)
@@ -358,7 +407,7 @@ const STATUS_HINTS: Record<number, string> = {
 
 /** A service error: its message, the HTTP code and, for 422, the first validation entry. */
 export function serviceError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ApiContext,
 	request: ApiRequest,
 	response: ApiResponse,
 	hint?: string,
@@ -384,12 +433,12 @@ export function serviceError(
 		message,
 		description,
 		httpCode: String(status),
-		itemIndex: ctx.getItemIndex(),
+		itemIndex: itemIndexOf(ctx),
 	});
 }
 
 function rateLimitError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ApiContext,
 	request: ApiRequest,
 	response: ApiResponse,
 	waitMs: number,
@@ -404,14 +453,14 @@ function rateLimitError(
 			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
 			description: `The service kept answering 429 after ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting. Nothing was done for this item; run it again after ${retryInSeconds} s.`,
 			httpCode: '429',
-			itemIndex: ctx.getItemIndex(),
+			itemIndex: itemIndexOf(ctx),
 		},
 	);
 }
 
 /** A redirect is never followed (it would carry the credentials): the error names only its origin. */
 function redirectError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ApiContext,
 	request: ApiRequest,
 	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
 	policy: RetryPolicy,
@@ -427,13 +476,13 @@ function redirectError(
 				policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
 			}`,
 			httpCode,
-			itemIndex: ctx.getItemIndex(),
+			itemIndex: itemIndexOf(ctx),
 		},
 	);
 }
 
 function ambiguousError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ApiContext,
 	request: ApiRequest,
 	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
 	policy: RetryPolicy,
@@ -453,7 +502,7 @@ function ambiguousError(
 				? 'The request was retried with backoff and kept failing. Try again later.'
 				: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
 			httpCode,
-			itemIndex: ctx.getItemIndex(),
+			itemIndex: itemIndexOf(ctx),
 		},
 	);
 }

@@ -1,0 +1,117 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
+import { EVENT_OPTIONS } from '../CryptoSettlementTrigger/events';
+import type { Source } from './items';
+import { DEFAULT_MAX_PAGES, runPoll } from './poll';
+
+export class CryptoSettlementPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Crypto Settlement Poll Trigger',
+		name: 'cryptoSettlementPollTrigger',
+		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ ($parameter["source"] === "webhookEvents" ? "Stored deliveries: " : "Records: ") + (($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ")) }}',
+		description:
+			'Starts the workflow on deposit and withdrawal events by polling the crypto settlement API, for n8n instances the service cannot reach',
+		defaults: {
+			name: 'Crypto Settlement Poll Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{
+				displayName:
+					'Polls the API on the schedule below. The first poll after publishing (n8n 1.x: activating) only records where things stand; events from then on start one execution each, once. "Fetch Test Event" shows the most recent matching event. If the service can reach this n8n, the Crypto Settlement Trigger (webhook) is faster and makes no API calls.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Source',
+				name: 'source',
+				type: 'options',
+				default: 'records',
+				options: [
+					{
+						name: 'Records (Transactions and Withdrawals)',
+						value: 'records',
+						description:
+							'Compare the transaction and withdrawal lists with what was seen before: a new record or a changed status becomes an event. Needs only API access.',
+					},
+					{
+						name: 'Stored Webhook Deliveries',
+						value: 'webhookEvents',
+						description:
+							"Read the service's stored webhook deliveries: every event, including Trade Address Created. Needs the service's webhook inspection access.",
+					},
+				],
+				description: 'Where the events come from',
+			},
+			{
+				displayName:
+					'Items carry the API\'s record, as the webhook trigger\'s items with Confirm With API do. Trade Address Created is not seen from records: use Stored Webhook Deliveries for it.',
+				name: 'recordsNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { source: ['records'] } },
+			},
+			{
+				displayName:
+					"Needs the service's webhook inspection access (VIP API access); without it every poll fails with HTTP 403: use Records instead. Items carry the delivery's body as the service sent it.",
+				name: 'webhookEventsNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { source: ['webhookEvents'] } },
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: EVENT_OPTIONS,
+				description: 'Events that start the workflow; others are skipped',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Pages per Poll',
+						name: 'maxPagesPerPoll',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 100 },
+						default: DEFAULT_MAX_PAGES,
+						description:
+							'Most pages one poll reads from each list (100 records per page; 200 stored deliveries). A poll that reaches it emits what it read and reads again from the same position next time.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const source = this.getNodeParameter('source', 'records') as Source;
+		const events = this.getNodeParameter('events', []) as unknown;
+		const options = this.getNodeParameter('options', {}) as { maxPagesPerPoll?: number };
+		const maxPages = Number(options.maxPagesPerPoll);
+		return await runPoll(this, {
+			source: source === 'webhookEvents' ? 'webhookEvents' : 'records',
+			events: Array.isArray(events) ? events.map(String) : [],
+			maxPages: Number.isFinite(maxPages) && maxPages >= 1 ? Math.floor(maxPages) : DEFAULT_MAX_PAGES,
+		});
+	}
+}

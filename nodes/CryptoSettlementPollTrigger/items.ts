@@ -1,0 +1,89 @@
+import type { IDataObject } from 'n8n-workflow';
+import { confirmedFields } from '../CryptoSettlementTrigger/confirm';
+import { deliveryKey, normalizeEvent } from '../CryptoSettlementTrigger/dedupe';
+import { scalarText } from '../CryptoSettlementTrigger/payload';
+
+/**
+ * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The
+ * item"), plus `source`. Built with the webhook trigger's own mapping (`confirmedFields`) and
+ * duplicate keys (`deliveryKey`), so both triggers agree on shape and on what "the same event" is.
+ */
+
+export type Source = 'webhookEvents' | 'records';
+export type RecordKind = 'trade' | 'withdrawal';
+
+export interface PolledEvent {
+	/** The normalised event name, e.g. `trade.completed`. */
+	event: string;
+	/** What makes the event distinct (the webhook trigger's duplicate key). */
+	key: string;
+	/** When it happened, for ordering the emitted items (ms; NaN when unknown). */
+	at: number;
+	json: IDataObject;
+}
+
+/** No delivery reached n8n: nothing was checked on a request, and no source address exists. */
+function verification(confirmedWithApi: boolean): IDataObject {
+	return { secretVerified: false, ipVerified: false, confirmedWithApi, sourceIp: null };
+}
+
+function timeOf(value: unknown): number {
+	if (typeof value === 'number') return value;
+	const text = scalarText(value).trim();
+	if (text === '') return Number.NaN;
+	return /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+}
+
+/** A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`; undefined without a status. */
+export function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
+	const status = scalarText(record.status).trim().toLowerCase();
+	return status === '' ? undefined : `${kind}.${status}`;
+}
+
+/**
+ * A record of the transaction or withdrawal list as an event: exactly the webhook trigger's item
+ * with Confirm With API (the record's fields at the top level, the webhook names of trade fields,
+ * `record`), since the values come from the API; there was no delivery, so no `unconfirmedBody`.
+ */
+export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent | undefined {
+	const event = recordEvent(kind, record);
+	const id = scalarText(record.id).trim();
+	if (event === undefined || id === '') return undefined;
+	const status = event.slice(kind.length + 1);
+	return {
+		event,
+		key: deliveryKey(event, { id, status }),
+		at: timeOf(record.updatedAt ?? record.createdAt),
+		json: {
+			...confirmedFields(kind, record),
+			id: record.id,
+			event,
+			verification: verification(true),
+			record,
+			source: 'records',
+		},
+	};
+}
+
+/**
+ * A stored webhook delivery (`GET /transactions/webhooks`) as an event: exactly the webhook
+ * trigger's item for that body without Confirm With API (the body as the service sent it, the
+ * normalised `event`, `verification`). The body was read from the API with the credential, so it
+ * is what the service sent, but it is not re-checked against the current record.
+ */
+export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined {
+	const payload = stored.payload;
+	const body: IDataObject =
+		payload && typeof payload === 'object' && !Array.isArray(payload) ? { ...(payload as IDataObject) } : {};
+	const name = scalarText(body.event).trim() || scalarText(stored.eventType).trim();
+	if (name === '') return undefined;
+	const event = normalizeEvent(name);
+	// The record's id is also the stored delivery's `reference`: a body without one is keyed on it.
+	const keyed = scalarText(body.id).trim() === '' && scalarText(stored.reference).trim() !== '' ? { ...body, id: stored.reference } : body;
+	return {
+		event,
+		key: deliveryKey(event, keyed),
+		at: timeOf(stored.createdAt),
+		json: { ...body, event, verification: verification(false), source: 'webhookEvents' },
+	};
+}

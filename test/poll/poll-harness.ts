@@ -1,0 +1,169 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * Drives the poll trigger as n8n does: n8n-core's real PollContext around a real Workflow built
+ * from the package loaded from dist/, with requests through n8n's real HTTP stack and the
+ * credential's declared authentication (the shared harness). A `Poller` keeps one Workflow between
+ * polls, as an active workflow does in n8n (its static data object lives on); `restart()` builds a
+ * new one from the static data as saved (JSON), as n8n does after a restart.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type IWorkflowBase,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, PACKAGE_NAME } from '../harness';
+
+export const POLL_NODE = `${PACKAGE_NAME}.cryptoSettlementPollTrigger`;
+export const POLL_NAME = 'Crypto Settlement Poll Trigger';
+
+export interface PollResult {
+	/** The items the poll returned (n8n emits them as one execution), or null. */
+	items: IDataObject[] | null;
+	error?: Error;
+	logs: Array<{ level: string; message: string }>;
+}
+
+export class Poller {
+	private workflow!: Workflow;
+
+	private saved: IDataObject = {};
+
+	private constructor(
+		private parameters: IDataObject,
+		private readonly credentials: ICredentialDataDecryptedObject,
+		private readonly loaded: Awaited<ReturnType<typeof loadPackage>>,
+	) {
+		this.build();
+	}
+
+	static async create(parameters: IDataObject, credentials: ICredentialDataDecryptedObject): Promise<Poller> {
+		return new Poller(parameters, credentials, await loadPackage());
+	}
+
+	private node(): INode {
+		return {
+			id: 'poll-node-1',
+			name: POLL_NAME,
+			type: POLL_NODE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: this.parameters as INode['parameters'],
+			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-poll', name: 'Crypto Settlement account' } },
+		};
+	}
+
+	private build(): void {
+		this.workflow = new Workflow({
+			id: 'poll-workflow-1',
+			name: 'poll',
+			nodes: [this.node()],
+			connections: {},
+			active: true,
+			nodeTypes: this.loaded.nodeTypes,
+			staticData: JSON.parse(JSON.stringify(this.saved)) as IDataObject,
+		});
+	}
+
+	/** The node's static data as n8n would save it now. */
+	get staticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.getStaticData('node', this.node()))) as IDataObject;
+	}
+
+	/** n8n saves the static data after a poll (with or without events); a restart starts from that. */
+	restart(parameters?: IDataObject): void {
+		if (parameters) this.parameters = parameters;
+		this.build();
+	}
+
+	async poll(mode: WorkflowExecuteMode = 'trigger'): Promise<PollResult> {
+		const { nodeTypes, credentialType } = this.loaded;
+		const node = this.workflow.getNode(POLL_NAME)!;
+		const hooks = new ExecutionLifecycleHooks(mode, 'poll-execution', {} as IWorkflowBase);
+		const credentialsHelper = new HarnessCredentialsHelper(
+			{ [CREDENTIAL_TYPE]: credentialType },
+			{ [CREDENTIAL_TYPE]: this.credentials },
+		);
+		const additionalData = createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
+		const logs: PollResult['logs'] = [];
+		const context = new PollContext(
+			this.workflow,
+			node,
+			additionalData,
+			mode,
+			mode === 'manual' ? 'manual' : 'activate',
+			() => undefined,
+			() => undefined,
+		);
+		const logger: Record<string, unknown> = {};
+		for (const level of ['error', 'warn', 'info', 'debug']) {
+			logger[level] = (message: string) => logs.push({ level, message });
+		}
+		logger.scoped = () => logger;
+		Object.defineProperty(context, 'logger', { value: logger, configurable: true });
+		const nodeType = nodeTypes.getByNameAndVersion(POLL_NODE, 1);
+		try {
+			const result = (await nodeType.poll!.call(context)) as INodeExecutionData[][] | null;
+			this.saved = this.staticDataRoot();
+			return { items: result ? result[0].map((item) => item.json) : null, logs };
+		} catch (error) {
+			this.saved = this.staticDataRoot();
+			return { items: null, error: error as Error, logs };
+		}
+	}
+
+	private staticDataRoot(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+}
+
+export interface LocalServer {
+	url: string;
+	requests: Array<{ method: string; path: string; query: URLSearchParams }>;
+	close(): Promise<void>;
+}
+
+/** A small local API: `handle` answers each request with a status and a JSON body. */
+export async function startLocalServer(
+	handle: (method: string, path: string, query: URLSearchParams) => { status: number; body: unknown; headers?: Record<string, string> },
+): Promise<LocalServer> {
+	const server: LocalServer = { url: '', requests: [], close: async () => undefined };
+	const srv = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://local');
+		const path = url.pathname.replace(/^\/v1/, '');
+		server.requests.push({ method: req.method ?? 'GET', path, query: url.searchParams });
+		const answer = handle(req.method ?? 'GET', path, url.searchParams);
+		res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+		res.end(JSON.stringify(answer.body));
+	});
+	await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+	server.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+	server.close = () =>
+		new Promise<void>((resolve) => {
+			srv.close(() => resolve());
+			srv.closeAllConnections();
+		});
+	return server;
+}
+
+/** A page of a list in the service's envelope (docs/api.md, "Envelope", "Pagination"). */
+export function pageOf(all: IDataObject[], query: URLSearchParams): { status: number; body: unknown } {
+	const page = Number(query.get('page') ?? 1);
+	const size = Number(query.get('size') ?? 10);
+	const pages = Math.max(1, Math.ceil(all.length / size));
+	return {
+		status: 200,
+		body: {
+			success: true,
+			message: 'ok',
+			data: all.slice((page - 1) * size, page * size),
+			meta: { page, pages, totalDocs: all.length, hasNextPage: page < pages, hasPrevPage: page > 1, nextPage: page < pages ? page + 1 : null, prevPage: page > 1 ? page - 1 : null },
+		},
+	};
+}
