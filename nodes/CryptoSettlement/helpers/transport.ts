@@ -364,10 +364,11 @@ export async function exchange(
 
 		const hinted = rateLimitWaitMs(response.headers);
 		const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
-		if (attempt >= maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
-			throw rateLimitError(ctx, request, response, waitMs);
-		}
+		// The route is blocked for everyone in this process, also when this request gives up.
 		lane.blockedUntil = Math.max(lane.blockedUntil, Date.now() + waitMs);
+		if (attempt >= maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
+			throw rateLimitError(ctx, request, response, waitMs, attempt);
+		}
 		waitedMs += waitMs;
 		await sleep(waitMs);
 	}
@@ -442,6 +443,7 @@ function rateLimitError(
 	request: ApiRequest,
 	response: ApiResponse,
 	waitMs: number,
+	attempts: number,
 ): NodeApiError {
 	const route = `${request.method} ${request.route}`;
 	const limit = header(response.headers, 'x-ratelimit-limit') ?? RATE_LIMITS[route];
@@ -451,7 +453,7 @@ function rateLimitError(
 		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
 		{
 			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
-			description: `The service kept answering 429 after ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting. Nothing was done for this item; run it again after ${retryInSeconds} s.`,
+			description: `The service kept answering 429 (${attempts} attempt${attempts === 1 ? '' : 's'}; at most ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting). Nothing was done for this item; run it again after ${retryInSeconds} s.`,
 			httpCode: '429',
 			itemIndex: itemIndexOf(ctx),
 		},
