@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { operationProperties, resourceProperty, SPECS } from './resources';
+import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { createOperationRunner } from './helpers/execute';
 import { fields } from './helpers/fields';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
@@ -18,7 +19,7 @@ export class CryptoSettlement implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cryptoSettlementApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		// The credential's authenticate supplies the base URL and the three auth headers in code,
 		// so no per-item expression is evaluated for them.
 		requestDefaults: {

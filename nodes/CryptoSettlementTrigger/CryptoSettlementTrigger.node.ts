@@ -436,7 +436,7 @@ async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponse
 					? { outcome: 'rejected', reason: lookup }
 					: credentials === undefined
 						? { outcome: 'retry', reason: 'no credential is selected' }
-						: await confirmDelivery.call(this, lookup, body, String(credentials.baseUrl ?? ''));
+						: await confirmDelivery.call(this, lookup, body);
 			if (result.outcome === 'retry') {
 				this.logger.warn(
 					`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`,

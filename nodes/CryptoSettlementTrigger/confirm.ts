@@ -1,7 +1,11 @@
-import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { createAuthenticatedHttpCall, exchange, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
+import { WITHDRAWAL_LOOKUP_ROUTE } from '../CryptoSettlement/helpers/withdrawals';
 import { scalarText } from './payload';
 
-export const CREDENTIAL_TYPE = 'cryptoSettlementApi';
+import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
+
+export { CREDENTIAL_TYPE };
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
@@ -74,16 +78,12 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 	return 'other';
 }
 
-/** Origin of a redirect target, for messages (never the path or query, which could carry anything). */
-function originOf(location: unknown, base: string): string {
-	const text = Array.isArray(location) ? scalarText(location[0]) : scalarText(location);
-	if (text === '') return 'no location';
-	try {
-		return new URL(text, base || 'http://invalid.invalid').origin;
-	} catch {
-		return 'an invalid location';
-	}
-}
+/** The rate-limit route of each lookup (the action node paces the same routes). */
+const ROUTES: Record<Lookup['kind'], string> = {
+	trade: '/trades/transactions/{transactionId}',
+	withdrawal: WITHDRAWAL_LOOKUP_ROUTE,
+	wallet: '/trades/wallets/{walletId}',
+};
 
 /** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
 const MISSING_CODES = new Set([404, 410]);
@@ -95,36 +95,33 @@ export async function confirmDelivery(
 	this: IWebhookFunctions,
 	lookup: Lookup,
 	body: IDataObject,
-	baseUrl: string,
 ): Promise<Confirmation> {
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: lookup.path,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// The request carries x-app-secret: it must never be replayed to wherever a 3xx points.
-		disableFollowRedirect: true,
-		timeout: 15000,
-	};
-	let response: IN8nHttpFullResponse;
+	// The action node's pipeline (pacing shared with it, no redirects, the envelope read one way),
+	// with one attempt and a short wait: the service is waiting for this webhook's answer.
+	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
+	let outcome: Outcome;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			options,
-		)) as IN8nHttpFullResponse;
+		outcome = await exchange(this, createAuthenticatedHttpCall(this, CREDENTIAL_TYPE), request, {
+			maxRateLimitedAttempts: 1,
+		});
 	} catch (error) {
-		return { outcome: 'retry', reason: `the API request failed: ${(error as Error).message}` };
+		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
 	}
-	const code = Number(response.statusCode);
-	if (code >= 300 && code < 400) {
-		const headers = (response.headers ?? {}) as IDataObject;
+	if (outcome.kind === 'ambiguous') {
+		const { statusCode, redirectedTo } = outcome;
+		if (redirectedTo !== undefined) {
+			return {
+				outcome: 'retry',
+				reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
+			};
+		}
 		return {
 			outcome: 'retry',
-			reason: `the API answered HTTP ${code} redirecting to ${originOf(headers.location, baseUrl)} (redirects are not followed)`,
+			reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
 		};
 	}
+	const response = outcome.response;
+	const code = response.statusCode;
 	if (MISSING_CODES.has(code)) {
 		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
 		// (for example trade.deleted) may well be about a record that is gone for good.
@@ -138,8 +135,7 @@ export async function confirmDelivery(
 	if (!(code >= 200 && code < 300)) {
 		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
 	}
-	const envelope = response.body as IDataObject | undefined;
-	const data = envelope && typeof envelope === 'object' ? envelope.data : undefined;
+	const data = response.body.data;
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
 		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
 	}

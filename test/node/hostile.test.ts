@@ -47,7 +47,7 @@ describe('1. redirects are never followed', () => {
 		const elsewhere = await serve(() => ({ status: 200, body: envelope([]) }));
 		const server = await serve(() => ({ status: 302, headers: { location: `${elsewhere.origin}/v1/x` } }));
 		const credentials = { ...CREDENTIALS, baseUrl: server.baseUrl };
-		await expect(loadEditorList({ method: 'getDepositAssets', parameters: {}, credentials })).rejects.toThrow(/redirected to http:\/\/127\.0\.0\.1/);
+		await expect(loadEditorList({ method: 'getDepositAssets', parameters: {}, credentials })).rejects.toThrow(/redirected GET \/trades\/assets to http:\/\/127\.0\.0\.1/);
 		const tested = await testCredential(credentials);
 		expect(tested.status).toBe('Error');
 		expect(elsewhere.requests).toHaveLength(0);

@@ -69,9 +69,8 @@ describe('Asset dropdown (wallet → create, rate → calculate)', () => {
 		const { error, text } = await failure(
 			ask('getDepositAssets', { resource: 'wallet', operation: 'create' }, { credentials: closed }),
 		).finally(() => nock.disableNetConnect());
-		// NodeApiError swaps a message naming a socket code for n8n's own sentence about it.
-		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
-		expect(error.messages).toContain('Could not load the list: ECONNREFUSED');
+		// Lists take the node's request pipeline: retried with backoff, then n8n's own sentence for the socket code.
+		expect(error.message).toBe('Could not load the list: The service refused the connection - perhaps it is offline');
 		expectNoSecrets(text);
 	});
 });
@@ -106,10 +105,15 @@ describe('Bank dropdown', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	test('a 500 without data shows the service message', async () => {
-		api().get('/payments/banks').query({ currency: 'ngn' }).reply(500, { success: false, message: 'something went wrong!', meta: {}, errors: [] });
+	test('a 500 without data is retried with backoff, then shows the service message', async () => {
+		const scope = api()
+			.get('/payments/banks')
+			.query({ currency: 'ngn' })
+			.times(4)
+			.reply(500, { success: false, message: 'something went wrong!', meta: {}, errors: [] });
 		const { error } = await failure(ask('getBanks', { resource: 'bank', operation: 'verifyAccount', currency: 'ngn' }));
-		expect(error.message).toBe('Could not load the list: something went wrong! (HTTP 500)');
+		expect(error.message).toBe('Could not load the list: The service did not answer GET /payments/banks after 4 attempts (HTTP 500: something went wrong!)');
+		expect(scope.isDone()).toBe(true);
 	});
 });
 

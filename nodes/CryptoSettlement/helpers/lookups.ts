@@ -7,8 +7,8 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
-import { locationOrigin, networkCode } from './transport';
-import type { Envelope } from './types';
+import { CREDENTIAL_TYPE } from './credentials';
+import { callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from './transport';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
 export const SEARCH_PAGE_SIZE = 100;
@@ -26,31 +26,21 @@ interface ListPage {
  * holds the credentials.
  */
 async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<ListPage> {
-	let response: { statusCode: number; body: Envelope; headers?: IDataObject };
+	const request: ApiRequest = { method: 'GET', route: url, url, qs };
+	let response: ApiResponse;
 	try {
-		response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'cryptoSettlementApi', {
-			method: 'GET',
-			url,
-			qs,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// A redirect would carry the credentials to its target.
-			disableFollowRedirect: true,
-		});
+		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
+		response = await callApi(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), request, 'safe');
 	} catch (error) {
-		const reason = networkCode(error) ?? 'no answer';
-		throw new NodeApiError(ctx.getNode(), { message: reason }, { message: `Could not load the list: ${reason}` });
-	}
-	const body: Envelope = response.body && typeof response.body === 'object' ? response.body : {};
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		const message = `the service redirected to ${locationOrigin(response.headers ?? {})}, which is not followed (HTTP ${response.statusCode})`;
-		throw new NodeApiError(ctx.getNode(), { message, httpCode: String(response.statusCode) } as JsonObject, {
-			message: `Could not load the list: ${message}`,
-			httpCode: String(response.statusCode),
+		const reason = networkCode(error) ?? (error as Error).message;
+		const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
+		throw new NodeApiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+			message: `Could not load the list: ${reason}`,
+			httpCode,
 		});
 	}
-	if (response.statusCode >= 400 || body.success === false) {
+	const body = response.body;
+	if (!isSuccess(response)) {
 		const httpCode = String(response.statusCode);
 		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;
 		throw new NodeApiError(ctx.getNode(), { message, httpCode } as JsonObject, {

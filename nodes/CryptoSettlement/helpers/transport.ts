@@ -59,6 +59,8 @@ export interface ApiRequest {
 	url: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/** A shorter wait for an answer than REQUEST_TIMEOUT_MS, where a caller must answer quickly. */
+	timeoutMs?: number;
 }
 
 export interface ApiResponse {
@@ -340,6 +342,7 @@ export async function exchange(
 				url: request.url,
 				qs: request.qs ?? {},
 				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
+				...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
 			});
 		} catch (error) {
 			gate.leave({ overloaded: true });

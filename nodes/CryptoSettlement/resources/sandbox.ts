@@ -1,3 +1,4 @@
+import { credentialsOf } from '../helpers/credentials';
 import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
@@ -12,7 +13,7 @@ export const sandbox: ResourceSpecs = {
 		path: '/trades/sell/mock-trade',
 		retry: 'never',
 		build: async (params) => {
-			const credentials = await params.ctx.getCredentials('cryptoSettlementApi');
+			const credentials = await credentialsOf(params.ctx);
 			if (credentials.environment === 'production') {
 				params.fail(
 					'Mock Deposit only works in the sandbox environment',
