@@ -7,7 +7,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../nodes/CryptoSettlement/helpers/rules';
 import type { Bank, DepositAsset } from './types';
 
-const ASSET_IMAGES = 'https://assets.breet.io/dev/sell/assets';
+/**
+ * Images and block-explorer links of the fake data point at no real vendor: images are small
+ * inline SVGs, explorer links a local placeholder that nothing serves.
+ */
+export function imageOf(label: string): string {
+	const text = label.slice(0, 4).toUpperCase().replace(/[^A-Z0-9]/g, '');
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><circle cx="16" cy="16" r="16" fill="#6b7280"/><text x="16" y="20" font-size="9" text-anchor="middle" fill="#fff">${text}</text></svg>`;
+	return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+const explorer = (chain: string) => `http://localhost/sandbox-explorer/${chain}/tx/`;
 
 /** Local currency per USD (the sell rate before markup). */
 export const SELL_RATE = { NGN: 1500, GHS: 15 } as const;
@@ -72,7 +81,7 @@ export function depositAssets(): DepositAsset[] {
 		name,
 		identifier,
 		symbol,
-		icon: `${ASSET_IMAGES}/${identifier.toLowerCase()}.png`,
+		icon: imageOf(identifier),
 		txLink,
 		minimum,
 		flagFeeUSD: 1,
@@ -83,12 +92,12 @@ export function depositAssets(): DepositAsset[] {
 		rate: { NGN: SELL_RATE.NGN, GHS: SELL_RATE.GHS },
 	});
 	return [
-		asset('64f1a2b3c4d5e6f7a8b9c0d1', 'Solana (Devnet)', 'SOL_TEST', 'SOL', 'BASE_ASSET', true, 'Solana Devnet', 1, 5, 'https://explorer.solana.com/tx/'),
-		asset('64f1a2b3c4d5e6f7a8b9c0d2', 'Tron (Shasta)', 'TRX_TEST', 'TRX', 'BASE_ASSET', true, 'Tron Shasta', 19, 5, 'https://shasta.tronscan.org/#/transaction/'),
-		asset('64f1a2b3c4d5e6f7a8b9c0d3', 'Tether USD (Tron Shasta)', 'USDT_TRX_TEST', 'USDT', 'ERC20', true, 'Tron Shasta', 19, 10, 'https://shasta.tronscan.org/#/transaction/'),
-		asset('64f1a2b3c4d5e6f7a8b9c0d4', 'USD Coin (Solana Devnet)', 'USDC_SOL_TEST', 'USDC', 'ERC20', true, 'Solana Devnet', 1, 10, 'https://explorer.solana.com/tx/'),
-		asset('64f1a2b3c4d5e6f7a8b9c0d5', 'Bitcoin (Testnet)', 'BTC_TEST', 'BTC', 'BASE_ASSET', false, 'Bitcoin Testnet', 2, 20, 'https://mempool.space/testnet/tx/'),
-		asset('64f1a2b3c4d5e6f7a8b9c0d6', 'Ethereum (Sepolia)', 'ETH_TEST', 'ETH', 'BASE_ASSET', true, 'Ethereum Sepolia', 12, 10, 'https://sepolia.etherscan.io/tx/'),
+		asset('64f1a2b3c4d5e6f7a8b9c0d1', 'Solana (Devnet)', 'SOL_TEST', 'SOL', 'BASE_ASSET', true, 'Solana Devnet', 1, 5, explorer('solana')),
+		asset('64f1a2b3c4d5e6f7a8b9c0d2', 'Tron (Shasta)', 'TRX_TEST', 'TRX', 'BASE_ASSET', true, 'Tron Shasta', 19, 5, explorer('tron-shasta')),
+		asset('64f1a2b3c4d5e6f7a8b9c0d3', 'Tether USD (Tron Shasta)', 'USDT_TRX_TEST', 'USDT', 'ERC20', true, 'Tron Shasta', 19, 10, explorer('tron-shasta')),
+		asset('64f1a2b3c4d5e6f7a8b9c0d4', 'USD Coin (Solana Devnet)', 'USDC_SOL_TEST', 'USDC', 'ERC20', true, 'Solana Devnet', 1, 10, explorer('solana')),
+		asset('64f1a2b3c4d5e6f7a8b9c0d5', 'Bitcoin (Testnet)', 'BTC_TEST', 'BTC', 'BASE_ASSET', false, 'Bitcoin Testnet', 2, 20, explorer('bitcoin-testnet')),
+		asset('64f1a2b3c4d5e6f7a8b9c0d6', 'Ethereum (Sepolia)', 'ETH_TEST', 'ETH', 'BASE_ASSET', true, 'Ethereum Sepolia', 12, 10, explorer('ethereum-sepolia')),
 	];
 }
 
@@ -102,7 +111,7 @@ export function banks(): Bank[] {
 			country: currency === 'ngn' ? 'NG' : 'GH',
 			currency,
 			type,
-			avatar: `https://assets.breet.io/dev/banks/${slug}.png`,
+			avatar: imageOf(slug),
 		};
 	};
 	return [
@@ -119,7 +128,7 @@ export function banks(): Bank[] {
 
 /** Withdrawal-assets info (docs/api.md). */
 export function withdrawalAssetsInfo(): Record<string, unknown> {
-	const avatar = (name: string) => `https://assets.breet.io/dev/withdrawal/${name.toLowerCase()}.png`;
+	const avatar = (name: string) => imageOf(name);
 	return {
 		tokens: TOKENS.map((symbol) =>
 			isStablecoin(symbol)

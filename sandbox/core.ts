@@ -113,25 +113,14 @@ export function publicTrade(trade: Trade): Record<string, unknown> {
 	return omit(trade, ['assetIdentifier', 'label']);
 }
 
-export interface NewWithdrawal {
-	type: 'crypto' | 'bank';
-	externalId: string | null;
-	amount: number;
-	fee: number;
-	currency: Currency;
-	cryptoAmount: number | null;
-	token: string | null;
-	network: string | null;
-	feeLevel: string | null;
-	walletAddress: string | null;
-	bankAccount: string | null;
-	bankName: string | null;
-	accountNumber: string | null;
-	narration: string | null;
+/** What a route supplies to create a withdrawal: the record without what the core decides. */
+export type NewWithdrawal = Omit<
+	Withdrawal,
+	'id' | 'status' | 'payoutAmount' | 'debitedAmount' | 'feeBearer' | 'txHash' | 'reason' | 'createdAt' | 'updatedAt'
+> & {
 	/** Gross payout before a user-borne fee, in `currency`. */
 	gross: number;
-	trade: string | null;
-}
+};
 
 export class SandboxCore {
 	readonly options: ResolvedOptions;
@@ -361,23 +350,10 @@ export class SandboxCore {
 		if (payoutAmount <= 0) throw badRequest('amount is too small to cover the withdrawal fee');
 		this.ensureBalance(input.currency, debitedAmount);
 		const now = this.iso();
+		const { gross: _gross, ...fields } = input;
 		const withdrawal: Withdrawal = {
+			...fields,
 			id: this.newId(),
-			type: input.type,
-			externalId: input.externalId,
-			amount: input.amount,
-			fee: input.fee,
-			currency: input.currency,
-			cryptoAmount: input.cryptoAmount,
-			token: input.token,
-			network: input.network,
-			feeLevel: input.feeLevel,
-			walletAddress: input.walletAddress,
-			bankAccount: input.bankAccount,
-			bankName: input.bankName,
-			accountNumber: input.accountNumber,
-			narration: input.narration,
-			trade: input.trade,
 			status: 'pending',
 			payoutAmount,
 			debitedAmount,

@@ -26,6 +26,7 @@ import {
 	SELL_RATE,
 	UTXO_FEES_USD,
 	WITHDRAWAL_LIMITS,
+	imageOf,
 	isValidAddress,
 	maskAccountNumber,
 	resolveAccount,
@@ -622,7 +623,7 @@ export const routes: Route[] = [
 				...(network ? { network } : {}),
 				token,
 				label,
-				avatar: `https://assets.breet.io/dev/withdrawal/${token.toLowerCase()}.png`,
+				avatar: imageOf(token),
 				isBusiness: true,
 				integration: state.account.id,
 			};
