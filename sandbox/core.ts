@@ -344,13 +344,13 @@ export class SandboxCore {
 	 * fee, the amount alone when the user does), emits withdrawal.pending, schedules the outcome.
 	 */
 	createWithdrawal(input: NewWithdrawal): Withdrawal {
+		const { gross, ...fields } = input;
 		const feeBearer = this.state.account.withdrawalFeeBearer;
-		const debitedAmount = round(feeBearer === 'business' ? input.gross + input.fee : input.gross, 2);
-		const payoutAmount = round(feeBearer === 'business' ? input.gross : input.gross - input.fee, 2);
+		const debitedAmount = round(feeBearer === 'business' ? gross + input.fee : gross, 2);
+		const payoutAmount = round(feeBearer === 'business' ? gross : gross - input.fee, 2);
 		if (payoutAmount <= 0) throw badRequest('amount is too small to cover the withdrawal fee');
 		this.ensureBalance(input.currency, debitedAmount);
 		const now = this.iso();
-		const { gross: _gross, ...fields } = input;
 		const withdrawal: Withdrawal = {
 			...fields,
 			id: this.newId(),

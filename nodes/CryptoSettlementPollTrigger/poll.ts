@@ -16,7 +16,7 @@ import {
 	type ApiRequest,
 	type HttpCall,
 } from '../CryptoSettlement/helpers/transport';
-import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
+import { CREDENTIAL_TYPE, lifecycleRank } from '../CryptoSettlementTrigger/confirm';
 import { remember, wasEmitted } from '../CryptoSettlementTrigger/dedupe';
 import { isEventSelected } from '../CryptoSettlementTrigger/events';
 import { scalarText } from '../CryptoSettlementTrigger/payload';
@@ -181,7 +181,9 @@ function selectNew(candidates: PolledEvent[], events: string[], state: IDataObje
 		seen.add(candidate.key);
 		return true;
 	});
-	return fresh.sort((a, b) => (Number.isFinite(a.at) ? a.at : Infinity) - (Number.isFinite(b.at) ? b.at : Infinity));
+	const time = (at: number) => (Number.isFinite(at) ? at : Infinity);
+	// Same time (one moment in the service): pending before completed, as the record lived it.
+	return fresh.sort((a, b) => time(a.at) - time(b.at) || lifecycleRank(a.event) - lifecycleRank(b.event));
 }
 
 // ------------------------------------------------------------------------- stored deliveries

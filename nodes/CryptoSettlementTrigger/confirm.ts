@@ -66,6 +66,13 @@ const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
 	withdrawal: { pending: 0, processing: 1, completed: 2, reversed: 2, rejected: 2 },
 };
 
+/** Where an event stands in its record's life: orders events that carry the same time. */
+export function lifecycleRank(event: string): number {
+	const [kind, status] = event.split('.');
+	if (status === 'address') return -1;
+	return RANKS[kind as 'trade' | 'withdrawal']?.[status] ?? 3;
+}
+
 /** Compares the record's status with the event's: equal, behind (retry), or ahead / contradicting (drop). */
 function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'other' {
 	if (actual === expected) return 'equal';
