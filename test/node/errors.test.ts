@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads n8n-core's logger */
 import type { IDataObject } from 'n8n-workflow';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
+import { raisedByEngine } from './engine';
 import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
@@ -131,7 +132,10 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			}
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
-			throw redactError(error, secrets);
+			const redacted = redactError(error, secrets);
+			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
+			if (redacted instanceof NodeOperationError && !this.continueOnFail()) return raisedByEngine(redacted);
+			throw redacted;
 		}
 		records = redact(records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));

@@ -1,0 +1,187 @@
+/**
+ * The editor as someone moving money meets it (issue 19): units on amount fields, money-routing
+ * values that are chosen and never assumed, amounts kept as typed, and errors worded with the
+ * labels the editor shows, raised as the node's own errors when nothing reached the service.
+ */
+import nock from 'nock';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { loadPackage } from '../harness';
+import { api, cryptoWithdrawal, fail, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+
+setupNock();
+
+async function properties(): Promise<INodeProperties[]> {
+	const { nodeTypes } = await loadPackage();
+	return nodeTypes.getByNameAndVersion('n8n-nodes-crypto-settlement.cryptoSettlement').description.properties;
+}
+
+/** The entries of a parameter shown for this resource → operation. */
+async function fieldsOf(resource: string, operation: string, name: string): Promise<INodeProperties[]> {
+	return (await properties()).filter(
+		(p) =>
+			p.name === name &&
+			(p.displayOptions?.show?.resource ?? []).includes(resource) &&
+			(p.displayOptions?.show?.operation ?? []).includes(operation),
+	);
+}
+
+/** Any request reaching the service is counted (and answered, so a leak would also show in the output). */
+function countRequests(): () => number {
+	let count = 0;
+	const scope = nock(/.*/).persist();
+	for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+		scope.intercept(/.*/, method).reply(() => {
+			count++;
+			return [200, ok({ id: 'x' })];
+		});
+	}
+	return () => count;
+}
+
+const bankWithdrawal = (overrides: IDataObject = {}): IDataObject => ({
+	resource: 'withdrawal',
+	operation: 'createBank',
+	bankAccountId: rl('ba-1'),
+	amount: '25.50',
+	externalId: 'payout-1',
+	...overrides,
+});
+
+describe('1. the bank withdrawal amount says its unit', () => {
+	test("Create Bank's amount is labelled 'Amount (USD)' and says the service converts it to NGN or GHS", async () => {
+		const [amount] = await fieldsOf('withdrawal', 'createBank', 'amount');
+		expect(amount.displayName).toBe('Amount (USD)');
+		expect(amount.description).toMatch(/USD value to pay out; the service converts it to the bank account's currency \(NGN or GHS\)/);
+		expect(amount.description).not.toMatch(/confirm with the service/);
+		const [swap] = await fieldsOf('currency', 'swap', 'amount');
+		expect(swap.displayName).toBe('Amount');
+		expect(swap.description).toMatch(/'From' currency/);
+	});
+
+	test('the amount is sent as the USD number typed', async () => {
+		noWithdrawalsYet();
+		const scope = api()
+			.post('/payments/withdraw/bank/ba-1', (body) => body.amount === 25.5 && body.externalId === 'payout-1')
+			.reply(200, ok({ id: 'w-1' }));
+		const run = await runNode(bankWithdrawal({ returnFullRecord: false }));
+		expect(run.error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('2. money-routing values are chosen, never assumed or rounded', () => {
+	test('Network and Fee Level are required and have no default', async () => {
+		const all = await properties();
+		const routing = all.filter((p) => p.name === 'network' || p.name === 'feeLevel');
+		expect(routing.length).toBe(3);
+		for (const field of routing) {
+			expect(field.required).toBe(true);
+			expect(field.default).toBe('');
+			expect((field.options ?? []).map((o) => (o as { value: string }).value)).not.toContain('');
+		}
+	});
+
+	test('amount fields are text fields: nothing rounds them on blur', async () => {
+		const all = await properties();
+		const amounts = all.filter((p) => ['amount', 'cryptoAmount', 'amountInUSD', 'cryptoReceived'].includes(p.name));
+		expect(amounts.length).toBe(6);
+		for (const field of amounts) {
+			expect(field.type).toBe('string');
+			expect(field.default).toBe('');
+			expect(field.description).toMatch(/Extra decimals are refused, never rounded/);
+		}
+		// No number field of the node rounds what is typed.
+		for (const field of all) expect(field.typeOptions?.numberPrecision).toBeUndefined();
+	});
+
+	test('a USDT withdrawal without a chosen network does not run, and nothing is sent', async () => {
+		const requests = countRequests();
+		const withoutNetwork = cryptoWithdrawal();
+		delete withoutNetwork.network;
+		await expect(runNode(withoutNetwork)).rejects.toThrow(/Parameter "Network" is required/);
+		expect(requests()).toBe(0);
+	});
+
+	test('a BTC withdrawal without a chosen fee level does not run, and nothing is sent', async () => {
+		const requests = countRequests();
+		const btc = cryptoWithdrawal({ token: 'BTC', network: undefined });
+		delete btc.network;
+		await expect(runNode(btc)).rejects.toThrow(/Parameter "Fee Level" is required/);
+		expect(requests()).toBe(0);
+	});
+
+	test('a network from an expression that resolves empty is refused by the node, naming the field', async () => {
+		const requests = countRequests();
+		const run = await runNode(cryptoWithdrawal({ network: '={{ $json.network }}' }), { items: [{}] });
+		expect(run.error?.message).toBe("'Network' is required");
+		expect(requests()).toBe(0);
+	});
+
+	test.each([
+		['Amount (USD) 10.123 typed as text', cryptoWithdrawal({ amount: '10.123' }), /^'Amount \(USD\)' must have at most 2 decimal places \(it is never rounded\), received "10\.123"$/],
+		['Crypto Amount with 9 decimals', cryptoWithdrawal({ amountType: 'crypto', cryptoAmount: '0.123456789' }), /^'Crypto Amount' must have at most 8 decimal places/],
+		['a bank withdrawal of 10.123', bankWithdrawal({ amount: '10.123' }), /^'Amount \(USD\)' must have at most 2 decimal places/],
+		['a swap of 5.555', { resource: 'currency', operation: 'swap', amount: '5.555', from: 'ngn', to: 'ghs' }, /^'Amount' must have at most 2 decimal places/],
+		['markup 2.125', { resource: 'account', operation: 'setMarkupPercent', markupPercent: 2.125 }, /^'Markup Percent' must have at most 2 decimal places/],
+	])('%s is refused, not rounded, and nothing is sent', async (_name, parameters, message) => {
+		const requests = countRequests();
+		const run = await runNode(parameters);
+		expect(run.error?.message).toMatch(message);
+		expect(requests()).toBe(0);
+	});
+});
+
+describe('6. errors speak the editor’s language', () => {
+	test('a refusal before any request is the node’s own error: no HTTP code, not an API error', async () => {
+		const run = await runNode(cryptoWithdrawal({ amount: '10.123' }));
+		// The run data keeps the error's class by name (as the editor shows it) and its stack.
+		expect(run.error?.name).toBe('NodeOperationError');
+		expect(run.error?.stack).toMatch(/^NodeOperationError: 'Amount \(USD\)' must have/);
+		expect((run.error as { httpCode?: unknown }).httpCode).toBeUndefined();
+		expect(run.error?.description).toBe("Fix 'Amount (USD)' for item 0. Nothing was sent to the service for this item.");
+		expect(run.error?.context?.itemIndex).toBe(0);
+	});
+
+	test('a batch refusal is the node’s own error too, and names every invalid item by label', async () => {
+		const requests = countRequests();
+		const run = await runNode(cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' }), {
+			items: [
+				{ amount: '5', ref: 'p-1' },
+				{ amount: '1.234', ref: 'p-2' },
+			],
+		});
+		expect(run.error?.name).toBe('NodeOperationError');
+		expect(run.error?.message).toMatch(/^1 of 2 items are invalid, so nothing was sent: item 1: 'Amount \(USD\)' must have at most 2 decimal places/);
+		expect(requests()).toBe(0);
+	});
+
+	test('an error from the service stays an API error with its HTTP code', async () => {
+		api().get('/trades/wallets/w1').reply(404, fail(404, 'wallet not found'));
+		const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('w1') });
+		expect(run.error?.name).toBe('NodeApiError');
+		expect((run.error as { httpCode?: unknown }).httpCode).toBe('404');
+	});
+
+	test('under Continue On Fail the refused item carries the same node error', async () => {
+		const run = await runNode(cryptoWithdrawal({ amount: '10.123' }), { continueOnFail: true });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].error?.name).toBe('NodeOperationError');
+		expect(run.items[0].error?.message).toMatch(/^'Amount \(USD\)' must have at most 2 decimal places/);
+	});
+
+	test("the hint about Token as an expression appears only when Token is an expression", async () => {
+		const fixed = await runNode(cryptoWithdrawal({ token: 'USDC', network: 'TON' }));
+		expect(fixed.error?.message).toBe("'Network' must be one of ERC20, TRC20, BSC, SOL, BASE for USDC, received \"TON\"");
+		expect(fixed.error?.description).not.toMatch(/expression/);
+
+		const mapped = await runNode(cryptoWithdrawal({ token: '={{ "BTC" }}', network: '={{ "TRC20" }}', feeLevel: '={{ "low" }}' }));
+		expect(mapped.error?.message).toBe("Invalid 'Network': BTC does not support a network, received \"TRC20\"");
+		expect(mapped.error?.description).toMatch(/^Fix 'Network' \(set by an expression\) for item 0\./);
+		expect(mapped.error?.description).toMatch(/'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too/);
+	});
+
+	test('an option of Additional Fields is named by its label', async () => {
+		const run = await runNode({ resource: 'bankAccount', operation: 'create', bankId: '39', accountNumber: '1', additionalFields: { narration: 'x'.repeat(33) } });
+		expect(run.error?.message).toMatch(/^'Narration' must be at most 32 characters \(got 33\)/);
+	});
+});
