@@ -185,3 +185,69 @@ describe('6. errors speak the editor’s language', () => {
 		expect(run.error?.message).toMatch(/^'Narration' must be at most 32 characters \(got 33\)/);
 	});
 });
+
+describe('5. Create Crypto and Create Bank output the created withdrawal', () => {
+	const stored = {
+		id: 'wd-7',
+		externalId: 'order-7',
+		status: 'pending',
+		amount: 10,
+		fee: 1,
+		currency: 'usd',
+		token: 'USDT',
+		network: 'TRC20',
+		walletAddress: 'TXyz',
+	};
+
+	test('by default the record is read back by id: status, amounts, fee and destination, with externalId and alreadySubmitted', async () => {
+		const lookup = api().get('/payments/withdrawal/order-7').reply(404, fail(404, 'withdrawal not found'));
+		const post = api().post('/payments/withdraw/address').reply(200, ok({ id: 'wd-7' }, 'withdrawal initiated successfully'));
+		const readBack = api().get('/payments/withdrawal/wd-7').reply(200, ok(stored));
+		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json)).toEqual([
+			{ ...stored, alreadySubmitted: false, message: 'withdrawal initiated successfully' },
+		]);
+		expect(lookup.isDone() && post.isDone() && readBack.isDone()).toBe(true);
+	});
+
+	test('a bank withdrawal is read back the same way', async () => {
+		const record = { id: 'wd-8', externalId: 'payout-1', status: 'pending', amount: 25.5, fee: 50, currency: 'ngn', bankAccount: 'ba-1', payoutAmount: 38200 };
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/bank/ba-1').reply(200, ok({ id: 'wd-8' }, 'withdrawal request received'));
+		api().get('/payments/withdrawal/wd-8').reply(200, ok(record));
+		const run = await runNode(bankWithdrawal());
+		expect(run.items[0].json).toEqual({ ...record, alreadySubmitted: false, message: 'withdrawal request received' });
+	});
+
+	test('a failed read-back never fails the created withdrawal: the id is output with the reason', async () => {
+		noWithdrawalsYet(1);
+		const post = api().post('/payments/withdraw/address').reply(200, ok({ id: 'wd-9' }, 'withdrawal initiated successfully'));
+		api().get('/payments/withdrawal/wd-9').reply(404, fail(404, 'withdrawal not found'));
+		const run = await runNode(cryptoWithdrawal({ externalId: 'order-9' }));
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toEqual({
+			id: 'wd-9',
+			externalId: 'order-9',
+			alreadySubmitted: false,
+			message: 'withdrawal initiated successfully',
+			fullRecordUnavailable: 'the withdrawal was created, but reading it back by id answered HTTP 404: withdrawal not found',
+		});
+		expect(post.isDone()).toBe(true);
+	});
+
+	test("with 'Return Full Record' off, only the creation answer is output and nothing is read back", async () => {
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/address').reply(200, ok({ id: 'wd-10' }, 'withdrawal initiated successfully'));
+		const requests = countRequests();
+		const run = await runNode(cryptoWithdrawal({ externalId: 'order-10', returnFullRecord: false }));
+		expect(run.items[0].json).toEqual({ id: 'wd-10', externalId: 'order-10', alreadySubmitted: false, message: 'withdrawal initiated successfully' });
+		expect(requests()).toBe(0);
+	});
+
+	test('a withdrawal found under its External ID is output as stored, with alreadySubmitted: true', async () => {
+		api().get('/payments/withdrawal/order-7').reply(200, ok(stored));
+		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
+		expect(run.items[0].json).toEqual({ ...stored, alreadySubmitted: true });
+	});
+});

@@ -323,6 +323,15 @@ export const fields: INodeProperties[] = [
 			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
 		displayOptions: shownFor({ withdrawal: ['createCrypto', 'createBank'] }),
 	},
+	{
+		displayName: 'Return Full Record',
+		name: 'returnFullRecord',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
+		displayOptions: shownFor({ withdrawal: ['createCrypto', 'createBank'] }),
+	},
 	requiredText(
 		'withdrawalId',
 		'Withdrawal ID',
