@@ -59,7 +59,7 @@ export const tourExpectations = {
 		resource: 'asset',
 		operation: 'getWithdrawalAssets',
 		verify: (items) => {
-			assert(Array.isArray(items[0].tokens) && items[0].limits, `output ${short(items[0])}`);
+			assert(items.length > 1 && items.every((t) => t.symbol && Array.isArray(t.networks) && t.limits), `output ${short(items[0])}`);
 		},
 	},
 	'Create Wallet': {

@@ -251,3 +251,56 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 		expect(run.items[0].json).toEqual({ ...stored, alreadySubmitted: true });
 	});
 });
+
+describe('8. lists users can work with', () => {
+	const page = (data: IDataObject[], hasNextPage: boolean, pageNumber: number) =>
+		ok(data, 'ok', { page: pageNumber, pages: 2, hasNextPage });
+	const withdrawals = [
+		{ id: 'a', externalId: 'ord-1', status: 'completed', token: 'USDT', createdAt: '2026-01-05T10:00:00Z' },
+		{ id: 'b', externalId: 'ord-2', status: 'pending', token: 'BTC', createdAt: '2026-01-06T10:00:00Z' },
+		{ id: 'c', externalId: 'ord-3', status: 'Completed', token: 'USDT', createdAt: '2026-02-01T10:00:00Z' },
+		{ id: 'd', externalId: 'ord-4', status: 'completed', token: null, createdAt: '2026-01-20T10:00:00Z' },
+	];
+
+	function twoPages(path: string) {
+		api().get(path).query({ page: '1', size: '100' }).reply(200, page(withdrawals.slice(0, 2), true, 1));
+		api().get(path).query({ page: '2', size: '100' }).reply(200, page(withdrawals.slice(2), false, 2));
+	}
+
+	test('Withdrawal → Get Many filters by status (any case), token and creation time across pages, and Limit counts the matches', async () => {
+		twoPages('/payments/withdrawals');
+		const run = await runNode({
+			resource: 'withdrawal',
+			operation: 'getAll',
+			limit: 2,
+			filters: { status: 'completed', token: 'USDT', createdAfter: '2026-01-01T00:00:00Z', createdBefore: '2026-03-01T00:00:00Z' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.id)).toEqual(['a', 'c']);
+	});
+
+	test('Withdrawal → Get Many finds one External ID', async () => {
+		twoPages('/payments/withdrawals');
+		const run = await runNode({ resource: 'withdrawal', operation: 'getAll', returnAll: true, filters: { externalId: 'ord-4' } });
+		expect(run.items.map((item) => item.json.id)).toEqual(['d']);
+	});
+
+	test('Transaction → Get Many filters by status and creation time', async () => {
+		twoPages('/trades/transactions');
+		const run = await runNode({ resource: 'transaction', operation: 'getAll', returnAll: true, filters: { status: 'completed', createdBefore: '2026-01-31T00:00:00Z' } });
+		expect(run.items.map((item) => item.json.id)).toEqual(['a', 'd']);
+	});
+
+	test('a date that is not one is refused before any request', async () => {
+		const requests = countRequests();
+		const run = await runNode({ resource: 'withdrawal', operation: 'getAll', filters: { createdAfter: '={{ "last tuesday" }}' } });
+		expect(run.error?.message).toBe("'Created After' must be a date and time, such as 2026-01-31T00:00:00Z, received \"last tuesday\"");
+		expect(requests()).toBe(0);
+	});
+
+	test('the filters say they are applied after fetching', async () => {
+		const [filters] = await fieldsOf('withdrawal', 'getAll', 'filters');
+		expect(filters.description).toMatch(/^Applied by this node after fetching, not by the service/);
+		expect((filters.options as INodeProperties[]).map((o) => o.name).sort()).toEqual(['createdAfter', 'createdBefore', 'externalId', 'status', 'token']);
+	});
+});

@@ -54,8 +54,22 @@ const cases: Record<string, Case> = {
 		params: { resource: 'asset', operation: 'getWithdrawalAssets' },
 		method: 'get',
 		path: '/payments/supported-assets-info',
-		reply: ok({ tokens: [], limits: { minimum: 1, maximum: 10 }, rate: 1 }, 'data fetched'),
-		output: [{ tokens: [], limits: { minimum: 1, maximum: 10 }, rate: 1 }],
+		reply: ok(
+			{
+				tokens: [
+					{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }] },
+					{ symbol: 'BTC', enabled: true, networks: [], fee: null },
+				],
+				limits: { minimum: 1, maximum: 10 },
+				rate: 1,
+			},
+			'data fetched',
+		),
+		// One item per token, each with the account-wide limits and rate.
+		output: [
+			{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }], limits: { minimum: 1, maximum: 10 }, rate: 1 },
+			{ symbol: 'BTC', enabled: true, networks: [], fee: null, limits: { minimum: 1, maximum: 10 }, rate: 1 },
+		],
 	},
 	'wallet → create': {
 		params: {

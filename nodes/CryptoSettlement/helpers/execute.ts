@@ -56,9 +56,11 @@ async function fetchPages(
 	http: HttpCall,
 	request: ApiRequest,
 	pageSize: number,
+	keep?: (record: IDataObject) => boolean,
 ): Promise<IDataObject[]> {
 	const limit = limitOf(params);
-	const size = Math.min(pageSize, limit);
+	// A filtered list reads full pages: the Limit counts the records kept, not those fetched.
+	const size = keep ? pageSize : Math.min(pageSize, limit);
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
 	let previousPage = '';
@@ -72,7 +74,7 @@ async function fetchPages(
 		previousPage = keys;
 		for (const entry of data) {
 			if (records.length >= limit) break;
-			if (!isObject(entry)) continue;
+			if (!isObject(entry) || (keep && !keep(entry))) continue;
 			const key = recordKey(entry);
 			if (key !== undefined) {
 				if (seen.has(key)) continue;
@@ -157,7 +159,7 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 	};
-	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize);
+	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize, parts.keep);
 	if (spec.retry === 'withdrawal') {
 		if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 		return [await submitWithdrawal(ctx, http, request, parts.idempotency)];

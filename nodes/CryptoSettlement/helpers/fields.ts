@@ -130,6 +130,48 @@ function amountField(
 	};
 }
 
+/**
+ * Filters of a list whose API documents none: the node applies them to the records it fetches
+ * (helpers/filters.ts), and says so.
+ */
+function listFilters(usage: Usage, records: string, extra: INodeProperties[]): INodeProperties {
+	const options: INodeProperties[] = [
+		{
+			displayName: 'Created After',
+			name: 'createdAfter',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created at or after this time`,
+		},
+		{
+			displayName: 'Created Before',
+			name: 'createdBefore',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created before this time`,
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. completed',
+			description: `Only ${records} with this status (any case)`,
+		},
+		...extra,
+	];
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: `Applied by this node after fetching, not by the service (its API documents no filters for ${records}): every page is read until Limit matching ${records} are found or the list ends`,
+		displayOptions: shownFor(usage),
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
 const CRYPTO_OPERATIONS: Usage = { withdrawal: ['createCrypto', 'estimateNetworkFee'] };
 const TOKEN_OPERATIONS: Usage = { ...CRYPTO_OPERATIONS, payoutAddress: ['validate', 'create'] };
 const LISTS: Usage = {
@@ -461,6 +503,25 @@ export const fields: INodeProperties[] = [
 			},
 		],
 	},
+
+	listFilters({ withdrawal: ['getAll'] }, 'withdrawals', [
+		{
+			displayName: 'External ID',
+			name: 'externalId',
+			type: 'string',
+			default: '',
+			description: 'Only the withdrawal with exactly this External ID',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'options',
+			options: upperOptions(TOKENS),
+			default: 'USDT',
+			description: 'Only withdrawals of this token (bank withdrawals have none)',
+		},
+	]),
+	listFilters({ transaction: ['getAll'] }, 'transactions', []),
 
 	// optional fields per operation
 	{

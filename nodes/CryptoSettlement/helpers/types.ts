@@ -27,6 +27,8 @@ export interface RequestParts {
 	body?: IDataObject;
 	/** Input echoed in the output when the service answers with an empty `data`. */
 	identity?: IDataObject;
+	/** For paged lists: the node's own filter, applied to each record fetched (Limit counts kept records). */
+	keep?: (record: IDataObject) => boolean;
 }
 
 export interface OperationSpec {

@@ -1,5 +1,6 @@
 import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
 import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { recordFilter } from '../helpers/filters';
 import type { ResourceSpecs } from '../helpers/types';
 
 const CAPACITY_HINT =
@@ -84,5 +85,6 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdrawals',
 		retry: 'safe',
 		pageSize: 100,
+		build: (params) => ({ keep: recordFilter(params, ['status', 'token', 'externalId', 'createdAfter', 'createdBefore']) }),
 	},
 };
