@@ -139,7 +139,7 @@ export const tourExpectations = {
 		operation: 'createBank',
 		verify: (items, { sandbox }) => {
 			const w = sandbox.state.withdrawals.find((x) => x.id === items[0].id);
-			assert(w && w.type === 'bank' && w.externalId === items[0].externalId && /^tour-bank-/.test(items[0].externalId), `withdrawal ${short(items[0])} / ${short(w)}`);
+			assert(w && w.type === 'bank' && w.externalId === items[0].externalId && /^tour-payout-/.test(items[0].externalId), `withdrawal ${short(items[0])} / ${short(w)}`);
 			assert(w.narration === 'tour payout', `narration ${w.narration}`);
 			return `${w.id} (${w.status})`;
 		},

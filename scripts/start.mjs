@@ -35,7 +35,7 @@ const firstSandboxPort = Number(value('sandbox-port', process.env.SANDBOX_PORT |
 const t0 = Date.now();
 const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
 
-const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', trigger: 'trigger' };
+const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger' };
 
 async function main() {
 	if (!LINES[line]) throw new Error(`unknown --line=${line} (use 2 or 1)`);
