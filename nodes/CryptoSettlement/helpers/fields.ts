@@ -443,7 +443,8 @@ export const fields: INodeProperties[] = [
 			description: 'Asset identifier of the deposit wallet, as listed by Asset → Get Deposit Assets',
 		},
 	),
-	amountField('cryptoReceived', 'Crypto Received', CRYPTO_DECIMALS, 'Crypto units received', { sandbox: ['mockDeposit'] }),
+	// A mock deposit's crypto amount takes up to 18 decimals (resources/sandbox.ts).
+	amountField('cryptoReceived', 'Crypto Received', 18, 'Crypto units received', { sandbox: ['mockDeposit'] }),
 	requiredText('txHash', 'Transaction Hash', { sandbox: ['mockDeposit'] }, { description: 'Unique per mock deposit' }),
 
 	// lists
