@@ -56,11 +56,9 @@ async function fetchPages(
 	http: HttpCall,
 	request: ApiRequest,
 	pageSize: number,
-	keep?: (record: IDataObject) => boolean,
 ): Promise<IDataObject[]> {
 	const limit = limitOf(params);
-	// A filtered list reads full pages: the Limit counts the records kept, not those fetched.
-	const size = keep ? pageSize : Math.min(pageSize, limit);
+	const size = Math.min(pageSize, limit);
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
 	let previousPage = '';
@@ -74,7 +72,7 @@ async function fetchPages(
 		previousPage = keys;
 		for (const entry of data) {
 			if (records.length >= limit) break;
-			if (!isObject(entry) || (keep && !keep(entry))) continue;
+			if (!isObject(entry)) continue;
 			const key = recordKey(entry);
 			if (key !== undefined) {
 				if (seen.has(key)) continue;
@@ -159,7 +157,12 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 	};
-	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize, parts.keep);
+	if (spec.pageSize && parts.keep) {
+		// The node's own filter (helpers/filters.ts): every page is read, then Limit counts the matches.
+		const all = await fetchPages(new WholeList(ctx), http, request, spec.pageSize);
+		return all.filter(parts.keep).slice(0, limitOf(params));
+	}
+	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize);
 	if (spec.retry === 'withdrawal') {
 		if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 		return [await submitWithdrawal(ctx, http, request, parts.idempotency)];
@@ -168,6 +171,13 @@ async function perform(
 	if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
 	const records = spec.output ? spec.output(response.body.data, parts) : unwrap(response.body, parts);
 	return spec.localLimit ? records.slice(0, limitOf(params)) : records;
+}
+
+/** The item's parameters with Return All on: a filtered list is read whole before Limit applies. */
+class WholeList extends Params {
+	raw(name: string, fallback?: unknown): unknown {
+		return name === 'returnAll' ? true : super.raw(name, fallback);
+	}
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */

@@ -166,7 +166,7 @@ function listFilters(usage: Usage, records: string, extra: INodeProperties[]): I
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		description: `Applied by this node after fetching, not by the service (its API documents no filters for ${records}): every page is read until Limit matching ${records} are found or the list ends`,
+		description: `Applied by this node after fetching, not by the service (its API documents no filters for ${records}): every page is read, then Limit counts the matching ${records}`,
 		displayOptions: shownFor(usage),
 		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};

@@ -4,7 +4,7 @@ import type { Params } from './params';
 /**
  * Filters the node applies itself to the records of a list, for lists whose API documents no
  * filter (docs/api.md, "Pagination"): the service sends every record and the node keeps the
- * matching ones. Limit counts the records kept, so pages are read until Limit matches or the end.
+ * matching ones. Every page is read (up to the node's bound on lists), then Limit counts the matches.
  */
 
 export type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';

@@ -27,7 +27,7 @@ export interface RequestParts {
 	body?: IDataObject;
 	/** Input echoed in the output when the service answers with an empty `data`. */
 	identity?: IDataObject;
-	/** For paged lists: the node's own filter, applied to each record fetched (Limit counts kept records). */
+	/** For paged lists: the node's own filter, applied to the records fetched (Limit counts the matches). */
 	keep?: (record: IDataObject) => boolean;
 }
 
