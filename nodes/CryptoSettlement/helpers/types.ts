@@ -20,8 +20,11 @@ export interface IdempotencyKey {
 
 /** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
-	/** For withdrawals: the External ID, and what a record found under it must match. */
-	idempotency?: IdempotencyKey & { expected: IDataObject };
+	/**
+	 * For withdrawals: the External ID, what a record found under it must match, and whether the
+	 * created record is read back by id ('Return Full Record').
+	 */
+	idempotency?: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean };
 	pathParams?: Record<string, string>;
 	qs?: IDataObject;
 	body?: IDataObject;

@@ -89,7 +89,7 @@ export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	key: IdempotencyKey & { expected: IDataObject },
+	key: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
 ): Promise<IDataObject> {
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
@@ -119,7 +119,7 @@ export async function submitWithdrawal(
 			const created = createdId(response);
 			if (created !== undefined) {
 				const data = response.body.data as IDataObject;
-				const full = wantsFullRecord(ctx) ? await fullRecord(ctx, http, created) : { record: {} };
+				const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created);
 				return {
 					...data,
 					...full.record,
@@ -153,11 +153,6 @@ export async function submitWithdrawal(
 		}
 		throw unresolvedError(ctx, key.externalId, lastAmbiguous?.reason ?? 'no answer', lastAmbiguous?.statusCode);
 	});
-}
-
-/** 'Return Full Record' (on unless turned off). */
-function wantsFullRecord(ctx: IExecuteSingleFunctions): boolean {
-	return ctx.getNodeParameter('returnFullRecord', true) !== false;
 }
 
 /**
