@@ -6,6 +6,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json', diagnostics: false }],
 	},
+	// n8n-core's logger stays quiet during expected failures (see the file).
+	setupFiles: ['<rootDir>/test/setup/quiet-logs.js'],
 	testTimeout: 30000,
 	maxWorkers: 2,
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],

@@ -147,5 +147,32 @@ export class CryptoSettlementApi implements ICredentialType {
 			// A redirect would carry the app secret to its target.
 			disableFollowRedirect: true,
 		},
+		// n8n's credential dialog shows these instead of the bare HTTP status text ("Unauthorized").
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						"The service refused this App ID and App Secret (HTTP 401: wrong app id and secret combination). Copy both again from the dashboard (Developers → API Credentials), and check that Environment matches them: Sandbox keys do not work in Production, nor the reverse.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The App ID and App Secret were accepted, but this account has no API access (HTTP 403). Ask the service to enable API access for your integration, and check any IP allowlist on the dashboard.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing answers at this Base URL (HTTP 404). It must be the API base including the version segment, such as https://api.example.com/v1.',
+				},
+			},
+		],
 	};
 }

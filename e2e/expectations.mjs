@@ -59,7 +59,7 @@ export const tourExpectations = {
 		resource: 'asset',
 		operation: 'getWithdrawalAssets',
 		verify: (items) => {
-			assert(Array.isArray(items[0].tokens) && items[0].limits, `output ${short(items[0])}`);
+			assert(items.length > 1 && items.every((t) => t.symbol && Array.isArray(t.networks) && t.limits), `output ${short(items[0])}`);
 		},
 	},
 	'Create Wallet': {
@@ -139,7 +139,7 @@ export const tourExpectations = {
 		operation: 'createBank',
 		verify: (items, { sandbox }) => {
 			const w = sandbox.state.withdrawals.find((x) => x.id === items[0].id);
-			assert(w && w.type === 'bank' && w.externalId === items[0].externalId && /^tour-bank-/.test(items[0].externalId), `withdrawal ${short(items[0])} / ${short(w)}`);
+			assert(w && w.type === 'bank' && w.externalId === items[0].externalId && /^tour-payout-/.test(items[0].externalId), `withdrawal ${short(items[0])} / ${short(w)}`);
 			assert(w.narration === 'tour payout', `narration ${w.narration}`);
 			return `${w.id} (${w.status})`;
 		},

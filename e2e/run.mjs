@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { cacheDir, LINES } from '../scripts/n8n-install.mjs';
-import { browserCheck, DOCS_SCREENSHOT, ensureChromium } from './lib/browser.mjs';
+import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, ensureChromium } from './lib/browser.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { N8n, tail } from './lib/n8n.mjs';
 import { buildPackage, packPackage } from './lib/pack.mjs';
@@ -138,6 +138,7 @@ async function runLine(line, tarball, chromium) {
 	const workflows = {
 		tour: loadWorkflow('tour'),
 		withdrawals: loadWorkflow('withdrawals'),
+		batch: loadWorkflow('batch-payouts'),
 		trigger: loadWorkflow('trigger'),
 		pagination: loadWorkflow('e2e-pagination'),
 		fieldRule: loadWorkflow('e2e-field-rule'),
@@ -211,7 +212,8 @@ async function runLine(line, tarball, chromium) {
 			const usdt = itemsOf(exec, 'USDT Withdrawal')[0];
 			const btc = itemsOf(exec, 'BTC Withdrawal')[0];
 			assert(usdt.id && usdt.externalId, `createCrypto output lacks id/externalId: ${JSON.stringify(usdt)}`);
-			assert(/^btc-payout-/.test(btc.externalId), `BTC externalId not echoed: ${JSON.stringify(btc)}`);
+			assert(usdt.externalId === 'order-1042' && btc.externalId === 'payout-btc-0007', `External IDs not mapped from the order: ${JSON.stringify([usdt.externalId, btc.externalId])}`);
+			assert(usdt.status && usdt.fee !== undefined && usdt.alreadySubmitted === false, `Create Crypto did not return the full record: ${JSON.stringify(usdt)}`);
 			const gotUsdt = itemsOf(exec, 'Get USDT Withdrawal')[0];
 			const gotBtc = itemsOf(exec, 'Get BTC Withdrawal by External ID')[0];
 			assert(gotUsdt.status === 'completed', `USDT withdrawal status in n8n: ${gotUsdt.status}`);
@@ -229,7 +231,26 @@ async function runLine(line, tarball, chromium) {
 			const listed = itemsOf(exec, 'List Withdrawals');
 			assert(listed.length === sandbox.state.withdrawals.length, `List Withdrawals returned ${listed.length} of ${sandbox.state.withdrawals.length}`);
 			covered.add('withdrawal');
-			return `USDT ${usdt.id} and BTC ${btc.id} completed; externalId ${usdt.externalId} derived`;
+			return `USDT ${usdt.id} and BTC ${btc.id} completed; External IDs ${usdt.externalId}, ${btc.externalId} from the order`;
+		});
+
+		await check('batch example: two rows paid, the 3-decimal row refused to the error output, nothing paid twice on a re-run', async () => {
+			const first = await n8n.execute(EXAMPLES.batch);
+			assert(first.ok, describeFailure(first));
+			const paid = itemsOf(first, 'Paid') ?? [];
+			const refused = itemsOf(first, 'Refused or Failed') ?? [];
+			assert(paid.length === 2 && paid.every((p) => p.alreadySubmitted === false && p.status), `Paid: ${JSON.stringify(paid).slice(0, 300)}`);
+			assert(paid.map((p) => p.externalId).join() === 'payout-2001,payout-2002', `paid External IDs ${paid.map((p) => p.externalId)}`);
+			assert(refused.length === 1, `Refused: ${JSON.stringify(refused).slice(0, 300)}`);
+			const posts = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payments/withdraw/address') && /^payout-200/.test(r.body?.externalId ?? '')).length;
+			const sent = posts();
+			assert(sent === 2, `${sent} withdrawal requests for the batch`);
+			const again = await n8n.execute(EXAMPLES.batch);
+			assert(again.ok, describeFailure(again));
+			const repaid = itemsOf(again, 'Paid') ?? [];
+			assert(repaid.length === 2 && repaid.every((p) => p.alreadySubmitted === true), `re-run: ${JSON.stringify(repaid).slice(0, 300)}`);
+			assert(posts() === 2, 'the re-run sent a withdrawal again');
+			return '2 paid, 1 refused; re-run: 2 alreadySubmitted, 0 sent';
 		});
 
 		await check('field rule refused before any request reaches the sandbox', async () => {
@@ -492,7 +513,8 @@ async function runLine(line, tarball, chromium) {
 		} else {
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
-				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot });
+				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
+				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels });
 				return out;
 			});
 		}

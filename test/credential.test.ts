@@ -31,9 +31,23 @@ describe('credential cryptoSettlementApi', () => {
 			.get('/trades/wallets')
 			.query(true)
 			.reply(401, { success: false, message: 'wrong app id and secret combination', meta: {}, errors: [], data: {} });
-		const result = await testCredential({ ...CREDENTIALS, appSecret: 'wrong' });
+		const result = await testCredential({ ...CREDENTIALS, appSecret: 'bad-secret-123' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toContain('wrong app id and secret combination');
+		// What n8n's credential dialog shows (its tester words a 401 by the credential's rules).
+		expect(result.message).toMatch(/^The service refused this App ID and App Secret \(HTTP 401: wrong app id and secret combination\)\. Copy both again from the dashboard/);
+		expect(result.message).toContain('check that Environment matches them');
+		expect(result.message).not.toContain('bad-secret-123');
+	});
+
+	test.each([
+		[403, /no API access \(HTTP 403\)/],
+		[404, /Nothing answers at this Base URL \(HTTP 404\)\. It must be the API base including the version segment/],
+		[500, /^Internal Server Error$/],
+	])('the credential test explains HTTP %s', async (status, message) => {
+		nock(BASE).persist().get('/trades/wallets').query(true).reply(status, { success: false, message: 'x', meta: {}, errors: [], data: {} });
+		const result = await testCredential(CREDENTIALS);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
 	});
 
 	test('secrets are password fields', async () => {

@@ -65,14 +65,14 @@ async function shownParameters(page) {
 	);
 }
 
-async function openNode(page, baseUrl, workflow, nodeName) {
+async function openNode(page, baseUrl, workflow, nodeName, ready = '[data-test-id="parameter-input-resource"], [data-test-id="parameter-input-operation"]') {
 	const node = workflow.nodes.find((n) => n.name === nodeName);
 	if (!node) throw new Error(`node ${nodeName} not in workflow ${workflow.id}`);
 	const ndv = page.locator('[data-test-id="ndv"]');
 	// The editor route /workflow/:id/:nodeId opens the node's details view directly.
 	await page.goto(`${baseUrl}/workflow/${workflow.id}/${node.id}`, { waitUntil: 'domcontentloaded' });
 	try {
-		await page.locator('[data-test-id="parameter-input-resource"], [data-test-id="parameter-input-operation"]').first().waitFor({ timeout: 20000 });
+		await page.locator(ready).first().waitFor({ timeout: 20000 });
 		return 'url';
 	} catch {
 		/* fall back to the canvas */
@@ -82,7 +82,7 @@ async function openNode(page, baseUrl, workflow, nodeName) {
 	await onCanvas.waitFor({ timeout: 30000 });
 	await onCanvas.dblclick();
 	await ndv.first().waitFor({ timeout: 20000 });
-	await page.locator('[data-test-id="parameter-input-operation"]').first().waitFor({ timeout: 20000 });
+	await page.locator(ready).first().waitFor({ timeout: 20000 });
 	return 'canvas';
 }
 
@@ -90,12 +90,22 @@ async function openNode(page, baseUrl, workflow, nodeName) {
 export const DOCS_SCREENSHOT = path.join(REPO_ROOT, 'docs', 'images', 'crypto-settlement-node.png');
 
 /**
+ * More panels the README shows (saved beside DOCS_SCREENSHOT): each is opened, checked for the
+ * texts users must see (the amount's unit, the full-record option, the trigger's events), and
+ * screenshotted.
+ */
+export const DOCS_PANELS = [
+	{ workflow: 'tour', node: 'Bank Withdrawal', ready: 'bankAccountId', texts: ['Amount (USD)', 'External ID', 'Return Full Record'], file: 'create-bank-panel.png' },
+	{ workflow: 'trigger', node: 'Crypto Settlement Trigger', ready: 'events', texts: ['Events'], file: 'trigger-panel.png' },
+];
+
+/**
  * Opens the withdrawals workflow, checks the BTC node (fee level shown, network hidden) and the
  * USDT node (network shown, fee level hidden), and keeps screenshots in `artifacts`. Also
  * screenshots the USDT Withdrawal node's panel (`node-panel.png`); with `docsScreenshot` (a
  * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
-export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot }) {
+export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot, panels = [] }) {
 	const { chromium } = loadPlaywright();
 	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
@@ -138,6 +148,25 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 			fs.mkdirSync(path.dirname(docsScreenshot), { recursive: true });
 			fs.copyFileSync(panel, docsScreenshot);
 			notes.push(`node panel saved to ${path.relative(REPO_ROOT, docsScreenshot)}`);
+		}
+		const panelText = async () => await page.locator('[data-test-id="ndv"]').first().innerText().catch(async () => await page.locator('body').innerText());
+		const usdtText = await panelText();
+		for (const text of ['Amount (USD)', 'Network', 'Return Full Record']) {
+			if (!usdtText.includes(text)) throw new Error(`USDT Withdrawal panel lacks "${text}" (screenshot ${panel})`);
+		}
+		notes.push('USDT panel shows Amount (USD), Network and Return Full Record');
+		// The other panels the README shows
+		for (const p of panels) {
+			const wf = await n8n.rest('GET', `/workflows/${p.workflowId}`);
+			await openNode(page, n8n.baseUrl, wf, p.node, `[data-test-id="parameter-input-${p.ready}"]`);
+			await sleep(1000);
+			const file = path.join(artifacts, p.file);
+			await page.screenshot({ path: file });
+			const text = await panelText();
+			const missing = p.texts.filter((t) => !text.includes(t));
+			if (missing.length) throw new Error(`${p.node} panel lacks ${JSON.stringify(missing)} (screenshot ${file})`);
+			if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), p.file));
+			notes.push(`${p.node} panel checked${docsScreenshot ? ` and saved to docs/images/${p.file}` : ''}`);
 		}
 		// Settings → Community nodes lists the package like one installed from the panel
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`, { waitUntil: 'domcontentloaded' });

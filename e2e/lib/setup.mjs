@@ -14,6 +14,7 @@ export const WEBHOOK_SECRET = 'demo-webhook-secret';
 export const EXAMPLES = {
 	tour: 'csExTour00000001',
 	withdrawals: 'csExWithdraw0001',
+	batch: 'csExBatchPay0001',
 	trigger: 'csExTrigger00001',
 	/** Imported inactive. */
 	pollTrigger: 'csExPollTrig0001',

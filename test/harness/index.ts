@@ -8,6 +8,7 @@
  * HTTP is left to the caller (nock, or the local sandbox).
  */
 import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { ExecutionLifecycleHooks, LoadOptionsContext, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import {
@@ -399,10 +400,19 @@ export async function testCredential(credentials: ICredentialDataDecryptedObject
 	});
 	const error = result.nodeError('Credential Test');
 	if (error) {
-		return {
-			status: 'Error',
-			message: [error.message, (error as { description?: string }).description].filter(Boolean).join(' — '),
-		};
+		// As n8n's CredentialsTester words it: a rule for the HTTP status, else the bare status text
+		// ("Unauthorized"), else the error's message (no answer at all, a refused Base URL).
+		const status = Number((error as { httpCode?: unknown }).httpCode);
+		if (status >= 100) {
+			const rule = (credentialType.test?.rules ?? []).find(
+				(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+			);
+			if (rule) return { status: 'Error', message: rule.properties.message };
+			if (status < 199 || status > 299) {
+				return { status: 'Error', message: STATUS_CODES[status] ?? `Received HTTP status code: ${status}` };
+			}
+		}
+		return { status: 'Error', message: error.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

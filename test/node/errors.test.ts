@@ -1,5 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads n8n-core's logger */
 import type { IDataObject } from 'n8n-workflow';
-import { api, expectNoSecrets, fail, ok, rl, runNode, setupNock, noWithdrawalsYet } from './helpers';
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import nock from 'nock';
+import { api, BASE, expectNoSecrets, fail, ok, rl, runNode, setupNock, noWithdrawalsYet } from './helpers';
 
 setupNock();
 
@@ -86,5 +90,17 @@ describe('service errors surface the message, the HTTP code and the first valida
 		expect(run.items[1].error?.message).toBe('wallet not found (HTTP 404)');
 		expect(run.items[2].json).toEqual({ id: 'w3' });
 		expectNoSecrets(run.text);
+	});
+});
+
+describe('quiet test output', () => {
+	test("n8n-core's logger, which printed every expected failure, is silenced by the jest setup", async () => {
+		nock(BASE).post('/payments/swap-currency').reply(401, { success: false, message: "you're not authenticated" });
+		const run = await runNode({ resource: 'currency', operation: 'swap', amount: '5', from: 'ngn', to: 'ghs' });
+		expect(run.error?.message).toContain("you're not authenticated");
+		// The engine's logger (the one that wrote those console blocks): silent, with no console transport.
+		const logger = Container.get(Logger) as unknown as { level: string; internalLogger: { transports: unknown[] } };
+		expect(logger.level).toBe('silent');
+		expect(logger.internalLogger.transports).toHaveLength(0);
 	});
 });

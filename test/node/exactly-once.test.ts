@@ -53,7 +53,7 @@ describe('1. every item is checked before any money moves', () => {
 			],
 		});
 		expect(server.requests).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^2 of 4 items are invalid, so nothing was sent: item 1: .*amount must have at most 2 decimal places.*; item 3: .*plain decimal number/);
+		expect(result.error?.message).toMatch(/^2 of 4 items are invalid, so nothing was sent: item 1: 'Amount \(USD\)' must have at most 2 decimal places.*; item 3: .*plain decimal number/);
 		expect(result.items).toHaveLength(0);
 	});
 
@@ -69,7 +69,7 @@ describe('1. every item is checked before any money moves', () => {
 		});
 		expect(posts().map((r) => r.body?.externalId)).toEqual(['p-1', 'p-3']);
 		expect(result.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
-		expect(result.items[1].error?.message).toMatch(/amount must have at most 2 decimal places/);
+		expect(result.items[1].error?.message).toMatch(/^'Amount \(USD\)' must have at most 2 decimal places/);
 		expect(result.items[2].json).toMatchObject({ externalId: 'p-3', alreadySubmitted: false });
 	});
 
@@ -183,7 +183,7 @@ describe('3. External ID values are checked', () => {
 	test('an object is refused, never sent as "[object Object]"', async () => {
 		const { run, server } = await setUp();
 		const result = await run(crypto({ externalId: '={{ { a: 1 } }}' }), { items: [{ amount: 5 }] });
-		expect(result.error?.message).toMatch(/externalId must be text or a number, not an object/);
+		expect(result.error?.message).toMatch(/^'External ID' must be text or a number, not an object/);
 		expect(server.requests).toHaveLength(0);
 	});
 
@@ -309,7 +309,7 @@ describe("6. n8n's Retry On Fail never repeats a write that may have taken effec
 
 describe('7. amounts are exact or refused', () => {
 	test.each([
-		['Amount Type "CRYPTO"', { amountType: '={{ "CRYPTO" }}' }, { amount: 5 }, /amountType must be one of usd, crypto/],
+		['Amount Type "CRYPTO"', { amountType: '={{ "CRYPTO" }}', cryptoAmount: '={{ "" }}' }, { amount: 5 }, /^'Amount Type' must be one of usd, crypto/],
 		['a hex amount', {}, { amount: '0x10' }, /plain decimal number/],
 		['a binary amount', {}, { amount: '0b11' }, /plain decimal number/],
 		['a hex crypto amount', { amountType: 'crypto', cryptoAmount: '={{ $json.amount }}' }, { amount: '0x1' }, /plain decimal number/],

@@ -124,15 +124,15 @@ describe('4. secrets echoed by the service never leave the node', () => {
 
 describe('5 and 6. IDs and text fields are checked', () => {
 	test.each([
-		['Wallet → Get ..', { resource: 'wallet', operation: 'get', walletId: rl('..') }, /walletId cannot be "\." or "\.\."/],
-		['Payout Address → Delete .', { resource: 'payoutAddress', operation: 'delete', payoutAddressId: rl(' . ') }, /payoutAddressId cannot be/],
-		['Bank Account → Delete ..', { resource: 'bankAccount', operation: 'delete', bankAccountId: rl('..') }, /bankAccountId cannot be/],
-		['Webhook Event → Resend ..', { resource: 'webhookEvent', operation: 'resend', reference: '..' }, /reference cannot be/],
-		['Set Auto Settlement ..', { resource: 'wallet', operation: 'setAutoSettlement', walletId: rl('..'), autoSettlement: true }, /walletId cannot be/],
-		['Create Bank ..', { resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('..'), amount: 5, externalId: 'b-1' }, /bankAccountId cannot be/],
-		['an object wallet address', { ...crypto, walletAddress: '={{ { a: 1 } }}' }, /walletAddress must be text, not an object/],
-		['a wallet ID list', { resource: 'wallet', operation: 'get', walletId: rl('={{ ["w1", "w2"] }}') }, /walletId must be text, not a list/],
-		['a huge numeric account number', { resource: 'bank', operation: 'verifyAccount', bankId: '39', accountNumber: '={{ 1e21 }}', currency: 'ngn' }, /accountNumber must be text, not a number too large to print exactly/],
+		['Wallet → Get ..', { resource: 'wallet', operation: 'get', walletId: rl('..') }, /^'Wallet' cannot be "\." or "\.\."/],
+		['Payout Address → Delete .', { resource: 'payoutAddress', operation: 'delete', payoutAddressId: rl(' . ') }, /^'Payout Address' cannot be/],
+		['Bank Account → Delete ..', { resource: 'bankAccount', operation: 'delete', bankAccountId: rl('..') }, /^'Bank Account' cannot be/],
+		['Webhook Event → Resend ..', { resource: 'webhookEvent', operation: 'resend', reference: '..' }, /^'Reference' cannot be/],
+		['Set Auto Settlement ..', { resource: 'wallet', operation: 'setAutoSettlement', walletId: rl('..'), autoSettlement: true }, /^'Wallet' cannot be/],
+		['Create Bank ..', { resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('..'), amount: 5, externalId: 'b-1' }, /^'Bank Account' cannot be/],
+		['an object wallet address', { ...crypto, walletAddress: '={{ { a: 1 } }}' }, /^'Wallet Address' must be text, not an object/],
+		['a wallet ID list', { resource: 'wallet', operation: 'get', walletId: rl('={{ ["w1", "w2"] }}') }, /^'Wallet' must be text, not a list/],
+		['a huge numeric account number', { resource: 'bank', operation: 'verifyAccount', bankId: '39', accountNumber: '={{ 1e21 }}', currency: 'ngn' }, /^'Account Number' must be text, not a number too large to print exactly/],
 	])('%s is refused before any request, naming the field', async (_name, parameters, message) => {
 		const server = await serve(() => ({ status: 200, body: envelope({}) }));
 		const run = await runNode(parameters as IDataObject, { credentials: { baseUrl: server.baseUrl } });

@@ -55,8 +55,22 @@ const cases: Record<string, Case> = {
 		params: { resource: 'asset', operation: 'getWithdrawalAssets' },
 		method: 'get',
 		path: '/payments/supported-assets-info',
-		reply: ok({ tokens: [], limits: { minimum: 1, maximum: 10 }, rate: 1 }, 'data fetched'),
-		output: [{ tokens: [], limits: { minimum: 1, maximum: 10 }, rate: 1 }],
+		reply: ok(
+			{
+				tokens: [
+					{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }] },
+					{ symbol: 'BTC', enabled: true, networks: [], fee: null },
+				],
+				limits: { minimum: 1, maximum: 10 },
+				rate: 1,
+			},
+			'data fetched',
+		),
+		// One item per token, each with the account-wide limits and rate.
+		output: [
+			{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }], limits: { minimum: 1, maximum: 10 }, rate: 1 },
+			{ symbol: 'BTC', enabled: true, networks: [], fee: null, limits: { minimum: 1, maximum: 10 }, rate: 1 },
+		],
 	},
 	'wallet → create': {
 		params: {
@@ -120,6 +134,8 @@ const cases: Record<string, Case> = {
 			amountType: 'usd',
 			amount: 12.5,
 			externalId: 'order-1',
+			// The read-back of the created record has its own tests (editor.test.ts).
+			returnFullRecord: false,
 		},
 		method: 'post',
 		path: '/payments/withdraw/address',
@@ -138,6 +154,7 @@ const cases: Record<string, Case> = {
 			cryptoAmount: 0.00012345,
 			externalId: 'order-2',
 			additionalFields: { pin: '0000' },
+			returnFullRecord: false,
 		},
 		method: 'post',
 		path: '/payments/withdraw/address',
@@ -153,6 +170,7 @@ const cases: Record<string, Case> = {
 			amount: 100,
 			externalId: 'payout-9',
 			additionalFields: { narration: 'salary' },
+			returnFullRecord: false,
 		},
 		method: 'post',
 		path: '/payments/withdraw/bank/ba1',

@@ -79,6 +79,6 @@ test('a field-rule error reaches nothing on the sandbox', async () => {
 		{ resource: 'withdrawal', operation: 'createCrypto', token: 'USDC', network: 'TON', walletAddress: 'x', amount: 1, externalId: 'bad-1' },
 		{ credentials },
 	);
-	expect(result.error?.message).toMatch(/network must be one of/);
+	expect(result.error?.message).toMatch(/'Network' must be one of/);
 	expect(sandbox.state.requests.length).toBe(before);
 });

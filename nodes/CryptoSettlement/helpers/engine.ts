@@ -41,3 +41,27 @@ function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperatio
 			'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
 	});
 }
+
+/**
+ * Makes the routing engine raise a node error itself, unchanged. n8n-core's RoutingNode turns a
+ * rejected hook's error into a NodeApiError with "Error code: none" unless it already is one, so a
+ * check that failed before anything was sent would read like an API failure. A hook that instead
+ * resolves with this list has the error raised by the engine the moment it reads the list, at the
+ * item's turn in item order, exactly as a rejection would be. Every read other than the promise's
+ * `then` check throws, so an engine that consumed results differently still raises the error
+ * instead of dropping the item. Only for Continue On Fail off: with it on, the engine keeps a
+ * rejected hook's error as it is, as the item's error output.
+ */
+export function raisedByEngine(error: Error): INodeExecutionData[] {
+	return new Proxy([] as INodeExecutionData[], {
+		get(_target, property) {
+			if (property === 'then') return undefined;
+			if (property === Symbol.iterator) {
+				return (): Iterator<INodeExecutionData> => {
+					throw error;
+				};
+			}
+			throw error;
+		},
+	});
+}

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
+import { raisedByEngine } from './engine';
 import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
@@ -173,7 +174,10 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			}
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
-			throw redactError(error, secrets);
+			const redacted = redactError(error, secrets);
+			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
+			if (redacted instanceof NodeOperationError && !this.continueOnFail()) return raisedByEngine(redacted);
+			throw redacted;
 		}
 		records = redact(records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
@@ -195,6 +199,11 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 	};
+	if (spec.pageSize && parts.keep) {
+		// The node's own filter (helpers/filters.ts): every page is read, then Limit counts the matches.
+		const all = await fetchPages(new WholeList(ctx), http, request, spec.pageSize);
+		return all.filter(parts.keep).slice(0, limitOf(params));
+	}
 	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize);
 	if (spec.retry === 'withdrawal') {
 		if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
@@ -204,6 +213,13 @@ async function perform(
 	if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
 	const records = spec.output ? spec.output(response.body.data, parts) : unwrap(response.body, parts);
 	return spec.localLimit ? records.slice(0, limitOf(params)) : records;
+}
+
+/** The item's parameters with Return All on: a filtered list is read whole before Limit applies. */
+class WholeList extends Params {
+	raw(name: string, fallback?: unknown): unknown {
+		return name === 'returnAll' ? true : super.raw(name, fallback);
+	}
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */

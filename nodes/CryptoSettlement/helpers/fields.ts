@@ -7,6 +7,7 @@ import {
 	NARRATION_MAX_LENGTH,
 	NETWORKS_BY_TOKEN,
 	TOKENS,
+	USD_DECIMALS,
 	UTXO_TOKENS,
 } from './rules';
 
@@ -104,6 +105,73 @@ const requiredText = (
 	...extra,
 });
 
+/**
+ * An amount as exact decimal text: n8n's number fields round to their precision when the field
+ * loses focus (10.123 silently became 10.12), while a text field keeps what was typed, and the
+ * node refuses extra decimals with an error instead of rounding (helpers/rules.ts).
+ */
+function amountField(
+	name: string,
+	displayName: string,
+	decimals: number,
+	what: string,
+	usage: Usage,
+	extra: IDisplayOptions['show'] = {},
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: decimals === USD_DECIMALS ? 'e.g. 10.50' : 'e.g. 0.00125',
+		description: `${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`,
+		displayOptions: shownFor(usage, extra),
+	};
+}
+
+/**
+ * Filters of a list whose API documents none: the node applies them to the records it fetches
+ * (helpers/filters.ts), and says so.
+ */
+function listFilters(usage: Usage, records: string, extra: INodeProperties[]): INodeProperties {
+	const options: INodeProperties[] = [
+		{
+			displayName: 'Created After',
+			name: 'createdAfter',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created at or after this time`,
+		},
+		{
+			displayName: 'Created Before',
+			name: 'createdBefore',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created before this time`,
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. completed',
+			description: `Only ${records} with this status (any case)`,
+		},
+		...extra,
+	];
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: `Applied by this node after fetching, not by the service (its API documents no filters for ${records}): every page is read, then Limit counts the matching ${records}`,
+		displayOptions: shownFor(usage),
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
 const CRYPTO_OPERATIONS: Usage = { withdrawal: ['createCrypto', 'estimateNetworkFee'] };
 const TOKEN_OPERATIONS: Usage = { ...CRYPTO_OPERATIONS, payoutAddress: ['validate', 'create'] };
 const LISTS: Usage = {
@@ -143,10 +211,11 @@ export const fields: INodeProperties[] = [
 		displayName: 'Markup Percent',
 		name: 'markupPercent',
 		type: 'number',
-		typeOptions: { minValue: MARKUP_MIN, maxValue: MARKUP_MAX, numberPrecision: 2 },
+		// No numberPrecision: the editor would round 10.123 on blur; the node refuses it instead.
+		typeOptions: { minValue: MARKUP_MIN, maxValue: MARKUP_MAX },
 		required: true,
 		default: 0,
-		description: `Percentage added to the base sell rate of auto-settled payouts, from ${MARKUP_MIN} to ${MARKUP_MAX} (both included)`,
+		description: `Percentage added to the base sell rate of auto-settled payouts, from ${MARKUP_MIN} to ${MARKUP_MAX} (both included), at most 2 decimals (never rounded)`,
 		displayOptions: shownFor({ account: ['setMarkupPercent'] }),
 	},
 
@@ -221,8 +290,9 @@ export const fields: INodeProperties[] = [
 			type: 'options',
 			options: upperOptions(NETWORKS_BY_TOKEN[token]),
 			required: true,
-			default: 'TRC20',
-			description: `Blockchain network for ${token}`,
+			// No default: the network decides where the money goes, so it is always chosen.
+			default: '',
+			description: `Blockchain network for ${token}. Choose it: there is no default, and the destination address must be on this network.`,
 			displayOptions: shownFor(TOKEN_OPERATIONS, { token: [token] }),
 		}),
 	),
@@ -232,8 +302,9 @@ export const fields: INodeProperties[] = [
 		type: 'options',
 		options: [...FEE_LEVELS].sort().map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
 		required: true,
-		default: 'medium',
-		description: 'Network fee level; quote it with Withdrawal → Estimate Network Fee',
+		// No default: the fee level decides what the payout costs, so it is always chosen.
+		default: '',
+		description: 'Network fee level; there is no default. Quote it with Withdrawal → Estimate Network Fee.',
 		displayOptions: shownFor(CRYPTO_OPERATIONS, { token: [...UTXO_TOKENS] }),
 	},
 	{
@@ -272,37 +343,18 @@ export const fields: INodeProperties[] = [
 		description: 'Whether the amount is given in USD or in crypto units; exactly one is sent',
 		displayOptions: shownFor(CRYPTO_OPERATIONS),
 	},
-	{
-		displayName: 'Amount (USD)',
-		name: 'amount',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		required: true,
-		default: 0,
-		description: 'USD value, greater than 0 with at most 2 decimals',
-		displayOptions: shownFor(CRYPTO_OPERATIONS, { amountType: ['usd'] }),
-	},
-	{
-		displayName: 'Crypto Amount',
-		name: 'cryptoAmount',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: CRYPTO_DECIMALS },
-		required: true,
-		default: 0,
-		description: `Amount in crypto units, greater than 0 with at most ${CRYPTO_DECIMALS} decimals`,
-		displayOptions: shownFor(CRYPTO_OPERATIONS, { amountType: ['crypto'] }),
-	},
-	{
-		displayName: 'Amount',
-		name: 'amount',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		required: true,
-		default: 0,
-		description:
-			"For a bank withdrawal, the amount to pay out (the service documents it in USD and in the account's currency; confirm with the service). For a swap, the amount in the 'From' currency.",
-		displayOptions: shownFor({ withdrawal: ['createBank'], currency: ['swap'] }),
-	},
+	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', CRYPTO_OPERATIONS, { amountType: ['usd'] }),
+	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', CRYPTO_OPERATIONS, {
+		amountType: ['crypto'],
+	}),
+	amountField(
+		'amount',
+		'Amount (USD)',
+		USD_DECIMALS,
+		"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance (docs/api.md)",
+		{ withdrawal: ['createBank'] },
+	),
+	amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency", { currency: ['swap'] }),
 	{
 		displayName: 'External ID',
 		name: 'externalId',
@@ -311,6 +363,15 @@ export const fields: INodeProperties[] = [
 		placeholder: 'e.g. payout-order-1042',
 		description:
 			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
+		displayOptions: shownFor({ withdrawal: ['createCrypto', 'createBank'] }),
+	},
+	{
+		displayName: 'Return Full Record',
+		name: 'returnFullRecord',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
 		displayOptions: shownFor({ withdrawal: ['createCrypto', 'createBank'] }),
 	},
 	requiredText(
@@ -350,15 +411,7 @@ export const fields: INodeProperties[] = [
 		{ rate: ['getMarketPrice'] },
 		{ placeholder: 'e.g. usd', description: 'Currency to price it in' },
 	),
-	{
-		displayName: 'Amount in USD',
-		name: 'amountInUSD',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		required: true,
-		default: 0,
-		displayOptions: shownFor({ rate: ['calculate'], sandbox: ['mockDeposit'] }),
-	},
+	amountField('amountInUSD', 'Amount in USD', USD_DECIMALS, 'USD value', { rate: ['calculate'], sandbox: ['mockDeposit'] }),
 
 	// transactions and webhook events
 	requiredText(
@@ -390,15 +443,8 @@ export const fields: INodeProperties[] = [
 			description: 'Asset identifier of the deposit wallet, as listed by Asset → Get Deposit Assets',
 		},
 	),
-	{
-		displayName: 'Crypto Received',
-		name: 'cryptoReceived',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: CRYPTO_DECIMALS },
-		required: true,
-		default: 0,
-		displayOptions: shownFor({ sandbox: ['mockDeposit'] }),
-	},
+	// A mock deposit's crypto amount takes up to 18 decimals (resources/sandbox.ts).
+	amountField('cryptoReceived', 'Crypto Received', 18, 'Crypto units received', { sandbox: ['mockDeposit'] }),
 	requiredText('txHash', 'Transaction Hash', { sandbox: ['mockDeposit'] }, { description: 'Unique per mock deposit' }),
 
 	// lists
@@ -458,6 +504,25 @@ export const fields: INodeProperties[] = [
 			},
 		],
 	},
+
+	listFilters({ withdrawal: ['getAll'] }, 'withdrawals', [
+		{
+			displayName: 'External ID',
+			name: 'externalId',
+			type: 'string',
+			default: '',
+			description: 'Only the withdrawal with exactly this External ID',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'options',
+			options: upperOptions(TOKENS),
+			default: 'USDT',
+			description: 'Only withdrawals of this token (bank withdrawals have none)',
+		},
+	]),
+	listFilters({ transaction: ['getAll'] }, 'transactions', []),
 
 	// optional fields per operation
 	{
@@ -562,3 +627,22 @@ export const fields: INodeProperties[] = [
 		],
 	},
 ];
+
+/**
+ * The label the editor shows for a parameter of this resource → operation (a field of its own or
+ * an option of a collection), so an error names the field the user sees: the same name can carry
+ * different labels on different operations ('amount' is 'Amount (USD)' on a withdrawal and
+ * 'Amount' on a swap). Undefined when the operation has no such field.
+ */
+export function fieldLabel(resource: string, operation: string, name: string): string | undefined {
+	for (const field of fields) {
+		const show = field.displayOptions?.show ?? {};
+		if (!(show.resource ?? []).includes(resource) || !(show.operation ?? []).includes(operation)) continue;
+		if (field.name === name) return field.displayName;
+		if (field.type === 'collection') {
+			const option = (field.options as INodeProperties[] | undefined)?.find((candidate) => candidate.name === name);
+			if (option) return option.displayName;
+		}
+	}
+	return undefined;
+}

@@ -1,48 +1,12 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { fieldLabel } from './fields';
 import { checkRequired, type Violation } from './rules';
-
-/** Parameter labels as n8n shows them, so an error names the field the user sees. */
-const LABELS: Record<string, string> = {
-	accountNumber: 'Account Number',
-	address: 'Address',
-	amount: 'Amount',
-	amountInUSD: 'Amount in USD',
-	amountType: 'Amount Type',
-	asset: 'Asset',
-	assetId: 'Asset',
-	autoSettlement: 'Auto Settlement',
-	bankAccountId: 'Bank Account',
-	bankId: 'Bank Name or ID',
-	confirmations: 'Confirmations',
-	cryptoAmount: 'Crypto Amount',
-	cryptoReceived: 'Crypto Received',
-	currency: 'Currency',
-	externalId: 'External ID',
-	feeLevel: 'Fee Level',
-	from: 'From',
-	label: 'Label',
-	markupPercent: 'Markup Percent',
-	narration: 'Narration',
-	network: 'Network',
-	payoutAddressId: 'Payout Address',
-	pin: 'PIN',
-	reference: 'Reference',
-	to: 'To',
-	token: 'Token',
-	transactionId: 'Transaction ID',
-	txHash: 'Transaction Hash',
-	walletAddress: 'Wallet Address',
-	walletId: 'Wallet',
-	webhookEventId: 'Webhook Event ID',
-	withdrawalFeeBearer: 'Withdrawal Fee Bearer',
-	withdrawalId: 'Withdrawal ID',
-};
 
 /** Resource locator parameters, whose value is extracted from the locator. */
 const LOCATORS = new Set(['walletId', 'bankAccountId', 'payoutAddressId']);
 
 const NETWORK_HINT =
-	" When 'Token' is an expression, set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH.";
+	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
 
 /** Values never repeated in an error message. */
 const SECRET_FIELDS = new Set(['pin']);
@@ -131,19 +95,42 @@ export class Params {
 		return (text as string).trim() || undefined;
 	}
 
-	/** Throws the first violation; the rules list the actionable one first. */
+	/** The label the editor shows for this parameter on the current operation (helpers/fields.ts). */
+	label(name: string): string {
+		const resource = String(this.ctx.getNodeParameter('resource', ''));
+		const operation = String(this.ctx.getNodeParameter('operation', ''));
+		return fieldLabel(resource, operation, name) ?? name;
+	}
+
+	/** Whether the parameter (or its 'Additional Fields' entry) is set by an expression. */
+	isExpression(name: string): boolean {
+		const { parameters } = this.ctx.getNode();
+		const value = parameters[name] ?? (parameters.additionalFields as IDataObject | undefined)?.[name];
+		return typeof value === 'string' && value.startsWith('=');
+	}
+
+	/**
+	 * Throws the first violation (the rules list the actionable one first), worded with the
+	 * field's visible label: "'Amount (USD)' must have at most 2 decimal places …".
+	 */
 	assert(violations: Violation[]): void {
 		if (!violations.length) return;
 		const [first] = violations;
-		const label = LABELS[first.field] ?? first.field;
+		const label = this.label(first.field);
+		// The rules word their messages with the API's field name ("amount must …"): the label replaces it.
+		const named = first.message.startsWith(`${first.field} `);
+		const rule = named ? `'${label}' ${first.message.slice(first.field.length + 1)}` : `Invalid '${label}': ${first.message}`;
+		const received = describeValue(first.field, first.value);
+		const text = received === 'received nothing' && /is required$/.test(rule) ? rule : `${rule}, ${received}`;
+		const fromExpression = this.isExpression(first.field);
+		const hint =
+			(first.field === 'network' || first.field === 'feeLevel') && this.isExpression('token') ? NETWORK_HINT : '';
 		throw new NodeOperationError(
 			this.ctx.getNode(),
-			`Invalid '${label}' (${first.field}): ${first.message}, ${describeValue(first.field, first.value)}`,
+			text,
 			{
 				itemIndex: this.itemIndex,
-				description: `Fix the '${label}' parameter of item ${this.itemIndex} (it may come from an expression). Nothing was sent to the service for this item.${
-					first.field === 'network' || first.field === 'feeLevel' ? NETWORK_HINT : ''
-				}`,
+				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for item ${this.itemIndex}. Nothing was sent to the service for this item.${hint}`,
 			},
 		);
 	}

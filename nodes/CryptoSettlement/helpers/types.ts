@@ -20,13 +20,18 @@ export interface IdempotencyKey {
 
 /** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
-	/** For withdrawals: the External ID, and what a record found under it must match. */
-	idempotency?: IdempotencyKey & { expected: IDataObject };
+	/**
+	 * For withdrawals: the External ID, what a record found under it must match, and whether the
+	 * created record is read back by id ('Return Full Record').
+	 */
+	idempotency?: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean };
 	pathParams?: Record<string, string>;
 	qs?: IDataObject;
 	body?: IDataObject;
 	/** Input echoed in the output when the service answers with an empty `data`. */
 	identity?: IDataObject;
+	/** For paged lists: the node's own filter, applied to the records fetched (Limit counts the matches). */
+	keep?: (record: IDataObject) => boolean;
 }
 
 export interface OperationSpec {

@@ -89,7 +89,7 @@ export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	key: IdempotencyKey & { expected: IDataObject },
+	key: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
 ): Promise<IDataObject> {
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
@@ -119,12 +119,15 @@ export async function submitWithdrawal(
 			const created = createdId(response);
 			if (created !== undefined) {
 				const data = response.body.data as IDataObject;
+				const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created);
 				return {
 					...data,
+					...full.record,
 					id: created,
 					externalId: key.externalId,
 					alreadySubmitted: false,
 					message: response.body.message ?? '',
+					...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
 				};
 			}
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -150,6 +153,34 @@ export async function submitWithdrawal(
 		}
 		throw unresolvedError(ctx, key.externalId, lastAmbiguous?.reason ?? 'no answer', lastAmbiguous?.statusCode);
 	});
+}
+
+/**
+ * The withdrawal just created, as the service stores it (status, amounts, fee, destination), read
+ * by its id on the lookup route, which is not rate-limited. The withdrawal exists whatever happens
+ * here, so a failed read never fails the item: the creation answer is output with the reason.
+ */
+async function fullRecord(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	id: string,
+): Promise<{ record: IDataObject; unavailable?: string }> {
+	const request: ApiRequest = {
+		method: 'GET',
+		route: WITHDRAWAL_LOOKUP_ROUTE,
+		url: `/payments/withdrawal/${encodeURIComponent(id)}`,
+	};
+	try {
+		const response = await callApi(ctx, http, request, 'safe');
+		const data = response.body.data as IDataObject | undefined;
+		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
+		if (response.statusCode < 300 && response.json && response.body.success !== false && found && String(found.id ?? found._id) === id) {
+			return { record: found };
+		}
+		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+	} catch (error) {
+		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}` };
+	}
 }
 
 /** The id of a created withdrawal: a JSON envelope with `success: true` and a non-empty `data.id`. */

@@ -1,4 +1,19 @@
+import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpecs } from '../helpers/types';
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * One item per token (with its networks and fees), each carrying the account-wide `limits` and
+ * `rate` beside it, so a workflow can filter, loop or look tokens up without unpacking a nested list.
+ * An answer without a `tokens` list is output as it came.
+ */
+function perToken(data: unknown): IDataObject[] {
+	if (!isObject(data) || !Array.isArray(data.tokens)) return isObject(data) ? [data] : [];
+	const { tokens, ...shared } = data;
+	return (tokens as unknown[]).filter(isObject).map((token) => ({ ...token, ...shared }));
+}
 
 export const asset: ResourceSpecs = {
 	getDepositAssets: {
@@ -15,10 +30,11 @@ export const asset: ResourceSpecs = {
 		option: {
 			name: 'Get Withdrawal Assets',
 			action: 'Get withdrawal assets',
-			description: 'Get the tokens and networks you can withdraw, with fees and limits',
+			description: 'Get the tokens you can withdraw, one item per token with its networks, fees and limits',
 		},
 		method: 'GET',
 		path: '/payments/supported-assets-info',
 		retry: 'safe',
+		output: perToken,
 	},
 };

@@ -1,3 +1,4 @@
+import { recordFilter } from '../helpers/filters';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const transaction: ResourceSpecs = {
@@ -14,5 +15,6 @@ export const transaction: ResourceSpecs = {
 		path: '/trades/transactions',
 		retry: 'safe',
 		pageSize: 100,
+		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
 	},
 };

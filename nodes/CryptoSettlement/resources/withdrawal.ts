@@ -1,9 +1,14 @@
 import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
 import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { recordFilter } from '../helpers/filters';
+import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
+
+/** 'Return Full Record': on unless turned off. */
+const fullRecordOf = (params: Params): boolean => params.raw('returnFullRecord', true) !== false;
 
 export const withdrawal: ResourceSpecs = {
 	createBank: {
@@ -25,7 +30,7 @@ export const withdrawal: ResourceSpecs = {
 			return {
 				pathParams: { bankAccountId },
 				body: { amount: toNumber(amount), ...narration, pin, externalId: key.externalId },
-				idempotency: { ...key, expected: { bankAccount: bankAccountId, amount: toNumber(amount) } },
+				idempotency: { ...key, expected: { bankAccount: bankAccountId, amount: toNumber(amount) }, fullRecord: fullRecordOf(params) },
 			};
 		},
 	},
@@ -46,7 +51,7 @@ export const withdrawal: ResourceSpecs = {
 			const pin = await transactionPin(params);
 			return {
 				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
-				idempotency: { ...key, expected: { ...token, walletAddress, ...amount } },
+				idempotency: { ...key, expected: { ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
 			};
 		},
 	},
@@ -84,5 +89,6 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdrawals',
 		retry: 'safe',
 		pageSize: 100,
+		build: (params) => ({ keep: recordFilter(params, ['status', 'token', 'externalId', 'createdAfter', 'createdBefore']) }),
 	},
 };

@@ -1,0 +1,38 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { Params } from './params';
+
+/**
+ * Filters the node applies itself to the records of a list, for lists whose API documents no
+ * filter (docs/api.md, "Pagination"): the service sends every record and the node keeps the
+ * matching ones. Every page is read (up to the node's bound on lists), then Limit counts the matches.
+ */
+
+export type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';
+
+const sameText = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.toLowerCase();
+
+/** The record filter for this item's 'Filters', or undefined when none is set. Bad dates are refused. */
+export function recordFilter(params: Params, allowed: readonly ListFilterName[]): ((record: IDataObject) => boolean) | undefined {
+	const filters = (params.raw('filters', {}) as IDataObject) ?? {};
+	const tests: Array<(record: IDataObject) => boolean> = [];
+	for (const name of allowed) {
+		const value = filters[name];
+		if (value === undefined || value === null || value === '') continue;
+		if (name === 'createdAfter' || name === 'createdBefore') {
+			const bound = Date.parse(String(value));
+			if (!Number.isFinite(bound)) {
+				params.assert([{ field: name, message: `${name} must be a date and time, such as 2026-01-31T00:00:00Z`, value }]);
+			}
+			tests.push((record) => {
+				const created = Date.parse(String(record.createdAt ?? ''));
+				if (!Number.isFinite(created)) return false;
+				return name === 'createdAfter' ? created >= bound : created < bound;
+			});
+			continue;
+		}
+		const wanted = String(value).trim();
+		if (name === 'externalId') tests.push((record) => record.externalId === wanted);
+		else tests.push((record) => sameText(record[name], wanted));
+	}
+	return tests.length ? (record) => tests.every((test) => test(record)) : undefined;
+}
