@@ -84,7 +84,7 @@ async function startServer(latencyMs = 0, listTotal = 5000) {
 
 /** n8n's HTTP Request node (a VersionedNodeType) from the local n8n install. */
 async function loadHttpRequestNode() {
-	const { cacheDir, ensureN8n } = await import(path.join(ROOT, 'scripts', 'n8n-install.mjs'));
+	const { cacheDir, ensureN8n } = await import(path.join(ROOT, 'tooling', 'n8n-install.mjs'));
 	const candidates = ['n8n-2.41.1', 'n8n-1.123.81'].map((dir) =>
 		path.join(cacheDir(), dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
 	);

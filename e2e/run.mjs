@@ -17,14 +17,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { cacheDir, LINES } from '../scripts/n8n-install.mjs';
+import { cacheDir, LINES } from '../tooling/n8n-install.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, ensureChromium } from './lib/browser.mjs';
 import { startCollector } from './lib/collector.mjs';
-import { N8n, tail } from './lib/n8n.mjs';
-import { buildPackage, packPackage } from './lib/pack.mjs';
-import { startSandbox } from './lib/sandbox.mjs';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, E2E, EXAMPLES, loadWorkflow, sandboxApi, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from './lib/setup.mjs';
-import { freePort, httpJson, REPO_ROOT, secs, sleep, waitFor } from './lib/util.mjs';
+import { N8n, tail } from '../tooling/n8n.mjs';
+import { buildPackage, packPackage } from '../tooling/pack.mjs';
+import { startSandbox } from '../tooling/sandbox.mjs';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, E2E, EXAMPLES, loadWorkflow, sandboxApi, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
+import { freePort, httpJson, REPO_ROOT, secs, sleep, waitFor } from '../tooling/util.mjs';
 import { tourExpectations, RESOURCES } from './expectations.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -73,7 +73,7 @@ async function installLines(lines) {
 	const runs = lines.map(
 		(line) =>
 			new Promise((resolve) => {
-				const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'n8n-install.mjs'), line], {
+				const child = spawn(process.execPath, [path.join(REPO_ROOT, 'tooling', 'n8n-install.mjs'), line], {
 					stdio: ['ignore', 'pipe', 'pipe'],
 				});
 				let out = '';

@@ -15,12 +15,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { cacheDir, ensureN8n, LINES } from './n8n-install.mjs';
-import { N8n, OWNER, tail } from '../e2e/lib/n8n.mjs';
-import { buildPackage, packPackage } from '../e2e/lib/pack.mjs';
-import { startSandbox } from '../e2e/lib/sandbox.mjs';
-import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../e2e/lib/setup.mjs';
-import { freePort, readJson, secs, writeJson } from '../e2e/lib/util.mjs';
+import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
+import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
+import { buildPackage, packPackage } from '../tooling/pack.mjs';
+import { startSandbox } from '../tooling/sandbox.mjs';
+import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
+import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { REPO_ROOT, runCommand, sleep } from './util.mjs';
+import { REPO_ROOT, runCommand, sleep } from '../../tooling/util.mjs';
 
 export const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

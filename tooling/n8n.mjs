@@ -1,11 +1,11 @@
-// A real n8n (installed by scripts/n8n-install.mjs) driven through its own CLI and REST API.
+// A real n8n (installed by tooling/n8n-install.mjs) driven through its own CLI and REST API.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ensureN8n, n8nEnv } from '../../scripts/n8n-install.mjs';
+import { ensureN8n, n8nEnv } from './n8n-install.mjs';
 import { extractExecutionJson, freePort, httpJson, runCommand, sleep, waitFor, writeJson } from './util.mjs';
 
 export const OWNER = {

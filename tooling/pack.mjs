@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { cacheDir } from '../../scripts/n8n-install.mjs';
+import { cacheDir } from './n8n-install.mjs';
 import { REPO_ROOT, runCommand, secs } from './util.mjs';
 
 export async function buildPackage({ log = () => {} } = {}) {

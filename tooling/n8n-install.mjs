@@ -8,7 +8,7 @@
 //     n8n-1.123.x/node_modules/.bin/n8n  n8n 1.x (runs on Node 20, legacy expression engine)
 // Each folder gets a `.installed.json` marker once complete; a second run only checks markers.
 //
-// Usage: node scripts/n8n-install.mjs [2|1|all]     (default: 2)
+// Usage: node tooling/n8n-install.mjs [2|1|all]     (default: 2)
 // Exports: cacheDir(), ensureNode24(), ensureN8n(line), LINES, n8nEnv(...)
 
 import { execFileSync, spawnSync } from 'node:child_process';
