@@ -3,10 +3,9 @@
  * values that are chosen and never assumed, amounts kept as typed, and errors worded with the
  * labels the editor shows, raised as the node's own errors when nothing reached the service.
  */
-import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { loadPackage } from '../harness';
-import { api, cryptoWithdrawal, fail, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+import { api, cryptoWithdrawal, fail, noWithdrawalsYet, ok, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -25,18 +24,6 @@ async function fieldsOf(resource: string, operation: string, name: string): Prom
 	);
 }
 
-/** Any request reaching the service is counted (and answered, so a leak would also show in the output). */
-function countRequests(): () => number {
-	let count = 0;
-	const scope = nock(/.*/).persist();
-	for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
-		scope.intercept(/.*/, method).reply(() => {
-			count++;
-			return [200, ok({ id: 'x' })];
-		});
-	}
-	return () => count;
-}
 
 const bankWithdrawal = (overrides: IDataObject = {}): IDataObject => ({
 	resource: 'withdrawal',
@@ -95,26 +82,26 @@ describe('2. money-routing values are chosen, never assumed or rounded', () => {
 	});
 
 	test('a USDT withdrawal without a chosen network does not run, and nothing is sent', async () => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const withoutNetwork = cryptoWithdrawal();
 		delete withoutNetwork.network;
 		await expect(runNode(withoutNetwork)).rejects.toThrow(/Parameter "Network" is required/);
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test('a BTC withdrawal without a chosen fee level does not run, and nothing is sent', async () => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const btc = cryptoWithdrawal({ token: 'BTC', network: undefined });
 		delete btc.network;
 		await expect(runNode(btc)).rejects.toThrow(/Parameter "Fee Level" is required/);
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test('a network from an expression that resolves empty is refused by the node, naming the field', async () => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const run = await runNode(cryptoWithdrawal({ network: '={{ $json.network }}' }), { items: [{}] });
 		expect(run.error?.message).toBe("'Network' is required");
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test.each([
@@ -124,10 +111,10 @@ describe('2. money-routing values are chosen, never assumed or rounded', () => {
 		['a swap of 5.555', { resource: 'currency', operation: 'swap', amount: '5.555', from: 'ngn', to: 'ghs' }, /^'Amount' must have at most 2 decimal places/],
 		['markup 2.125', { resource: 'account', operation: 'setMarkupPercent', markupPercent: 2.125 }, /^'Markup Percent' must have at most 2 decimal places/],
 	])('%s is refused, not rounded, and nothing is sent', async (_name, parameters, message) => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const run = await runNode(parameters);
 		expect(run.error?.message).toMatch(message);
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 });
 
@@ -143,7 +130,7 @@ describe('6. errors speak the editor’s language', () => {
 	});
 
 	test('a batch refusal is the node’s own error too, and names every invalid item by label', async () => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const run = await runNode(cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' }), {
 			items: [
 				{ amount: '5', ref: 'p-1' },
@@ -152,7 +139,7 @@ describe('6. errors speak the editor’s language', () => {
 		});
 		expect(run.error?.name).toBe('NodeOperationError');
 		expect(run.error?.message).toMatch(/^1 of 2 items are invalid, so nothing was sent: item 1: 'Amount \(USD\)' must have at most 2 decimal places/);
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test('an error from the service stays an API error with its HTTP code', async () => {
@@ -239,10 +226,10 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 	test("with 'Return Full Record' off, only the creation answer is output and nothing is read back", async () => {
 		noWithdrawalsYet(1);
 		api().post('/payments/withdraw/address').reply(200, ok({ id: 'wd-10' }, 'withdrawal initiated successfully'));
-		const requests = countRequests();
+		const requests = recordRequests();
 		const run = await runNode(cryptoWithdrawal({ externalId: 'order-10', returnFullRecord: false }));
 		expect(run.items[0].json).toEqual({ id: 'wd-10', externalId: 'order-10', alreadySubmitted: false, message: 'withdrawal initiated successfully' });
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test('a withdrawal found under its External ID is output as stored, with alreadySubmitted: true', async () => {
@@ -292,10 +279,10 @@ describe('8. lists users can work with', () => {
 	});
 
 	test('a date that is not one is refused before any request', async () => {
-		const requests = countRequests();
+		const requests = recordRequests();
 		const run = await runNode({ resource: 'withdrawal', operation: 'getAll', filters: { createdAfter: '={{ "last tuesday" }}' } });
 		expect(run.error?.message).toBe("'Created After' must be a date and time, such as 2026-01-31T00:00:00Z, received \"last tuesday\"");
-		expect(requests()).toBe(0);
+		expect(requests.count()).toBe(0);
 	});
 
 	test('the filters say they are applied after fetching', async () => {

@@ -84,6 +84,19 @@ export function noWithdrawalsYet(times = 1000) {
 		.reply(404, fail(404, 'withdrawal not found'));
 }
 
+/** Counts any request at all that reaches the service (answered, so a leak would also show in the output). */
+export function recordRequests(): { count: () => number } {
+	let count = 0;
+	const scope = nock(/.*/).persist();
+	for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+		scope.intercept(/.*/, method).reply(() => {
+			count++;
+			return [200, ok({ id: 'x' })];
+		});
+	}
+	return { count: () => count };
+}
+
 export function setupNock(): void {
 	beforeAll(() => nock.disableNetConnect());
 	afterEach(() => nock.cleanAll());

@@ -1,23 +1,9 @@
-import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
 const crypto = (overrides: IDataObject) => cryptoWithdrawal(overrides);
-
-/** Any request at all reaching the service fails the test through this catch-all. */
-function recordRequests(): { count: () => number } {
-	let count = 0;
-	const scope = nock(/.*/).persist();
-	for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
-		scope.intercept(/.*/, method).reply(() => {
-			count++;
-			return [200, ok({ id: 'x' })];
-		});
-	}
-	return { count: () => count };
-}
 
 const refused: Array<[string, IDataObject, RegExp]> = [
 	['3 decimals on a USD amount', crypto({ amount: 10.123 }), /'Amount \(USD\)' must have at most 2 decimal places \(it is never rounded\), received 10\.123/],
