@@ -1,8 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { operationProperties, resourceProperty, SPECS } from './resources';
+import { properties, SPECS } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { createOperationRunner } from './helpers/execute';
-import { fields } from './helpers/fields';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
 export class CryptoSettlement implements INodeType {
@@ -26,9 +25,10 @@ export class CryptoSettlement implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		// Every operation's option sets `send.paginate`, so this runs each item's request(s).
+		// Every operation's option sets `send.paginate`, so this runs each item's request(s)
+		// (docs/architecture.md, "Why declarative, and why every operation goes through one hook").
 		requestOperations: { pagination: createOperationRunner(SPECS) },
-		properties: [resourceProperty, ...operationProperties, ...fields],
+		properties,
 	};
 
 	methods = {

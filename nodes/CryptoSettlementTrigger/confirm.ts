@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { createAuthenticatedHttpCall, exchange, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
-import { WITHDRAWAL_LOOKUP_ROUTE } from '../CryptoSettlement/helpers/withdrawals';
+import { SPECS } from '../CryptoSettlement/resources';
 import { scalarText } from './payload';
 
 import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
@@ -19,6 +19,13 @@ export interface Lookup {
 	expectedStatus?: string;
 }
 
+/** Where each kind of record is read: the action node's Get operations (and their rate-limit routes). */
+const ROUTES: Record<Lookup['kind'], string> = {
+	trade: SPECS.transaction.get.path,
+	withdrawal: SPECS.withdrawal.get.path,
+	wallet: SPECS.wallet.get.path,
+};
+
 /**
  * Which record confirms an event (docs/trigger.md, "Confirm With API"):
  * - `trade.address.created` → the wallet (`GET /trades/wallets/{id}`: the event's id is the
@@ -31,16 +38,16 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	const idText = scalarText(id).trim();
 	if (idText === '') return 'the delivery has no id to confirm';
 	if (!SAFE_ID.test(idText)) return 'the delivery id is not a valid record id';
-	const encoded = encodeURIComponent(idText);
+	const path = (kind: Lookup['kind']) => ROUTES[kind].replace(/\{\w+\}/, encodeURIComponent(idText));
 	if (event === 'trade.address.created') {
-		return { kind: 'wallet', path: `/trades/wallets/${encoded}` };
+		return { kind: 'wallet', path: path('wallet') };
 	}
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
 	if (!match) return `events of kind "${event}" cannot be confirmed with the API`;
 	const kind = match[1] as 'trade' | 'withdrawal';
 	return {
 		kind,
-		path: kind === 'trade' ? `/trades/transactions/${encoded}` : `/payments/withdrawal/${encoded}`,
+		path: path(kind),
 		expectedStatus: match[2],
 	};
 }
@@ -85,12 +92,6 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 	return 'other';
 }
 
-/** The rate-limit route of each lookup (the action node paces the same routes). */
-const ROUTES: Record<Lookup['kind'], string> = {
-	trade: '/trades/transactions/{transactionId}',
-	withdrawal: WITHDRAWAL_LOOKUP_ROUTE,
-	wallet: '/trades/wallets/{walletId}',
-};
 
 /** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
 const MISSING_CODES = new Set([404, 410]);

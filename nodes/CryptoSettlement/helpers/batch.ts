@@ -168,7 +168,7 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promi
 	const plans: ItemPlan[] = [];
 	for (let index = 0; index < count; index++) {
 		try {
-			const params = new Params(contextForItem(ctx, index));
+			const params = new Params(contextForItem(ctx, index), spec);
 			plans.push({ parts: spec.build ? await spec.build(params) : {} });
 		} catch (error) {
 			plans.push({ error: error as Error });

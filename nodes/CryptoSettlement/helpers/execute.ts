@@ -12,7 +12,7 @@ import { raisedByEngine } from './engine';
 import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
-import type { Envelope, OperationSpec, RequestParts, ResourceSpecs } from './types';
+import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { submitWithdrawal } from './withdrawals';
 
 /** Return All stops here, with a hint: n8n's engine cannot take much more from one node run. */
@@ -155,8 +155,9 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 				itemIndex,
 			});
 		}
+		const retry = RETRY_OF_KIND[spec.kind];
 		// Writes that must not repeat join the run's batch now, in item order, before anything is awaited.
-		const batch = spec.retry === 'safe' ? undefined : joinBatch(this);
+		const batch = retry === 'safe' ? undefined : joinBatch(this);
 		let secrets: string[] = [];
 		let records: IDataObject[];
 		try {
@@ -167,9 +168,9 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			const http = createHttpCall(this, requestData);
 			if (batch) {
 				const parts = await planItem(this, batch, spec);
-				records = await sendInTurn(this, batch, parts, async () => await perform(this, spec, parts, http), spec.retry === 'withdrawal');
+				records = await sendInTurn(this, batch, parts, async () => await perform(this, spec, parts, http), retry === 'withdrawal');
 			} else {
-				const params = new Params(this);
+				const params = new Params(this, spec);
 				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, params);
 			}
 		} catch (error) {
@@ -190,7 +191,7 @@ async function perform(
 	spec: OperationSpec,
 	parts: RequestParts,
 	http: HttpCall,
-	params = new Params(ctx),
+	params = new Params(ctx, spec),
 ): Promise<IDataObject[]> {
 	const request: ApiRequest = {
 		method: spec.method,
@@ -198,21 +199,27 @@ async function perform(
 		url: fillPath(spec.path, parts.pathParams),
 		qs: parts.qs,
 		body: parts.body,
+		rateLimit: spec.rateLimit,
 	};
-	if (spec.pageSize && parts.keep) {
-		// The node's own filter (helpers/filters.ts): every page is read, then Limit counts the matches.
-		const all = await fetchPages(new WholeList(ctx), http, request, spec.pageSize);
-		return all.filter(parts.keep).slice(0, limitOf(params));
+	switch (spec.kind) {
+		case 'pagedList':
+			if (!parts.keep) return await fetchPages(params, http, request, spec.pageSize);
+			// The node's own filter (helpers/filters.ts): every page is read, then Limit counts the matches.
+			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
+				.filter(parts.keep)
+				.slice(0, limitOf(params));
+		case 'withdrawal':
+			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
+			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath)];
+		default: {
+			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
+			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
+			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
+			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
+			const records = unwrap(response.body, parts);
+			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
+		}
 	}
-	if (spec.pageSize) return await fetchPages(params, http, request, spec.pageSize);
-	if (spec.retry === 'withdrawal') {
-		if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
-		return [await submitWithdrawal(ctx, http, request, parts.idempotency)];
-	}
-	const response = await callApi(ctx, http, request, spec.retry);
-	if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
-	const records = spec.output ? spec.output(response.body.data, parts) : unwrap(response.body, parts);
-	return spec.localLimit ? records.slice(0, limitOf(params)) : records;
 }
 
 /** The item's parameters with Return All on: a filtered list is read whole before Limit applies. */

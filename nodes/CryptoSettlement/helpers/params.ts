@@ -1,9 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { fieldLabel } from './fields';
+import { fieldOf } from './description';
 import { checkRequired, type Violation } from './rules';
-
-/** Resource locator parameters, whose value is extracted from the locator. */
-const LOCATORS = new Set(['walletId', 'bankAccountId', 'payoutAddressId']);
+import type { OperationSpec } from './types';
 
 const NETWORK_HINT =
 	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
@@ -36,7 +34,11 @@ function describeValue(field: string, value: unknown): string {
  * field rule as a NodeOperationError before anything is sent.
  */
 export class Params {
-	constructor(readonly ctx: IExecuteSingleFunctions) {}
+	constructor(
+		readonly ctx: IExecuteSingleFunctions,
+		/** The operation being run: its fields give the labels and which values are resource locators. */
+		readonly spec: OperationSpec,
+	) {}
 
 	get itemIndex(): number {
 		return this.ctx.getItemIndex();
@@ -44,7 +46,8 @@ export class Params {
 
 	/** A parameter's resolved value; resource locators give their plain value. */
 	raw(name: string, fallback?: unknown): unknown {
-		return this.ctx.getNodeParameter(name, fallback, LOCATORS.has(name) ? { extractValue: true } : undefined);
+		const locator = fieldOf(this.spec, name)?.type === 'resourceLocator';
+		return this.ctx.getNodeParameter(name, fallback, locator ? { extractValue: true } : undefined);
 	}
 
 	/**
@@ -95,11 +98,12 @@ export class Params {
 		return (text as string).trim() || undefined;
 	}
 
-	/** The label the editor shows for this parameter on the current operation (helpers/fields.ts). */
+	/**
+	 * The label the editor shows for this parameter on the current operation, so an error names the
+	 * field the user sees ('amount' is 'Amount (USD)' on a withdrawal and 'Amount' on a swap).
+	 */
 	label(name: string): string {
-		const resource = String(this.ctx.getNodeParameter('resource', ''));
-		const operation = String(this.ctx.getNodeParameter('operation', ''));
-		return fieldLabel(resource, operation, name) ?? name;
+		return fieldOf(this.spec, name)?.displayName ?? name;
 	}
 
 	/** Whether the parameter (or its 'Additional Fields' entry) is set by an expression. */

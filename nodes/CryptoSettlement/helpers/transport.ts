@@ -20,11 +20,6 @@ import type { Envelope, RetryPolicy } from './types';
  * service errors turned into NodeApiErrors that never carry the request (and so no secret).
  */
 
-/** Per integration and route; routes do not share a budget (docs/api.md, "Rate limits"). */
-export const RATE_LIMITS: Record<string, number> = {
-	'POST /payments/withdraw/address': 200,
-	'GET /trades/pbc/sell/rates': 20,
-};
 /** One minute plus a second of margin for clock and latency differences with the service. */
 const RATE_WINDOW_MS = 61_000;
 /**
@@ -61,6 +56,11 @@ export interface ApiRequest {
 	body?: IDataObject;
 	/** A shorter wait for an answer than REQUEST_TIMEOUT_MS, where a caller must answer quickly. */
 	timeoutMs?: number;
+	/**
+	 * Requests per minute the service allows on this route, per integration (the operation's
+	 * `rateLimit`); routes do not share a budget (docs/api.md, "Rate limits").
+	 */
+	rateLimit?: number;
 }
 
 export interface ApiResponse {
@@ -326,7 +326,7 @@ export async function exchange(
 	const key = credentialKey(ctx);
 	const route = `${request.method} ${request.route}`;
 	const lane = laneFor(key, route);
-	const limit = RATE_LIMITS[route];
+	const limit = request.rateLimit;
 	const gate = gateFor(key, route);
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -449,7 +449,7 @@ function rateLimitError(
 	attempts: number,
 ): NodeApiError {
 	const route = `${request.method} ${request.route}`;
-	const limit = header(response.headers, 'x-ratelimit-limit') ?? RATE_LIMITS[route];
+	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
 	const retryInSeconds = Math.ceil(waitMs / 1000);
 	return new NodeApiError(
 		ctx.getNode(),

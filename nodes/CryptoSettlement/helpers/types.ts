@@ -1,10 +1,10 @@
-import type { IDataObject, IHttpRequestMethods, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { Params } from './params';
 
 /**
  * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
  * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
- * request was refused), so every operation retries it.
+ * request was refused), so every operation retries it. Derived from the operation's kind.
  * - `safe`: reads and idempotent writes; retried with backoff.
  * - `never`: a write that could be applied twice; never repeated, the error says so.
  * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
@@ -34,24 +34,66 @@ export interface RequestParts {
 	keep?: (record: IDataObject) => boolean;
 }
 
-export interface OperationSpec {
+interface OperationBase {
 	/** Display name, action and description shown in n8n. */
 	option: Omit<INodePropertyOptions, 'value' | 'routing'>;
 	method: IHttpRequestMethods;
 	/** Path relative to the base URL; `{name}` placeholders come from `pathParams`. */
 	path: string;
-	retry: RetryPolicy;
-	/** A list the service pages (docs/api.md, "Pagination"): page/size until meta.hasNextPage is false. */
-	pageSize?: number;
-	/** A list the service returns whole: Return All / Limit are applied locally. */
-	localLimit?: boolean;
+	/**
+	 * The operation's fields, in the order the editor shows them (helpers/description.ts merges
+	 * them into the node's description). A field's own displayOptions may only refer to fields of
+	 * the same operation; resource and operation are added by the generator.
+	 */
+	fields: INodeProperties[];
 	/** Validates the item's parameters (throwing before any request) and builds the request. */
 	build?: (params: Params) => RequestParts | Promise<RequestParts>;
 	/** What to tell the user for a given HTTP status of this operation, instead of the generic hint. */
 	errorHint?: Partial<Record<number, string>>;
-	/** Turns the service's `data` into output items when the default unwrapping is not enough. */
-	output?: (data: unknown, parts: RequestParts) => IDataObject[];
+	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
+	rateLimit?: number;
 }
+
+/**
+ * What an operation is, which decides how it is sent, repeated and output (docs/architecture.md):
+ * - `read`: one request that changes nothing; repeated after ambiguous failures.
+ * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
+ * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
+ * - `create`: one request that could act twice: never repeated; checked with the whole batch
+ *   first, then sent in item order.
+ * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
+ *   sent at most once.
+ * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
+ * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
+ */
+export type OperationSpec = OperationBase &
+	(
+		| {
+				kind: 'read';
+				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
+				records?: (data: unknown) => IDataObject[];
+		  }
+		| { kind: 'update' | 'delete' | 'create' | 'wholeList' }
+		| { kind: 'pagedList'; pageSize: number }
+		| {
+				kind: 'withdrawal';
+				/** Where a withdrawal is read by its id or External ID (the path of withdrawal → get). */
+				lookupPath: string;
+		  }
+	);
+
+export type OperationKind = OperationSpec['kind'];
+
+/** How each kind may be repeated after an ambiguous failure. */
+export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
+	read: 'safe',
+	update: 'safe',
+	delete: 'safe',
+	pagedList: 'safe',
+	wholeList: 'safe',
+	create: 'never',
+	withdrawal: 'withdrawal',
+};
 
 export type ResourceSpecs = Record<string, OperationSpec>;
 

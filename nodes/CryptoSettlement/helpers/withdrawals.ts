@@ -22,21 +22,24 @@ import type { IdempotencyKey } from './types';
  *   after a send is ambiguous, and is resolved by the lookup, never by sending again blindly.
  */
 
-export const WITHDRAWAL_LOOKUP_ROUTE = '/payments/withdrawal/{withdrawalId}';
-
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
+/** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
+type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
+
+/** The read of one withdrawal by its id or External ID. */
+function lookupRequest(lookupPath: string, id: string): ApiRequest {
+	return { method: 'GET', route: lookupPath, url: lookupPath.replace(/\{\w+\}/, encodeURIComponent(id)) };
+}
+
 /** The withdrawal stored under this External ID, or undefined when the service has none. */
-export async function findWithdrawal(
+async function findWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	externalId: string,
+	lookupPath: string,
 ): Promise<IDataObject | undefined> {
-	const request: ApiRequest = {
-		method: 'GET',
-		route: WITHDRAWAL_LOOKUP_ROUTE,
-		url: `/payments/withdrawal/${encodeURIComponent(externalId)}`,
-	};
+	const request = lookupRequest(lookupPath, externalId);
 	const response = await callApi(ctx, http, request, 'safe');
 	// Not found; 400 and 422 say the service cannot look this value up, which is not found either.
 	if ([400, 404, 422].includes(response.statusCode)) return undefined;
@@ -89,8 +92,10 @@ export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	key: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
+	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
+	lookupPath: string,
 ): Promise<IDataObject> {
+	const key: Submission = { ...idempotency, lookupPath };
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
 		const existing = await lookUp(ctx, http, key, undefined);
@@ -119,7 +124,7 @@ export async function submitWithdrawal(
 			const created = createdId(response);
 			if (created !== undefined) {
 				const data = response.body.data as IDataObject;
-				const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created);
+				const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
 				return {
 					...data,
 					...full.record,
@@ -164,12 +169,9 @@ async function fullRecord(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	id: string,
+	lookupPath: string,
 ): Promise<{ record: IDataObject; unavailable?: string }> {
-	const request: ApiRequest = {
-		method: 'GET',
-		route: WITHDRAWAL_LOOKUP_ROUTE,
-		url: `/payments/withdrawal/${encodeURIComponent(id)}`,
-	};
+	const request = lookupRequest(lookupPath, id);
 	try {
 		const response = await callApi(ctx, http, request, 'safe');
 		const data = response.body.data as IDataObject | undefined;
@@ -196,12 +198,12 @@ function createdId(response: ApiResponse): string | undefined {
 async function lookUp(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	key: IdempotencyKey & { expected: IDataObject },
+	key: Submission,
 	cause: Ambiguous | undefined,
 ): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
-		record = await findWithdrawal(ctx, http, key.externalId);
+		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
 	} catch (error) {
 		// Without a lookup we cannot tell whether it exists, so it must not be sent (again).
 		if (cause) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
@@ -213,12 +215,12 @@ async function lookUp(
 async function lookUpAfterRefusal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	key: IdempotencyKey & { expected: IDataObject },
+	key: Submission,
 	refusal: NodeApiError,
 ): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
-		record = await findWithdrawal(ctx, http, key.externalId);
+		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
 	} catch (error) {
 		// Keep the refusal, which is what the user must act on, and say the check failed too.
 		refusal.description = `${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();

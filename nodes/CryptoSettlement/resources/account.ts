@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { withoutSecretKeys } from '../helpers/redact';
-import { checkMarkupPercent, checkOneOf, toNumber, WITHDRAWAL_FEE_BEARERS } from '../helpers/rules';
+import { checkMarkupPercent, checkOneOf, MARKUP_MAX, MARKUP_MIN, toNumber, WITHDRAWAL_FEE_BEARERS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const account: ResourceSpecs = {
@@ -12,9 +12,10 @@ export const account: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/users/fetch-integration',
-		retry: 'safe',
+		kind: 'read',
+		fields: [],
 		// The account record may carry the webhook verification secret at any depth: never output it.
-		output: (data) => [withoutSecretKeys((data ?? {}) as IDataObject)],
+		records: (data) => [withoutSecretKeys((data ?? {}) as IDataObject)],
 	},
 	setMarkupPercent: {
 		option: {
@@ -24,7 +25,19 @@ export const account: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/users/markup-percent',
-		retry: 'safe',
+		kind: 'update',
+		fields: [
+			{
+				displayName: 'Markup Percent',
+				name: 'markupPercent',
+				type: 'number',
+				// No numberPrecision: the editor would round 10.123 on blur; the node refuses it instead.
+				typeOptions: { minValue: MARKUP_MIN, maxValue: MARKUP_MAX },
+				required: true,
+				default: 0,
+				description: `Percentage added to the base sell rate of auto-settled payouts, from ${MARKUP_MIN} to ${MARKUP_MAX} (both included), at most 2 decimals (never rounded)`,
+			},
+		],
 		build: (params) => {
 			const markupPercent = params.raw('markupPercent');
 			params.assert(checkMarkupPercent(markupPercent));
@@ -39,7 +52,29 @@ export const account: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/users/withdrawal-fee-bearer',
-		retry: 'safe',
+		kind: 'update',
+		fields: [
+			{
+				displayName: 'Withdrawal Fee Bearer',
+				name: 'withdrawalFeeBearer',
+				type: 'options',
+				options: [
+					{
+						name: 'Business',
+						value: 'business',
+						description: 'The fee is added to the amount debited; the recipient gets the full amount',
+					},
+					{
+						name: 'User',
+						value: 'user',
+						description: 'The fee is deducted from the payout; the recipient gets the amount minus the fee',
+					},
+				],
+				required: true,
+				default: 'user',
+				description: 'Who pays withdrawal and auto-settlement fees',
+			},
+		],
 		build: (params) => {
 			const withdrawalFeeBearer = params.text('withdrawalFeeBearer');
 			params.assert(checkOneOf('withdrawalFeeBearer', withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS));

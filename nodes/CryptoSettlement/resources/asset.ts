@@ -24,7 +24,8 @@ export const asset: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/trades/assets',
-		retry: 'safe',
+		kind: 'read',
+		fields: [],
 	},
 	getWithdrawalAssets: {
 		option: {
@@ -34,7 +35,8 @@ export const asset: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/payments/supported-assets-info',
-		retry: 'safe',
-		output: perToken,
+		kind: 'read',
+		fields: [],
+		records: perToken,
 	},
 };

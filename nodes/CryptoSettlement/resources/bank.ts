@@ -1,4 +1,5 @@
 import { bankAccountFields } from '../helpers/builders';
+import { BANK_ACCOUNT_FIELDS, CURRENCY, LIST_FIELDS } from '../helpers/fields';
 import { checkOneOf, FIAT_CURRENCIES } from '../helpers/rules';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
@@ -18,8 +19,8 @@ export const bank: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/payments/banks',
-		retry: 'safe',
-		localLimit: true,
+		kind: 'wholeList',
+		fields: [CURRENCY, ...LIST_FIELDS],
 		build: (params) => ({ qs: { currency: currencyOf(params) } }),
 	},
 	verifyAccount: {
@@ -30,7 +31,9 @@ export const bank: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/banks/validate',
-		retry: 'safe',
+		// Resolving a holder name changes nothing.
+		kind: 'read',
+		fields: [CURRENCY, ...BANK_ACCOUNT_FIELDS],
 		build: (params) => ({ body: { ...bankAccountFields(params), currency: currencyOf(params) } }),
 	},
 };

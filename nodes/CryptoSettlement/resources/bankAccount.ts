@@ -1,4 +1,5 @@
 import { bankAccountFields, narrationOf } from '../helpers/builders';
+import { additionalFields, BANK_ACCOUNT_FIELDS, BANK_ACCOUNT_ID, LIST_FIELDS, NARRATION } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const bankAccount: ResourceSpecs = {
@@ -11,7 +12,8 @@ export const bankAccount: ResourceSpecs = {
 		method: 'POST',
 		path: '/payments/banks/add',
 		// A repeat would be refused as "already exists" rather than saved twice, but is not sent blindly.
-		retry: 'never',
+		kind: 'create',
+		fields: [...BANK_ACCOUNT_FIELDS, additionalFields([NARRATION])],
 		build: (params) => ({ body: { ...bankAccountFields(params), ...narrationOf(params) } }),
 	},
 	delete: {
@@ -22,15 +24,16 @@ export const bankAccount: ResourceSpecs = {
 		},
 		method: 'DELETE',
 		path: '/payments/integration-banks/{bankAccountId}',
-		retry: 'safe',
+		kind: 'delete',
+		fields: [BANK_ACCOUNT_ID],
 		build: (params) => ({ pathParams: { bankAccountId: params.pathId('bankAccountId') } }),
-		output: (_data, parts) => [{ deleted: true, id: parts.pathParams?.bankAccountId ?? '' }],
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many bank accounts', description: 'List saved bank accounts' },
 		method: 'GET',
 		path: '/payments/integration-banks',
-		retry: 'safe',
+		kind: 'pagedList',
 		pageSize: 100,
+		fields: LIST_FIELDS,
 	},
 };

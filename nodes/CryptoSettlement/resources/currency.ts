@@ -1,6 +1,20 @@
+import type { INodeProperties } from 'n8n-workflow';
 import { transactionPin } from '../helpers/builders';
-import { checkSwap, toNumber } from '../helpers/rules';
+import { additionalFields, amountField, PIN } from '../helpers/fields';
+import { checkSwap, toNumber, USD_DECIMALS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
+
+const fiat = (name: string, displayName: string, initial: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'options',
+	options: [
+		{ name: 'GHS', value: 'ghs' },
+		{ name: 'NGN', value: 'ngn' },
+	],
+	default: initial,
+	description,
+});
 
 export const currency: ResourceSpecs = {
 	swap: {
@@ -8,7 +22,13 @@ export const currency: ResourceSpecs = {
 		method: 'POST',
 		path: '/payments/swap-currency',
 		// No idempotency key exists for swaps: a repeat could convert twice.
-		retry: 'never',
+		kind: 'create',
+		fields: [
+			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
+			fiat('from', 'From', 'ngn', 'Currency to debit'),
+			fiat('to', 'To', 'ghs', "Currency to credit; must differ from 'From'"),
+			additionalFields([PIN]),
+		],
 		build: async (params) => {
 			const input = { amount: params.raw('amount', ''), from: params.text('from'), to: params.text('to') };
 			params.assert(checkSwap(input));

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { describeNode, type ResourceEntry } from '../helpers/description';
 import type { ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
@@ -14,7 +15,7 @@ import { webhookEvent } from './webhookEvent';
 import { withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
-export const RESOURCES: Record<string, { name: string; description: string; specs: ResourceSpecs; default: string }> = {
+export const RESOURCES: Record<string, ResourceEntry> = {
 	account: { name: 'Account', description: 'Account details and settings', specs: account, default: 'get' },
 	asset: { name: 'Asset', description: 'Deposit and withdrawal assets', specs: asset, default: 'getDepositAssets' },
 	bank: { name: 'Bank', description: 'Banks and bank account verification', specs: bank, default: 'getAll' },
@@ -58,32 +59,5 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, { specs }]) => [resource, specs]),
 );
 
-export const resourceProperty: INodeProperties = {
-	displayName: 'Resource',
-	name: 'resource',
-	type: 'options',
-	noDataExpression: true,
-	options: Object.entries(RESOURCES).map(([value, { name, description }]) => ({ name, value, description })),
-	default: 'withdrawal',
-};
-
-/**
- * One Operation parameter per resource. Each option routes to the engine's pagination hook
- * (`send.paginate`), which runs every operation through the node's single request pipeline.
- */
-export const operationProperties: INodeProperties[] = Object.entries(RESOURCES).map(([resource, entry]) => {
-	const defaultOperation = entry.default;
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: Object.entries(entry.specs).map(([value, spec]) => ({
-			...spec.option,
-			value,
-			routing: { request: { method: spec.method, url: spec.path }, send: { paginate: true } },
-		})),
-		default: defaultOperation,
-	};
-});
+/** The node's properties, generated from the operation records (helpers/description.ts). */
+export const properties: INodeProperties[] = describeNode(RESOURCES, 'withdrawal');

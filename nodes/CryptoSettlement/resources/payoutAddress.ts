@@ -1,5 +1,8 @@
 import { tokenNetworkFee } from '../helpers/builders';
+import { LABEL, LIST_FIELDS, locator, requiredText, tokenFields } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
+
+const ADDRESS = requiredText('address', 'Address', { description: 'Payout address to check or save' });
 
 export const payoutAddress: ResourceSpecs = {
 	create: {
@@ -11,7 +14,8 @@ export const payoutAddress: ResourceSpecs = {
 		method: 'POST',
 		path: '/payments/wallet-addresses',
 		// Saving is an upsert on address + network + token, so a repeat changes nothing more.
-		retry: 'safe',
+		kind: 'update',
+		fields: [ADDRESS, ...tokenFields({ feeLevel: false }), LABEL],
 		build: (params) => ({
 			body: {
 				address: params.requiredText('address'),
@@ -24,16 +28,16 @@ export const payoutAddress: ResourceSpecs = {
 		option: { name: 'Delete', action: 'Delete a payout address', description: 'Remove a saved withdrawal address' },
 		method: 'DELETE',
 		path: '/payments/wallet-addresses/{payoutAddressId}',
-		retry: 'safe',
+		kind: 'delete',
+		fields: [locator('payoutAddressId', 'Payout Address', 'searchPayoutAddresses')],
 		build: (params) => ({ pathParams: { payoutAddressId: params.pathId('payoutAddressId') } }),
-		output: (_data, parts) => [{ deleted: true, id: parts.pathParams?.payoutAddressId ?? '' }],
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many payout addresses', description: 'List saved withdrawal addresses' },
 		method: 'GET',
 		path: '/payments/wallet-addresses',
-		retry: 'safe',
-		localLimit: true,
+		kind: 'wholeList',
+		fields: LIST_FIELDS,
 	},
 	validate: {
 		option: {
@@ -43,7 +47,8 @@ export const payoutAddress: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/wallet-addresses/validate',
-		retry: 'safe',
+		kind: 'read',
+		fields: [ADDRESS, ...tokenFields({ feeLevel: false })],
 		build: (params) => ({
 			body: { address: params.requiredText('address'), ...tokenNetworkFee(params, { feeLevel: false }) },
 		}),

@@ -1,4 +1,5 @@
 import { checkOneOf, checkPositiveAmount, FIAT_CURRENCIES, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { AMOUNT_IN_USD, ASSET_ID, CURRENCY, requiredText } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const rate: ResourceSpecs = {
@@ -10,7 +11,8 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/trades/pbc/sell/rate-calculator/{assetId}',
-		retry: 'safe',
+		kind: 'read',
+		fields: [ASSET_ID, CURRENCY, AMOUNT_IN_USD],
 		build: (params) => {
 			const assetId = params.pathId('assetId');
 			const amountInUSD = params.raw('amountInUSD', '');
@@ -30,7 +32,11 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/trades/pbc/sell/assets/market/converter',
-		retry: 'safe',
+		kind: 'read',
+		fields: [
+			requiredText('from', 'From', { placeholder: 'e.g. btc', description: 'Crypto symbol to price' }),
+			requiredText('to', 'To', { placeholder: 'e.g. usd', description: 'Currency to price it in' }),
+		],
 		build: (params) => ({ qs: { from: params.requiredText('from'), to: params.requiredText('to') } }),
 	},
 	getSellRates: {
@@ -41,6 +47,8 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/trades/pbc/sell/rates',
-		retry: 'safe',
+		kind: 'read',
+		rateLimit: 20,
+		fields: [],
 	},
 };

@@ -1,5 +1,6 @@
 import { credentialsOf } from '../helpers/credentials';
 import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { additionalFields, amountField, AMOUNT_IN_USD, REFERENCE, requiredText, WALLET_ADDRESS } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const sandbox: ResourceSpecs = {
@@ -11,7 +12,35 @@ export const sandbox: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/trades/sell/mock-trade',
-		retry: 'never',
+		kind: 'create',
+		fields: [
+			WALLET_ADDRESS,
+			requiredText('asset', 'Asset', {
+				placeholder: 'e.g. TRX_TEST',
+				description: 'Asset identifier of the deposit wallet, as listed by Asset → Get Deposit Assets',
+			}),
+			AMOUNT_IN_USD,
+			// A mock deposit's crypto amount takes up to 18 decimals.
+			amountField('cryptoReceived', 'Crypto Received', 18, 'Crypto units received'),
+			REFERENCE,
+			requiredText('txHash', 'Transaction Hash', { description: 'Unique per mock deposit' }),
+			additionalFields([
+				{
+					displayName: 'Confirmations',
+					name: 'confirmations',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 12,
+				},
+				{
+					displayName: 'Source Address',
+					name: 'sourceAddress',
+					type: 'string',
+					default: '',
+					description: 'Address the mock deposit comes from',
+				},
+			]),
+		],
 		build: async (params) => {
 			const credentials = await credentialsOf(params.ctx);
 			if (credentials.environment === 'production') {

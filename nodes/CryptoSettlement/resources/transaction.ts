@@ -1,4 +1,5 @@
 import { recordFilter } from '../helpers/filters';
+import { LIST_FIELDS, listFilters, requiredText } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const transaction: ResourceSpecs = {
@@ -6,15 +7,17 @@ export const transaction: ResourceSpecs = {
 		option: { name: 'Get', action: 'Get a transaction', description: 'Get a deposit (trade) transaction by ID' },
 		method: 'GET',
 		path: '/trades/transactions/{transactionId}',
-		retry: 'safe',
+		kind: 'read',
+		fields: [requiredText('transactionId', 'Transaction ID', { description: 'Trade (deposit) ID, as carried by trade.* webhooks' })],
 		build: (params) => ({ pathParams: { transactionId: params.pathId('transactionId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many transactions', description: 'List deposit and trade transactions' },
 		method: 'GET',
 		path: '/trades/transactions',
-		retry: 'safe',
+		kind: 'pagedList',
 		pageSize: 100,
+		fields: [...LIST_FIELDS, listFilters('transactions', [])],
 		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
 	},
 };

@@ -1,6 +1,18 @@
+import type { INodeProperties } from 'n8n-workflow';
 import { bankAccountFields, narrationOf } from '../helpers/builders';
+import { additionalFields, ASSET_ID, BANK_ACCOUNT_FIELDS, LABEL, LIST_FIELDS, locator, NARRATION } from '../helpers/fields';
 import { checkRequired } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
+
+const WALLET_ID = locator('walletId', 'Wallet', 'searchWallets');
+
+const AUTO_SETTLEMENT_OPTION: INodeProperties = {
+	displayName: 'Auto Settlement',
+	name: 'autoSettlement',
+	type: 'boolean',
+	default: false,
+	description: 'Whether deposits to this address are paid out to the linked bank account',
+};
 
 export const wallet: ResourceSpecs = {
 	create: {
@@ -12,7 +24,29 @@ export const wallet: ResourceSpecs = {
 		method: 'POST',
 		path: '/trades/sell/assets/{assetId}/generate-address',
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
-		retry: 'never',
+		kind: 'create',
+		fields: [
+			ASSET_ID,
+			LABEL,
+			additionalFields([
+				{
+					displayName: 'Account Number',
+					name: 'accountNumber',
+					type: 'string',
+					default: '',
+					description: "Bank account for auto-settlement; needs 'Bank ID' too",
+				},
+				AUTO_SETTLEMENT_OPTION,
+				{
+					displayName: 'Bank ID',
+					name: 'bankId',
+					type: 'string',
+					default: '',
+					description: "Bank for auto-settlement (from Bank → Get Many); needs 'Account Number' too",
+				},
+				NARRATION,
+			]),
+		],
 		build: (params) => {
 			const assetId = params.pathId('assetId');
 			const label = params.requiredText('label');
@@ -37,15 +71,17 @@ export const wallet: ResourceSpecs = {
 		option: { name: 'Get', action: 'Get a wallet', description: 'Get a deposit wallet by ID' },
 		method: 'GET',
 		path: '/trades/wallets/{walletId}',
-		retry: 'safe',
+		kind: 'read',
+		fields: [WALLET_ID],
 		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many wallets', description: 'List deposit wallets' },
 		method: 'GET',
 		path: '/trades/wallets',
-		retry: 'safe',
+		kind: 'pagedList',
 		pageSize: 100,
+		fields: LIST_FIELDS,
 	},
 	setAutoSettlement: {
 		option: {
@@ -55,7 +91,18 @@ export const wallet: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/trades/wallets/{walletId}/auto-settlement',
-		retry: 'safe',
+		kind: 'update',
+		fields: [
+			WALLET_ID,
+			{
+				displayName: 'Auto Settlement',
+				name: 'autoSettlement',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether deposits to this wallet are paid out to its linked bank account (false keeps them in the wallet's balance)",
+			},
+		],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
 		build: (params) => {
 			const walletId = params.pathId('walletId');
@@ -74,7 +121,8 @@ export const wallet: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/trades/wallets/{walletId}/bank',
-		retry: 'safe',
+		kind: 'update',
+		fields: [WALLET_ID, ...BANK_ACCOUNT_FIELDS, additionalFields([AUTO_SETTLEMENT_OPTION, NARRATION])],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },
 		build: (params) => {
 			const walletId = params.pathId('walletId');

@@ -1,5 +1,46 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { LIST_FIELDS, REFERENCE, requiredText } from '../helpers/fields';
 import type { ResourceSpecs } from '../helpers/types';
+
+/** The service's own filters of stored deliveries, sent as query parameters. */
+const FILTERS: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'End Date',
+			name: 'endDate',
+			type: 'dateTime',
+			default: '',
+			description: 'Only events created before this time',
+		},
+		{
+			displayName: 'Filter',
+			name: 'filter',
+			type: 'string',
+			default: '',
+			description: "Filter expression in the service's own syntax",
+		},
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. -createdAt',
+			description: "Sort expression in the service's own syntax",
+		},
+		{
+			displayName: 'Start Date',
+			name: 'startDate',
+			type: 'dateTime',
+			default: '',
+			description: 'Only events created after this time',
+		},
+	],
+};
 
 export const webhookEvent: ResourceSpecs = {
 	get: {
@@ -10,15 +51,17 @@ export const webhookEvent: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/transactions/webhooks/{webhookEventId}',
-		retry: 'safe',
+		kind: 'read',
+		fields: [requiredText('webhookEventId', 'Webhook Event ID')],
 		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
 		method: 'GET',
 		path: '/transactions/webhooks',
-		retry: 'safe',
+		kind: 'pagedList',
 		pageSize: 200,
+		fields: [...LIST_FIELDS, FILTERS],
 		build: (params) => {
 			const filters = (params.raw('filters', {}) as IDataObject) ?? {};
 			const qs: IDataObject = {};
@@ -38,7 +81,8 @@ export const webhookEvent: ResourceSpecs = {
 		method: 'POST',
 		path: '/transactions/webhooks/resend/{reference}',
 		// A repeat only re-delivers webhooks, which receivers must already tolerate.
-		retry: 'safe',
+		kind: 'update',
+		fields: [REFERENCE],
 		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
 	},
 };

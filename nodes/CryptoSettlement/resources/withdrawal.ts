@@ -1,11 +1,53 @@
 import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
-import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../helpers/rules';
+import {
+	additionalFields,
+	amountField,
+	BANK_ACCOUNT_ID,
+	LIST_FIELDS,
+	listFilters,
+	NARRATION,
+	PIN,
+	requiredText,
+	tokenFields,
+	upperOptions,
+	WALLET_ADDRESS,
+	WITHDRAWAL_AMOUNT_FIELDS,
+} from '../helpers/fields';
+import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS } from '../helpers/rules';
 import { recordFilter } from '../helpers/filters';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
+import type { INodeProperties } from 'n8n-workflow';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
+
+/** Where a withdrawal is read by its id or by the External ID it was sent with. */
+const LOOKUP_PATH = '/payments/withdrawal/{withdrawalId}';
+
+/** The fields every withdrawal ends with: its idempotency key and what to output. */
+const PAYMENT_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'External ID',
+		name: 'externalId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. payout-order-1042',
+		description:
+			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
+	},
+	{
+		displayName: 'Return Full Record',
+		name: 'returnFullRecord',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
+	},
+];
+
+/** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
+const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
 
 /** 'Return Full Record': on unless turned off. */
 const fullRecordOf = (params: Params): boolean => params.raw('returnFullRecord', true) !== false;
@@ -19,7 +61,19 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/withdraw/bank/{bankAccountId}',
-		retry: 'withdrawal',
+		kind: 'withdrawal',
+		lookupPath: LOOKUP_PATH,
+		fields: [
+			BANK_ACCOUNT_ID,
+			amountField(
+				'amount',
+				'Amount (USD)',
+				USD_DECIMALS,
+				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance (docs/api.md)",
+			),
+			...PAYMENT_FIELDS,
+			additionalFields([NARRATION, PIN]),
+		],
 		build: async (params) => {
 			const bankAccountId = params.pathId('bankAccountId');
 			const amount = params.raw('amount', '');
@@ -42,7 +96,10 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/withdraw/address',
-		retry: 'withdrawal',
+		kind: 'withdrawal',
+		lookupPath: LOOKUP_PATH,
+		rateLimit: 200,
+		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
@@ -64,7 +121,8 @@ export const withdrawal: ResourceSpecs = {
 		method: 'POST',
 		path: '/payments/estimate-network-fee',
 		// A quote changes nothing, so it may be repeated.
-		retry: 'safe',
+		kind: 'read',
+		fields: CRYPTO_PAYOUT_FIELDS,
 		errorHint: { 400: CAPACITY_HINT },
 		build: (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
@@ -79,16 +137,41 @@ export const withdrawal: ResourceSpecs = {
 			description: 'Get a withdrawal by its ID or by the External ID you sent',
 		},
 		method: 'GET',
-		path: '/payments/withdrawal/{withdrawalId}',
-		retry: 'safe',
+		path: LOOKUP_PATH,
+		kind: 'read',
+		fields: [
+			requiredText('withdrawalId', 'Withdrawal ID', {
+				description: 'The withdrawal ID returned at creation, or the External ID you sent',
+			}),
+		],
 		build: (params) => ({ pathParams: { withdrawalId: params.pathId('withdrawalId') } }),
 	},
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many withdrawals', description: 'List crypto and bank withdrawals' },
 		method: 'GET',
 		path: '/payments/withdrawals',
-		retry: 'safe',
+		kind: 'pagedList',
 		pageSize: 100,
+		fields: [
+			...LIST_FIELDS,
+			listFilters('withdrawals', [
+				{
+					displayName: 'External ID',
+					name: 'externalId',
+					type: 'string',
+					default: '',
+					description: 'Only the withdrawal with exactly this External ID',
+				},
+				{
+					displayName: 'Token',
+					name: 'token',
+					type: 'options',
+					options: upperOptions(TOKENS),
+					default: 'USDT',
+					description: 'Only withdrawals of this token (bank withdrawals have none)',
+				},
+			]),
+		],
 		build: (params) => ({ keep: recordFilter(params, ['status', 'token', 'externalId', 'createdAfter', 'createdBefore']) }),
 	},
 };
