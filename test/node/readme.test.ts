@@ -1,25 +1,22 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
-/** The README's Operations table is the node's own list: a test fails when the two drift apart. */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
+/**
+ * The README's Operations table is generated from the node's operation records
+ * (tooling/operations-table.cjs): this fails when the two drift apart.
+ */
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 
-const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-const table = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Credentials'));
-const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Resource') && !line.startsWith('|---'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { operationsTable, readmeTable } = require('../../tooling/operations-table.cjs') as {
+	operationsTable: (resources: typeof RESOURCES) => string;
+	readmeTable: () => string;
+};
 
-const expected = Object.values(RESOURCES).flatMap(({ name, specs }) =>
-	Object.entries(specs).map(([value, spec]) => ({ resource: name, operation: `${spec.option.name} (\`${value}\`)`, request: `${spec.method} ${spec.path}` })),
-);
-
-test('every operation of the node has its row, with its name, value, method and path', () => {
-	for (const { resource, operation, request } of expected) {
-		const row = rows.find((line) => line.startsWith(`| ${resource} | ${operation}`));
-		expect({ operation: `${resource} → ${operation}`, row: row !== undefined }).toEqual({ operation: `${resource} → ${operation}`, row: true });
-		expect(row).toContain(`\`${request}`);
-	}
+test('the README lists every operation with its request, fields and source, as the records say (node tooling/operations-table.cjs --write)', () => {
+	expect(readmeTable()).toBe(operationsTable(RESOURCES));
 });
 
-test('the table lists nothing the node does not have', () => {
-	expect(rows).toHaveLength(expected.length);
+test('the table has a row per operation', () => {
+	const rows = readmeTable().split('\n').slice(2);
+	expect(rows).toHaveLength(Object.values(RESOURCES).reduce((count, { specs }) => count + Object.keys(specs).length, 0));
+	expect(rows).toHaveLength(34);
 });

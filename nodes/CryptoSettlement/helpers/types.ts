@@ -34,12 +34,17 @@ export interface RequestParts {
 	keep?: (record: IDataObject) => boolean;
 }
 
+/** The specification, the service's public notes, third-party code, or nothing at all. */
+export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+
 interface OperationBase {
 	/** Display name, action and description shown in n8n. */
 	option: Omit<INodePropertyOptions, 'value' | 'routing'>;
 	method: IHttpRequestMethods;
 	/** Path relative to the base URL; `{name}` placeholders come from `pathParams`. */
 	path: string;
+	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
+	source: EndpointSource;
 	/**
 	 * The operation's fields, in the order the editor shows them (helpers/description.ts merges
 	 * them into the node's description). A field's own displayOptions may only refer to fields of

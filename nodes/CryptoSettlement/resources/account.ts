@@ -12,6 +12,7 @@ export const account: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/users/fetch-integration',
+		source: 'public notes (third-party)',
 		kind: 'read',
 		fields: [],
 		// The account record may carry the webhook verification secret at any depth: never output it.
@@ -25,6 +26,7 @@ export const account: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/users/markup-percent',
+		source: 'spec',
 		kind: 'update',
 		fields: [
 			{
@@ -52,6 +54,7 @@ export const account: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/users/withdrawal-fee-bearer',
+		source: 'spec',
 		kind: 'update',
 		fields: [
 			{

@@ -19,6 +19,7 @@ export const bank: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/payments/banks',
+		source: 'public notes',
 		kind: 'wholeList',
 		fields: [CURRENCY, ...LIST_FIELDS],
 		build: (params) => ({ qs: { currency: currencyOf(params) } }),
@@ -31,6 +32,7 @@ export const bank: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/banks/validate',
+		source: 'spec',
 		// Resolving a holder name changes nothing.
 		kind: 'read',
 		fields: [CURRENCY, ...BANK_ACCOUNT_FIELDS],

@@ -11,6 +11,7 @@ export const bankAccount: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/banks/add',
+		source: 'public notes',
 		// A repeat would be refused as "already exists" rather than saved twice, but is not sent blindly.
 		kind: 'create',
 		fields: [...BANK_ACCOUNT_FIELDS, additionalFields([NARRATION])],
@@ -24,6 +25,7 @@ export const bankAccount: ResourceSpecs = {
 		},
 		method: 'DELETE',
 		path: '/payments/integration-banks/{bankAccountId}',
+		source: 'unconfirmed',
 		kind: 'delete',
 		fields: [BANK_ACCOUNT_ID],
 		build: (params) => ({ pathParams: { bankAccountId: params.pathId('bankAccountId') } }),
@@ -32,6 +34,7 @@ export const bankAccount: ResourceSpecs = {
 		option: { name: 'Get Many', action: 'Get many bank accounts', description: 'List saved bank accounts' },
 		method: 'GET',
 		path: '/payments/integration-banks',
+		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
 		fields: LIST_FIELDS,

@@ -21,6 +21,7 @@ export const currency: ResourceSpecs = {
 		option: { name: 'Swap', action: 'Swap a fiat currency', description: 'Convert fiat balance between NGN and GHS' },
 		method: 'POST',
 		path: '/payments/swap-currency',
+		source: 'spec',
 		// No idempotency key exists for swaps: a repeat could convert twice.
 		kind: 'create',
 		fields: [

@@ -13,6 +13,7 @@ export const payoutAddress: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/wallet-addresses',
+		source: 'public notes (third-party)',
 		// Saving is an upsert on address + network + token, so a repeat changes nothing more.
 		kind: 'update',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false }), LABEL],
@@ -28,6 +29,7 @@ export const payoutAddress: ResourceSpecs = {
 		option: { name: 'Delete', action: 'Delete a payout address', description: 'Remove a saved withdrawal address' },
 		method: 'DELETE',
 		path: '/payments/wallet-addresses/{payoutAddressId}',
+		source: 'public notes (third-party)',
 		kind: 'delete',
 		fields: [locator('payoutAddressId', 'Payout Address', 'searchPayoutAddresses')],
 		build: (params) => ({ pathParams: { payoutAddressId: params.pathId('payoutAddressId') } }),
@@ -36,6 +38,7 @@ export const payoutAddress: ResourceSpecs = {
 		option: { name: 'Get Many', action: 'Get many payout addresses', description: 'List saved withdrawal addresses' },
 		method: 'GET',
 		path: '/payments/wallet-addresses',
+		source: 'spec',
 		kind: 'wholeList',
 		fields: LIST_FIELDS,
 	},
@@ -47,6 +50,7 @@ export const payoutAddress: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/wallet-addresses/validate',
+		source: 'spec',
 		kind: 'read',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false })],
 		build: (params) => ({

@@ -11,6 +11,7 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/trades/pbc/sell/rate-calculator/{assetId}',
+		source: 'public notes',
 		kind: 'read',
 		fields: [ASSET_ID, CURRENCY, AMOUNT_IN_USD],
 		build: (params) => {
@@ -32,6 +33,7 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/trades/pbc/sell/assets/market/converter',
+		source: 'public notes (third-party)',
 		kind: 'read',
 		fields: [
 			requiredText('from', 'From', { placeholder: 'e.g. btc', description: 'Crypto symbol to price' }),
@@ -47,6 +49,7 @@ export const rate: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/trades/pbc/sell/rates',
+		source: 'spec',
 		kind: 'read',
 		rateLimit: 20,
 		fields: [],

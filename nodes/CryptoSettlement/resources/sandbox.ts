@@ -12,6 +12,7 @@ export const sandbox: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/trades/sell/mock-trade',
+		source: 'public notes',
 		kind: 'create',
 		fields: [
 			WALLET_ADDRESS,

@@ -23,6 +23,7 @@ export const wallet: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/trades/sell/assets/{assetId}/generate-address',
+		source: 'spec + public notes',
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
 		kind: 'create',
 		fields: [
@@ -71,6 +72,7 @@ export const wallet: ResourceSpecs = {
 		option: { name: 'Get', action: 'Get a wallet', description: 'Get a deposit wallet by ID' },
 		method: 'GET',
 		path: '/trades/wallets/{walletId}',
+		source: 'spec',
 		kind: 'read',
 		fields: [WALLET_ID],
 		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
@@ -79,6 +81,7 @@ export const wallet: ResourceSpecs = {
 		option: { name: 'Get Many', action: 'Get many wallets', description: 'List deposit wallets' },
 		method: 'GET',
 		path: '/trades/wallets',
+		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
 		fields: LIST_FIELDS,
@@ -91,6 +94,7 @@ export const wallet: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/trades/wallets/{walletId}/auto-settlement',
+		source: 'public notes',
 		kind: 'update',
 		fields: [
 			WALLET_ID,
@@ -121,6 +125,7 @@ export const wallet: ResourceSpecs = {
 		},
 		method: 'PUT',
 		path: '/trades/wallets/{walletId}/bank',
+		source: 'spec',
 		kind: 'update',
 		fields: [WALLET_ID, ...BANK_ACCOUNT_FIELDS, additionalFields([AUTO_SETTLEMENT_OPTION, NARRATION])],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },

@@ -51,6 +51,7 @@ export const webhookEvent: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: '/transactions/webhooks/{webhookEventId}',
+		source: 'public notes',
 		kind: 'read',
 		fields: [requiredText('webhookEventId', 'Webhook Event ID')],
 		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
@@ -59,6 +60,7 @@ export const webhookEvent: ResourceSpecs = {
 		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
 		method: 'GET',
 		path: '/transactions/webhooks',
+		source: 'public notes',
 		kind: 'pagedList',
 		pageSize: 200,
 		fields: [...LIST_FIELDS, FILTERS],
@@ -80,6 +82,7 @@ export const webhookEvent: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/transactions/webhooks/resend/{reference}',
+		source: 'public notes',
 		// A repeat only re-delivers webhooks, which receivers must already tolerate.
 		kind: 'update',
 		fields: [REFERENCE],

@@ -61,6 +61,7 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/withdraw/bank/{bankAccountId}',
+		source: 'public notes',
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		fields: [
@@ -96,6 +97,7 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/withdraw/address',
+		source: 'spec',
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
@@ -120,6 +122,7 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'POST',
 		path: '/payments/estimate-network-fee',
+		source: 'spec',
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
 		fields: CRYPTO_PAYOUT_FIELDS,
@@ -138,6 +141,7 @@ export const withdrawal: ResourceSpecs = {
 		},
 		method: 'GET',
 		path: LOOKUP_PATH,
+		source: 'public notes (third-party)',
 		kind: 'read',
 		fields: [
 			requiredText('withdrawalId', 'Withdrawal ID', {
@@ -150,6 +154,7 @@ export const withdrawal: ResourceSpecs = {
 		option: { name: 'Get Many', action: 'Get many withdrawals', description: 'List crypto and bank withdrawals' },
 		method: 'GET',
 		path: '/payments/withdrawals',
+		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
 		fields: [
