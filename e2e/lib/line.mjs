@@ -1,0 +1,128 @@
+// One n8n line end to end: a fresh user folder with the packed package installed as n8n's
+// community-package installer does, the checks of each phase, then the browser check.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { cacheDir, LINES } from '../../tooling/n8n-install.mjs';
+import { N8n } from '../../tooling/n8n.mjs';
+import { startSandbox } from '../../tooling/sandbox.mjs';
+import { E2E, EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
+import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
+import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT } from './browser.mjs';
+import { startCollector } from './collector.mjs';
+import { executeChecks } from './execute-checks.mjs';
+import { assert, check, say, setCurrentLine, skip } from './report.mjs';
+import { serverChecks } from './server-checks.mjs';
+import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
+
+const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
+
+/** `options`: { browserWanted, keep, updateScreenshot } from the command line. */
+export async function runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot }) {
+	setCurrentLine(`${LINES[line].version}`);
+	const lineStart = Date.now();
+	say(`\n=== n8n ${LINES[line].version} (Node ${LINES[line].node}) ===`);
+	const root = path.join(cacheDir(), 'e2e');
+	const userFolder = path.join(root, `n8n-${LINES[line].version}`);
+	fs.rmSync(userFolder, { recursive: true, force: true });
+	fs.mkdirSync(userFolder, { recursive: true });
+	const artifacts = path.join(ARTIFACTS, `n8n-${LINES[line].version}`);
+	fs.rmSync(artifacts, { recursive: true, force: true });
+	fs.mkdirSync(artifacts, { recursive: true });
+
+	const collector = await startCollector();
+	const sandbox = await startSandbox({
+		port: 0,
+		maxPageSize: 5,
+		lifecycleDelayMs: 300,
+		webhookSecret: WEBHOOK_SECRET,
+		// phase 1 (n8n execute, no server): the sandbox's webhooks go to the collector's sink
+		webhookUrl: `${collector.url}/sink`,
+		webhookRetryDelaysMs: [500, 1000],
+	});
+	const port = await freePort(5700 + Number(line) * 10);
+	const n8n = new N8n({ line, userFolder, port, logFile: path.join(artifacts, 'n8n-start.log') });
+	const workflows = {
+		tour: loadWorkflow('tour'),
+		withdrawals: loadWorkflow('withdrawals'),
+		batch: loadWorkflow('batch-payouts'),
+		trigger: loadWorkflow('trigger'),
+		pagination: loadWorkflow('e2e-pagination'),
+		fieldRule: loadWorkflow('e2e-field-rule'),
+		e2eTrigger: loadWorkflow('e2e-trigger', { COLLECTOR_URL: `${collector.url}/hook` }),
+		pollExample: loadWorkflow('poll-trigger'),
+		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
+	};
+	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
+	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
+
+	try {
+		let pkg;
+		const installed = await check('community package installed into <userFolder>/.n8n/nodes', async () => {
+			const info = (pkg = await n8n.installPackage(tarball));
+			const ledger = JSON.parse(fs.readFileSync(path.join(n8n.nodesDir, 'package.json'), 'utf8'));
+			assert(ledger.dependencies[info.name] === info.version, 'nodes/package.json does not list the package');
+			assert(fs.existsSync(path.join(info.dir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js')), 'node file missing');
+			return `${info.name}@${info.version}`;
+		});
+		if (!installed) return;
+
+		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
+			await n8n.importCredentials([sandboxCredential(sandbox)]);
+			await n8n.importWorkflows(Object.values(workflows));
+			return `${Object.keys(workflows).length} workflows`;
+		});
+		if (!imported) return;
+
+		await check("package recorded in n8n's database as an installed community package", async () => {
+			const rows = await n8n.registerPackage(pkg);
+			assert(rows.nodes.length === 3, `nodes recorded: ${JSON.stringify(rows.nodes)}`);
+			return rows.nodes.map((node) => `${node.type} v${node.latestVersion}`).join(', ');
+		});
+
+		await check(`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`, async () => {
+			await n8n.activate(E2E.trigger);
+		});
+
+		await check('poll trigger workflow activated (every minute)', async () => {
+			await n8n.activate(E2E.pollTrigger);
+		});
+
+		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
+		await executeChecks({ n8n, sandbox });
+
+		// ---- phase 2: n8n start with the trigger workflow active ------------------------
+		const hookUrl = triggerUrl(n8n.baseUrl, workflows.e2eTrigger);
+		sandbox.setWebhook(hookUrl, WEBHOOK_SECRET);
+		await sandbox.settle();
+		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
+		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
+
+		// ---- poll trigger: an active workflow polling every minute --------------------------
+		await pollTriggerCheck({ n8n, sandbox, collector });
+
+		// ---- browser -------------------------------------------------------------------
+		if (!browserWanted) skip('browser check', 'disabled (--no-browser / E2E_BROWSER=0)');
+		else if (!chromium.ok && chromium.impossible && process.env.CI !== 'true') {
+			skip('browser check', `${chromium.reason} (install Debian's chromium to run it; on CI this is a failure)`);
+		} else if (!chromium.ok) {
+			await check('browser check', async () => {
+				throw new Error(`chromium unavailable: ${chromium.reason}`);
+			});
+		} else {
+			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
+				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
+				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels });
+				return out;
+			});
+		}
+	} finally {
+		await n8n.stop().catch(() => {});
+		await sandbox.close().catch(() => {});
+		await collector.close().catch(() => {});
+		if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });
+		say(`--- n8n ${LINES[line].version} done in ${secs(Date.now() - lineStart)}${keep ? ` (kept ${userFolder})` : ''}`);
+		setCurrentLine('');
+	}
+}

@@ -1,0 +1,135 @@
+// The triggers inside a running n8n: the webhook trigger receiving the sandbox's deliveries (one
+// execution each, duplicates and forged deliveries running nothing), and the poll trigger.
+import { E2E, sandboxApi } from '../../tooling/setup.mjs';
+import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
+import { assert, check } from './report.mjs';
+
+/** The webhook trigger at `hookUrl`, its executions counted by the collector's /hook. */
+export async function webhookTriggerChecks({ n8n, sandbox, collector, hookUrl }) {
+	const hooked = await check('trigger webhook registered (production URL answers)', async () => {
+		// a delivery with a wrong secret: 401 once the webhook is registered (404 before)
+		const res = await waitFor(
+			async () => {
+				const r = await httpJson('POST', hookUrl, { body: { event: 'trade.completed', id: 'probe', status: 'completed' }, headers: { 'x-webhook-secret': 'probe' } });
+				return r.status !== 404 ? r : undefined;
+			},
+			{ timeoutMs: 30000, intervalMs: 500, what: `webhook ${hookUrl}` },
+		);
+		assert(res.status === 401, `a wrong secret got ${res.status}: ${res.text.slice(0, 200)}`);
+		return hookUrl.replace(n8n.baseUrl, '');
+	});
+
+	if (hooked) {
+		await check('trigger: mockDeposit → one execution with the trade.completed payload', async () => {
+			const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'trigger-deposit' });
+			const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', {
+				walletAddress: wallet.address,
+				asset: 'TRX_TEST',
+				amountInUSD: 40,
+				cryptoReceived: '333.3',
+				reference: 'e2e-trigger-deposit',
+				txHash: 'e2etriggertx0001',
+			});
+			const hit = await waitFor(() => collector.on('/hook').find((h) => h.body?.id === trade.id), { timeoutMs: 30000, what: 'trade.completed execution' });
+			await sandbox.settle();
+			await sleep(1500);
+			const forTrade = collector.on('/hook').filter((h) => h.body?.id === trade.id);
+			assert(forTrade.length === 1, `${forTrade.length} executions for the trade (want 1: trade.pending filtered out)`);
+			assert(hit.body.event === 'trade.completed' && hit.body.status === 'completed', `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+			assert(hit.body.reference === 'e2e-trigger-deposit' && hit.body.amountInUSD === 40, `payload fields: ${JSON.stringify(hit.body).slice(0, 300)}`);
+			const events = sandbox.state.webhookEvents.filter((e) => e.reference === trade.id);
+			assert(events.every((e) => e.status === 'delivered'), `sandbox deliveries: ${JSON.stringify(events.map((e) => [e.eventType, e.status, e.attempts.map((a) => a.responseStatus)]))}`);
+			return `trade ${trade.id}: ${events.map((e) => e.eventType).join(', ')} delivered, 1 execution`;
+		});
+
+		await check('trigger: withdrawal completes → one execution with the withdrawal.completed payload', async () => {
+			const wd = await sandboxApi(sandbox, 'POST', '/payments/withdraw/address', {
+				token: 'USDC',
+				network: 'SOL',
+				walletAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+				amount: 12.5,
+				pin: sandbox.pin,
+				externalId: 'e2e-trigger-withdrawal',
+			});
+			const hit = await waitFor(() => collector.on('/hook').find((h) => h.body?.id === wd.id), { timeoutMs: 30000, what: 'withdrawal.completed execution' });
+			await sandbox.settle();
+			await sleep(1500);
+			const forWd = collector.on('/hook').filter((h) => h.body?.id === wd.id);
+			assert(forWd.length === 1, `${forWd.length} executions for the withdrawal (want 1: withdrawal.pending filtered out)`);
+			assert(hit.body.event === 'withdrawal.completed' && hit.body.status === 'completed' && hit.body.externalId === 'e2e-trigger-withdrawal', `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+			assert(sandbox.state.withdrawals.find((w) => w.id === wd.id)?.status === 'completed', 'sandbox withdrawal not completed');
+			return `withdrawal ${wd.id} completed, 1 execution`;
+		});
+
+		await check('trigger: a resent (duplicate) delivery runs nothing', async () => {
+			const trade = sandbox.state.trades.find((t) => t.reference === 'e2e-trigger-deposit');
+			const before = collector.on('/hook').length;
+			const resent = await sandboxApi(sandbox, 'POST', `/transactions/webhooks/resend/${trade.id}`);
+			assert(Array.isArray(resent) && resent.every((r) => r.status === 'delivered'), `resend: ${JSON.stringify(resent)}`);
+			await sleep(1500);
+			if (collector.on('/hook').length !== before) {
+				const wf = await n8n.rest('GET', `/workflows/${E2E.trigger}`).catch((e) => ({ error: e.message }));
+				throw new Error(`${collector.on('/hook').length - before} new execution(s) after a duplicate delivery of ${trade.id}; events now ${JSON.stringify(collector.on('/hook').map((h) => [h.body?.event, h.body?.id]))}; workflow staticData ${JSON.stringify(wf.staticData ?? wf)}`);
+			}
+			return `${resent.length} deliveries answered 200, no execution`;
+		});
+
+		await check('trigger: a delivery with a wrong secret is refused (401) and runs nothing', async () => {
+			const before = collector.on('/hook').length;
+			const trade = sandbox.state.trades.find((t) => t.reference === 'e2e-trigger-deposit');
+			const forged = { event: 'withdrawal.completed', id: 'forged-0001', status: 'completed', amount: 999 };
+			const wrong = await httpJson('POST', hookUrl, { body: forged, headers: { 'x-webhook-secret': 'not-the-secret' } });
+			const missing = await httpJson('POST', hookUrl, { body: { ...forged, id: 'forged-0002', reference: trade?.id } });
+			assert(wrong.status === 401, `wrong secret answered ${wrong.status}`);
+			assert(missing.status === 401, `missing secret answered ${missing.status}`);
+			await sleep(1500);
+			assert(collector.on('/hook').length === before, 'a refused delivery started an execution');
+			return 'wrong and missing secret → 401';
+		});
+
+		await check("trigger: n8n's execution list holds exactly the runs that reached the workflow", async () => {
+			const executions = await n8n.executions(E2E.trigger);
+			const list = Array.isArray(executions) ? executions : [];
+			const forwarded = collector.on('/hook').length;
+			assert(list.length === forwarded, `n8n has ${list.length} executions of the trigger workflow, ${forwarded} reached its last node: ${JSON.stringify(list.map((e) => [e.id, e.status, e.mode]))}`);
+			assert(list.every((e) => e.status === 'success' && e.mode === 'webhook'), `executions: ${JSON.stringify(list.map((e) => [e.status, e.mode]))}`);
+			return list.map((e) => `#${e.id} ${e.status}`).join(', ');
+		});
+	}
+}
+
+/** The poll trigger (every minute), its executions counted by the collector's /poll. */
+export async function pollTriggerCheck({ n8n, sandbox, collector }) {
+	await check('poll trigger: a mock deposit → exactly one execution (polled every minute)', async () => {
+		const listPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/trades/transactions').length;
+		// The first poll (at activation) records where things stand.
+		await waitFor(() => listPolls() > 0, { timeoutMs: 90000, what: 'the first poll of the transaction list' });
+		const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'poll-deposit' });
+		const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', {
+			walletAddress: wallet.address,
+			asset: 'TRX_TEST',
+			amountInUSD: 41,
+			cryptoReceived: '341.6',
+			reference: 'e2e-poll-deposit',
+			txHash: 'e2epolltx0001',
+		});
+		await sandbox.settle();
+		const hit = await waitFor(() => collector.on('/poll').find((h) => h.body?.id === trade.id), { timeoutMs: 150000, intervalMs: 1000, what: 'the poll trigger execution for the deposit' });
+		// One more poll after it: the same event is not emitted again.
+		const after = listPolls();
+		await waitFor(() => listPolls() > after, { timeoutMs: 90000, intervalMs: 1000, what: 'the next poll' });
+		await sleep(3000);
+		const forTrade = collector.on('/poll').filter((h) => h.body?.id === trade.id);
+		assert(forTrade.length === 1, `${forTrade.length} executions for the trade (want 1)`);
+		assert(hit.body.event === 'trade.completed' && hit.body.source === 'records' && hit.body.amountInUSD === 41, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+		assert(hit.body.verification?.confirmedWithApi === true && hit.body.record?.id === trade.id, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+		const executions = await n8n.executions(E2E.pollTrigger);
+		const list = Array.isArray(executions) ? executions : [];
+		// One execution per poll that found events (it may carry several items); no event twice.
+		const forwarded = collector.on('/poll').map((h) => `${h.body?.event} ${h.body?.id}`);
+		assert(new Set(forwarded).size === forwarded.length, `an event was forwarded twice: ${JSON.stringify(forwarded)}`);
+		assert(list.length >= 1 && list.length <= forwarded.length, `n8n has ${list.length} executions of the poll workflow for ${forwarded.length} forwarded events`);
+		assert(list.every((e) => e.status === 'success' && e.mode === 'trigger'), `executions: ${JSON.stringify(list.map((e) => [e.status, e.mode]))}`);
+		return `trade ${trade.id}: emitted once; ${list.length} poll execution(s) for ${forwarded.join(', ')}; ${listPolls()} list polls`;
+	});
+}

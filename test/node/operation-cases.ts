@@ -1,0 +1,92 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
+/**
+ * The contract table of the action node, one case per resource → operation, split over three test
+ * files by resource group (operations-*.test.ts); this module runs a group's cases.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+import { api, expectNoSecrets, noWithdrawalsYet, ok, runNode } from './helpers';
+import { recordReads, shownFields } from './shown-and-read';
+
+export interface Case {
+	params: IDataObject;
+	method: 'get' | 'post' | 'put' | 'delete';
+	path: string;
+	query?: IDataObject;
+	body?: IDataObject;
+	reply: unknown;
+	output: IDataObject[];
+}
+
+/** The number of operations each resource has in the contract (34 pairs in all), by test file. */
+export const CONTRACT_PAIRS = {
+	'operations-deposits': { account: 3, asset: 2, wallet: 5, sandbox: 1 },
+	'operations-payouts': { withdrawal: 5, payoutAddress: 4, bank: 2, bankAccount: 3 },
+	'operations-rates-records': { transaction: 2, currency: 1, rate: 3, webhookEvent: 3 },
+};
+
+/** A paginated reply of one page. */
+export const page = (data: unknown[], hasNextPage = false) =>
+	ok(data, 'ok', { page: 1, pages: 1, totalDocs: data.length, hasNextPage, hasPrevPage: false, nextPage: null, prevPage: null });
+
+/** The resource → operation pairs of a table, counted per resource ("(stablecoin)"-style variants count once). */
+function pairsPerResource(cases: Record<string, Case>): Record<string, number> {
+	const pairs = new Set(Object.keys(cases).map((name) => name.replace(/ \(.*\)$/, '')));
+	const counts: Record<string, number> = {};
+	for (const pair of pairs) {
+		const resource = pair.split(' → ')[0];
+		counts[resource] = (counts[resource] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** Runs every case of a group: the contract request is sent and the unwrapped data is output. */
+export function describeOperations(group: keyof typeof CONTRACT_PAIRS, cases: Record<string, Case>): void {
+	describe('every operation sends the contract request and outputs the unwrapped data', () => {
+		test.each(Object.entries(cases))('%s', async (_name, c) => {
+			// Withdrawals look their External ID up before they are sent.
+			const lookup = c.path.startsWith('/payments/withdraw/') ? noWithdrawalsYet(1) : undefined;
+			let interceptor = api().intercept(c.path, c.method.toUpperCase(), c.body as nock.RequestBodyMatcher | undefined);
+			if (c.query) interceptor = interceptor.query(c.query as nock.DataMatcherMap);
+			else interceptor = interceptor.query((actual) => Object.keys(actual).length === 0);
+			const scope = interceptor.reply(200, c.reply as nock.Body);
+
+			const reads = recordReads();
+			const run = await runNode(c.params);
+			reads.stop();
+			// What the editor shows for this operation is exactly what its builder reads; the one field read
+			// while hidden is a network on a UTXO token, read only to refuse it (it may come from an expression).
+			const shown = await shownFields(c.params);
+			const utxo = typeof c.params.token === 'string' && !['USDT', 'USDC'].includes(c.params.token);
+			expect(reads.names().filter((name) => !(utxo && name === 'network' && !shown.includes(name)))).toEqual(shown);
+
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json)).toEqual(c.output);
+			expect(scope.isDone()).toBe(true);
+			expect(lookup?.isDone() ?? true).toBe(true);
+			expectNoSecrets(JSON.stringify(run.items));
+		});
+
+		const expected = CONTRACT_PAIRS[group];
+		const total = Object.values(expected).reduce((sum, count) => sum + count, 0);
+		test(`the table covers the ${total} contract pairs of ${Object.keys(expected).join(', ')}`, () => {
+			expect(pairsPerResource(cases)).toEqual(expected);
+		});
+	});
+}
+
+/**
+ * The whole contract: 34 resource → operation pairs, each group of CONTRACT_PAIRS run by the test
+ * file of its name (run once, by operations-deposits.test.ts).
+ */
+export function describeContractTotal(): void {
+	test('the three tables cover all 34 contract pairs', () => {
+		const total = Object.values(CONTRACT_PAIRS)
+			.flatMap((group) => Object.values(group))
+			.reduce((sum, count) => sum + count, 0);
+		expect(total).toBe(34);
+		for (const group of Object.keys(CONTRACT_PAIRS)) expect(existsSync(join(__dirname, `${group}.test.ts`))).toBe(true);
+	});
+}
