@@ -72,6 +72,7 @@ describe('the generator', () => {
 		option: { name: 'x' },
 		method: 'GET',
 		path: '/x',
+		source: 'spec',
 		kind: 'read',
 		fields,
 	});
