@@ -24,7 +24,9 @@ const operations = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
 
 /** A definition without the resource and operation the generator adds. */
 function own(entry: INodeProperties): string {
-	const { resource: _resource, operation: _operation, ...show } = entry.displayOptions?.show ?? {};
+	const show = { ...entry.displayOptions?.show };
+	delete show.resource;
+	delete show.operation;
 	const { displayOptions, ...rest } = entry;
 	const options = Object.keys(show).length || displayOptions?.hide ? { displayOptions: { ...displayOptions, show } } : {};
 	return JSON.stringify({ ...rest, ...options });

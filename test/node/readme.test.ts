@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 /**
  * The README's Operations table is generated from the node's operation records
  * (tooling/operations-table.cjs): this fails when the two drift apart.

@@ -18,9 +18,6 @@ import {
 
 export const upperOptions = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
-const EXPRESSION_HINT =
-	'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';
-
 export const NARRATION: INodeProperties = {
 	displayName: 'Narration',
 	name: 'narration',
@@ -170,7 +167,8 @@ export const ASSET_ID: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getDepositAssets' },
 	required: true,
 	default: '',
-	description: EXPRESSION_HINT,
+	description:
+		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 };
 
 export const LABEL = requiredText('label', 'Label', {
@@ -198,7 +196,8 @@ export const BANK_ACCOUNT_FIELDS: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getBanks', loadOptionsDependsOn: ['currency'] },
 		required: true,
 		default: '',
-		description: EXPRESSION_HINT,
+		description:
+		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
 	requiredText('accountNumber', 'Account Number', { placeholder: 'e.g. 0123456789' }),
 ];
