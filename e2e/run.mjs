@@ -22,7 +22,7 @@ import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, ensureChromium } from './li
 import { startCollector } from './lib/collector.mjs';
 import { N8n, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
-import { startSandbox } from '../tooling/sandbox.mjs';
+import { startFakeApi } from '../tooling/fake-api.mjs';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, E2E, EXAMPLES, loadWorkflow, sandboxApi, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
 import { freePort, httpJson, REPO_ROOT, secs, sleep, waitFor } from '../tooling/util.mjs';
 import { tourExpectations, RESOURCES } from './expectations.mjs';
@@ -124,7 +124,7 @@ async function runLine(line, tarball, chromium) {
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const sandbox = await startSandbox({
+	const sandbox = await startFakeApi({
 		port: 0,
 		maxPageSize: 5,
 		lifecycleDelayMs: 300,

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
 import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
-import { startSandbox } from '../tooling/sandbox.mjs';
+import { startFakeApi } from '../tooling/fake-api.mjs';
 import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
@@ -66,7 +66,7 @@ async function main() {
 	// 5. the sandbox, posting its webhooks to the example trigger workflow's production URL
 	const workflows = Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]));
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
-	const sandbox = await startSandbox(
+	const sandbox = await startFakeApi(
 		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json') },
 		{ log: step },
 	);
@@ -142,9 +142,9 @@ async function main() {
 				'',
 				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
 				'  Send the sandbox\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',
-				`    node scripts/sandbox-webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --sandbox=${sandboxOrigin}`,
+				`    node fake-api/webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --fake-api=${sandboxOrigin}`,
 				'  and back to the example workflow afterwards:',
-				`    node scripts/sandbox-webhook.mjs ${webhookUrl} --sandbox=${sandboxOrigin}`,
+				`    node fake-api/webhook.mjs ${webhookUrl} --fake-api=${sandboxOrigin}`,
 				`  (or: curl -X PUT ${sandboxOrigin}/_sandbox/webhook -d '{"url":"<url>"}')`,
 				'',
 				`  Data        ${userFolder}   (npm start -- --fresh resets it)`,

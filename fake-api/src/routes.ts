@@ -18,7 +18,7 @@ import {
 	isStablecoin,
 	toNumber,
 	type Violation,
-} from '../nodes/CryptoSettlement/helpers/rules';
+} from '../../nodes/CryptoSettlement/helpers/rules';
 import {
 	BANK_FEES,
 	NETWORK_FEES_USD,
@@ -34,12 +34,12 @@ import {
 	swapRate,
 	withdrawalAssetsInfo,
 } from './catalog';
-import { SandboxCore, isObjectId, publicTrade, publicWallet, publicWithdrawal } from './core';
+import { FakeApiCore, isObjectId, publicTrade, publicWallet, publicWithdrawal } from './core';
 import { ApiError, MESSAGES, assertValid, badRequest, notFound, ok, type Reply } from './http';
 import type { Bank, BankLink, Environment, PayoutAddress, RateLimitKey } from './types';
 
 export interface Context {
-	core: SandboxCore;
+	core: FakeApiCore;
 	params: Record<string, string>;
 	query: URLSearchParams;
 	body: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * validation (with the node's own rules module), pagination, rate limits, state with a lifecycle,
  * outgoing webhooks, and fault switches. Development tooling only; not part of dist.
  *
- *   const sandbox = await startSandbox({ lifecycleDelayMs: 10 });
+ *   const sandbox = await startFakeApi({ lifecycleDelayMs: 10 });
  *   // credentials: sandbox.appId / sandbox.appSecret, base URL: sandbox.url (includes /v1)
  *   await sandbox.settle();   // run pending transitions and webhook deliveries now
  *   await sandbox.close();
@@ -13,8 +13,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ENVIRONMENTS } from '../nodes/CryptoSettlement/helpers/rules';
-import { SandboxCore } from './core';
+import { ENVIRONMENTS } from '../../nodes/CryptoSettlement/helpers/rules';
+import { FakeApiCore } from './core';
 import { ApiError, MESSAGES, errorBody, type Reply } from './http';
 import { matchRoute, type Route } from './routes';
 import type {
@@ -25,19 +25,19 @@ import type {
 	FiatWallets,
 	RateLimitKey,
 	RequestLogEntry,
-	SandboxOptions,
-	SandboxState,
+	FakeApiOptions,
+	FakeApiState,
 } from './types';
 
 export type * from './types';
 export { DEFAULTS } from './core';
 
-export interface Sandbox {
+export interface FakeApi {
 	/** Base URL including /v1, e.g. http://127.0.0.1:43210/v1 */
 	url: string;
 	port: number;
 	/** Live state: account (balances, settings), wallets, withdrawals, trades, webhookEvents, requests... */
-	state: SandboxState;
+	state: FakeApiState;
 	/** Credentials and PIN in force. */
 	appId: string;
 	appSecret: string;
@@ -202,8 +202,8 @@ function remoteAddressOf(req: IncomingMessage): string {
 }
 
 /** Starts the sandbox on 127.0.0.1 (options.port, default 0 = a free port). */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-	const core = new SandboxCore(options);
+export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
+	const core = new FakeApiCore(options);
 	const { state } = core;
 	const limiter = new RateLimiter(() => core.now());
 
@@ -416,7 +416,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const port = (server.address() as AddressInfo).port;
 
 	let closed = false;
-	const sandbox: Sandbox = {
+	const sandbox: FakeApi = {
 		url: `http://127.0.0.1:${port}/v1`,
 		port,
 		state,

@@ -41,7 +41,7 @@ export type FaultConfig = Record<string, FaultRule>;
 
 export type RateLimitKey = 'withdraw' | 'sellRates';
 
-export interface SandboxOptions {
+export interface FakeApiOptions {
 	/** 0 = free port (default 0); host is always 127.0.0.1. */
 	port?: number;
 	/** Demo credentials (defaults 'demo-app-id' / 'demo-app-secret'). */
@@ -309,7 +309,7 @@ export interface RequestLogEntry {
 }
 
 /** Everything the sandbox knows; inspect it freely in tests. */
-export interface SandboxState {
+export interface FakeApiState {
 	account: Account;
 	assets: DepositAsset[];
 	banks: Bank[];

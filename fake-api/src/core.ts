@@ -16,8 +16,8 @@ import type {
 	FaultConfig,
 	FiatWallets,
 	RateLimitKey,
-	SandboxOptions,
-	SandboxState,
+	FakeApiOptions,
+	FakeApiState,
 	Trade,
 	WebhookEvent,
 	Wallet,
@@ -63,7 +63,7 @@ export interface ResolvedOptions {
 	requestLogLimit: number;
 }
 
-export function resolveOptions(options: SandboxOptions): ResolvedOptions {
+export function resolveOptions(options: FakeApiOptions): ResolvedOptions {
 	return {
 		appId: options.appId || DEFAULTS.appId,
 		appSecret: options.appSecret || DEFAULTS.appSecret,
@@ -122,15 +122,15 @@ export type NewWithdrawal = Omit<
 	gross: number;
 };
 
-export class SandboxCore {
+export class FakeApiCore {
 	readonly options: ResolvedOptions;
-	readonly state: SandboxState;
+	readonly state: FakeApiState;
 	readonly scheduler = new Scheduler();
 	faults: FaultConfig;
 	webhook: { url: string | null; secret: string };
 	private inFlight = new Set<Promise<unknown>>();
 
-	constructor(options: SandboxOptions) {
+	constructor(options: FakeApiOptions) {
 		this.options = resolveOptions(options);
 		this.faults = options.faults ?? {};
 		this.webhook = {
@@ -185,7 +185,7 @@ export class SandboxCore {
 	private load(): void {
 		const file = this.options.stateFile;
 		if (!file || !fs.existsSync(file)) return;
-		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SandboxState>;
+		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<FakeApiState>;
 		const target = this.state as unknown as Record<string, unknown>;
 		for (const key of PERSISTED_KEYS) if (saved[key] !== undefined) target[key] = saved[key];
 		// Pending records resume their lifecycle after a restart.
