@@ -1,7 +1,7 @@
 /** Unit and workflow tests. End-to-end tests in real n8n live in e2e/ and run with `npm run test:e2e`. */
 module.exports = {
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
+	roots: ['<rootDir>/test', '<rootDir>/fake-api/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json', diagnostics: false }],

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// `npm start`: a real n8n with this package installed, a credential pointing at the local API
-// sandbox, the example workflows imported and the trigger workflow active.
+// `npm start`: a real n8n with this package installed, a credential pointing at the local
+// fake API (fake-api/), the example workflows imported and the trigger workflow active.
 //
 //   npm start                      n8n 2.41.x on Node 24 (installed once into the cache)
-//   npm start -- --fresh           forget the previous n8n data and sandbox state first
+//   npm start -- --fresh           forget the previous n8n data and fake API state first
 //   npm start -- --line=1          n8n 1.123.x on Node 20 instead
 //   npm start -- --skip-build      use the current dist/ as is
 //   npm start -- --port=5678       first port to try for n8n (the next free one is used)
 //
 // Data lives outside the repo: ${N8N_CS_CACHE:-~/.cache/n8n-nodes-crypto-settlement}/start/n8n-<version>/
-// Ctrl-C stops n8n and the sandbox.
+// Ctrl-C stops n8n and the fake API.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ import path from 'node:path';
 import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
 import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
-import { startSandbox } from '../tooling/sandbox.mjs';
+import { startFakeApi } from '../tooling/fake-api.mjs';
 import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
@@ -53,30 +53,30 @@ async function main() {
 	const userFolder = path.join(cacheDir(), 'start', `n8n-${version}`);
 	if (fresh) {
 		fs.rmSync(userFolder, { recursive: true, force: true });
-		step('--fresh: previous n8n data and sandbox state removed');
+		step('--fresh: previous n8n data and fake API state removed');
 	}
 	fs.mkdirSync(userFolder, { recursive: true });
 
-	// 4. ports: n8n on 5678 (or the next free), the sandbox on 5680 (or the next free)
+	// 4. ports: n8n on 5678 (or the next free), the fake API on 5680 (or the next free)
 	const port = await freePort(firstPort);
 	let sandboxPort = await freePort(firstSandboxPort);
 	if (sandboxPort === port) sandboxPort = await freePort(port + 1);
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(userFolder, 'n8n.log') });
 
-	// 5. the sandbox, posting its webhooks to the example trigger workflow's production URL
+	// 5. the fake API, posting its webhooks to the example trigger workflow's production URL
 	const workflows = Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]));
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
-	const sandbox = await startSandbox(
+	const sandbox = await startFakeApi(
 		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json') },
 		{ log: step },
 	);
-	step(`sandbox listening on ${sandbox.url}`);
+	step(`fake API listening on ${sandbox.url}`);
 
 	let stopping = false;
 	const stop = async (code = 0) => {
 		if (stopping) return;
 		stopping = true;
-		step('stopping n8n and the sandbox…');
+		step('stopping n8n and the fake API…');
 		await n8n.stop().catch(() => {});
 		await sandbox.close().catch(() => {});
 		step('stopped');
@@ -89,7 +89,7 @@ async function main() {
 		const pkg = await n8n.installPackage(tarball);
 		step(`installed ${pkg.name}@${pkg.version} into ${n8n.nodesDir}`);
 
-		// 7. the credential (every start: the sandbox port may differ) and the example workflows
+		// 7. the credential (every start: the fake API port may differ) and the example workflows
 		await n8n.importCredentials([sandboxCredential(sandbox)]);
 		step('credential "Crypto Settlement Sandbox" imported (n8n import:credentials)');
 		await n8n.registerPackage(pkg);
@@ -130,26 +130,26 @@ async function main() {
 				`  Editor      ${n8n.baseUrl}`,
 				`  Login       ${OWNER.email}  /  ${OWNER.password}`,
 				'',
-				`  Sandbox     ${sandbox.url}`,
+				`  Fake API    ${sandbox.url}`,
 				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
 				'              (already stored in the n8n credential "Crypto Settlement Sandbox")',
 				'',
 				'  Workflows',
 				...names,
-				`  The trigger workflow is ${line === '1' ? 'active' : 'published'}: the sandbox posts its webhooks to`,
+				`  The trigger workflow is ${line === '1' ? 'active' : 'published'}: the fake API posts its webhooks to`,
 				`    ${webhookUrl}`,
 				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
 				'',
 				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
-				'  Send the sandbox\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',
-				`    node scripts/sandbox-webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --sandbox=${sandboxOrigin}`,
+				'  Send the fake API\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',
+				`    node fake-api/webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --fake-api=${sandboxOrigin}`,
 				'  and back to the example workflow afterwards:',
-				`    node scripts/sandbox-webhook.mjs ${webhookUrl} --sandbox=${sandboxOrigin}`,
+				`    node fake-api/webhook.mjs ${webhookUrl} --fake-api=${sandboxOrigin}`,
 				`  (or: curl -X PUT ${sandboxOrigin}/_sandbox/webhook -d '{"url":"<url>"}')`,
 				'',
 				`  Data        ${userFolder}   (npm start -- --fresh resets it)`,
 				'',
-				'  Press Ctrl-C to stop n8n and the sandbox.',
+				'  Press Ctrl-C to stop n8n and the fake API.',
 				'',
 			].join('\n'),
 		);

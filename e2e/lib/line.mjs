@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { cacheDir, LINES } from '../../tooling/n8n-install.mjs';
 import { N8n } from '../../tooling/n8n.mjs';
-import { startSandbox } from '../../tooling/sandbox.mjs';
+import { startFakeApi } from '../../tooling/fake-api.mjs';
 import { E2E, EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT } from './browser.mjs';
@@ -31,7 +31,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const sandbox = await startSandbox({
+	const sandbox = await startFakeApi({
 		port: 0,
 		maxPageSize: 5,
 		lifecycleDelayMs: 300,

@@ -67,10 +67,10 @@ describe('published package (npm pack --dry-run)', () => {
 		expect(unexpected).toEqual([]);
 	});
 
-	test('holds no tests, sandbox, e2e, bench, scripts, TypeScript sources or source maps', () => {
+	test('holds no tests, fake API, e2e, bench, scripts, TypeScript sources or source maps', () => {
 		const forbidden = files.filter(
 			(file) =>
-				/^(test|sandbox|e2e|bench|scripts|docs|artifacts|coverage|\.build|\.ci|\.github)\//.test(file) ||
+				/^(test|fake-api|e2e|bench|scripts|docs|artifacts|coverage|\.build|\.ci|\.github)\//.test(file) ||
 				/\.(ts|map|tsbuildinfo|tgz)$/.test(file) ||
 				/(^|\/)(test|__tests__|__mocks__|fixtures)\//.test(file),
 		);

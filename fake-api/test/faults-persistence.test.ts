@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startSandbox } from '../../sandbox/server';
+import { startFakeApi } from '../src/server';
 
 interface Envelope {
 	data: { id: string; status?: string } & Record<string, unknown>;
@@ -86,14 +86,14 @@ describe('sandbox: persistence and admin routes', () => {
 
 	it('keeps state across a restart and resumes pending withdrawals', async () => {
 		const stateFile = path.join(dir, 'state.json');
-		const first = await startSandbox({ stateFile, lifecycleDelayMs: 60_000 });
+		const first = await startFakeApi({ stateFile, lifecycleDelayMs: 60_000 });
 		const headers = { 'x-app-id': first.appId, 'x-app-secret': first.appSecret, 'X-Service-Env': 'sandbox', 'content-type': 'application/json' };
 		const wallet = await (await fetch(`${first.url}/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, { method: 'POST', headers, body: JSON.stringify({ label: 'kept' }) })).json() as Envelope;
 		const withdrawal = await (await fetch(`${first.url}/payments/withdraw/address`, { method: 'POST', headers, body: JSON.stringify(cryptoWithdrawal({ externalId: 'persisted' })) })).json() as Envelope;
 		await first.close();
 		expect(fs.existsSync(stateFile)).toBe(true);
 
-		const second = await startSandbox({ stateFile, lifecycleDelayMs: 60_000 });
+		const second = await startFakeApi({ stateFile, lifecycleDelayMs: 60_000 });
 		try {
 			expect(second.state.wallets.map((w) => w.id)).toEqual([wallet.data.id]);
 			expect(second.state.account.fiatWallets.usd).toBe(9990);
@@ -108,7 +108,7 @@ describe('sandbox: persistence and admin routes', () => {
 	});
 
 	it('admin routes under /_sandbox help out-of-process scripts', async () => {
-		const sandbox = await startSandbox({ lifecycleDelayMs: 60_000 });
+		const sandbox = await startFakeApi({ lifecycleDelayMs: 60_000 });
 		try {
 			const origin = sandbox.url.replace(/\/v1$/, '');
 			expect((await fetch(`${origin}/_sandbox/health`)).status).toBe(200);

@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 /**
- * `npm run sandbox`: starts the local sandbox on loopback and prints how to use it.
- * Flags win over environment variables; see docs/sandbox.md.
+ * `npm run fake-api`: starts the fake API on loopback and prints how to use it.
+ * Flags win over environment variables; see docs/fake-api.md.
  */
-import { DEFAULTS, startSandbox, type FaultConfig, type SandboxOptions } from './server';
+import { DEFAULTS, startFakeApi, type FaultConfig, type FakeApiOptions } from './server';
 
 interface Flag {
 	flag: string;
@@ -54,7 +54,7 @@ const FLAGS: Record<string, Flag> = {
 
 function usage(): string {
 	const lines = Object.values(FLAGS).map((f) => `  ${`${f.flag} <value>`.padEnd(32)} ${f.env.padEnd(30)} ${f.help}`);
-	return ['Usage: npm run sandbox -- [flags]', '', '  flag                             environment variable', ...lines].join('\n');
+	return ['Usage: npm run fake-api -- [flags]', '', '  flag                             environment variable', ...lines].join('\n');
 }
 
 function readArgs(argv: string[]): Record<string, string> {
@@ -92,7 +92,7 @@ function list(value: string | undefined): string[] | undefined {
 
 async function main(): Promise<void> {
 	const args = readArgs(process.argv.slice(2));
-	const options: SandboxOptions = {
+	const options: FakeApiOptions = {
 		port: integer('--port', args.port) ?? 5680,
 		appId: args.appId,
 		appSecret: args.appSecret,
@@ -110,11 +110,11 @@ async function main(): Promise<void> {
 		reverseAddresses: list(args.reverseAddresses),
 		faults: args.faults ? (JSON.parse(args.faults) as FaultConfig) : undefined,
 	};
-	const sandbox = await startSandbox(options);
+	const sandbox = await startFakeApi(options);
 	const origin = sandbox.url.replace(/\/v1$/, '');
 	console.log(
 		[
-			'Crypto Settlement API sandbox is running.',
+			'Crypto Settlement fake API is running.',
 			'',
 			`  Base URL        ${sandbox.url}`,
 			`  App ID          ${sandbox.appId}`,
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
 			`  State file      ${options.stateFile ?? '(none: state is kept in memory)'}`,
 			`  Admin           ${origin}/_sandbox/health, /_sandbox/state, /_sandbox/requests, GET|PUT /_sandbox/webhook, PUT /_sandbox/faults`,
 			`  Send webhooks elsewhere (e.g. a trigger's Test URL):`,
-			`                  node scripts/sandbox-webhook.mjs <url> --sandbox=${origin}`,
+			`                  node fake-api/webhook.mjs <url> --fake-api=${origin}`,
 			'',
 			'Press Ctrl-C to stop.',
 		].join('\n'),
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
 	const stop = (signal: string) => {
 		if (stopping) return;
 		stopping = true;
-		console.log(`\n${signal} received, stopping the sandbox...`);
+		console.log(`\n${signal} received, stopping the fake API...`);
 		sandbox
 			.close()
 			.then(() => process.exit(0))
@@ -149,6 +149,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-	console.error(`sandbox: ${error.message}`);
+	console.error(`fake-api: ${error.message}`);
 	process.exit(1);
 });

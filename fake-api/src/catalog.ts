@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../nodes/CryptoSettlement/helpers/rules';
+import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../../nodes/CryptoSettlement/helpers/rules';
 import type { Bank, DepositAsset } from './types';
 
 /**

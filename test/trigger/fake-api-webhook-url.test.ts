@@ -1,19 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
- * "Execute step" on a new trigger receives sandbox events (issue 19.7): the one command `npm start`
- * prints (scripts/sandbox-webhook.mjs) points the running sandbox at any URL, here a trigger
+ * "Execute step" on a new trigger receives fake-API events (issue 19.7): the one command `npm start`
+ * prints (fake-api/webhook.mjs) points the running fake API at any URL, here a trigger
  * listening for a test event, served on a real local HTTP server.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_SECRET, type ServedTrigger } from './webhook-harness';
 
 const run = promisify(execFile);
-const SCRIPT = path.resolve(__dirname, '../../scripts/sandbox-webhook.mjs');
+const SCRIPT = path.resolve(__dirname, '../../fake-api/webhook.mjs');
 
-let sandbox: Sandbox | undefined;
+let sandbox: FakeApi | undefined;
 let served: ServedTrigger | undefined;
 afterEach(async () => {
 	await sandbox?.close();
@@ -30,9 +30,9 @@ async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> 
 	}
 }
 
-test('the sandbox delivers to a URL set with scripts/sandbox-webhook.mjs (a trigger waiting for a test event)', async () => {
+test('the fake API delivers to a URL set with fake-api/webhook.mjs (a trigger waiting for a test event)', async () => {
 	captureLogs();
-	sandbox = await startSandbox({ lifecycleDelayMs: 600_000, webhookSecret: WEBHOOK_SECRET });
+	sandbox = await startFakeApi({ lifecycleDelayMs: 600_000, webhookSecret: WEBHOOK_SECRET });
 	const origin = new URL(sandbox.url).origin;
 	const h = await TriggerHarness.create({
 		mode: 'manual',
@@ -42,9 +42,10 @@ test('the sandbox delivers to a URL set with scripts/sandbox-webhook.mjs (a trig
 	await h.activate('manual');
 	served = await h.serve();
 
-	const set = await run(process.execPath, [SCRIPT, served.url, `--sandbox=${origin}`]);
+	const set = await run(process.execPath, [SCRIPT, served.url, `--fake-api=${origin}`]);
 	expect(set.stdout).toContain(`posts its webhooks to ${served.url}`);
 	expect(sandbox.webhookUrl).toBe(served.url);
+	// The former flag name still works.
 	const shown = await run(process.execPath, [SCRIPT, `--sandbox=${sandbox.url}`]);
 	expect(shown.stdout).toContain(served.url);
 

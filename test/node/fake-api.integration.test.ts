@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { rl, runNode } from './helpers';
 
 /** The node against the local sandbox over real HTTP (no nock): one workflow per resource. */
-let sandbox: Sandbox;
+let sandbox: FakeApi;
 let credentials: IDataObject;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ lifecycleDelayMs: 60_000, maxPageSize: 3 });
+	sandbox = await startFakeApi({ lifecycleDelayMs: 60_000, maxPageSize: 3 });
 	credentials = { appId: sandbox.appId, appSecret: sandbox.appSecret, environment: 'sandbox', baseUrl: sandbox.url, pin: sandbox.pin };
 });
 afterAll(async () => await sandbox.close());

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals */
 /**
- * Case 2 end to end: the local API sandbox's real webhook delivery and retry code (sandbox/webhooks.ts,
- * sandbox/core.ts) posts to the trigger served on a real local HTTP server, while the trigger's
+ * Case 2 end to end: the local API sandbox's real webhook delivery and retry code (fake-api/src/webhooks.ts,
+ * fake-api/src/core.ts) posts to the trigger served on a real local HTTP server, while the trigger's
  * confirmation lookup first hangs 6 s and then answers 502 (the sandbox gives up on that socket
  * after 2 s). The retry that arrives while the first copy is still being confirmed must get a
  * retryable status, so a later retry is confirmed and exactly one execution starts.
@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_SECRET, type ServedTrigger } from './webhook-harness';
 
 /** In front of the sandbox API: the first request hangs, then 502; later ones are passed through. */
@@ -58,7 +58,7 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, what: s
 	}
 }
 
-let sandbox: Sandbox | undefined;
+let sandbox: FakeApi | undefined;
 let served: ServedTrigger | undefined;
 let proxy: Awaited<ReturnType<typeof slowThenProxy>> | undefined;
 afterEach(async () => {
@@ -69,7 +69,7 @@ afterEach(async () => {
 
 test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile gets 503, a later retry starts one execution', async () => {
 	captureLogs();
-	sandbox = await startSandbox({ lifecycleDelayMs: 600_000, webhookSecret: WEBHOOK_SECRET, webhookTimeoutMs: 2000 });
+	sandbox = await startFakeApi({ lifecycleDelayMs: 600_000, webhookSecret: WEBHOOK_SECRET, webhookTimeoutMs: 2000 });
 	proxy = await slowThenProxy(new URL(sandbox.url).origin, 6000);
 	const h = await TriggerHarness.create({
 		events: ['withdrawal.pending'],

@@ -1,5 +1,5 @@
 /** Envelopes (docs/api.md) and the error type the handlers throw. */
-import type { Violation } from '../nodes/CryptoSettlement/helpers/rules';
+import type { Violation } from '../../nodes/CryptoSettlement/helpers/rules';
 
 export interface ValidationEntry {
 	message: string;

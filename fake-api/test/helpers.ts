@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import { startFakeApi, type FakeApi, type FakeApiOptions } from '../src/server';
 
 export interface ApiResponse {
 	status: number;
@@ -13,14 +13,14 @@ export interface ApiResponse {
 }
 
 export interface Client {
-	sandbox: Sandbox;
+	sandbox: FakeApi;
 	call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
 	raw(method: string, path: string, rawBody: string | undefined, headers: Record<string, string>): Promise<ApiResponse>;
 	auth: Record<string, string>;
 }
 
-export async function start(options: SandboxOptions = {}): Promise<Client> {
-	const sandbox = await startSandbox({ lifecycleDelayMs: 60_000, ...options });
+export async function start(options: FakeApiOptions = {}): Promise<Client> {
+	const sandbox = await startFakeApi({ lifecycleDelayMs: 60_000, ...options });
 	const auth = { 'x-app-id': sandbox.appId, 'x-app-secret': sandbox.appSecret, 'X-Service-Env': 'sandbox' };
 	const raw = async (method: string, path: string, rawBody: string | undefined, headers: Record<string, string>) => {
 		const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: rawBody });

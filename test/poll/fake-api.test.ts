@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../../nodes/CryptoSettlementTrigger/confirm';
-import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../sandbox/helpers';
+import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../../fake-api/test/helpers';
 import { Poller } from './poll-harness';
 
 /**

@@ -1,0 +1,67 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/** The admin routes under /_sandbox/ (docs/fake-api.md, "Admin routes"): loopback, no auth. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { Runtime } from './api';
+import type { FakeApi } from './handle';
+import { isHttpUrl, send } from './io';
+import type { FaultConfig, FiatWallets } from './types';
+
+/** Loopback-only helpers for scripts that run the fake API in another process. */
+export async function handleAdmin(
+	fakeApi: FakeApi,
+	{ core, limiter }: Runtime,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	raw: string,
+): Promise<void> {
+	const method = (req.method ?? 'GET').toUpperCase();
+	let body: Record<string, unknown> = {};
+	try {
+		body = raw.trim() ? (JSON.parse(raw) as Record<string, unknown>) : {};
+	} catch {
+		send(res, { status: 400, body: { ok: false, message: 'malformed JSON' } });
+		return;
+	}
+	const route = `${method} ${url.pathname.replace(/\/$/, '')}`;
+	const okReply = (data: unknown) => send(res, { status: 200, body: { ok: true, data } });
+	switch (route) {
+		case 'GET /_sandbox/health':
+			return okReply({ url: fakeApi.url });
+		case 'GET /_sandbox/state': {
+			return okReply({ ...core.state, requests: undefined });
+		}
+		case 'GET /_sandbox/requests':
+			return okReply(core.state.requests);
+		case 'DELETE /_sandbox/requests':
+			fakeApi.clearRequests();
+			return okReply({});
+		case 'GET /_sandbox/webhook':
+			return okReply({ url: core.webhook.url });
+		case 'PUT /_sandbox/webhook': {
+			// Any http(s) URL: the example trigger's Production URL, a new trigger's Test URL, a
+			// request bin... Pending retries go to the new URL too. `null` or '' stops deliveries.
+			const target = typeof body.url === 'string' ? body.url.trim() : body.url;
+			if (target !== undefined && target !== null && target !== '' && !isHttpUrl(target)) {
+				return send(res, { status: 400, body: { ok: false, message: 'url must be an http:// or https:// URL (or null to stop deliveries)' } });
+			}
+			fakeApi.setWebhook(typeof target === 'string' && target ? target : null, typeof body.secret === 'string' ? body.secret : undefined);
+			return okReply({ url: core.webhook.url });
+		}
+		case 'PUT /_sandbox/faults':
+			fakeApi.setFaults(body as FaultConfig);
+			return okReply(core.faults);
+		case 'PUT /_sandbox/balances':
+			fakeApi.setBalances(body as Partial<FiatWallets>);
+			return okReply(core.state.account.fiatWallets);
+		case 'POST /_sandbox/settle':
+			await fakeApi.settle({ retries: body.retries === true });
+			return okReply({});
+		case 'POST /_sandbox/reset-rate-limits':
+			limiter.reset();
+			return okReply({});
+		default:
+			send(res, { status: 404, body: { ok: false, message: `unknown admin route ${route}` } });
+	}
+}

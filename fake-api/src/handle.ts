@@ -1,0 +1,34 @@
+/** What startFakeApi() returns: the running fake API, its live state and its switches. */
+import type { FakeApiState, FaultConfig, FiatWallets, RateLimitKey, RequestLogEntry } from './types';
+
+export interface FakeApi {
+	/** Base URL including /v1, e.g. http://127.0.0.1:43210/v1 */
+	url: string;
+	port: number;
+	/** Live state: account (balances, settings), wallets, withdrawals, trades, webhookEvents, requests... */
+	state: FakeApiState;
+	/** Credentials and PIN in force. */
+	appId: string;
+	appSecret: string;
+	pin: string;
+	/** Replaces the fault switches. */
+	setFaults(faults: FaultConfig): void;
+	/**
+	 * Runs every pending lifecycle transition and first webhook delivery now (without waiting for
+	 * their delay) and waits for them; retries run when due, or now with `{ retries: true }`
+	 * (each pending retry once per call).
+	 */
+	settle(options?: { retries?: boolean }): Promise<void>;
+	close(): Promise<void>;
+	/** Request log (state.requests): method, path, query, headers without x-app-secret, body. */
+	readonly requests: RequestLogEntry[];
+	clearRequests(): void;
+	/** Changes where (and with which secret) webhooks go; null stops deliveries. */
+	setWebhook(url: string | null, secret?: string): void;
+	readonly webhookUrl: string | null;
+	readonly webhookSecret: string;
+	setRateLimits(limits: Partial<Record<RateLimitKey, number>>): void;
+	/** Forgets the current rate-limit windows. */
+	resetRateLimits(): void;
+	setBalances(balances: Partial<FiatWallets>): void;
+}

@@ -1,0 +1,42 @@
+/** Identifiers, and records as the API shows them (without what only the fake API keeps). */
+import { randomBytes } from 'node:crypto';
+
+import type { Trade, Wallet, Withdrawal } from './types';
+
+/** ObjectId-like identifier: 8 hex digits of seconds, 16 random hex digits. */
+export function objectId(nowMs: number): string {
+	return Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8) + randomBytes(8).toString('hex');
+}
+
+export function isObjectId(value: string): boolean {
+	return /^[0-9a-f]{24}$/i.test(value);
+}
+
+/** A shallow copy without the given keys. */
+export function omit<T extends object>(record: T, keys: Array<keyof T>): Record<string, unknown> {
+	const copy = { ...record } as Record<string, unknown>;
+	for (const key of keys) delete copy[key as string];
+	return copy;
+}
+
+/** Wallet as the API returns it: without the linked bank and auto-settlement flag (docs/api.md). */
+export function publicWallet(wallet: Wallet): Record<string, unknown> {
+	return omit(wallet, ['bank', 'autoSettlement']);
+}
+
+export function publicWithdrawal(withdrawal: Withdrawal): Record<string, unknown> {
+	return omit(withdrawal, ['debitedAmount', 'feeBearer']);
+}
+
+export function publicTrade(trade: Trade): Record<string, unknown> {
+	return omit(trade, ['assetIdentifier', 'label']);
+}
+
+/** What a route supplies to create a withdrawal: the record without what the core decides. */
+export type NewWithdrawal = Omit<
+	Withdrawal,
+	'id' | 'status' | 'payoutAmount' | 'debitedAmount' | 'feeBearer' | 'txHash' | 'reason' | 'createdAt' | 'updatedAt'
+> & {
+	/** Gross payout before a user-borne fee, in `currency`. */
+	gross: number;
+};
