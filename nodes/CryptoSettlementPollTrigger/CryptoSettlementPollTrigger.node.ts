@@ -6,15 +6,17 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
-import { EVENT_OPTIONS } from '../CryptoSettlementTrigger/events';
+import { eventsProperty } from '../CryptoSettlementTrigger/events';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, runPoll } from './poll';
+import { optionsCollection } from '../CryptoSettlement/helpers/fields';
+import { NODE_ICON } from '../CryptoSettlement/helpers/icon';
 
 export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement Poll Trigger',
 		name: 'cryptoSettlementPollTrigger',
-		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		icon: NODE_ICON,
 		group: ['trigger'],
 		version: 1,
 		subtitle:
@@ -73,33 +75,18 @@ export class CryptoSettlementPollTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { source: ['webhookEvents'] } },
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: [],
-				options: EVENT_OPTIONS,
-				description: 'Events that start the workflow; others are skipped',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Pages per Poll',
-						name: 'maxPagesPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 100 },
-						default: DEFAULT_MAX_PAGES,
-						description:
-							'Most pages one poll reads from each list (100 records per page; 200 stored deliveries). A poll that reaches it emits what it read and reads again from the same position next time.',
-					},
-				],
-			},
+			eventsProperty('Events that start the workflow; others are skipped'),
+			optionsCollection([
+				{
+					displayName: 'Max Pages per Poll',
+					name: 'maxPagesPerPoll',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 100 },
+					default: DEFAULT_MAX_PAGES,
+					description:
+						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries). A poll that reaches it emits what it read and reads again from the same position next time.',
+				},
+			]),
 		],
 	};
 

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { EVENT_OPTIONS } from './events';
+import { eventsProperty } from './events';
 
 /** The trigger's parameters as the editor shows them (docs/trigger.md, "Settings"). */
 export const triggerProperties: INodeProperties[] = [
@@ -10,16 +10,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		default: [],
-		options: EVENT_OPTIONS,
-		description:
-			'Events that start the workflow. Other events are answered 200 and start nothing.',
-	},
+	eventsProperty('Events that start the workflow. Other events are answered 200 and start nothing.'),
 	{
 		displayName: 'Confirm With API',
 		name: 'confirmWithApi',

@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** Value of the "All Events" option. The option's name must not contain `*` (lint). */
 export const ALL_EVENTS = '*';
@@ -60,4 +60,17 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 export function isEventSelected(selected: unknown, event: string): boolean {
 	if (!Array.isArray(selected)) return false;
 	return selected.includes(ALL_EVENTS) || selected.includes(event);
+}
+
+/** The Events parameter both triggers show (same name and values, as the contract requires). */
+export function eventsProperty(description: string): INodeProperties {
+	return {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: [],
+		options: EVENT_OPTIONS,
+		description,
+	};
 }

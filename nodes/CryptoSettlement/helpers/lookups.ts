@@ -7,6 +7,7 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
+import { SPECS } from '../resources';
 import { CREDENTIAL_TYPE } from './credentials';
 import { callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from './transport';
 
@@ -66,7 +67,7 @@ function matches(result: INodeListSearchItems, filter?: string): boolean {
 }
 
 export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { records } = await fetchList(this, '/trades/assets');
+	const { records } = await fetchList(this, SPECS.asset.getDepositAssets.path);
 	return records
 		.map((asset) => ({
 			name: `${text(asset.name)} (${text(asset.symbol)}${asset.network ? ` on ${text(asset.network)}` : ''})`,
@@ -82,7 +83,7 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
 	const lists = await Promise.all(
 		currencies.map(async (currency) =>
-			(await fetchList(this, '/payments/banks', { currency })).records.map((bank) => ({ bank, currency })),
+			(await fetchList(this, SPECS.bank.getAll.path, { currency })).records.map((bank) => ({ bank, currency })),
 		),
 	);
 	return lists
@@ -119,46 +120,29 @@ async function searchPaged(
 	return { results, paginationToken: String(page) };
 }
 
-export async function searchWallets(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPaged(
-		this,
-		'/trades/wallets',
-		(wallet) => ({
-			name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
-			value: text(wallet.id),
-		}),
-		filter,
-		paginationToken,
-	);
+/** A list search over one of the node's paged lists (its Get Many path), one result per record. */
+function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems) {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		return await searchPaged(this, path, toResult, filter, paginationToken);
+	};
 }
 
-export async function searchBankAccounts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPaged(
-		this,
-		'/payments/integration-banks',
-		(account) => ({
-			name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
-			value: text(account.id),
-		}),
-		filter,
-		paginationToken,
-	);
-}
+export const searchWallets = pagedSearch(SPECS.wallet.getAll.path, (wallet) => ({
+	name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
+	value: text(wallet.id),
+}));
+
+export const searchBankAccounts = pagedSearch(SPECS.bankAccount.getAll.path, (account) => ({
+	name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
+	value: text(account.id),
+}));
 
 /** The service returns every payout address at once; a search filters that list. */
 export async function searchPayoutAddresses(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const { records } = await fetchList(this, '/payments/wallet-addresses');
+	const { records } = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	return {
 		results: records
 			.map((address) => ({

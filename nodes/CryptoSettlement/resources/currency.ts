@@ -1,24 +1,25 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { transactionPin } from '../helpers/builders';
-import { additionalFields, amountField, PIN } from '../helpers/fields';
+import { additionalFields, amountField, CURRENCY, PIN } from '../helpers/fields';
 import { checkSwap, toNumber, USD_DECIMALS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
+/** From and To: the fiat currencies of Currency (NGN, GHS). */
 const fiat = (name: string, displayName: string, initial: string, description: string): INodeProperties => ({
+	...CURRENCY,
 	displayName,
 	name,
-	type: 'options',
-	options: [
-		{ name: 'GHS', value: 'ghs' },
-		{ name: 'NGN', value: 'ngn' },
-	],
 	default: initial,
 	description,
 });
 
 export const currency: ResourceSpecs = {
 	swap: {
-		option: { name: 'Swap', action: 'Swap a fiat currency', description: 'Convert fiat balance between NGN and GHS' },
+		option: {
+			name: 'Swap',
+			action: 'Swap a fiat currency',
+			description: 'Convert fiat balance between NGN and GHS',
+		},
 		method: 'POST',
 		path: '/payments/swap-currency',
 		source: 'spec',

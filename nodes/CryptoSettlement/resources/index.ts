@@ -15,44 +15,26 @@ import { webhookEvent } from './webhookEvent';
 import { withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
+const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
+	name,
+	description,
+	specs,
+	default: defaultOperation,
+});
+
 export const RESOURCES: Record<string, ResourceEntry> = {
-	account: { name: 'Account', description: 'Account details and settings', specs: account, default: 'get' },
-	asset: { name: 'Asset', description: 'Deposit and withdrawal assets', specs: asset, default: 'getDepositAssets' },
-	bank: { name: 'Bank', description: 'Banks and bank account verification', specs: bank, default: 'getAll' },
-	bankAccount: {
-		name: 'Bank Account',
-		description: 'Saved bank accounts for payouts',
-		specs: bankAccount,
-		default: 'getAll',
-	},
-	currency: { name: 'Currency', description: 'Fiat currency swaps', specs: currency, default: 'swap' },
-	payoutAddress: {
-		name: 'Payout Address',
-		description: 'Saved crypto withdrawal addresses',
-		specs: payoutAddress,
-		default: 'getAll',
-	},
-	rate: { name: 'Rate', description: 'Rates and prices', specs: rate, default: 'getSellRates' },
-	sandbox: {
-		name: 'Sandbox',
-		description: 'Testing helpers of the sandbox environment',
-		specs: sandbox,
-		default: 'mockDeposit',
-	},
-	transaction: { name: 'Transaction', description: 'Deposit (trade) transactions', specs: transaction, default: 'get' },
-	wallet: { name: 'Wallet', description: 'Deposit wallets (addresses)', specs: wallet, default: 'get' },
-	webhookEvent: {
-		name: 'Webhook Event',
-		description: 'Stored webhook deliveries',
-		specs: webhookEvent,
-		default: 'getAll',
-	},
-	withdrawal: {
-		name: 'Withdrawal',
-		description: 'Crypto and bank withdrawals',
-		specs: withdrawal,
-		default: 'createCrypto',
-	},
+	account: entry('Account', 'Account details and settings', account, 'get'),
+	asset: entry('Asset', 'Deposit and withdrawal assets', asset, 'getDepositAssets'),
+	bank: entry('Bank', 'Banks and bank account verification', bank, 'getAll'),
+	bankAccount: entry('Bank Account', 'Saved bank accounts for payouts', bankAccount, 'getAll'),
+	currency: entry('Currency', 'Fiat currency swaps', currency, 'swap'),
+	payoutAddress: entry('Payout Address', 'Saved crypto withdrawal addresses', payoutAddress, 'getAll'),
+	rate: entry('Rate', 'Rates and prices', rate, 'getSellRates'),
+	sandbox: entry('Sandbox', 'Testing helpers of the sandbox environment', sandbox, 'mockDeposit'),
+	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
+	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
+	webhookEvent: entry('Webhook Event', 'Stored webhook deliveries', webhookEvent, 'getAll'),
+	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'createCrypto'),
 };
 
 export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
