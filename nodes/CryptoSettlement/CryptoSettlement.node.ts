@@ -3,13 +3,12 @@ import { properties, SPECS } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { createOperationRunner } from './helpers/execute';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
-import { NODE_ICON } from './helpers/icon';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement',
 		name: 'cryptoSettlement',
-		icon: NODE_ICON,
+		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

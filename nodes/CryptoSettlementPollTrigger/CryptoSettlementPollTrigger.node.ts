@@ -10,13 +10,12 @@ import { eventsProperty } from '../CryptoSettlementTrigger/events';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, runPoll } from './poll';
 import { optionsCollection } from '../CryptoSettlement/helpers/fields';
-import { NODE_ICON } from '../CryptoSettlement/helpers/icon';
 
 export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement Poll Trigger',
 		name: 'cryptoSettlementPollTrigger',
-		icon: NODE_ICON,
+		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle:

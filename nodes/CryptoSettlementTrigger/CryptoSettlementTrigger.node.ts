@@ -12,7 +12,6 @@ import { CREDENTIAL_TYPE } from './confirm';
 import { triggerProperties } from './description';
 import { answer, handleDelivery } from './handle';
 import { assertConfiguration, readEvents } from './settings';
-import { NODE_ICON } from '../CryptoSettlement/helpers/icon';
 
 /** Local record of the URL the service must call (there is no registration API). */
 const REGISTRATION_STATIC_KEY = 'registration';
@@ -21,7 +20,7 @@ export class CryptoSettlementTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement Trigger',
 		name: 'cryptoSettlementTrigger',
-		icon: NODE_ICON,
+		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
