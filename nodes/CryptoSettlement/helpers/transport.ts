@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
@@ -10,9 +9,13 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
-	type JsonObject,
 } from 'n8n-workflow';
 import type { Envelope, RetryPolicy } from './types';
+import { ambiguousError, rateLimitError, redirectError } from './api-errors';
+import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
+
+export { isSuccess, serviceError } from './api-errors';
+export { backoffMs, CONCURRENCY, credentialKey, Gate, rateLimitWaitMs, RETRY } from './pacing';
 
 /**
  * The one path every request takes: pacing under the service's rate limits (docs/api.md, "Rate limits"), bounded waits on 429,
@@ -20,32 +23,12 @@ import type { Envelope, RetryPolicy } from './types';
  * service errors turned into NodeApiErrors that never carry the request (and so no secret).
  */
 
-/** One minute plus a second of margin for clock and latency differences with the service. */
-const RATE_WINDOW_MS = 61_000;
-/**
- * Requests in flight per credential and route adapt to the service (README, "Pacing, retries and
- * timeouts"): they start at 32, grow by one per fast clean answer (doubling per round trip) up to
- * 256, and halve on a 429, a 5xx, a failure without an answer, or an answer much slower than usual.
- */
-export const CONCURRENCY = { initial: 32, min: 2, max: 256 };
 /**
  * How long one attempt may wait for an answer (n8n's declarative default is 300 s). A hung request
  * holds a slot of its own route only, and for at most this long per attempt.
  */
 export const REQUEST_TIMEOUT_MS = 60_000;
 const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
-
-export const RETRY = {
-	/** Attempts on 429 before giving up, and the longest we wait in total. */
-	maxRateLimitedAttempts: 6,
-	maxRateLimitWaitMs: 180_000,
-	/** A single 429 wait is capped (a wrong Retry-After must not park a workflow for hours). */
-	maxSingleWaitMs: 65_000,
-	/** Attempts on 5xx or network failure, for requests that may be repeated. */
-	maxAmbiguousAttempts: 4,
-	baseBackoffMs: 500,
-	maxBackoffMs: 8_000,
-};
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -91,134 +74,6 @@ export interface ExchangeLimits {
 	maxRateLimitedAttempts?: number;
 }
 
-function itemIndexOf(ctx: ApiContext): number {
-	return ctx.getItemIndex?.() ?? 0;
-}
-
-class Lane {
-	/** Send times, ascending: granted ahead of sending, then moved to the actual send time. */
-	private sent: Array<{ at: number }> = [];
-
-	blockedUntil = 0;
-
-	/**
-	 * Waits until a request may be sent without exceeding `limit` per rolling window, and holds
-	 * its place in the window; `markSent` then records when it really left.
-	 */
-	async reserve(limit: number | undefined): Promise<{ at: number } | undefined> {
-		const now = Date.now();
-		let at = Math.max(now, this.blockedUntil);
-		let entry: { at: number } | undefined;
-		if (limit) {
-			while (this.sent.length && this.sent[0].at <= now - RATE_WINDOW_MS) this.sent.shift();
-			if (this.sent.length >= limit) at = Math.max(at, this.sent[this.sent.length - limit].at + RATE_WINDOW_MS);
-			if (this.sent.length) at = Math.max(at, this.sent[this.sent.length - 1].at);
-			entry = { at };
-			this.sent.push(entry);
-		}
-		if (at > now) await sleep(at - now);
-		return entry;
-	}
-
-	markSent(entry: { at: number } | undefined): void {
-		const now = Date.now();
-		if (!entry || entry.at >= now) return;
-		entry.at = now;
-		this.sent.sort((a, b) => a.at - b.at);
-	}
-}
-
-export class Gate {
-	limit = CONCURRENCY.initial;
-
-	private inFlight = 0;
-
-	private readonly queue: Array<() => void> = [];
-
-	/** The fastest answer seen: "usual" latency, which does not drift up under load. */
-	private fastestMs = Number.POSITIVE_INFINITY;
-
-	private lastCutAt = 0;
-
-	async enter(): Promise<void> {
-		if (this.inFlight < this.limit) {
-			this.inFlight++;
-			return;
-		}
-		await new Promise<void>((resolve) => this.queue.push(resolve));
-	}
-
-	/** Frees the slot; `outcome` tells how the service coped with the request. */
-	leave(outcome: { overloaded: boolean; latencyMs?: number }, now = Date.now()): void {
-		const { latencyMs } = outcome;
-		if (latencyMs !== undefined) this.fastestMs = Math.min(this.fastestMs, latencyMs);
-		const slow = latencyMs !== undefined && latencyMs > Math.max(4 * this.fastestMs, this.fastestMs + 1000);
-		if (outcome.overloaded || slow) {
-			// One cut per round trip: the answers already in flight report the same congestion.
-			if (now - this.lastCutAt > Math.max(this.fastestMs, 50)) {
-				this.limit = Math.max(CONCURRENCY.min, Math.floor(this.limit / 2));
-				this.lastCutAt = now;
-			}
-		} else if (this.limit < CONCURRENCY.max) {
-			this.limit++;
-		}
-		this.inFlight--;
-		while (this.inFlight < this.limit && this.queue.length) {
-			this.inFlight++;
-			(this.queue.shift() as () => void)();
-		}
-	}
-}
-
-/** Shared by every execution in this n8n process, so concurrent workflows pace together. */
-const lanes = new Map<string, Lane>();
-const gates = new Map<string, Gate>();
-
-function laneFor(credentialKey: string, route: string): Lane {
-	const key = `${credentialKey} ${route}`;
-	let lane = lanes.get(key);
-	if (!lane) lanes.set(key, (lane = new Lane()));
-	return lane;
-}
-
-/** Routes do not share a budget, so they do not share in-flight slots either. */
-function gateFor(credentialKey: string, route: string): Gate {
-	const key = `${credentialKey} ${route}`;
-	let gate = gates.get(key);
-	if (!gate) gates.set(key, (gate = new Gate()));
-	return gate;
-}
-
-/** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
-export function credentialKey(ctx: ApiContext): string {
-	const credential = ctx.getNode().credentials?.cryptoSettlementApi;
-	return credential?.id ?? credential?.name ?? 'default';
-}
-
-function header(headers: IDataObject, name: string): string | undefined {
-	const value = headers[name.toLowerCase()] ?? headers[name];
-	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
-	return value === undefined || value === null ? undefined : String(value);
-}
-
-/** Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (unix seconds), else undefined. */
-export function rateLimitWaitMs(headers: IDataObject, now = Date.now()): number | undefined {
-	const retryAfter = header(headers, 'retry-after');
-	if (retryAfter !== undefined && retryAfter.trim() !== '') {
-		const seconds = Number(retryAfter);
-		if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
-	}
-	const reset = Number(header(headers, 'x-ratelimit-reset'));
-	if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
-	return undefined;
-}
-
-export function backoffMs(attempt: number): number {
-	const ceiling = Math.min(RETRY.maxBackoffMs, RETRY.baseBackoffMs * 2 ** attempt);
-	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-}
 
 /** Builds the HTTP call on the engine's own routing request, which reuses the decrypted credential. */
 export function createHttpCall(
@@ -395,119 +250,3 @@ export async function callApi(
 	}
 }
 
-export function isSuccess(response: ApiResponse): boolean {
-	return response.statusCode >= 200 && response.statusCode < 300 && response.json && response.body.success !== false;
-}
-
-const STATUS_HINTS: Record<number, string> = {
-	400: 'The service refused the request (a business rule such as balance, a duplicate, or temporary payout capacity).',
-	401: "Check the credential's App ID, App Secret and Environment.",
-	403: 'The account lacks permission for this action (API access, withdrawal limits or availability).',
-	404: 'Nothing was found with this ID in the selected environment.',
-	409: 'The request conflicts with the current state, for example something that already exists.',
-	422: 'The service rejected one or more fields.',
-	500: 'The service failed unexpectedly.',
-};
-
-/** A service error: its message, the HTTP code and, for 422, the first validation entry. */
-export function serviceError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	response: ApiResponse,
-	hint?: string,
-): NodeApiError {
-	const status = response.statusCode;
-	const serviceMessage = response.body?.message || `HTTP ${status}`;
-	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
-	const [first] = errors;
-	const firstEntry = first ? `${first.field ?? 'request'}: ${first.message ?? 'Invalid value'}` : undefined;
-	const message = firstEntry
-		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
-		: `${serviceMessage} (HTTP ${status})`;
-	const description = [
-		hint ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.route} with HTTP ${status}.`,
-		firstEntry && errors.length > 1
-			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
-			: undefined,
-	]
-		.filter(Boolean)
-		.join(' ');
-	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
-	return new NodeApiError(ctx.getNode(), details, {
-		message,
-		description,
-		httpCode: String(status),
-		itemIndex: itemIndexOf(ctx),
-	});
-}
-
-function rateLimitError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	response: ApiResponse,
-	waitMs: number,
-	attempts: number,
-): NodeApiError {
-	const route = `${request.method} ${request.route}`;
-	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
-	const retryInSeconds = Math.ceil(waitMs / 1000);
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
-		{
-			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
-			description: `The service kept answering 429 (${attempts} attempt${attempts === 1 ? '' : 's'}; at most ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting). Nothing was done for this item; run it again after ${retryInSeconds} s.`,
-			httpCode: '429',
-			itemIndex: itemIndexOf(ctx),
-		},
-	);
-}
-
-/** A redirect is never followed (it would carry the credentials): the error names only its origin. */
-function redirectError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
-	policy: RetryPolicy,
-): NodeApiError {
-	const route = `${request.method} ${request.route}`;
-	const httpCode = String(outcome.statusCode);
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: outcome.reason, httpCode },
-		{
-			message: `The service redirected ${route} to ${outcome.redirectedTo}; the redirect was not followed`,
-			description: `Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
-				policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
-			}`,
-			httpCode,
-			itemIndex: itemIndexOf(ctx),
-		},
-	);
-}
-
-function ambiguousError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
-	policy: RetryPolicy,
-	attempts: number,
-): NodeApiError {
-	const route = `${request.method} ${request.route}`;
-	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
-	const safe = policy === 'safe';
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: outcome.reason, ...(httpCode ? { httpCode } : {}) },
-		{
-			message: safe
-				? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})`
-				: `${route} may or may not have taken effect: ${outcome.reason}`,
-			description: safe
-				? 'The request was retried with backoff and kept failing. Try again later.'
-				: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
-			httpCode,
-			itemIndex: itemIndexOf(ctx),
-		},
-	);
-}

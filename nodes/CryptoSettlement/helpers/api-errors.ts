@@ -1,0 +1,131 @@
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
+import { header, RETRY } from './pacing';
+import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
+import type { RetryPolicy } from './types';
+
+/**
+ * The API client's errors: the service's message, the HTTP code and the first validation entry,
+ * never the request (which holds the credentials).
+ */
+
+function itemIndexOf(ctx: ApiContext): number {
+	return ctx.getItemIndex?.() ?? 0;
+}
+
+export function isSuccess(response: ApiResponse): boolean {
+	return response.statusCode >= 200 && response.statusCode < 300 && response.json && response.body.success !== false;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service refused the request (a business rule such as balance, a duplicate, or temporary payout capacity).',
+	401: "Check the credential's App ID, App Secret and Environment.",
+	403: 'The account lacks permission for this action (API access, withdrawal limits or availability).',
+	404: 'Nothing was found with this ID in the selected environment.',
+	409: 'The request conflicts with the current state, for example something that already exists.',
+	422: 'The service rejected one or more fields.',
+	500: 'The service failed unexpectedly.',
+};
+
+/** A service error: its message, the HTTP code and, for 422, the first validation entry. */
+export function serviceError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: ApiResponse,
+	hint?: string,
+): NodeApiError {
+	const status = response.statusCode;
+	const serviceMessage = response.body?.message || `HTTP ${status}`;
+	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
+	const [first] = errors;
+	const firstEntry = first ? `${first.field ?? 'request'}: ${first.message ?? 'Invalid value'}` : undefined;
+	const message = firstEntry
+		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
+		: `${serviceMessage} (HTTP ${status})`;
+	const description = [
+		hint ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.route} with HTTP ${status}.`,
+		firstEntry && errors.length > 1
+			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
+			: undefined,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
+	return new NodeApiError(ctx.getNode(), details, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex: itemIndexOf(ctx),
+	});
+}
+
+export function rateLimitError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: ApiResponse,
+	waitMs: number,
+	attempts: number,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
+	const retryInSeconds = Math.ceil(waitMs / 1000);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
+		{
+			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
+			description: `The service kept answering 429 (${attempts} attempt${attempts === 1 ? '' : 's'}; at most ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting). Nothing was done for this item; run it again after ${retryInSeconds} s.`,
+			httpCode: '429',
+			itemIndex: itemIndexOf(ctx),
+		},
+	);
+}
+
+/** A redirect is never followed (it would carry the credentials): the error names only its origin. */
+export function redirectError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
+	policy: RetryPolicy,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const httpCode = String(outcome.statusCode);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: outcome.reason, httpCode },
+		{
+			message: `The service redirected ${route} to ${outcome.redirectedTo}; the redirect was not followed`,
+			description: `Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
+				policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
+			}`,
+			httpCode,
+			itemIndex: itemIndexOf(ctx),
+		},
+	);
+}
+
+export function ambiguousError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
+	policy: RetryPolicy,
+	attempts: number,
+): NodeApiError {
+	const route = `${request.method} ${request.route}`;
+	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
+	const safe = policy === 'safe';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: outcome.reason, ...(httpCode ? { httpCode } : {}) },
+		{
+			message: safe
+				? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})`
+				: `${route} may or may not have taken effect: ${outcome.reason}`,
+			description: safe
+				? 'The request was retried with backoff and kept failing. Try again later.'
+				: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
+			httpCode,
+			itemIndex: itemIndexOf(ctx),
+		},
+	);
+}
+
