@@ -11,200 +11,24 @@
 // The HTTP Request node comes from n8n-nodes-base of the local n8n install used by `npm start`
 // (~/.cache/n8n-nodes-crypto-settlement, installed on first use; never a dependency of the package).
 
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
+import { startServer } from './lib/server.mjs';
+import {
+	compileHarness,
+	CREDENTIALS,
+	fetchAll,
+	httpPagedWorkflow,
+	httpWorkflow,
+	loadHttpRequestNode,
+	MINIMAL_TYPE,
+	minimalDeclarativeNode,
+	oneOperationNode,
+	ONE_OPERATION_TYPE,
+	ourWorkflow,
+} from './lib/workflows.mjs';
 
 function option(name, fallback) {
 	const at = process.argv.indexOf(`--${name}`);
 	return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-// ---- the server (child process) ---------------------------------------------------------------
-// argv: serve <latency ms> <records in the wallet list>. Answers wallet get, the paged wallet list,
-// the withdrawal lookup (never found) and crypto withdrawals under 200 per rolling minute.
-function serve() {
-	const latencyMs = Number(process.argv[3] ?? 0);
-	const listTotal = Number(process.argv[4] ?? 5000);
-	const sent = [];
-	let refused = 0;
-	const wallet = (id) => ({ id, label: `wallet ${id}`, address: 'TQ4o1bH2mM3nN4pP5qQ6rR7sS8tT9uU0vV', asset: 'USDT', network: 'TRC20' });
-	const answer = (res, status, payload, headers = {}) => {
-		const body = JSON.stringify(payload);
-		const send = () => {
-			res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-			res.end(body);
-		};
-		if (latencyMs) setTimeout(send, latencyMs);
-		else send();
-	};
-	const server = http.createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
-		const url = new URL(req.url, 'http://bench');
-		const parts = url.pathname.split('/').filter(Boolean);
-		req.resume();
-		if (url.pathname === '/stats') return answer(res, 200, { refused, sent: sent.length });
-		if (req.method === 'POST' && url.pathname === '/payments/withdraw/address') {
-			const now = Date.now();
-			while (sent.length && sent[0] <= now - 60_000) sent.shift();
-			if (sent.length >= 200) {
-				refused++;
-				return answer(res, 429, { message: 'too many requests' }, { 'retry-after': String(Math.ceil((sent[0] + 60_000 - now) / 1000)) });
-			}
-			sent.push(now);
-			return answer(res, 200, { success: true, message: 'withdrawal initiated successfully', data: { id: `wd-${now}-${sent.length}` } });
-		}
-		if (parts[0] === 'payments' && parts[1] === 'withdrawal') return answer(res, 404, { success: false, message: 'withdrawal not found', errors: [], meta: {}, data: {} });
-		if (parts.length === 2 && parts[1] === 'wallets') {
-			const page = Number(url.searchParams.get('page') ?? 1);
-			const size = Number(url.searchParams.get('size') ?? 10);
-			const pages = Math.ceil(listTotal / size);
-			const data = Array.from({ length: Math.max(0, Math.min(size, listTotal - (page - 1) * size)) }, (_, i) => wallet(`w-${(page - 1) * size + i}`));
-			return answer(res, 200, { success: true, message: 'wallets retrieved successfully', data, meta: { page, pages, totalDocs: listTotal, hasNextPage: page < pages } });
-		}
-		return answer(res, 200, { success: true, message: 'Wallet retrieved successfully', data: wallet(decodeURIComponent(parts.pop() ?? '')) });
-	});
-	server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-	process.on('disconnect', () => process.exit(0));
-}
-
-async function startServer(latencyMs = 0, listTotal = 5000) {
-	const child = fork(fileURLToPath(import.meta.url), ['serve', String(latencyMs), String(listTotal)], { stdio: 'inherit' });
-	const { port } = await new Promise((resolve, reject) => {
-		child.once('message', resolve);
-		child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-	});
-	return { port, stop: () => child.kill() };
-}
-
-/** n8n's HTTP Request node (a VersionedNodeType) from the local n8n install. */
-async function loadHttpRequestNode() {
-	const { cacheDir, ensureN8n } = await import(path.join(ROOT, 'tooling', 'n8n-install.mjs'));
-	const candidates = ['n8n-2.41.1', 'n8n-1.123.81'].map((dir) =>
-		path.join(cacheDir(), dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
-	);
-	let file = candidates.find((candidate) => fs.existsSync(candidate));
-	if (!file) {
-		console.log('bench: n8n-nodes-base not installed yet; installing the local n8n once (several minutes)');
-		ensureN8n('2');
-		file = candidates[0];
-	}
-	const version = require(path.join(file, '../../../../package.json')).version;
-	return { HttpRequest: require(file).HttpRequest, version };
-}
-
-function compileHarness() {
-	const harness = path.join(ROOT, '.build', 'test', 'harness', 'index.js');
-	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build');
-	if (!fs.existsSync(harness)) throw new Error("the harness is not compiled: run npm run bench (it runs tsc -p bench/tsconfig.json)");
-	return require(harness);
-}
-
-const CREDENTIALS = { appId: 'bench-app', appSecret: 'bench-secret', environment: 'sandbox' };
-
-function ourWorkflow(harness) {
-	return harness.actionWorkflow({
-		resource: 'wallet',
-		operation: 'get',
-		walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' },
-	});
-}
-
-/**
- * The smallest declarative node that can do the same request, written the lean way (function
- * authenticate from our credential, URL built in a preSend, no expressions of its own): what n8n's
- * routing engine costs per item before any node-specific work.
- */
-const MINIMAL_TYPE = 'bench.minimalDeclarative';
-const minimalDeclarativeNode = {
-	description: {
-		displayName: 'Minimal Declarative',
-		name: 'minimalDeclarative',
-		group: ['transform'],
-		version: 1,
-		description: 'Benchmark reference',
-		defaults: { name: 'Minimal Declarative' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: 'cryptoSettlementApi', required: true }],
-		requestDefaults: { json: true },
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				default: 'get',
-				options: [
-					{
-						name: 'Get',
-						value: 'get',
-						routing: {
-							request: { method: 'GET' },
-							send: {
-								preSend: [
-									async function (options) {
-										const walletId = this.getNodeParameter('walletId', undefined, { extractValue: true });
-										return { ...options, url: `/trades/wallets/${encodeURIComponent(walletId)}` };
-									},
-								],
-							},
-						},
-					},
-				],
-			},
-			{
-				displayName: 'Wallet',
-				name: 'walletId',
-				type: 'resourceLocator',
-				default: { mode: 'id', value: '' },
-				modes: [{ displayName: 'By ID', name: 'id', type: 'string' }],
-			},
-		],
-	},
-};
-
-function httpWorkflow(port) {
-	return {
-		nodes: [
-			{
-				id: 'node-1',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [0, 0],
-				parameters: {
-					url: `=http://127.0.0.1:${port}/trades/wallets/{{ $json.walletId }}`,
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'x-app-id', value: CREDENTIALS.appId },
-							{ name: 'x-app-secret', value: CREDENTIALS.appSecret },
-							{ name: 'X-Service-Env', value: CREDENTIALS.environment },
-						],
-					},
-					options: {},
-				},
-			},
-		],
-		connections: {},
-	};
-}
-
-async function fetchAll(port, items) {
-	const headers = { 'x-app-id': CREDENTIALS.appId, 'x-app-secret': CREDENTIALS.appSecret, 'X-Service-Env': 'sandbox' };
-	const bodies = await Promise.all(
-		items.map(async ({ json }) => {
-			const res = await fetch(`http://127.0.0.1:${port}/trades/wallets/${encodeURIComponent(json.walletId)}`, { headers });
-			return (await res.json()).data;
-		}),
-	);
-	return bodies.map((data) => ({ json: data }));
 }
 
 function median(values) {
@@ -216,7 +40,7 @@ function median(values) {
 async function main() {
 	const itemCount = option('items', 2000);
 	const rounds = option('rounds', 5);
-	// --only ours|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours)
+	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours)
 	const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 	const harness = compileHarness();
 	const { HttpRequest, version } = await loadHttpRequestNode();
@@ -254,6 +78,19 @@ async function main() {
 			});
 			if (result.error) throw result.error;
 			return result.output('Minimal Declarative').map((item) => ({ json: item.json.data }));
+		},
+		one: async (items) => {
+			const result = await harness.runWorkflow({
+				workflow: harness.actionWorkflow(
+					{ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } },
+					{ type: ONE_OPERATION_TYPE, name: 'One Operation' },
+				),
+				items,
+				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
+				nodeTypes: { [ONE_OPERATION_TYPE]: oneOperationNode() },
+			});
+			if (result.error) throw result.error;
+			return result.output('One Operation');
 		},
 		fetch: async (items) => await fetchAll(server.port, items),
 	};
@@ -300,6 +137,9 @@ async function main() {
 	console.log(row(`n8n HTTP Request node v4.2 (n8n-nodes-base ${version})`, 'http'));
 	console.log(row('minimal declarative node (1 operation, 1 field)', 'minimal'));
 	console.log(row('Crypto Settlement node, wallet → get', 'ours'));
+	const entries = oneOperationNode().description.properties.length;
+	console.log(row(`the same node, description cut to wallet → get's ${entries} entries`, 'one'));
+	console.log(`\nbench: n8n's routing engine walking the description's other entries costs ${(perItem.ours - perItem.one).toFixed(3)} ms per item (${(((perItem.ours - perItem.one) / perItem.ours) * 100).toFixed(0)}% of this node's time)`);
 	const ratio = perItem.ours / perItem.http;
 	console.log(`\nbench: CPU per item, ours / HTTP Request node = ${ratio.toFixed(2)}× (target ≤ 1.50×): ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
 	await bulkRows(harness, HttpRequest, rounds);
@@ -311,28 +151,6 @@ async function timed(run) {
 	const started = process.hrtime.bigint();
 	const out = await run();
 	return { ms: Number(process.hrtime.bigint() - started) / 1e6, out };
-}
-
-/** The HTTP Request node's own pagination: page/size until meta.hasNextPage is false (sequential). */
-function httpPagedWorkflow(port) {
-	const workflow = httpWorkflow(port);
-	workflow.nodes[0].parameters = {
-		...workflow.nodes[0].parameters,
-		url: `http://127.0.0.1:${port}/trades/wallets`,
-		sendQuery: true,
-		queryParameters: { parameters: [{ name: 'size', value: '100' }] },
-		options: {
-			pagination: {
-				pagination: {
-					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
-					paginationCompleteWhen: 'other',
-					completeExpression: '={{ !$response.body.meta.hasNextPage }}',
-				},
-			},
-		},
-	};
-	return workflow;
 }
 
 /** The bulk rows: latency-bound reads, Return All, memory, and (with --withdrawals) paced withdrawals. */
@@ -409,5 +227,4 @@ async function bulkRows(harness, HttpRequest, rounds) {
 	console.log(lines.join('\n'));
 }
 
-if (process.argv[2] === 'serve') serve();
-else await main();
+await main();

@@ -137,6 +137,14 @@ function listError(params: Params, what: string): NodeOperationError {
 	});
 }
 
+const own = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
+/** The record of resource → operation; undefined for anything else (including inherited names). */
+function specOf(resources: Record<string, ResourceSpecs>, resource: unknown, operation: unknown): OperationSpec | undefined {
+	const specs = typeof resource === 'string' && own(resources, resource) ? resources[resource] : undefined;
+	return specs && typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
+}
+
 /**
  * The engine's pagination hook, used for every operation so that each request of the node goes
  * through the same pipeline: validation, pacing, retries, error mapping and output shaping.
@@ -146,9 +154,13 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		const resource = this.getNodeParameter('resource') as string;
-		const operation = this.getNodeParameter('operation') as string;
-		const spec: OperationSpec | undefined = resources[resource]?.[operation];
+		// Resource and operation take no expressions (noDataExpression): their stored values are
+		// read directly, which spares two parameter resolutions per item.
+		const { resource: storedResource, operation: storedOperation } = this.getNode().parameters;
+		let spec = specOf(resources, storedResource, storedOperation);
+		const resource = spec ? String(storedResource) : (this.getNodeParameter('resource') as string);
+		const operation = spec ? String(storedOperation) : (this.getNodeParameter('operation') as string);
+		spec ??= specOf(resources, resource, operation);
 		const itemIndex = this.getItemIndex();
 		if (!spec) {
 			throw new NodeOperationError(this.getNode(), `Unknown operation '${operation}' of resource '${resource}'`, {

@@ -53,6 +53,11 @@ class Lane {
 		return entry;
 	}
 
+	/** Whether a request without a rate limit may go at once (no await, the common case). */
+	isOpen(limit: number | undefined, now = Date.now()): boolean {
+		return !limit && this.blockedUntil <= now;
+	}
+
 	markSent(entry: { at: number } | undefined): void {
 		const now = Date.now();
 		if (!entry || entry.at >= now) return;
@@ -73,11 +78,15 @@ export class Gate {
 
 	private lastCutAt = 0;
 
+	/** Takes a slot if one is free (no await, the common case). */
+	tryEnter(): boolean {
+		if (this.inFlight >= this.limit) return false;
+		this.inFlight++;
+		return true;
+	}
+
 	async enter(): Promise<void> {
-		if (this.inFlight < this.limit) {
-			this.inFlight++;
-			return;
-		}
+		if (this.tryEnter()) return;
 		await new Promise<void>((resolve) => this.queue.push(resolve));
 	}
 

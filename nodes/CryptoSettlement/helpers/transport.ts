@@ -186,8 +186,8 @@ export async function exchange(
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		// The route's budget first: a request waiting for its turn holds no in-flight slot.
-		const place = await lane.reserve(limit);
-		await gate.enter();
+		const place = lane.isOpen(limit) ? undefined : await lane.reserve(limit);
+		if (!gate.tryEnter()) await gate.enter();
 		const sentAt = Date.now();
 		let response: ApiResponse;
 		try {

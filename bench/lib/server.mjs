@@ -1,0 +1,64 @@
+// The bench's local server, in a child process so the client side (the part we own) is what is
+// measured: a keep-alive HTTP server answering wallet get, the paged wallet list, the withdrawal
+// lookup (never found) and crypto withdrawals under 200 per rolling minute.
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+// ---- the server (child process) ---------------------------------------------------------------
+// argv: serve <latency ms> <records in the wallet list>. Answers wallet get, the paged wallet list,
+// the withdrawal lookup (never found) and crypto withdrawals under 200 per rolling minute.
+export function serve() {
+	const latencyMs = Number(process.argv[3] ?? 0);
+	const listTotal = Number(process.argv[4] ?? 5000);
+	const sent = [];
+	let refused = 0;
+	const wallet = (id) => ({ id, label: `wallet ${id}`, address: 'TQ4o1bH2mM3nN4pP5qQ6rR7sS8tT9uU0vV', asset: 'USDT', network: 'TRC20' });
+	const answer = (res, status, payload, headers = {}) => {
+		const body = JSON.stringify(payload);
+		const send = () => {
+			res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+			res.end(body);
+		};
+		if (latencyMs) setTimeout(send, latencyMs);
+		else send();
+	};
+	const server = http.createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
+		const url = new URL(req.url, 'http://bench');
+		const parts = url.pathname.split('/').filter(Boolean);
+		req.resume();
+		if (url.pathname === '/stats') return answer(res, 200, { refused, sent: sent.length });
+		if (req.method === 'POST' && url.pathname === '/payments/withdraw/address') {
+			const now = Date.now();
+			while (sent.length && sent[0] <= now - 60_000) sent.shift();
+			if (sent.length >= 200) {
+				refused++;
+				return answer(res, 429, { message: 'too many requests' }, { 'retry-after': String(Math.ceil((sent[0] + 60_000 - now) / 1000)) });
+			}
+			sent.push(now);
+			return answer(res, 200, { success: true, message: 'withdrawal initiated successfully', data: { id: `wd-${now}-${sent.length}` } });
+		}
+		if (parts[0] === 'payments' && parts[1] === 'withdrawal') return answer(res, 404, { success: false, message: 'withdrawal not found', errors: [], meta: {}, data: {} });
+		if (parts.length === 2 && parts[1] === 'wallets') {
+			const page = Number(url.searchParams.get('page') ?? 1);
+			const size = Number(url.searchParams.get('size') ?? 10);
+			const pages = Math.ceil(listTotal / size);
+			const data = Array.from({ length: Math.max(0, Math.min(size, listTotal - (page - 1) * size)) }, (_, i) => wallet(`w-${(page - 1) * size + i}`));
+			return answer(res, 200, { success: true, message: 'wallets retrieved successfully', data, meta: { page, pages, totalDocs: listTotal, hasNextPage: page < pages } });
+		}
+		return answer(res, 200, { success: true, message: 'Wallet retrieved successfully', data: wallet(decodeURIComponent(parts.pop() ?? '')) });
+	});
+	server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+	process.on('disconnect', () => process.exit(0));
+}
+
+export async function startServer(latencyMs = 0, listTotal = 5000) {
+	const child = fork(fileURLToPath(import.meta.url), ['serve', String(latencyMs), String(listTotal)], { stdio: 'inherit' });
+	const { port } = await new Promise((resolve, reject) => {
+		child.once('message', resolve);
+		child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+	});
+	return { port, stop: () => child.kill() };
+}
+
+if (process.argv[2] === 'serve') serve();
