@@ -1,4 +1,13 @@
-import { NodeOperationError, type IExecuteSingleFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+import { isJsonObject, REQUEST_TIMEOUT_MS, type ApiResponse, type HttpCall } from './transport';
 
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
@@ -32,6 +41,57 @@ export function runOf(ctx: IExecuteSingleFunctions): object {
 	const run = ctx.getExecuteData();
 	if (!run || typeof run !== 'object') throw engineChanged(ctx, 'the node run cannot be identified');
 	return run;
+}
+
+/** n8n's declarative default for one request; the node uses a shorter one unless the user set theirs. */
+const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * The HTTP call of the pagination hook, on the engine's own routing request (which reuses the
+ * decrypted credential and the credential's authenticate). n8n-core's `makeRoutingRequest`
+ * post-processes each response with the `postReceive` actions of the request data the hook
+ * received; replacing them with one action keeps status, headers and body. An answer that does
+ * not come back in that shape means the engine stopped honouring it: the call fails loudly.
+ */
+export function createHttpCall(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): HttpCall {
+	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
+	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
+	const timeout =
+		requestData.options.timeout && requestData.options.timeout !== ENGINE_DEFAULT_TIMEOUT_MS
+			? requestData.options.timeout
+			: REQUEST_TIMEOUT_MS;
+	return async (options) => {
+		const [item] = await ctx.makeRoutingRequest({
+			...requestData,
+			options: {
+				...requestData.options,
+				...options,
+				json: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect would carry the credentials (headers, and the PIN in the body) to its target.
+				disableFollowRedirect: true,
+				timeout,
+			},
+		});
+		const response = item?.json as Partial<ApiResponse> | undefined;
+		if (typeof response?.statusCode !== 'number' || typeof response.json !== 'boolean') {
+			throw engineChanged(ctx, 'the routing request did not return the full response');
+		}
+		return response as ApiResponse;
+	};
+}
+
+async function keepFullResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const json = isJsonObject(response.body);
+	const body = json ? response.body : {};
+	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
 }
 
 function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {

@@ -8,10 +8,10 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
-import { raisedByEngine } from './engine';
+import { createHttpCall, raisedByEngine } from './engine';
 import { Params } from './params';
 import { redact, redactError } from './redact';
-import { callApi, createHttpCall, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
+import { callApi, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { submitWithdrawal } from './withdrawals';
 

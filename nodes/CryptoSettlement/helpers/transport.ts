@@ -1,14 +1,11 @@
 import {
 	sleep,
-	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IAllExecuteFunctions,
-	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
-	type INodeExecutionData,
 } from 'n8n-workflow';
 import type { Envelope, RetryPolicy } from './types';
 import { ambiguousError, rateLimitError, redirectError } from './api-errors';
@@ -28,7 +25,6 @@ export { backoffMs, CONCURRENCY, credentialKey, Gate, rateLimitWaitMs, RETRY } f
  * holds a slot of its own route only, and for at most this long per attempt.
  */
 export const REQUEST_TIMEOUT_MS = 60_000;
-const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -75,35 +71,6 @@ export interface ExchangeLimits {
 }
 
 
-/** Builds the HTTP call on the engine's own routing request, which reuses the decrypted credential. */
-export function createHttpCall(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): HttpCall {
-	// The engine post-processes each response with these actions; ours keeps status and headers.
-	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
-	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
-	const timeout =
-		requestData.options.timeout && requestData.options.timeout !== ENGINE_DEFAULT_TIMEOUT_MS
-			? requestData.options.timeout
-			: REQUEST_TIMEOUT_MS;
-	return async (options) => {
-		const [item] = await ctx.makeRoutingRequest({
-			...requestData,
-			options: {
-				...requestData.options,
-				...options,
-				json: true,
-				ignoreHttpStatusErrors: true,
-				// A redirect would carry the credentials (headers, and the PIN in the body) to its target.
-				disableFollowRedirect: true,
-				timeout,
-			},
-		});
-		return item.json as unknown as ApiResponse;
-	};
-}
-
 /**
  * Builds the HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing
  * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
@@ -129,17 +96,7 @@ export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentia
 	};
 }
 
-async function keepFullResponse(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	const json = isJsonObject(response.body);
-	const body = json ? response.body : {};
-	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
-}
-
-function isJsonObject(body: unknown): boolean {
+export function isJsonObject(body: unknown): boolean {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
 	// A Buffer or stream is an object too, but not a parsed JSON answer.
 	const prototype = Object.getPrototypeOf(body) as unknown;
