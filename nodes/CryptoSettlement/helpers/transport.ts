@@ -8,10 +8,10 @@ import {
 	type IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import type { Envelope, RetryPolicy } from './types';
-import { ambiguousError, rateLimitError, redirectError } from './api-errors';
+import { ambiguousError, rateLimitError, redirectError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
 
-export { isSuccess, serviceError } from './api-errors';
+export { isSuccess, serviceError } from './apiErrors';
 export { backoffMs, CONCURRENCY, credentialKey, Gate, rateLimitWaitMs, RETRY } from './pacing';
 
 /**
