@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../CryptoSettlementTrigger/confirm';
 import { deliveryKey, normalizeEvent } from '../CryptoSettlementTrigger/dedupe';
-import { scalarText } from '../CryptoSettlementTrigger/payload';
+import { scalarText } from '../CryptoSettlement/helpers/values';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The

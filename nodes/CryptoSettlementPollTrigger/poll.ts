@@ -19,7 +19,7 @@ import {
 import { CREDENTIAL_TYPE, lifecycleRank } from '../CryptoSettlementTrigger/confirm';
 import { remember, wasEmitted } from '../CryptoSettlementTrigger/dedupe';
 import { isEventSelected } from '../CryptoSettlementTrigger/events';
-import { scalarText } from '../CryptoSettlementTrigger/payload';
+import { scalarText } from '../CryptoSettlement/helpers/values';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind, type Source } from './items';
 import { createdAtMs, readNewestFirst, type FetchPage, type Page, type Resume } from './read';
 

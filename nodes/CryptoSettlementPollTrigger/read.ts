@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { scalarText } from '../CryptoSettlementTrigger/payload';
+import { scalarText } from '../CryptoSettlement/helpers/values';
 
 /**
  * Reading a paged list from its newest end (docs/trigger.md, "Poll trigger"). The API pages with

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { createAuthenticatedHttpCall, exchange, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
 import { SPECS } from '../CryptoSettlement/resources';
-import { scalarText } from './payload';
+import { scalarText } from '../CryptoSettlement/helpers/values';
 
 import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { base64url, sha256 } from './hash';
-import { scalarText } from './payload';
+import { scalarText } from '../CryptoSettlement/helpers/values';
 
 /** How many emitted deliveries are remembered (oldest forgotten first). */
 export const DEDUPE_CAPACITY = 2000;

@@ -131,10 +131,3 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 	if (event.length > MAX_EVENT_LENGTH) return fail(400, 'The "event" field is too long');
 	return { ok: true, body, event, text };
 }
-
-/** A scalar field as text (`''` when absent or not a string/number/boolean). */
-export function scalarText(value: unknown): string {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-	return '';
-}

@@ -13,14 +13,11 @@ import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
+import { isObject } from './values';
 import { submitWithdrawal } from './withdrawals';
 
 /** Return All stops here, with a hint: n8n's engine cannot take much more from one node run. */
 export const MAX_LIST_ITEMS = 100_000;
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function fillPath(path: string, values: Record<string, string> = {}): string {
 	return path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));

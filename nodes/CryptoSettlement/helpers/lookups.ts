@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 import { SPECS } from '../resources';
 import { CREDENTIAL_TYPE } from './credentials';
+import { scalarText } from './values';
 import { callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from './transport';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
@@ -55,7 +56,7 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 	};
 }
 
-const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+const text = scalarText;
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 

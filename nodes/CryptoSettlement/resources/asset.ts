@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpecs } from '../helpers/types';
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from '../helpers/values';
 
 /**
  * One item per token (with its networks and fees), each carrying the account-wide `limits` and
