@@ -4,6 +4,12 @@ import { E2E, sandboxApi } from '../../tooling/setup.mjs';
 import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
 import { assert, check } from './report.mjs';
 
+/** A new deposit wallet of the fake API's TRX_TEST asset, and a mock deposit into it. */
+async function mockDepositInto(sandbox, label, deposit) {
+	const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label });
+	return await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', ...deposit });
+}
+
 /** The webhook trigger at `hookUrl`, its executions counted by the collector's /hook. */
 export async function webhookTriggerChecks({ n8n, sandbox, collector, hookUrl }) {
 	const hooked = await check('trigger webhook registered (production URL answers)', async () => {
@@ -19,22 +25,20 @@ export async function webhookTriggerChecks({ n8n, sandbox, collector, hookUrl })
 		return hookUrl.replace(n8n.baseUrl, '');
 	});
 
+	/** Waits for the execution of the record's completion, then checks it is its only one (the pending event is filtered out). */
+	async function onlyExecution(id, what, filteredEvent) {
+		const hit = await waitFor(() => collector.on('/hook').find((h) => h.body?.id === id), { timeoutMs: 30000, what: `${what}.completed execution` });
+		await sandbox.settle();
+		await sleep(1500);
+		const executions = collector.on('/hook').filter((h) => h.body?.id === id).length;
+		assert(executions === 1, `${executions} executions for the ${what} (want 1: ${filteredEvent} filtered out)`);
+		return hit;
+	}
+
 	if (hooked) {
 		await check('trigger: mockDeposit → one execution with the trade.completed payload', async () => {
-			const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'trigger-deposit' });
-			const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', {
-				walletAddress: wallet.address,
-				asset: 'TRX_TEST',
-				amountInUSD: 40,
-				cryptoReceived: '333.3',
-				reference: 'e2e-trigger-deposit',
-				txHash: 'e2etriggertx0001',
-			});
-			const hit = await waitFor(() => collector.on('/hook').find((h) => h.body?.id === trade.id), { timeoutMs: 30000, what: 'trade.completed execution' });
-			await sandbox.settle();
-			await sleep(1500);
-			const forTrade = collector.on('/hook').filter((h) => h.body?.id === trade.id);
-			assert(forTrade.length === 1, `${forTrade.length} executions for the trade (want 1: trade.pending filtered out)`);
+			const trade = await mockDepositInto(sandbox, 'trigger-deposit', { amountInUSD: 40, cryptoReceived: '333.3', reference: 'e2e-trigger-deposit', txHash: 'e2etriggertx0001' });
+			const hit = await onlyExecution(trade.id, 'trade', 'trade.pending');
 			assert(hit.body.event === 'trade.completed' && hit.body.status === 'completed', `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
 			assert(hit.body.reference === 'e2e-trigger-deposit' && hit.body.amountInUSD === 40, `payload fields: ${JSON.stringify(hit.body).slice(0, 300)}`);
 			const events = sandbox.state.webhookEvents.filter((e) => e.reference === trade.id);
@@ -51,11 +55,7 @@ export async function webhookTriggerChecks({ n8n, sandbox, collector, hookUrl })
 				pin: sandbox.pin,
 				externalId: 'e2e-trigger-withdrawal',
 			});
-			const hit = await waitFor(() => collector.on('/hook').find((h) => h.body?.id === wd.id), { timeoutMs: 30000, what: 'withdrawal.completed execution' });
-			await sandbox.settle();
-			await sleep(1500);
-			const forWd = collector.on('/hook').filter((h) => h.body?.id === wd.id);
-			assert(forWd.length === 1, `${forWd.length} executions for the withdrawal (want 1: withdrawal.pending filtered out)`);
+			const hit = await onlyExecution(wd.id, 'withdrawal', 'withdrawal.pending');
 			assert(hit.body.event === 'withdrawal.completed' && hit.body.status === 'completed' && hit.body.externalId === 'e2e-trigger-withdrawal', `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
 			assert(sandbox.state.withdrawals.find((w) => w.id === wd.id)?.status === 'completed', 'sandbox withdrawal not completed');
 			return `withdrawal ${wd.id} completed, 1 execution`;
@@ -104,15 +104,7 @@ export async function pollTriggerCheck({ n8n, sandbox, collector }) {
 		const listPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/trades/transactions').length;
 		// The first poll (at activation) records where things stand.
 		await waitFor(() => listPolls() > 0, { timeoutMs: 90000, what: 'the first poll of the transaction list' });
-		const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: 'poll-deposit' });
-		const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', {
-			walletAddress: wallet.address,
-			asset: 'TRX_TEST',
-			amountInUSD: 41,
-			cryptoReceived: '341.6',
-			reference: 'e2e-poll-deposit',
-			txHash: 'e2epolltx0001',
-		});
+		const trade = await mockDepositInto(sandbox, 'poll-deposit', { amountInUSD: 41, cryptoReceived: '341.6', reference: 'e2e-poll-deposit', txHash: 'e2epolltx0001' });
 		await sandbox.settle();
 		const hit = await waitFor(() => collector.on('/poll').find((h) => h.body?.id === trade.id), { timeoutMs: 150000, intervalMs: 1000, what: 'the poll trigger execution for the deposit' });
 		// One more poll after it: the same event is not emitted again.

@@ -1,23 +1,13 @@
 /** The contract table (see operation-cases.ts): withdrawals, payout addresses, banks and bank accounts. */
-import { ok, PIN, rl, setupNock } from './helpers';
+import { cryptoWithdrawal, ok, PIN, rl, setupNock } from './helpers';
 import { describeOperations, page, type Case } from './operation-cases';
 
 setupNock();
 
 const cases: Record<string, Case> = {
 	'withdrawal → createCrypto (stablecoin)': {
-		params: {
-			resource: 'withdrawal',
-			operation: 'createCrypto',
-			token: 'USDT',
-			network: 'TRC20',
-			walletAddress: 'TXyz',
-			amountType: 'usd',
-			amount: 12.5,
-			externalId: 'order-1',
-			// The read-back of the created record has its own tests (editor.test.ts).
-			returnFullRecord: false,
-		},
+		// The read-back of the created record has its own tests (editor.test.ts).
+		params: cryptoWithdrawal({ amount: 12.5, externalId: 'order-1', returnFullRecord: false }),
 		method: 'post',
 		path: '/payments/withdraw/address',
 		body: { token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: 12.5, externalId: 'order-1', pin: PIN },

@@ -1,14 +1,14 @@
 /** Each event kind with and without the event filter, and the shape of the emitted item. */
 import type { IDataObject } from 'n8n-workflow';
-import { runWorkflow, TRIGGER_NODE } from '../harness';
+import { runWorkflow } from '../harness';
 import {
 	addressPayload,
 	captureLogs,
 	TriggerHarness,
+	triggerNode,
 	tradePayload,
 	TRIGGER_NAME,
 	withdrawalPayload,
-	WEBHOOK_ID,
 	CONTRACT_EVENTS,
 	WITHOUT_CONFIRMATION,
 } from './webhook-harness';
@@ -87,17 +87,7 @@ test('the emitted item runs through a workflow (WorkflowExecute passes trigger d
 	const delivered = await h.deliver({ body });
 	const result = await runWorkflow({
 		workflow: {
-			nodes: [
-				{
-					id: 'trigger-node-1',
-					name: TRIGGER_NAME,
-					type: TRIGGER_NODE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId: WEBHOOK_ID,
-					parameters: { events: ['trade.completed'], ...WITHOUT_CONFIRMATION },
-				},
-			],
+			nodes: [triggerNode({ events: ['trade.completed'], ...WITHOUT_CONFIRMATION }, false)],
 			connections: {},
 		},
 		items: delivered.result?.workflowData?.[0],

@@ -69,6 +69,20 @@ export interface DeliveryResult {
 
 let harnessCount = 0;
 
+/** The trigger node as a workflow holds it (with the test credential unless told otherwise). */
+export function triggerNode(parameters: IDataObject, withCredential = true): INode {
+	return {
+		id: 'trigger-node-1',
+		name: TRIGGER_NAME,
+		type: TRIGGER_NODE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters,
+		...(withCredential ? { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' } } } : {}),
+	} as INode;
+}
+
 export class TriggerHarness {
 	readonly workflow: Workflow;
 	readonly workflowId: string;
@@ -84,18 +98,7 @@ export class TriggerHarness {
 		const parameters: IDataObject = { events: setup.events ?? ['*'], ...setup.parameters };
 		if (setup.options !== undefined) parameters.options = setup.options;
 		this.workflowId = setup.workflowId ?? `${WORKFLOW_ID}-${++harnessCount}`;
-		this.node = {
-			id: 'trigger-node-1',
-			name: TRIGGER_NAME,
-			type: TRIGGER_NODE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			parameters,
-			...(setup.credentials === null
-				? {}
-				: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' } } }),
-		} as INode;
+		this.node = triggerNode(parameters, setup.credentials !== null);
 		this.workflow = new Workflow({
 			id: this.workflowId,
 			name: 'trigger tests',
