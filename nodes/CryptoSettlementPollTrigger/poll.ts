@@ -22,6 +22,7 @@ import { isEventSelected } from '../CryptoSettlementTrigger/events';
 import { scalarText } from '../CryptoSettlement/helpers/values';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind, type Source } from './items';
 import { createdAtMs, readNewestFirst, type FetchPage, type Page, type Resume } from './read';
+import { SPECS } from '../CryptoSettlement/resources';
 
 /**
  * One poll (docs/trigger.md, "Poll trigger"). Everything is read first; the static data is replaced
@@ -48,9 +49,12 @@ const OPEN_STATUSES: Record<RecordKind, string[]> = {
 };
 
 const LISTS: Array<{ kind: RecordKind; name: 'trades' | 'withdrawals'; route: string }> = [
-	{ kind: 'trade', name: 'trades', route: '/trades/transactions' },
-	{ kind: 'withdrawal', name: 'withdrawals', route: '/payments/withdrawals' },
+	{ kind: 'trade', name: 'trades', route: SPECS.transaction.getAll.path },
+	{ kind: 'withdrawal', name: 'withdrawals', route: SPECS.withdrawal.getAll.path },
 ];
+
+/** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
+const STORED_DELIVERIES = SPECS.webhookEvent.getAll.path;
 
 /** An unfinished walk (Max Pages per Poll reached): where it resumes, and the position once it is done. */
 interface PendingWalk extends Resume {
@@ -197,7 +201,7 @@ async function pollWebhookEvents(
 	const since = previous?.since ?? now;
 	const pending = pendingWalk(previous?.resume);
 	const range = { startDate: new Date(since - OVERLAP_MS).toISOString(), endDate: new Date(now).toISOString() };
-	const fetch = client.pages('webhookEvents', '/transactions/webhooks', range);
+	const fetch = client.pages('webhookEvents', STORED_DELIVERIES, range);
 	const read = await readNewestFirst(fetch, -Infinity, settings.maxPages, pending);
 	const candidates = read.records.map(fromStoredDelivery).filter((event): event is PolledEvent => event !== undefined);
 	const state: PollState = { version: 1, source: 'webhookEvents', since: now };
@@ -344,7 +348,7 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 async function latestEvent(ctx: IPollFunctions, client: Client, settings: PollSettings): Promise<INodeExecutionData[][]> {
 	const lists =
 		settings.source === 'webhookEvents'
-			? [{ fetch: client.pages('webhookEvents', '/transactions/webhooks'), map: fromStoredDelivery }]
+			? [{ fetch: client.pages('webhookEvents', STORED_DELIVERIES), map: fromStoredDelivery }]
 			: LISTS.map((list) => ({
 					fetch: client.pages('records', list.route),
 					map: (record: IDataObject) => fromRecord(list.kind, record),

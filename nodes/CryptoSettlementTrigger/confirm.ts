@@ -1,5 +1,5 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { createAuthenticatedHttpCall, exchange, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
+import { createAuthenticatedHttpCall, exchange, recordPath, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
 import { SPECS } from '../CryptoSettlement/resources';
 import { scalarText } from '../CryptoSettlement/helpers/values';
 
@@ -38,7 +38,7 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	const idText = scalarText(id).trim();
 	if (idText === '') return 'the delivery has no id to confirm';
 	if (!SAFE_ID.test(idText)) return 'the delivery id is not a valid record id';
-	const path = (kind: Lookup['kind']) => ROUTES[kind].replace(/\{\w+\}/, encodeURIComponent(idText));
+	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
 	if (event === 'trade.address.created') {
 		return { kind: 'wallet', path: path('wallet') };
 	}

@@ -11,17 +11,13 @@ import { assertUsableCredential, credentialsOf, secretsOf } from './credentials'
 import { createHttpCall, raisedByEngine } from './engine';
 import { Params } from './params';
 import { redact, redactError } from './redact';
-import { callApi, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
+import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { isObject } from './values';
 import { submitWithdrawal } from './withdrawals';
 
 /** Return All stops here, with a hint: n8n's engine cannot take much more from one node run. */
 export const MAX_LIST_ITEMS = 100_000;
-
-function fillPath(path: string, values: Record<string, string> = {}): string {
-	return path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
-}
 
 /** Unwraps the envelope: an array gives one record per element; an empty `data` gives a status record. */
 export function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {

@@ -103,6 +103,16 @@ export function isJsonObject(body: unknown): boolean {
 	return prototype === Object.prototype || prototype === null;
 }
 
+/** A path template with its `{name}` placeholders filled, each value URL-encoded. */
+export function fillPath(path: string, values: Record<string, string> = {}): string {
+	return path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
+}
+
+/** The path of one record: a template with a single placeholder (`/trades/wallets/{walletId}`) and its id. */
+export function recordPath(path: string, id: string): string {
+	return path.replace(/\{\w+\}/, encodeURIComponent(id));
+}
+
 /** The origin (scheme, host and port) of a Location header, never its path or query. */
 export function locationOrigin(headers: IDataObject): string {
 	const location = header(headers, 'location') ?? '';

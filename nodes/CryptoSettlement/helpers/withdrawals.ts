@@ -4,6 +4,7 @@ import {
 	callApi,
 	credentialKey,
 	exchange,
+	recordPath,
 	RETRY,
 	serviceError,
 	type ApiRequest,
@@ -29,7 +30,7 @@ type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean
 
 /** The read of one withdrawal by its id or External ID. */
 function lookupRequest(lookupPath: string, id: string): ApiRequest {
-	return { method: 'GET', route: lookupPath, url: lookupPath.replace(/\{\w+\}/, encodeURIComponent(id)) };
+	return { method: 'GET', route: lookupPath, url: recordPath(lookupPath, id) };
 }
 
 /** The withdrawal stored under this External ID, or undefined when the service has none. */
