@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { properties, SPECS } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
-import { createOperationRunner } from './helpers/execute';
+import { createOperationRunner } from './helpers/pipeline';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
 export class CryptoSettlement implements INodeType {

@@ -44,7 +44,7 @@ function resourceSelector(resources: Record<string, ResourceEntry>, defaultResou
 /**
  * One Operation selector per resource. Each option only turns on the engine's pagination hook
  * (`send.paginate`): the hook runs every operation through the node's one pipeline
- * (helpers/execute.ts), which builds the request itself.
+ * (helpers/pipeline.ts), which builds the request itself.
  */
 function operationSelectors(resources: Record<string, ResourceEntry>): INodeProperties[] {
 	return Object.entries(resources).map(([resource, entry]) => {
