@@ -115,6 +115,7 @@ export async function confirmDelivery(
 	} catch (error) {
 		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
 	}
+	if (outcome.kind === 'unsent') return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
 	if (outcome.kind === 'ambiguous') {
 		const { statusCode, redirectedTo } = outcome;
 		if (redirectedTo !== undefined) {

@@ -235,7 +235,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 	test('a withdrawal found under its External ID is output as stored, with alreadySubmitted: true', async () => {
 		api().get('/payments/withdrawal/order-7').reply(200, ok(stored));
 		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
-		expect(run.items[0].json).toEqual({ ...stored, alreadySubmitted: true });
+		expect(run.items[0].json).toEqual({ ...stored, alreadySubmitted: true, message: 'already submitted' });
 	});
 });
 

@@ -1,7 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, outside the scanned folders */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun, type RunResult } from '../harness';
+import path from 'node:path';
+import { actionWorkflow, CREDENTIAL_TYPE, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
 
 export const BASE = 'https://api.settlement.test/v1';
 export const SECRET = 'app-secret-DO-NOT-LEAK-7f3a';
@@ -107,4 +108,25 @@ export function expectNoSecrets(text: string): void {
 	expect(text).not.toContain(SECRET);
 	expect(text).not.toContain(PIN);
 	expect(text).not.toContain(WEBHOOK_SECRET);
+}
+
+/**
+ * The pacing constants of the build n8n loads (the same module instance as the package loader's),
+ * for tests that shorten a wait which is not what they test.
+ */
+export function builtRetry(): { inDoubtLookupWindowMs: number } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as n8n loads it
+	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/CryptoSettlement/helpers/pacing.js')) as { RETRY: { inDoubtLookupWindowMs: number } }).RETRY;
+}
+
+/** Shortens the in-doubt lookup window (12 s) for the tests of this file or block that do not test it. */
+export function shortInDoubtWindow(ms = 400): void {
+	let saved = 0;
+	beforeAll(() => {
+		saved = builtRetry().inDoubtLookupWindowMs;
+		builtRetry().inDoubtLookupWindowMs = ms;
+	});
+	afterAll(() => {
+		builtRetry().inDoubtLookupWindowMs = saved;
+	});
 }

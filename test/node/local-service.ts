@@ -12,13 +12,14 @@ export interface Seen {
 	body: IDataObject | undefined;
 }
 
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; raw?: string; delayMs?: number };
+/** `reset`: the connection is destroyed instead of answered (after `delayMs`), as a dropped connection. */
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; raw?: string; delayMs?: number; reset?: boolean };
 
 /**
  * A real local HTTP server for tests where the answer's exact shape matters (content types,
  * redirects, empty bodies, slow answers). Every request is recorded.
  */
-export async function localService(handler: (request: Seen) => Reply | Promise<Reply>) {
+export async function localService(handler: (request: Seen) => Reply | Promise<Reply>, port = 0) {
 	const requests: Seen[] = [];
 	const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
 		const chunks: Buffer[] = [];
@@ -37,6 +38,10 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 			const reply = await handler(seen);
 			if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
 			if (res.destroyed) return;
+			if (reply.reset) {
+				req.socket.destroy();
+				return;
+			}
 			const payload = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
 			res.writeHead(reply.status, {
 				...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -45,11 +50,12 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 			res.end(payload);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	const { port: listening } = server.address() as AddressInfo;
 	return {
-		origin: `http://127.0.0.1:${port}`,
-		baseUrl: `http://127.0.0.1:${port}/v1`,
+		port: listening,
+		origin: `http://127.0.0.1:${listening}`,
+		baseUrl: `http://127.0.0.1:${listening}/v1`,
 		requests,
 		sent: (method: string, pathPrefix: string) => requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)),
 		close: async () => {

@@ -179,7 +179,7 @@ function withdrawalServer(faults: Array<'500-after-commit' | 'drop-after-commit'
 			const request = body as IDataObject;
 			const externalId = String(request.externalId);
 			if (byExternalId.has(externalId)) return callback(null, [400, fail(400, 'duplicate withdrawal')]);
-			const record = { id: `wd-${byExternalId.size + 1}`, externalId, status: 'pending', amount: request.amount };
+			const record = { id: `wd-${byExternalId.size + 1}`, externalId, status: 'pending', type: 'crypto', token: request.token, network: request.network, walletAddress: request.walletAddress, amount: request.amount };
 			byExternalId.set(externalId, record);
 			const fault = faults[next++ % faults.length];
 			if (fault === '500-after-commit') return callback(null, [500, { success: false, message: 'something went wrong!', meta: {}, errors: [] }]);

@@ -1,4 +1,4 @@
-import { NodeApiError, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
 import type { RetryPolicy } from './types';
@@ -10,6 +10,32 @@ import type { RetryPolicy } from './types';
 
 function itemIndexOf(ctx: ApiContext): number {
 	return ctx.getItemIndex?.() ?? 0;
+}
+
+/**
+ * A NodeApiError that keeps the node's own message. n8n replaces a message that mentions a socket
+ * code (ECONNRESET, ETIMEDOUT…) with its advice to retry at once, which is wrong for a write that
+ * may have taken effect.
+ */
+export function apiError(node: INode, details: JsonObject, options: NonNullable<ConstructorParameters<typeof NodeApiError>[2]> & { message: string }): NodeApiError {
+	const error = new NodeApiError(node, details, options);
+	error.message = options.message;
+	return error;
+}
+
+/**
+ * Marks an error after which a write may or may not have taken effect (docs/architecture.md,
+ * "Never paid twice"): n8n's Retry On Fail must not send it again. A typed flag on the error's
+ * context, never read from its text (n8n rewrites some messages).
+ */
+export function markInDoubt<E extends { context: Record<string, unknown> }>(error: E): E {
+	error.context.inDoubt = true;
+	return error;
+}
+
+export function isInDoubt(error: unknown): boolean {
+	const context = (error as { context?: { inDoubt?: unknown } } | undefined)?.context;
+	return context?.inDoubt === true;
 }
 
 export function isSuccess(response: ApiResponse): boolean {
@@ -50,7 +76,7 @@ export function serviceError(
 		.filter(Boolean)
 		.join(' ');
 	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
-	return new NodeApiError(ctx.getNode(), details, {
+	return apiError(ctx.getNode(), details, {
 		message,
 		description,
 		httpCode: String(status),
@@ -68,7 +94,7 @@ export function rateLimitError(
 	const route = `${request.method} ${request.route}`;
 	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
 	const retryInSeconds = Math.ceil(waitMs / 1000);
-	return new NodeApiError(
+	return apiError(
 		ctx.getNode(),
 		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
 		{
@@ -89,7 +115,7 @@ export function redirectError(
 ): NodeApiError {
 	const route = `${request.method} ${request.route}`;
 	const httpCode = String(outcome.statusCode);
-	return new NodeApiError(
+	const error = apiError(
 		ctx.getNode(),
 		{ message: outcome.reason, httpCode },
 		{
@@ -101,6 +127,7 @@ export function redirectError(
 			itemIndex: itemIndexOf(ctx),
 		},
 	);
+	return policy === 'safe' ? error : markInDoubt(error);
 }
 
 export function ambiguousError(
@@ -113,7 +140,7 @@ export function ambiguousError(
 	const route = `${request.method} ${request.route}`;
 	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
 	const safe = policy === 'safe';
-	return new NodeApiError(
+	const error = apiError(
 		ctx.getNode(),
 		{ message: outcome.reason, ...(httpCode ? { httpCode } : {}) },
 		{
@@ -127,5 +154,23 @@ export function ambiguousError(
 			itemIndex: itemIndexOf(ctx),
 		},
 	);
+	return safe ? error : markInDoubt(error);
 }
 
+/** Every attempt failed before the request left (connection refused, no such host): nothing was sent. */
+export function unsentError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'unsent' }>,
+	attempts: number,
+): NodeApiError {
+	return apiError(
+		ctx.getNode(),
+		{ message: outcome.reason },
+		{
+			message: `Could not reach the service for ${request.method} ${request.route} (${outcome.reason}); nothing was sent`,
+			description: `The connection failed before the request left, ${attempts} time${attempts === 1 ? '' : 's'}, so nothing was done. Check the credential's Base URL and that the service is reachable, then run it again.`,
+			itemIndex: itemIndexOf(ctx),
+		},
+	);
+}

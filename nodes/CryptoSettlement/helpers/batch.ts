@@ -1,4 +1,5 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { isInDoubt } from './apiErrors';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
@@ -12,7 +13,8 @@ import type { OperationSpec, RequestParts } from './types';
  *   failure stops the items not yet sent, and the error lists what was already submitted (with
  *   External IDs), so nobody re-runs blindly;
  * - within one execution, n8n's Retry On Fail does not send again a write that already took effect
- *   or ended ambiguously: the earlier result or error is given back.
+ *   or ended in doubt: the earlier result or error is given back (a withdrawal in doubt is looked
+ *   up once more first).
  */
 
 /** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
@@ -200,21 +202,23 @@ function invalidBatchError(
 
 /**
  * Sends this item in its turn. With Continue On Fail off, an earlier failure means it is not sent,
- * and a failure names what the run already submitted.
+ * and a failure names what the run already submitted. `send` is given the error of an in-doubt
+ * attempt of this item earlier in the run (n8n's Retry On Fail), for kinds that can resolve it
+ * without sending (`resolvesInDoubt`: withdrawals, by their External ID); other kinds get it back.
  */
 export async function sendInTurn(
 	ctx: IExecuteSingleFunctions,
 	batch: Batch,
 	parts: RequestParts,
-	send: () => Promise<IDataObject[]>,
-	canRepeat: boolean,
+	send: (earlierInDoubt?: Error) => Promise<IDataObject[]>,
+	resolvesInDoubt: boolean,
 ): Promise<IDataObject[]> {
 	const itemIndex = ctx.getItemIndex();
 	const continueOnFail = ctx.continueOnFail();
 	const run = runOf(ctx);
 	let ledger = ledgers.get(run);
 	if (!ledger) ledgers.set(run, (ledger = new Map()));
-	const earlier = canRepeat ? undefined : ledger.get(itemIndex);
+	const earlier = ledger.get(itemIndex);
 
 	// Nothing moves until the engine has started every item: an item it refuses itself (an
 	// expression that fails) stops the run before any money moves.
@@ -226,9 +230,9 @@ export async function sendInTurn(
 		throw notSentError(ctx, batch);
 	}
 	try {
-		if (earlier && 'error' in earlier) throw earlier.error;
-		const records = earlier ? earlier.records : await send();
-		if (!canRepeat) ledger.set(itemIndex, { records });
+		if (earlier && 'error' in earlier && !resolvesInDoubt) throw earlier.error;
+		const records = earlier && 'records' in earlier ? earlier.records : await send(earlier?.error);
+		ledger.set(itemIndex, { records });
 		const [first] = records;
 		batch.settle(itemIndex, {
 			state: 'submitted',
@@ -237,7 +241,7 @@ export async function sendInTurn(
 		});
 		return records;
 	} catch (error) {
-		if (!canRepeat && isAmbiguous(error)) ledger.set(itemIndex, { error: error as Error });
+		if (isInDoubt(error)) ledger.set(itemIndex, { error: error as Error });
 		batch.settle(itemIndex, { state: 'failed', message: (error as Error).message });
 		batch.stoppedBy ??= continueOnFail ? undefined : itemIndex;
 		if (!continueOnFail) {
@@ -246,12 +250,6 @@ export async function sendInTurn(
 		}
 		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail);
 	}
-}
-
-/** An error after which the write may have taken effect: it must not be sent again blindly. */
-function isAmbiguous(error: unknown): boolean {
-	const { message, description } = (error ?? {}) as { message?: unknown; description?: unknown };
-	return /may or may not/.test(`${String(message)} ${String(description)}`);
 }
 
 function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {

@@ -96,6 +96,11 @@ export function externalIdOf(params: Params): IdempotencyKey {
 		params.assert([{ field: 'externalId', message: `externalId must be text or a number, not ${typeName(value)}`, value }]);
 	}
 	const externalId = (text as string).trim();
+	// The External ID is also the lookup's path segment: "." or ".." would read another endpoint,
+	// never find the payment, and let a re-run pay it again.
+	if (externalId === '.' || externalId === '..') {
+		params.assert([{ field: 'externalId', message: 'externalId cannot be "." or ".."', value: externalId }]);
+	}
 	if (!externalId) {
 		params.fail(
 			'External ID is empty for this item',

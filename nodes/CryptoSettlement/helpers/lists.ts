@@ -19,50 +19,58 @@ export function limitOf(params: Params): number {
 
 const recordKey = (record: IDataObject) => {
 	const id = record.id ?? record._id;
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : JSON.stringify(record);
 };
 
-/** Records of a list, page by page in order: a record seen before is dropped, a repeated page is refused. */
+/** Pages one walk may ask for: what MAX_LIST_ITEMS needs at this page size, plus a margin for shifting lists. */
+export const maxPagesFor = (size: number) => Math.ceil(MAX_LIST_ITEMS / size) + 10;
+
+/**
+ * Records of a list, page by page in order: a record seen before is dropped, and the walk ends
+ * with an error when a page brings no record not read before (a list that repeats or alternates
+ * its pages would otherwise be read forever) or more pages than MAX_LIST_ITEMS can need.
+ */
 class PagedList {
 	readonly records: IDataObject[] = [];
 
 	private readonly seen = new Set<string>();
-
-	private previousPage = '';
 
 	/** `meta.pages` and `meta.totalDocs` of the last page read, when the service gives them. */
 	pages: number | undefined;
 
 	totalDocs: number | undefined;
 
+	readonly maxPages: number;
+
 	constructor(
 		private readonly params: Params,
 		readonly limit: number,
-	) {}
+		size: number,
+	) {
+		this.maxPages = maxPagesFor(size);
+	}
 
 	/** Adds one page; tells whether another page may follow. */
 	add(page: number, response: ApiResponse): boolean {
-		const data = Array.isArray(response.body.data) ? response.body.data : [];
-		const keys = data.map((entry) => (isObject(entry) ? (recordKey(entry) ?? JSON.stringify(entry)) : '')).join('\n');
-		if (page > 1 && data.length && keys === this.previousPage) {
-			throw listError(this.params, `page ${page} repeats page ${page - 1}`);
-		}
-		this.previousPage = keys;
+		const data = (Array.isArray(response.body.data) ? response.body.data : []).filter(isObject);
+		let fresh = 0;
 		for (const entry of data) {
 			if (this.records.length >= this.limit) break;
-			if (!isObject(entry)) continue;
 			const key = recordKey(entry);
-			if (key !== undefined) {
-				if (this.seen.has(key)) continue;
-				this.seen.add(key);
-			}
+			if (this.seen.has(key)) continue;
+			this.seen.add(key);
+			fresh++;
 			this.records.push(entry);
 			if (this.records.length > MAX_LIST_ITEMS) throw listError(this.params, `more than ${MAX_LIST_ITEMS} records`);
+		}
+		if (page > 1 && data.length && fresh === 0 && this.records.length < this.limit) {
+			throw listError(this.params, `page ${page} with no record not already read (it repeats earlier pages)`);
 		}
 		const meta = response.body.meta ?? {};
 		this.pages = typeof meta.pages === 'number' ? meta.pages : undefined;
 		this.totalDocs = typeof meta.totalDocs === 'number' ? meta.totalDocs : undefined;
 		if (this.records.length >= this.limit || meta.hasNextPage !== true || data.length === 0) return false;
+		if (page >= this.maxPages) throw listError(this.params, `more than ${this.maxPages} pages`);
 		return !(this.pages !== undefined && page >= this.pages);
 	}
 }
@@ -78,8 +86,9 @@ export async function fetchPages(
 	request: ApiRequest,
 	pageSize: number,
 ): Promise<IDataObject[]> {
-	const list = new PagedList(params, limitOf(params));
-	const size = Math.min(pageSize, list.limit);
+	const limit = limitOf(params);
+	const size = Math.min(pageSize, limit);
+	const list = new PagedList(params, limit, size);
 	const fetchPage = async (page: number): Promise<ApiResponse> => {
 		const pageRequest = { ...request, qs: { ...request.qs, page, size } };
 		const response = await callApi(params.ctx, http, pageRequest, 'safe');
@@ -94,7 +103,7 @@ export async function fetchPages(
 			throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
 		}
 		const needed = Math.ceil((list.limit - list.records.length) / size);
-		const last = pages === undefined ? page + 1 : Math.min(pages, page + needed);
+		const last = Math.min(list.maxPages, pages === undefined ? page + 1 : Math.min(pages, page + needed));
 		const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
 		const responses = await Promise.all(numbers.map(fetchPage));
 		for (const [index, response] of responses.entries()) {
@@ -109,7 +118,7 @@ export async function fetchPages(
 function listError(params: Params, what: string): NodeOperationError {
 	return new NodeOperationError(params.ctx.getNode(), `Return All stopped: the list returned ${what}`, {
 		itemIndex: params.itemIndex,
-		description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when the service repeats a page. Turn off Return All and set a Limit, or narrow the list with filters.`,
+		description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
 	});
 }
 

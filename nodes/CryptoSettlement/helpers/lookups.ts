@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -10,7 +9,7 @@ import {
 import { SPECS } from '../resources';
 import { CREDENTIAL_TYPE } from './credentials';
 import { scalarText } from './values';
-import { callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from './transport';
+import { apiError, callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from './transport';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
 export const SEARCH_PAGE_SIZE = 100;
@@ -36,7 +35,7 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 	} catch (error) {
 		const reason = networkCode(error) ?? (error as Error).message;
 		const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
-		throw new NodeApiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+		throw apiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
 			message: `Could not load the list: ${reason}`,
 			httpCode,
 		});
@@ -45,7 +44,7 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 	if (!isSuccess(response)) {
 		const httpCode = String(response.statusCode);
 		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;
-		throw new NodeApiError(ctx.getNode(), { message, httpCode } as JsonObject, {
+		throw apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
 			message: `Could not load the list: ${message}`,
 			httpCode,
 		});

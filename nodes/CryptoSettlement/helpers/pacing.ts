@@ -26,6 +26,11 @@ export const RETRY = {
 	maxAmbiguousAttempts: 4,
 	baseBackoffMs: 500,
 	maxBackoffMs: 8_000,
+	/**
+	 * After a send whose outcome is in doubt, how long the External ID is looked up, with backoff,
+	 * for a late commit (the service may record it after the gateway or the client gave up).
+	 */
+	inDoubtLookupWindowMs: 12_000,
 };
 
 class Lane {

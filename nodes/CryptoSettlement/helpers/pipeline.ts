@@ -74,7 +74,13 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			const http = createHttpCall(this, requestData);
 			if (batch) {
 				const parts = await planItem(this, batch, spec);
-				records = await sendInTurn(this, batch, parts, async () => await perform(this, spec, parts, http), retry === 'withdrawal');
+				records = await sendInTurn(
+					this,
+					batch,
+					parts,
+					async (earlierInDoubt) => await perform(this, spec, parts, http, undefined, earlierInDoubt),
+					retry === 'withdrawal',
+				);
 			} else {
 				const params = new Params(this, spec);
 				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, params);
@@ -98,6 +104,7 @@ async function perform(
 	parts: RequestParts,
 	http: HttpCall,
 	params = new Params(ctx, spec),
+	earlierInDoubt?: Error,
 ): Promise<IDataObject[]> {
 	const request: ApiRequest = {
 		method: spec.method,
@@ -116,7 +123,7 @@ async function perform(
 				.slice(0, limitOf(params));
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
-			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath)];
+			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, earlierInDoubt)];
 		default: {
 			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
 			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);

@@ -6,29 +6,43 @@
 export const REDACTED = '[redacted]';
 
 /**
- * Secrets shorter than this are replaced only where a whole value equals them: a 4-digit PIN
- * replaced inside other values would corrupt amounts and account numbers.
+ * In output records, secrets shorter than this are replaced only where they stand as a whole token
+ * (not inside a longer run of letters and digits): a 4-digit PIN replaced inside every amount,
+ * hash and account number would corrupt the records. In errors and log lines every occurrence is
+ * replaced, whatever the length: they are read by people, and a short PIN echoed inside a service
+ * message ("invalid transaction pin 4711") must not reach them.
  */
 const SUBSTRING_MIN_LENGTH = 8;
 
-function redactText(text: string, secrets: readonly string[]): string {
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function redactText(text: string, secrets: readonly string[], anywhere: boolean): string {
 	let result = text;
 	for (const secret of secrets) {
 		if (result.trim() === secret) return REDACTED;
-		if (secret.length >= SUBSTRING_MIN_LENGTH && result.includes(secret)) result = result.split(secret).join(REDACTED);
+		if (!result.includes(secret)) continue;
+		result =
+			anywhere || secret.length >= SUBSTRING_MIN_LENGTH
+				? result.split(secret).join(REDACTED)
+				: result.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), REDACTED);
 	}
 	return result;
 }
 
+/** Longest first, so a secret that contains a shorter one is replaced whole. */
+const byLength = (secrets: readonly string[]) => [...secrets].sort((a, b) => b.length - a.length);
+
 /**
  * `value` with every secret replaced, at any depth (strings and numbers alike). Parts without a
- * secret are returned as they are, so the common case allocates nothing.
+ * secret are returned as they are, so the common case allocates nothing. `anywhere`: replace
+ * short secrets inside text too (errors and logs; see SUBSTRING_MIN_LENGTH).
  */
-export function redact<T>(value: T, secrets: readonly string[]): T {
+export function redact<T>(value: T, secrets: readonly string[], { anywhere = false } = {}): T {
 	if (!secrets.length) return value;
+	const ordered = byLength(secrets);
 	const walk = (current: unknown, depth: number): unknown => {
-		if (typeof current === 'string') return redactText(current, secrets);
-		if (typeof current === 'number') return secrets.includes(String(current)) ? REDACTED : current;
+		if (typeof current === 'string') return redactText(current, ordered, anywhere);
+		if (typeof current === 'number') return ordered.includes(String(current)) ? REDACTED : current;
 		if (!current || typeof current !== 'object' || depth > 50) return current;
 		if (Array.isArray(current)) {
 			let copy: unknown[] | undefined;
@@ -46,6 +60,11 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 		return copy ?? current;
 	};
 	return walk(value, 0) as T;
+}
+
+/** A log line or other text for people, with every occurrence of every secret replaced. */
+export function redactMessage(text: string, secrets: readonly string[]): string {
+	return secrets.length ? redactText(text, byLength(secrets), true) : text;
 }
 
 /** Secret-looking keys, removed at any depth from records that may hold account settings. */
@@ -72,7 +91,7 @@ export function redactError<E>(error: E, secrets: readonly string[]): E {
 		if (key in target && target[key] !== undefined) {
 			try {
 				if (target[key] instanceof Error) redactError(target[key], secrets);
-				else target[key] = redact(target[key], secrets);
+				else target[key] = redact(target[key], secrets, { anywhere: true });
 			} catch {
 				// a read-only property keeps its value; the others are still redacted
 			}

@@ -8,10 +8,10 @@ import {
 	type IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import type { Envelope, RetryPolicy } from './types';
-import { ambiguousError, rateLimitError, redirectError } from './apiErrors';
+import { ambiguousError, rateLimitError, redirectError, unsentError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
 
-export { isSuccess, serviceError } from './apiErrors';
+export { apiError, isInDoubt, isSuccess, markInDoubt, serviceError } from './apiErrors';
 export { backoffMs, CONCURRENCY, credentialKey, Gate, rateLimitWaitMs, RETRY } from './pacing';
 
 /**
@@ -50,10 +50,19 @@ export interface ApiResponse {
 	json: boolean;
 }
 
-/** The service answered, or the exchange ended without an answer we can trust. */
+/**
+ * The service answered; or the exchange ended without an answer we can trust, after the request
+ * may have reached the service (`ambiguous`: a 5xx, a timeout, a dropped connection, an answer
+ * that is not one); or it failed before any byte left (`unsent`: connection refused, no such host),
+ * which proves nothing was done.
+ */
 export type Outcome =
 	| { kind: 'answered'; response: ApiResponse }
-	| { kind: 'ambiguous'; reason: string; statusCode?: number; redirectedTo?: string };
+	| { kind: 'ambiguous'; reason: string; statusCode?: number; redirectedTo?: string }
+	| { kind: 'unsent'; reason: string };
+
+/** Socket codes of a connection that failed before the request was written: nothing reached the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Sends one request and hands back the full response, whatever its status. */
 export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
@@ -103,14 +112,24 @@ export function isJsonObject(body: unknown): boolean {
 	return prototype === Object.prototype || prototype === null;
 }
 
-/** A path template with its `{name}` placeholders filled, each value URL-encoded. */
+/**
+ * One path segment: URL-encoded (a `/` stays inside it). `.` and `..` cannot be encoded (URLs
+ * resolve `%2E%2E` too) and would point at another endpoint; the fields refuse them first, and
+ * this refuses them again for any caller.
+ */
+function segment(value: string): string {
+	if (value === '.' || value === '..') throw new Error(`"${value}" cannot be a path segment`);
+	return encodeURIComponent(value);
+}
+
+/** A path template with its `{name}` placeholders filled, each value one encoded segment. */
 export function fillPath(path: string, values: Record<string, string> = {}): string {
-	return path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
+	return path.replace(/\{(\w+)\}/g, (_match, name: string) => segment(values[name] ?? ''));
 }
 
 /** The path of one record: a template with a single placeholder (`/trades/wallets/{walletId}`) and its id. */
 export function recordPath(path: string, id: string): string {
-	return path.replace(/\{\w+\}/, encodeURIComponent(id));
+	return path.replace(/\{\w+\}/, segment(id));
 }
 
 /** The origin (scheme, host and port) of a Location header, never its path or query. */
@@ -126,12 +145,24 @@ export function networkCode(error: unknown): string | undefined {
 	return err?.code ?? err?.cause?.code;
 }
 
+/** Socket codes in the node's own words (n8n's wording advises retrying at once, wrong for a write). */
+const SOCKET_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was dropped before an answer',
+	EPIPE: 'the connection was closed while the request was sent',
+	ECONNABORTED: 'no answer within the timeout',
+	ETIMEDOUT: 'no answer within the timeout',
+	ESOCKETTIMEDOUT: 'no answer within the timeout',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be resolved',
+};
+
 /** Describes a failure without an answer, without the request (which holds the credentials). */
 function networkReason(error: unknown): string {
-	const err = error as { message?: string };
 	const code = networkCode(error);
-	const message = typeof err?.message === 'string' ? err.message.slice(0, 160) : 'no answer';
-	return code && !message.includes(code) ? `${code}: ${message}` : message;
+	if (code) return `${code}: ${SOCKET_WORDS[code] ?? 'the connection failed'}`;
+	const message = (error as { message?: unknown })?.message;
+	return typeof message === 'string' ? message.slice(0, 160) : 'no answer';
 }
 
 /**
@@ -168,7 +199,8 @@ export async function exchange(
 			});
 		} catch (error) {
 			gate.leave({ overloaded: true });
-			return { kind: 'ambiguous', reason: networkReason(error) };
+			const code = networkCode(error);
+			return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
 		}
 		const status = response.statusCode;
 		gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
@@ -199,7 +231,28 @@ export async function exchange(
 	}
 }
 
-/** An exchange whose ambiguous failures are retried only when the policy says repeating is safe. */
+/**
+ * One request that the service either answered or never received: a failure before any byte left
+ * (connection refused) is repeated with backoff whatever the request, since nothing was done.
+ */
+export async function exchangeOnce(
+	ctx: ApiContext,
+	http: HttpCall,
+	request: ApiRequest,
+	limits: ExchangeLimits = {},
+): Promise<Exclude<Outcome, { kind: 'unsent' }>> {
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await exchange(ctx, http, request, limits);
+		if (outcome.kind !== 'unsent') return outcome;
+		if (attempt >= RETRY.maxAmbiguousAttempts) throw unsentError(ctx, request, outcome, attempt);
+		await sleep(backoffMs(attempt));
+	}
+}
+
+/**
+ * An exchange whose ambiguous failures are retried only when the policy says repeating is safe;
+ * otherwise the error is marked in doubt (apiErrors.ts, `markInDoubt`).
+ */
 export async function callApi(
 	ctx: ApiContext,
 	http: HttpCall,
@@ -208,7 +261,7 @@ export async function callApi(
 	limits: ExchangeLimits = {},
 ): Promise<ApiResponse> {
 	for (let attempt = 1; ; attempt++) {
-		const outcome = await exchange(ctx, http, request, limits);
+		const outcome = await exchangeOnce(ctx, http, request, limits);
 		if (outcome.kind === 'answered') return outcome.response;
 		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)

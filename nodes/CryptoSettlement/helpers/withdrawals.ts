@@ -1,9 +1,11 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import {
+	apiError,
 	backoffMs,
 	callApi,
 	credentialKey,
-	exchange,
+	exchangeOnce,
+	markInDoubt,
 	recordPath,
 	RETRY,
 	serviceError,
@@ -16,14 +18,15 @@ import type { IdempotencyKey } from './types';
 
 /**
  * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
- * - the External ID is looked up before it is sent: a record found there is this payment when it
- *   matches the request, and a refusal when it does not (a reused ID);
+ * - the External ID is looked up before it is sent: a record found there is this payment only when
+ *   it is the same kind and shows every field the request sets with the same value; a different
+ *   or unprovable record means the ID is taken;
  * - in one n8n process, submissions with the same External ID and credential take turns;
- * - only a JSON envelope with `success: true` and `data.id` counts as created; any other answer
- *   after a send is ambiguous, and is resolved by the lookup, never by sending again blindly.
+ * - it is sent once per run: only a JSON envelope with `success: true` and `data.id` counts as
+ *   created; any other answer is in doubt and resolved by lookups, never by sending again.
  */
 
-type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
+export type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
 type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
@@ -58,17 +61,32 @@ async function findWithdrawal(
 
 const sameText = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
 
-/** The fields of the request that differ from the record found under its External ID. */
-export function differences(record: IDataObject, expected: IDataObject): string[] {
-	const differing: string[] = [];
+/** Bank or crypto: the record's `type`, else told by its destination; undefined when it shows neither. */
+function paymentKindOf(record: IDataObject): string | undefined {
+	if (typeof record.type === 'string' && record.type.trim() !== '') return record.type.trim().toLowerCase();
+	const present = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	if (present(record.bankAccount)) return 'bank';
+	if (present(record.walletAddress)) return 'crypto';
+	return undefined;
+}
+
+/**
+ * How the record found under an External ID compares with this request: the fields that conflict
+ * (a different kind of payment, a different value, or `null` where the request sets one), and the
+ * fields the record does not show, which leave the match unproven.
+ */
+export function compareWithRecord(record: IDataObject, expected: IDataObject): { conflicts: string[]; unshown: string[] } {
+	const conflicts: string[] = [];
+	const unshown: string[] = [];
 	for (const [field, wanted] of Object.entries(expected)) {
-		const actual = record[field];
-		if (wanted === undefined || actual === undefined || actual === null) continue;
-		const same =
-			typeof wanted === 'number' ? Number(actual) === wanted : field === 'walletAddress' ? String(actual) === wanted : sameText(actual, wanted);
-		if (!same) differing.push(field);
+		if (wanted === undefined) continue;
+		const actual = field === 'type' ? paymentKindOf(record) : record[field];
+		if (actual === undefined) unshown.push(field);
+		else if (actual === null) conflicts.push(field);
+		else if (typeof wanted === 'number' ? Number(actual) !== wanted : field === 'walletAddress' ? String(actual) !== wanted : !sameText(actual, wanted))
+			conflicts.push(field);
 	}
-	return differing;
+	return { conflicts, unshown };
 }
 
 /** Same External ID and credential in one process: one at a time, so the second sees the first. */
@@ -88,77 +106,88 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	}
 }
 
-/** Sends a withdrawal at most once per External ID, whatever fails in between. */
+/**
+ * Sends a withdrawal at most once (README, "Never paid twice"): looked up first; sent once; an
+ * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
+ * followed by lookups for a late commit, never by a second send. Only a connection that failed
+ * before any byte left, or a 429, is sent again. With `earlierInDoubt` (n8n's Retry On Fail after
+ * an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once more, and
+ * its error given back when it is still not found.
+ */
 export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
 	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
 	lookupPath: string,
+	earlierInDoubt?: Error,
 ): Promise<IDataObject> {
 	const key: Submission = { ...idempotency, lookupPath };
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
-		const existing = await lookUp(ctx, http, key, undefined);
+		if (earlierInDoubt) {
+			const found = await findWithdrawal(ctx, http, key.externalId, key.lookupPath).catch(() => undefined);
+			if (found) return matchOrRefuse(ctx, found, key);
+			throw earlierInDoubt;
+		}
+		const existing = await lookUp(ctx, http, key);
 		if (existing) return existing;
-		let lastAmbiguous: Ambiguous | undefined;
-		for (let attempt = 1; attempt <= RETRY.maxAmbiguousAttempts; attempt++) {
-			if (lastAmbiguous) {
-				const found = await lookUp(ctx, http, key, lastAmbiguous);
-				if (found) return found;
-				// Answered after a send but not created, and not found: the service may still be
-				// recording it, so it is not sent again.
-				if (lastAmbiguous.statusCode !== undefined && lastAmbiguous.statusCode < 500) break;
-			}
-			const outcome = await exchange(ctx, http, request);
-			if (outcome.kind === 'ambiguous') {
-				lastAmbiguous = outcome;
-				if (outcome.redirectedTo !== undefined) {
-					const found = await lookUp(ctx, http, key, outcome);
-					if (found) return found;
-					break;
-				}
-				if (outcome.statusCode === undefined || outcome.statusCode >= 500) await sleep(backoffMs(attempt));
-				continue;
-			}
-			const { response } = outcome;
-			const created = createdId(response);
-			if (created !== undefined) {
-				const data = response.body.data as IDataObject;
-				const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
-				return {
-					...data,
-					...full.record,
-					id: created,
-					externalId: key.externalId,
-					alreadySubmitted: false,
-					message: response.body.message ?? '',
-					...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
-				};
-			}
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				lastAmbiguous = {
-					kind: 'ambiguous',
-					reason: `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`,
-					statusCode: response.statusCode,
-				};
-				continue;
-			}
-			if (response.statusCode === 400 || response.statusCode === 409) {
-				// Refused; if that is because this External ID exists, the lookup says whose it is.
-				const refusal = serviceError(ctx, request, response);
-				const found = await lookUpAfterRefusal(ctx, http, key, refusal);
-				if (found) return found;
-				throw refusal;
-			}
-			throw serviceError(ctx, request, response);
+		const outcome = await exchangeOnce(ctx, http, request);
+		if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
+		const { response } = outcome;
+		const created = createdId(response);
+		if (created !== undefined) {
+			const data = response.body.data as IDataObject;
+			const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
+			return {
+				...data,
+				...full.record,
+				id: created,
+				externalId: key.externalId,
+				alreadySubmitted: false,
+				message: response.body.message ?? '',
+				...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
+			};
 		}
-		if (lastAmbiguous?.statusCode === undefined || lastAmbiguous.statusCode >= 500) {
-			const found = await lookUp(ctx, http, key, lastAmbiguous);
+		if (response.statusCode >= 200 && response.statusCode < 300) {
+			const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
+			return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode }, RETRY.inDoubtLookupWindowMs);
+		}
+		if (response.statusCode === 400 || response.statusCode === 409) {
+			// Refused; if that is because this External ID exists, the lookup says whose it is.
+			const refusal = serviceError(ctx, request, response);
+			const found = await lookUpAfterRefusal(ctx, http, key, refusal);
 			if (found) return found;
+			throw refusal;
 		}
-		throw unresolvedError(ctx, key.externalId, lastAmbiguous?.reason ?? 'no answer', lastAmbiguous?.statusCode);
+		throw serviceError(ctx, request, response);
 	});
+}
+
+/**
+ * After a send whose outcome is unknown: looks the External ID up over `windowMs`, with backoff, so
+ * a late commit is found and reported; not found by then, the item fails as in doubt.
+ */
+async function resolveInDoubt(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	cause: Pick<Ambiguous, 'reason' | 'statusCode'>,
+	windowMs: number,
+): Promise<IDataObject> {
+	const deadline = Date.now() + windowMs;
+	for (let attempt = 1; ; attempt++) {
+		let record: IDataObject | undefined;
+		try {
+			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+		} catch {
+			// The lookup failed too: keep trying within the window.
+		}
+		if (record) return matchOrRefuse(ctx, record, key);
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
+		await sleep(Math.min(backoffMs(attempt), remaining));
+	}
 }
 
 /**
@@ -196,18 +225,12 @@ function createdId(response: ApiResponse): string | undefined {
 }
 
 /** Looks the External ID up; a match is this payment, a record of another payment is a reused ID. */
-async function lookUp(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	key: Submission,
-	cause: Ambiguous | undefined,
-): Promise<IDataObject | undefined> {
+/** The lookup before the send: without an answer it cannot be known whether it exists, so it is not sent. */
+async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
 		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
 	} catch (error) {
-		// Without a lookup we cannot tell whether it exists, so it must not be sent (again).
-		if (cause) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
 		throw lookupFailedError(ctx, key.externalId, error);
 	}
 	return record && matchOrRefuse(ctx, record, key);
@@ -230,20 +253,33 @@ async function lookUpAfterRefusal(
 	return record && matchOrRefuse(ctx, record, key);
 }
 
+/** A found record is this payment only when it is provably the same; otherwise the External ID is taken. */
 function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }): IDataObject {
-	const differing = differences(record, key.expected);
-	if (differing.length) {
-		const detail = differing.map((field) => `${field}: ${JSON.stringify(record[field])} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
+	const { conflicts, unshown } = compareWithRecord(record, key.expected);
+	const id = String(record.id ?? record._id);
+	const shown = (field: string) => JSON.stringify(field === 'type' ? (paymentKindOf(record) ?? null) : (record[field] ?? null));
+	if (conflicts.length) {
+		const detail = conflicts.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`External ID ${key.externalId} was already used for a different withdrawal (${detail})`,
 			{
 				itemIndex: ctx.getItemIndex(),
-				description: `A withdrawal with this External ID exists (id ${String(record.id ?? record._id)}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
+				description: `A withdrawal with this External ID exists (id ${id}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
 			},
 		);
 	}
-	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
+	if (unshown.length) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`External ID ${key.externalId} is already used; the service's record cannot be matched to this payment (it does not show ${unshown.join(', ')})`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description: `A withdrawal with this External ID exists (id ${id}), but its record does not show enough to tell whether it is this payment, so nothing was sent and it is not reported as this one. Check it with Withdrawal → Get; give a different payment its own External ID.`,
+			},
+		);
+	}
+	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true, message: 'already submitted' };
 }
 
 function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
@@ -261,7 +297,7 @@ function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
 function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
 	const reason = (error as Error)?.message ?? 'no answer';
 	const httpCode = (error as { httpCode?: string })?.httpCode;
-	return new NodeApiError(
+	return apiError(
 		ctx.getNode(),
 		{ message: reason, ...(httpCode ? { httpCode } : {}) },
 		{
@@ -275,15 +311,17 @@ function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, err
 
 function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
 	const httpCode = statusCode ? String(statusCode) : undefined;
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: reason, ...(httpCode ? { httpCode } : {}) },
-		{
-			message: `The withdrawal with External ID ${externalId} may or may not have been created: ${reason}`,
-			description:
-				'The service answered without a clear result and the withdrawal could not be confirmed. Running this item again with the same External ID cannot pay it twice (it is looked up first); or look it up with Withdrawal → Get using the External ID.',
-			httpCode,
-			itemIndex: ctx.getItemIndex(),
-		},
+	return markInDoubt(
+		apiError(
+			ctx.getNode(),
+			{ message: reason, ...(httpCode ? { httpCode } : {}) },
+			{
+				message: `The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
+				description:
+					'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
+				httpCode,
+				itemIndex: ctx.getItemIndex(),
+			},
+		),
 	);
 }

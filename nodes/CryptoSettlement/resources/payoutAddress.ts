@@ -14,8 +14,10 @@ export const payoutAddress: ResourceSpecs = {
 		method: 'POST',
 		path: '/payments/wallet-addresses',
 		source: 'public notes (third-party)',
-		// Saving is an upsert on address + network + token, so a repeat changes nothing more.
-		kind: 'update',
+		// Saving is documented as an upsert on address + network + token, but a saved address is a
+		// payout destination (the credential's "saved only" guardrail trusts it): after an unclear
+		// answer it is reported in doubt rather than sent again.
+		kind: 'create',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false }), LABEL],
 		build: (params) => ({
 			body: {

@@ -85,7 +85,7 @@ export const withdrawal: ResourceSpecs = {
 			return {
 				pathParams: { bankAccountId },
 				body: { amount: toNumber(amount), ...narration, pin, externalId: key.externalId },
-				idempotency: { ...key, expected: { bankAccount: bankAccountId, amount: toNumber(amount) }, fullRecord: fullRecordOf(params) },
+				idempotency: { ...key, expected: { type: 'bank', bankAccount: bankAccountId, amount: toNumber(amount) }, fullRecord: fullRecordOf(params) },
 			};
 		},
 	},
@@ -110,7 +110,7 @@ export const withdrawal: ResourceSpecs = {
 			const pin = await transactionPin(params);
 			return {
 				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
-				idempotency: { ...key, expected: { ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
+				idempotency: { ...key, expected: { type: 'crypto', ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
 			};
 		},
 	},
