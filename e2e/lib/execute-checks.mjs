@@ -67,6 +67,11 @@ export async function executeChecks({ n8n, sandbox }) {
 		assert(paid.length === 2 && paid.every((p) => p.alreadySubmitted === false && p.status), `Paid: ${JSON.stringify(paid).slice(0, 300)}`);
 		assert(paid.map((p) => p.externalId).join() === 'payout-2001,payout-2002', `paid External IDs ${paid.map((p) => p.externalId)}`);
 		assert(refused.length === 1, `Refused: ${JSON.stringify(refused).slice(0, 300)}`);
+		// The error item keeps its row: counted from 1, with the External ID (and the input's fields).
+		assert(
+			refused[0].details?.row === 3 && refused[0].details?.externalId === 'payout-2003' && refused[0].payoutId === 'payout-2003',
+			`Refused row identity: ${JSON.stringify(refused[0]).slice(0, 300)}`,
+		);
 		const posts = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payments/withdraw/address') && /^payout-200/.test(r.body?.externalId ?? '')).length;
 		const sent = posts();
 		assert(sent === 2, `${sent} withdrawal requests for the batch`);
@@ -75,7 +80,7 @@ export async function executeChecks({ n8n, sandbox }) {
 		const repaid = itemsOf(again, 'Paid') ?? [];
 		assert(repaid.length === 2 && repaid.every((p) => p.alreadySubmitted === true), `re-run: ${JSON.stringify(repaid).slice(0, 300)}`);
 		assert(posts() === 2, 'the re-run sent a withdrawal again');
-		return '2 paid, 1 refused; re-run: 2 alreadySubmitted, 0 sent';
+		return '2 paid, 1 refused (row 3, payout-2003); re-run: 2 alreadySubmitted, 0 sent';
 	});
 
 	await check('field rule refused before any request reaches the sandbox', async () => {

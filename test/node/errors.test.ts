@@ -87,7 +87,7 @@ describe('service errors surface the message, the HTTP code and the first valida
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);
 		expect(run.items[0].json).toEqual({ id: 'w1' });
-		expect(run.items[1].error?.message).toBe('wallet not found (HTTP 404)');
+		expect(run.items[1].json.error).toBe('wallet not found (HTTP 404)');
 		expect(run.items[2].json).toEqual({ id: 'w3' });
 		expectNoSecrets(run.text);
 	});

@@ -53,7 +53,7 @@ describe('1. every item is checked before any money moves', () => {
 			],
 		});
 		expect(server.requests).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^2 of 4 items are invalid, so nothing was sent: item 1: 'Amount \(USD\)' must have at most 2 decimal places.*; item 3: .*plain decimal number/);
+		expect(result.error?.message).toMatch(/^2 of 4 rows are invalid, so nothing was sent: row 2 \(p-2\): 'Amount \(USD\)' must have at most 2 decimal places.*; row 4 \(p-4\): .*plain decimal number/);
 		expect(result.items).toHaveLength(0);
 	});
 
@@ -69,9 +69,32 @@ describe('1. every item is checked before any money moves', () => {
 		});
 		expect(posts().map((r) => r.body?.externalId)).toEqual(['p-1', 'p-3']);
 		expect(result.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
-		expect(result.items[1].error?.message).toMatch(/^'Amount \(USD\)' must have at most 2 decimal places/);
+		expect(result.items[1].json.error).toMatch(/^'Amount \(USD\)' must have at most 2 decimal places/);
 		expect(result.items[2].json).toMatchObject({ externalId: 'p-3', alreadySubmitted: false });
 	});
+
+	test.each([['continueRegularOutput', 0], ['continueErrorOutput', 1]] as const)(
+		'with %s, an error item keeps its row (from 1, and as pairedItem) and External ID',
+		async (onError, output) => {
+			const { server } = await setUp();
+			const result = await runWorkflow({
+				workflow: actionWorkflow(crypto(), { onError }),
+				items: [
+					{ amount: 5, ref: 'payout-3001' },
+					{ amount: 7, ref: 'payout-3002' },
+					{ amount: 10.125, ref: 'payout-3003' },
+				].map((json) => ({ json })),
+				credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
+			});
+			const items = result.run.data.resultData.runData[NODE][0].data?.main?.[output] ?? [];
+			const failed = items.find((item) => item.json.error !== undefined);
+			expect(failed?.json).toEqual({
+				error: expect.stringMatching(/^'Amount \(USD\)' must have at most 2 decimal places/),
+				details: { row: 3, externalId: 'payout-3003', description: expect.stringMatching(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 3\./) },
+			});
+			expect(failed?.pairedItem).toEqual({ item: 2 });
+		},
+	);
 
 	test('a refusal mid-batch stops what was not sent yet and lists what was submitted, with External IDs', async () => {
 		const { run, posts, service } = await setUp((body) =>
@@ -83,10 +106,10 @@ describe('1. every item is checked before any money moves', () => {
 		const submitted = (result.error?.context as IDataObject).submittedItems as IDataObject[];
 		expect(submitted.map((s) => s.externalId).sort()).toEqual([...service.byExternalId.keys()].sort());
 		expect(submitted.length).toBeGreaterThan(0);
-		for (const { externalId } of submitted) expect(result.error?.description).toContain(`External ID ${String(externalId)}`);
+		for (const { itemIndex, externalId } of submitted) expect(result.error?.description).toContain(`row ${Number(itemIndex) + 1} (${String(externalId)})`);
 		// Items are sent in order, a few at a time: the tail of the batch was never sent.
 		expect(posts().map((r) => r.body?.externalId)).not.toContain('p-8');
-		expect(result.error?.description).toMatch(/Not sent: item .*7/);
+		expect(result.error?.description).toMatch(/Not sent: row .*8 \(p-8\)/);
 	});
 
 	test("with n8n's Batching option (items started apart in time), one bad row still sends nothing", async () => {
@@ -98,7 +121,7 @@ describe('1. every item is checked before any money moves', () => {
 				{ amount: 7.777, ref: 'b-3' },
 			],
 		});
-		expect(result.error?.message).toMatch(/^1 of 3 items are invalid, so nothing was sent: item 2/);
+		expect(result.error?.message).toMatch(/^1 of 3 rows are invalid, so nothing was sent: row 3 \(b-3\)/);
 		expect(server.requests).toHaveLength(0);
 	});
 
@@ -154,7 +177,7 @@ describe('2. a reused External ID on a different payment fails', () => {
 		});
 		expect(service.byExternalId.size).toBe(1);
 		expect(result.items[0].json).toMatchObject({ externalId: 'ord-11', alreadySubmitted: false });
-		expect(result.items[1].error?.message).toMatch(/^External ID ord-11 was already used for a different withdrawal \(walletAddress: "TAlice" there, "TBob" here; amount: 10 there, 2500 here\)/);
+		expect(result.items[1].json.error).toMatch(/^External ID ord-11 was already used for a different withdrawal \(walletAddress: "TAlice" there, "TBob" here; amount: 10 there, 2500 here\)/);
 	});
 
 	test('the same payment twice is reported as already submitted', async () => {
@@ -193,7 +216,7 @@ describe('3. External ID values are checked', () => {
 			continueOnFail: true,
 			items: [{ amount: 5, ref: 'p-1' }, { amount: 6 }],
 		});
-		expect(result.items[1].error?.message).toBe('External ID is empty for this item');
+		expect(result.items[1].json.error).toBe('External ID is empty for this item');
 		expect(posts().map((r) => r.body?.externalId)).toEqual(['p-1']);
 	});
 

@@ -22,7 +22,26 @@ const MONEY_IN_FLIGHT = 4;
 /** Items named in one error message at most; the rest are counted. */
 const LISTED = 10;
 
-type ItemPlan = { parts: RequestParts } | { error: Error };
+/** An item's request, or why it cannot go; and its External ID, to name the row in messages. */
+type ItemPlan = ({ parts: RequestParts } | { error: Error }) & { externalId?: string };
+
+/**
+ * How messages name an item: rows count from 1, as a person reads the input table, with the
+ * External ID that identifies the payment ("row 3 (payout-3003)").
+ */
+export function rowOf(itemIndex: number, externalId?: string): string {
+	return `row ${itemIndex + 1}${externalId ? ` (${externalId})` : ''}`;
+}
+
+/** The External ID an item shows, planned or as typed; undefined when it has none (or it cannot be read). */
+function typedExternalId(ctx: IExecuteSingleFunctions): string | undefined {
+	try {
+		const value = ctx.getNodeParameter('externalId', '') as unknown;
+		return (typeof value === 'string' && value.trim() !== '') || typeof value === 'number' ? String(value).trim() : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 type Settled =
 	| { state: 'submitted'; externalId?: string; id?: string }
@@ -32,6 +51,7 @@ type Settled =
 
 interface Entry {
 	settled?: Settled;
+	externalId?: string;
 	done: Promise<void>;
 	markDone: () => void;
 	start?: () => void;
@@ -111,19 +131,18 @@ class Batch {
 				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
 				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
 			});
-		const failed = sorted.filter(([, entry]) => entry.settled?.state === 'failed').map(([index]) => index);
-		const notSent = sorted.filter(([, entry]) => entry.settled?.state === 'not sent').map(([index]) => index);
-		const list = (indexes: number[]) =>
-			indexes.slice(0, LISTED).join(', ') + (indexes.length > LISTED ? ` and ${indexes.length - LISTED} more` : '');
+		const rows = (state: Settled['state']) =>
+			sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
+		const list = (named: string[]) =>
+			named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
+		const failed = rows('failed');
+		const notSent = rows('not sent');
 		const parts = [
 			submitted.length
-				? `Already submitted: ${submitted
-						.slice(0, LISTED)
-						.map((s) => `item ${s.itemIndex}${s.externalId ? ` (External ID ${s.externalId})` : ''}`)
-						.join(', ')}${submitted.length > LISTED ? ` and ${submitted.length - LISTED} more` : ''}.`
+				? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.`
 				: 'Nothing was submitted.',
-			failed.length ? `Failed: item ${list(failed)}.` : '',
-			notSent.length ? `Not sent: item ${list(notSent)}.` : '',
+			failed.length ? `Failed: ${list(failed)}.` : '',
+			notSent.length ? `Not sent: ${list(notSent)}.` : '',
 		];
 		return { text: parts.filter(Boolean).join(' '), submitted };
 	}
@@ -149,10 +168,16 @@ export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
 /** Checks every item of the run once, and gives this item its request, or the reason it cannot go. */
 export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec): Promise<RequestParts> {
 	const itemIndex = ctx.getItemIndex();
-	batch.plans ??= planAll(ctx, spec);
+	batch.plans ??= planAll(ctx, spec).then((plans) => {
+		plans.forEach((plan, index) => {
+			const entry = batch.entries.get(index);
+			if (entry) entry.externalId = plan.externalId;
+		});
+		return plans;
+	});
 	const plans = await batch.plans;
 	const own = plans[itemIndex];
-	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error }] : []));
+	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error, externalId: plan.externalId }] : []));
 	if (invalid.length && !ctx.continueOnFail()) {
 		batch.settle(itemIndex, { state: 'invalid' });
 		await batch.allJoined;
@@ -169,11 +194,12 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promi
 	const count = inputItems(ctx).length;
 	const plans: ItemPlan[] = [];
 	for (let index = 0; index < count; index++) {
+		const itemCtx = contextForItem(ctx, index);
 		try {
-			const params = new Params(contextForItem(ctx, index), spec);
-			plans.push({ parts: spec.build ? await spec.build(params) : {} });
+			const parts = spec.build ? await spec.build(new Params(itemCtx, spec)) : {};
+			plans.push({ parts, externalId: parts.idempotency?.externalId ?? typedExternalId(itemCtx) });
 		} catch (error) {
-			plans.push({ error: error as Error });
+			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
 		}
 	}
 	return plans;
@@ -181,21 +207,21 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promi
 
 function invalidBatchError(
 	ctx: IExecuteSingleFunctions,
-	invalid: Array<{ index: number; error: Error }>,
+	invalid: Array<{ index: number; error: Error; externalId?: string }>,
 	count: number,
 ): NodeOperationError {
 	const listed = invalid
 		.slice(0, LISTED)
-		.map(({ index, error }) => `item ${index}: ${error.message}`)
+		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
 		.join('; ');
 	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
 	return new NodeOperationError(
 		ctx.getNode(),
-		`${invalid.length} of ${count} items are invalid, so nothing was sent: ${listed}${more}`,
+		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
 		{
 			itemIndex: invalid[0].index,
 			description:
-				'Every item is checked before any payment is sent. Fix the items named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.',
+				'Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.',
 		},
 	);
 }
@@ -272,7 +298,7 @@ function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperation
 	const { text, submitted } = batch.summary();
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		`Not sent: item ${batch.stoppedBy} failed first, so the items after it were stopped`,
+		`Not sent: ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first, so the rows after it were stopped`,
 		{ itemIndex: ctx.getItemIndex(), description: text },
 	);
 	error.context = { ...(error.context ?? {}), submittedItems: submitted };

@@ -134,7 +134,7 @@ export class Params {
 			text,
 			{
 				itemIndex: this.itemIndex,
-				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for item ${this.itemIndex}. Nothing was sent to the service for this item.${hint}`,
+				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for row ${this.itemIndex + 1}. Nothing was sent to the service for this item.${hint}`,
 			},
 		);
 	}

@@ -88,8 +88,18 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
 			const redacted = redactError(error, secrets);
+			if (this.continueOnFail()) {
+				// The error item keeps its row's identity: pairedItem, the row counted from 1 and the
+				// External ID, so a reconciler knows which payout failed. Only `error` and `details`
+				// at the top: n8n routes such items to the error output, and would replace the JSON of
+				// an item carrying an error object with the bare message.
+				const { message, description } = redacted as { message?: string; description?: string };
+				const externalId = batch?.entries.get(itemIndex)?.externalId;
+				const details: IDataObject = { row: itemIndex + 1, ...(externalId ? { externalId } : {}), ...(description ? { description } : {}) };
+				return [{ json: { error: String(message), details }, pairedItem: { item: itemIndex } }];
+			}
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
-			if (redacted instanceof NodeOperationError && !this.continueOnFail()) return raisedByEngine(redacted);
+			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
 			throw redacted;
 		}
 		records = redact(records, secrets);
