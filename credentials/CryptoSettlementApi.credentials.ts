@@ -111,6 +111,69 @@ export class CryptoSettlementApi implements ICredentialType {
 			description:
 				'Webhook verification secret from the dashboard; the trigger node compares it with the x-webhook-secret header of incoming webhooks',
 		},
+		{
+			displayName:
+				"Guardrails — set by the owner of this credential. They are checked before any withdrawal or swap is sent, for every workflow and AI agent that uses this credential; people who may only use it can neither see nor change them.",
+			name: 'guardrailsNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Max per Withdrawal (USD)',
+			name: 'maxPerWithdrawalUsd',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			description:
+				'Largest single withdrawal or swap, in USD (0: no limit). Crypto and NGN/GHS amounts are valued at the service\'s current rate; an item that cannot be valued is refused.',
+		},
+		{
+			displayName: 'Max per Day (USD)',
+			name: 'maxPerDayUsd',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			description:
+				"Total per UTC day for this credential, in USD (0: no limit): today's pending and completed withdrawals, read from the service's own list, plus what the run is about to send",
+		},
+		{
+			displayName: 'Allowed Destinations',
+			name: 'destinations',
+			type: 'options',
+			options: [
+				{ name: 'Any Address', value: 'any' },
+				{ name: 'Saved Payout Addresses Only', value: 'savedOnly' },
+				{ name: 'Addresses Listed Below Only', value: 'allowList' },
+			],
+			default: 'any',
+			description: 'Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts.',
+		},
+		{
+			displayName: 'Allowed Addresses',
+			name: 'allowedAddresses',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			placeholder: 'e.g. USDT:TRC20:TXyz… (one a line; a bare address allows any token and network)',
+			description: 'One address a line, optionally as TOKEN:NETWORK:address (TOKEN::address for BTC, LTC, DOGE and BCH)',
+			displayOptions: { show: { destinations: ['allowList'] } },
+		},
+		{
+			displayName: 'Require External ID in Production',
+			name: 'requireExternalId',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether a withdrawal with a Production credential needs a mapped External ID: a derived one changes with every execution, so a re-run or "Execute step" could pay again',
+		},
+		{
+			displayName: 'Allow Agent Payments',
+			name: 'allowAgentPayments',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the node used as an AI agent\'s tool may run withdrawals and swaps (every other guardrail still applies). Reads are always allowed.',
+		},
 	];
 
 	/**

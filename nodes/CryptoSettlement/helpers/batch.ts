@@ -1,5 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { isInDoubt } from './apiErrors';
+import { checkGuardrails } from './guardrails';
+import type { HttpCall } from './transport';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
@@ -166,9 +168,9 @@ export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
 }
 
 /** Checks every item of the run once, and gives this item its request, or the reason it cannot go. */
-export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec): Promise<RequestParts> {
+export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec, http: HttpCall): Promise<RequestParts> {
 	const itemIndex = ctx.getItemIndex();
-	batch.plans ??= planAll(ctx, spec).then((plans) => {
+	batch.plans ??= planAll(ctx, spec, http, batch).then((plans) => {
 		plans.forEach((plan, index) => {
 			const entry = batch.entries.get(index);
 			if (entry) entry.externalId = plan.externalId;
@@ -190,7 +192,7 @@ export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec:
 	return own.parts;
 }
 
-async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promise<ItemPlan[]> {
+async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch): Promise<ItemPlan[]> {
 	const count = inputItems(ctx).length;
 	const plans: ItemPlan[] = [];
 	for (let index = 0; index < count; index++) {
@@ -202,6 +204,11 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec): Promi
 			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
 		}
 	}
+	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
+	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
+	const { refused, release } = await checkGuardrails(ctx, http, spec, valid);
+	for (const [index, error] of refused) plans[index] = { error, externalId: plans[index].externalId };
+	void batch.allSettled().then(release);
 	return plans;
 }
 
@@ -220,8 +227,9 @@ function invalidBatchError(
 		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
 		{
 			itemIndex: invalid[0].index,
-			description:
-				'Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.',
+			description: `Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.${
+				(invalid[0].error as { description?: string }).description ? ` ${rowOf(invalid[0].index, invalid[0].externalId)}: ${(invalid[0].error as { description?: string }).description}` : ''
+			}`,
 		},
 	);
 }

@@ -123,3 +123,8 @@ export function bankAccountFields(params: Params): IDataObject {
 	const accountNumber = params.requiredText('accountNumber');
 	return { id, accountNumber };
 }
+
+/** 'Dry Run', under 'Additional Fields'. */
+export function dryRunOf(params: Params): boolean {
+	return params.additional().dryRun === true;
+}

@@ -17,7 +17,9 @@ import { isJsonObject, REQUEST_TIMEOUT_MS, type ApiResponse, type HttpCall } fro
 
 /** The items the node received in this run (the engine gives each item's context the whole input). */
 export function inputItems(ctx: IExecuteSingleFunctions): INodeExecutionData[] {
-	const items = ctx.getExecuteData()?.data?.main?.[0];
+	const data = ctx.getExecuteData()?.data;
+	// Run as an AI agent's tool, the engine reads the tool's input instead of the main input.
+	const items = (data?.main ?? data?.ai_tool)?.[0];
 	if (!Array.isArray(items)) throw engineChanged(ctx, 'the input items of this run are not available');
 	return items;
 }
@@ -34,6 +36,16 @@ export function contextForItem<T extends IExecuteSingleFunctions>(ctx: T, itemIn
 		throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
 	}
 	return view;
+}
+
+/**
+ * Whether this run is an AI agent calling the node as a tool: n8n gives such a node the generated
+ * `…Tool` type, and feeds it the tool's input (`ai_tool`) instead of the main input.
+ */
+export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
+	if (ctx.getNode().type.endsWith('Tool')) return true;
+	const data = ctx.getExecuteData()?.data;
+	return !!data && data.main === undefined && data.ai_tool !== undefined;
 }
 
 /** An object that stays the same for every item and every Retry On Fail attempt of one node run. */

@@ -36,6 +36,16 @@ export const PIN: INodeProperties = {
 	description: "Transaction PIN. Leave empty to use the credential's PIN.",
 };
 
+/** Money-moving operations: check everything, send nothing (README, "Guardrails"). */
+export const DRY_RUN: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything",
+};
+
 /** Optional fields of an operation, in one 'Additional Fields' collection (options sorted by name). */
 export function additionalFields(options: INodeProperties[]): INodeProperties {
 	return {

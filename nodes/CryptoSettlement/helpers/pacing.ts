@@ -166,3 +166,23 @@ export function backoffMs(attempt: number): number {
 	const ceiling = Math.min(RETRY.maxBackoffMs, RETRY.baseBackoffMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
+
+/**
+ * Work under the same key in one process, one at a time, so the second sees what the first did
+ * (the same External ID and credential; a credential's daily-limit check).
+ */
+const turns = new Map<string, Promise<unknown>>();
+
+export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+	const previous = turns.get(key);
+	const current = (async () => {
+		if (previous) await previous.catch(() => undefined);
+		return await work();
+	})();
+	turns.set(key, current);
+	try {
+		return await current;
+	} finally {
+		if (turns.get(key) === current) turns.delete(key);
+	}
+}

@@ -15,6 +15,7 @@ import { redact, redactError } from './redact';
 import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { isObject } from './values';
+import { dryRunRecord, dryRunWithdrawal } from './dryRun';
 import { submitWithdrawal } from './withdrawals';
 
 /**
@@ -73,7 +74,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			assertUsableCredential(this, credentials);
 			const http = createHttpCall(this, requestData);
 			if (batch) {
-				const parts = await planItem(this, batch, spec);
+				const parts = await planItem(this, batch, spec, http);
 				records = await sendInTurn(
 					this,
 					batch,
@@ -133,8 +134,10 @@ async function perform(
 				.slice(0, limitOf(params));
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
+			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
 			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, earlierInDoubt)];
 		default: {
+			if (parts.dryRun) return [dryRunRecord(request, parts)];
 			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
 			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];

@@ -12,7 +12,7 @@ import { ambiguousError, rateLimitError, redirectError, unsentError } from './ap
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
 
 export { apiError, isInDoubt, isSuccess, markInDoubt, serviceError } from './apiErrors';
-export { backoffMs, CONCURRENCY, credentialKey, Gate, rateLimitWaitMs, RETRY } from './pacing';
+export { backoffMs, CONCURRENCY, credentialKey, Gate, header, oneAtATime, rateLimitWaitMs, RETRY } from './pacing';
 
 /**
  * The one path every request takes: pacing under the service's rate limits (docs/api.md, "Rate limits"), bounded waits on 429,

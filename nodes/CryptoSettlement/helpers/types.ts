@@ -1,4 +1,5 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { Payment } from './guardrails';
 import type { Params } from './params';
 
 /**
@@ -32,6 +33,10 @@ export interface RequestParts {
 	identity?: IDataObject;
 	/** For paged lists: the node's own filter, applied to the records fetched (Limit counts the matches). */
 	keep?: (record: IDataObject) => boolean;
+	/** 'Dry Run': every check runs, and the request is output instead of sent. */
+	dryRun?: boolean;
+	/** The item's value in USD, when the guardrails valued it. */
+	valueUsd?: number;
 }
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
@@ -57,6 +62,11 @@ interface OperationBase {
 	errorHint?: Partial<Record<number, string>>;
 	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
 	rateLimit?: number;
+	/**
+	 * Moves money: what the credential's guardrails check (helpers/guardrails.ts), from the request
+	 * the item would send. Such operations also take 'Dry Run'.
+	 */
+	payment?: (parts: RequestParts) => Payment;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
 	credentialKey,
 	exchangeOnce,
 	markInDoubt,
+	oneAtATime,
 	recordPath,
 	RETRY,
 	serviceError,
@@ -29,7 +30,7 @@ import type { IdempotencyKey } from './types';
 export type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
-type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
+export type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
 
 /** The read of one withdrawal by its id or External ID. */
 function lookupRequest(lookupPath: string, id: string): ApiRequest {
@@ -87,23 +88,6 @@ export function compareWithRecord(record: IDataObject, expected: IDataObject): {
 			conflicts.push(field);
 	}
 	return { conflicts, unshown };
-}
-
-/** Same External ID and credential in one process: one at a time, so the second sees the first. */
-const turns = new Map<string, Promise<unknown>>();
-
-async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-	const previous = turns.get(key);
-	const current = (async () => {
-		if (previous) await previous.catch(() => undefined);
-		return await work();
-	})();
-	turns.set(key, current);
-	try {
-		return await current;
-	} finally {
-		if (turns.get(key) === current) turns.delete(key);
-	}
 }
 
 /**
@@ -226,7 +210,7 @@ function createdId(response: ApiResponse): string | undefined {
 
 /** Looks the External ID up; a match is this payment, a record of another payment is a reused ID. */
 /** The lookup before the send: without an answer it cannot be known whether it exists, so it is not sent. */
-async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission): Promise<IDataObject | undefined> {
+export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
 		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);

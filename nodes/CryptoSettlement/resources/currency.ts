@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { transactionPin } from '../helpers/builders';
-import { additionalFields, amountField, CURRENCY, PIN } from '../helpers/fields';
+import { dryRunOf, transactionPin } from '../helpers/builders';
+import { additionalFields, amountField, CURRENCY, DRY_RUN, PIN } from '../helpers/fields';
 import { checkSwap, toNumber, USD_DECIMALS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
@@ -29,13 +29,14 @@ export const currency: ResourceSpecs = {
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),
 			fiat('to', 'To', 'ghs', "Currency to credit; must differ from 'From'"),
-			additionalFields([PIN]),
+			additionalFields([DRY_RUN, PIN]),
 		],
 		build: async (params) => {
 			const input = { amount: params.raw('amount', ''), from: params.text('from'), to: params.text('to') };
 			params.assert(checkSwap(input));
 			const pin = await transactionPin(params);
-			return { body: { amount: toNumber(input.amount), from: input.from, to: input.to, pin } };
+			return { body: { amount: toNumber(input.amount), from: input.from, to: input.to, pin }, dryRun: dryRunOf(params) };
 		},
+		payment: ({ body = {} }) => ({ amount: { fiat: String(body.from), value: Number(body.amount) } }),
 	},
 };

@@ -1,8 +1,9 @@
-import { externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
+import { dryRunOf, externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../helpers/builders';
 import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
+	DRY_RUN,
 	LIST_FIELDS,
 	listFilters,
 	NARRATION,
@@ -73,7 +74,7 @@ export const withdrawal: ResourceSpecs = {
 				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance (docs/api.md)",
 			),
 			...PAYMENT_FIELDS,
-			additionalFields([NARRATION, PIN]),
+			additionalFields([DRY_RUN, NARRATION, PIN]),
 		],
 		build: async (params) => {
 			const bankAccountId = params.pathId('bankAccountId');
@@ -86,8 +87,10 @@ export const withdrawal: ResourceSpecs = {
 				pathParams: { bankAccountId },
 				body: { amount: toNumber(amount), ...narration, pin, externalId: key.externalId },
 				idempotency: { ...key, expected: { type: 'bank', bankAccount: bankAccountId, amount: toNumber(amount) }, fullRecord: fullRecordOf(params) },
+				dryRun: dryRunOf(params),
 			};
 		},
+		payment: (parts) => ({ amount: { usd: Number(parts.body?.amount) }, key: parts.idempotency }),
 	},
 	createCrypto: {
 		option: {
@@ -101,7 +104,7 @@ export const withdrawal: ResourceSpecs = {
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
-		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([PIN])],
+		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
@@ -111,8 +114,14 @@ export const withdrawal: ResourceSpecs = {
 			return {
 				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
 				idempotency: { ...key, expected: { type: 'crypto', ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
+				dryRun: dryRunOf(params),
 			};
 		},
+		payment: ({ body = {}, idempotency }) => ({
+			amount: body.amount !== undefined ? { usd: Number(body.amount) } : { token: String(body.token), crypto: Number(body.cryptoAmount) },
+			destination: { token: String(body.token), ...(body.network ? { network: String(body.network) } : {}), address: String(body.walletAddress) },
+			key: idempotency,
+		}),
 	},
 	estimateNetworkFee: {
 		option: {

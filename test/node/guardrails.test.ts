@@ -1,0 +1,308 @@
+/**
+ * The credential owner's guardrails and Dry Run, through n8n-core's engine against a real local
+ * HTTP server: limits per withdrawal and per day, valuation at the service's rates, allowed
+ * destinations, a mapped External ID in Production, AI agents, batch-wide refusals.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, runWorkflow } from '../harness';
+import { api, CREDENTIALS, ok, recordRequests, rl, runNode } from './helpers';
+import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
+
+const TODAY = new Date();
+const at = (daysAgo: number, hour = 0) =>
+	new Date(Date.UTC(TODAY.getUTCFullYear(), TODAY.getUTCMonth(), TODAY.getUTCDate() - daysAgo, hour)).toISOString();
+
+const RATES = [
+	{ symbol: 'USDT', rate: { NGN: 1500, GHS: 15 }, priceUSD: 1 },
+	{ symbol: 'BTC', rate: { NGN: 90_000_000, GHS: 900_000 }, priceUSD: 60_000 },
+];
+
+/** The service: withdrawals by External ID, rates, saved payout addresses, today's list, swaps and fee quotes. */
+async function service(options: { listed?: IDataObject[]; rates?: Reply; saved?: IDataObject[] } = {}) {
+	const withdrawals = withdrawalService();
+	const server = await localService((request: Seen): Reply => {
+		const route = `${request.method} ${request.path.replace(/^\/v1/, '')}`;
+		if (route === 'GET /trades/pbc/sell/rates') return options.rates ?? { status: 200, body: envelope(RATES) };
+		if (route === 'GET /payments/wallet-addresses') return { status: 200, body: envelope(options.saved ?? []) };
+		if (route === 'GET /payments/withdrawals') {
+			const page = Number(request.query.get('page'));
+			return { status: 200, body: { ...envelope(page === 1 ? (options.listed ?? []) : []), meta: { page, hasNextPage: false } } };
+		}
+		if (route === 'POST /payments/swap-currency') return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
+		if (route === 'POST /payments/estimate-network-fee') return { status: 200, body: envelope({ low: 0.5, medium: 1, high: 2 }) };
+		return withdrawals.handler(request);
+	});
+	servers.push(server);
+	const count = (method: string, path: string) => server.requests.filter((r) => r.method === method && r.path === `/v1${path}`).length;
+	const moneySent = () =>
+		server.requests.filter((r) => r.method === 'POST' && (r.path.startsWith('/v1/payments/withdraw/') || r.path === '/v1/payments/swap-currency')).length;
+	return { server, count, moneySent, baseUrl: server.baseUrl };
+}
+
+let servers: Array<{ close: () => Promise<void> }> = [];
+beforeAll(() => nock.enableNetConnect());
+afterEach(async () => {
+	await Promise.all(servers.map(async (s) => await s.close()));
+	servers = [];
+	nock.cleanAll();
+});
+
+const crypto = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'withdrawal',
+	operation: 'createCrypto',
+	token: 'USDT',
+	network: 'TRC20',
+	walletAddress: '={{ $json.address ?? "TSaved" }}',
+	amountType: 'usd',
+	amount: '={{ $json.amount }}',
+	externalId: '={{ $json.ref }}',
+	...extra,
+});
+const btc = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'withdrawal',
+	operation: 'createCrypto',
+	token: 'BTC',
+	feeLevel: 'low',
+	walletAddress: 'bc1saved',
+	amountType: 'crypto',
+	cryptoAmount: '={{ $json.amount }}',
+	externalId: '={{ $json.ref }}',
+	...extra,
+});
+const swap = { resource: 'currency', operation: 'swap', amount: '={{ $json.amount }}', from: 'ngn', to: 'ghs' };
+
+describe('Max per withdrawal', () => {
+	test('a batch with one item over the limit sends nothing, and the error names the guardrail, limit and value', async () => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(crypto(), {
+			items: [{ amount: 100, ref: 'p-1' }, { amount: '812.40', ref: 'p-2' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
+		});
+		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
+		expect(run.error?.description).toMatch(/under Guardrails/);
+		expect(moneySent()).toBe(0);
+	});
+
+	test('with Continue On Fail only the refused item fails', async () => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(crypto(), {
+			continueOnFail: true,
+			items: [{ amount: 100, ref: 'p-1' }, { amount: 812.4, ref: 'p-2' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
+		});
+		expect(run.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
+		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', details: { row: 2, externalId: 'p-2' } });
+		expect(moneySent()).toBe(1);
+	});
+
+	test('crypto amounts are valued at the service rate, read once per run', async () => {
+		const { baseUrl, moneySent, count } = await service();
+		const run = await runNode(btc(), {
+			continueOnFail: true,
+			items: [{ amount: '0.001', ref: 'b-1' }, { amount: '0.01', ref: 'b-2' }, { amount: '0.002', ref: 'b-3' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
+		});
+		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual(['sent', 'Max per withdrawal is 500.00 USD; this item is 600.00 USD', 'sent']);
+		expect(count('GET', '/trades/pbc/sell/rates')).toBe(1);
+		expect(moneySent()).toBe(2);
+	});
+
+	test('an item that cannot be valued is refused (fail closed)', async () => {
+		const { baseUrl, moneySent } = await service({ rates: { status: 200, body: envelope([{ symbol: 'USDT', priceUSD: 1 }]) } });
+		const run = await runNode(btc(), { items: [{ amount: '0.001', ref: 'b-1' }], credentials: { baseUrl, maxPerWithdrawalUsd: 500 } });
+		expect(run.error?.message).toBe("This item cannot be valued in USD, so its limits cannot be checked: the service's rates give no USD price for BTC");
+		expect(moneySent()).toBe(0);
+	});
+
+	test('a swap is valued from its local currency', async () => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(swap, { items: [{ amount: 1_000_000 }], credentials: { baseUrl, maxPerWithdrawalUsd: 500 } });
+		expect(run.error?.message).toBe('Max per withdrawal is 500.00 USD; this item is 666.67 USD');
+		expect(moneySent()).toBe(0);
+	});
+});
+
+describe('Max per day', () => {
+	const listed = [
+		{ id: 'w1', status: 'pending', amount: 300, createdAt: at(0, 1) },
+		{ id: 'w2', status: 'completed', amount: 200, createdAt: at(0, 0) },
+		{ id: 'w3', status: 'rejected', amount: 5000, createdAt: at(0, 0) },
+		{ id: 'w4', status: 'completed', amount: 7000, trade: 't-1', createdAt: at(0, 0) },
+		{ id: 'w5', status: 'completed', amount: 9000, createdAt: at(1, 23) },
+	];
+
+	test("today's total comes from the service's list (pending and completed count), plus what the run sends", async () => {
+		const { baseUrl, moneySent } = await service({ listed });
+		const run = await runNode(crypto(), {
+			continueOnFail: true,
+			items: [{ amount: 300, ref: 'd-1' }, { amount: 300, ref: 'd-2' }, { amount: 200, ref: 'd-3' }],
+			credentials: { baseUrl, maxPerDayUsd: 1000 },
+		});
+		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
+			'sent',
+			"Max per day is 1000.00 USD; today's withdrawals total 800.00 USD and this item is 300.00 USD",
+			'sent',
+		]);
+		expect(moneySent()).toBe(2);
+	});
+
+	test('a list that cannot be read refuses every item', async () => {
+		const { baseUrl, moneySent } = await service({ listed: [{ id: 'x', status: 'pending', amount: 1 }] });
+		const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'd-9' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+		expect(run.error?.message).toBe('Max per day could not be checked, so nothing is sent: withdrawal x has no creation date');
+		expect(moneySent()).toBe(0);
+	});
+});
+
+describe('Allowed destinations', () => {
+	const saved = [{ _id: 's1', address: 'TSaved', token: 'USDT', network: 'TRC20', label: 'treasury' }];
+
+	test('saved only: the saved address passes; another address, or the saved one on another network, is refused', async () => {
+		const { baseUrl, moneySent } = await service({ saved });
+		const run = await runNode(crypto({ network: '={{ $json.network ?? "TRC20" }}' }), {
+			continueOnFail: true,
+			items: [{ amount: 5, ref: 'a-1' }, { amount: 5, ref: 'a-2', address: 'TOther' }, { amount: 5, ref: 'a-3', network: 'BSC' }],
+			credentials: { baseUrl, destinations: 'savedOnly' },
+		});
+		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
+			'sent',
+			'Destination TOther (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+			'Destination TSaved (USDT on BSC) is not a saved payout address, and this credential pays only to saved ones',
+		]);
+		expect(moneySent()).toBe(1);
+	});
+
+	test('allow list: TOKEN:NETWORK:address and bare addresses', async () => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(crypto({ network: '={{ $json.network ?? "TRC20" }}' }), {
+			continueOnFail: true,
+			items: [
+				{ amount: 5, ref: 'l-1', address: 'TListed' },
+				{ amount: 5, ref: 'l-2', address: 'TListed', network: 'BSC' },
+				{ amount: 5, ref: 'l-3', address: 'TAnywhere', network: 'SOL' },
+			],
+			credentials: { baseUrl, destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TListed\n\nTAnywhere' },
+		});
+		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
+			'sent',
+			"Destination TListed (USDT on BSC) is not in the credential's allowed addresses",
+			'sent',
+		]);
+		expect(moneySent()).toBe(2);
+	});
+});
+
+describe('Require External ID in Production', () => {
+	const production = { ...CREDENTIALS, environment: 'production' };
+	beforeAll(() => nock.disableNetConnect());
+	afterAll(() => nock.enableNetConnect());
+
+	test('a derived External ID is refused before any request; a mapped one goes', async () => {
+		const requests = recordRequests();
+		const refused = await runNode(crypto({ externalId: '' }), { items: [{ amount: 5 }], credentials: production });
+		expect(refused.error?.message).toBe("'External ID' is required: this Production credential moves money only with a mapped External ID");
+		expect(requests.count()).toBe(0);
+		nock.cleanAll();
+
+		api(production).get('/payments/withdrawal/m-1').reply(404, { success: false, message: 'withdrawal not found', data: {} });
+		api(production).post('/payments/withdraw/address').reply(200, ok({ id: 'wd-1' }, 'withdrawal initiated successfully'));
+		const mapped = await runNode(crypto({ returnFullRecord: false }), { items: [{ amount: 5, ref: 'm-1' }], credentials: production });
+		expect(mapped.error).toBeUndefined();
+		expect(mapped.items[0].json).toMatchObject({ id: 'wd-1', externalId: 'm-1' });
+	});
+});
+
+describe('AI agents', () => {
+	/** The node as n8n's generated tool type (`…Tool`), the way an AI Agent runs it. */
+	async function asTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}]) {
+		const { nodeTypes } = await loadPackage();
+		const type = `${ACTION_NODE}Tool`;
+		nodeTypes.register(type, nodeTypes.getByName(ACTION_NODE));
+		return await runWorkflow({
+			workflow: actionWorkflow(parameters, { type }),
+			items: items.map((json) => ({ json })),
+			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...credentials } as never },
+		});
+	}
+
+	test('a withdrawal by an agent is refused with words the model can read, and nothing is sent', async () => {
+		const { baseUrl, moneySent, server } = await service();
+		const run = await asTool(crypto(), { baseUrl }, [{ amount: 5, ref: 'ai-1' }]);
+		expect(run.error?.message).toBe('This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.');
+		expect(moneySent()).toBe(0);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	test('allowed, every other guardrail still applies; reads are always allowed', async () => {
+		const { baseUrl, moneySent } = await service();
+		const over = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 80, ref: 'ai-2' }]);
+		expect(over.error?.message).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
+		const within = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 20, ref: 'ai-3' }]);
+		expect(within.error).toBeUndefined();
+		expect(moneySent()).toBe(1);
+
+		const read = await service();
+		nock.cleanAll();
+		const account = await asTool({ resource: 'payoutAddress', operation: 'getAll', returnAll: true }, { baseUrl: read.baseUrl });
+		expect(account.error).toBeUndefined();
+	});
+});
+
+describe('Dry run', () => {
+	test('a crypto withdrawal runs every check and outputs what would be sent, with the fee estimate; nothing is sent', async () => {
+		const { baseUrl, moneySent, count } = await service();
+		const run = await runNode(crypto({ additionalFields: { dryRun: true } }), {
+			items: [{ amount: 25, ref: 'dry-1' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: 500, maxPerDayUsd: 1000 },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toEqual({
+			dryRun: true,
+			message: 'Dry run: every check passed; nothing was sent',
+			externalId: 'dry-1',
+			valueUsd: 25,
+			request: { method: 'POST', path: '/payments/withdraw/address', body: { token: 'USDT', network: 'TRC20', walletAddress: 'TSaved', amount: 25, externalId: 'dry-1' } },
+			networkFee: { low: 0.5, medium: 1, high: 2 },
+		});
+		expect(count('GET', '/payments/withdrawal/dry-1')).toBe(1);
+		expect(moneySent()).toBe(0);
+	});
+
+	test('the guardrails still refuse in a dry run, and an existing payment is reported as such', async () => {
+		const { baseUrl, moneySent } = await service();
+		const refused = await runNode(crypto({ additionalFields: { dryRun: true } }), { items: [{ amount: 900, ref: 'dry-2' }], credentials: { baseUrl, maxPerWithdrawalUsd: 500 } });
+		expect(refused.error?.message).toBe('Max per withdrawal is 500.00 USD; this item is 900.00 USD');
+		await runNode(crypto(), { items: [{ amount: 5, ref: 'dry-3' }], credentials: { baseUrl } });
+		const existing = await runNode(crypto({ additionalFields: { dryRun: true } }), { items: [{ amount: 5, ref: 'dry-3' }], credentials: { baseUrl } });
+		expect(existing.items[0].json).toMatchObject({ dryRun: true, alreadySubmitted: true, externalId: 'dry-3' });
+		expect(moneySent()).toBe(1);
+	});
+
+	test('a swap and a bank withdrawal: the request is output, never the PIN, nothing is sent', async () => {
+		const { baseUrl, moneySent } = await service();
+		const swapped = await runNode({ ...swap, additionalFields: { dryRun: true, pin: '9876' } }, { items: [{ amount: 1500 }], credentials: { baseUrl } });
+		expect(swapped.items[0].json).toEqual({
+			dryRun: true,
+			message: 'Dry run: every check passed; nothing was sent',
+			request: { method: 'POST', path: '/payments/swap-currency', body: { amount: 1500, from: 'ngn', to: 'ghs' } },
+		});
+		const bank = await runNode(
+			{ resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('bank-1'), amount: 20, externalId: 'dry-b', additionalFields: { dryRun: true } },
+			{ credentials: { baseUrl } },
+		);
+		expect(bank.items[0].json).toMatchObject({ dryRun: true, externalId: 'dry-b', request: { path: '/payments/withdraw/bank/bank-1', body: { amount: 20, externalId: 'dry-b' } } });
+		expect(JSON.stringify([swapped.items, bank.items])).not.toMatch(/9876|4711-PIN/);
+		expect(moneySent()).toBe(0);
+	});
+});
+
+test('guardrail reads fail closed: saved addresses that cannot be read refuse the item', async () => {
+	const server = await localService((request) =>
+		request.path === '/v1/payments/wallet-addresses' ? { status: 500, body: refusal('down') } : { status: 404, body: refusal('nf') },
+	);
+	servers.push(server);
+	const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'f-1' }], credentials: { baseUrl: server.baseUrl, destinations: 'savedOnly' } });
+	expect(run.error?.message).toMatch(/^The allowed destinations could not be read, so nothing is sent: /);
+	expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+}, 30_000);
