@@ -34,7 +34,8 @@ function operationsTable(resources) {
 	const rows = ['| Resource | Operation | Request | Fields | Source |', '|---|---|---|---|---|'];
 	for (const { name, specs } of Object.values(resources)) {
 		for (const [value, spec] of Object.entries(specs)) {
-			const note = KIND_NOTES[spec.kind]?.(spec);
+			const notes = [KIND_NOTES[spec.kind]?.(spec), spec.payment ? 'moves money: guardrails, Dry Run' : undefined].filter(Boolean);
+			const note = notes.join('; ');
 			const source = spec.source === 'unconfirmed' ? '**path unconfirmed anywhere**' : spec.source;
 			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | \`${spec.method} ${spec.path}\` | ${fieldsText(spec.fields)} | ${source} |`);
 		}

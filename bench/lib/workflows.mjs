@@ -161,10 +161,16 @@ export function httpPagedWorkflow(port) {
  * engine spends walking the other entries of the description for every item.
  */
 export const ONE_OPERATION_TYPE = 'bench.cryptoSettlementOneOperation';
+
+/** The built node, as n8n loads it. */
+export function fullNode() {
+	const { CryptoSettlement } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
+	return new CryptoSettlement();
+}
+
 export function oneOperationNode() {
 	const { NodeHelpers } = require('n8n-workflow');
-	const { CryptoSettlement } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
-	const full = new CryptoSettlement();
+	const full = fullNode();
 	const values = { resource: 'wallet', operation: 'get' };
 	const properties = full.description.properties.filter((entry) =>
 		NodeHelpers.displayParameter(values, entry, { typeVersion: 1 }, full.description, values),

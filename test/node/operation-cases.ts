@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { api, expectNoSecrets, noWithdrawalsYet, ok, runNode } from './helpers';
+import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { recordReads, shownFields } from './shown-and-read';
 
 export interface Case {
@@ -20,12 +21,16 @@ export interface Case {
 	output: IDataObject[];
 }
 
-/** The number of operations each resource has in the contract (34 pairs in all), by test file. */
-export const CONTRACT_PAIRS = {
-	'operations-deposits': { account: 3, asset: 2, wallet: 5, sandbox: 1 },
-	'operations-payouts': { withdrawal: 5, payoutAddress: 4, bank: 2, bankAccount: 3 },
-	'operations-rates-records': { transaction: 2, currency: 1, rate: 3, webhookEvent: 3 },
+/** The resources each test file's table covers; how many operations each has comes from the records. */
+export const CONTRACT_GROUPS = {
+	'operations-deposits': ['account', 'asset', 'wallet', 'sandbox'],
+	'operations-payouts': ['withdrawal', 'payoutAddress', 'bank', 'bankAccount'],
+	'operations-rates-records': ['transaction', 'currency', 'rate', 'webhookEvent'],
 };
+
+/** Operations per resource, as the operation records list them. */
+const operationsOf = (resources: string[]): Record<string, number> =>
+	Object.fromEntries(resources.map((resource) => [resource, Object.keys(RESOURCES[resource]?.specs ?? {}).length]));
 
 /** A paginated reply of one page. */
 export const page = (data: unknown[], hasNextPage = false) =>
@@ -43,7 +48,7 @@ function pairsPerResource(cases: Record<string, Case>): Record<string, number> {
 }
 
 /** Runs every case of a group: the contract request is sent and the unwrapped data is output. */
-export function describeOperations(group: keyof typeof CONTRACT_PAIRS, cases: Record<string, Case>): void {
+export function describeOperations(group: keyof typeof CONTRACT_GROUPS, cases: Record<string, Case>): void {
 	describe('every operation sends the contract request and outputs the unwrapped data', () => {
 		test.each(Object.entries(cases))('%s', async (_name, c) => {
 			// Withdrawals look their External ID up before they are sent.
@@ -69,7 +74,7 @@ export function describeOperations(group: keyof typeof CONTRACT_PAIRS, cases: Re
 			expectNoSecrets(JSON.stringify(run.items));
 		});
 
-		const expected = CONTRACT_PAIRS[group];
+		const expected = operationsOf(CONTRACT_GROUPS[group]);
 		const total = Object.values(expected).reduce((sum, count) => sum + count, 0);
 		test(`the table covers the ${total} contract pairs of ${Object.keys(expected).join(', ')}`, () => {
 			expect(pairsPerResource(cases)).toEqual(expected);
@@ -78,15 +83,13 @@ export function describeOperations(group: keyof typeof CONTRACT_PAIRS, cases: Re
 }
 
 /**
- * The whole contract: 34 resource → operation pairs, each group of CONTRACT_PAIRS run by the test
- * file of its name (run once, by operations-deposits.test.ts).
+ * The whole contract: every resource of the records in exactly one group, each group run by the
+ * test file of its name (run once, by operations-deposits.test.ts).
  */
 export function describeContractTotal(): void {
-	test('the three tables cover all 34 contract pairs', () => {
-		const total = Object.values(CONTRACT_PAIRS)
-			.flatMap((group) => Object.values(group))
-			.reduce((sum, count) => sum + count, 0);
-		expect(total).toBe(34);
-		for (const group of Object.keys(CONTRACT_PAIRS)) expect(existsSync(join(__dirname, `${group}.test.ts`))).toBe(true);
+	test('the tables together cover every resource of the operation records, once', () => {
+		const grouped = Object.values(CONTRACT_GROUPS).flat();
+		expect([...grouped].sort()).toEqual(Object.keys(RESOURCES).sort());
+		for (const group of Object.keys(CONTRACT_GROUPS)) expect(existsSync(join(__dirname, `${group}.test.ts`))).toBe(true);
 	});
 }

@@ -69,8 +69,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 		let records: IDataObject[];
 		try {
 			const credentials = await credentialsOf(this);
-			// Only writes that move money take a PIN in the node.
-			secrets = secretsOf(credentials, batch ? nodePin(this) : undefined);
+			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
 			const http = createHttpCall(this, requestData);
 			if (batch) {
@@ -146,6 +145,18 @@ async function perform(
 			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
 		}
 	}
+}
+
+const pinFields = new WeakMap<OperationSpec, boolean>();
+
+/** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
+function takesPin(spec: OperationSpec): boolean {
+	let takes = pinFields.get(spec);
+	if (takes === undefined) {
+		takes = spec.fields.some((field) => field.name === 'pin' || (field.options ?? []).some((option) => 'name' in option && option.name === 'pin'));
+		pinFields.set(spec, takes);
+	}
+	return takes;
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */
