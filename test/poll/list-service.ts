@@ -46,13 +46,23 @@ const envelope = (data: unknown, meta: IDataObject = {}) => ({ success: true, me
 
 export async function startListService(): Promise<ListService> {
 	let service: ListService;
+	// Sorting 30,000 records for every page would make the stand-in the slow part: sorted once per change.
+	const cache = new Map<ListName, { key: string; list: IDataObject[] }>();
 	const sorted = (list: ListName): IDataObject[] => {
 		const all = service.records[list];
+		const key = `${all.length} ${all.at(-1)?.id} ${service.order} ${service.sortBy}`;
+		const cached = cache.get(list);
+		if (cached?.key === key) return cached.list;
 		const byDate = service.sortBy === 'createdAt' && all.every((record) => record.createdAt !== undefined);
 		const ascending = byDate
-			? all.map((record, index) => ({ record, index })).sort((a, b) => Date.parse(String(a.record.createdAt)) - Date.parse(String(b.record.createdAt)) || a.index - b.index).map(({ record }) => record)
+			? all
+					.map((record, index) => ({ record, index, at: Date.parse(String(record.createdAt)) }))
+					.sort((a, b) => a.at - b.at || a.index - b.index)
+					.map(({ record }) => record)
 			: [...all];
-		return service.order === 'newestFirst' ? ascending.reverse() : ascending;
+		const result = service.order === 'newestFirst' ? ascending.reverse() : ascending;
+		cache.set(list, { key, list: result });
+		return result;
 	};
 	const answer = (path: string, query: URLSearchParams): LocalAnswer => {
 		const injected = service.fault?.(path, query);
