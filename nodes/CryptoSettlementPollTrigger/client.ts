@@ -93,7 +93,7 @@ export class PollClient {
 				throw error;
 			}
 			if (outcome.kind === 'answered') {
-				this.readClock(outcome.response, now);
+				this.readClock(outcome.response);
 				return outcome.response;
 			}
 			if (outcome.redirectedTo !== undefined) throw redirectError(this.ctx, request, outcome, 'safe');
@@ -148,10 +148,14 @@ export class PollClient {
 		return data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : null;
 	}
 
-	/** The service's `Date` header (1 s resolution) sets the offset between its clock and n8n's. */
-	private readClock(response: ApiResponse, sentAt: number): void {
+	/**
+	 * The service's `Date` header sets the offset between its clock and n8n's. The header says whole
+	 * seconds: the offset is taken at its lowest (the second's start, the answer's arrival), so the
+	 * service's time is never overestimated (a position a little behind costs a re-read, not an event).
+	 */
+	private readClock(response: ApiResponse): void {
 		const stated = Date.parse(header(response.headers, 'date') ?? '');
-		if (Number.isFinite(stated)) this.offsetMs = stated + 500 - (sentAt + Date.now()) / 2;
+		if (Number.isFinite(stated)) this.offsetMs = stated - Date.now();
 	}
 }
 

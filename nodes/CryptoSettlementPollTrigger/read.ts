@@ -41,6 +41,11 @@ export function orderOf(records: IDataObject[]): Order | undefined {
 	return balance > 0 ? 'newestFirst' : balance < 0 ? 'oldestFirst' : undefined;
 }
 
+/** Whether any record of the page has a creation date (without dates the order cannot be told). */
+export function hasDates(page: PageRead): boolean {
+	return datesOf(page.records).length > 0;
+}
+
 /** The order told by the first and the last page (their dates all equal within each page). */
 export function orderAcross(first: PageRead, last: PageRead): Order | undefined {
 	const [a] = datesOf(first.records);

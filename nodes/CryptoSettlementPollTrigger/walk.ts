@@ -11,7 +11,7 @@ import {
 	type Mark,
 	type Range,
 } from './cursor';
-import { orderAcross, orderOf, type PageRead } from './read';
+import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './read';
 
 /**
  * One poll's walk through one list (docs/trigger.md, "How it polls"). Progress first: a list
@@ -167,21 +167,18 @@ export class ListWalk {
 	 */
 	private async look(): Promise<void> {
 		const first = await this.page(1);
-		if (!first) return;
-		let order = orderOf(first.records);
+		const order = first && (await this.orderFrom(first));
+		if (!first || this.cut) return;
 		let end = { n: 1, page: first };
-		if (first.hasNextPage && order !== 'newestFirst') {
-			if (first.pages) {
-				const last = await this.page(first.pages);
-				if (!last) return;
-				order ??= orderAcross(first, last);
-				if (order === 'oldestFirst') end = { n: first.pages, page: last };
-			} else if (order === 'oldestFirst') {
-				for (let n = 2; end.page.hasNextPage; n++) {
-					const next = await this.page(n);
-					if (!next) break;
-					end = { n, page: next };
-				}
+		if (order === 'oldestFirst' && first.pages) {
+			const last = await this.page(first.pages);
+			if (!last) return;
+			end = { n: first.pages, page: last };
+		} else if (order === 'oldestFirst') {
+			for (let n = 2; end.page.hasNextPage; n++) {
+				const next = await this.page(n);
+				if (!next) break;
+				end = { n, page: next };
 			}
 		}
 		this.cursor.order = order;
@@ -201,6 +198,17 @@ export class ListWalk {
 		this.cursor.floor = at === null ? null : Math.max(Math.min(at, ...dates), at - OVERLAP_MS);
 	}
 
+	/**
+	 * The order from page 1's dates or, when they do not tell, from the last page's; a list of
+	 * several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
+	 */
+	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
+		const told = orderOf(first.records);
+		if (told || !first.hasNextPage) return told;
+		const last = first.pages && hasDates(first) ? await this.page(first.pages, range) : undefined;
+		return (last && orderAcross(first, last)) ?? 'newestFirst';
+	}
+
 	/** Newest first: from page 1 down to the position (for stored deliveries, from the overlap before it on). */
 	private async fromNewest(): Promise<void> {
 		const position = this.cursor.position as Mark;
@@ -208,11 +216,8 @@ export class ListWalk {
 		if (!this.cursor.order) {
 			const first = await this.page(1, range);
 			if (!first) return;
-			if (first.hasNextPage) {
-				const last = first.pages && !orderOf(first.records) ? await this.page(first.pages, range) : undefined;
-				this.cursor.order = orderOf(first.records) ?? (last && orderAcross(first, last));
-				if (this.cursor.order === 'oldestFirst') return await this.forward();
-			}
+			this.cursor.order = await this.orderFrom(first, range);
+			if (this.cursor.order === 'oldestFirst') return await this.forward();
 		}
 		if (await this.walkDown(1, range)) {
 			this.advance(this.newest);
