@@ -85,13 +85,10 @@ export class PollClient {
 			const now = Date.now();
 			if (lane.blockedUntil > lastStart) return 'rateLimit';
 			if (now >= lastStart) return 'budget';
-			let outcome;
-			try {
-				outcome = await exchange(this.ctx, this.http, { ...request, timeoutMs: this.budget.timeoutMs() }, { maxRateLimitedAttempts: 1 });
-			} catch (error) {
-				if (isRateLimited(error)) return 'rateLimit';
-				throw error;
-			}
+			const outcome = await exchange(this.ctx, this.http, { ...request, timeoutMs: this.budget.timeoutMs() }, { maxRateLimitedAttempts: 1 }).catch(
+				async (error: unknown) => (isRateLimited(error) ? undefined : await Promise.reject(error)),
+			);
+			if (outcome === undefined) return 'rateLimit';
 			if (outcome.kind === 'answered') {
 				this.readClock(outcome.response);
 				return outcome.response;

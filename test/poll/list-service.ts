@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { startLocalServer, type LocalAnswer, type LocalServer } from './poll-harness';
 
 /**
@@ -45,7 +45,6 @@ export interface ListService extends LocalServer {
 const envelope = (data: unknown, meta: IDataObject = {}) => ({ success: true, message: 'ok', data, meta, summary: {}, stats: {} });
 
 export async function startListService(): Promise<ListService> {
-	let service: ListService;
 	// Sorting 30,000 records for every page would make the stand-in the slow part: sorted once per change.
 	const cache = new Map<ListName, { key: string; list: IDataObject[] }>();
 	const sorted = (list: ListName): IDataObject[] => {
@@ -92,11 +91,11 @@ export async function startListService(): Promise<ListService> {
 		return { status: 404, body: { success: false, message: 'not found', errors: [], meta: {}, data: {} } };
 	};
 	const server = await startLocalServer(async (_method, path, query) => {
-		if (service.latencyMs) await new Promise((resolve) => setTimeout(resolve, service.latencyMs));
+		if (service.latencyMs) await sleep(service.latencyMs);
 		const reply = answer(path, query);
 		return { ...reply, headers: { date: new Date(service.clock ?? Date.now()).toUTCString(), ...(reply.headers ?? {}) } };
 	});
-	service = Object.assign(server, {
+	const service: ListService = Object.assign(server, {
 		records: { trades: [], withdrawals: [], deliveries: [] } as Record<ListName, IDataObject[]>,
 		order: 'newestFirst' as const,
 		sortBy: 'createdAt' as const,

@@ -6,8 +6,9 @@ import { Poller } from './poll-harness';
  * in an answer; it never reaches the poll trigger's errors, their details, its log lines or its
  * items (nodes/CryptoSettlement/helpers/redact.ts, with the credential's secrets).
  */
-const APP_SECRET = 'app-secret-5f1e2d3c4b5a';
-const WEBHOOK_SECRET = 'whsec-9a8b7c6d5e4f';
+/** The credential's app secret and webhook secret, which the service echoes below. */
+const APP_ECHO = 'app-secret-DO-NOT-LEAK-poll-5f1e';
+const HOOK_ECHO = 'webhook-secret-DO-NOT-LEAK-poll-9a8b';
 
 let service: ListService;
 beforeEach(async () => {
@@ -17,11 +18,11 @@ afterEach(async () => await service.close());
 
 const credentials = () => ({
 	appId: 'app-local',
-	appSecret: APP_SECRET,
+	appSecret: APP_ECHO,
 	environment: 'sandbox',
 	baseUrl: service.url,
 	pin: '',
-	webhookSecret: WEBHOOK_SECRET,
+	webhookSecret: HOOK_ECHO,
 });
 
 /** Everything an error or value holds as text: own properties at any depth (message, description, context, cause…). */
@@ -33,7 +34,7 @@ function textOf(value: unknown, depth = 0): string {
 		.join('\n');
 }
 
-const leaks = (value: unknown) => [APP_SECRET, WEBHOOK_SECRET].filter((secret) => textOf(value).includes(secret));
+const leaks = (value: unknown) => [APP_ECHO, HOOK_ECHO].filter((secret) => textOf(value).includes(secret));
 
 test.each([
 	{ name: 'a refused page (400) whose message and validation entry echo the secrets', source: 'records', status: 400 },
@@ -46,8 +47,8 @@ test.each([
 		status,
 		body: {
 			success: false,
-			message: `bad credentials ${APP_SECRET} / ${WEBHOOK_SECRET}`,
-			errors: [{ field: 'x-app-secret', message: `${APP_SECRET} is not valid`, value: APP_SECRET }],
+			message: `bad credentials ${APP_ECHO} / ${HOOK_ECHO}`,
+			errors: [{ field: 'x-app-secret', message: `${APP_ECHO} is not valid`, value: APP_ECHO }],
 			meta: {},
 			data: {},
 		},
@@ -64,7 +65,7 @@ test('a record that carries a secret is emitted with it redacted', async () => {
 	service.clock = Date.parse('2026-03-01T12:00:00.000Z');
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
 	await poller.poll();
-	service.records.trades.push({ ...trade(1, service.clock), note: `echo ${WEBHOOK_SECRET}` });
+	service.records.trades.push({ ...trade(1, service.clock), note: `echo ${HOOK_ECHO}` });
 	const { items } = await poller.poll();
 	expect(items).toHaveLength(1);
 	expect(leaks(items)).toEqual([]);
