@@ -151,8 +151,7 @@ export class ListWalk {
 	/** Moves the position up to `mark`, never past the service's clock plus the tolerance, never back. */
 	private advance(mark: Mark | undefined): void {
 		if (!mark) return;
-		const limit = this.serviceNow() + CLOCK_TOLERANCE_MS;
-		const next = mark.at !== null && mark.at > limit ? { at: limit, id: '' } : mark;
+		const next = this.capped(mark);
 		const position = this.cursor.position;
 		if (position?.at != null && (next.at === null || next.at < position.at)) return;
 		this.cursor.position = next;
@@ -275,6 +274,7 @@ export class ListWalk {
 		return false;
 	}
 
+	/** A future-dated record is read and emitted, but the position it gives is the service's now plus the tolerance. */
 	private capped(mark: Mark): Mark {
 		const limit = this.serviceNow() + CLOCK_TOLERANCE_MS;
 		return mark.at !== null && mark.at > limit ? { at: limit, id: '' } : { at: mark.at, id: mark.id };
@@ -319,8 +319,8 @@ export class ListWalk {
 			if (!dates.length || Math.max(...dates) <= top.at) return 'below';
 			return 'on';
 		}
-		if (identities.some((identity) => this.above.has(identity.id) || identity.id === top.id)) return 'above';
-		return identities.length && identities.every((identity) => this.cursor.seen[identity.id] === undefined) ? 'below' : 'on';
+		// Undated: a page with records read above the gap is above it; any other may hold the gap's first records.
+		return identities.some((identity) => this.above.has(identity.id)) ? 'above' : 'below';
 	}
 
 	/** On the gap's first page, the records up to its top were read above it. */

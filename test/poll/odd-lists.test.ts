@@ -167,3 +167,23 @@ test('a trade that stays pending while 6,000 others pass is never emitted again;
 	emitted.expectExactly([`trade.pending ${String(pending.id)}`, `trade.completed ${String(pending.id)}`, ...eventsOf('trade', passed)]);
 	expect(idsOf((await poller.poll()).items)).toEqual([]);
 }, 60_000);
+
+describe.each([true, false])('records removed from the list while a backlog is read (dated: %s)', (dated) => {
+	test('older records and records already emitted removed between polls: each new trade still once', async () => {
+		aMinuteOf(600, { dated });
+		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+		await poller.poll();
+		const old = service.records.trades.slice();
+		const fresh = aMinuteOf(700, { dated });
+		const emitted = new Emitted();
+		for (let poll = 0; poll < 8; poll++) {
+			emitted.add(await poller.poll());
+			if (poll < 3) {
+				// 25 old trades and 5 already emitted ones disappear (the list moves under the gap both ways).
+				const gone = new Set([...old.splice(0, 25), ...fresh.slice(-(poll + 1) * 5, -poll * 5 || undefined)].map((record) => record.id));
+				service.records.trades = service.records.trades.filter((record) => !gone.has(record.id));
+			}
+		}
+		emitted.expectExactly(eventsOf('trade', fresh));
+	});
+});
