@@ -88,6 +88,7 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 		const firstLook = cursor.position === undefined;
 		const walk = new ListWalk(cursor, list.source, settings.maxPages, () => client.serviceNow());
 		await walk.run();
+		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
 		const changes = [...walk.changes];
 		if (!firstLook && cursor.position) {
 			changes.push(...(await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart)));
@@ -96,10 +97,10 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 			const event = list.toEvent(change.record);
 			if (event) events.push(event);
 		}
-		if (walk.cut) {
+		if (stoppedBy) {
 			warn(
-				`this poll stopped reading ${spec.name} because ${STOPPED[list.stopped ?? 'maxPages'](settings)}; what it read is emitted and the next poll continues from there${
-					list.stopped === 'rateLimit' ? '' : ' (raise Max Pages per Poll or poll more often)'
+				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings)}; what it read is emitted and the next poll continues from there${
+					stoppedBy === 'rateLimit' ? '' : ' (raise Max Pages per Poll or poll more often)'
 				}`,
 			);
 		}

@@ -193,19 +193,3 @@ export async function startLocalServer(
 		});
 	return server;
 }
-
-/** A page of a list in the service's envelope (docs/api.md, "Envelope", "Pagination"). */
-export function pageOf(all: IDataObject[], query: URLSearchParams): { status: number; body: unknown } {
-	const page = Number(query.get('page') ?? 1);
-	const size = Number(query.get('size') ?? 10);
-	const pages = Math.max(1, Math.ceil(all.length / size));
-	return {
-		status: 200,
-		body: {
-			success: true,
-			message: 'ok',
-			data: all.slice((page - 1) * size, page * size),
-			meta: { page, pages, totalDocs: all.length, hasNextPage: page < pages, hasPrevPage: page > 1, nextPage: page < pages ? page + 1 : null, prevPage: page > 1 ? page - 1 : null },
-		},
-	};
-}
