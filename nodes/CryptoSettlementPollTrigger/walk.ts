@@ -23,7 +23,7 @@ import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './rea
  */
 
 interface PageSeen {
-	/** A record older than the position (or, undated, one read before) was on the page: the walk reached known ground. */
+	/** The page ends with a record older than the position (or, undated, holds one read before): the walk reached known ground. */
 	reached: boolean;
 	/** An unknown record created before the position was on it: one listed late, perhaps with others on the next page. */
 	late: boolean;
@@ -104,10 +104,15 @@ export class ListWalk {
 
 	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean): PageSeen {
 		const seen: PageSeen = { reached: false, late: false };
+		let last: number | undefined;
 		for (const record of page.records) {
 			const identity = this.source.identify(record);
+			if (identity?.at != null) last = identity.at;
 			if (identity && !skip?.(identity)) this.visit(record, identity, seen);
 		}
+		// The page ends below the position: what follows is older (a record near its top may be an old one updated lately).
+		const position = this.cursor.position?.at;
+		if (last !== undefined && position != null && last < position) seen.reached = true;
 		return seen;
 	}
 
@@ -118,7 +123,6 @@ export class ListWalk {
 		this.visited.add(id);
 		if (at !== null && (this.newest?.at == null || at > this.newest.at)) this.newest = { at, id };
 		else if (!this.newest) this.newest = { at, id };
-		if (at !== null && position?.at != null && at < position.at) page.reached = true;
 		const before = seen[id]?.[1] ?? open[id]?.[1];
 		if (before !== undefined) {
 			if (at === null && !this.added.has(id) && !this.above.has(id)) {
