@@ -98,30 +98,85 @@ export async function webhookTriggerChecks({ n8n, sandbox, collector, hookUrl })
 	}
 }
 
+/**
+ * n8n 2.x's durable poll cursors: the scheduler runs polls within a budget (`getPollBudgetMs()`) and
+ * commits a poll's state with its execution, or alone when it emits nothing.
+ */
+const DURABLE_POLL_CURSORS = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
 /** The poll trigger (every minute), its executions counted by the collector's /poll. */
 export async function pollTriggerCheck({ n8n, sandbox, collector }) {
-	await check('poll trigger: a mock deposit → exactly one execution (polled every minute)', async () => {
-		const listPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/trades/transactions').length;
-		// The first poll (at activation) records where things stand.
-		await waitFor(() => listPolls() > 0, { timeoutMs: 90000, what: 'the first poll of the transaction list' });
-		const trade = await mockDepositInto(sandbox, 'poll-deposit', { amountInUSD: 41, cryptoReceived: '341.6', reference: 'e2e-poll-deposit', txHash: 'e2epolltx0001' });
-		await sandbox.settle();
-		const hit = await waitFor(() => collector.on('/poll').find((h) => h.body?.id === trade.id), { timeoutMs: 150000, intervalMs: 1000, what: 'the poll trigger execution for the deposit' });
-		// One more poll after it: the same event is not emitted again.
-		const after = listPolls();
-		await waitFor(() => listPolls() > after, { timeoutMs: 90000, intervalMs: 1000, what: 'the next poll' });
+	const listPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/trades/transactions').length;
+	/** Waits for the next poll of the transaction list, and a little for its execution. */
+	const nextPoll = async (what) => {
+		const before = listPolls();
+		await waitFor(() => listPolls() > before, { timeoutMs: 150000, intervalMs: 1000, what });
 		await sleep(3000);
-		const forTrade = collector.on('/poll').filter((h) => h.body?.id === trade.id);
-		assert(forTrade.length === 1, `${forTrade.length} executions for the trade (want 1)`);
-		assert(hit.body.event === 'trade.completed' && hit.body.source === 'records' && hit.body.amountInUSD === 41, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
-		assert(hit.body.verification?.confirmedWithApi === true && hit.body.record?.id === trade.id, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
-		const executions = await n8n.executions(E2E.pollTrigger);
-		const list = Array.isArray(executions) ? executions : [];
-		// One execution per poll that found events (it may carry several items); no event twice.
+	};
+	const executionsOf = (id) => collector.on('/poll').filter((h) => h.body?.id === id);
+	const waitForExecution = async (id, what) =>
+		await waitFor(() => executionsOf(id)[0], { timeoutMs: 180000, intervalMs: 1000, what: `the poll trigger execution for ${what}` });
+	const deposits = [];
+	const deposit = async (name, amountInUSD) => {
+		const trade = await mockDepositInto(sandbox, name, { amountInUSD, cryptoReceived: (amountInUSD * 8.33).toFixed(2), reference: `e2e-${name}`, txHash: `e2etx${name.replace(/\W/g, '')}` });
+		await sandbox.settle();
+		deposits.push(trade.id);
+		return trade;
+	};
+	/** Every deposit exactly one execution; no event forwarded twice; n8n's list agrees. */
+	const exactlyOnce = async () => {
 		const forwarded = collector.on('/poll').map((h) => `${h.body?.event} ${h.body?.id}`);
 		assert(new Set(forwarded).size === forwarded.length, `an event was forwarded twice: ${JSON.stringify(forwarded)}`);
-		assert(list.length >= 1 && list.length <= forwarded.length, `n8n has ${list.length} executions of the poll workflow for ${forwarded.length} forwarded events`);
-		assert(list.every((e) => e.status === 'success' && e.mode === 'trigger'), `executions: ${JSON.stringify(list.map((e) => [e.status, e.mode]))}`);
-		return `trade ${trade.id}: emitted once; ${list.length} poll execution(s) for ${forwarded.join(', ')}; ${listPolls()} list polls`;
+		for (const id of deposits) assert(executionsOf(id).length === 1, `${executionsOf(id).length} executions for trade ${id} (want 1)`);
+		const list = await n8n.executions(E2E.pollTrigger);
+		const executions = Array.isArray(list) ? list : [];
+		// One execution per poll that found events (it may carry several items).
+		assert(executions.length >= 1 && executions.length <= forwarded.length, `n8n has ${executions.length} executions of the poll workflow for ${forwarded.length} forwarded events`);
+		assert(executions.every((e) => e.status === 'success' && e.mode === 'trigger'), `executions: ${JSON.stringify(executions.map((e) => [e.status, e.mode]))}`);
+		return { forwarded, executions };
+	};
+
+	const first = await check('poll trigger: a mock deposit → exactly one execution (polled every minute)', async () => {
+		// The first poll (at activation) records where things stand.
+		await waitFor(() => listPolls() > 0, { timeoutMs: 90000, what: 'the first poll of the transaction list' });
+		const trade = await deposit('poll-deposit', 41);
+		const hit = await waitForExecution(trade.id, 'the deposit');
+		// One more poll after it: the same event is not emitted again.
+		await nextPoll('the next poll');
+		assert(hit.body.event === 'trade.completed' && hit.body.source === 'records' && hit.body.amountInUSD === 41, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+		assert(hit.body.verification?.confirmedWithApi === true && hit.body.record?.id === trade.id, `payload: ${JSON.stringify(hit.body).slice(0, 300)}`);
+		const { forwarded, executions } = await exactlyOnce();
+		return `trade ${trade.id}: emitted once; ${executions.length} poll execution(s) for ${forwarded.join(', ')}; ${listPolls()} list polls`;
+	});
+	if (!first || n8n.line !== '2') return;
+
+	await check('poll trigger across n8n restarts (durable poll cursors): a deposit while n8n is down, quiet polls, restarts → one execution per event', async () => {
+		/** Stops n8n, does `whileDown` (if any), starts it again with durable poll cursors. */
+		const restart = async (whileDown) => {
+			await n8n.stop();
+			const done = await whileDown?.();
+			n8n.extraEnv = { ...n8n.extraEnv, ...DURABLE_POLL_CURSORS };
+			await n8n.start();
+			await n8n.login();
+			return done;
+		};
+		// Made while n8n is down: the poll after the restart must find it from the saved position.
+		const whileDown = await restart(() => deposit('poll-while-down', 42));
+		await waitForExecution(whileDown.id, 'the deposit made while n8n was down');
+		// A quiet poll (nothing emitted: n8n commits its state alone), then a restart between polls.
+		await nextPoll('a quiet poll');
+		await restart();
+		await nextPoll('the first poll after the restart');
+		const afterRestart = await deposit('poll-after-restart', 43);
+		await waitForExecution(afterRestart.id, 'the deposit after the restart');
+		await restart();
+		await nextPoll('a poll after the second restart');
+		await nextPoll('one more poll');
+		const { forwarded } = await exactlyOnce();
+		return `${deposits.length} deposits, each one execution across 2 restarts: ${forwarded.join(', ')}`;
 	});
 }

@@ -83,7 +83,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 					typeOptions: { minValue: 1, maxValue: 100 },
 					default: DEFAULT_MAX_PAGES,
 					description:
-						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries). A poll that reaches it emits what it read and reads again from the same position next time.',
+						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
 				},
 			]),
 		],

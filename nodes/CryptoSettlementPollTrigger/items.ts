@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../CryptoSettlementTrigger/confirm';
 import { deliveryKey, normalizeEvent } from '../CryptoSettlementTrigger/dedupe';
 import { scalarText } from '../CryptoSettlement/helpers/values';
+import { timeMs } from './read';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The
@@ -28,10 +29,7 @@ function verification(confirmedWithApi: boolean): IDataObject {
 }
 
 function timeOf(value: unknown): number {
-	if (typeof value === 'number') return value;
-	const text = scalarText(value).trim();
-	if (text === '') return Number.NaN;
-	return /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+	return timeMs(value) ?? Number.NaN;
 }
 
 /** A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`; undefined without a status. */

@@ -28,6 +28,22 @@ export interface PollResult {
 	items: IDataObject[] | null;
 	error?: Error;
 	logs: Array<{ level: string; message: string }>;
+	/** How long the poll took (ms). */
+	ms: number;
+	/** n8n abandoned the poll (past its budget, or `commit: false`): nothing ran, its state was not committed. */
+	abandoned: boolean;
+}
+
+export interface PollerOptions {
+	/** What `this.getPollBudgetMs()` answers (n8n 2.x: 36 s by default). A poll that takes longer is abandoned. */
+	budgetMs?: number;
+	/** n8n 1.x: the poll context has no `getPollBudgetMs`. */
+	withoutBudget?: boolean;
+}
+
+export interface PollOptions {
+	/** false: n8n abandons this poll after it returned (its items do not run, its state is not committed). */
+	commit?: boolean;
 }
 
 export class Poller {
@@ -39,12 +55,17 @@ export class Poller {
 		private parameters: IDataObject,
 		private readonly credentials: ICredentialDataDecryptedObject,
 		private readonly loaded: Awaited<ReturnType<typeof loadPackage>>,
+		private readonly options: PollerOptions,
 	) {
 		this.build();
 	}
 
-	static async create(parameters: IDataObject, credentials: ICredentialDataDecryptedObject): Promise<Poller> {
-		return new Poller(parameters, credentials, await loadPackage());
+	static async create(
+		parameters: IDataObject,
+		credentials: ICredentialDataDecryptedObject,
+		options: PollerOptions = {},
+	): Promise<Poller> {
+		return new Poller(parameters, credentials, await loadPackage(), options);
 	}
 
 	private node(): INode {
@@ -82,7 +103,7 @@ export class Poller {
 		this.build();
 	}
 
-	async poll(mode: WorkflowExecuteMode = 'trigger'): Promise<PollResult> {
+	async poll(mode: WorkflowExecuteMode = 'trigger', options: PollOptions = {}): Promise<PollResult> {
 		const { nodeTypes, credentialType } = this.loaded;
 		const node = this.workflow.getNode(POLL_NAME)!;
 		const hooks = new ExecutionLifecycleHooks(mode, 'poll-execution', {} as IWorkflowBase);
@@ -92,6 +113,7 @@ export class Poller {
 		);
 		const additionalData = createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
 		const logs: PollResult['logs'] = [];
+		const budgetMs = this.options.budgetMs ?? 36_000;
 		const context = new PollContext(
 			this.workflow,
 			node,
@@ -100,7 +122,12 @@ export class Poller {
 			mode === 'manual' ? 'manual' : 'activate',
 			() => undefined,
 			() => undefined,
+			async () => undefined,
+			async (poll) => await poll(),
+			() => this.workflow.getStaticData('node', node),
+			() => budgetMs,
 		);
+		if (this.options.withoutBudget) Object.defineProperty(context, 'getPollBudgetMs', { value: undefined, configurable: true });
 		const logger: Record<string, unknown> = {};
 		for (const level of ['error', 'warn', 'info', 'debug']) {
 			logger[level] = (message: string) => logs.push({ level, message });
@@ -108,14 +135,22 @@ export class Poller {
 		logger.scoped = () => logger;
 		Object.defineProperty(context, 'logger', { value: logger, configurable: true });
 		const nodeType = nodeTypes.getByNameAndVersion(POLL_NODE, 1);
+		const startedAt = Date.now();
+		let result: Omit<PollResult, 'ms' | 'abandoned'>;
 		try {
-			const result = (await nodeType.poll!.call(context)) as INodeExecutionData[][] | null;
-			this.saved = this.staticDataRoot();
-			return { items: result ? result[0].map((item) => item.json) : null, logs };
+			const returned = (await nodeType.poll!.call(context)) as INodeExecutionData[][] | null;
+			result = { items: returned ? returned[0].map((item) => item.json) : null, logs };
 		} catch (error) {
-			this.saved = this.staticDataRoot();
-			return { items: null, error: error as Error, logs };
+			result = { items: null, error: error as Error, logs };
 		}
+		const ms = Date.now() - startedAt;
+		// n8n abandons a poll past its budget: its items never run and its state is not committed.
+		if (options.commit === false || (!this.options.withoutBudget && ms > budgetMs)) {
+			this.build();
+			return { items: null, logs, ms, abandoned: true };
+		}
+		this.saved = this.staticDataRoot();
+		return { ...result, ms, abandoned: false };
 	}
 
 	private staticDataRoot(): IDataObject {
@@ -125,22 +160,29 @@ export class Poller {
 
 export interface LocalServer {
 	url: string;
-	requests: Array<{ method: string; path: string; query: URLSearchParams }>;
+	requests: Array<{ method: string; path: string; query: URLSearchParams; at: number }>;
 	close(): Promise<void>;
 }
 
-/** A small local API: `handle` answers each request with a status and a JSON body. */
+export interface LocalAnswer {
+	status: number;
+	body: unknown;
+	headers?: Record<string, string>;
+}
+
+/** A small local API: `handle` answers each request (at once or later) with a status, a JSON body and headers. */
 export async function startLocalServer(
-	handle: (method: string, path: string, query: URLSearchParams) => { status: number; body: unknown; headers?: Record<string, string> },
+	handle: (method: string, path: string, query: URLSearchParams) => LocalAnswer | Promise<LocalAnswer>,
 ): Promise<LocalServer> {
 	const server: LocalServer = { url: '', requests: [], close: async () => undefined };
 	const srv = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://local');
 		const path = url.pathname.replace(/^\/v1/, '');
-		server.requests.push({ method: req.method ?? 'GET', path, query: url.searchParams });
-		const answer = handle(req.method ?? 'GET', path, url.searchParams);
-		res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
-		res.end(JSON.stringify(answer.body));
+		server.requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, at: Date.now() });
+		void Promise.resolve(handle(req.method ?? 'GET', path, url.searchParams)).then((answer) => {
+			res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+			res.end(JSON.stringify(answer.body));
+		});
 	});
 	await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
 	server.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
@@ -150,20 +192,4 @@ export async function startLocalServer(
 			srv.closeAllConnections();
 		});
 	return server;
-}
-
-/** A page of a list in the service's envelope (docs/api.md, "Envelope", "Pagination"). */
-export function pageOf(all: IDataObject[], query: URLSearchParams): { status: number; body: unknown } {
-	const page = Number(query.get('page') ?? 1);
-	const size = Number(query.get('size') ?? 10);
-	const pages = Math.max(1, Math.ceil(all.length / size));
-	return {
-		status: 200,
-		body: {
-			success: true,
-			message: 'ok',
-			data: all.slice((page - 1) * size, page * size),
-			meta: { page, pages, totalDocs: all.length, hasNextPage: page < pages, hasPrevPage: page > 1, nextPage: page < pages ? page + 1 : null, prevPage: page > 1 ? page - 1 : null },
-		},
-	};
 }

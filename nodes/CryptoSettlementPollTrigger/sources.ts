@@ -1,0 +1,132 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { recordPath } from '../CryptoSettlement/helpers/transport';
+import { scalarText } from '../CryptoSettlement/helpers/values';
+import { SPECS } from '../CryptoSettlement/resources';
+import { refusedInspection, type PollClient, type StopReason } from './client';
+import type { Change, Identity, ListCursor, ListSource, Range } from './cursor';
+import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
+import { timeMs } from './read';
+
+/**
+ * The lists the poll trigger reads: the transaction and withdrawal lists (source Records) at the
+ * paths of the action node's records, and the stored webhook deliveries (source Stored Webhook
+ * Deliveries), each as the walk sees it (cursor.ts, ListSource).
+ */
+
+export type ListName = 'trades' | 'withdrawals' | 'deliveries';
+
+interface ListSpec {
+	name: ListName;
+	route: string;
+	/** docs/api.md, "Pagination": the node asks for 100 per page (200 stored deliveries). */
+	size: number;
+	kind?: RecordKind;
+	/** The path of one record, for records not yet final that the walk no longer reaches. */
+	lookup?: string;
+}
+
+export const RECORD_LISTS: ListSpec[] = [
+	{ name: 'trades', kind: 'trade', route: SPECS.transaction.getAll.path, size: 100, lookup: SPECS.transaction.get.path },
+	{ name: 'withdrawals', kind: 'withdrawal', route: SPECS.withdrawal.getAll.path, size: 100, lookup: SPECS.withdrawal.get.path },
+];
+
+/** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
+export const STORED_DELIVERIES: ListSpec = { name: 'deliveries', route: SPECS.webhookEvent.getAll.path, size: 200 };
+
+/** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
+const OPEN_STATUSES: Record<RecordKind, string[]> = {
+	trade: ['pending', 'flagged'],
+	withdrawal: ['pending', 'processing'],
+};
+
+/** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
+const RECHECK_MAX_MS = 10 * 60 * 1000;
+
+export interface PollList {
+	spec: ListSpec;
+	source: ListSource;
+	toEvent(record: IDataObject): PolledEvent | undefined;
+	/** Why the last request was not made (the time budget, a 429). */
+	stopped?: StopReason;
+}
+
+export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec, lastStart: number): PollList {
+	const identities = new WeakMap<IDataObject, Identity | undefined>();
+	const identify = spec.kind ? recordIdentity : deliveryIdentity;
+	const open = spec.kind ? OPEN_STATUSES[spec.kind] : [];
+	const list: PollList = {
+		spec,
+		toEvent: (record) => (spec.kind ? fromRecord(spec.kind, record) : fromStoredDelivery(record)),
+		source: {
+			ranged: !spec.kind,
+			pageSize: spec.size,
+			isOpen: (status) => open.includes(status),
+			identify(record) {
+				if (!identities.has(record)) identities.set(record, identify(record));
+				return identities.get(record);
+			},
+			async fetch(page: number, range?: Range) {
+				const qs: IDataObject = { page, size: spec.size };
+				if (range?.start !== undefined) qs.startDate = new Date(range.start).toISOString();
+				if (range?.end !== undefined) qs.endDate = new Date(range.end).toISOString();
+				const forbidden = spec.kind ? undefined : (message: string) => refusedInspection(ctx, message);
+				const answer = await client.page(spec.route, qs, lastStart, forbidden);
+				if (typeof answer !== 'string') return answer;
+				list.stopped = answer;
+				return undefined;
+			},
+		},
+	};
+	return list;
+}
+
+function recordIdentity(record: IDataObject): Identity | undefined {
+	const id = scalarText(record.id).trim();
+	return id === '' ? undefined : { id, at: timeMs(record.createdAt), status: scalarText(record.status).trim().toLowerCase() };
+}
+
+/** A stored delivery is the event it carries: two deliveries of the same event are one. */
+function deliveryIdentity(stored: IDataObject): Identity | undefined {
+	const event = fromStoredDelivery(stored);
+	return event && { id: event.key, at: timeMs(stored.createdAt), status: '' };
+}
+
+/**
+ * Records not yet final that this poll's pages did not show, looked up one by one (least recently
+ * checked first, at most `limit`), each once a tenth of its age has passed since its last check:
+ * a status change is emitted however far back the record is in its list.
+ */
+export async function followOpen(
+	client: PollClient,
+	list: PollList,
+	cursor: ListCursor,
+	read: Set<string>,
+	limit: number,
+	lastStart: number,
+): Promise<Change[]> {
+	const { lookup } = list.spec;
+	if (!lookup) return [];
+	const now = client.serviceNow();
+	const due = Object.entries(cursor.open)
+		.filter(([id, [at, , checked]]) => !read.has(id) && now - checked >= Math.min(RECHECK_MAX_MS, (now - at) / 10))
+		.sort((a, b) => a[1][2] - b[1][2])
+		.slice(0, limit);
+	const changes: Change[] = [];
+	for (const [id, [at, status]] of due) {
+		const record = await client.record(lookup, recordPath(lookup, id), lastStart);
+		if (typeof record === 'string') {
+			list.stopped = record;
+			break;
+		}
+		const identity = record && list.source.identify(record);
+		if (!record || !identity) {
+			delete cursor.open[id];
+			continue;
+		}
+		if (identity.status !== status) changes.push({ record, identity: { ...identity, id } });
+		if (cursor.seen[id]) cursor.seen[id] = [cursor.seen[id][0], identity.status];
+		if (list.source.isOpen(identity.status)) cursor.open[id] = [at, identity.status, now];
+		else delete cursor.open[id];
+	}
+	return changes;
+}

@@ -1,0 +1,364 @@
+import type { IDataObject } from 'n8n-workflow';
+import {
+	CLOCK_TOLERANCE_MS,
+	OVERLAP_MS,
+	forget,
+	type Change,
+	type Gap,
+	type Identity,
+	type ListCursor,
+	type ListSource,
+	type Mark,
+	type Range,
+} from './cursor';
+import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './read';
+
+/**
+ * One poll's walk through one list (docs/trigger.md, "How it polls"). Progress first: a list
+ * sorted newest first is read from page 1 down to the position, and no further than the first
+ * page with nothing unknown on it; one sorted oldest first is read forward from the page that
+ * held the position. A walk that has to stop leaves a gap, found again next time by position
+ * (the records' dates or, without them, the count from the list's oldest end), never by the page
+ * number alone, since new records move the pages.
+ */
+
+interface PageSeen {
+	/** The page ends with a record older than the position (or, undated, holds one read before): the walk reached known ground. */
+	reached: boolean;
+	/** An unknown record created before the position was on it: one listed late, perhaps with others on the next page. */
+	late: boolean;
+}
+
+export class ListWalk {
+	/** New records and status changes, in the order read. */
+	readonly changes: Change[] = [];
+	/** Identities read in this poll. */
+	readonly visited = new Set<string>();
+	/** The walk stopped before reading everything new. */
+	cut = false;
+	pagesRead = 0;
+	/** Records not yet final that no longer fit in the memory (see OPEN_CAPACITY). */
+	droppedOpen = 0;
+
+	private readonly added = new Set<string>();
+	private readonly above: Set<string>;
+	private readonly pages = new Map<string, PageRead>();
+	private passedBoundary = false;
+	private reachedBoundary = false;
+	/** Undated identities first read by the current walk down: above its gap if it has to stop. */
+	private undatedAdded: string[] = [];
+	private newest?: Mark;
+
+	constructor(
+		readonly cursor: ListCursor,
+		private readonly source: ListSource,
+		private readonly maxPages: number,
+		private readonly serviceNow: () => number,
+	) {
+		this.above = new Set(cursor.gap?.above ?? []);
+	}
+
+	/** The first poll: records where the list stands and emits nothing. */
+	private get firstLook(): boolean {
+		return this.cursor.position === undefined;
+	}
+
+	private get size(): number {
+		return this.cursor.size ?? this.source.pageSize;
+	}
+
+	async run(): Promise<void> {
+		const firstLook = this.firstLook;
+		if (firstLook) await this.look();
+		else if (this.cursor.order === 'oldestFirst') await this.forward();
+		else if (!this.cursor.gap || (await this.fillGap(this.cursor.gap))) await this.fromNewest();
+		if (!this.firstLook) {
+			const position = this.cursor.position as Mark;
+			if (position.at !== null && this.cursor.floor !== null) {
+				this.cursor.floor = Math.max(this.cursor.floor ?? Number.NEGATIVE_INFINITY, position.at - OVERLAP_MS);
+			}
+			this.droppedOpen = forget(this.cursor, this.visited, firstLook || this.reachedBoundary);
+		}
+	}
+
+	// ------------------------------------------------------------------------------ reading
+
+	private async page(n: number, range?: Range): Promise<PageRead | undefined> {
+		const key = `${n} ${range?.start ?? ''} ${range?.end ?? ''}`;
+		const known = this.pages.get(key);
+		if (known) return known;
+		if (this.pagesRead >= this.maxPages) {
+			this.cut = true;
+			return undefined;
+		}
+		const page = await this.source.fetch(n, range);
+		if (!page) {
+			this.cut = true;
+			return undefined;
+		}
+		this.pagesRead++;
+		if (page.hasNextPage && page.records.length > 0) this.cursor.size = page.records.length;
+		this.pages.set(key, page);
+		return page;
+	}
+
+	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean): PageSeen {
+		const seen: PageSeen = { reached: false, late: false };
+		let last: number | undefined;
+		for (const record of page.records) {
+			const identity = this.source.identify(record);
+			if (identity?.at != null) last = identity.at;
+			if (identity && !skip?.(identity)) this.visit(record, identity, seen);
+		}
+		// The page ends below the position: what follows is older (a record near its top may be an old one updated lately).
+		const position = this.cursor.position?.at;
+		if (last !== undefined && position != null && last < position) seen.reached = true;
+		return seen;
+	}
+
+	/** Classifies one record: known (perhaps with a new status), new, or older than what the poll looks at. */
+	private visit(record: IDataObject, identity: Identity, page: PageSeen): void {
+		const { id, at, status } = identity;
+		const { seen, open, position, floor } = this.cursor;
+		this.visited.add(id);
+		if (at !== null && (this.newest?.at == null || at > this.newest.at)) this.newest = { at, id };
+		else if (!this.newest) this.newest = { at, id };
+		const before = seen[id]?.[1] ?? open[id]?.[1];
+		if (before !== undefined) {
+			if (at === null && !this.added.has(id) && !this.above.has(id)) {
+				this.passedBoundary = true;
+				page.reached = true;
+			}
+			this.remember(identity);
+			if (before !== status && !this.firstLook) this.changes.push({ record, identity });
+			return;
+		}
+		const fresh = !this.firstLook && (at === null ? !this.passedBoundary : floor == null || at > floor);
+		this.added.add(id);
+		if (at === null) this.undatedAdded.push(id);
+		this.remember(identity);
+		if (!fresh) return;
+		this.changes.push({ record, identity });
+		if (at !== null && position?.at != null && at <= position.at) page.late = true;
+	}
+
+	private remember({ id, at, status }: Identity): void {
+		this.cursor.seen[id] = [at, status];
+		if (!this.source.isOpen(status)) {
+			delete this.cursor.open[id];
+			return;
+		}
+		const now = this.serviceNow();
+		this.cursor.open[id] = [at ?? this.cursor.open[id]?.[0] ?? now, status, now];
+	}
+
+	/** Moves the position up to `mark`, never past the service's clock plus the tolerance, never back. */
+	private advance(mark: Mark | undefined): void {
+		if (!mark) return;
+		const next = this.capped(mark);
+		const position = this.cursor.position;
+		if (position?.at != null && (next.at === null || next.at < position.at)) return;
+		this.cursor.position = next;
+	}
+
+	// ----------------------------------------------------------------------------- the walks
+
+	/**
+	 * The first poll: the newest end of the list (page 1, or the last page of a list sorted oldest
+	 * first) is recorded; nothing is emitted. Without `meta.pages`, a list sorted oldest first is
+	 * stepped through to its end, over several polls if Max Pages per Poll or the time ends first.
+	 */
+	private async look(): Promise<void> {
+		const first = await this.page(1);
+		const order = first && (await this.orderFrom(first));
+		if (!first || this.cut) return;
+		let end = { n: 1, page: first };
+		if (order === 'oldestFirst' && first.pages) {
+			const last = await this.page(first.pages);
+			if (!last) return;
+			end = { n: first.pages, page: last };
+		} else if (order === 'oldestFirst') {
+			for (let n = 2; end.page.hasNextPage; n++) {
+				const next = await this.page(n);
+				if (!next) break;
+				end = { n, page: next };
+			}
+		}
+		this.cursor.order = order;
+		if (order === 'oldestFirst') this.cursor.page = end.n;
+		this.visitPage(end.page);
+		if (this.cut) {
+			// The end was not reached yet: what is created from now on is new.
+			const now = this.serviceNow();
+			this.cursor.position = { at: now, id: '' };
+			this.cursor.floor = now;
+			return;
+		}
+		this.cursor.position = { at: null, id: '' };
+		this.advance(this.newest);
+		const { at } = this.cursor.position;
+		const dates = end.page.records.map((record) => this.source.identify(record)?.at ?? null).filter((time): time is number => time !== null);
+		this.cursor.floor = at === null ? null : Math.max(Math.min(at, ...dates), at - OVERLAP_MS);
+	}
+
+	/**
+	 * The order from page 1's dates or, when they do not tell, from the last page's; a list of
+	 * several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
+	 */
+	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
+		const told = orderOf(first.records);
+		if (told || !first.hasNextPage) return told;
+		const last = first.pages && hasDates(first) ? await this.page(first.pages, range) : undefined;
+		return (last && orderAcross(first, last)) ?? 'newestFirst';
+	}
+
+	/** Newest first: from page 1 down to the position (for stored deliveries, from the overlap before it on). */
+	private async fromNewest(): Promise<void> {
+		const position = this.cursor.position as Mark;
+		const range = this.source.ranged && position.at !== null ? { start: position.at - OVERLAP_MS } : undefined;
+		if (!this.cursor.order) {
+			const first = await this.page(1, range);
+			if (!first) return;
+			this.cursor.order = await this.orderFrom(first, range);
+			if (this.cursor.order === 'oldestFirst') return await this.forward();
+		}
+		if (await this.walkDown(1, range)) {
+			this.advance(this.newest);
+			this.reachedBoundary = true;
+		}
+	}
+
+	/** The records of an earlier walk's gap, found by position; true once the gap is read. */
+	private async fillGap(gap: Gap): Promise<boolean> {
+		const position = this.cursor.position as Mark;
+		let done: boolean;
+		if (this.source.ranged && gap.top.at !== null) {
+			// Stored deliveries: the gap is the date range below its top.
+			const start = position.at === null ? undefined : position.at - OVERLAP_MS;
+			done = await this.walkDown(1, { start, end: gap.top.at });
+		} else {
+			const start = await this.locate(gap);
+			if (start === undefined) return false;
+			done = await this.walkDown(start.n, undefined, start.skip);
+		}
+		if (!done) return false;
+		this.advance(gap.head);
+		delete this.cursor.gap;
+		this.above.clear();
+		return true;
+	}
+
+	/**
+	 * Reads pages from `start` towards older records until a page reaches known ground with no
+	 * record listed late on it, or the list ends: true. When it has to stop first, the records not
+	 * yet read are left as the gap below the last record read.
+	 */
+	private async walkDown(start: number, range?: Range, skip?: (identity: Identity) => boolean): Promise<boolean> {
+		this.passedBoundary = false;
+		this.undatedAdded = [];
+		let last: { n: number; page: PageRead } | undefined;
+		for (let n = start; ; n++) {
+			const page = await this.page(n, range);
+			if (!page) break;
+			const seen = this.visitPage(page, n === start ? skip : undefined);
+			last = { n, page };
+			if (!page.hasNextPage || (seen.reached && !seen.late)) return true;
+		}
+		const top = last && [...last.page.records].reverse().map((record) => this.source.identify(record)).find(Boolean);
+		if (!last || !top) return false;
+		const index = (last.n - 1) * this.size + last.page.records.length - 1;
+		const above = [...new Set([...this.above, ...this.undatedAdded])];
+		this.cursor.gap = {
+			top: { at: top.at, id: top.id },
+			head: this.cursor.gap?.head ?? this.capped(this.newest ?? top),
+			index,
+			...(last.page.total !== undefined ? { tail: last.page.total - 1 - index } : {}),
+			...(above.length ? { above } : {}),
+		};
+		return false;
+	}
+
+	/** A future-dated record is read and emitted, but the position it gives is the service's now plus the tolerance. */
+	private capped(mark: Mark): Mark {
+		const limit = this.serviceNow() + CLOCK_TOLERANCE_MS;
+		return mark.at !== null && mark.at > limit ? { at: limit, id: '' } : { at: mark.at, id: mark.id };
+	}
+
+	/**
+	 * The page where a gap starts. Its top's index counted from the list's oldest end does not
+	 * change as new records arrive (with `meta.totalDocs`); without it the index from the newest end
+	 * is a lower bound. The estimate is checked against the top's date or identity and stepped
+	 * forward past pages wholly above it, back past pages wholly below it.
+	 */
+	private async locate(gap: Gap): Promise<{ n: number; skip: (identity: Identity) => boolean } | undefined> {
+		let n = Math.floor(gap.index / this.size) + 1;
+		let page = await this.page(n);
+		if (page && gap.tail !== undefined && page.total !== undefined) {
+			const estimate = Math.floor(Math.max(0, page.total - 1 - gap.tail) / this.size) + 1;
+			if (estimate !== n) page = await this.page((n = estimate));
+		}
+		let direction = 0;
+		while (page) {
+			const place = this.placeOf(page, gap.top);
+			const step = place === 'above' && page.hasNextPage ? 1 : place === 'below' && n > 1 ? -1 : 0;
+			if (step !== 0 && step === -direction) {
+				// The top lies between this page and the one before (it was removed): the gap starts on the later one.
+				n = Math.max(n, n + step);
+				page = await this.page(n);
+				break;
+			}
+			if (step === 0) break;
+			direction = step;
+			page = await this.page((n += step));
+		}
+		return page && { n, skip: this.skipAbove(gap.top, page) };
+	}
+
+	private placeOf(page: PageRead, top: Mark): 'on' | 'above' | 'below' {
+		const identities = page.records.map((record) => this.source.identify(record)).filter((identity): identity is Identity => !!identity);
+		if (identities.some((identity) => identity.id === top.id)) return 'on';
+		if (top.at !== null) {
+			const dates = identities.map((identity) => identity.at).filter((at): at is number => at !== null);
+			if (dates.length && Math.min(...dates) > top.at) return 'above';
+			if (!dates.length || Math.max(...dates) <= top.at) return 'below';
+			return 'on';
+		}
+		// Undated: a page with records read above the gap is above it; any other may hold the gap's first records.
+		return identities.some((identity) => this.above.has(identity.id)) ? 'above' : 'below';
+	}
+
+	/** On the gap's first page, the records up to its top were read above it. */
+	private skipAbove(top: Mark, page: PageRead): (identity: Identity) => boolean {
+		const ids = page.records.map((record) => this.source.identify(record)?.id);
+		const at = ids.indexOf(top.id);
+		if (at >= 0) {
+			const before = new Set(ids.slice(0, at + 1));
+			return (identity) => before.has(identity.id);
+		}
+		return (identity) => top.at !== null && identity.at !== null && identity.at > top.at;
+	}
+
+	/** Oldest first: forward from the page that held the position (stored deliveries: from the position's date). */
+	private async forward(): Promise<void> {
+		const position = this.cursor.position as Mark;
+		const range = this.source.ranged && position.at !== null ? { start: position.at } : undefined;
+		let n = range ? 1 : (this.cursor.page ?? 1);
+		let page = await this.page(n, range);
+		// Records removed before the position move it to an earlier page.
+		while (page && !range && n > 1 && this.startsAfter(page, position)) page = await this.page(--n);
+		while (page) {
+			this.visitPage(page);
+			if (!range) this.cursor.page = n;
+			if (!page.hasNextPage) break;
+			page = await this.page(++n, range);
+		}
+		this.advance(this.newest);
+		this.reachedBoundary = !this.cut;
+	}
+
+	private startsAfter(page: PageRead, position: Mark): boolean {
+		if (!page.records.length) return true;
+		const first = page.records.map((record) => this.source.identify(record)?.at ?? null).find((at) => at !== null);
+		return position.at !== null && first !== undefined && first !== null && first > position.at;
+	}
+}
