@@ -93,8 +93,10 @@ export class PollClient {
 				this.readClock(outcome.response);
 				return outcome.response;
 			}
-			if (outcome.redirectedTo !== undefined) throw redirectError(this.ctx, request, outcome, 'safe');
-			if (attempt >= RETRY.maxAmbiguousAttempts) throw ambiguousError(this.ctx, request, outcome, 'safe', attempt);
+			// A read repeats alike whether the request left (ambiguous) or not (unsent).
+			const failed = outcome.kind === 'unsent' ? { kind: 'ambiguous' as const, reason: outcome.reason } : outcome;
+			if (failed.redirectedTo !== undefined) throw redirectError(this.ctx, request, failed, 'safe');
+			if (attempt >= RETRY.maxAmbiguousAttempts) throw ambiguousError(this.ctx, request, failed, 'safe', attempt);
 			const pause = backoffMs(attempt);
 			if (Date.now() + pause >= lastStart) return 'budget';
 			await sleep(pause);
