@@ -19,7 +19,7 @@ const RATES = [
 ];
 
 /** The service: withdrawals by External ID, rates, saved payout addresses, today's list, swaps and fee quotes. */
-async function service(options: { listed?: IDataObject[]; rates?: Reply; saved?: IDataObject[] } = {}) {
+async function service(options: { listed?: IDataObject[]; rates?: Reply; saved?: IDataObject[]; serviceDate?: string } = {}) {
 	const withdrawals = withdrawalService();
 	const server = await localService((request: Seen): Reply => {
 		const route = `${request.method} ${request.path.replace(/^\/v1/, '')}`;
@@ -27,7 +27,11 @@ async function service(options: { listed?: IDataObject[]; rates?: Reply; saved?:
 		if (route === 'GET /payments/wallet-addresses') return { status: 200, body: envelope(options.saved ?? []) };
 		if (route === 'GET /payments/withdrawals') {
 			const page = Number(request.query.get('page'));
-			return { status: 200, body: { ...envelope(page === 1 ? (options.listed ?? []) : []), meta: { page, hasNextPage: false } } };
+			return {
+				status: 200,
+				body: { ...envelope(page === 1 ? (options.listed ?? []) : []), meta: { page, hasNextPage: false } },
+				...(options.serviceDate ? { headers: { date: options.serviceDate } } : {}),
+			};
 		}
 		if (route === 'POST /payments/swap-currency') return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
 		if (route === 'POST /payments/estimate-network-fee') return { status: 200, body: envelope({ low: 0.5, medium: 1, high: 2 }) };
@@ -145,6 +149,27 @@ describe('Max per day', () => {
 			'sent',
 		]);
 		expect(moneySent()).toBe(2);
+	});
+
+	test("the day is the service's (its Date header), not n8n's clock", async () => {
+		// The service is already a day ahead: its today holds 900 USD that n8n's clock would call tomorrow.
+		const ahead = [{ id: 'w9', status: 'pending', amount: 900, createdAt: at(-1, 2) }];
+		const { baseUrl, moneySent } = await service({ listed: ahead, serviceDate: new Date(Date.parse(at(-1, 3))).toUTCString() });
+		const run = await runNode(crypto(), { items: [{ amount: 200, ref: 'c-1' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+		expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 900.00 USD and this item is 200.00 USD");
+		expect(moneySent()).toBe(0);
+	});
+
+	test('two runs at once in one process: the second counts what the first is about to send', async () => {
+		const { baseUrl, moneySent } = await service();
+		const [a, b] = await Promise.all([
+			runNode(crypto(), { items: [{ amount: 600, ref: 'r-a' }], credentials: { baseUrl, maxPerDayUsd: 1000 }, executionId: 'run-a' }),
+			runNode(crypto(), { items: [{ amount: 600, ref: 'r-b' }], credentials: { baseUrl, maxPerDayUsd: 1000 }, executionId: 'run-b' }),
+		]);
+		expect([a.error?.message, b.error?.message].filter(Boolean)).toEqual([
+			"Max per day is 1000.00 USD; today's withdrawals total 600.00 USD and this item is 600.00 USD",
+		]);
+		expect(moneySent()).toBe(1);
 	});
 
 	test('a list that cannot be read refuses every item', async () => {
