@@ -90,7 +90,7 @@ describe('1. every item is checked before any money moves', () => {
 			const failed = items.find((item) => item.json.error !== undefined);
 			expect(failed?.json).toEqual({
 				error: expect.stringMatching(/^'Amount \(USD\)' must have at most 2 decimal places/),
-				details: { row: 3, externalId: 'payout-3003', description: expect.stringMatching(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 3\./) },
+				message: expect.stringMatching(/^row 3 \(payout-3003\): Fix 'Amount \(USD\)' \(set by an expression\) for row 3\./),
 			});
 			expect(failed?.pairedItem).toEqual({ item: 2 });
 		},

@@ -6,7 +6,7 @@ import {
 	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { joinBatch, planItem, sendInTurn } from './batch';
+import { joinBatch, planItem, rowOf, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { createHttpCall, raisedByEngine } from './engine';
 import { fetchPages, limitOf, WholeList } from './lists';
@@ -89,14 +89,14 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			batch?.settle(itemIndex, { state: 'invalid' });
 			const redacted = redactError(error, secrets);
 			if (this.continueOnFail()) {
-				// The error item keeps its row's identity: pairedItem, the row counted from 1 and the
-				// External ID, so a reconciler knows which payout failed. Only `error` and `details`
-				// at the top: n8n routes such items to the error output, and would replace the JSON of
-				// an item carrying an error object with the bare message.
+				// The error item keeps its row's identity: pairedItem, and a message naming the row
+				// (counted from 1) and its External ID, so a reconciler knows which payout failed. Only
+				// `error` and `message`: n8n (1.x and 2.x) routes exactly such items to the error output,
+				// merged with the input row's fields, and replaces the JSON of an item carrying an error
+				// object with the bare message.
 				const { message, description } = redacted as { message?: string; description?: string };
-				const externalId = batch?.entries.get(itemIndex)?.externalId;
-				const details: IDataObject = { row: itemIndex + 1, ...(externalId ? { externalId } : {}), ...(description ? { description } : {}) };
-				return [{ json: { error: String(message), details }, pairedItem: { item: itemIndex } }];
+				const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
+				return [{ json: { error: String(message), message: `${row}: ${description ?? String(message)}` }, pairedItem: { item: itemIndex } }];
 			}
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
