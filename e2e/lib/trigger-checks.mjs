@@ -161,7 +161,8 @@ export async function pollTriggerCheck({ n8n, sandbox, collector }) {
 			const done = await whileDown?.();
 			n8n.extraEnv = { ...n8n.extraEnv, ...DURABLE_POLL_CURSORS };
 			await n8n.start();
-			await n8n.login();
+			// Under load n8n can answer /rest/settings before its login route is mounted.
+			await waitFor(async () => !!(await n8n.login()), { timeoutMs: 90000, intervalMs: 2000, what: 'n8n login after the restart' });
 			return done;
 		};
 		// Made while n8n is down: the poll after the restart must find it from the saved position.

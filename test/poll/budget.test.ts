@@ -32,17 +32,17 @@ function addTrades(count: number): IDataObject[] {
 }
 
 test('a slow list that would exceed the poll budget: each poll stops in time, emits what it read, the next continues; each trade once', async () => {
-	const budgetMs = 2500;
+	const budgetMs = 4000;
 	addTrades(10);
 	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 100 } }, credentials(), { budgetMs });
 	await poller.poll();
-	const fresh = addTrades(3000);
+	const fresh = addTrades(4500);
 	service.records.withdrawals.push(withdrawal(1, (service.clock as number) - 1000));
-	// 150 ms an answer: reading the 30 new pages at once would take 4.5 s, nearly twice the budget.
+	// 150 ms an answer: reading the 45 new pages at once would take 6.75 s, well past the budget.
 	service.latencyMs = 150;
 	const emitted = new Emitted();
 	const durations: number[] = [];
-	for (let poll = 0; poll < 12 && emitted.events.length < fresh.length + 1; poll++) {
+	for (let poll = 0; poll < 15 && emitted.events.length < fresh.length + 1; poll++) {
 		const result = await poller.poll();
 		durations.push(result.ms);
 		emitted.add(result);
