@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { describeNode, type ResourceEntry } from '../helpers/description';
+import { describeNode, describeSubtitle, type ResourceEntry } from '../helpers/description';
 import type { ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
@@ -34,12 +34,19 @@ export const RESOURCES: Record<string, ResourceEntry> = {
 	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
 	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
 	webhookEvent: entry('Webhook Event', 'Stored webhook deliveries', webhookEvent, 'getAll'),
-	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'createCrypto'),
+	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'getAll'),
 };
 
 export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, { specs }]) => [resource, specs]),
 );
 
-/** The node's properties, generated from the operation records (helpers/description.ts). */
-export const properties: INodeProperties[] = describeNode(RESOURCES, 'withdrawal');
+/**
+ * The node's properties, generated from the operation records (helpers/description.ts). A node
+ * just placed (and the node given to an AI Agent as a tool) opens on a read: Account → Get.
+ * n8n stores only parameters that differ from their default, so these defaults stay fixed.
+ */
+export const properties: INodeProperties[] = describeNode(RESOURCES, 'account');
+
+/** The node's subtitle: the chosen operation's action. */
+export const subtitle = describeSubtitle(RESOURCES);

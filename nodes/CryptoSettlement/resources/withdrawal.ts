@@ -13,7 +13,7 @@ import {
 	WALLET_ADDRESS,
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../helpers/fields';
-import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_STATUSES } from '../helpers/rules';
 import { recordFilter } from '../helpers/filters';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
@@ -37,6 +37,15 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
 	},
 	{
+		// Shown only while External ID is empty: a derived External ID is new in every execution.
+		displayName:
+			"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is found, not paid again.",
+		name: 'externalIdNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { externalId: [''] } },
+	},
+	{
 		displayName: 'Return Full Record',
 		name: 'returnFullRecord',
 		type: 'boolean',
@@ -57,7 +66,7 @@ export const withdrawal: ResourceSpecs = {
 		option: {
 			name: 'Create Bank',
 			action: 'Create a bank withdrawal',
-			description: 'Pay out NGN or GHS to a saved bank account',
+			description: 'Pay out a USD amount to a saved NGN or GHS bank account',
 		},
 		method: 'POST',
 		path: '/payments/withdraw/bank/{bankAccountId}',
@@ -70,7 +79,7 @@ export const withdrawal: ResourceSpecs = {
 				'amount',
 				'Amount (USD)',
 				USD_DECIMALS,
-				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance (docs/api.md)",
+				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency).",
 			),
 			...PAYMENT_FIELDS,
 			additionalFields([NARRATION, PIN]),
@@ -159,7 +168,7 @@ export const withdrawal: ResourceSpecs = {
 		pageSize: 100,
 		fields: [
 			...LIST_FIELDS,
-			listFilters('withdrawals', [
+			listFilters('withdrawals', WITHDRAWAL_STATUSES, [
 				{
 					displayName: 'External ID',
 					name: 'externalId',
