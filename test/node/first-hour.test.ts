@@ -8,6 +8,9 @@ import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProp
 import { ACTION_NODE, loadPackage } from '../harness';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { FEE_LEVELS, TRADE_STATUSES, WITHDRAWAL_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
+import { api, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+
+setupNock();
 
 async function description(type = ACTION_NODE): Promise<INodeTypeDescription> {
 	const { nodeTypes } = await loadPackage();
@@ -69,6 +72,72 @@ describe('1. an empty External ID is pointed out while it is empty', () => {
 				expect({ resource, operation, notices: notice(await shown(await withDefaults({ resource, operation }))) }).toEqual({ resource, operation, notices: [] });
 			}
 		}
+	});
+});
+
+describe('3. withdrawal records say the currency of each amount', () => {
+	/** A bank withdrawal as a service without currency fields stores it: 20 USD paid out as NGN. */
+	const bankRecord = { id: 'wd-1', externalId: 'payout-1', type: 'bank', status: 'pending', amount: 20, fee: 50, currency: 'ngn', payoutAmount: 29950, bankAccount: 'ba-1' };
+
+	test('Create Bank: amount is USD, fee and payoutAmount are NGN, each named right after its amount', async () => {
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/bank/ba-1').reply(200, ok({ id: 'wd-1' }, 'withdrawal request received'));
+		api().get('/payments/withdrawal/wd-1').reply(200, ok(bankRecord));
+		const run = await runNode({ resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('ba-1'), amount: '20', externalId: 'payout-1' });
+		expect(run.error).toBeUndefined();
+		const record = run.items[0].json;
+		expect(Object.entries(record)).toEqual([
+			['id', 'wd-1'],
+			['externalId', 'payout-1'],
+			['type', 'bank'],
+			['status', 'pending'],
+			['amount', 20],
+			['amountCurrency', 'USD'],
+			['fee', 50],
+			['feeCurrency', 'NGN'],
+			['currency', 'ngn'],
+			['payoutAmount', 29950],
+			['payoutCurrency', 'NGN'],
+			['bankAccount', 'ba-1'],
+			['alreadySubmitted', false],
+			['message', 'withdrawal request received'],
+		]);
+	});
+
+	test('Get and Get Many name them too; a currency the service names itself is kept', async () => {
+		const named = { ...bankRecord, id: 'wd-2', currency: 'ghs', amountCurrency: 'USD', feeCurrency: 'GHS', payoutCurrency: 'GHS', fee: 2 };
+		api().get('/payments/withdrawal/wd-1').reply(200, ok(bankRecord));
+		const got = await runNode({ resource: 'withdrawal', operation: 'get', withdrawalId: 'wd-1' });
+		expect(got.items[0].json).toMatchObject({ amountCurrency: 'USD', feeCurrency: 'NGN', payoutCurrency: 'NGN' });
+
+		api().get('/payments/withdrawals').query(true).reply(200, ok([bankRecord, { ...named, feeCurrency: 'USD' }], 'ok', { page: 1, pages: 1, hasNextPage: false }));
+		const listed = await runNode({ resource: 'withdrawal', operation: 'getAll', returnAll: true });
+		expect(listed.items.map((item) => [item.json.amountCurrency, item.json.feeCurrency, item.json.payoutCurrency])).toEqual([
+			['USD', 'NGN', 'NGN'],
+			['USD', 'USD', 'GHS'],
+		]);
+	});
+
+	test("an auto-settlement payout's amount is left unlabelled (its unit is not documented), a crypto one is USD", async () => {
+		const payout = { id: 'wd-3', type: 'bank', status: 'completed', amount: 95, fee: 50, currency: 'ngn', payoutAmount: 150000, trade: 'tr-1' };
+		const crypto = { id: 'wd-4', type: 'crypto', status: 'completed', amount: 10, fee: 1, currency: 'usd', cryptoAmount: 10, token: 'USDT', payoutAmount: 9 };
+		api().get('/payments/withdrawals').query(true).reply(200, ok([payout, crypto], 'ok', { page: 1, pages: 1, hasNextPage: false }));
+		const listed = await runNode({ resource: 'withdrawal', operation: 'getAll', returnAll: true });
+		expect(listed.items[0].json).not.toHaveProperty('amountCurrency');
+		expect(listed.items[0].json).toMatchObject({ feeCurrency: 'NGN', payoutCurrency: 'NGN' });
+		expect(listed.items[1].json).toMatchObject({ amountCurrency: 'USD', feeCurrency: 'USD', payoutCurrency: 'USD' });
+	});
+
+	test('the operation says what it pays: a USD amount to an NGN or GHS account', () => {
+		expect(RESOURCES.withdrawal.specs.createBank.option.description).toBe('Pay out a USD amount to a saved NGN or GHS bank account');
+	});
+});
+
+describe('9. a withdrawal found under its External ID has a message too', () => {
+	test('alreadySubmitted: true comes with a message saying it was not sent again', async () => {
+		api().get('/payments/withdrawal/order-1').reply(200, ok({ id: 'wd-5', externalId: 'order-1', status: 'completed', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: 10 }));
+		const run = await runNode({ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: '10', externalId: 'order-1' });
+		expect(run.items[0].json).toMatchObject({ alreadySubmitted: true, message: 'Already submitted: found under External ID order-1, not sent again' });
 	});
 });
 

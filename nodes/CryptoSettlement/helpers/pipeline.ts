@@ -86,7 +86,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			if (redacted instanceof NodeOperationError && !this.continueOnFail()) return raisedByEngine(redacted);
 			throw redacted;
 		}
-		records = redact(records, secrets);
+		records = redact(spec.output ? records.map(spec.output) : records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 }

@@ -57,6 +57,8 @@ interface OperationBase {
 	errorHint?: Partial<Record<number, string>>;
 	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
 	rateLimit?: number;
+	/** Shapes each output record of this operation (a withdrawal names each amount's currency). */
+	output?: (record: IDataObject) => IDataObject;
 }
 
 /**

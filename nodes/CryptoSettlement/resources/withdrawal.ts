@@ -17,7 +17,7 @@ import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_STATUSE
 import { recordFilter } from '../helpers/filters';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
@@ -58,6 +58,35 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
 
+/** Which currency field names the unit of each amount of a withdrawal record. */
+const CURRENCY_FIELDS: Record<string, string> = { amount: 'amountCurrency', fee: 'feeCurrency', payoutAmount: 'payoutCurrency' };
+
+/**
+ * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
+ * records"), where the service does not name it itself: `amount` is the USD value asked for (both
+ * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`. The `amount`
+ * of an auto-settlement payout (a record with a `trade`) is left unlabelled: its unit is not
+ * documented. A bank payout otherwise reads `amount: 20` beside `fee: 50` and `payoutAmount: 29950`.
+ */
+export function withCurrencies(record: IDataObject): IDataObject {
+	const local = typeof record.currency === 'string' && record.currency.trim() ? record.currency.trim().toUpperCase() : undefined;
+	const unitOf: Record<string, string | undefined> = { amount: record.trade ? undefined : 'USD', fee: local, payoutAmount: local };
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const field = Object.prototype.hasOwnProperty.call(CURRENCY_FIELDS, key) ? CURRENCY_FIELDS[key] : undefined;
+		if (field && !(field in record) && typeof value === 'number' && unitOf[key]) shaped[field] = unitOf[key];
+	}
+	return shaped;
+}
+
+/** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
+function submittedRecord(record: IDataObject): IDataObject {
+	const shaped = withCurrencies(record);
+	if (shaped.alreadySubmitted !== true || shaped.message !== undefined) return shaped;
+	return { ...shaped, message: `Already submitted: found under External ID ${String(shaped.externalId)}, not sent again` };
+}
+
 /** 'Return Full Record': on unless turned off. */
 const fullRecordOf = (params: Params): boolean => params.raw('returnFullRecord', true) !== false;
 
@@ -73,6 +102,7 @@ export const withdrawal: ResourceSpecs = {
 		source: 'public notes',
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
+		output: submittedRecord,
 		fields: [
 			BANK_ACCOUNT_ID,
 			amountField(
@@ -110,6 +140,7 @@ export const withdrawal: ResourceSpecs = {
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
+		output: submittedRecord,
 		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
@@ -152,6 +183,7 @@ export const withdrawal: ResourceSpecs = {
 		path: LOOKUP_PATH,
 		source: 'public notes (third-party)',
 		kind: 'read',
+		output: withCurrencies,
 		fields: [
 			requiredText('withdrawalId', 'Withdrawal ID', {
 				description: 'The withdrawal ID returned at creation, or the External ID you sent',
@@ -166,6 +198,7 @@ export const withdrawal: ResourceSpecs = {
 		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
+		output: withCurrencies,
 		fields: [
 			...LIST_FIELDS,
 			listFilters('withdrawals', WITHDRAWAL_STATUSES, [
