@@ -8,7 +8,7 @@ import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProp
 import { ACTION_NODE, loadPackage } from '../harness';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { FEE_LEVELS, TRADE_STATUSES, WITHDRAWAL_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
-import { api, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
+import { api, fail, noWithdrawalsYet, ok, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -138,6 +138,78 @@ describe('9. a withdrawal found under its External ID has a message too', () => 
 		api().get('/payments/withdrawal/order-1').reply(200, ok({ id: 'wd-5', externalId: 'order-1', status: 'completed', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: 10 }));
 		const run = await runNode({ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: '10', externalId: 'order-1' });
 		expect(run.items[0].json).toMatchObject({ alreadySubmitted: true, message: 'Already submitted: found under External ID order-1, not sent again' });
+	});
+});
+
+describe("7. the service's errors in the editor's words", () => {
+	const usdt = (overrides: INodeParameters = {}): INodeParameters => ({
+		resource: 'withdrawal',
+		operation: 'createCrypto',
+		token: 'USDT',
+		network: 'TRC20',
+		walletAddress: 'TXyz',
+		amount: '3',
+		externalId: 'order-3',
+		...overrides,
+	});
+	const limits = () => api().get('/payments/supported-assets-info').reply(200, ok({ tokens: [], limits: { minimum: 5, maximum: 100000 }, rate: 1500 }));
+
+	test.each([
+		['a field the service names', { field: 'walletAddress', message: 'invalid wallet address' }, "'Wallet Address': invalid wallet address"],
+		['a message that starts with the field', { field: 'amount', message: 'amount must be greater than 0' }, "'Amount (USD)' must be greater than 0"],
+		['a field the node does not show', { field: 'integration', message: 'integration is suspended' }, 'integration: integration is suspended'],
+	])('a 422 names %s by its label', async (_name, entry, shownAs) => {
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/address').reply(422, fail(422, 'validation errors', [{ ...entry, location: 'body' }]));
+		const run = await runNode(usdt());
+		expect(run.error?.message).toBe(`validation errors (HTTP 422) — ${shownAs}`);
+	});
+
+	test("the API's 'id' of a bank is the 'Bank Name or ID' field", async () => {
+		api().post('/payments/banks/add').reply(422, fail(422, 'validation errors', [{ field: 'id', message: 'bank not found', location: 'body' }]));
+		const run = await runNode({ resource: 'bankAccount', operation: 'create', bankId: '999', accountNumber: '0123456789' });
+		expect(run.error?.message).toBe("validation errors (HTTP 422) — 'Bank Name or ID': bank not found");
+	});
+
+	test('a payout below the minimum says what the minimum is, not that the account lacks permission', async () => {
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/address').reply(403, fail(403, 'forbidden'));
+		const read = limits();
+		const run = await runNode(usdt());
+		expect(run.error?.message).toBe('forbidden (HTTP 403)');
+		expect(run.error?.description).toMatch(/^This item's amount, 3 USD, is below the account's minimum withdrawal of 5 USD\. The service refused this payout: the amount is outside the account's withdrawal limits/);
+		expect(run.error?.description).not.toMatch(/lacks permission/);
+		expect(read.isDone()).toBe(true);
+	});
+
+	test('the limits are read once per run, for a quote too, and an amount within them is said to be', async () => {
+		api().post('/payments/estimate-network-fee').times(2).reply(403, fail(403, 'USDT on TRC20 is not available now'));
+		const read = limits();
+		const run = await runNode(
+			{ resource: 'withdrawal', operation: 'estimateNetworkFee', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: '={{ $json.amount }}' },
+			{ items: [{ amount: '50' }, { amount: '200000' }], continueOnFail: true },
+		);
+		expect(run.items.map((item) => item.error?.description?.split('. ')[0])).toEqual([
+			"This item's amount, 50 USD, is within the account's withdrawal limits (5 to 100000 USD), so the refusal has another cause",
+			"This item's amount, 200000 USD, is above the account's maximum withdrawal of 100000 USD",
+		]);
+		expect(read.isDone()).toBe(true);
+	});
+
+	test('without the limits, the refusal stays as it was', async () => {
+		noWithdrawalsYet(1);
+		api().post('/payments/withdraw/address').reply(403, fail(403, 'forbidden'));
+		api().get('/payments/supported-assets-info').reply(403, fail(403, 'no access'));
+		const run = await runNode(usdt());
+		expect(run.error?.description).toMatch(/^The service refused this payout: the amount is outside the account's withdrawal limits \(Asset → Get Withdrawal Assets lists them\)/);
+	});
+
+	test('a 403 elsewhere keeps the permission hint, and reads no limits', async () => {
+		api().get('/trades/wallets/w1').reply(403, fail(403, 'you do not have api access'));
+		const requests = recordRequests();
+		const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('w1') });
+		expect(run.error?.description).toBe('The account lacks permission for this action (for example no API access for it).');
+		expect(requests.count()).toBe(0);
 	});
 });
 

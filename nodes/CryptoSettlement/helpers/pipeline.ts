@@ -81,6 +81,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			}
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
+			await spec.explainError?.(this, error);
 			const redacted = redactError(error, secrets);
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 			if (redacted instanceof NodeOperationError && !this.continueOnFail()) return raisedByEngine(redacted);
@@ -106,6 +107,7 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 		rateLimit: spec.rateLimit,
+		operation: spec,
 	};
 	switch (spec.kind) {
 		case 'pagedList':

@@ -15,12 +15,24 @@ import {
 } from '../helpers/fields';
 import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_STATUSES } from '../helpers/rules';
 import { recordFilter } from '../helpers/filters';
+import { explainWithLimits } from '../helpers/limits';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { asset } from './asset';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
+
+/** A crypto payout's 403: limits and availability (docs/api.md, "Status codes"), not a missing permission. */
+const CRYPTO_REFUSED_HINT =
+	"The service refused this payout: the amount is outside the account's withdrawal limits (Asset → Get Withdrawal Assets lists them), this token or network is not available now, or this server's IP is not on the account's allowlist.";
+
+const BANK_REFUSED_HINT =
+	"The service refused this bank payout: the amount may be outside the account's withdrawal limits (Asset → Get Withdrawal Assets), the bank account may be disabled, or this server's IP is not on the account's allowlist.";
+
+/** After a 403 of a crypto payout or quote, the account's limits say whether the amount is the cause. */
+const explainError = explainWithLimits(asset.getWithdrawalAssets.path);
 
 /** Where a withdrawal is read by its id or by the External ID it was sent with. */
 const LOOKUP_PATH = '/payments/withdrawal/{withdrawalId}';
@@ -103,6 +115,7 @@ export const withdrawal: ResourceSpecs = {
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		output: submittedRecord,
+		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
 			BANK_ACCOUNT_ID,
 			amountField(
@@ -141,6 +154,8 @@ export const withdrawal: ResourceSpecs = {
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
 		output: submittedRecord,
+		errorHint: { 403: CRYPTO_REFUSED_HINT },
+		explainError,
 		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
@@ -166,7 +181,8 @@ export const withdrawal: ResourceSpecs = {
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
 		fields: CRYPTO_PAYOUT_FIELDS,
-		errorHint: { 400: CAPACITY_HINT },
+		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
+		explainError,
 		build: (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
