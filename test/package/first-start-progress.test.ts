@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, outside the scanned folders */
 /**
  * The first start shows its progress (issue 27): installing Node 24 and n8n takes minutes, and
  * tooling/progress.mjs says the step, the time taken and what npm fetches or the build compiles,
