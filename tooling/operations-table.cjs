@@ -19,11 +19,10 @@ const KIND_NOTES = {
 	create: () => 'never repeated',
 };
 
-/** Field labels as the editor shows them; a collection as "Label (option, option)"; notices are not fields. */
+/** Field labels as the editor shows them; a collection as "Label (option, option)". */
 function fieldsText(fields) {
 	const names = [];
 	for (const field of fields) {
-		if (field.type === 'notice') continue;
 		const label = field.type === 'collection' ? `${field.displayName}: ${field.options.map((option) => option.displayName).join(', ')}` : field.displayName;
 		if (!names.includes(label)) names.push(label);
 	}

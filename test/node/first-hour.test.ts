@@ -52,26 +52,42 @@ describe('2. a node placed on the canvas (or given to an AI Agent as a tool) ope
 });
 
 describe('1. an empty External ID is pointed out while it is empty', () => {
-	const notice = (entries: INodeProperties[]) => entries.filter((entry) => entry.type === 'notice');
+	/** Whether the editor shows the node's hint for these parameters (it evaluates the condition so; an error hides it). */
+	async function hinted(parameters: INodeParameters): Promise<boolean> {
+		const { nodeTypes } = await loadPackage();
+		const [hint] = (await description()).hints ?? [];
+		const node: INode = { id: '1', name: 'Crypto Settlement', type: ACTION_NODE, typeVersion: 1, position: [0, 0], parameters: await withDefaults(parameters) };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		try {
+			return workflow.expression.getSimpleParameterValue(node, hint.displayCondition as string, 'internal', {}) === true;
+		} catch {
+			return false;
+		}
+	}
 
-	test.each(['createCrypto', 'createBank'])('Withdrawal → %s shows the notice right after External ID, only while it is empty', async (operation) => {
-		const empty = await shown(await withDefaults({ resource: 'withdrawal', operation }));
-		const [shownNotice] = notice(empty);
-		expect(shownNotice.displayName).toMatch(/^External ID is empty, so each run derives a new one: every manual run \(Execute step, Execute workflow\) pays again\. Map your own payment ID instead/);
-		const names = empty.map((entry) => entry.name);
-		expect(names[names.indexOf('externalId') + 1]).toBe(shownNotice.name);
+	test('the hint says that every manual run then pays again, and what to map instead', async () => {
+		const [hint] = (await description()).hints ?? [];
+		expect(hint).toMatchObject({ type: 'warning', location: 'ndv', whenToDisplay: 'always' });
+		expect(hint.message).toMatch(/^External ID is empty, so each run derives a new one: every manual run \(Execute step, Execute workflow\) pays again\. Map your own payment ID instead/);
+	});
 
-		// The editor resolves a mapped External ID before it decides what to show (the browser check looks at that).
-		expect(notice(await shown(await withDefaults({ resource: 'withdrawal', operation, externalId: 'order-1042' })))).toEqual([]);
+	test.each(['createCrypto', 'createBank'])('Withdrawal → %s shows it only while External ID is empty', async (operation) => {
+		expect(await hinted({ resource: 'withdrawal', operation })).toBe(true);
+		expect(await hinted({ resource: 'withdrawal', operation, externalId: '  ' })).toBe(true);
+		expect(await hinted({ resource: 'withdrawal', operation, externalId: 'order-1042' })).toBe(false);
+		// A mapped External ID the editor cannot resolve yet (no input data) is not empty.
+		expect(await hinted({ resource: 'withdrawal', operation, externalId: "={{ $('Payout Order').item.json.payoutId }}" })).toBe(false);
+		expect(await hinted({ resource: 'withdrawal', operation, externalId: '={{ "order-7" }}' })).toBe(false);
 	});
 
 	test('no other operation shows it', async () => {
 		for (const [resource, { specs }] of Object.entries(RESOURCES)) {
 			for (const operation of Object.keys(specs)) {
 				if (resource === 'withdrawal' && ['createCrypto', 'createBank'].includes(operation)) continue;
-				expect({ resource, operation, notices: notice(await shown(await withDefaults({ resource, operation }))) }).toEqual({ resource, operation, notices: [] });
+				expect({ resource, operation, hinted: await hinted({ resource, operation }) }).toEqual({ resource, operation, hinted: false });
 			}
 		}
+		expect(await hinted({})).toBe(false);
 	});
 });
 

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
 import { describeNode, describeSubtitle, type ResourceEntry } from '../helpers/description';
 import type { ResourceSpecs } from '../helpers/types';
 import { account } from './account';
@@ -12,7 +12,7 @@ import { sandbox } from './sandbox';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { withdrawal } from './withdrawal';
+import { EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
 const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
@@ -50,3 +50,25 @@ export const properties: INodeProperties[] = describeNode(RESOURCES, 'account');
 
 /** The node's subtitle: the chosen operation's action. */
 export const subtitle = describeSubtitle(RESOURCES);
+
+/**
+ * The node's hints. While a withdrawal's External ID is empty, the editor says that every manual
+ * run pays again. A hint rather than a notice under the field: the editor resolves a mapped
+ * External ID before it applies a field's displayOptions, and one it cannot resolve yet (no input
+ * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden.
+ */
+export const hints: NodeHint[] = [
+	{
+		message: EMPTY_EXTERNAL_ID_HINT,
+		type: 'warning',
+		location: 'ndv',
+		whenToDisplay: 'always',
+		displayCondition: `={{ ${JSON.stringify(
+			Object.entries(SPECS).flatMap(([resource, specs]) =>
+				Object.entries(specs)
+					.filter(([, spec]) => spec.kind === 'withdrawal')
+					.map(([operation]) => `${resource}:${operation}`),
+			),
+		)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !String($parameter["externalId"] || "").trim() }}`,
+	},
+];

@@ -49,15 +49,6 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
 	},
 	{
-		// Shown only while External ID is empty: a derived External ID is new in every execution.
-		displayName:
-			"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is found, not paid again.",
-		name: 'externalIdNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { externalId: [''] } },
-	},
-	{
 		displayName: 'Return Full Record',
 		name: 'returnFullRecord',
 		type: 'boolean',
@@ -66,6 +57,13 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
 	},
 ];
+
+/**
+ * Shown in the editor while a withdrawal's External ID is empty (resources/index.ts makes it the
+ * node's hint): a derived External ID is new in every execution, so every manual run pays again.
+ */
+export const EMPTY_EXTERNAL_ID_HINT =
+	"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.";
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
