@@ -102,4 +102,22 @@ describe('the example workflows read well on the canvas (issue 27)', () => {
 		}
 		if (file === 'tour') expect(writers.map((node) => node.parameters.operation).sort()).toEqual(['setMarkupPercent', 'setWithdrawalFeeBearer']);
 	});
+
+	test("the tour lists bank accounts and payout addresses before it deletes them, in n8n's execution order", () => {
+		// n8n's v1 order: a node's branches run one after the other, the highest on the canvas first.
+		const { nodes, connections } = load('tour');
+		const position = new Map(nodes.map((node) => [node.name, node.position]));
+		const order: string[] = [];
+		const visit = (name: string) => {
+			order.push(name);
+			const children = (connections[name]?.main ?? []).flat().map((c) => c.node);
+			children.sort((a, b) => (position.get(a) as number[])[1] - (position.get(b) as number[])[1] || (position.get(a) as number[])[0] - (position.get(b) as number[])[0]);
+			children.forEach(visit);
+		};
+		visit('Start');
+		expect(order.length).toBe(nodes.filter((node) => !isSticky(node)).length);
+		expect(order.indexOf('List Bank Accounts')).toBeLessThan(order.indexOf('Delete Bank Account'));
+		expect(order.indexOf('List Payout Addresses')).toBeLessThan(order.indexOf('Delete Payout Address'));
+		expect(order.indexOf('Bank Withdrawal')).toBeLessThan(order.indexOf('Delete Bank Account'));
+	});
 });
