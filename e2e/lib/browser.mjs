@@ -101,6 +101,9 @@ async function withEditor(n8n, work) {
 	}
 }
 
+/** The README's picture of that warning, in docs/images/. */
+const EMPTY_EXTERNAL_ID_PICTURE = 'empty-external-id-warning.png';
+
 /** The start of the warning shown while a withdrawal's External ID is empty (resources/withdrawal.ts). */
 const EMPTY_EXTERNAL_ID = 'External ID is empty, so each run derives a new one';
 
@@ -111,7 +114,7 @@ const EMPTY_EXTERNAL_ID = 'External ID is empty, so each run derives a new one';
  * away from a mapped External ID the editor cannot resolve yet; Status offers the known statuses;
  * the canvas subtitle is the action.
  */
-export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts }) {
+export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts, docsScreenshot }) {
 	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
 	const mapped = await n8n.rest('GET', `/workflows/${mappedWorkflowId}`);
 	return await withEditor(n8n, async (page) => {
@@ -137,6 +140,8 @@ export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts
 		await sleep(1500);
 		let file = await shot('external-id-empty.png');
 		if (!(await panelText()).includes(EMPTY_EXTERNAL_ID)) throw new Error(`no warning while External ID is empty (screenshot ${file})`);
+		// The README shows it (docs/images/, beside DOCS_SCREENSHOT).
+		if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), EMPTY_EXTERNAL_ID_PICTURE));
 		const input = page.locator('[data-test-id="parameter-input-externalId"] input').first();
 		await input.click();
 		await input.fill('order-1042');

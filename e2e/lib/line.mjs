@@ -118,7 +118,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 				return out;
 			});
 			await check('browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle', async () => {
-				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts });
+				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts, docsScreenshot });
 			});
 		}
 	} finally {
