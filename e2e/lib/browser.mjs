@@ -86,6 +86,97 @@ async function openNode(page, baseUrl, workflow, nodeName, ready = '[data-test-i
 	return 'canvas';
 }
 
+/** A page of the n8n editor, logged in, for `work(page)`; the browser is closed afterwards. */
+async function withEditor(n8n, work) {
+	const { chromium } = loadPlaywright();
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
+	try {
+		const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 });
+		await context.addCookies(n8n.cookies().map(({ name, value }) => ({ name, value, url: n8n.baseUrl })));
+		const page = await context.newPage();
+		page.setDefaultTimeout(30000);
+		return await work(page);
+	} finally {
+		await browser.close().catch(() => {});
+	}
+}
+
+/** The README's picture of that warning, in docs/images/. */
+const EMPTY_EXTERNAL_ID_PICTURE = 'empty-external-id-warning.png';
+
+/** The start of the warning shown while a withdrawal's External ID is empty (resources/withdrawal.ts). */
+const EMPTY_EXTERNAL_ID = 'External ID is empty, so each run derives a new one';
+
+/**
+ * What only the editor shows (issue 27), in the e2e-editor workflow: a node placed with every
+ * default (and the node as an AI Agent's tool, on n8n 2.x) opens on Account → Get; the warning
+ * about an empty External ID shows while it is empty and goes once a value is typed, and stays
+ * away from a mapped External ID the editor cannot resolve yet; Status offers the known statuses;
+ * the canvas subtitle is the action.
+ */
+export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts, docsScreenshot }) {
+	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
+	const mapped = await n8n.rest('GET', `/workflows/${mappedWorkflowId}`);
+	return await withEditor(n8n, async (page) => {
+		const notes = [];
+		const panelText = async () => await page.locator('[data-test-id="ndv"]').first().innerText();
+		const valueOf = async (name) => await page.locator(`[data-test-id="parameter-input-${name}"] input`).first().inputValue();
+		const shot = async (file) => {
+			await page.screenshot({ path: path.join(artifacts, file) });
+			return path.join(artifacts, file);
+		};
+
+		const placed = n8n.line === '2' ? ['Placed Node', 'Placed Tool'] : ['Placed Node'];
+		for (const name of placed) {
+			await openNode(page, n8n.baseUrl, workflow, name);
+			await sleep(1000);
+			const chosen = [await valueOf('resource'), await valueOf('operation')];
+			const file = await shot(`${name.toLowerCase().replace(/ /g, '-')}.png`);
+			if (chosen.join(' → ') !== 'Account → Get') throw new Error(`${name} opens on ${chosen.join(' → ')}, not Account → Get (screenshot ${file})`);
+		}
+		notes.push(`${placed.join(' and ')} open on Account → Get`);
+
+		await openNode(page, n8n.baseUrl, workflow, 'Empty External ID', '[data-test-id="parameter-input-externalId"]');
+		await sleep(1500);
+		let file = await shot('external-id-empty.png');
+		if (!(await panelText()).includes(EMPTY_EXTERNAL_ID)) throw new Error(`no warning while External ID is empty (screenshot ${file})`);
+		// The README shows it (docs/images/, beside DOCS_SCREENSHOT).
+		if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), EMPTY_EXTERNAL_ID_PICTURE));
+		const input = page.locator('[data-test-id="parameter-input-externalId"] input').first();
+		await input.click();
+		await input.fill('order-1042');
+		await sleep(1500);
+		file = await shot('external-id-typed.png');
+		if ((await panelText()).includes(EMPTY_EXTERNAL_ID)) throw new Error(`the warning stays once External ID is typed (screenshot ${file})`);
+		await openNode(page, n8n.baseUrl, mapped, 'BTC Withdrawal', '[data-test-id="parameter-input-externalId"]');
+		await sleep(2000);
+		file = await shot('external-id-mapped.png');
+		if ((await panelText()).includes(EMPTY_EXTERNAL_ID)) throw new Error(`the warning shows for a mapped External ID (screenshot ${file})`);
+		notes.push('External ID warning shown while empty, gone once typed, absent when mapped');
+
+		await openNode(page, n8n.baseUrl, workflow, 'Withdrawals by Status', '[data-test-id="parameter-input-status"]');
+		await sleep(1000);
+		await page.locator('[data-test-id="parameter-input-status"]').first().click();
+		await sleep(800);
+		const statuses = await page.evaluate(() =>
+			[...document.querySelectorAll('.el-select-dropdown__item')].filter((el) => el.offsetParent !== null).map((el) => el.innerText.split('\n')[0].trim()),
+		);
+		file = await shot('status-options.png');
+		if (statuses.join() !== 'Pending,Completed,Rejected,Reversed') throw new Error(`Status offers ${JSON.stringify(statuses)} (screenshot ${file})`);
+		notes.push(`Status offers ${statuses.join(', ')}`);
+
+		await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+		const onCanvas = page.locator('[data-node-name="Withdrawals by Status"]').first();
+		await onCanvas.waitFor({ timeout: 30000 });
+		await sleep(1000);
+		const canvasText = await onCanvas.innerText();
+		file = await shot('canvas-subtitles.png');
+		if (!canvasText.includes('Get many withdrawals')) throw new Error(`the canvas subtitle reads ${JSON.stringify(canvasText)} (screenshot ${file})`);
+		notes.push('subtitle "Get many withdrawals"');
+		return notes.join('; ');
+	});
+}
+
 /** The README's picture of the node in the editor (docs/images/), taken by the browser check. */
 export const DOCS_SCREENSHOT = path.join(REPO_ROOT, 'docs', 'images', 'crypto-settlement-node.png');
 
@@ -106,15 +197,9 @@ export const DOCS_PANELS = [
  * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
 export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot, panels = [] }) {
-	const { chromium } = loadPlaywright();
 	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
-	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
 	const notes = [];
-	try {
-		const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 });
-		await context.addCookies(n8n.cookies().map(({ name, value }) => ({ name, value, url: n8n.baseUrl })));
-		const page = await context.newPage();
-		page.setDefaultTimeout(30000);
+	return await withEditor(n8n, async (page) => {
 		const cases = [
 			{ node: 'BTC Withdrawal', shown: ['feeLevel', 'token', 'walletAddress', 'cryptoAmount'], hidden: ['network', 'amount'], file: 'btc-withdrawal-parameters.png' },
 			{ node: 'USDT Withdrawal', shown: ['network', 'token', 'walletAddress', 'amount'], hidden: ['feeLevel', 'cryptoAmount'], file: 'usdt-withdrawal-parameters.png' },
@@ -176,7 +261,5 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 		notes.push('listed under Settings → Community nodes');
 		log(`     screenshots: ${artifacts}`);
 		return notes.join('; ');
-	} finally {
-		await browser.close().catch(() => {});
-	}
+	});
 }

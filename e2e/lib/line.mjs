@@ -8,7 +8,7 @@ import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
 import { E2E, EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
-import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT } from './browser.mjs';
+import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
 import { startCollector } from './collector.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
@@ -52,6 +52,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		e2eTrigger: loadWorkflow('e2e-trigger', { COLLECTOR_URL: `${collector.url}/hook` }),
 		pollExample: loadWorkflow('poll-trigger'),
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
+		editor: loadWorkflow('e2e-editor'),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -115,6 +116,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
 				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels });
 				return out;
+			});
+			await check('browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle', async () => {
+				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts, docsScreenshot });
 			});
 		}
 	} finally {

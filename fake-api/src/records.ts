@@ -24,8 +24,25 @@ export function publicWallet(wallet: Wallet): Record<string, unknown> {
 	return omit(wallet, ['bank', 'autoSettlement']);
 }
 
+/**
+ * Withdrawal as the API returns it, each amount with its currency beside it (docs/api.md,
+ * "Withdrawal records"): `amount` is the USD value asked for; `fee` and `payoutAmount` are in
+ * `currency`, the balance paid from (USD for crypto, NGN or GHS for a bank account).
+ */
 export function publicWithdrawal(withdrawal: Withdrawal): Record<string, unknown> {
-	return omit(withdrawal, ['debitedAmount', 'feeBearer']);
+	const local = withdrawal.currency.toUpperCase();
+	const currencyOf: Record<string, [string, string]> = {
+		amount: ['amountCurrency', 'USD'],
+		fee: ['feeCurrency', local],
+		payoutAmount: ['payoutCurrency', local],
+	};
+	const record: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(omit(withdrawal, ['debitedAmount', 'feeBearer']))) {
+		record[key] = value;
+		const unit = currencyOf[key];
+		if (unit) record[unit[0]] = unit[1];
+	}
+	return record;
 }
 
 export function publicTrade(trade: Trade): Record<string, unknown> {

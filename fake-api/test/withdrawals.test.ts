@@ -31,7 +31,9 @@ describe('sandbox: crypto withdrawals (spec 4.6, 7.5)', () => {
 			externalId: 'order-1',
 			status: 'pending',
 			amount: 10,
+			amountCurrency: 'USD',
 			fee: 1.5,
+			feeCurrency: 'USD',
 			currency: 'usd',
 			cryptoAmount: 10,
 			token: 'USDT',
@@ -40,6 +42,7 @@ describe('sandbox: crypto withdrawals (spec 4.6, 7.5)', () => {
 			txHash: null,
 			reason: null,
 			payoutAmount: 8.5,
+			payoutCurrency: 'USD',
 		});
 		await client.sandbox.settle();
 		const byExternalId = await client.call('GET', '/payments/withdrawal/order-1');
@@ -199,6 +202,12 @@ describe('sandbox: bank withdrawals and swaps', () => {
 		expect(balances().ngn).toBe(100000 - 15000);
 		const record = await client.call('GET', '/payments/withdrawal/bank-1');
 		expect(record.body.data).toMatchObject({ type: 'bank', status: 'pending', amount: 10, currency: 'ngn', fee: 50, payoutAmount: 14950, narration: 'rent', bankAccount: bankAccountId });
+		// Each amount names its currency, right after it (docs/api.md, "Withdrawal records").
+		const keys = Object.keys(record.body.data);
+		expect(record.body.data).toMatchObject({ amountCurrency: 'USD', feeCurrency: 'NGN', payoutCurrency: 'NGN' });
+		for (const [amount, currency] of [['amount', 'amountCurrency'], ['fee', 'feeCurrency'], ['payoutAmount', 'payoutCurrency']]) {
+			expect(keys.indexOf(currency)).toBe(keys.indexOf(amount) + 1);
+		}
 		await client.sandbox.settle();
 		expect((await client.call('GET', '/payments/withdrawal/bank-1')).body.data.status).toBe('completed');
 	});

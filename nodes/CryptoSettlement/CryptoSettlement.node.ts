@@ -1,5 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { properties, SPECS } from './resources';
+import { hints, properties, SPECS, subtitle } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { createOperationRunner } from './helpers/pipeline';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
@@ -11,11 +11,12 @@ export class CryptoSettlement implements INodeType {
 		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle,
 		description:
 			'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins',
 		defaults: { name: 'Crypto Settlement' },
 		usableAsTool: true,
+		hints,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],

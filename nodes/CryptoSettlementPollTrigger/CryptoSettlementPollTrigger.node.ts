@@ -32,7 +32,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Polls the API on the schedule below. The first poll after publishing (n8n 1.x: activating) only records where things stand; events from then on start one execution each, once. "Fetch Test Event" shows the most recent matching event. If the service can reach this n8n, the Crypto Settlement Trigger (webhook) is faster and makes no API calls.',
+					'Polls the API on the schedule above (Poll Times). The first poll after publishing (n8n 1.x: activating) only records where things stand; events from then on start one execution each, once. "Fetch Test Event" shows the most recent matching event. If the service can reach this n8n, the Crypto Settlement Trigger (webhook) is faster and makes no API calls.',
 				name: 'notice',
 				type: 'notice',
 				default: '',

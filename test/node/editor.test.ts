@@ -192,7 +192,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual([
-			{ ...stored, alreadySubmitted: false, message: 'withdrawal initiated successfully' },
+			{ ...stored, amountCurrency: 'USD', feeCurrency: 'USD', alreadySubmitted: false, message: 'withdrawal initiated successfully' },
 		]);
 		expect(lookup.isDone() && post.isDone() && readBack.isDone()).toBe(true);
 	});
@@ -203,7 +203,14 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 		api().post('/payments/withdraw/bank/ba-1').reply(200, ok({ id: 'wd-8' }, 'withdrawal request received'));
 		api().get('/payments/withdrawal/wd-8').reply(200, ok(record));
 		const run = await runNode(bankWithdrawal());
-		expect(run.items[0].json).toEqual({ ...record, alreadySubmitted: false, message: 'withdrawal request received' });
+		expect(run.items[0].json).toEqual({
+			...record,
+			amountCurrency: 'USD',
+			feeCurrency: 'NGN',
+			payoutCurrency: 'NGN',
+			alreadySubmitted: false,
+			message: 'withdrawal request received',
+		});
 	});
 
 	test('a failed read-back never fails the created withdrawal: the id is output with the reason', async () => {
@@ -234,7 +241,13 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 	test('a withdrawal found under its External ID is output as stored, with alreadySubmitted: true', async () => {
 		api().get('/payments/withdrawal/order-7').reply(200, ok(stored));
 		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
-		expect(run.items[0].json).toEqual({ ...stored, alreadySubmitted: true, message: 'already submitted' });
+		expect(run.items[0].json).toEqual({
+			...stored,
+			amountCurrency: 'USD',
+			feeCurrency: 'USD',
+			alreadySubmitted: true,
+			message: 'Already submitted: found under External ID order-7, not sent again',
+		});
 	});
 });
 

@@ -55,7 +55,7 @@ describe('service errors surface the message, the HTTP code and the first valida
 			amount: 5,
 			externalId: 'x-1',
 		});
-		expect(run.error?.message).toBe('validation errors (HTTP 422) — amount: either amount or cryptoAmount is required');
+		expect(run.error?.message).toBe("validation errors (HTTP 422) — 'Amount (USD)': either amount or cryptoAmount is required");
 		expect(run.error?.description).toMatch(/8 problems were reported; the first is shown/);
 		const details = JSON.stringify((run.error as unknown as { errorResponse?: unknown; cause?: unknown }).errorResponse ?? run.text);
 		for (const entry of entries) expect(details).toContain(entry.message);

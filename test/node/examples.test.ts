@@ -12,6 +12,7 @@ import { PACKAGE_ROOT } from '../harness';
 interface WorkflowNode {
 	name: string;
 	type: string;
+	position: [number, number];
 	executeOnce?: boolean;
 	onError?: string;
 	parameters: IDataObject;
@@ -23,7 +24,7 @@ const load = (file: string) =>
 		connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 	};
 
-const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger'];
+const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger'];
 const isWithdrawal = (node: WorkflowNode) =>
 	node.type.endsWith('.cryptoSettlement') && ['createCrypto', 'createBank'].includes(String(node.parameters.operation));
 
@@ -50,5 +51,73 @@ describe('the example workflows teach safe patterns', () => {
 		expect(rows).toHaveLength(3);
 		expect(new Set(rows.map((row) => row.payoutId)).size).toBe(3);
 		expect(rows.map((row) => row.amountUsd)).toContain('10.125');
+	});
+});
+
+describe('the example workflows read well on the canvas (issue 27)', () => {
+	const isSticky = (node: WorkflowNode) => node.type === 'n8n-nodes-base.stickyNote';
+	/** A node's box on the canvas with room for its label below (n8n draws nodes 100 × 100 from their position). */
+	const box = (node: WorkflowNode) =>
+		isSticky(node)
+			? { left: node.position[0], top: node.position[1], right: node.position[0] + Number(node.parameters.width), bottom: node.position[1] + Number(node.parameters.height) }
+			: { left: node.position[0], top: node.position[1], right: node.position[0] + 200, bottom: node.position[1] + 150 };
+	type Box = ReturnType<typeof box>;
+	const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+	const inside = (a: Box, b: Box) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+
+	test.each(EXAMPLES)('%s: no two nodes overlap, and a sticky note holds a node whole or not at all', (file) => {
+		const { nodes } = load(file);
+		const steps = nodes.filter((node) => !isSticky(node));
+		const notes = nodes.filter(isSticky);
+		const clashes: string[] = [];
+		steps.forEach((a, i) => steps.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && clashes.push(`${a.name} / ${b.name}`)));
+		notes.forEach((a, i) => notes.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && clashes.push(`${a.name} / ${b.name}`)));
+		for (const note of notes) {
+			for (const step of steps) if (overlap(box(note), box(step)) && !inside(box(step), box(note))) clashes.push(`${note.name} cuts ${step.name}`);
+		}
+		expect(clashes).toEqual([]);
+	});
+
+	test.each(EXAMPLES)("%s: sticky notes link the package's README, never a file of this repository", (file) => {
+		for (const note of load(file).nodes.filter(isSticky)) {
+			expect(String(note.parameters.content)).not.toMatch(/\b(docs|e2e|nodes|fake-api)\/[\w./-]+|\b[\w-]+\.md\b/);
+		}
+	});
+
+	test("the tour's sticky note links the README on the package's homepage", () => {
+		expect(load('tour').nodes.filter(isSticky).map((note) => note.parameters.content).join()).toContain(
+			'https://github.com/crypto-settlement/n8n-nodes-crypto-settlement#readme',
+		);
+	});
+
+	test.each(EXAMPLES)('%s: account settings are only written back as Get Account read them, and a sticky note says so', (file) => {
+		const { nodes } = load(file);
+		const settings = { setWithdrawalFeeBearer: 'withdrawalFeeBearer', setMarkupPercent: 'markupPercent' } as Record<string, string>;
+		const writers = nodes.filter((node) => node.type.endsWith('.cryptoSettlement') && node.parameters.resource === 'account' && String(node.parameters.operation) in settings);
+		for (const node of writers) {
+			const field = settings[String(node.parameters.operation)];
+			expect({ node: node.name, value: node.parameters[field] }).toEqual({ node: node.name, value: `={{ $('Get Account').first().json.${field} }}` });
+			const note = nodes.find((candidate) => isSticky(candidate) && String(candidate.parameters.content).includes(`**${node.name}**`));
+			expect(note?.parameters.content).toMatch(/changes no setting/);
+		}
+		if (file === 'tour') expect(writers.map((node) => node.parameters.operation).sort()).toEqual(['setMarkupPercent', 'setWithdrawalFeeBearer']);
+	});
+
+	test("the tour lists bank accounts and payout addresses before it deletes them, in n8n's execution order", () => {
+		// n8n's v1 order: a node's branches run one after the other, the highest on the canvas first.
+		const { nodes, connections } = load('tour');
+		const position = new Map(nodes.map((node) => [node.name, node.position]));
+		const order: string[] = [];
+		const visit = (name: string) => {
+			order.push(name);
+			const children = (connections[name]?.main ?? []).flat().map((c) => c.node);
+			children.sort((a, b) => (position.get(a) as number[])[1] - (position.get(b) as number[])[1] || (position.get(a) as number[])[0] - (position.get(b) as number[])[0]);
+			children.forEach(visit);
+		};
+		visit('Start');
+		expect(order.length).toBe(nodes.filter((node) => !isSticky(node)).length);
+		expect(order.indexOf('List Bank Accounts')).toBeLessThan(order.indexOf('Delete Bank Account'));
+		expect(order.indexOf('List Payout Addresses')).toBeLessThan(order.indexOf('Delete Payout Address'));
+		expect(order.indexOf('Bank Withdrawal')).toBeLessThan(order.indexOf('Delete Bank Account'));
 	});
 });

@@ -90,7 +90,7 @@ describe('4. secrets echoed by the service never leave the node', () => {
 				: { status: 422, body: refusal('validation errors', [{ field: 'pin', message: `pin ${PIN} is wrong`, value: PIN, location: 'body' }]) },
 		);
 		const run = await runNode(crypto, { credentials: { baseUrl: server.baseUrl } });
-		expect(run.error?.message).toMatch(/validation errors \(HTTP 422\) — pin: pin \[redacted\] is wrong/);
+		expect(run.error?.message).toMatch(/validation errors \(HTTP 422\) — 'PIN' \[redacted\] is wrong/);
 		expectNoSecrets(run.text);
 	});
 

@@ -109,7 +109,7 @@ describe('1. an External ID used by another payment is never reported as this on
 		const server = await serve(handler);
 		const run = await runNode(crypto(), { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ id: 'wd-4', externalId: 'ord-9', alreadySubmitted: true, message: 'already submitted' });
+		expect(run.items[0].json).toMatchObject({ id: 'wd-4', externalId: 'ord-9', alreadySubmitted: true, message: 'Already submitted: found under External ID ord-9, not sent again' });
 		expect(posts(server)).toHaveLength(0);
 	});
 });

@@ -186,6 +186,20 @@ describe('Wallet and bank account locators (paginated lists)', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	test('an empty bank account list says how to add one, instead of "No results" (issue 27)', async () => {
+		const empty = () => api().get('/payments/integration-banks').query({ page: '1', size: '100' }).reply(200, ok([], 'ok', pageMeta(1, 1)));
+		empty();
+		const error = await ask('searchBankAccounts', { resource: 'withdrawal', operation: 'createBank' }).then(
+			() => undefined,
+			(reason: unknown) => reason as { message: string; description?: string },
+		);
+		expect(error?.message).toBe('No saved bank accounts yet');
+		expect(error?.description).toMatch(/^Save one first: run Bank Account → Create with its bank and account number/);
+		// A search that matches nothing is an ordinary empty result.
+		empty();
+		expect(await search('searchBankAccounts', { resource: 'withdrawal', operation: 'createBank' }, 'zenith')).toEqual({ results: [] });
+	});
+
 	test("a failing page shows the service's message", async () => {
 		api().get('/trades/wallets').query(true).reply(403, fail(403, 'you do not have api access'));
 		const { error, text } = await failure(ask('searchWallets', getWallet));

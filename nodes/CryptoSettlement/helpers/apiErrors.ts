@@ -1,7 +1,8 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
-import type { RetryPolicy } from './types';
+import { fieldOf } from './description';
+import type { OperationSpec, RetryPolicy } from './types';
 
 /**
  * The API client's errors: the service's message, the HTTP code and the first validation entry,
@@ -45,14 +46,40 @@ export function isSuccess(response: ApiResponse): boolean {
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service refused the request (a business rule such as balance, a duplicate, or temporary payout capacity).',
 	401: "Check the credential's App ID, App Secret and Environment.",
-	403: 'The account lacks permission for this action (API access, withdrawal limits or availability).',
+	// Payouts have their own 403 hints (limits, availability, allowlist): resources/withdrawal.ts.
+	403: 'The account lacks permission for this action (for example no API access for it).',
 	404: 'Nothing was found with this ID in the selected environment.',
 	409: 'The request conflicts with the current state, for example something that already exists.',
 	422: 'The service rejected one or more fields.',
 	500: 'The service failed unexpectedly.',
 };
 
-/** A service error: its message, the HTTP code and, for 422, the first validation entry. */
+/** Body fields the API names differently from the node's parameter (bankAccountFields sends `bankId` as `id`). */
+const PARAMETER_OF_BODY_FIELD: Record<string, string> = { id: 'bankId' };
+
+/** The label the editor shows for a field the service names, on this operation; undefined if it shows none. */
+function labelOf(operation: OperationSpec, field: string): string | undefined {
+	const own = (name: string) => (name === '' ? undefined : fieldOf(operation, name)?.displayName);
+	return own(field) ?? own(Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field) ? PARAMETER_OF_BODY_FIELD[field] : '');
+}
+
+/**
+ * A validation entry in the editor's words: "'Wallet Address': invalid wallet address", or
+ * "'Amount (USD)' must have at most 2 decimal places" when the service starts with its field name.
+ */
+function entryText(entry: { field?: string; message?: string }, operation?: OperationSpec): string {
+	const field = entry.field ?? 'request';
+	const text = entry.message ?? 'Invalid value';
+	const label = operation && entry.field ? labelOf(operation, entry.field) : undefined;
+	if (!label) return `${field}: ${text}`;
+	return text.startsWith(`${field} `) ? `'${label}' ${text.slice(field.length + 1)}` : `'${label}': ${text}`;
+}
+
+/**
+ * A service error: its message, the HTTP code and, for 422, the first validation entry named by
+ * the field's label. The hint is the caller's, else the operation's for this status, else the
+ * status's own.
+ */
 export function serviceError(
 	ctx: ApiContext,
 	request: ApiRequest,
@@ -63,12 +90,15 @@ export function serviceError(
 	const serviceMessage = response.body?.message || `HTTP ${status}`;
 	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
 	const [first] = errors;
-	const firstEntry = first ? `${first.field ?? 'request'}: ${first.message ?? 'Invalid value'}` : undefined;
+	const firstEntry = first ? entryText(first, request.operation) : undefined;
 	const message = firstEntry
 		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
 		: `${serviceMessage} (HTTP ${status})`;
 	const description = [
-		hint ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.route} with HTTP ${status}.`,
+		hint ??
+			request.operation?.errorHint?.[status] ??
+			STATUS_HINTS[status] ??
+			`The service answered ${request.method} ${request.route} with HTTP ${status}.`,
 		firstEntry && errors.length > 1
 			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
 			: undefined,

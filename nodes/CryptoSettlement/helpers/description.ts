@@ -30,6 +30,19 @@ export function describeNode(resources: Record<string, ResourceEntry>, defaultRe
 	return [resourceSelector(resources, defaultResource), ...operationSelectors(resources), ...fieldEntries(resources)];
 }
 
+/**
+ * The node's subtitle on the canvas: the chosen operation's action ("Create a crypto withdrawal"),
+ * not its raw values. One flat lookup, which every n8n expression engine evaluates.
+ */
+export function describeSubtitle(resources: Record<string, ResourceEntry>): string {
+	const actions = Object.fromEntries(
+		Object.entries(resources).flatMap(([resource, { specs }]) =>
+			Object.entries(specs).map(([operation, spec]) => [`${resource}:${operation}`, spec.option.action ?? spec.option.name]),
+		),
+	);
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
 function resourceSelector(resources: Record<string, ResourceEntry>, defaultResource: string): INodeProperties {
 	return {
 		displayName: 'Resource',

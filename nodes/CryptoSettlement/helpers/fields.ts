@@ -134,9 +134,14 @@ export const LIST_FIELDS: INodeProperties[] = [
 
 /**
  * Filters of a list whose API documents none: the node applies them to the records it fetches
- * (helpers/filters.ts), and says so.
+ * (helpers/filters.ts), and says so. Status offers the list's known statuses: a typo there would
+ * silently match nothing, so another value can only come from an expression.
  */
-export function listFilters(records: string, extra: INodeProperties[]): INodeProperties {
+export function listFilters(
+	records: string,
+	statuses: readonly string[],
+	extra: INodeProperties[],
+): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Created After',
@@ -155,10 +160,11 @@ export function listFilters(records: string, extra: INodeProperties[]): INodePro
 		{
 			displayName: 'Status',
 			name: 'status',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. completed',
-			description: `Only ${records} with this status (any case)`,
+			type: 'options',
+			options: statuses.map((status) => ({ name: status[0].toUpperCase() + status.slice(1), value: status })),
+			// Both lists have it, and it is what reconciling asks for most.
+			default: 'completed',
+			description: `Only ${records} with this status. Another status can be given with an expression (compared in any case).`,
 		},
 		...extra,
 	];
@@ -240,7 +246,8 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 		displayName: 'Fee Level',
 		name: 'feeLevel',
 		type: 'options',
-		options: [...FEE_LEVELS].sort().map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
+		// Low, Medium, High: in the order of what they cost, not alphabetically.
+		options: FEE_LEVELS.map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
 		required: true,
 		// No default: the fee level decides what the payout costs, so it is always chosen.
 		default: '',

@@ -1,4 +1,5 @@
 import {
+	NodeOperationError,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -120,10 +121,24 @@ async function searchPaged(
 	return { results, paginationToken: String(page) };
 }
 
-/** A list search over one of the node's paged lists (its Get Many path), one result per record. */
-function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems) {
+/** What to do when a list has nothing to choose from: the editor shows this instead of "No results". */
+interface EmptyList {
+	message: string;
+	description: string;
+}
+
+/**
+ * A list search over one of the node's paged lists (its Get Many path), one result per record.
+ * With `empty`, a list that has no record at all says how to add one (raised as the list's error,
+ * which the editor shows in the dropdown).
+ */
+function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, empty?: EmptyList) {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-		return await searchPaged(this, path, toResult, filter, paginationToken);
+		const found = await searchPaged(this, path, toResult, filter, paginationToken);
+		if (empty && !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken) {
+			throw new NodeOperationError(this.getNode(), empty.message, { description: empty.description });
+		}
+		return found;
 	};
 }
 
@@ -132,10 +147,18 @@ export const searchWallets = pagedSearch(SPECS.wallet.getAll.path, (wallet) => (
 	value: text(wallet.id),
 }));
 
-export const searchBankAccounts = pagedSearch(SPECS.bankAccount.getAll.path, (account) => ({
-	name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
-	value: text(account.id),
-}));
+export const searchBankAccounts = pagedSearch(
+	SPECS.bankAccount.getAll.path,
+	(account) => ({
+		name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
+		value: text(account.id),
+	}),
+	{
+		message: 'No saved bank accounts yet',
+		description:
+			'Save one first: run Bank Account → Create with its bank and account number (Bank → Verify Account shows the holder name), then open this list again.',
+	},
+);
 
 /** The service returns every payout address at once; a search filters that list. */
 export async function searchPayoutAddresses(

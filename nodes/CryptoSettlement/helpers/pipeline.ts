@@ -87,6 +87,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			}
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
+			await spec.explainError?.(this, error);
 			const redacted = redactError(error, secrets);
 			if (this.continueOnFail()) {
 				// The error item keeps its row's identity: pairedItem, and a message naming the row
@@ -102,7 +103,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
 			throw redacted;
 		}
-		records = redact(records, secrets);
+		records = redact(spec.output ? records.map(spec.output) : records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 }
@@ -123,6 +124,7 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 		rateLimit: spec.rateLimit,
+		operation: spec,
 	};
 	switch (spec.kind) {
 		case 'pagedList':

@@ -26,6 +26,11 @@ export const FIAT_CURRENCIES = ['ngn', 'ghs'] as const;
 export const WITHDRAWAL_FEE_BEARERS = ['user', 'business'] as const;
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 
+/** A withdrawal's states, crypto and bank alike: pending, then one of the three final ones (docs/api.md, "States"). */
+export const WITHDRAWAL_STATUSES = ['pending', 'completed', 'rejected', 'reversed'] as const;
+/** A deposit's (trade's) states: pending, then completed or flagged; flagged can still complete. */
+export const TRADE_STATUSES = ['pending', 'completed', 'flagged'] as const;
+
 export const NARRATION_MAX_LENGTH = 32;
 export const USD_DECIMALS = 2;
 export const CRYPTO_DECIMALS = 8;

@@ -7,7 +7,7 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import type { Envelope, RetryPolicy } from './types';
+import type { Envelope, OperationSpec, RetryPolicy } from './types';
 import { ambiguousError, rateLimitError, redirectError, unsentError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
 
@@ -40,6 +40,8 @@ export interface ApiRequest {
 	 * `rateLimit`); routes do not share a budget (docs/api.md, "Rate limits").
 	 */
 	rateLimit?: number;
+	/** The operation the request is for: its field labels and hints word the service's errors. */
+	operation?: OperationSpec;
 }
 
 export interface ApiResponse {

@@ -1,4 +1,4 @@
-import type { IDataObject, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { Payment } from './guardrails';
 import type { Params } from './params';
 
@@ -67,6 +67,10 @@ interface OperationBase {
 	 * the item would send. Such operations also take 'Dry Run'.
 	 */
 	payment?: (parts: RequestParts) => Payment;
+	/** Shapes each output record of this operation (a withdrawal names each amount's currency). */
+	output?: (record: IDataObject) => IDataObject;
+	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
+	explainError?: (ctx: IExecuteSingleFunctions, error: unknown) => Promise<void>;
 }
 
 /**

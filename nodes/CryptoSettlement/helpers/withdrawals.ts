@@ -263,7 +263,7 @@ function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: I
 			},
 		);
 	}
-	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true, message: 'already submitted' };
+	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
 }
 
 function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {

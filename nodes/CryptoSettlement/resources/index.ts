@@ -1,5 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { describeNode, type ResourceEntry } from '../helpers/description';
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
+import { describeNode, describeSubtitle, type ResourceEntry } from '../helpers/description';
 import type { ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
@@ -12,7 +12,7 @@ import { sandbox } from './sandbox';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { withdrawal } from './withdrawal';
+import { EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
 const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
@@ -34,12 +34,41 @@ export const RESOURCES: Record<string, ResourceEntry> = {
 	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
 	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
 	webhookEvent: entry('Webhook Event', 'Stored webhook deliveries', webhookEvent, 'getAll'),
-	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'createCrypto'),
+	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'getAll'),
 };
 
 export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, { specs }]) => [resource, specs]),
 );
 
-/** The node's properties, generated from the operation records (helpers/description.ts). */
-export const properties: INodeProperties[] = describeNode(RESOURCES, 'withdrawal');
+/**
+ * The node's properties, generated from the operation records (helpers/description.ts). A node
+ * just placed (and the node given to an AI Agent as a tool) opens on a read: Account → Get.
+ * n8n stores only parameters that differ from their default, so these defaults stay fixed.
+ */
+export const properties: INodeProperties[] = describeNode(RESOURCES, 'account');
+
+/** The node's subtitle: the chosen operation's action. */
+export const subtitle = describeSubtitle(RESOURCES);
+
+/**
+ * The node's hints. While a withdrawal's External ID is empty, the editor says that every manual
+ * run pays again. A hint rather than a notice under the field: the editor resolves a mapped
+ * External ID before it applies a field's displayOptions, and one it cannot resolve yet (no input
+ * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden.
+ */
+export const hints: NodeHint[] = [
+	{
+		message: EMPTY_EXTERNAL_ID_HINT,
+		type: 'warning',
+		location: 'ndv',
+		whenToDisplay: 'always',
+		displayCondition: `={{ ${JSON.stringify(
+			Object.entries(SPECS).flatMap(([resource, specs]) =>
+				Object.entries(specs)
+					.filter(([, spec]) => spec.kind === 'withdrawal')
+					.map(([operation]) => `${resource}:${operation}`),
+			),
+		)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !String($parameter["externalId"] || "").trim() }}`,
+	},
+];

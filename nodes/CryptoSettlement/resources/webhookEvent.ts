@@ -22,7 +22,9 @@ const FILTERS: INodeProperties = {
 			name: 'filter',
 			type: 'string',
 			default: '',
-			description: "Filter expression in the service's own syntax",
+			placeholder: 'e.g. eventType=withdrawal.completed',
+			description:
+				"Sent unchanged as the service's filter expression, for example to list one event kind. The service does not publish the syntax, so the example is a starting point: check that the results match it. Start Date and End Date are documented filters.",
 		},
 		{
 			displayName: 'Sort',

@@ -14,14 +14,26 @@ import {
 	WALLET_ADDRESS,
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../helpers/fields';
-import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS } from '../helpers/rules';
+import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_STATUSES } from '../helpers/rules';
 import { recordFilter } from '../helpers/filters';
+import { explainWithLimits } from '../helpers/limits';
 import type { Params } from '../helpers/params';
 import type { ResourceSpecs } from '../helpers/types';
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { asset } from './asset';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
+
+/** A crypto payout's 403: limits and availability (docs/api.md, "Status codes"), not a missing permission. */
+const CRYPTO_REFUSED_HINT =
+	"The service refused this payout: the amount is outside the account's withdrawal limits (Asset → Get Withdrawal Assets lists them), this token or network is not available now, or this server's IP is not on the account's allowlist.";
+
+const BANK_REFUSED_HINT =
+	"The service refused this bank payout: the amount may be outside the account's withdrawal limits (Asset → Get Withdrawal Assets), the bank account may be disabled, or this server's IP is not on the account's allowlist.";
+
+/** After a 403 of a crypto payout or quote, the account's limits say whether the amount is the cause. */
+const explainError = explainWithLimits(asset.getWithdrawalAssets.path);
 
 /** Where a withdrawal is read by its id or by the External ID it was sent with. */
 const LOOKUP_PATH = '/payments/withdrawal/{withdrawalId}';
@@ -47,8 +59,44 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Shown in the editor while a withdrawal's External ID is empty (resources/index.ts makes it the
+ * node's hint): a derived External ID is new in every execution, so every manual run pays again.
+ */
+export const EMPTY_EXTERNAL_ID_HINT =
+	"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.";
+
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
+
+/** Which currency field names the unit of each amount of a withdrawal record. */
+const CURRENCY_FIELDS: Record<string, string> = { amount: 'amountCurrency', fee: 'feeCurrency', payoutAmount: 'payoutCurrency' };
+
+/**
+ * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
+ * records"), where the service does not name it itself: `amount` is the USD value asked for (both
+ * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`. The `amount`
+ * of an auto-settlement payout (a record with a `trade`) is left unlabelled: its unit is not
+ * documented. A bank payout otherwise reads `amount: 20` beside `fee: 50` and `payoutAmount: 29950`.
+ */
+export function withCurrencies(record: IDataObject): IDataObject {
+	const local = typeof record.currency === 'string' && record.currency.trim() ? record.currency.trim().toUpperCase() : undefined;
+	const unitOf: Record<string, string | undefined> = { amount: record.trade ? undefined : 'USD', fee: local, payoutAmount: local };
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const field = Object.prototype.hasOwnProperty.call(CURRENCY_FIELDS, key) ? CURRENCY_FIELDS[key] : undefined;
+		if (field && !(field in record) && typeof value === 'number' && unitOf[key]) shaped[field] = unitOf[key];
+	}
+	return shaped;
+}
+
+/** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
+function submittedRecord(record: IDataObject): IDataObject {
+	const shaped = withCurrencies(record);
+	if (shaped.alreadySubmitted !== true || shaped.message !== undefined) return shaped;
+	return { ...shaped, message: `Already submitted: found under External ID ${String(shaped.externalId)}, not sent again` };
+}
 
 /** 'Return Full Record': on unless turned off. */
 const fullRecordOf = (params: Params): boolean => params.raw('returnFullRecord', true) !== false;
@@ -58,20 +106,22 @@ export const withdrawal: ResourceSpecs = {
 		option: {
 			name: 'Create Bank',
 			action: 'Create a bank withdrawal',
-			description: 'Pay out NGN or GHS to a saved bank account',
+			description: 'Pay out a USD amount to a saved NGN or GHS bank account',
 		},
 		method: 'POST',
 		path: '/payments/withdraw/bank/{bankAccountId}',
 		source: 'public notes',
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
+		output: submittedRecord,
+		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
 				'Amount (USD)',
 				USD_DECIMALS,
-				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance (docs/api.md)",
+				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency).",
 			),
 			...PAYMENT_FIELDS,
 			additionalFields([DRY_RUN, NARRATION, PIN]),
@@ -104,6 +154,9 @@ export const withdrawal: ResourceSpecs = {
 		kind: 'withdrawal',
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
+		output: submittedRecord,
+		errorHint: { 403: CRYPTO_REFUSED_HINT },
+		explainError,
 		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
@@ -135,7 +188,8 @@ export const withdrawal: ResourceSpecs = {
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
 		fields: CRYPTO_PAYOUT_FIELDS,
-		errorHint: { 400: CAPACITY_HINT },
+		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
+		explainError,
 		build: (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
@@ -152,6 +206,7 @@ export const withdrawal: ResourceSpecs = {
 		path: LOOKUP_PATH,
 		source: 'public notes (third-party)',
 		kind: 'read',
+		output: withCurrencies,
 		fields: [
 			requiredText('withdrawalId', 'Withdrawal ID', {
 				description: 'The withdrawal ID returned at creation, or the External ID you sent',
@@ -166,9 +221,10 @@ export const withdrawal: ResourceSpecs = {
 		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
+		output: withCurrencies,
 		fields: [
 			...LIST_FIELDS,
-			listFilters('withdrawals', [
+			listFilters('withdrawals', WITHDRAWAL_STATUSES, [
 				{
 					displayName: 'External ID',
 					name: 'externalId',

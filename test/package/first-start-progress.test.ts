@@ -1,0 +1,79 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, outside the scanned folders */
+/**
+ * The first start shows its progress (issue 27): installing Node 24 and n8n takes minutes, and
+ * tooling/progress.mjs says the step, the time taken and what npm fetches or the build compiles,
+ * every few seconds. Checked against a stand-in for npm that logs as `npm --loglevel=http` does.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PROGRESS = path.join(ROOT, 'tooling', 'progress.mjs');
+
+/** A command that prints `lines` to stderr, one every `gapMs`, then exits with `code`. */
+function standIn(lines: string[], gapMs: number, code = 0): { cmd: string; args: string[] } {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'progress-test-'));
+	const script = path.join(dir, 'npm.js');
+	fs.writeFileSync(
+		script,
+		`const lines = ${JSON.stringify(lines)};
+let i = 0;
+const timer = setInterval(() => {
+	if (i < lines.length) return void process.stderr.write(lines[i++] + '\\n');
+	clearInterval(timer);
+	process.exit(${code});
+}, ${gapMs});`,
+	);
+	return { cmd: process.execPath, args: [script] };
+}
+
+function runProgress(label: string, command: { cmd: string; args: string[] }) {
+	const res = spawnSync(process.execPath, [PROGRESS, JSON.stringify({ label, ...command })], {
+		env: { ...process.env, PROGRESS_INTERVAL_MS: '100' },
+		encoding: 'utf8',
+	});
+	return { code: res.status, lines: res.stdout.trim().split('\n'), stderr: res.stderr };
+}
+
+const REGISTRY = 'https://registry.npmjs.org';
+
+test('an npm install reports the step, the time taken and what it fetches, every few seconds', () => {
+	const log = [
+		`npm http fetch GET 200 ${REGISTRY}/n8n 120ms (cache miss)`,
+		`npm http fetch GET 200 ${REGISTRY}/@n8n%2fn8n-nodes-langchain 80ms (cache miss)`,
+		`npm http cache n8n@${REGISTRY}/n8n/-/n8n-2.41.1.tgz 0ms (cache hit)`,
+		`npm http fetch GET 200 ${REGISTRY}/n8n/-/n8n-2.41.1.tgz 2300ms (cache miss)`,
+		`npm http cache @n8n/n8n-nodes-langchain@${REGISTRY}/@n8n/n8n-nodes-langchain/-/n8n-nodes-langchain-2.41.1.tgz 0ms (cache hit)`,
+		'added 2 packages in 3s',
+	];
+	const { code, lines } = runProgress('1/2 installing n8n 2.41.1 (npm install)', standIn(log, 300));
+	expect(code).toBe(0);
+	expect(lines[0]).toBe('[n8n-install] 1/2 installing n8n 2.41.1 (npm install): started');
+	const updates = lines.slice(1, -1);
+	expect(updates.length).toBeGreaterThanOrEqual(3);
+	for (const update of updates) expect(update).toMatch(/^\[n8n-install\] 1\/2 installing n8n 2\.41\.1 \(npm install\): \d+s/);
+	expect(updates.join('\n')).toContain('1 packages resolved; last: resolved n8n');
+	expect(updates.join('\n')).toContain('last: downloaded n8n@2.41.1');
+	expect(lines.at(-1)).toMatch(
+		/^\[n8n-install\] 1\/2 installing n8n 2\.41\.1 \(npm install\): done in \d+s, 2 packages resolved, 2 fetched, 1 of them downloaded$/,
+	);
+});
+
+test("a build says what it compiles, and a failure shows the command's own output", () => {
+	const log = ['gyp info spawn make', '  CXX(target) Release/obj.target/isolated_vm/src/isolate/environment.o', 'gyp ERR! build error'];
+	const { code, lines, stderr } = runProgress('2/2 compiling native modules for Node 24 (isolated-vm)', standIn(log, 300, 2));
+	expect(code).toBe(2);
+	expect(lines.join('\n')).toContain('2/2 compiling native modules for Node 24 (isolated-vm): 0s, CXX(target) Release/obj.target/isolated_vm/src/isolate/environment.o');
+	expect(lines.at(-1)).toMatch(/: failed \(exit 2\) in \d+s$/);
+	expect(stderr).toContain('gyp ERR! build error');
+});
+
+test("the installer's long steps (Node 24, npm install, native builds) all go through it", () => {
+	const installer = fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-install.mjs'), 'utf8');
+	const steps = installer.match(/runWithProgressSync\(\{[\s\S]*?\n\t*\}\);/g) ?? [];
+	expect(steps.map((step) => /args: \[('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'", "'install'", "'rebuild'"]);
+	expect(steps.filter((step) => step.includes("'--loglevel=http'"))).toHaveLength(2);
+	expect(installer).not.toMatch(/run\('npm'/);
+});
