@@ -13,29 +13,55 @@ import { describeFailure, itemsOf } from './run-data.mjs';
 
 export const AGENT_WORKFLOW = 'csE2eAgent000001';
 
-/** The workflow's credentials (ids as in e2e-agent.json). */
+/** Where the agent pays, as its tool node fixes it: the only destination the "on" credential allows. */
+const SUPPLIER = (({ token, network, walletAddress }) => ({ token, network, address: walletAddress }))(
+	loadWorkflow('e2e-agent').nodes.find((node) => node.name === 'Pay Supplier (capped)').parameters,
+);
+const MAX_PER_WITHDRAWAL_USD = 100;
+
+/**
+ * The credential the agent may pay with, and its guardrails (the browser check shows this
+ * credential's Guardrails section: credential-screenshot.mjs).
+ */
+export const GUARDED_CREDENTIAL = {
+	id: 'csE2eAgentOn0001',
+	name: 'Crypto Settlement Sandbox (agent payments on, max 100 USD)',
+	guardrails: {
+		maxPerWithdrawalUsd: MAX_PER_WITHDRAWAL_USD,
+		// far above the day's sandbox payouts: checked (the day's list is read), never reached
+		maxPerDayUsd: 5000,
+		destinations: 'allowList',
+		allowedAddresses: `${SUPPLIER.token}:${SUPPLIER.network}:${SUPPLIER.address}`,
+		requireExternalId: true,
+		allowAgentPayments: true,
+	},
+};
+
+/** The workflow's other credentials (ids as in e2e-agent.json). */
 const CREDENTIALS = {
 	off: { id: 'csE2eAgentOff001', name: 'Crypto Settlement Sandbox (agent payments off)' },
-	on: { id: 'csE2eAgentOn0001', name: 'Crypto Settlement Sandbox (agent payments on, max 100 USD)' },
 	model: { id: 'csE2eFakeLlm0001', name: 'Scripted chat model (e2e)' },
 };
-const MAX_PER_WITHDRAWAL_USD = 100;
 
 /** A tool's name as n8n makes it from the node's name (n8n-workflow's nodeNameToToolName). */
 const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 /** What the model asks for; the argument names are the $fromAI keys the editor makes from the fields' labels. */
 const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID: externalId });
+const UNALLOWED = pay(30, 'agent-off-1');
+const OVER_LIMIT = pay(250, 'agent-on-250');
+const WITHIN_LIMIT = pay(40, 'agent-on-40');
 const SCENARIOS = {
 	'payments-off': [
 		{ tool: toolName('Read Account'), args: {} },
-		{ tool: toolName('Pay Supplier'), args: pay(30, 'agent-off-1') },
+		{ tool: toolName('Pay Supplier'), args: UNALLOWED },
 	],
 	'payments-on': [
-		{ tool: toolName('Pay Supplier (capped)'), args: pay(250, 'agent-on-250') },
-		{ tool: toolName('Pay Supplier (capped)'), args: pay(40, 'agent-on-40') },
+		{ tool: toolName('Pay Supplier (capped)'), args: OVER_LIMIT },
+		{ tool: toolName('Pay Supplier (capped)'), args: WITHIN_LIMIT },
 	],
 };
+const usd = (value) => `${Number(value).toFixed(2)} USD`;
 
 /** The refusal the node gives an agent when the credential does not allow agent payments. */
 const AGENT_REFUSAL = /This tool may not move money: the owner of the credential has not allowed AI agents to make payments/;
@@ -65,7 +91,7 @@ export function agentCredentials(sandbox, model) {
 	const base = sandboxCredential(sandbox);
 	return [
 		{ ...base, ...CREDENTIALS.off, data: { ...base.data, allowAgentPayments: false } },
-		{ ...base, ...CREDENTIALS.on, data: { ...base.data, allowAgentPayments: true, maxPerWithdrawalUsd: MAX_PER_WITHDRAWAL_USD } },
+		{ ...base, id: GUARDED_CREDENTIAL.id, name: GUARDED_CREDENTIAL.name, data: { ...base.data, ...GUARDED_CREDENTIAL.guardrails } },
 		{ ...CREDENTIALS.model, type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1` } },
 	];
 }
@@ -125,20 +151,25 @@ export async function agentChecks({ n8n, sandbox, model }) {
 		assert(AGENT_REFUSAL.test(failure ?? ''), `Pay Supplier run: ${JSON.stringify(run?.error ?? run?.data).slice(0, 300)}`);
 		const output = itemsOf(exec, 'Agent (payments off)').at(-1).output;
 		assert(AGENT_REFUSAL.test(output), `the agent's answer: ${output.slice(0, 300)}`);
-		const leaked = sent.filter((r) => r.body?.externalId === 'agent-off-1');
-		assert(!leaked.length, `${leaked.length} withdrawal request(s) for agent-off-1 reached the sandbox`);
+		const leaked = sent.filter((r) => r.body?.externalId === UNALLOWED.External_ID);
+		assert(!leaked.length, `${leaked.length} withdrawal request(s) for ${UNALLOWED.External_ID} reached the sandbox`);
 		return `"${errorIn(refusal)}"`;
 	});
 
-	await check(`agent payments on: ${MAX_PER_WITHDRAWAL_USD} USD max per withdrawal refuses 250 USD, 40 USD is sent once`, async () => {
-		const [over, within] = answers('payments-on');
-		assert(/Max per withdrawal is 100\.00 USD; this item is 250\.00 USD/.test(errorIn(over) ?? ''), `250 USD: the model got back ${over?.slice(0, 300)}`);
-		const paid = JSON.parse(within ?? '[]')[0];
-		assert(paid?.externalId === 'agent-on-40' && paid.id, `40 USD: the model got back ${within?.slice(0, 300)}`);
+	const [over, within] = [OVER_LIMIT, WITHIN_LIMIT].map((args) => usd(args.Amount__USD_));
+	await check(`agent payments on: ${usd(MAX_PER_WITHDRAWAL_USD)} max per withdrawal refuses ${over}, ${within} is sent once`, async () => {
+		const [overAnswer, withinAnswer] = answers('payments-on');
+		const limit = `Max per withdrawal is ${usd(MAX_PER_WITHDRAWAL_USD)}; this item is ${over}`;
+		assert(errorIn(overAnswer)?.includes(limit), `${over}: the model got back ${overAnswer?.slice(0, 300)}`);
+		const paid = JSON.parse(withinAnswer ?? '[]')[0];
+		assert(paid?.externalId === WITHIN_LIMIT.External_ID && paid.id, `${within}: the model got back ${withinAnswer?.slice(0, 300)}`);
 		const record = sandbox.state.withdrawals.find((w) => w.id === paid.id);
-		assert(record?.amount === 40 && record.token === 'USDT' && record.network === 'TRC20', `sandbox withdrawal: ${JSON.stringify(record)}`);
-		// The only money request of the whole run (both agents): the 40 USD one, once
-		assert(sent.length === 1 && sent[0].body.externalId === 'agent-on-40', `money requests: ${JSON.stringify(sent.map((r) => [r.path, r.body?.externalId, r.body?.amount]))}`);
-		return `250 USD: "${errorIn(over)}"; 40 USD: withdrawal ${paid.id}`;
+		assert(
+			record?.amount === Number(WITHIN_LIMIT.Amount__USD_) && record.token === SUPPLIER.token && record.network === SUPPLIER.network && record.walletAddress === SUPPLIER.address,
+			`sandbox withdrawal: ${JSON.stringify(record)}`,
+		);
+		// The only money request of the whole run (both agents): that one, once
+		assert(sent.length === 1 && sent[0].body.externalId === WITHIN_LIMIT.External_ID, `money requests: ${JSON.stringify(sent.map((r) => [r.path, r.body?.externalId, r.body?.amount]))}`);
+		return `${over}: "${errorIn(overAnswer)}"; ${within}: withdrawal ${paid.id}`;
 	});
 }
