@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { REPO_ROOT, runCommand, sleep } from '../../tooling/util.mjs';
+import { credentialGuardrailsCheck } from './credential-screenshot.mjs';
 
 export const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -253,6 +254,8 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 			if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), p.file));
 			notes.push(`${p.node} panel checked${docsScreenshot ? ` and saved to docs/images/${p.file}` : ''}`);
 		}
+		// The credential's Guardrails section, screenshotted with the other README pictures
+		notes.push(await credentialGuardrailsCheck({ page, n8n, artifacts, docsDir: docsScreenshot && path.dirname(docsScreenshot) }));
 		// Settings → Community nodes lists the package like one installed from the panel
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`, { waitUntil: 'domcontentloaded' });
 		await page.getByText('n8n-nodes-crypto-settlement').first().waitFor({ timeout: 30000 });

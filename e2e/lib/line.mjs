@@ -8,6 +8,7 @@ import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
 import { E2E, EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
+import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
 import { startCollector } from './collector.mjs';
 import { executeChecks } from './execute-checks.mjs';
@@ -31,6 +32,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
+	const model = await startAgentModel();
 	const sandbox = await startFakeApi({
 		port: 0,
 		maxPageSize: 5,
@@ -53,6 +55,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		pollExample: loadWorkflow('poll-trigger'),
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
 		editor: loadWorkflow('e2e-editor'),
+		agent: agentWorkflow(line),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -69,7 +72,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox)]);
+			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model)]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
@@ -91,6 +94,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
 		await executeChecks({ n8n, sandbox });
+		await agentChecks({ n8n, sandbox, model });
 
 		// ---- phase 2: n8n start with the trigger workflow active ------------------------
 		const hookUrl = triggerUrl(n8n.baseUrl, workflows.e2eTrigger);
@@ -126,6 +130,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		await n8n.stop().catch(() => {});
 		await sandbox.close().catch(() => {});
 		await collector.close().catch(() => {});
+		await model.close().catch(() => {});
 		if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });
 		say(`--- n8n ${LINES[line].version} done in ${secs(Date.now() - lineStart)}${keep ? ` (kept ${userFolder})` : ''}`);
 		setCurrentLine('');

@@ -1,0 +1,111 @@
+// A scripted OpenAI-compatible chat model on loopback, for n8n's OpenAI Chat Model node (its
+// credential's Base URL points here). Each conversation carries a tag `[e2e:<scenario>]` in its user
+// message; the scenario lists the tool calls to make, one per turn, and then a final answer that
+// repeats what the tools returned. Every request is kept, so a test can read what n8n sent back
+// to the model (the tool results) and which tools it offered (names and argument schemas).
+import http from 'node:http';
+
+/**
+ * `scenarios`: { [tag]: Array<{ tool: string, args: object }> }.
+ * Routes: POST /v1/chat/completions (plain or `stream: true`), GET /v1/models.
+ */
+export async function startFakeLlm(scenarios) {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			let body;
+			try {
+				body = text ? JSON.parse(text) : undefined;
+			} catch {
+				body = text;
+			}
+			const send = (status, json) => {
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(json));
+			};
+			const route = `${req.method} ${req.url.split('?')[0].replace(/\/+$/, '')}`;
+			if (route === 'GET /v1/models') return send(200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'e2e' }] });
+			if (route !== 'POST /v1/chat/completions') return send(404, openAiError(`no route ${route}`));
+			const scenario = scenarioOf(body?.messages);
+			const steps = scenarios[scenario];
+			const step = (body?.messages ?? []).filter((m) => m.role === 'tool').length;
+			requests.push({ at: Date.now(), scenario, step, body });
+			if (!steps) return send(400, openAiError(`no e2e scenario tagged in the user message (known: ${Object.keys(scenarios).join(', ')})`));
+			const offered = (body.tools ?? []).map((t) => t.function?.name);
+			const next = steps[step];
+			if (next && !offered.includes(next.tool)) {
+				return send(400, openAiError(`scenario ${scenario} calls tool ${next.tool}, but n8n offered ${JSON.stringify(offered)}`));
+			}
+			const message = next
+				? { role: 'assistant', content: null, tool_calls: [{ id: `call_${scenario}_${step + 1}`, type: 'function', function: { name: next.tool, arguments: JSON.stringify(next.args) } }] }
+				: { role: 'assistant', content: finalAnswer(body.messages) };
+			const finish = next ? 'tool_calls' : 'stop';
+			if (body.stream) return stream(res, message, finish);
+			send(200, {
+				id: `chatcmpl-e2e-${requests.length}`,
+				object: 'chat.completion',
+				created: Math.floor(Date.now() / 1000),
+				model: body.model ?? MODEL,
+				choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+				usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+			});
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		/** The chat requests of one scenario, in order. */
+		of: (scenario) => requests.filter((r) => r.scenario === scenario),
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
+
+export const MODEL = 'e2e-scripted-model';
+
+const TAG = /\[e2e:([a-z0-9-]+)\]/i;
+
+function contentText(content) {
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('');
+	return '';
+}
+
+function scenarioOf(messages = []) {
+	for (const message of messages) {
+		if (message.role !== 'user') continue;
+		const match = TAG.exec(contentText(message.content));
+		if (match) return match[1];
+	}
+	return undefined;
+}
+
+/** What the tools answered, in the order they were called (the final answer repeats them). */
+export function toolResults(messages = []) {
+	return messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
+}
+
+function finalAnswer(messages) {
+	return `Done. The tools answered: ${toolResults(messages).join(' | ')}`;
+}
+
+function openAiError(message) {
+	return { error: { message, type: 'invalid_request_error', param: null, code: null } };
+}
+
+/** The same answer as server-sent chunks (the model node may ask for a stream). */
+function stream(res, message, finish) {
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	const base = { id: 'chatcmpl-e2e-stream', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: MODEL };
+	const delta = message.tool_calls
+		? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
+		: { role: 'assistant', content: message.content };
+	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
+	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`);
+	res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+	res.end('data: [DONE]\n\n');
+}
