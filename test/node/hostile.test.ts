@@ -39,7 +39,7 @@ describe('1. redirects are never followed', () => {
 		const server = await serve(() => ({ status: 302, headers: { location: `${elsewhere.origin}/v1/trades/wallets/w1` } }));
 		const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('w1') }, { credentials: { baseUrl: server.baseUrl } });
 		expect(elsewhere.requests).toHaveLength(0);
-		expect(run.error?.message).toMatch(/redirected GET \/trades\/wallets\/\{walletId\} to http:\/\/127\.0\.0\.1:\d+; the redirect was not followed/);
+		expect(run.error?.message).toMatch(/redirected GET \/trades\/wallets\/w1 to http:\/\/127\.0\.0\.1:\d+; the redirect was not followed/);
 		expect(server.requests).toHaveLength(1);
 	});
 

@@ -302,3 +302,9 @@ describe("7. n8n's Retry On Fail never repeats a write after a dropped connectio
 		expect(posts(server)).toHaveLength(1);
 	});
 });
+
+test('errors name the real path, not its template', async () => {
+	const server = await serve(() => ({ status: 418, body: refusal('teapot') }));
+	const run = await runNode({ resource: 'withdrawal', operation: 'get', withdrawalId: 'wd-7' }, { credentials: { baseUrl: server.baseUrl } });
+	expect(run.error?.description).toBe('The service answered GET /payments/withdrawal/wd-7 with HTTP 418.');
+});

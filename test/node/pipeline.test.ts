@@ -151,7 +151,7 @@ describe('rate limits and retries', () => {
 	test('retries are bounded: four 500s end in an error', async () => {
 		const scope = api().get('/trades/wallets/w1').times(4).reply(500, { success: false, message: 'something went wrong!', meta: {}, errors: [] });
 		const run = await runTimed(getWallet);
-		expect(run.error?.message).toMatch(/did not answer GET \/trades\/wallets\/\{walletId\} after 4 attempts \(HTTP 500: something went wrong!\)/);
+		expect(run.error?.message).toMatch(/did not answer GET \/trades\/wallets\/w1 after 4 attempts \(HTTP 500: something went wrong!\)/);
 		expect(scope.isDone()).toBe(true);
 		expectNoSecrets(run.text);
 	});

@@ -98,7 +98,7 @@ export function serviceError(
 		hint ??
 			request.operation?.errorHint?.[status] ??
 			STATUS_HINTS[status] ??
-			`The service answered ${request.method} ${request.route} with HTTP ${status}.`,
+			`The service answered ${request.method} ${request.url} with HTTP ${status}.`,
 		firstEntry && errors.length > 1
 			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
 			: undefined,
@@ -121,7 +121,7 @@ export function rateLimitError(
 	waitMs: number,
 	attempts: number,
 ): NodeApiError {
-	const route = `${request.method} ${request.route}`;
+	const route = `${request.method} ${request.url}`;
 	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
 	const retryInSeconds = Math.ceil(waitMs / 1000);
 	return apiError(
@@ -143,7 +143,7 @@ export function redirectError(
 	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
 	policy: RetryPolicy,
 ): NodeApiError {
-	const route = `${request.method} ${request.route}`;
+	const route = `${request.method} ${request.url}`;
 	const httpCode = String(outcome.statusCode);
 	const error = apiError(
 		ctx.getNode(),
@@ -167,7 +167,7 @@ export function ambiguousError(
 	policy: RetryPolicy,
 	attempts: number,
 ): NodeApiError {
-	const route = `${request.method} ${request.route}`;
+	const route = `${request.method} ${request.url}`;
 	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
 	const safe = policy === 'safe';
 	const error = apiError(
@@ -198,7 +198,7 @@ export function unsentError(
 		ctx.getNode(),
 		{ message: outcome.reason },
 		{
-			message: `Could not reach the service for ${request.method} ${request.route} (${outcome.reason}); nothing was sent`,
+			message: `Could not reach the service for ${request.method} ${request.url} (${outcome.reason}); nothing was sent`,
 			description: `The connection failed before the request left, ${attempts} time${attempts === 1 ? '' : 's'}, so nothing was done. Check the credential's Base URL and that the service is reachable, then run it again.`,
 			itemIndex: itemIndexOf(ctx),
 		},
