@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../CryptoSettlement/helpers/transport';
+import { LIFECYCLES, statusOf } from '../CryptoSettlement/helpers/rules';
 import { scalarText } from '../CryptoSettlement/helpers/values';
 import { SPECS } from '../CryptoSettlement/resources';
 import { refusedInspection, type PollClient, type StopReason } from './client';
@@ -35,8 +36,8 @@ export const STORED_DELIVERIES: ListSpec = { name: 'deliveries', route: SPECS.we
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
 const OPEN_STATUSES: Record<RecordKind, string[]> = {
-	trade: ['pending', 'flagged'],
-	withdrawal: ['pending', 'processing'],
+	trade: Object.keys(LIFECYCLES.trade).filter((status) => statusOf('trade', status)?.open),
+	withdrawal: Object.keys(LIFECYCLES.withdrawal).filter((status) => statusOf('withdrawal', status)?.open),
 };
 
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */

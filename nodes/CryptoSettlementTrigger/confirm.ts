@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { createAuthenticatedHttpCall, exchange, recordPath, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
 import { SPECS } from '../CryptoSettlement/resources';
+import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
 import { scalarText } from '../CryptoSettlement/helpers/values';
 
 import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
@@ -69,8 +70,8 @@ export type Confirmation =
  * is newer than what the API shows yet); at a higher rank it is ahead (the event is stale).
  */
 const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
-	trade: { pending: 0, flagged: 1, completed: 2 },
-	withdrawal: { pending: 0, processing: 1, completed: 2, reversed: 2, rejected: 2 },
+	trade: Object.fromEntries(Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank])),
+	withdrawal: Object.fromEntries(Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank])),
 };
 
 /** Where an event stands in its record's life: orders events that carry the same time. */

@@ -1,11 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
 
 /** Value of the "All Events" option. The option's name must not contain `*` (lint). */
 export const ALL_EVENTS = '*';
 
+const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /**
- * Events documented by the service (docs/trigger.md, "Events"). Unknown event names the service
- * may add later still reach the workflow when "All Events" is selected.
+ * Events documented by the service (docs/trigger.md, "Events"): the deposit address, and one per
+ * status with an event in the statuses table (helpers/rules.ts, LIFECYCLES). Unknown event names
+ * the service may add later still reach the workflow when "All Events" is selected.
  */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
@@ -13,47 +17,14 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 		value: ALL_EVENTS,
 		description: 'Any event, including kinds added to the service later',
 	},
-	{
-		name: 'Trade Address Created',
-		value: 'trade.address.created',
-		description: 'A deposit address is live (trade.address.created)',
-	},
-	{
-		name: 'Trade Completed',
-		value: 'trade.completed',
-		description: 'A deposit is confirmed, checked and credited (trade.completed)',
-	},
-	{
-		name: 'Trade Flagged',
-		value: 'trade.flagged',
-		description: 'A deposit is on chain but failed a check; funds are held (trade.flagged)',
-	},
-	{
-		name: 'Trade Pending',
-		value: 'trade.pending',
-		description:
-			'A deposit is seen on chain, not yet confirmed; repeats as confirmations rise (trade.pending)',
-	},
-	{
-		name: 'Withdrawal Completed',
-		value: 'withdrawal.completed',
-		description: 'A withdrawal reached its destination (withdrawal.completed)',
-	},
-	{
-		name: 'Withdrawal Pending',
-		value: 'withdrawal.pending',
-		description: 'A withdrawal is accepted and queued (withdrawal.pending)',
-	},
-	{
-		name: 'Withdrawal Rejected',
-		value: 'withdrawal.rejected',
-		description: 'A withdrawal failed a check before broadcast and was refunded (withdrawal.rejected)',
-	},
-	{
-		name: 'Withdrawal Reversed',
-		value: 'withdrawal.reversed',
-		description: 'A withdrawal broadcast failed and was refunded (withdrawal.reversed)',
-	},
+	...[
+		{ name: 'Trade Address Created', value: 'trade.address.created', description: 'A deposit address is live (trade.address.created)' },
+		...Object.entries(LIFECYCLES).flatMap(([kind, statuses]) =>
+			Object.entries(statuses as Record<string, { event?: string }>).flatMap(([status, { event }]) =>
+				event ? [{ name: `${title(kind)} ${title(status)}`, value: `${kind}.${status}`, description: `${event} (${kind}.${status})` }] : [],
+			),
+		),
+	].sort((a, b) => a.name.localeCompare(b.name)),
 ];
 
 /** Whether an incoming event name is one of the selected ones. */

@@ -6,6 +6,7 @@ import { maxPagesFor } from './lists';
 import { oneAtATime } from './pacing';
 import { callApi, credentialKey, header, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import type { IdempotencyKey, OperationSpec, RequestParts } from './types';
+import { statusOf } from './rules';
 import { isObject, scalarText } from './values';
 
 /**
@@ -128,8 +129,6 @@ async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall):
 	}));
 }
 
-/** Statuses whose money went back: they do not count toward the day. */
-const REFUNDED = new Set(['rejected', 'reversed', 'failed', 'cancelled', 'canceled']);
 
 /**
  * Today's (UTC, on the service's clock when it sends a Date header) withdrawals of this credential,
@@ -159,7 +158,7 @@ async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rat
 				older++;
 				continue;
 			}
-			if (REFUNDED.has(scalarText(record.status).toLowerCase()) || (record.trade !== null && record.trade !== undefined && record.trade !== '')) continue;
+			if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || (record.trade !== null && record.trade !== undefined && record.trade !== '')) continue;
 			total += recordUsd(record, await rates());
 		}
 		// Newest first: a page wholly before today ends the walk.
