@@ -47,7 +47,7 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. payout-order-1042',
 		description:
-			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item.',
+			'Your unique reference for this payment, such as an order or payout ID. Reuse the same value when retrying the same payment and never make it unique per attempt: a repeat with the same External ID cannot pay twice. Leave empty to derive one from this execution, node and item: then every new execution, including each Execute step in the editor, pays again (a Production credential requires a mapped one by default).',
 	},
 	{
 		displayName: 'Return Full Record',
