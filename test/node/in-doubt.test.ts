@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../harness';
-import { builtRetry, CREDENTIALS, expectNoSecrets, rl, runNode } from './helpers';
+import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
 
 beforeAll(() => nock.enableNetConnect());
@@ -22,17 +22,8 @@ async function serve(handler: (request: Seen) => Reply | Promise<Reply>, port = 
 	return server;
 }
 
-const crypto = (extra: IDataObject = {}): IDataObject => ({
-	resource: 'withdrawal',
-	operation: 'createCrypto',
-	token: 'USDT',
-	network: 'TRC20',
-	walletAddress: 'TXyz',
-	amountType: 'usd',
-	amount: 100,
-	externalId: 'ord-9',
-	...extra,
-});
+/** 100 USD of USDT on TRC20 to TXyz, External ID ord-9. */
+const crypto = (extra: IDataObject = {}): IDataObject => cryptoWithdrawal({ amount: 100, externalId: 'ord-9', ...extra });
 const bank = (extra: IDataObject = {}): IDataObject => ({
 	resource: 'withdrawal',
 	operation: 'createBank',
