@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// Webhook throughput in n8n's queue mode (issue #29): the real n8n 2.41.1 (tooling/n8n-install.mjs)
+// with PostgreSQL and Redis from Debian's packages, one main and two workers (concurrency 5). Bursts
+// of deliveries from concurrent senders go to n8n's own Webhook node (POST, respond immediately)
+// and to this package's trigger with its default options (webhook secret, Confirm With API against
+// a local fake, Ignore Duplicates); every execution posts one small request to a local sink, which
+// checks that each delivery ran exactly once. The rows alternate within one run; the ratio is what
+// counts on a shared machine.
+//
+// Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
+//        [--rows webhook,trigger,noConfirm,noChecks] [--profile] [--keep]
+// --profile writes a CPU profile of n8n's main (node --cpu-prof) and prints where its time went.
+// Needs apt-get (as root) the first time, and several minutes. Not part of `npm test` or CI.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+import { cacheDir } from '../tooling/n8n-install.mjs';
+import { N8n } from '../tooling/n8n.mjs';
+import { packPackage } from '../tooling/pack.mjs';
+import { ensureQueueModePackages, queueModeEnv, startPostgres, startRedis } from '../tooling/queue-mode.mjs';
+import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
+import { summarizeProfile } from './lib/cpu-profile.mjs';
+import { startWebhookServers } from './lib/webhook-servers.mjs';
+import { benchCredential, benchRows, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
+const DELIVERIES = Number(option('deliveries', 300));
+const SENDERS = Number(option('senders', 20));
+const ROUNDS = Number(option('rounds', 3));
+const ROW_KEYS = String(option('rows', 'webhook,trigger')).split(',');
+const PROFILE = argv.includes('--profile');
+const KEEP = argv.includes('--keep');
+/** --n8n-env NAME=value (repeatable): extra environment for every n8n process, for experiments. */
+const EXTRA_ENV = Object.fromEntries(
+	argv.flatMap((arg, i) => (arg === '--n8n-env' ? [argv[i + 1].split(/=(.*)/s).slice(0, 2)] : [])),
+);
+
+const log = (message) => process.stdout.write(`[bench:webhooks] ${message}\n`);
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** A trade.completed delivery as the service sends it. */
+function delivery(id) {
+	return JSON.stringify({ event: 'trade.completed', id, status: 'completed', amountInUSD: 12.5, cryptoAmount: 12.5, asset: 'USDT_TRON', txHash: `tx-${id}` });
+}
+
+/**
+ * Sends `ids.length` deliveries from `senders` concurrent senders (keep-alive connections, as a
+ * webhook sender keeps them), each with the webhook secret. Resolves the wall time until the last
+ * was answered, and the statuses.
+ */
+async function burst(url, ids, senders) {
+	const agent = new http.Agent({ keepAlive: true, maxSockets: senders });
+	const statuses = {};
+	let next = 0;
+	const started = process.hrtime.bigint();
+	const send = (id) =>
+		new Promise((resolve) => {
+			const body = Buffer.from(delivery(id));
+			const req = http.request(url, {
+				method: 'POST',
+				agent,
+				headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-webhook-secret': WEBHOOK_SECRET },
+			});
+			req.on('response', (res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode));
+			});
+			req.on('error', (error) => resolve(error.code ?? 'error'));
+			req.end(body);
+		});
+	await Promise.all(
+		Array.from({ length: senders }, async () => {
+			while (next < ids.length) {
+				const status = await send(ids[next++]);
+				statuses[status] = (statuses[status] ?? 0) + 1;
+			}
+		}),
+	);
+	const ended = process.hrtime.bigint();
+	agent.destroy();
+	// The window in µs of the monotonic clock, to cut n8n's CPU profile to this burst.
+	return { ms: Number(ended - started) / 1e6, statuses, window: [Number(started / 1000n), Number(ended / 1000n)] };
+}
+
+/** Waits until the sink saw every delivery of `prefix` (executions drained), then checks "exactly once". */
+async function drained(servers, prefix, count) {
+	const started = Date.now();
+	const last = await waitFor(
+		async () => {
+			const seen = await servers.count(prefix);
+			return seen.distinct >= count ? seen : undefined;
+		},
+		{ timeoutMs: 600000, intervalMs: 250, what: `${count} executions of ${prefix}*` },
+	);
+	await sleep(1000);
+	const settled = await servers.count(prefix);
+	return { ...settled, afterMs: Date.now() - started, firstSeen: last };
+}
+
+async function main() {
+	log(`${DELIVERIES} deliveries from ${SENDERS} senders per row, ${ROUNDS} rounds, rows ${ROW_KEYS.join(', ')}`);
+	const pgBin = await ensureQueueModePackages({ log });
+	const root = path.join(cacheDir(), 'bench-webhooks', String(process.pid));
+	fs.rmSync(root, { recursive: true, force: true });
+	fs.mkdirSync(root, { recursive: true });
+	const tarball = await packPackage({ log, dest: path.join(root, 'pack') });
+
+	const stops = [];
+	try {
+		const postgres = await startPostgres({ log, binDir: pgBin });
+		stops.push(() => postgres.stop());
+		const redis = await startRedis({ log });
+		stops.push(() => redis.stop());
+		const servers = await startWebhookServers();
+		stops.push(() => servers.stop());
+
+		const port = await freePort(5800);
+		const n8n = new N8n({
+			line: '2',
+			userFolder: path.join(root, 'n8n'),
+			port,
+			logFile: path.join(root, 'n8n-main.log'),
+			extraEnv: {
+				...queueModeEnv(postgres, redis),
+				N8N_LOG_LEVEL: 'warn',
+				// The same for both rows; the bench measures the delivery path, not the editor's history.
+				EXECUTIONS_DATA_PRUNE: 'false',
+				...EXTRA_ENV,
+			},
+		});
+		const rows = benchRows(servers.sinkUrl);
+		const selected = ROW_KEYS.map((key) => {
+			if (!rows[key]) throw new Error(`unknown row ${key} (rows: ${Object.keys(rows).join(', ')})`);
+			return rows[key];
+		});
+
+		const pkg = await n8n.installPackage(tarball);
+		log(`installed ${pkg.name}@${pkg.version} as a community package`);
+		await n8n.importCredentials([benchCredential(servers.apiUrl)]);
+		await n8n.importWorkflows(selected.map((row) => row.workflow));
+		for (const row of selected) await n8n.activate(row.workflow.id);
+
+		const profileDir = path.join(root, 'profile');
+		await n8n.start({ nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+		stops.unshift(() => n8n.stop());
+		for (const index of [1, 2]) {
+			const worker = await n8n.startWorker({ concurrency: 5, logFile: path.join(root, `n8n-worker-${index}.log`) });
+			stops.unshift(() => worker.stop());
+		}
+		log(`n8n ${n8n.version} queue mode: main on port ${port}, 2 workers (concurrency 5)`);
+
+		// Each row answers before the bench starts (the trigger refuses a wrong secret with 401).
+		for (const row of selected) {
+			await waitFor(async () => {
+				const res = await httpJson('POST', row.url(n8n.baseUrl), { body: { event: 'probe' }, headers: { 'x-webhook-secret': 'probe' } });
+				return res.status !== 404;
+			}, { timeoutMs: 60000, intervalMs: 500, what: `${row.key} webhook registered` });
+		}
+
+		// Warm-up: JIT, connection pools and the workers' first executions, for every row.
+		for (const row of selected) {
+			const ids = Array.from({ length: 40 }, (_, i) => `warm-${row.key}-${i}`);
+			await burst(row.url(n8n.baseUrl), ids, SENDERS);
+			await drained(servers, `warm-${row.key}-`, ids.length);
+		}
+
+		const results = Object.fromEntries(selected.map((row) => [row.key, []]));
+		for (let round = 1; round <= ROUNDS; round++) {
+			// Alternate which row goes first.
+			const order = round % 2 ? selected : [...selected].reverse();
+			for (const row of order) {
+				const prefix = `r${round}-${row.key}-`;
+				const ids = Array.from({ length: DELIVERIES }, (_, i) => `${prefix}${i}`);
+				const { ms, statuses, window } = await burst(row.url(n8n.baseUrl), ids, SENDERS);
+				const sink = await drained(servers, prefix, DELIVERIES);
+				const once = sink.distinct === DELIVERIES && sink.total === DELIVERIES;
+				results[row.key].push({ ms, statuses, once, drainedMs: sink.afterMs, window });
+				log(`round ${round} ${row.key.padEnd(9)} answered in ${(ms / 1000).toFixed(1)} s (${((DELIVERIES / ms) * 1000).toFixed(1)}/s), statuses ${JSON.stringify(statuses)}, executions ${sink.total} for ${sink.distinct} deliveries${sink.repeated.length ? ` (repeated: ${sink.repeated.join(', ')})` : ''}, last execution ${(sink.afterMs / 1000).toFixed(1)} s after the last answer`);
+			}
+		}
+
+		const base = median(results[selected[0].key].map((r) => r.ms));
+		console.log(`\nwebhooks in queue mode (n8n ${n8n.version}, PostgreSQL + Redis, 1 main + 2 workers × 5), ${DELIVERIES} deliveries from ${SENDERS} senders, median of ${ROUNDS} rounds`);
+		console.log(`${'row'.padEnd(78)} ${'answered in'.padStart(12)} ${'ratio'.padStart(7)}  exactly once`);
+		for (const row of selected) {
+			const list = results[row.key];
+			const ms = median(list.map((r) => r.ms));
+			const perRound = list.map((r, i) => (r.ms / results[selected[0].key][i].ms).toFixed(2)).join(' / ');
+			const allOk = list.every((r) => r.once && r.statuses[200] === DELIVERIES);
+			console.log(`${row.label.padEnd(78)} ${`${(ms / 1000).toFixed(1)} s (${((DELIVERIES / ms) * 1000).toFixed(0)}/s)`.padStart(12)} ${`${(ms / base).toFixed(2)}×`.padStart(7)}  ${allOk ? 'yes' : 'NO'}   rounds: ${perRound}`);
+		}
+		if (results.trigger && results.webhook) {
+			const ratio = median(results.trigger.map((r) => r.ms)) / median(results.webhook.map((r) => r.ms));
+			console.log(`\nbench: trigger (default options) / Webhook node = ${ratio.toFixed(2)}× (target ≤ 1.25×): ${ratio <= 1.25 ? 'met' : 'NOT met'}`);
+		}
+
+		if (PROFILE) {
+			await n8n.stop({ graceMs: 180000 });
+			const file = fs.existsSync(profileDir) ? fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')) : undefined;
+			if (!file) log(`no CPU profile in ${profileDir}`);
+			for (const row of selected) {
+				const windows = results[row.key].map((r) => r.window);
+				if (file) console.log(`\n${summarizeProfile(path.join(profileDir, file), { windows, title: `n8n's main during the ${row.key} bursts` })}`);
+			}
+			if (file) console.log(`profile: ${path.join(profileDir, file)}`);
+		}
+	} finally {
+		for (const stop of stops) await Promise.resolve(stop()).catch(() => {});
+		if (!KEEP && !PROFILE) fs.rmSync(root, { recursive: true, force: true });
+		else log(`kept ${root}`);
+	}
+}
+
+await main();
