@@ -123,8 +123,9 @@ test('the memory survives a restart through the workflow static data', async () 
 	const first = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	let emitted = 0;
 	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
-	// n8n saves static data when it is marked changed: the node must mark it.
-	expect(first.workflow.staticData.__dataChanged).toBe(true);
+	// n8n saves static data only when it is marked changed, and starting an execution marks it
+	// unchanged (n8n 2.x): every emitted delivery must still reach the saved memory.
+	expect((first.nodeStaticData().emittedDeliveries as string[]).length).toBe(emitted);
 
 	// A new process: the workflow is rebuilt from the saved (JSON) static data.
 	const saved = first.savedStaticData();
@@ -219,8 +220,70 @@ test('two calls saving their static data at once cannot lose a key: the next cal
 	// The next call starts from what B saved; it restores a, so the memory is whole again.
 	const c = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: lost });
 	expect(await c.deliver({ body: first })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
-	expect(c.workflow.staticData.__dataChanged).toBe(true);
 	const restored = c.savedStaticData();
 	const d = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-other-process', staticData: restored });
 	expect((await d.deliver({ body: first })).started).toBe(false);
+});
+
+describe("n8n's answer settles a handed-over delivery (n8n 2.x answers after starting the execution)", () => {
+	test('a copy arriving before n8n answered is told to retry (503); after the 200 it is a duplicate', async () => {
+		// Each call loads the static data n8n saved last: a copy's call does not see the first's key yet.
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-held-answer', staticData });
+		const h = await call();
+		const saved = h.savedStaticData();
+		const body = withdrawalPayload('withdrawal.completed');
+		const first = await h.deliverHeld({ body });
+		expect(first.items).toHaveLength(1);
+		expect(await (await call(saved)).deliver({ body })).toMatchObject({ status: 503, started: false });
+		first.answer(200);
+		expect(await (await call(saved)).deliver({ body })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	});
+
+	test('when n8n could not start the execution (an error answer), the retry is emitted', async () => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		const body = withdrawalPayload('withdrawal.completed');
+		(await h.deliverHeld({ body })).answer(500);
+		const retry = await h.deliver({ body });
+		expect(retry).toMatchObject({ status: 200, started: true, response: { received: true } });
+		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
+	});
+
+	test('a failed hand-over written into a concurrent call\'s static data is taken back by the next call', async () => {
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-failed-hand-over', staticData });
+		const h = await call();
+		const failed = withdrawalPayload('withdrawal.completed');
+		const pending = await h.deliverHeld({ body: failed });
+		// Another call of the same workflow runs (and saves) while n8n has not answered yet.
+		const other = await call(h.savedStaticData());
+		expect((await other.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		pending.answer(500);
+		// The next call starts from what the other call saved, and saves without the failed key:
+		// a new process starting from that emits the failed delivery's retry.
+		const next = await call(other.savedStaticData());
+		expect((await next.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-restarted', staticData: next.savedStaticData() });
+		expect((await restarted.deliver({ body: failed })).started).toBe(true);
+	});
+
+	test('a key lost to a concurrent save is written back by the next call, even after n8n saw it saved', async () => {
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-late-overwrite', staticData });
+		const empty = (await call()).savedStaticData();
+		const k = withdrawalPayload('withdrawal.completed');
+		// X loads the static data before k is emitted, and saves after everyone else.
+		const x = await call(empty);
+		const a = await call(empty);
+		expect((await a.deliver({ body: k })).started).toBe(true);
+		// Y loads what a saved (k is there) and runs.
+		const y = await call(a.savedStaticData());
+		expect((await y.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		expect((await x.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		// X saved last (a saved data that lacked k would lose it): the next call restores k for good.
+		const z = await call(x.savedStaticData());
+		expect(await z.deliver({ body: k })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+		const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-restarted-2', staticData: z.savedStaticData() });
+		expect((await restarted.deliver({ body: k })).started).toBe(false);
+	});
 });

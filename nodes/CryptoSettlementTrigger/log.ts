@@ -1,0 +1,40 @@
+import type { ICredentialDataDecryptedObject, Logger } from 'n8n-workflow';
+import { secretsOf } from '../CryptoSettlement/helpers/credentials';
+import { redact, redactError } from '../CryptoSettlement/helpers/redact';
+
+/**
+ * What one delivery writes to n8n's log, and the errors and items it hands on, with the
+ * credential's secrets (app secret, PIN, webhook secret) replaced: the service may echo them in an
+ * answer (a 5xx message, a record), and the node's own messages quote such answers. The same
+ * redaction as the action node's (helpers/redact.ts).
+ */
+export class DeliveryLog {
+	private secrets: readonly string[] = [];
+
+	constructor(private readonly logger: Logger) {}
+
+	/** The secrets to hide from here on: those of the credential the delivery is checked with. */
+	useCredential(credentials: ICredentialDataDecryptedObject | undefined): void {
+		this.secrets = credentials ? secretsOf(credentials) : [];
+	}
+
+	redact<T>(value: T): T {
+		return redact(value, this.secrets);
+	}
+
+	redactError<E>(error: E): E {
+		return redactError(error, this.secrets);
+	}
+
+	error(message: string): void {
+		this.logger.error(this.redact(message));
+	}
+
+	warn(message: string): void {
+		this.logger.warn(this.redact(message));
+	}
+
+	info(message: string): void {
+		this.logger.info(this.redact(message));
+	}
+}
