@@ -4,16 +4,21 @@
 // of deliveries from concurrent senders go to n8n's own Webhook node (POST, respond immediately)
 // and to this package's trigger with its default options (webhook secret, Confirm With API against
 // a local fake, Ignore Duplicates); every execution posts one small request to a local sink, which
-// checks that each delivery ran exactly once. The rows alternate within one run; the ratio is what
-// counts on a shared machine.
+// checks that each delivery ran exactly once (and, sent again, not at all). The rows alternate within
+// one run; the ratio is what counts on a shared machine.
 //
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
-//        [--rows webhook,trigger,noConfirm,noChecks] [--profile] [--keep]
-// --profile writes a CPU profile of n8n's main (node --cpu-prof) and prints where its time went.
+//        [--rows webhook,trigger,version1,noConfirm,noChecks] [--profile] [--pg-stats] [--keep]
+//        [--empty-memory] [--n8n-env NAME=value]
+// --profile writes a CPU profile of n8n's main (node --cpu-prof) and prints where its time went for
+// each row (from its first delivery to its last execution); --pg-stats prints the statements n8n
+// sent PostgreSQL for each burst; --empty-memory starts the trigger with an empty duplicate memory.
 // Needs apt-get (as root) the first time, and several minutes. Not part of `npm test` or CI.
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { cacheDir } from '../tooling/n8n-install.mjs';
@@ -21,10 +26,11 @@ import { N8n } from '../tooling/n8n.mjs';
 import { packPackage } from '../tooling/pack.mjs';
 import { ensureQueueModePackages, queueModeEnv, startPostgres, startRedis } from '../tooling/queue-mode.mjs';
 import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
-import { summarizeProfile } from './lib/cpu-profile.mjs';
+import { inclusiveTimes, summarizeProfile } from './lib/cpu-profile.mjs';
 import { startWebhookServers } from './lib/webhook-servers.mjs';
 import { benchCredential, benchRows, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
 
+const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
 const DELIVERIES = Number(option('deliveries', 300));
@@ -32,6 +38,13 @@ const SENDERS = Number(option('senders', 20));
 const ROUNDS = Number(option('rounds', 3));
 const ROW_KEYS = String(option('rows', 'webhook,trigger')).split(',');
 const PROFILE = argv.includes('--profile');
+/** --pg-stats: the statements n8n sent PostgreSQL during each burst (pg_stat_statements). */
+const PG_STATS = argv.includes('--pg-stats');
+/**
+ * A busy account's duplicate memory is full (DEDUPE_CAPACITY deliveries): the trigger rows start
+ * with it full unless --empty-memory.
+ */
+const FULL_MEMORY = !argv.includes('--empty-memory');
 const KEEP = argv.includes('--keep');
 /** --n8n-env NAME=value (repeatable): extra environment for every n8n process, for experiments. */
 const EXTRA_ENV = Object.fromEntries(
@@ -44,6 +57,18 @@ const median = (values) => {
 	const mid = Math.floor(sorted.length / 2);
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+
+/** The steps of n8n's webhook handling on its main process, for the profile's breakdown per delivery. */
+const STEPS = [
+	['this package: the trigger node (checks, confirmation, duplicate memory)', (t) => t.includes('n8n-nodes-crypto-settlement/dist')],
+	["n8n: expression isolate for the call (acquire, release; every node but n8n's Webhook node)", (t) => /^(acquireIsolate|releaseIsolate) .*n8n-workflow/.test(t)],
+	['n8n: credential reads (getCredentials)', (t) => /^(getDecrypted|getCredentials) /.test(t)],
+	['n8n: body parsing and webhook description (parseRequestBody, evaluateResponseOptions)', (t) => /^(parseRequestBody|evaluateResponseOptions|parseBody) /.test(t)],
+	['n8n: static data save after the call', (t) => /^saveStaticData(ById)? /.test(t)],
+	['n8n: execution handed to the queue (WorkflowRunner.run)', (t) => /^(run|enqueueExecution) .*workflow-runner/.test(t)],
+	['n8n: the whole webhook call (executeWebhook)', (t) => /^executeWebhook /.test(t)],
+	['garbage collector', (t) => t.startsWith('(garbage collector)')],
+];
 
 /** A trade.completed delivery as the service sends it. */
 function delivery(id) {
@@ -114,7 +139,7 @@ async function main() {
 
 	const stops = [];
 	try {
-		const postgres = await startPostgres({ log, binDir: pgBin });
+		const postgres = await startPostgres({ log, binDir: pgBin, statementStats: PG_STATS });
 		stops.push(() => postgres.stop());
 		const redis = await startRedis({ log });
 		stops.push(() => redis.stop());
@@ -146,6 +171,14 @@ async function main() {
 		await n8n.importCredentials([benchCredential(servers.apiUrl)]);
 		await n8n.importWorkflows(selected.map((row) => row.workflow));
 		for (const row of selected) await n8n.activate(row.workflow.id);
+		if (FULL_MEMORY) {
+			const { DEDUPE_CAPACITY, DEDUPE_STATIC_KEY } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
+			const keys = Array.from({ length: DEDUPE_CAPACITY }, () => crypto.randomBytes(17).toString('base64url').slice(0, 22));
+			const staticData = JSON.stringify({ 'node:Crypto Settlement Trigger': { [DEDUPE_STATIC_KEY]: keys } });
+			const ids = selected.filter((row) => row.dedupes).map((row) => `'${row.workflow.id}'`);
+			if (ids.length) await postgres.sql(`UPDATE workflow_entity SET "staticData" = '${staticData}' WHERE id IN (${ids.join(', ')})`);
+			log(`the trigger rows start with a full duplicate memory (${DEDUPE_CAPACITY} deliveries)`);
+		}
 
 		const profileDir = path.join(root, 'profile');
 		await n8n.start({ nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
@@ -178,12 +211,40 @@ async function main() {
 			for (const row of order) {
 				const prefix = `r${round}-${row.key}-`;
 				const ids = Array.from({ length: DELIVERIES }, (_, i) => `${prefix}${i}`);
+				if (PG_STATS) await postgres.sql('SELECT pg_stat_statements_reset()');
 				const { ms, statuses, window } = await burst(row.url(n8n.baseUrl), ids, SENDERS);
 				const sink = await drained(servers, prefix, DELIVERIES);
+				// Until the last execution finished: the main's work for the executions counts too.
+				const untilDrained = [window[0], window[1] + Math.round((sink.afterMs - 1000) * 1000)];
+				if (PG_STATS) {
+					// Main and workers together, from the first delivery to the last execution.
+					const top = await postgres.sql(
+						`SELECT calls, round(total_exec_time)::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 120) FROM pg_stat_statements WHERE calls >= ${DELIVERIES / 2} ORDER BY calls DESC LIMIT 25`,
+					);
+					const total = await postgres.sql('SELECT sum(calls) FROM pg_stat_statements');
+					const saves = await postgres.sql(`SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ILIKE '%update%workflow_entity%staticdata%'`);
+					const wf = await postgres.sql(`SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) FROM pg_stat_statements WHERE query ILIKE '%workflow_entity%' ORDER BY calls DESC LIMIT 8`);
+					log(`workflow_entity statements:\n${wf.trim()}`);
+					log(`round ${round} ${row.key}: ${(Number(total) / DELIVERIES).toFixed(1)} statements per delivery, ${Number(saves)} static data saves; those run at least ${DELIVERIES / 2} times (calls|total ms|statement):\n${top.trim()}`);
+				}
 				const once = sink.distinct === DELIVERIES && sink.total === DELIVERIES;
-				results[row.key].push({ ms, statuses, once, drainedMs: sink.afterMs, window });
+				results[row.key].push({ ms, statuses, once, drainedMs: sink.afterMs, window: untilDrained });
 				log(`round ${round} ${row.key.padEnd(9)} answered in ${(ms / 1000).toFixed(1)} s (${((DELIVERIES / ms) * 1000).toFixed(1)}/s), statuses ${JSON.stringify(statuses)}, executions ${sink.total} for ${sink.distinct} deliveries${sink.repeated.length ? ` (repeated: ${sink.repeated.join(', ')})` : ''}, last execution ${(sink.afterMs / 1000).toFixed(1)} s after the last answer`);
 			}
+		}
+
+		// Duplicates run nothing: the first round's deliveries again, to every row that ignores them.
+		const duplicates = {};
+		for (const row of selected.filter((candidate) => candidate.dedupes)) {
+			const prefix = `r1-${row.key}-`;
+			const ids = Array.from({ length: Math.min(DELIVERIES, 100) }, (_, i) => `${prefix}${i}`);
+			const { statuses } = await burst(row.url(n8n.baseUrl), ids, SENDERS);
+			await sleep(3000);
+			const sink = await servers.count(prefix);
+			duplicates[row.key] = { statuses, ran: sink.total - DELIVERIES };
+			// What n8n saved of the duplicate memory (the node's static data in PostgreSQL).
+			const saved = await postgres.sql(`SELECT coalesce(json_array_length(("staticData"::json)->'node:Crypto Settlement Trigger'->'emittedDeliveries'), 0) FROM workflow_entity WHERE id = '${row.workflow.id}'`);
+			log(`${row.key}: ${ids.length} duplicates answered ${JSON.stringify(statuses)}, ${sink.total - DELIVERIES} executions; ${Number(saved)} deliveries in the saved duplicate memory`);
 		}
 
 		const base = median(results[selected[0].key].map((r) => r.ms));
@@ -193,7 +254,8 @@ async function main() {
 			const list = results[row.key];
 			const ms = median(list.map((r) => r.ms));
 			const perRound = list.map((r, i) => (r.ms / results[selected[0].key][i].ms).toFixed(2)).join(' / ');
-			const allOk = list.every((r) => r.once && r.statuses[200] === DELIVERIES);
+			const repeats = duplicates[row.key];
+			const allOk = list.every((r) => r.once && r.statuses[200] === DELIVERIES) && (!repeats || repeats.ran === 0);
 			console.log(`${row.label.padEnd(78)} ${`${(ms / 1000).toFixed(1)} s (${((DELIVERIES / ms) * 1000).toFixed(0)}/s)`.padStart(12)} ${`${(ms / base).toFixed(2)}×`.padStart(7)}  ${allOk ? 'yes' : 'NO'}   rounds: ${perRound}`);
 		}
 		if (results.trigger && results.webhook) {
@@ -203,11 +265,18 @@ async function main() {
 
 		if (PROFILE) {
 			await n8n.stop({ graceMs: 180000 });
-			const file = fs.existsSync(profileDir) ? fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')) : undefined;
+			// The main thread's profile (n8n's worker threads write their own, numbered after it).
+			const file = fs.existsSync(profileDir) ? fs.readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort()[0] : undefined;
 			if (!file) log(`no CPU profile in ${profileDir}`);
+			// The bursts' windows beside the profile, for a closer look (bench/lib/cpu-profile.mjs).
+			fs.writeFileSync(path.join(profileDir, 'windows.json'), JSON.stringify(Object.fromEntries(selected.map((row) => [row.key, results[row.key].map((r) => r.window)]))));
 			for (const row of selected) {
 				const windows = results[row.key].map((r) => r.window);
-				if (file) console.log(`\n${summarizeProfile(path.join(profileDir, file), { windows, title: `n8n's main during the ${row.key} bursts` })}`);
+				if (!file) continue;
+				console.log(`\n${summarizeProfile(path.join(profileDir, file), { windows, title: `n8n's main from the first ${row.key} delivery to its last execution` })}`);
+				const count = windows.length * DELIVERIES;
+				console.log(`steps of the ${row.key} deliveries, CPU ms per delivery (inclusive):`);
+				for (const [label, ms] of inclusiveTimes(path.join(profileDir, file), STEPS, { windows })) console.log(`  ${(ms / count).toFixed(1).padStart(6)}  ${label}`);
 			}
 			if (file) console.log(`profile: ${path.join(profileDir, file)}`);
 		}

@@ -49,7 +49,7 @@ function asPostgresUser(command, args) {
  * A new PostgreSQL cluster in a temporary folder, listening on 127.0.0.1:<free port> only, trust
  * authentication (loopback, throwaway). Resolves { host, port, user, database, stop() }.
  */
-export async function startPostgres({ log = () => {}, binDir } = {}) {
+export async function startPostgres({ log = () => {}, binDir, statementStats = false } = {}) {
 	const bin = binDir ?? postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql');
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-pg-'));
@@ -64,6 +64,7 @@ export async function startPostgres({ log = () => {}, binDir } = {}) {
 	const [cmd, args] = asPostgresUser(path.join(bin, 'postgres'), [
 		'-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
 		'-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
+		...(statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []),
 	]);
 	const logFile = path.join(dir, 'postgres.log');
 	const out = fs.openSync(logFile, 'a');
@@ -76,15 +77,22 @@ export async function startPostgres({ log = () => {}, binDir } = {}) {
 		if (exited) throw Object.assign(new Error(`postgres exited:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`), { fatal: true });
 		return (await runCommand(readyCmd, readyArgs, { timeoutMs: 10000 })).code === 0;
 	}, { timeoutMs: 60000, intervalMs: 300, what: `PostgreSQL on 127.0.0.1:${port}` });
-	const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', 'CREATE DATABASE n8n']);
-	const created = await runCommand(psqlCmd, psqlArgs, { timeoutMs: 30000 });
-	if (created.code !== 0) throw new Error(`CREATE DATABASE failed: ${created.stderr}`);
+	/** Runs SQL with psql; resolves its rows as text (unaligned, `|` between columns). */
+	const sql = async (statement, database = 'n8n') => {
+		const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', statement]);
+		const res = await runCommand(psqlCmd, psqlArgs, { timeoutMs: 30000 });
+		if (res.code !== 0) throw new Error(`psql failed (${statement.slice(0, 60)}): ${res.stderr}`);
+		return res.stdout;
+	};
+	await sql('CREATE DATABASE n8n', 'postgres');
+	if (statementStats) await sql('CREATE EXTENSION pg_stat_statements');
 	log(`PostgreSQL on 127.0.0.1:${port} (${bin})`);
 	return {
 		host: '127.0.0.1',
 		port,
 		user: 'postgres',
 		database: 'n8n',
+		sql,
 		async stop() {
 			if (!exited) {
 				try {

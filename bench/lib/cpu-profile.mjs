@@ -1,6 +1,7 @@
 // Where a process's CPU went, from a V8 .cpuprofile (node --cpu-prof): self time per area of the
 // code (this package, n8n's expression isolates, the database driver, ...) and the top functions.
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** Areas, first match wins: [label, test on the function's script URL or name]. */
 const AREAS = [
@@ -56,4 +57,63 @@ export function summarizeProfile(file, { top = 15, windows, title = "CPU of n8n'
 	return lines.join('\n');
 }
 
-if (process.argv[2] && process.argv[1]?.endsWith('cpu-profile.mjs')) console.log(summarizeProfile(process.argv[2], { top: Number(process.argv[3] ?? 25) }));
+/**
+ * Inclusive CPU time of named functions inside `windows`: a sample counts for every listed function
+ * on its stack (async functions count for the synchronous part of each step).
+ * `names`: [label, test on "functionName url"] pairs.
+ */
+export function inclusiveTimes(file, names, { windows } = {}) {
+	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const totals = new Map(names.map(([label]) => [label, 0]));
+	let at = profile.startTime;
+	for (let i = 0; i < profile.samples.length; i++) {
+		at += profile.timeDeltas[i] ?? 0;
+		if (windows && !windows.some(([from, to]) => at >= from && at <= to)) continue;
+		const hit = new Set();
+		for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+			const { callFrame } = byId.get(id);
+			const text = `${callFrame.functionName} ${callFrame.url}`;
+			for (const [label, test] of names) if (test(text)) hit.add(label);
+		}
+		for (const label of hit) totals.set(label, totals.get(label) + (profile.timeDeltas[i] ?? 0) / 1000);
+	}
+	return totals;
+}
+
+/**
+ * Where a function's self time came from: its callers `depth` frames up, by time, inside `windows`.
+ * For a closer look: node bench/lib/cpu-profile.mjs <profile> [row] [function] (row's windows from
+ * windows.json beside the profile).
+ */
+export function callersOf(file, functionName, { windows, depth = 8, top = 6 } = {}) {
+	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const chains = new Map();
+	let at = profile.startTime;
+	for (let i = 0; i < profile.samples.length; i++) {
+		at += profile.timeDeltas[i] ?? 0;
+		if (windows && !windows.some(([from, to]) => at >= from && at <= to)) continue;
+		const node = byId.get(profile.samples[i]);
+		if (node.callFrame.functionName !== functionName) continue;
+		const chain = [];
+		for (let id = parent.get(node.id), d = 0; id !== undefined && d < depth; id = parent.get(id), d++) {
+			const { callFrame } = byId.get(id);
+			chain.push(`${callFrame.functionName || '(anonymous)'}@${callFrame.url.replace(/^.*node_modules\//, '')}:${callFrame.lineNumber + 1}`);
+		}
+		const key = chain.join(' < ');
+		chains.set(key, (chains.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+	}
+	return [...chains].sort((a, b) => b[1] - a[1]).slice(0, top).map(([chain, ms]) => `${ms.toFixed(0).padStart(6)} ms  ${chain}`).join('\n');
+}
+
+if (process.argv[2] && process.argv[1]?.endsWith('cpu-profile.mjs')) {
+	const [file, row, functionName] = process.argv.slice(2);
+	const windowsFile = path.join(path.dirname(file), 'windows.json');
+	const windows = row && fs.existsSync(windowsFile) ? JSON.parse(fs.readFileSync(windowsFile, 'utf8'))[row] : undefined;
+	console.log(functionName ? callersOf(file, functionName, { windows }) : summarizeProfile(file, { top: 25, windows }));
+}

@@ -50,13 +50,13 @@ function workflow(id, name, trigger, sink) {
  */
 export function benchRows(sinkUrl) {
 	const webhookPath = 'bench-webhook-node';
-	const triggerRow = (key, id, label, webhookId, parameters) => {
+	const triggerRow = (key, id, label, webhookId, parameters, typeVersion = 1.1) => {
 		const trigger = {
 			parameters: { events: ['*'], ...parameters, options: {} },
 			id: `bench-${key}`,
 			name: 'Crypto Settlement Trigger',
 			type: 'n8n-nodes-crypto-settlement.cryptoSettlementTrigger',
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			credentials: { cryptoSettlementApi: CREDENTIAL },
 			webhookId,
@@ -64,6 +64,7 @@ export function benchRows(sinkUrl) {
 		return {
 			key,
 			label,
+			dedupes: parameters.ignoreDuplicates !== false,
 			workflow: workflow(id, `bench: ${label}`, trigger, sinkNode(sinkUrl, '$json.id')),
 			url: (base) => `${base}/webhook/${webhookId}/webhook`,
 		};
@@ -86,6 +87,7 @@ export function benchRows(sinkUrl) {
 		},
 		trigger: triggerRow('trigger', 'csBenchTrigger01', 'this trigger, default options (secret, Confirm With API, Ignore Duplicates)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000002', {}),
 		noConfirm: triggerRow('noConfirm', 'csBenchNoConfm01', 'this trigger, Confirm With API off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000003', { confirmWithApi: false }),
+		version1: triggerRow('version1', 'csBenchVersion01', 'this trigger, default options, node version 1 (existing workflows)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000005', {}, 1),
 		noChecks: triggerRow('noChecks', 'csBenchNoCheck01', 'this trigger, Confirm With API and Ignore Duplicates off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000004', {
 			confirmWithApi: false,
 			ignoreDuplicates: false,
