@@ -60,13 +60,16 @@ const median = (values) => {
 
 /** The steps of n8n's webhook handling on its main process, for the profile's breakdown per delivery. */
 const STEPS = [
-	['this package: the trigger node (checks, confirmation, duplicate memory)', (t) => t.includes('n8n-nodes-crypto-settlement/dist')],
+	['this package: the trigger node, all of it', (t) => t.includes('n8n-nodes-crypto-settlement/dist')],
+	['this package: Confirm With API (the lookup, with n8n\'s HTTP client)', (t) => /^(confirmDelivery|exchange) .*n8n-nodes-crypto-settlement/.test(t)],
+	['this package: the duplicate memory', (t) => /^(duplicateState|markEmitted|touch) .*n8n-nodes-crypto-settlement/.test(t)],
 	["n8n: expression isolate for the call (acquire, release; every node but n8n's Webhook node)", (t) => /^(acquireIsolate|releaseIsolate) .*n8n-workflow/.test(t)],
 	['n8n: credential reads (getCredentials)', (t) => /^(getDecrypted|getCredentials) /.test(t)],
 	['n8n: body parsing and webhook description (parseRequestBody, evaluateResponseOptions)', (t) => /^(parseRequestBody|evaluateResponseOptions|parseBody) /.test(t)],
 	['n8n: static data save after the call', (t) => /^saveStaticData(ById)? /.test(t)],
+	['n8n: loading the workflow for the call (loadWebhookExecutionData)', (t) => /^(loadWebhookExecutionData|loadFromPublishedVersion|getPublishedWorkflowData) /.test(t)],
 	['n8n: execution handed to the queue (WorkflowRunner.run)', (t) => /^(run|enqueueExecution) .*workflow-runner/.test(t)],
-	['n8n: the whole webhook call (executeWebhook)', (t) => /^executeWebhook /.test(t)],
+	['n8n: the whole webhook call (executeWebhook: all of the above but the isolate\'s asynchronous work)', (t) => /^executeWebhook /.test(t)],
 	['garbage collector', (t) => t.startsWith('(garbage collector)')],
 ];
 
@@ -173,8 +176,8 @@ async function main() {
 		for (const row of selected) await n8n.activate(row.workflow.id);
 		if (FULL_MEMORY) {
 			const { DEDUPE_CAPACITY, DEDUPE_STATIC_KEY } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
-			const keys = Array.from({ length: DEDUPE_CAPACITY }, () => crypto.randomBytes(17).toString('base64url').slice(0, 22));
-			const staticData = JSON.stringify({ 'node:Crypto Settlement Trigger': { [DEDUPE_STATIC_KEY]: keys } });
+			const keys = Array.from({ length: DEDUPE_CAPACITY }, () => crypto.randomBytes(9).toString('base64url'));
+			const staticData = JSON.stringify({ 'node:Crypto Settlement Trigger': { [DEDUPE_STATIC_KEY]: keys.join(' ') } });
 			const ids = selected.filter((row) => row.dedupes).map((row) => `'${row.workflow.id}'`);
 			if (ids.length) await postgres.sql(`UPDATE workflow_entity SET "staticData" = '${staticData}' WHERE id IN (${ids.join(', ')})`);
 			log(`the trigger rows start with a full duplicate memory (${DEDUPE_CAPACITY} deliveries)`);
@@ -243,7 +246,7 @@ async function main() {
 			const sink = await servers.count(prefix);
 			duplicates[row.key] = { statuses, ran: sink.total - DELIVERIES };
 			// What n8n saved of the duplicate memory (the node's static data in PostgreSQL).
-			const saved = await postgres.sql(`SELECT coalesce(json_array_length(("staticData"::json)->'node:Crypto Settlement Trigger'->'emittedDeliveries'), 0) FROM workflow_entity WHERE id = '${row.workflow.id}'`);
+			const saved = await postgres.sql(`SELECT coalesce(array_length(regexp_split_to_array(("staticData"::json)->'node:Crypto Settlement Trigger'->>'emittedDeliveries', ' '), 1), 0) FROM workflow_entity WHERE id = '${row.workflow.id}'`);
 			log(`${row.key}: ${ids.length} duplicates answered ${JSON.stringify(statuses)}, ${sink.total - DELIVERIES} executions; ${Number(saved)} deliveries in the saved duplicate memory`);
 		}
 

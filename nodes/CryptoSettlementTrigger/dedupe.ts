@@ -8,6 +8,12 @@ export const DEDUPE_CAPACITY = 2000;
 /** Key of the remembered deliveries in the node's static data. */
 export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 
+/**
+ * Characters of a key: 72 bits of a SHA-256, so two of 2,000 remembered deliveries share a key with
+ * odds of about 1 in 10^15. Earlier versions stored 22 characters; their keys are read by this prefix.
+ */
+const KEY_LENGTH = 12;
+
 /** An event name as compared and emitted: trimmed, lowercase (`Trade.Completed` is `trade.completed`). */
 export function normalizeEvent(event: string): string {
 	return event.trim().toLowerCase();
@@ -37,31 +43,62 @@ export function deliveryKey(event: string, body: IDataObject, text?: string): st
 	const parts =
 		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return base64url(sha256(JSON.stringify(parts))).slice(0, 22);
+	return base64url(sha256(JSON.stringify(parts))).slice(0, KEY_LENGTH);
 }
 
-function keysOf(staticData: IDataObject): string[] {
+/**
+ * The keys are stored as one string, oldest first, separated by spaces (never part of a key). n8n
+ * walks every array and object of the static data on each webhook call (its ObservableObject, several
+ * times per call) and stores it as JSON: a full memory as 2000 array entries cost milliseconds per
+ * delivery on n8n's main process, one string does not. Arrays written by earlier versions are read.
+ */
+const SEPARATOR = ' ';
+
+/** The keys of the stored string last read or written, per static data object (a call reads it several times). */
+const parsed = new WeakMap<IDataObject, { text: string; keys: string[] }>();
+
+/** The remembered keys, oldest first (do not modify the array). */
+export function keysOf(staticData: IDataObject): string[] {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	return Array.isArray(stored) ? stored.filter((key): key is string => typeof key === 'string') : [];
+	if (typeof stored === 'string') {
+		const known = parsed.get(staticData);
+		if (known?.text === stored) return known.keys;
+		const keys = stored === '' ? [] : stored.split(SEPARATOR);
+		parsed.set(staticData, { text: stored, keys });
+		return keys;
+	}
+	if (!Array.isArray(stored)) return [];
+	return stored.filter((key): key is string => typeof key === 'string').map((key) => key.slice(0, KEY_LENGTH));
+}
+
+/**
+ * Stores the keys (the newest `capacity`). A new value is assigned, so n8n's observable static data
+ * marks itself changed and n8n saves it after the call.
+ */
+function store(staticData: IDataObject, keys: string[], capacity = DEDUPE_CAPACITY): string[] {
+	const kept = keys.length > capacity ? keys.slice(keys.length - capacity) : keys;
+	const text = kept.join(SEPARATOR);
+	staticData[DEDUPE_STATIC_KEY] = text;
+	parsed.set(staticData, { text, keys: kept });
+	return kept;
 }
 
 export function wasEmitted(staticData: IDataObject, key: string): boolean {
 	return keysOf(staticData).includes(key);
 }
 
-/**
- * Records a key. The array is replaced rather than mutated, so n8n's observable static data marks
- * itself changed and n8n saves it (after each production webhook call).
- */
+/** Records a key as the newest. */
 export function remember(staticData: IDataObject, key: string, capacity = DEDUPE_CAPACITY): void {
 	const keys = keysOf(staticData).filter((existing) => existing !== key);
 	keys.push(key);
-	staticData[DEDUPE_STATIC_KEY] = keys.length > capacity ? keys.slice(keys.length - capacity) : keys;
+	store(staticData, keys, capacity);
 }
 
 /** Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in content. */
 export function touch(staticData: IDataObject): void {
-	staticData[DEDUPE_STATIC_KEY] = keysOf(staticData);
+	const stored = staticData[DEDUPE_STATIC_KEY];
+	if (typeof stored === 'string') staticData[DEDUPE_STATIC_KEY] = stored;
+	else store(staticData, keysOf(staticData));
 }
 
 // ------------------------------------------------------------- memory of this n8n process
@@ -82,29 +119,39 @@ export function touch(staticData: IDataObject): void {
  *   are common under bursts and failed hand-overs rare; only a restart between a failed hand-over and
  *   the next call would keep such a key.
  */
-const inFlight = new Set<string>();
-const handedOver = new Map<string, { key: string; scope: string; at: number; accepted: boolean }>();
-const revoked = new Map<string, { key: string; scope: string; at: number }>();
+interface ScopeMemory {
+	inFlight: Set<string>;
+	/** Oldest first (a key handed over again moves to the end). */
+	handedOver: Map<string, { at: number; accepted: boolean }>;
+	revoked: Map<string, number>;
+}
+
+/** One memory per workflow, node and mode (the `scope`), the least recently used dropped first. */
+const memories = new Map<string, ScopeMemory>();
+const SCOPES_CAPACITY = 1000;
 
 /** How long a handed-over or revoked key is kept here (longer than any webhook call lasts). */
 const PROCESS_MEMORY_MS = 10 * 60 * 1000;
-/** Bound on the process memory whatever happens. */
-const PROCESS_MEMORY_CAPACITY = 10000;
 /**
- * Only this process's newest keys are written back: older ones may have left the static data
- * because it is full (oldest forgotten first), and writing them back would evict others in turn.
+ * Only this process's newest keys are kept and written back: older ones may have left the static
+ * data because it is full (oldest forgotten first), and writing them back would evict others in turn.
  */
 const WRITE_BACK_WINDOW = DEDUPE_CAPACITY / 2;
 
-function scoped(scope: string, key: string): string {
-	return `${scope}\u0000${key}`;
+function memoryOf(scope: string): ScopeMemory {
+	let memory = memories.get(scope);
+	if (memory) memories.delete(scope);
+	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map() };
+	memories.set(scope, memory);
+	if (memories.size > SCOPES_CAPACITY) memories.delete(memories.keys().next().value as string);
+	return memory;
 }
 
-function bounded<V>(map: Map<string, V>): void {
-	while (map.size > PROCESS_MEMORY_CAPACITY) {
-		const oldest = map.keys().next().value;
-		if (oldest === undefined) break;
-		map.delete(oldest);
+/** Drops the oldest entries of a map kept in time order: expired ones, and any beyond `capacity`. */
+function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, capacity: number): void {
+	for (const [key, value] of map) {
+		if (now - at(value) <= PROCESS_MEMORY_MS && map.size <= capacity) break;
+		map.delete(key);
 	}
 }
 
@@ -112,26 +159,15 @@ function bounded<V>(map: Map<string, V>): void {
  * Brings a freshly loaded static data up to what this process knows (see above), in one pass over
  * the stored keys, and returns the keys it then holds.
  */
-function reconcile(scope: string, staticData: IDataObject, now: number): Set<string> {
-	const dropped = new Set<string>();
-	for (const [name, entry] of revoked) {
-		if (now - entry.at > PROCESS_MEMORY_MS) revoked.delete(name);
-		else if (entry.scope === scope) dropped.add(entry.key);
-	}
-	const recent: string[] = [];
-	for (const [name, entry] of handedOver) {
-		if (now - entry.at > PROCESS_MEMORY_MS) handedOver.delete(name);
-		else if (entry.scope === scope) recent.push(entry.key);
-	}
+function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): Set<string> {
+	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
+	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 	const stored = keysOf(staticData);
 	const present = new Set(stored);
-	const missing = recent.slice(-WRITE_BACK_WINDOW).filter((key) => !present.has(key));
-	const revokedPresent = [...dropped].filter((key) => present.has(key));
+	const missing = [...memory.handedOver.keys()].filter((key) => !present.has(key));
+	const revokedPresent = [...memory.revoked.keys()].filter((key) => present.has(key));
 	if (missing.length === 0 && revokedPresent.length === 0) return present;
-	const keys = stored.filter((key) => !dropped.has(key)).concat(missing);
-	const kept = keys.length > DEDUPE_CAPACITY ? keys.slice(keys.length - DEDUPE_CAPACITY) : keys;
-	staticData[DEDUPE_STATIC_KEY] = kept;
-	return new Set(kept);
+	return new Set(store(staticData, stored.filter((key) => !memory.revoked.has(key)).concat(missing)));
 }
 
 export type DuplicateState = 'new' | 'emitted' | 'inFlight';
@@ -141,18 +177,19 @@ export type DuplicateState = 'new' | 'emitted' | 'inFlight';
  * or is being processed or handed over without n8n's answer yet, by this process.
  */
 export function duplicateState(scope: string, staticData: IDataObject, key: string, now: number): DuplicateState {
-	const emitted = reconcile(scope, staticData, now);
-	if (inFlight.has(scoped(scope, key)) || handedOver.get(scoped(scope, key))?.accepted === false) return 'inFlight';
+	const memory = memoryOf(scope);
+	const emitted = reconcile(memory, staticData, now);
+	if (memory.inFlight.has(key) || memory.handedOver.get(key)?.accepted === false) return 'inFlight';
 	return emitted.has(key) ? 'emitted' : 'new';
 }
 
 /** Marks a delivery as being processed; call `release` when done, whatever the outcome. */
 export function claim(scope: string, key: string): void {
-	inFlight.add(scoped(scope, key));
+	memoryOf(scope).inFlight.add(key);
 }
 
 export function release(scope: string, key: string): void {
-	inFlight.delete(scoped(scope, key));
+	memoryOf(scope).inFlight.delete(key);
 }
 
 /**
@@ -162,10 +199,11 @@ export function release(scope: string, key: string): void {
 export function markEmitted(scope: string, staticData: IDataObject, key: string, now: number, trackSave: boolean): void {
 	remember(staticData, key);
 	if (!trackSave) return;
-	revoked.delete(scoped(scope, key));
-	handedOver.delete(scoped(scope, key));
-	handedOver.set(scoped(scope, key), { key, scope, at: now, accepted: false });
-	bounded(handedOver);
+	const memory = memoryOf(scope);
+	memory.revoked.delete(key);
+	memory.handedOver.delete(key);
+	memory.handedOver.set(key, { at: now, accepted: false });
+	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
 }
 
 /**
@@ -174,13 +212,14 @@ export function markEmitted(scope: string, staticData: IDataObject, key: string,
  * key is revoked and the service's retry is processed afresh.
  */
 export function settleHandOver(scope: string, key: string, accepted: boolean, now: number): void {
-	const entry = handedOver.get(scoped(scope, key));
+	const memory = memoryOf(scope);
+	const entry = memory.handedOver.get(key);
 	if (!entry) return;
 	if (accepted) {
 		entry.accepted = true;
 		return;
 	}
-	handedOver.delete(scoped(scope, key));
-	revoked.set(scoped(scope, key), { key, scope, at: now });
-	bounded(revoked);
+	memory.handedOver.delete(key);
+	memory.revoked.set(key, now);
+	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 }

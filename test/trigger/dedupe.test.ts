@@ -1,7 +1,7 @@
 /** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { DEDUPE_CAPACITY } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { DEDUPE_CAPACITY, keysOf } from '../../nodes/CryptoSettlementTrigger/dedupe';
 import {
 	addressPayload,
 	BASE_URL,
@@ -118,6 +118,18 @@ test('the same with every option on and the API confirming each record', async (
 	nock.enableNetConnect();
 });
 
+test('a memory saved by an earlier version (an array of keys) is still read, and written as one string', async () => {
+	const old = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+	const body = withdrawalPayload('withdrawal.completed');
+	expect((await old.deliver({ body })).started).toBe(true);
+	const legacy = { 'node:Crypto Settlement Trigger': { emittedDeliveries: keysOf(old.nodeStaticData()) } };
+	const upgraded = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, staticData: legacy });
+	expect((await upgraded.deliver({ body })).started).toBe(false);
+	expect((await upgraded.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+	expect(keysOf(upgraded.nodeStaticData())).toHaveLength(2);
+	expect(typeof upgraded.nodeStaticData().emittedDeliveries).toBe('string');
+});
+
 test('the memory survives a restart through the workflow static data', async () => {
 	const all = deliveries(distinctDeliveries(), mulberry32(7));
 	const first = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
@@ -125,7 +137,7 @@ test('the memory survives a restart through the workflow static data', async () 
 	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
 	// n8n saves static data only when it is marked changed, and starting an execution marks it
 	// unchanged (n8n 2.x): every emitted delivery must still reach the saved memory.
-	expect((first.nodeStaticData().emittedDeliveries as string[]).length).toBe(emitted);
+	expect(keysOf(first.nodeStaticData())).toHaveLength(emitted);
 
 	// A new process: the workflow is rebuilt from the saved (JSON) static data.
 	const saved = first.savedStaticData();
@@ -138,9 +150,11 @@ test('memory is bounded: the oldest deliveries are forgotten first', async () =>
 	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const bodies = Array.from({ length: DEDUPE_CAPACITY + 50 }, (_, i) => ({ event: 'trade.completed', id: `t${i}`, status: 'completed' }));
 	for (const body of bodies) await h.deliver({ body });
-	const stored = h.nodeStaticData().emittedDeliveries as string[];
+	const stored = keysOf(h.nodeStaticData());
 	expect(stored).toHaveLength(DEDUPE_CAPACITY);
-	expect(JSON.stringify(h.savedStaticData()).length).toBeLessThan(DEDUPE_CAPACITY * 40);
+	expect(JSON.stringify(h.savedStaticData()).length).toBeLessThan(DEDUPE_CAPACITY * 25);
+	// One string, not an array n8n would walk on every call.
+	expect(typeof h.nodeStaticData().emittedDeliveries).toBe('string');
 	expect((await h.deliver({ body: bodies[bodies.length - 1] })).started).toBe(false);
 	expect((await h.deliver({ body: bodies[0] })).started).toBe(true);
 });
@@ -215,7 +229,7 @@ test('two calls saving their static data at once cannot lose a key: the next cal
 	expect((await b.deliver({ body: { event: 'withdrawal.completed', id: 'w-b', status: 'completed' } })).started).toBe(true);
 	expect((await a.deliver({ body: first })).started).toBe(true);
 	const lost = b.savedStaticData();
-	expect(JSON.stringify(lost)).not.toContain(String((a.nodeStaticData().emittedDeliveries as string[]).slice(-1)[0]));
+	expect(JSON.stringify(lost)).not.toContain(String(keysOf(a.nodeStaticData()).slice(-1)[0]));
 
 	// The next call starts from what B saved; it restores a, so the memory is whole again.
 	const c = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: lost });
