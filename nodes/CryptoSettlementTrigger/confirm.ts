@@ -165,12 +165,11 @@ export async function confirmDelivery(
 				reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
 			};
 		}
-		// The status only, never the service's message: the service's error text may echo the app
-		// secret or the webhook secret it was sent (and the reason goes to n8n's log).
-		const answered = statusCode !== undefined && statusCode < 300 ? `HTTP ${statusCode} without a JSON answer` : `HTTP ${statusCode}`;
+		// The reason quotes the service's message, which may echo the secrets it was sent: it goes to
+		// n8n's log through the delivery's redaction (log.ts).
 		return {
 			outcome: 'retry',
-			reason: statusCode ? `the API answered ${answered}` : `the API request failed: ${outcome.reason}`,
+			reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
 		};
 	}
 	const response = outcome.response;

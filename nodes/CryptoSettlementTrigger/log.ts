@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, Logger } from 'n8n-workflow';
 import { secretsOf } from '../CryptoSettlement/helpers/credentials';
-import { redact, redactError } from '../CryptoSettlement/helpers/redact';
+import { redact, redactError, redactMessage } from '../CryptoSettlement/helpers/redact';
 
 /**
  * What one delivery writes to n8n's log, and the errors and items it hands on, with the
@@ -18,6 +18,7 @@ export class DeliveryLog {
 		this.secrets = credentials ? secretsOf(credentials) : [];
 	}
 
+	/** An item or record: secrets replaced where they stand as values or whole tokens. */
 	redact<T>(value: T): T {
 		return redact(value, this.secrets);
 	}
@@ -26,15 +27,16 @@ export class DeliveryLog {
 		return redactError(error, this.secrets);
 	}
 
+	/** Log lines: every occurrence of every secret replaced, whatever its length. */
 	error(message: string): void {
-		this.logger.error(this.redact(message));
+		this.logger.error(redactMessage(message, this.secrets));
 	}
 
 	warn(message: string): void {
-		this.logger.warn(this.redact(message));
+		this.logger.warn(redactMessage(message, this.secrets));
 	}
 
 	info(message: string): void {
-		this.logger.info(this.redact(message));
+		this.logger.info(redactMessage(message, this.secrets));
 	}
 }

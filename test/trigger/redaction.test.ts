@@ -33,7 +33,8 @@ describe.each([500, 502, 503])('the lookup answers %i echoing both secrets', (st
 		const body = tradePayload('trade.completed');
 		const echo: IDataObject = {
 			success: false,
-			message: `internal error: app secret ${APP_SECRET} and webhook secret ${SHORT_SECRET} refused`,
+			// The short secret also inside a longer run of characters (an echoed, URL-encoded query).
+			message: `internal error: app secret ${APP_SECRET} and webhook secret ${SHORT_SECRET} refused (query secret%3D${SHORT_SECRET})`,
 			errors: [{ field: 'x-app-secret', message: APP_SECRET }, { field: 'webhookSecret', message: SHORT_SECRET }],
 			data: { appSecret: APP_SECRET, webhookSecret: SHORT_SECRET },
 		};
@@ -42,8 +43,8 @@ describe.each([500, 502, 503])('the lookup answers %i echoing both secrets', (st
 		expect(lookup.isDone()).toBe(true);
 		expect(r).toMatchObject({ status: 503, started: false });
 		expect(r.threw).toBeUndefined();
-		// The failure is logged (with its status), so the test looks at a line that exists.
-		expect(logs.some((line) => line.level === 'warn' && line.message.includes(`HTTP ${status}`))).toBe(true);
+		// The failure is logged with the service's message, secrets replaced, so the test looks at a line that exists.
+		expect(logs.some((line) => line.level === 'warn' && line.message.includes(`HTTP ${status}: internal error`))).toBe(true);
 		const text = everything(r);
 		for (const secret of SECRETS) expect(text).not.toContain(secret);
 	});
