@@ -230,4 +230,6 @@ async function bulkRows(harness, HttpRequest, rounds) {
 	console.log(lines.join('\n'));
 }
 
-await main();
+// `npm run bench -- --webhooks`: the webhook bench in n8n's queue mode instead (bench/webhooks.mjs).
+if (process.argv.includes('--webhooks')) await import('./webhooks.mjs');
+else await main();

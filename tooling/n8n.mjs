@@ -206,24 +206,53 @@ export class N8n {
 		};
 	}
 
-	/** Starts `n8n start` in the background; resolves once /healthz answers. */
-	async start({ timeoutMs = 180000 } = {}) {
-		if (this.proc) throw new Error('n8n already started');
-		const out = fs.openSync(this.logFile, 'a');
-		const env = await this.env();
-		this.proc = spawn(this.inst.nodeBin, [this.inst.n8nMain, 'start'], {
-			env,
+	/** Spawns `n8n <args>` in the background (its own process group), output appended to `logFile`. */
+	async spawnCli(args, { logFile = this.logFile, nodeArgs = [], env = {} } = {}) {
+		const out = fs.openSync(logFile, 'a');
+		const child = spawn(this.inst.nodeBin, [...nodeArgs, this.inst.n8nMain, ...args], {
+			env: await this.env(env),
 			cwd: this.userFolder,
 			stdio: ['ignore', out, out],
 			detached: true,
 		});
 		fs.closeSync(out);
+		running.add(child);
+		child.on('exit', () => running.delete(child));
+		return child;
+	}
+
+	/**
+	 * Starts `n8n worker` (queue mode) in the background. Resolves { proc, stop() } once its health
+	 * server (on a free loopback port) says it is ready for jobs.
+	 */
+	async startWorker({ concurrency = 5, logFile, nodeArgs = [], timeoutMs = 180000 } = {}) {
+		const healthPort = await freePort();
+		const child = await this.spawnCli(['worker', `--concurrency=${concurrency}`], {
+			logFile,
+			nodeArgs,
+			env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+		});
+		let exited = null;
+		child.on('exit', (code, signal) => (exited = { code, signal }));
+		await waitFor(
+			async () => {
+				if (exited) throw new Error(`n8n worker exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(logFile), 40)}`);
+				const res = await httpJson('GET', `http://127.0.0.1:${healthPort}/healthz/readiness`, { timeoutMs: 2000 }).catch(() => null);
+				return res?.status === 200;
+			},
+			{ timeoutMs, intervalMs: 500, what: `n8n worker ready (health port ${healthPort})` },
+		);
+		return { proc: child, stop: () => stopProcess(child) };
+	}
+
+	/** Starts `n8n start` in the background; resolves once /healthz answers. `nodeArgs` go to Node (e.g. --cpu-prof). */
+	async start({ timeoutMs = 180000, nodeArgs = [] } = {}) {
+		if (this.proc) throw new Error('n8n already started');
+		this.proc = await this.spawnCli(['start'], { nodeArgs });
 		let exited = null;
 		const child = this.proc;
-		running.add(child);
 		child.on('exit', (code, signal) => {
 			exited = { code, signal };
-			running.delete(child);
 			if (this.proc === child) this.proc = undefined;
 			this.onExit?.(exited);
 		});
@@ -257,24 +286,9 @@ export class N8n {
 		return await waitFor(() => pattern.test(readFileSafe(this.logFile)), { timeoutMs, what: `n8n log ${pattern}` });
 	}
 
-	async stop() {
-		const proc = this.proc;
-		if (!proc) return;
-		const exited = new Promise((resolve) => proc.once('exit', resolve));
-		try {
-			process.kill(-proc.pid, 'SIGTERM');
-		} catch {
-			/* gone */
-		}
-		const timeout = sleep(20000).then(() => 'timeout');
-		if ((await Promise.race([exited, timeout])) === 'timeout') {
-			try {
-				process.kill(-proc.pid, 'SIGKILL');
-			} catch {
-				/* gone */
-			}
-			await exited;
-		}
+	/** SIGTERM (n8n shuts down gracefully, writing a --cpu-prof profile), SIGKILL after `graceMs`. */
+	async stop({ graceMs } = {}) {
+		if (this.proc) await stopProcess(this.proc, graceMs);
 	}
 
 	/** Sets up the instance owner through REST (idempotent: an existing owner is fine) and logs in. */
@@ -324,6 +338,26 @@ export class N8n {
 	/** Cookie header value of the logged-in session, for the browser. */
 	cookies() {
 		return [...this.jar].map(([name, value]) => ({ name, value }));
+	}
+}
+
+/** SIGTERM to a process group spawned by `spawnCli`, SIGKILL after `graceMs`. */
+async function stopProcess(proc, graceMs = 20000) {
+	if (proc.exitCode !== null || proc.signalCode !== null) return;
+	const exited = new Promise((resolve) => proc.once('exit', resolve));
+	try {
+		process.kill(-proc.pid, 'SIGTERM');
+	} catch {
+		/* gone */
+	}
+	const timeout = sleep(graceMs).then(() => 'timeout');
+	if ((await Promise.race([exited, timeout])) === 'timeout') {
+		try {
+			process.kill(-proc.pid, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+		await exited;
 	}
 }
 

@@ -12,9 +12,8 @@ export async function buildPackage({ log = () => {} } = {}) {
 	log(`  built in ${secs(res.ms)}`);
 }
 
-/** npm pack → absolute path of the tarball (in <cache>/pack/). */
-export async function packPackage({ log = () => {} } = {}) {
-	const dest = path.join(cacheDir(), 'pack');
+/** npm pack → absolute path of the tarball (in `dest`, by default <cache>/pack/, emptied first). */
+export async function packPackage({ log = () => {}, dest = path.join(cacheDir(), 'pack') } = {}) {
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
 	const res = await runCommand('npm', ['pack', '--json', '--pack-destination', dest], { cwd: REPO_ROOT, timeoutMs: 300000 });

@@ -9,8 +9,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './confirm';
+import { forgetDeliveryCredentials } from './credential-cache';
 import { triggerProperties } from './description';
 import { answer, handleDelivery } from './handle';
+import { DeliveryLog } from './log';
 import { assertConfiguration, readEvents } from './settings';
 
 /** Local record of the URL the service must call (there is no registration API). */
@@ -22,7 +24,11 @@ export class CryptoSettlementTrigger implements INodeType {
 		name: 'cryptoSettlementTrigger',
 		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: n8n evaluates no expression of its own before handing over a delivery (for version 1 it
+		// evaluates the Webhook node's `options.binaryData`, in a fresh expression isolate on n8n 2.x).
+		// Both versions behave the same.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
 		description: 'Starts the workflow when the crypto settlement service sends a deposit or withdrawal event',
 		defaults: {
@@ -42,9 +48,11 @@ export class CryptoSettlementTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
+				// n8n answers when the execution is handed over (n8n 2.x) with the `webhookResponse` the
+				// node returns: an empty responseData selects it (unset, n8n would answer with the
+				// literal text "firstEntryJson").
 				responseMode: 'onReceived',
-				// Without it n8n answers accepted deliveries with the literal text "firstEntryJson".
-				responseData: 'noData',
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -68,6 +76,7 @@ export class CryptoSettlementTrigger implements INodeType {
 			},
 			/** Checks the configuration and records the URL the service must call. */
 			async create(this: IHookFunctions): Promise<boolean> {
+				forgetDeliveryCredentials(this.getWorkflow().id);
 				await assertConfiguration.call(this);
 				const webhookUrl = this.getNodeWebhookUrl('default');
 				if (!webhookUrl) {
@@ -86,6 +95,7 @@ export class CryptoSettlementTrigger implements INodeType {
 			},
 			/** Forgets the recorded URL (deduplication memory is kept for a later re-activation). */
 			async delete(this: IHookFunctions): Promise<boolean> {
+				forgetDeliveryCredentials(this.getWorkflow().id);
 				const staticData = this.getWorkflowStaticData('node');
 				if (staticData[REGISTRATION_STATIC_KEY] !== undefined) delete staticData[REGISTRATION_STATIC_KEY];
 				this.logger.debug(
@@ -97,10 +107,12 @@ export class CryptoSettlementTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Every log line and item of the delivery passes the credential's secrets through redaction.
+		const log = new DeliveryLog(this.logger);
 		try {
-			return await handleDelivery.call(this);
+			return await handleDelivery.call(this, log);
 		} catch (error) {
-			this.logger.error(`Crypto Settlement Trigger could not handle a delivery: ${(error as Error).message}`);
+			log.error(`Crypto Settlement Trigger could not handle a delivery: ${(error as Error).message}`);
 			return answer.call(this, 500, 'The delivery could not be processed');
 		}
 	}

@@ -1,5 +1,15 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { createAuthenticatedHttpCall, exchange, recordPath, type ApiRequest, type Outcome } from '../CryptoSettlement/helpers/transport';
+import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
+import {
+	exchange,
+	isJsonObject,
+	recordPath,
+	REQUEST_TIMEOUT_MS,
+	type ApiRequest,
+	type HttpCall,
+	type Outcome,
+} from '../CryptoSettlement/helpers/transport';
+import type { Envelope } from '../CryptoSettlement/helpers/types';
 import { SPECS } from '../CryptoSettlement/resources';
 import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
 import { scalarText } from '../CryptoSettlement/helpers/values';
@@ -7,6 +17,36 @@ import { scalarText } from '../CryptoSettlement/helpers/values';
 import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
 
 export { CREDENTIAL_TYPE };
+
+const authentication = new CryptoSettlementApi();
+
+/**
+ * The API client's HTTP call (full response, any status, redirects never followed, JSON),
+ * authenticated with the credential the delivery already holds: n8n's `httpRequestWithAuthentication`
+ * would read and decrypt the credential again, with an expression isolate of its own (n8n 2.x), for
+ * every delivery. The headers are the credential's own `authenticate`.
+ */
+function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
+	return async (options) => {
+		const request = await authentication.authenticate(credentials, {
+			...options,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// A redirect would carry the credentials (headers) to its target.
+			disableFollowRedirect: true,
+			timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
+		});
+		const response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
+		const json = isJsonObject(response.body);
+		return {
+			statusCode: Number(response.statusCode),
+			headers: (response.headers ?? {}) as IDataObject,
+			body: json ? (response.body as Envelope) : {},
+			json,
+		};
+	};
+}
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
@@ -104,13 +144,14 @@ export async function confirmDelivery(
 	this: IWebhookFunctions,
 	lookup: Lookup,
 	body: IDataObject,
+	credentials: ICredentialDataDecryptedObject,
 ): Promise<Confirmation> {
 	// The action node's pipeline (pacing shared with it, no redirects, the envelope read one way),
 	// with one attempt and a short wait: the service is waiting for this webhook's answer.
 	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
 	let outcome: Outcome;
 	try {
-		outcome = await exchange(this, createAuthenticatedHttpCall(this, CREDENTIAL_TYPE), request, {
+		outcome = await exchange(this, credentialHttpCall(this, credentials), request, {
 			maxRateLimitedAttempts: 1,
 		});
 	} catch (error) {
@@ -125,6 +166,8 @@ export async function confirmDelivery(
 				reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
 			};
 		}
+		// The reason quotes the service's message, which may echo the secrets it was sent: it goes to
+		// n8n's log through the delivery's redaction (log.ts).
 		return {
 			outcome: 'retry',
 			reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,

@@ -8,6 +8,12 @@ export const DEDUPE_CAPACITY = 2000;
 /** Key of the remembered deliveries in the node's static data. */
 export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 
+/**
+ * Characters of a key: 72 bits of a SHA-256, so two of 2,000 remembered deliveries share a key with
+ * odds of about 1 in 10^15. Earlier versions stored 22 characters; their keys are read by this prefix.
+ */
+const KEY_LENGTH = 12;
+
 /** An event name as compared and emitted: trimmed, lowercase (`Trade.Completed` is `trade.completed`). */
 export function normalizeEvent(event: string): string {
 	return event.trim().toLowerCase();
@@ -37,93 +43,183 @@ export function deliveryKey(event: string, body: IDataObject, text?: string): st
 	const parts =
 		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return base64url(sha256(JSON.stringify(parts))).slice(0, 22);
+	return base64url(sha256(JSON.stringify(parts))).slice(0, KEY_LENGTH);
 }
 
-function keysOf(staticData: IDataObject): string[] {
+/**
+ * The keys are stored as one string, oldest first, separated by spaces (never part of a key). n8n
+ * walks every array and object of the static data on each webhook call (its ObservableObject, several
+ * times per call) and stores it as JSON: a full memory as 2000 array entries cost milliseconds per
+ * delivery on n8n's main process, one string does not. Arrays written by earlier versions are read.
+ */
+const SEPARATOR = ' ';
+
+/** The keys of the stored string last read or written, per static data object (a call reads it several times). */
+const parsed = new WeakMap<IDataObject, { text: string; keys: string[] }>();
+
+/** The remembered keys, oldest first (do not modify the array). */
+export function keysOf(staticData: IDataObject): string[] {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	return Array.isArray(stored) ? stored.filter((key): key is string => typeof key === 'string') : [];
+	if (typeof stored === 'string') {
+		const known = parsed.get(staticData);
+		if (known?.text === stored) return known.keys;
+		const keys = stored === '' ? [] : stored.split(SEPARATOR);
+		parsed.set(staticData, { text: stored, keys });
+		return keys;
+	}
+	if (!Array.isArray(stored)) return [];
+	return stored.filter((key): key is string => typeof key === 'string').map((key) => key.slice(0, KEY_LENGTH));
+}
+
+/**
+ * Stores the keys (the newest `capacity`). A new value is assigned, so n8n's observable static data
+ * marks itself changed and n8n saves it after the call.
+ */
+function store(staticData: IDataObject, keys: string[], capacity = DEDUPE_CAPACITY): string[] {
+	const kept = keys.length > capacity ? keys.slice(keys.length - capacity) : keys;
+	const text = kept.join(SEPARATOR);
+	staticData[DEDUPE_STATIC_KEY] = text;
+	parsed.set(staticData, { text, keys: kept });
+	return kept;
 }
 
 export function wasEmitted(staticData: IDataObject, key: string): boolean {
 	return keysOf(staticData).includes(key);
 }
 
-/**
- * Records a key. The array is replaced rather than mutated, so n8n's observable static data marks
- * itself changed and n8n saves it (after each production webhook call).
- */
+/** Records a key as the newest. */
 export function remember(staticData: IDataObject, key: string, capacity = DEDUPE_CAPACITY): void {
 	const keys = keysOf(staticData).filter((existing) => existing !== key);
 	keys.push(key);
-	staticData[DEDUPE_STATIC_KEY] = keys.length > capacity ? keys.slice(keys.length - capacity) : keys;
+	store(staticData, keys, capacity);
+}
+
+/** Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in content. */
+export function touch(staticData: IDataObject): void {
+	const stored = staticData[DEDUPE_STATIC_KEY];
+	if (typeof stored === 'string') staticData[DEDUPE_STATIC_KEY] = stored;
+	else store(staticData, keysOf(staticData));
 }
 
 // ------------------------------------------------------------- memory of this n8n process
 
 /**
- * n8n builds the workflow (and its static data) afresh from the database for every webhook call
- * and saves the static data only after the node returns. Two copies of a delivery processed at the
- * same time, or one arriving just after the first was handed to n8n but before n8n saved, would
- * both see "not emitted yet". This process-wide memory closes those windows within one n8n
- * process: keys being processed, and keys handed to n8n whose save has not been observed yet.
+ * n8n builds the workflow (and its static data) afresh from the database for every webhook call,
+ * and saves the whole static data after the node returns (n8n 2.x: once the execution is handed
+ * over, before answering the caller). So within one n8n process:
+ * - two copies of a delivery processed at once would both see "not emitted yet": `inFlight` keys
+ *   answer a copy 503 (the service retries);
+ * - calls running at once save whole static data over each other, so a key saved by one call can be
+ *   overwritten by a call that loaded the data earlier and saved later: every call writes the keys
+ *   this process handed over recently back into its static data (`handedOver`), so the next save
+ *   repairs a lost one, and answers a copy from this memory meanwhile;
+ * - a key handed over whose execution n8n then failed to start (an error answer) must not stay
+ *   remembered: it is `revoked`, removed from the static data by the next calls (the service's
+ *   retry is one), and the retry runs. Keys are written back before n8n's answer because lost saves
+ *   are common under bursts and failed hand-overs rare; only a restart between a failed hand-over and
+ *   the next call would keep such a key.
  */
-const inFlight = new Set<string>();
-const awaitingSave = new Map<string, { key: string; scope: string; at: number }>();
+interface ScopeMemory {
+	inFlight: Set<string>;
+	/** Oldest first (a key handed over again moves to the end). */
+	handedOver: Map<string, { at: number; accepted: boolean }>;
+	revoked: Map<string, number>;
+}
 
-/** How long a handed-over key is remembered here when its save is never observed (manual runs). */
-const AWAITING_SAVE_MS = 10 * 60 * 1000;
-/** Bound on the process memory whatever happens. */
-const AWAITING_SAVE_CAPACITY = 10000;
+/** One memory per workflow, node and mode (the `scope`), the least recently used dropped first. */
+const memories = new Map<string, ScopeMemory>();
+const SCOPES_CAPACITY = 1000;
 
-function scoped(scope: string, key: string): string {
-	return `${scope}\u0000${key}`;
+/** How long a handed-over or revoked key is kept here (longer than any webhook call lasts). */
+const PROCESS_MEMORY_MS = 10 * 60 * 1000;
+/**
+ * Only this process's newest keys are kept and written back: older ones may have left the static
+ * data because it is full (oldest forgotten first), and writing them back would evict others in turn.
+ */
+const WRITE_BACK_WINDOW = DEDUPE_CAPACITY / 2;
+
+function memoryOf(scope: string): ScopeMemory {
+	let memory = memories.get(scope);
+	if (memory) memories.delete(scope);
+	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map() };
+	memories.set(scope, memory);
+	if (memories.size > SCOPES_CAPACITY) memories.delete(memories.keys().next().value as string);
+	return memory;
+}
+
+/** Drops the oldest entries of a map kept in time order: expired ones, and any beyond `capacity`. */
+function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, capacity: number): void {
+	for (const [key, value] of map) {
+		if (now - at(value) <= PROCESS_MEMORY_MS && map.size <= capacity) break;
+		map.delete(key);
+	}
 }
 
 /**
- * Forgets handed-over keys that the freshly loaded static data shows as saved, and stale ones. A
- * key of this workflow that is still missing is written back into the static data: n8n saves the
- * whole static data of each call, so two calls running at once can overwrite each other's keys, and
- * the next call's save then restores the lost one.
+ * Brings a freshly loaded static data up to what this process knows (see above), in one pass over
+ * the stored keys, and returns the keys it then holds.
  */
-function prune(scope: string, staticData: IDataObject, now: number): void {
-	const saved = new Set(keysOf(staticData));
-	for (const [name, entry] of awaitingSave) {
-		if (now - entry.at > AWAITING_SAVE_MS || (entry.scope === scope && saved.has(entry.key))) awaitingSave.delete(name);
-		else if (entry.scope === scope) remember(staticData, entry.key);
-	}
+function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): Set<string> {
+	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
+	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
+	const stored = keysOf(staticData);
+	const present = new Set(stored);
+	const missing = [...memory.handedOver.keys()].filter((key) => !present.has(key));
+	const revokedPresent = [...memory.revoked.keys()].filter((key) => present.has(key));
+	if (missing.length === 0 && revokedPresent.length === 0) return present;
+	return new Set(store(staticData, stored.filter((key) => !memory.revoked.has(key)).concat(missing)));
 }
 
 export type DuplicateState = 'new' | 'emitted' | 'inFlight';
 
 /**
- * Whether a delivery was already emitted (in the static data, or handed to n8n by this process and
- * not yet saved) or is being processed right now by this process.
+ * Whether a delivery was already emitted (in the static data, brought up to this process's memory),
+ * or is being processed or handed over without n8n's answer yet, by this process.
  */
 export function duplicateState(scope: string, staticData: IDataObject, key: string, now: number): DuplicateState {
-	prune(scope, staticData, now);
-	if (wasEmitted(staticData, key) || awaitingSave.has(scoped(scope, key))) return 'emitted';
-	if (inFlight.has(scoped(scope, key))) return 'inFlight';
-	return 'new';
+	const memory = memoryOf(scope);
+	const emitted = reconcile(memory, staticData, now);
+	if (memory.inFlight.has(key) || memory.handedOver.get(key)?.accepted === false) return 'inFlight';
+	return emitted.has(key) ? 'emitted' : 'new';
 }
 
 /** Marks a delivery as being processed; call `release` when done, whatever the outcome. */
 export function claim(scope: string, key: string): void {
-	inFlight.add(scoped(scope, key));
+	memoryOf(scope).inFlight.add(key);
 }
 
 export function release(scope: string, key: string): void {
-	inFlight.delete(scoped(scope, key));
+	memoryOf(scope).inFlight.delete(key);
 }
 
-/** Records a delivery as emitted: in the static data (saved by n8n) and in this process until the save is seen. */
+/**
+ * Records a delivery as handed to n8n: in the static data (saved by n8n with the hand-over) and, when
+ * `trackSave`, in this process. Until `settleHandOver` reports n8n's answer, copies are answered 503.
+ */
 export function markEmitted(scope: string, staticData: IDataObject, key: string, now: number, trackSave: boolean): void {
 	remember(staticData, key);
 	if (!trackSave) return;
-	awaitingSave.set(scoped(scope, key), { key, scope, at: now });
-	while (awaitingSave.size > AWAITING_SAVE_CAPACITY) {
-		const oldest = awaitingSave.keys().next().value;
-		if (oldest === undefined) break;
-		awaitingSave.delete(oldest);
+	const memory = memoryOf(scope);
+	memory.revoked.delete(key);
+	memory.handedOver.delete(key);
+	memory.handedOver.set(key, { at: now, accepted: false });
+	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
+}
+
+/**
+ * n8n's answer to a handed-over delivery: a 2xx means the execution was handed over and the static
+ * data saved (n8n 2.x answers after both); anything else means n8n started and saved nothing, so the
+ * key is revoked and the service's retry is processed afresh.
+ */
+export function settleHandOver(scope: string, key: string, accepted: boolean, now: number): void {
+	const memory = memoryOf(scope);
+	const entry = memory.handedOver.get(key);
+	if (!entry) return;
+	if (accepted) {
+		entry.accepted = true;
+		return;
 	}
+	memory.handedOver.delete(key);
+	memory.revoked.set(key, now);
+	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 }

@@ -1,9 +1,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { confirmDelivery, confirmedFields, lookupFor, type Confirmation, type Lookup } from './confirm';
-import { claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release } from './dedupe';
+import { deliveryCredentials } from './credential-cache';
+import { claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from './events';
-import { parseDelivery } from './payload';
-import { readCredentials, readEvents, readSettings, secretOf } from './settings';
+import type { DeliveryLog } from './log';
+import { parseDelivery, readUnreadBody } from './payload';
+import { readEvents, readSettings, secretOf } from './settings';
 import { formatIp, isAllowListSet, isIpAllowed, parseAllowList, parseIp, redactHeaders, secretMatches, SECRET_HEADER } from './verify';
 
 /** Seconds suggested to the caller with a retryable answer. */
@@ -23,10 +25,31 @@ function ignore(reason: string): IWebhookResponseData {
 }
 
 /**
+ * Emitted: n8n 2.x starts the execution, takes this `webhookResponse` as the answer's body (the
+ * description's empty `responseData` selects it), saves the static data, then answers 200.
+ *
+ * Starting the execution marks the call's static data unchanged (n8n's WorkflowRunner builds a
+ * Workflow on the same static data object), so n8n would skip saving the duplicate memory written
+ * during the call. n8n reads `webhookResponse` after the execution is handed over and before it
+ * saves: `beforeSave` runs then and marks the memory changed again (docs/trigger.md, "Speed").
+ */
+function emit(item: IDataObject, beforeSave: () => void): IWebhookResponseData {
+	const result: IWebhookResponseData = { workflowData: [[{ json: item }]] };
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: true,
+		get: () => {
+			beforeSave();
+			return { received: true };
+		},
+	});
+	return result;
+}
+
+/**
  * One delivery, checked in order: source address, secret, body, event selection, duplicates,
  * confirmation with the API; then emitted, or answered without an execution.
  */
-export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog): Promise<IWebhookResponseData> {
 	const settings = readSettings.call(this);
 	const req = this.getRequestObject();
 	const headers = this.getHeaderData();
@@ -42,34 +65,35 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	if (isAllowListSet(settings.allowedIps)) {
 		const list = parseAllowList(settings.allowedIps);
 		if (list.invalid.length > 0) {
-			this.logger.error('Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery');
+			log.error('Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery');
 			return answer.call(this, 403, 'Forbidden');
 		}
 		if (!isIpAllowed(sourceIp, list)) {
-			this.logger.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
+			log.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
 			return answer.call(this, 403, 'Forbidden');
 		}
 		verification.ipVerified = true;
 	}
 
 	// 2. Shared secret: always checked when the credential has one (fails closed otherwise).
-	const credentials = await readCredentials.call(this);
+	const credentials = await deliveryCredentials.call(this);
+	log.useCredential(credentials);
 	const secret = secretOf(credentials);
 	if (secret !== undefined) {
 		if (!secretMatches(headers[SECRET_HEADER], secret)) {
-			this.logger.warn('Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret');
+			log.warn('Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret');
 			return answer.call(this, 401, 'Unauthorized');
 		}
 		verification.secretVerified = true;
 	} else if (!settings.acceptUnsigned || settings.legacyVerifySecret === true) {
-		this.logger.error(
+		log.error(
 			'Crypto Settlement Trigger: no Webhook Secret is set in the credential and Accept Unsigned Deliveries is off; refusing deliveries',
 		);
 		return answer.call(this, 500, 'The webhook secret is not configured');
 	}
 
 	// 3. Body.
-	const parsed = parseDelivery(req.rawBody, this.getBodyData());
+	const parsed = parseDelivery(req.rawBody ?? (await readUnreadBody(req)), this.getBodyData());
 	if (!parsed.ok) return answer.call(this, parsed.status, parsed.message);
 	const { body } = parsed;
 	const event = normalizeEvent(parsed.event);
@@ -86,7 +110,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		const state = duplicateState(scope, staticData, key, Date.now());
 		if (state === 'emitted') return ignore('duplicate delivery');
 		if (state === 'inFlight') {
-			this.logger.info(`Crypto Settlement Trigger: a copy of ${JSON.stringify(event)} is still being processed; answering 503 so the service retries`);
+			log.info(`Crypto Settlement Trigger: a copy of ${JSON.stringify(event)} is still being processed; answering 503 so the service retries`);
 			return answer.call(this, 503, 'A copy of this delivery is being processed; retry later');
 		}
 		claim(scope, key);
@@ -101,15 +125,15 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 					? { outcome: 'rejected', reason: lookup }
 					: credentials === undefined
 						? { outcome: 'retry', reason: 'no credential is selected' }
-						: await confirmDelivery.call(this, lookup, body);
+						: await confirmDelivery.call(this, lookup, body, credentials);
 			if (result.outcome === 'retry') {
-				this.logger.warn(
+				log.warn(
 					`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`,
 				);
 				return answer.call(this, 503, 'The delivery could not be confirmed yet; retry later');
 			}
 			if (result.outcome === 'rejected') {
-				this.logger.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
+				log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
 				return ignore('not confirmed by the API');
 			}
 			verification.confirmedWithApi = true;
@@ -126,11 +150,17 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		}
 		if (settings.includeHeaders) item.headers = redactHeaders(headers);
 
-		if (key !== undefined) markEmitted(scope, staticData, key, Date.now(), this.getMode() !== 'manual');
-		// Answer ourselves: on n8n 2.x an onReceived answer starts the execution before the node's
-		// static data (the duplicate memory) is saved, and the save is then skipped.
-		this.getResponseObject().status(200).json({ received: true });
-		return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+		if (key !== undefined) {
+			const trackSave = this.getMode() !== 'manual';
+			markEmitted(scope, staticData, key, Date.now(), trackSave);
+			// n8n answers once the execution is handed over and the static data saved, or with an
+			// error when it could not: that answer settles the key in this process's memory.
+			const res = this.getResponseObject();
+			if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
+		}
+		return emit(log.redact(item), () => {
+			if (key !== undefined) touch(staticData);
+		});
 	} finally {
 		if (key !== undefined) release(scope, key);
 	}

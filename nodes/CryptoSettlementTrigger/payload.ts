@@ -87,6 +87,36 @@ function parseText(text: string): { value: unknown } | ParsedDelivery {
 	}
 }
 
+interface UnreadRequest {
+	readable?: boolean;
+	readableEnded?: boolean;
+	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+	on(event: 'end', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * The request's bytes when n8n left them unread: from node version 1.1, n8n reads the body only for
+ * the content types it parses (JSON, text, forms, XML). Only the first MAX_BODY_BYTES + 1 bytes are
+ * kept (enough to refuse a larger body); the rest is read and dropped. Undefined when already read.
+ */
+export async function readUnreadBody(req: unknown): Promise<Buffer | undefined> {
+	const stream = req as Partial<UnreadRequest> | undefined;
+	if (!stream || typeof stream.on !== 'function' || stream.readable !== true || stream.readableEnded === true) return undefined;
+	const readable = stream as UnreadRequest;
+	return await new Promise<Buffer>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let kept = 0;
+		readable.on('data', (chunk) => {
+			if (kept > MAX_BODY_BYTES) return;
+			chunks.push(chunk);
+			kept += chunk.length;
+		});
+		readable.on('end', () => resolve(Buffer.concat(chunks)));
+		readable.on('error', reject);
+	});
+}
+
 /**
  * Turns a delivery into a JSON object with an `event`. The raw body (what the service sent) is the
  * source of truth when n8n provides it, whatever the content type; n8n's parsed body is the fallback.

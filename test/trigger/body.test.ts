@@ -105,3 +105,25 @@ describe('without a raw body the node falls back to n8n\'s parsed body', () => {
 		expect(r).toMatchObject({ status: 200, started: true });
 	});
 });
+
+describe('versions 1 and 1.1 read the same bytes (n8n reads unparsed content types only for version 1)', () => {
+	test.each([
+		['application/octet-stream', 1],
+		['application/octet-stream', 1.1],
+		['', 1],
+		['', 1.1],
+		['application/json', 1.1],
+	])('JSON sent as %p to version %p is accepted and answered {"received":true}', async (contentType, typeVersion) => {
+		const node = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, typeVersion });
+		const body = tradePayload('trade.completed');
+		const r = await node.deliver({ raw: JSON.stringify(body), contentType });
+		expect(r).toMatchObject({ status: 200, started: true, response: { received: true } });
+		expect(r.items[0]).toMatchObject(body);
+	});
+
+	test('an unread body over 1 MiB → 413 (version 1.1)', async () => {
+		const node = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, typeVersion: 1.1 });
+		const r = await node.deliver({ raw: Buffer.alloc(3 * 1024 * 1024, 0x7b), contentType: 'application/octet-stream' });
+		expect(r).toMatchObject({ status: 413, started: false });
+	});
+});

@@ -1,7 +1,7 @@
 /** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { DEDUPE_CAPACITY } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { DEDUPE_CAPACITY, keysOf } from '../../nodes/CryptoSettlementTrigger/dedupe';
 import {
 	addressPayload,
 	BASE_URL,
@@ -118,13 +118,26 @@ test('the same with every option on and the API confirming each record', async (
 	nock.enableNetConnect();
 });
 
+test('a memory saved by an earlier version (an array of keys) is still read, and written as one string', async () => {
+	const old = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+	const body = withdrawalPayload('withdrawal.completed');
+	expect((await old.deliver({ body })).started).toBe(true);
+	const legacy = { 'node:Crypto Settlement Trigger': { emittedDeliveries: keysOf(old.nodeStaticData()) } };
+	const upgraded = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, staticData: legacy });
+	expect((await upgraded.deliver({ body })).started).toBe(false);
+	expect((await upgraded.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+	expect(keysOf(upgraded.nodeStaticData())).toHaveLength(2);
+	expect(typeof upgraded.nodeStaticData().emittedDeliveries).toBe('string');
+});
+
 test('the memory survives a restart through the workflow static data', async () => {
 	const all = deliveries(distinctDeliveries(), mulberry32(7));
 	const first = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	let emitted = 0;
 	for (const body of all.slice(0, 500)) emitted += (await first.deliver({ body })).items.length;
-	// n8n saves static data when it is marked changed: the node must mark it.
-	expect(first.workflow.staticData.__dataChanged).toBe(true);
+	// n8n saves static data only when it is marked changed, and starting an execution marks it
+	// unchanged (n8n 2.x): every emitted delivery must still reach the saved memory.
+	expect(keysOf(first.nodeStaticData())).toHaveLength(emitted);
 
 	// A new process: the workflow is rebuilt from the saved (JSON) static data.
 	const saved = first.savedStaticData();
@@ -137,9 +150,11 @@ test('memory is bounded: the oldest deliveries are forgotten first', async () =>
 	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { ignoreDuplicates: true } });
 	const bodies = Array.from({ length: DEDUPE_CAPACITY + 50 }, (_, i) => ({ event: 'trade.completed', id: `t${i}`, status: 'completed' }));
 	for (const body of bodies) await h.deliver({ body });
-	const stored = h.nodeStaticData().emittedDeliveries as string[];
+	const stored = keysOf(h.nodeStaticData());
 	expect(stored).toHaveLength(DEDUPE_CAPACITY);
-	expect(JSON.stringify(h.savedStaticData()).length).toBeLessThan(DEDUPE_CAPACITY * 40);
+	expect(JSON.stringify(h.savedStaticData()).length).toBeLessThan(DEDUPE_CAPACITY * 25);
+	// One string, not an array n8n would walk on every call.
+	expect(typeof h.nodeStaticData().emittedDeliveries).toBe('string');
 	expect((await h.deliver({ body: bodies[bodies.length - 1] })).started).toBe(false);
 	expect((await h.deliver({ body: bodies[0] })).started).toBe(true);
 });
@@ -214,13 +229,75 @@ test('two calls saving their static data at once cannot lose a key: the next cal
 	expect((await b.deliver({ body: { event: 'withdrawal.completed', id: 'w-b', status: 'completed' } })).started).toBe(true);
 	expect((await a.deliver({ body: first })).started).toBe(true);
 	const lost = b.savedStaticData();
-	expect(JSON.stringify(lost)).not.toContain(String((a.nodeStaticData().emittedDeliveries as string[]).slice(-1)[0]));
+	expect(JSON.stringify(lost)).not.toContain(String(keysOf(a.nodeStaticData()).slice(-1)[0]));
 
 	// The next call starts from what B saved; it restores a, so the memory is whole again.
 	const c = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-lost-update', staticData: lost });
 	expect(await c.deliver({ body: first })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
-	expect(c.workflow.staticData.__dataChanged).toBe(true);
 	const restored = c.savedStaticData();
 	const d = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-other-process', staticData: restored });
 	expect((await d.deliver({ body: first })).started).toBe(false);
+});
+
+describe("n8n's answer settles a handed-over delivery (n8n 2.x answers after starting the execution)", () => {
+	test('a copy arriving before n8n answered is told to retry (503); after the 200 it is a duplicate', async () => {
+		// Each call loads the static data n8n saved last: a copy's call does not see the first's key yet.
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-held-answer', staticData });
+		const h = await call();
+		const saved = h.savedStaticData();
+		const body = withdrawalPayload('withdrawal.completed');
+		const first = await h.deliverHeld({ body });
+		expect(first.items).toHaveLength(1);
+		expect(await (await call(saved)).deliver({ body })).toMatchObject({ status: 503, started: false });
+		first.answer(200);
+		expect(await (await call(saved)).deliver({ body })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+	});
+
+	test('when n8n could not start the execution (an error answer), the retry is emitted', async () => {
+		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+		const body = withdrawalPayload('withdrawal.completed');
+		(await h.deliverHeld({ body })).answer(500);
+		const retry = await h.deliver({ body });
+		expect(retry).toMatchObject({ status: 200, started: true, response: { received: true } });
+		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
+	});
+
+	test('a failed hand-over written into a concurrent call\'s static data is taken back by the next call', async () => {
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-failed-hand-over', staticData });
+		const h = await call();
+		const failed = withdrawalPayload('withdrawal.completed');
+		const pending = await h.deliverHeld({ body: failed });
+		// Another call of the same workflow runs (and saves) while n8n has not answered yet.
+		const other = await call(h.savedStaticData());
+		expect((await other.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		pending.answer(500);
+		// The next call starts from what the other call saved, and saves without the failed key:
+		// a new process starting from that emits the failed delivery's retry.
+		const next = await call(other.savedStaticData());
+		expect((await next.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-restarted', staticData: next.savedStaticData() });
+		expect((await restarted.deliver({ body: failed })).started).toBe(true);
+	});
+
+	test('a key lost to a concurrent save is written back by the next call, even after n8n saw it saved', async () => {
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-late-overwrite', staticData });
+		const empty = (await call()).savedStaticData();
+		const k = withdrawalPayload('withdrawal.completed');
+		// X loads the static data before k is emitted, and saves after everyone else.
+		const x = await call(empty);
+		const a = await call(empty);
+		expect((await a.deliver({ body: k })).started).toBe(true);
+		// Y loads what a saved (k is there) and runs.
+		const y = await call(a.savedStaticData());
+		expect((await y.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		expect((await x.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+		// X saved last (a saved data that lacked k would lose it): the next call restores k for good.
+		const z = await call(x.savedStaticData());
+		expect(await z.deliver({ body: k })).toMatchObject({ status: 200, started: false, response: { ignored: 'duplicate delivery' } });
+		const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-restarted-2', staticData: z.savedStaticData() });
+		expect((await restarted.deliver({ body: k })).started).toBe(false);
+	});
 });

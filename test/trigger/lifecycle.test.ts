@@ -31,6 +31,12 @@ describe('description', () => {
 		expect(d.subtitle).toBeTruthy();
 	});
 
+	test('version 1.1 is the default; version 1 (existing workflows) behaves the same', () => {
+		// For a version-1 node n8n evaluates an expression (options.binaryData) before every delivery.
+		expect(type.description.version).toEqual([1, 1.1]);
+		expect(type.description.defaultVersion).toBe(1.1);
+	});
+
 	test.each([
 		[['*'], 'All Events'],
 		[['trade.completed', 'withdrawal.completed'], 'trade.completed, withdrawal.completed'],
@@ -41,9 +47,10 @@ describe('description', () => {
 		expect(value).toBe(expected);
 	});
 
-	test('one POST webhook answered on receipt', () => {
+	test('one POST webhook answered on receipt, with the body the node returns', () => {
+		// An empty responseData: n8n answers with the node's webhookResponse ({"received":true}).
 		expect(type.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
 		]);
 		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual(['checkExists', 'create', 'delete']);
 	});

@@ -1,8 +1,15 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The request/response pair n8n hands to the node: the Express-like request after n8n's body parser
- * ran (`parseBody`: `rawBody` is always the bytes sent; `body` is parsed JSON for `application/json`,
- * the text for `text/plain`, otherwise `{}`), and a response that records what the node writes.
+ * ran (`parseBody`: `rawBody` is the bytes sent; `body` is parsed JSON for `application/json`, the
+ * text for `text/plain`, otherwise `{}`), and a response that records what is written to it.
+ *
+ * n8n's `parseRequestBody` reads the body for every content type when the node's version is 1; from
+ * version 1.1 only for the types it parses (JSON, text, forms, XML), and leaves the others unread:
+ * the request is then the unread stream, without `rawBody`.
  */
+import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { SERVICE_IPS, WEBHOOK_ID, WEBHOOK_SECRET } from './constants';
 
 export interface Delivery {
@@ -24,8 +31,8 @@ export interface Delivery {
 	omitRawBody?: boolean;
 }
 
-/** Express-like response recording what the node writes. */
-export class FakeResponse {
+/** Express-like response recording what is written; emits `finish` once answered, as Node's does. */
+export class FakeResponse extends EventEmitter {
 	statusCode = 200;
 	body: unknown = undefined;
 	headers: Record<string, string> = {};
@@ -47,12 +54,15 @@ export class FakeResponse {
 		this.body = body;
 		this.headersSent = true;
 		this.ended = true;
+		this.emit('finish');
 		return this;
 	}
 
 	end(): this {
+		if (this.ended) throw new Error('response already sent');
 		this.headersSent = true;
 		this.ended = true;
+		this.emit('finish');
 		return this;
 	}
 
@@ -70,8 +80,19 @@ export class FakeResponse {
 	}
 }
 
-/** Builds the Express-like request n8n hands to the node after its body parser ran. */
-export function buildRequest(delivery: Delivery): Record<string, unknown> {
+/** The content types n8n's `parseRequestBody` reads for node versions above 1 (n8n 1.x and 2.x alike). */
+function isParsedByN8n(contentType: string): boolean {
+	return (
+		contentType.startsWith('application/json') ||
+		contentType.startsWith('text/plain') ||
+		contentType.startsWith('application/x-www-form-urlencoded') ||
+		contentType.endsWith('/xml') ||
+		contentType.endsWith('+xml')
+	);
+}
+
+/** Builds the Express-like request n8n hands to a node of `typeVersion` after its body parser ran. */
+export function buildRequest(delivery: Delivery, typeVersion = 1): Record<string, unknown> {
 	const contentType = delivery.contentType ?? 'application/json';
 	let raw: Buffer;
 	if (delivery.raw !== undefined) raw = Buffer.isBuffer(delivery.raw) ? delivery.raw : Buffer.from(delivery.raw, 'utf8');
@@ -103,7 +124,8 @@ export function buildRequest(delivery: Delivery): Record<string, unknown> {
 		else headers[name] = value;
 	}
 	const ip = delivery.ip ?? SERVICE_IPS[0];
-	return {
+	const unread = typeVersion > 1 && !delivery.omitRawBody && !isParsedByN8n(mime);
+	const request = {
 		method: 'POST',
 		url: `/webhook/${WEBHOOK_ID}/webhook`,
 		path: `/webhook/${WEBHOOK_ID}/webhook`,
@@ -118,4 +140,7 @@ export function buildRequest(delivery: Delivery): Record<string, unknown> {
 		ips: [],
 		socket: { remoteAddress: ip },
 	};
+	if (!unread) return request;
+	// The unread stream: what the node gets for a content type n8n does not parse.
+	return Object.assign(Readable.from(raw.length > 0 ? [raw] : []), { ...request, body: {}, rawBody: undefined }) as unknown as Record<string, unknown>;
 }

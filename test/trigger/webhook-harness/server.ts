@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookDescription, IWebhookResponseData } from 'n8n-workflow';
 import { WEBHOOK_ID } from './constants';
 import { buildRequest } from './request';
 
@@ -70,13 +70,61 @@ class HttpResponseAdapter {
 	end(): this {
 		return this.send();
 	}
+
+	once(event: string, listener: () => void): this {
+		this.res.once(event, listener);
+		return this;
+	}
+}
+
+/**
+ * The body n8n answers an emitted delivery with in `onReceived` mode (n8n's
+ * `extractWebhookOnReceivedResponse`, 1.x and 2.x alike): none for `noData`, the description's
+ * `responseData` when set to anything else, else the node's `webhookResponse`.
+ */
+export function onReceivedBody(description: IWebhookDescription, result: IWebhookResponseData): unknown {
+	const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+	if (responseData === 'noData') return undefined;
+	if (responseData) return responseData;
+	return result.webhookResponse ?? { message: 'Workflow was started' };
+}
+
+/** What answers like an Express response: the harness's FakeResponse and the adapter above. */
+interface Answerable {
+	status(code: number): Answerable;
+	json(body: unknown): unknown;
+	end(): unknown;
+}
+
+/** What n8n does around a call besides answering (see TriggerHarness). */
+export interface N8nAroundCall {
+	startExecution(): void;
+	saveStaticData(): void;
+}
+
+/**
+ * Answers a call the node did not answer itself, as n8n 2.x's webhook server does: when nothing is
+ * started, saves the static data and answers 200 with `webhookResponse` or n8n's message; else
+ * starts the execution, takes the `onReceived` body, saves the static data, then answers 200.
+ */
+export function answerAsN8n(description: IWebhookDescription, result: IWebhookResponseData, res: Answerable, n8n: N8nAroundCall): void {
+	if (result.workflowData === undefined) {
+		n8n.saveStaticData();
+		res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
+		return;
+	}
+	n8n.startExecution();
+	const body = onReceivedBody(description, result);
+	n8n.saveStaticData();
+	if (body === undefined) res.status(200).end();
+	else res.status(200).json(body);
 }
 
 /**
  * Serves `run` on 127.0.0.1 (any free port). Every call is recorded with the status answered and
  * whether an execution would have started.
  */
-export async function serveWebhook(run: RunWebhook): Promise<ServedTrigger> {
+export async function serveWebhook(run: RunWebhook, description: IWebhookDescription, typeVersion: number, n8n: N8nAroundCall): Promise<ServedTrigger> {
 	const calls: ServedCall[] = [];
 	const server = http.createServer((incoming, outgoing) => {
 		const chunks: Buffer[] = [];
@@ -91,7 +139,7 @@ export async function serveWebhook(run: RunWebhook): Promise<ServedTrigger> {
 					secret: null,
 					headers,
 					ip: incoming.socket.remoteAddress ?? '',
-				});
+				}, typeVersion);
 				const res = new HttpResponseAdapter(outgoing);
 				const call: ServedCall = { receivedAt: Date.now(), status: 0, started: false, items: [], body: raw.toString('utf8') };
 				calls.push(call);
@@ -99,10 +147,8 @@ export async function serveWebhook(run: RunWebhook): Promise<ServedTrigger> {
 				call.started = Boolean(!threw && result?.workflowData);
 				call.items = result ? itemsOf(result) : [];
 				if (threw || !result) res.status(500).json({ message: 'Error in workflow' });
-				else if (!result.noWebhookResponse) {
-					if (result.workflowData === undefined) res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
-					else res.status(200).end();
-				}
+				else if (!result.noWebhookResponse) answerAsN8n(description, result, res, n8n);
+				else n8n.saveStaticData();
 				call.status = res.statusCode;
 				call.answeredAt = Date.now();
 				call.socketClosed = outgoing.destroyed || incoming.socket.destroyed;

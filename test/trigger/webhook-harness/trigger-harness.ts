@@ -4,12 +4,16 @@
  * Only the HTTP request/response pair is fake (an Express-like object); outgoing API calls go
  * through n8n's real HTTP stack, so tests intercept them with nock.
  *
- * What n8n's webhook server does around the node is reproduced in `deliver()`:
- * - `responseMode: onReceived`: when the node returns `workflowData`, n8n answers 200 at once (body
- *   per the description's `responseData`) and starts one execution; when it returns neither data nor `noWebhookResponse`, n8n answers 200
- *   (with `webhookResponse` as the body, or `{ message: 'Webhook call received' }`) and starts nothing;
- *   with `noWebhookResponse` the node has answered itself.
+ * What n8n's webhook server does around the node is reproduced in `deliver()` (see `answerAsN8n`):
+ * - `responseMode: onReceived`: when the node returns `workflowData`, n8n starts one execution and
+ *   answers 200 (body per the description's `responseData`, see `onReceivedBody`); when it returns
+ *   neither data nor `noWebhookResponse`, n8n answers 200 (with `webhookResponse` as the body, or
+ *   `{ message: 'Webhook call received' }`) and starts nothing; with `noWebhookResponse` the node has
+ *   answered itself.
  * - if `webhook()` throws, n8n answers 500 and records a failed execution: reported as `threw`.
+ * - static data (n8n 2.x): n8n saves the call's static data only when it is marked changed, after the
+ *   node returns; for an emitted delivery after starting the execution, which marks it unchanged
+ *   (`startExecution`), and before answering. `savedStaticData()` is what n8n saved last.
  * - body parsing (n8n's `parseBody`): `rawBody` is always the bytes sent; `body` is parsed JSON for
  *   `application/json`, the text for `text/plain`, otherwise `{}`. Real n8n answers 422 itself for
  *   `application/json` bodies that do not parse (the node never sees them); the harness still hands
@@ -34,7 +38,7 @@ import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPa
 import { CREDENTIALS, TRIGGER_NAME, WEBHOOK_ID, WORKFLOW_ID } from './constants';
 import { withRecordingLogger } from './logs';
 import { buildRequest, FakeResponse, type Delivery } from './request';
-import { itemsOf, serveWebhook, type ServedTrigger, type WebhookOutcome } from './server';
+import { answerAsN8n, itemsOf, serveWebhook, type N8nAroundCall, type ServedTrigger, type WebhookOutcome } from './server';
 
 export interface TriggerSetup {
 	events?: string[];
@@ -50,6 +54,8 @@ export interface TriggerSetup {
 	staticData?: IDataObject;
 	/** Execution mode: `webhook` for an active workflow, `manual` for "Listen for test event". */
 	mode?: WorkflowExecuteMode;
+	/** The node's version in the workflow; absent = the node's default version (what a new node gets). */
+	typeVersion?: number;
 }
 
 export interface DeliveryResult {
@@ -70,12 +76,12 @@ export interface DeliveryResult {
 let harnessCount = 0;
 
 /** The trigger node as a workflow holds it (with the test credential unless told otherwise). */
-export function triggerNode(parameters: IDataObject, withCredential = true): INode {
+export function triggerNode(parameters: IDataObject, withCredential = true, typeVersion = 1): INode {
 	return {
 		id: 'trigger-node-1',
 		name: TRIGGER_NAME,
 		type: TRIGGER_NODE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
@@ -88,17 +94,20 @@ export class TriggerHarness {
 	readonly workflowId: string;
 	readonly node: INode;
 	private executions = 0;
+	/** The static data as n8n last saved it (its database copy). */
+	private saved: IDataObject;
 
 	private constructor(
 		private readonly nodeType: INodeType,
 		private readonly setup: TriggerSetup,
 		private readonly credentialsHelper: HarnessCredentialsHelper,
-		nodeTypes: ConstructorParameters<typeof Workflow>[0]['nodeTypes'],
+		private readonly nodeTypes: ConstructorParameters<typeof Workflow>[0]['nodeTypes'],
 	) {
 		const parameters: IDataObject = { events: setup.events ?? ['*'], ...setup.parameters };
 		if (setup.options !== undefined) parameters.options = setup.options;
 		this.workflowId = setup.workflowId ?? `${WORKFLOW_ID}-${++harnessCount}`;
-		this.node = triggerNode(parameters, setup.credentials !== null);
+		const version = nodeType.description.defaultVersion ?? nodeType.description.version;
+		this.node = triggerNode(parameters, setup.credentials !== null, setup.typeVersion ?? (Array.isArray(version) ? Math.max(...version) : version));
 		this.workflow = new Workflow({
 			id: this.workflowId,
 			name: 'trigger tests',
@@ -108,6 +117,35 @@ export class TriggerHarness {
 			active: (setup.mode ?? 'webhook') === 'webhook',
 			staticData: setup.staticData ? structuredClone(setup.staticData) : undefined,
 		});
+		this.saved = structuredClone(setup.staticData ?? {});
+	}
+
+	/** n8n's WorkflowStaticDataService.saveStaticData: saves only static data marked changed. */
+	private saveStaticData(): void {
+		if (this.workflow.staticData.__dataChanged !== true) return;
+		this.saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		this.workflow.staticData.__dataChanged = false;
+	}
+
+	/**
+	 * What starting the execution does to the call's static data (n8n 2.x WorkflowRunner.run,
+	 * `establishContextForPersistence`): a Workflow built on the same static data object marks it
+	 * unchanged.
+	 */
+	private startExecution(): void {
+		new Workflow({
+			id: this.workflowId,
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: this.nodeTypes,
+			staticData: this.workflow.staticData,
+		});
+	}
+
+	/** n8n around a call the node did not answer itself: start the execution, save, answer. */
+	private get n8n(): N8nAroundCall {
+		return { startExecution: () => this.startExecution(), saveStaticData: () => this.saveStaticData() };
 	}
 
 	static async create(setup: TriggerSetup = {}): Promise<TriggerHarness> {
@@ -190,7 +228,7 @@ export class TriggerHarness {
 
 	/** Sends one delivery through `webhook()` and reports what the caller and n8n would see. */
 	async deliver(delivery: Delivery): Promise<DeliveryResult> {
-		const req = buildRequest(delivery);
+		const req = buildRequest(delivery, this.node.typeVersion);
 		const res = new FakeResponse();
 		const { result, threw } = await this.runWebhook(req, res);
 		if (threw || !result) {
@@ -198,23 +236,37 @@ export class TriggerHarness {
 		}
 		if (result.noWebhookResponse) {
 			if (!res.ended) throw new Error('noWebhookResponse returned but nothing was answered');
+			this.saveStaticData();
 			const started = result.workflowData !== undefined;
 			return { status: res.statusCode, response: res.body, started, items: itemsOf(result), result };
 		}
 		if (res.ended) throw new Error('the node answered but did not return noWebhookResponse');
-		if (result.workflowData === undefined) {
-			return {
-				status: 200,
-				response: result.webhookResponse ?? { message: 'Webhook call received' },
-				started: false,
-				items: [],
-				result,
-			};
+		if (result.workflowData !== undefined && this.description.responseMode !== 'onReceived') {
+			throw new Error('the trigger must answer on receipt');
 		}
-		// onReceived with responseData 'noData': n8n answers 200 with an empty body, then runs the workflow.
-		if (this.description.responseMode !== 'onReceived') throw new Error('the trigger must answer on receipt');
-		const response = this.description.responseData === 'noData' ? undefined : (this.description.responseData ?? 'firstEntryJson');
-		return { status: 200, response, started: true, items: itemsOf(result), result };
+		answerAsN8n(this.description, result, res, this.n8n);
+		return { status: res.statusCode, response: res.body, started: result.workflowData !== undefined, items: itemsOf(result), result };
+	}
+
+	/**
+	 * Runs `webhook()` for a delivery the node emits, and holds n8n's answer: `answer(status)` writes
+	 * it later. 200 is n8n's answer once the execution is handed over and the static data saved; any
+	 * other status means n8n started and saved nothing (the static data goes back to what it was).
+	 */
+	async deliverHeld(delivery: Delivery): Promise<{ items: IDataObject[]; answer(status: number): void }> {
+		const before = this.savedStaticData();
+		const res = new FakeResponse();
+		const { result, threw } = await this.runWebhook(buildRequest(delivery, this.node.typeVersion), res);
+		if (threw || !result?.workflowData || result.noWebhookResponse) throw new Error('the delivery was not emitted');
+		return {
+			items: itemsOf(result),
+			answer: (status) => {
+				if (status >= 200 && status < 300) return answerAsN8n(this.description, result, res, this.n8n);
+				this.workflow.overrideStaticData(before);
+				this.workflow.staticData.__dataChanged = false;
+				res.status(status).json({ message: 'Error in workflow' });
+			},
+		};
 	}
 
 	/**
@@ -223,7 +275,7 @@ export class TriggerHarness {
 	 * and whether an execution would have started.
 	 */
 	async serve(): Promise<ServedTrigger> {
-		return await serveWebhook((req, res) => this.runWebhook(req, res));
+		return await serveWebhook((req, res) => this.runWebhook(req, res), this.description, this.node.typeVersion, this.n8n);
 	}
 
 	/** Runs one lifecycle method as n8n does on activation (`activate`) or "Listen for test event" (`manual`). */
@@ -238,7 +290,9 @@ export class TriggerHarness {
 		);
 		const methods = this.nodeType.webhookMethods?.default;
 		if (!methods?.[method]) throw new Error(`webhookMethods.default.${method} is missing`);
-		return await methods[method].call(context);
+		const answer = await methods[method].call(context);
+		this.saveStaticData();
+		return answer;
 	}
 
 	/** n8n's activation sequence: checkExists, then create when it answered false. */
@@ -246,9 +300,9 @@ export class TriggerHarness {
 		if (!(await this.hook('checkExists', activation))) await this.hook('create', activation);
 	}
 
-	/** The node's static data, as n8n would save it (a JSON copy). */
+	/** The static data as n8n saved it last (a copy). */
 	savedStaticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		return structuredClone(this.saved);
 	}
 
 	nodeStaticData(): IDataObject {
