@@ -9,7 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './confirm';
-import { forgetDeliveryCredentials } from './credential-cache';
+import { forgetDeliveryCredentials } from './credentialCache';
 import { triggerProperties } from './description';
 import { answer, handleDelivery } from './handle';
 import { DeliveryLog } from './log';

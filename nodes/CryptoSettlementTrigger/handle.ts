@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { confirmDelivery, confirmedFields, lookupFor, type Confirmation, type Lookup } from './confirm';
-import { deliveryCredentials } from './credential-cache';
+import { deliveryCredentials } from './credentialCache';
 import { claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from './events';
 import type { DeliveryLog } from './log';
