@@ -170,6 +170,15 @@ function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): S
 	return new Set(store(staticData, stored.filter((key) => !memory.revoked.has(key)).concat(missing)));
 }
 
+/**
+ * Brings the call's static data up to this process's memory again just before n8n saves it: a call
+ * that waited (for the confirmation, or for its execution to be handed over) would otherwise save
+ * the keys it loaded, without those handed over meanwhile.
+ */
+export function bringUpToDate(scope: string, staticData: IDataObject, now: number): void {
+	reconcile(memoryOf(scope), staticData, now);
+}
+
 export type DuplicateState = 'new' | 'emitted' | 'inFlight';
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { confirmDelivery, confirmedFields, lookupFor, type Confirmation, type Lookup } from './confirm';
 import { deliveryCredentials } from './credentialCache';
-import { claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release, settleHandOver, touch } from './dedupe';
+import { bringUpToDate, claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from './events';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from './payload';
@@ -159,9 +159,14 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 			if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
 		}
 		return emit(log.redact(item), () => {
-			if (key !== undefined) touch(staticData);
+			if (key === undefined) return;
+			bringUpToDate(scope, staticData, Date.now());
+			touch(staticData);
 		});
 	} finally {
-		if (key !== undefined) release(scope, key);
+		if (key !== undefined) {
+			release(scope, key);
+			bringUpToDate(scope, staticData, Date.now());
+		}
 	}
 }

@@ -281,6 +281,22 @@ describe("n8n's answer settles a handed-over delivery (n8n 2.x answers after sta
 		expect((await restarted.deliver({ body: failed })).started).toBe(true);
 	});
 
+	test('a call that waited for its hand-over saves the keys handed over meanwhile', async () => {
+		const call = (staticData?: IDataObject) =>
+			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-waiting-call', staticData });
+		const empty = (await call()).savedStaticData();
+		// X loads the static data and hands its delivery over; n8n has not saved X's data yet.
+		const x = await call(empty);
+		const held = await x.deliverHeld({ body: withdrawalPayload('withdrawal.completed') });
+		// Meanwhile k is emitted and saved by another call.
+		const k = withdrawalPayload('withdrawal.completed');
+		expect((await (await call(empty)).deliver({ body: k })).started).toBe(true);
+		// X's save comes last: it must not lose k (a new process starting from it knows k).
+		held.answer(200);
+		const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-waiting-restarted', staticData: x.savedStaticData() });
+		expect((await restarted.deliver({ body: k })).started).toBe(false);
+	});
+
 	test('a key lost to a concurrent save is written back by the next call, even after n8n saw it saved', async () => {
 		const call = (staticData?: IDataObject) =>
 			TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-late-overwrite', staticData });
