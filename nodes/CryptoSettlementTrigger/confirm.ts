@@ -2,14 +2,13 @@ import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse,
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
 import {
 	exchange,
-	isJsonObject,
+	fullResponseOptions,
 	recordPath,
-	REQUEST_TIMEOUT_MS,
+	toApiResponse,
 	type ApiRequest,
 	type HttpCall,
 	type Outcome,
 } from '../CryptoSettlement/helpers/transport';
-import type { Envelope } from '../CryptoSettlement/helpers/types';
 import { SPECS } from '../CryptoSettlement/resources';
 import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
 import { scalarText } from '../CryptoSettlement/helpers/values';
@@ -27,25 +26,8 @@ const authentication = new CryptoSettlementApi();
  * every delivery. The headers are the credential's own `authenticate`.
  */
 function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
-	return async (options) => {
-		const request = await authentication.authenticate(credentials, {
-			...options,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// A redirect would carry the credentials (headers) to its target.
-			disableFollowRedirect: true,
-			timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
-		});
-		const response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
-		const json = isJsonObject(response.body);
-		return {
-			statusCode: Number(response.statusCode),
-			headers: (response.headers ?? {}) as IDataObject,
-			body: json ? (response.body as Envelope) : {},
-			json,
-		};
-	};
+	return async (options) =>
+		toApiResponse((await ctx.helpers.httpRequest(await authentication.authenticate(credentials, fullResponseOptions(options)))) as IN8nHttpFullResponse);
 }
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */

@@ -87,23 +87,33 @@ export interface ExchangeLimits {
  * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
  */
 export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentialType: string): HttpCall {
-	return async (options) => {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
-			...options,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// A redirect would carry the credentials (headers) to its target.
-			disableFollowRedirect: true,
-			timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
-		})) as IN8nHttpFullResponse;
-		const json = isJsonObject(response.body);
-		return {
-			statusCode: Number(response.statusCode),
-			headers: (response.headers ?? {}) as IDataObject,
-			body: json ? (response.body as Envelope) : {},
-			json,
-		};
+	return async (options) =>
+		toApiResponse(
+			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, fullResponseOptions(options))) as IN8nHttpFullResponse,
+		);
+}
+
+/** A request as every HTTP call of the package sends it: full response, any status, redirects never followed, JSON. */
+export function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestOptions {
+	return {
+		...options,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// A redirect would carry the credentials (headers) to its target.
+		disableFollowRedirect: true,
+		timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
+	};
+}
+
+/** n8n's full response as the API client reads it. */
+export function toApiResponse(response: IN8nHttpFullResponse): ApiResponse {
+	const json = isJsonObject(response.body);
+	return {
+		statusCode: Number(response.statusCode),
+		headers: (response.headers ?? {}) as IDataObject,
+		body: json ? (response.body as Envelope) : {},
+		json,
 	};
 }
 
