@@ -42,9 +42,14 @@ function median(values) {
 async function main() {
 	const itemCount = option('items', 2000);
 	const rounds = option('rounds', 5);
-	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours)
+	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours);
+	// --only withdrawals: the paced withdrawals row alone
 	const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 	const harness = compileHarness();
+	if (only === 'withdrawals') {
+		console.log(await withdrawalsRow(harness));
+		return;
+	}
 	const { HttpRequest, version } = await loadHttpRequestNode();
 	const server = await startServer();
 	const baseUrl = `http://127.0.0.1:${server.port}`;
@@ -213,21 +218,39 @@ async function bulkRows(harness, HttpRequest, rounds) {
 		big.stop();
 	}
 
-	if (process.argv.includes('--withdrawals')) {
-		const limited = await startServer(0, 10);
-		try {
-			const items = Array.from({ length: 600 }, (_, i) => ({ json: { ref: `bench-${Date.now()}-${i}` } }));
-			const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
-			const { ms, out } = await timed(() => runOurs(`http://127.0.0.1:${limited.port}`, parameters, items));
-			const stats = await (await fetch(`http://127.0.0.1:${limited.port}/stats`)).json();
-			lines.push(`600 withdrawals at 200 per rolling minute: ${(ms / 1000).toFixed(1)} s = ${(ms / 120_000).toFixed(3)}× the 120 s floor (target ≤ 1.03×), ${out.length} of 600 created, ${stats.refused} answered 429`);
-		} finally {
-			limited.stop();
-		}
-	} else {
-		lines.push('600 withdrawals at 200 per rolling minute: not run (about 2 minutes; add --withdrawals)');
-	}
+	lines.push(process.argv.includes('--withdrawals') ? await withdrawalsRow(harness) : '600 withdrawals at 200 per rolling minute: not run (about 2 minutes; add --withdrawals)');
 	console.log(lines.join('\n'));
+}
+
+/**
+ * 600 crypto withdrawals against a server enforcing 200 per rolling minute (the floor is 120 s: the
+ * third 200 may only start once the first 200 are a minute old), each looked up by External ID first
+ * and read back by id after; the server answers at once, so the time over the floor is the node's.
+ */
+async function withdrawalsRow(harness) {
+	const limited = await startServer(0, 10);
+	try {
+		const items = Array.from({ length: 600 }, (_, i) => ({ json: { ref: `bench-${Date.now()}-${i}` } }));
+		const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
+		const started = Date.now();
+		const { ms, out } = await timed(async () => {
+			const result = await harness.runWorkflow({
+				workflow: harness.actionWorkflow(parameters),
+				items,
+				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl: `http://127.0.0.1:${limited.port}` } },
+			});
+			if (result.error) throw result.error;
+			return result.output('Crypto Settlement');
+		});
+		const stats = await (await fetch(`http://127.0.0.1:${limited.port}/stats`)).json();
+		const created = out.filter((item) => item.json.alreadySubmitted === false).length;
+		const ratio = ms / 120_000;
+		// When the service received the sends that open each minute, and the last: what is over the floor.
+		const at = (n) => `${((stats.received[n - 1] - started) / 1000).toFixed(2)} s`;
+		return `600 withdrawals at 200 per rolling minute: ${(ms / 1000).toFixed(1)} s = ${ratio.toFixed(3)}× the 120 s floor (target ≤ 1.03×: ${ratio <= 1.03 ? 'met' : 'NOT met'}), ${created} of 600 created, ${stats.lookups} lookups and read-backs, ${stats.refused} answered 429\n  sends received: 1st at ${at(1)}, 200th ${at(200)}, 201st ${at(201)}, 400th ${at(400)}, 401st ${at(401)}, 600th ${at(600)}`;
+	} finally {
+		limited.stop();
+	}
 }
 
 // `npm run bench -- --webhooks`: the webhook bench in n8n's queue mode instead (bench/webhooks.mjs).

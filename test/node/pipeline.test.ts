@@ -167,14 +167,27 @@ describe('rate limits and retries', () => {
 });
 
 /** A withdrawal service that records by externalId and refuses repeats, with scripted faults. */
-function withdrawalServer(faults: Array<'500-after-commit' | 'drop-after-commit' | 'ok'>) {
+/**
+ * `inboundMs(n)`: how long the n-th withdrawal takes to reach the service after it was sent; it
+ * counts on arrival, and its answer comes back that much later too.
+ */
+function withdrawalServer(faults: Array<'500-after-commit' | 'drop-after-commit' | 'ok'>, inboundMs: (n: number) => number = () => 0) {
 	const byExternalId = new Map<string, IDataObject>();
 	const arrivals: number[] = [];
 	let next = 0;
+	let posted = 0;
 	api()
 		.persist()
 		.post('/payments/withdraw/address')
 		.reply(function (_uri, body, callback) {
+			const delayMs = inboundMs(posted++);
+			if (delayMs > 0) {
+				setTimeout(() => this.req && handle(body, callback), delayMs);
+				return;
+			}
+			handle(body, callback);
+		});
+	function handle(body: unknown, callback: (error: Error | null, reply: [number, unknown]) => void) {
 			arrivals.push(Date.now());
 			const request = body as IDataObject;
 			const externalId = String(request.externalId);
@@ -185,7 +198,7 @@ function withdrawalServer(faults: Array<'500-after-commit' | 'drop-after-commit'
 			if (fault === '500-after-commit') return callback(null, [500, { success: false, message: 'something went wrong!', meta: {}, errors: [] }]);
 			if (fault === 'drop-after-commit') return callback(new Error('socket hang up'), [0, '']);
 			return callback(null, [200, ok({ id: record.id }, 'withdrawal initiated successfully')]);
-		});
+	}
 	api()
 		.persist()
 		.get(/\/payments\/withdrawal\/.+/)
@@ -252,5 +265,19 @@ describe('withdrawals are never sent twice', () => {
 			expect(inWindow).toBeLessThanOrEqual(200);
 		}
 		expect(arrivals[arrivals.length - 1] - arrivals[0]).toBeGreaterThanOrEqual(60_000);
+	});
+
+	test("pacing counts each withdrawal from its answer: slow arrivals early on cannot crowd the service's next minute", async () => {
+		// The first few reach the service 3 s after they leave, the rest at once: counted from when
+		// they left, the 201st would arrive less than a minute after the 1st.
+		const server = withdrawalServer(['ok'], (n) => (n < 4 ? 3000 : 0));
+		const items = Array.from({ length: 230 }, (_, i) => ({ amount: (100 + i) / 100 }));
+		const run = await runTimed(withdrawal(), { items });
+		expect(run.error).toBeUndefined();
+		expect(server.byExternalId.size).toBe(230);
+		const arrivals = server.arrivals.sort((a, b) => a - b);
+		for (let i = 0; i < arrivals.length; i++) {
+			expect(arrivals.filter((t) => t >= arrivals[i] && t < arrivals[i] + 60_000).length).toBeLessThanOrEqual(200);
+		}
 	});
 });

@@ -20,7 +20,13 @@ import type { OperationSpec, RequestParts } from './types';
  */
 
 /** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
-const MONEY_IN_FLIGHT = 4;
+export const MONEY_IN_FLIGHT = 4;
+/**
+ * Items beyond those in flight whose reads before sending (a withdrawal's lookup) may start: enough
+ * that a read is done by the item's turn, few enough that reads of items sent a minute later do not
+ * compete with the sends of now.
+ */
+export const READ_AHEAD = 4 * MONEY_IN_FLIGHT;
 /** Items named in one error message at most; the rest are counted. */
 const LISTED = 10;
 
@@ -82,6 +88,12 @@ class Batch {
 
 	private readonly queue: number[] = [];
 
+	/** Items whose send was answered without a creation, not settled yet: nothing new starts meanwhile. */
+	private readonly held = new Set<number>();
+
+	/** Items waiting to be near their turn (`near`), and how to tell them whether they will be sent. */
+	private readonly nearing = new Map<number, (needed: boolean) => void>();
+
 	register(itemIndex: number): void {
 		let markDone!: () => void;
 		const done = new Promise<void>((resolve) => (markDone = resolve));
@@ -99,20 +111,48 @@ class Batch {
 		});
 	}
 
+	/**
+	 * Resolves once the item is among the next READ_AHEAD to start (true), or settled without
+	 * starting (false: it will not be sent, so it needs no read).
+	 */
+	async near(itemIndex: number): Promise<boolean> {
+		const entry = this.entries.get(itemIndex) as Entry;
+		if (entry.started) return true;
+		if (entry.settled) return false;
+		const position = this.queue.indexOf(itemIndex);
+		if (position >= 0 && position < READ_AHEAD) return true;
+		return await new Promise<boolean>((resolve) => this.nearing.set(itemIndex, resolve));
+	}
+
+	private tellNear(itemIndex: number, needed: boolean): void {
+		const resolve = this.nearing.get(itemIndex);
+		if (!resolve) return;
+		this.nearing.delete(itemIndex);
+		resolve(needed);
+	}
+
 	private pump(): void {
-		while (this.inFlight < MONEY_IN_FLIGHT && this.queue.length) {
+		while (this.inFlight < MONEY_IN_FLIGHT && this.queue.length && !this.held.size) {
 			const entry = this.entries.get(this.queue[0]) as Entry;
-			if (!entry.start) return; // the next item in order is not ready yet: keep the order
-			this.queue.shift();
+			if (!entry.start) break; // the next item in order is not ready yet: keep the order
+			const itemIndex = this.queue.shift() as number;
 			entry.started = true;
 			this.inFlight++;
+			this.tellNear(itemIndex, true);
 			entry.start();
 		}
+		if (this.nearing.size) for (const itemIndex of this.queue.slice(0, READ_AHEAD)) this.tellNear(itemIndex, true);
+	}
+
+	hold(itemIndex: number): void {
+		if (!this.entries.get(itemIndex)?.settled) this.held.add(itemIndex);
 	}
 
 	settle(itemIndex: number, settled: Settled): void {
 		const entry = this.entries.get(itemIndex) as Entry;
+		this.held.delete(itemIndex);
 		if (entry.settled) return;
+		this.tellNear(itemIndex, entry.started);
 		entry.settled = settled;
 		const queued = this.queue.indexOf(itemIndex);
 		if (queued >= 0) this.queue.splice(queued, 1);
@@ -234,17 +274,36 @@ function invalidBatchError(
 	);
 }
 
+/** What the batch tells a send, and what the send tells the batch. */
+export interface SendTurn {
+	/**
+	 * The error of an in-doubt attempt of this item earlier in the run (n8n's Retry On Fail), for
+	 * kinds that can resolve it without sending (withdrawals, by their External ID).
+	 */
+	earlierInDoubt?: Error;
+	/**
+	 * The write took effect (the service created it, with this id): the item's turn ends here, so
+	 * reading the record back does not hold up the next item's send.
+	 */
+	created: (id?: string) => void;
+	/**
+	 * The send was answered without a creation (a refusal, or no clear answer): no further item
+	 * starts until this one settles, so that a failure still stops the items not yet sent.
+	 */
+	notCreated: () => void;
+}
+
 /**
  * Sends this item in its turn. With Continue On Fail off, an earlier failure means it is not sent,
- * and a failure names what the run already submitted. `send` is given the error of an in-doubt
- * attempt of this item earlier in the run (n8n's Retry On Fail), for kinds that can resolve it
- * without sending (`resolvesInDoubt`: withdrawals, by their External ID); other kinds get it back.
+ * and a failure names what the run already submitted. An in-doubt attempt of this item earlier in
+ * the run is given to kinds that can resolve it without sending (`resolvesInDoubt`); other kinds
+ * get its error back.
  */
 export async function sendInTurn(
 	ctx: IExecuteSingleFunctions,
 	batch: Batch,
 	parts: RequestParts,
-	send: (earlierInDoubt?: Error) => Promise<IDataObject[]>,
+	send: (turn: SendTurn) => Promise<IDataObject[]>,
 	resolvesInDoubt: boolean,
 ): Promise<IDataObject[]> {
 	const itemIndex = ctx.getItemIndex();
@@ -265,14 +324,17 @@ export async function sendInTurn(
 	}
 	try {
 		if (earlier && 'error' in earlier && !resolvesInDoubt) throw earlier.error;
-		const records = earlier && 'records' in earlier ? earlier.records : await send(earlier?.error);
+		const submitted = (id?: string) => batch.settle(itemIndex, { state: 'submitted', externalId: parts.idempotency?.externalId, id });
+		const turn: SendTurn = {
+			earlierInDoubt: earlier && 'error' in earlier ? earlier.error : undefined,
+			created: submitted,
+			// With Continue On Fail on, a failure stops nothing, so there is nothing to hold for.
+			notCreated: () => (continueOnFail ? undefined : batch.hold(itemIndex)),
+		};
+		const records = earlier && 'records' in earlier ? earlier.records : await send(turn);
 		ledger.set(itemIndex, { records });
 		const [first] = records;
-		batch.settle(itemIndex, {
-			state: 'submitted',
-			externalId: parts.idempotency?.externalId,
-			id: typeof first?.id === 'string' ? first.id : undefined,
-		});
+		submitted(typeof first?.id === 'string' ? first.id : undefined);
 		return records;
 	} catch (error) {
 		if (isInDoubt(error)) ledger.set(itemIndex, { error: error as Error });

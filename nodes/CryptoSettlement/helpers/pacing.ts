@@ -7,8 +7,12 @@ import type { ApiContext } from './transport';
  * wait before trying again (docs/api.md, "Rate limits").
  */
 
-/** One minute plus a second of margin for clock and latency differences with the service. */
-const RATE_WINDOW_MS = 61_000;
+/**
+ * The service's rolling minute, counted here from when a request's answer came back (`countFrom`),
+ * which is after the service counted it, so network latency needs no margin; 250 ms covers a service
+ * that rounds its clock.
+ */
+const RATE_WINDOW_MS = 60_250;
 /**
  * Requests in flight per credential and route adapt to the service (README, "Pacing, retries and
  * timeouts"): they start at 32, grow by one per fast clean answer (doubling per round trip) up to
@@ -41,7 +45,8 @@ class Lane {
 
 	/**
 	 * Waits until a request may be sent without exceeding `limit` per rolling window, and holds
-	 * its place in the window; `markSent` then records when it really left.
+	 * its place in the window; `countFrom` then moves it to when it really left, and to when its
+	 * answer came back.
 	 */
 	async reserve(limit: number | undefined): Promise<{ at: number } | undefined> {
 		const now = Date.now();
@@ -63,7 +68,8 @@ class Lane {
 		return !limit && this.blockedUntil <= now;
 	}
 
-	markSent(entry: { at: number } | undefined): void {
+	/** The request's place in the window counts from now (it left, or its answer came back), never earlier. */
+	countFrom(entry: { at: number } | undefined): void {
 		const now = Date.now();
 		if (!entry || entry.at >= now) return;
 		entry.at = now;

@@ -6,7 +6,7 @@ import {
 	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { joinBatch, planItem, rowOf, sendInTurn } from './batch';
+import { joinBatch, planItem, rowOf, sendInTurn, type SendTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { createHttpCall, raisedByEngine } from './engine';
 import { fetchPages, limitOf, WholeList } from './lists';
@@ -16,7 +16,7 @@ import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpC
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { isObject } from './values';
 import { dryRunRecord, dryRunWithdrawal } from './dryRun';
-import { submitWithdrawal } from './withdrawals';
+import { lookUpAhead, submitWithdrawal, type LookupAhead } from './withdrawals';
 
 /**
  * The node's one pipeline (docs/architecture.md, "An item's lifecycle"): the engine's pagination
@@ -74,16 +74,20 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			const http = createHttpCall(this, requestData);
 			if (batch) {
 				const parts = await planItem(this, batch, spec, http);
+				// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
+				const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun
+					? lookUpAhead(this, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(itemIndex))
+					: undefined;
 				records = await sendInTurn(
 					this,
 					batch,
 					parts,
-					async (earlierInDoubt) => await perform(this, spec, parts, http, undefined, earlierInDoubt),
+					async (turn) => await perform(this, spec, parts, http, { turn, ahead }),
 					retry === 'withdrawal',
 				);
 			} else {
 				const params = new Params(this, spec);
-				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, params);
+				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, { params });
 			}
 		} catch (error) {
 			batch?.settle(itemIndex, { state: 'invalid' });
@@ -114,8 +118,7 @@ async function perform(
 	spec: OperationSpec,
 	parts: RequestParts,
 	http: HttpCall,
-	params = new Params(ctx, spec),
-	earlierInDoubt?: Error,
+	{ params = new Params(ctx, spec), turn, ahead }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead } = {},
 ): Promise<IDataObject[]> {
 	const request: ApiRequest = {
 		method: spec.method,
@@ -136,7 +139,7 @@ async function perform(
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
-			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, earlierInDoubt)];
+			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead)];
 		default: {
 			if (parts.dryRun) return [dryRunRecord(request, parts)];
 			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);

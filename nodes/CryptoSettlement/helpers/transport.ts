@@ -201,7 +201,7 @@ export async function exchange(
 		const sentAt = Date.now();
 		let response: ApiResponse;
 		try {
-			lane.markSent(place);
+			lane.countFrom(place);
 			response = await http({
 				method: request.method,
 				url: request.url,
@@ -210,10 +210,12 @@ export async function exchange(
 				...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
 			});
 		} catch (error) {
+			lane.countFrom(place);
 			gate.leave({ overloaded: true });
 			const code = networkCode(error);
 			return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
 		}
+		lane.countFrom(place);
 		const status = response.statusCode;
 		gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
 		if (status >= 300 && status < 400) {

@@ -15,6 +15,7 @@ import {
 	type HttpCall,
 	type Outcome,
 } from './transport';
+import type { SendTurn } from './batch';
 import type { IdempotencyKey } from './types';
 
 /**
@@ -94,9 +95,10 @@ export function compareWithRecord(record: IDataObject, expected: IDataObject): {
  * Sends a withdrawal at most once (README, "Never paid twice"): looked up first; sent once; an
  * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
  * followed by lookups for a late commit, never by a second send. Only a connection that failed
- * before any byte left, or a 429, is sent again. With `earlierInDoubt` (n8n's Retry On Fail after
- * an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once more, and
- * its error given back when it is still not found.
+ * before any byte left, or a 429, is sent again. With the turn's `earlierInDoubt` (n8n's Retry On
+ * Fail after an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once
+ * more, and its error given back when it is still not found. Once created, the turn is told before
+ * the record is read back, so the read is off the next item's critical path.
  */
 export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
@@ -104,48 +106,68 @@ export async function submitWithdrawal(
 	request: ApiRequest,
 	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
 	lookupPath: string,
-	earlierInDoubt?: Error,
+	turn?: Partial<SendTurn>,
+	ahead?: LookupAhead,
 ): Promise<IDataObject> {
 	const key: Submission = { ...idempotency, lookupPath };
+	const earlierInDoubt = turn?.earlierInDoubt;
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
-	return await oneAtATime(`${credentialKey(ctx)} ${key.externalId}`, async () => {
+	const lockKey = lockKeyOf(ctx, key);
+	return await oneAtATime(lockKey, async () => {
 		if (earlierInDoubt) {
 			const found = await findWithdrawal(ctx, http, key.externalId, key.lookupPath).catch(() => undefined);
 			if (found) return matchOrRefuse(ctx, found, key);
 			throw earlierInDoubt;
 		}
-		const existing = await lookUp(ctx, http, key);
+		const existing = await lookUp(ctx, http, key, ahead);
 		if (existing) return existing;
-		const outcome = await exchangeOnce(ctx, http, request);
-		if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
-		const { response } = outcome;
-		const created = createdId(response);
-		if (created !== undefined) {
-			const data = response.body.data as IDataObject;
-			const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
-			return {
-				...data,
-				...full.record,
-				id: created,
-				externalId: key.externalId,
-				alreadySubmitted: false,
-				message: response.body.message ?? '',
-				...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
-			};
+		try {
+			return await sendOnce(ctx, http, request, key, turn);
+		} finally {
+			noteSendEnded(lockKey);
 		}
-		if (response.statusCode >= 200 && response.statusCode < 300) {
-			const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
-			return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode }, RETRY.inDoubtLookupWindowMs);
-		}
-		if (response.statusCode === 400 || response.statusCode === 409) {
-			// Refused; if that is because this External ID exists, the lookup says whose it is.
-			const refusal = serviceError(ctx, request, response);
-			const found = await lookUpAfterRefusal(ctx, http, key, refusal);
-			if (found) return found;
-			throw refusal;
-		}
-		throw serviceError(ctx, request, response);
 	});
+}
+
+/** The one send of a withdrawal not found under its External ID, and what its answer proves. */
+async function sendOnce(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	key: Submission,
+	turn?: Partial<SendTurn>,
+): Promise<IDataObject> {
+	const outcome = await exchangeOnce(ctx, http, request);
+	if (outcome.kind !== 'answered' || createdId(outcome.response) === undefined) turn?.notCreated?.();
+	if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
+	const { response } = outcome;
+	const created = createdId(response);
+	if (created !== undefined) {
+		turn?.created?.(created);
+		const data = response.body.data as IDataObject;
+		const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
+		return {
+			...data,
+			...full.record,
+			id: created,
+			externalId: key.externalId,
+			alreadySubmitted: false,
+			message: response.body.message ?? '',
+			...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
+		};
+	}
+	if (response.statusCode >= 200 && response.statusCode < 300) {
+		const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
+		return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode }, RETRY.inDoubtLookupWindowMs);
+	}
+	if (response.statusCode === 400 || response.statusCode === 409) {
+		// Refused; if that is because this External ID exists, the lookup says whose it is.
+		const refusal = serviceError(ctx, request, response);
+		const found = await lookUpAfterRefusal(ctx, http, key, refusal);
+		if (found) return found;
+		throw refusal;
+	}
+	throw serviceError(ctx, request, response);
 }
 
 /**
@@ -208,16 +230,73 @@ function createdId(response: ApiResponse): string | undefined {
 	return typeof id === 'string' && id.trim() !== '' ? id : typeof id === 'number' ? String(id) : undefined;
 }
 
-/** Looks the External ID up; a match is this payment, a record of another payment is a reused ID. */
-/** The lookup before the send: without an answer it cannot be known whether it exists, so it is not sent. */
-export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission): Promise<IDataObject | undefined> {
+/**
+ * The lookup before the send; a match is this payment, a record of another payment is a reused ID.
+ * A lookup made ahead of the item's turn (`ahead`) stands in for it while it is still true; without
+ * an answer it cannot be known whether the withdrawal exists, so it is not sent.
+ */
+export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, ahead?: LookupAhead): Promise<IDataObject | undefined> {
+	const early = await ahead;
 	let record: IDataObject | undefined;
-	try {
-		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
-	} catch (error) {
-		throw lookupFailedError(ctx, key.externalId, error);
+	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
+	else {
+		try {
+			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+		} catch (error) {
+			throw lookupFailedError(ctx, key.externalId, error);
+		}
 	}
 	return record && matchOrRefuse(ctx, record, key);
+}
+
+/**
+ * Sends of withdrawals in this n8n process, numbered as they end, with the number of the last one
+ * per credential and External ID: a lookup that began before a send of its External ID ended may
+ * not show that withdrawal, so it is not used (docs/architecture.md, "Never paid twice").
+ */
+let sendsEnded = 0;
+const lastSendEnded = new Map<string, number>();
+/** External IDs remembered; a lookup made ahead is used only while fewer sends than this ended since. */
+const REMEMBERED_SENDS = 10_000;
+
+function noteSendEnded(lockKey: string): void {
+	lastSendEnded.delete(lockKey);
+	lastSendEnded.set(lockKey, ++sendsEnded);
+	// The oldest key goes: a lookup that could need it is older than REMEMBERED_SENDS sends (stillTrue).
+	if (lastSendEnded.size > REMEMBERED_SENDS) lastSendEnded.delete(lastSendEnded.keys().next().value as string);
+}
+
+/**
+ * A lookup of a withdrawal's External ID made ahead of its turn, and when it began (in sends
+ * ended); undefined when the item turned out not to be sent.
+ */
+export type LookupAhead = Promise<
+	({ record: IDataObject | undefined } | { error: unknown }) & { since: number } | undefined
+>;
+
+/**
+ * Looks the External ID up once `near` says the item is close to its turn, so that the lookup is
+ * done by then and only the send is on the paced route's critical path (README, "Speed"). A read
+ * only: its answer is checked again under the External ID's lock before it is trusted
+ * (`stillTrue`), and a failed one is repeated then.
+ */
+export async function lookUpAhead(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, near: Promise<boolean>): LookupAhead {
+	if (!(await near)) return undefined;
+	const since = sendsEnded;
+	try {
+		return { record: await findWithdrawal(ctx, http, key.externalId, key.lookupPath), since };
+	} catch (error) {
+		return { error, since };
+	}
+}
+
+/** No send of this External ID in this process ended since the lookup began (a duplicate from elsewhere is refused by the service, then looked up). */
+function stillTrue(ahead: { since: number }, lockKey: string): boolean {
+	return sendsEnded - ahead.since < REMEMBERED_SENDS && (lastSendEnded.get(lockKey) ?? 0) <= ahead.since;
+}
+
+function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
+	return `${credentialKey(ctx)} ${key.externalId}`;
 }
 
 async function lookUpAfterRefusal(
