@@ -9,22 +9,13 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { MONEY_IN_FLIGHT, READ_AHEAD } from '../../nodes/CryptoSettlement/helpers/batch';
-import { runNode } from './helpers';
+import { cryptoWithdrawal, runNode } from './helpers';
 import { localService, withdrawalService, type Seen } from './local-service';
 
 beforeAll(() => nock.enableNetConnect());
 
 const ITEMS = 8;
-const crypto = {
-	resource: 'withdrawal',
-	operation: 'createCrypto',
-	token: 'USDT',
-	network: 'TRC20',
-	walletAddress: 'TXyz',
-	amountType: 'usd',
-	amount: '={{ $json.amount }}',
-	externalId: '={{ $json.ref }}',
-};
+const crypto = cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' });
 const items = (prefix: string) => Array.from({ length: ITEMS }, (_, i) => ({ amount: 5 + i, ref: `${prefix}-${i + 1}` }));
 
 /** Resolves when `ready()` holds, or after `ms` (so a wrong order fails the test instead of hanging it). */
