@@ -179,25 +179,25 @@ function withdrawalServer(faults: Array<'500-after-commit' | 'drop-after-commit'
 	api()
 		.persist()
 		.post('/payments/withdraw/address')
-		.reply(function (_uri, body, callback) {
+		.reply((_uri, body, callback) => {
 			const delayMs = inboundMs(posted++);
 			if (delayMs > 0) {
-				setTimeout(() => this.req && handle(body, callback), delayMs);
+				setTimeout(() => handle(body, callback), delayMs);
 				return;
 			}
 			handle(body, callback);
 		});
-	function handle(body: unknown, callback: (error: Error | null, reply: [number, unknown]) => void) {
-			arrivals.push(Date.now());
-			const request = body as IDataObject;
-			const externalId = String(request.externalId);
-			if (byExternalId.has(externalId)) return callback(null, [400, fail(400, 'duplicate withdrawal')]);
-			const record = { id: `wd-${byExternalId.size + 1}`, externalId, status: 'pending', type: 'crypto', token: request.token, network: request.network, walletAddress: request.walletAddress, amount: request.amount };
-			byExternalId.set(externalId, record);
-			const fault = faults[next++ % faults.length];
-			if (fault === '500-after-commit') return callback(null, [500, { success: false, message: 'something went wrong!', meta: {}, errors: [] }]);
-			if (fault === 'drop-after-commit') return callback(new Error('socket hang up'), [0, '']);
-			return callback(null, [200, ok({ id: record.id }, 'withdrawal initiated successfully')]);
+	function handle(body: unknown, callback: (error: NodeJS.ErrnoException | null, reply: nock.ReplyFnResult) => void) {
+		arrivals.push(Date.now());
+		const request = body as IDataObject;
+		const externalId = String(request.externalId);
+		if (byExternalId.has(externalId)) return callback(null, [400, fail(400, 'duplicate withdrawal')]);
+		const record = { id: `wd-${byExternalId.size + 1}`, externalId, status: 'pending', type: 'crypto', token: request.token, network: request.network, walletAddress: request.walletAddress, amount: request.amount };
+		byExternalId.set(externalId, record);
+		const fault = faults[next++ % faults.length];
+		if (fault === '500-after-commit') return callback(null, [500, { success: false, message: 'something went wrong!', meta: {}, errors: [] }]);
+		if (fault === 'drop-after-commit') return callback(new Error('socket hang up'), [0, '']);
+		return callback(null, [200, ok({ id: record.id }, 'withdrawal initiated successfully')]);
 	}
 	api()
 		.persist()
