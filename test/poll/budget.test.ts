@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { FALLBACK_BUDGET_MS } from '../../nodes/CryptoSettlementPollTrigger/client';
 import { Emitted, eventsOf } from './exactly-once';
-import { idsOf, startListService, trade, withdrawal, type ListService } from './list-service';
+import { idsOf, listServiceForEachTest, trade, withdrawal } from './list-service';
 import { Poller } from './poll-harness';
 
 /**
@@ -12,34 +12,25 @@ import { Poller } from './poll-harness';
  */
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 
-let service: ListService;
-let created = 0;
-beforeEach(async () => {
-	service = await startListService();
-	service.clock = T0;
-	created = 0;
-});
-afterEach(async () => await service.close());
-
-const credentials = () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: service.url, pin: '' });
+const local = listServiceForEachTest(T0);
 
 function addTrades(count: number): IDataObject[] {
 	const added: IDataObject[] = [];
-	for (let i = 0; i < count; i++) added.push(trade(++created, (service.clock as number) + created));
-	service.records.trades.push(...added);
-	service.clock = (service.clock as number) + 60_000;
+	for (let i = 0; i < count; i++) added.push(trade(++local.created, (local.service.clock as number) + local.created));
+	local.service.records.trades.push(...added);
+	local.service.clock = (local.service.clock as number) + 60_000;
 	return added;
 }
 
 test('a slow list that would exceed the poll budget: each poll stops in time, emits what it read, the next continues; each trade once', async () => {
 	const budgetMs = 4000;
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 100 } }, credentials(), { budgetMs });
+	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 100 } }, local.credentials(), { budgetMs });
 	await poller.poll();
 	const fresh = addTrades(4500);
-	service.records.withdrawals.push(withdrawal(1, (service.clock as number) - 1000));
+	local.service.records.withdrawals.push(withdrawal(1, (local.service.clock as number) - 1000));
 	// 150 ms an answer: reading the 45 new pages at once would take 6.75 s, well past the budget.
-	service.latencyMs = 150;
+	local.service.latencyMs = 150;
 	const emitted = new Emitted();
 	const durations: number[] = [];
 	for (let poll = 0; poll < 15 && emitted.events.length < fresh.length + 1; poll++) {
@@ -49,21 +40,21 @@ test('a slow list that would exceed the poll budget: each poll stops in time, em
 		if (poll === 0) {
 			expect(result.logs.some((log) => log.level === 'warn' && log.message.includes("n8n's time for one poll"))).toBe(true);
 			// The lists take the time in turn: the busy one does not starve the other.
-			expect(emitted.events).toContain(eventsOf('withdrawal', service.records.withdrawals)[0]);
+			expect(emitted.events).toContain(eventsOf('withdrawal', local.service.records.withdrawals)[0]);
 		}
 	}
 	expect(durations.length).toBeGreaterThan(2);
 	expect(Math.max(...durations)).toBeLessThan(budgetMs);
-	emitted.expectExactly([...eventsOf('trade', fresh), ...eventsOf('withdrawal', service.records.withdrawals)]);
+	emitted.expectExactly([...eventsOf('trade', fresh), ...eventsOf('withdrawal', local.service.records.withdrawals)]);
 }, 60_000);
 
 test('a 429 in the middle of a walk: the pages read before it are emitted, the next poll reads on; each trade once', async () => {
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
 	const fresh = addTrades(450);
 	let limited = 0;
-	service.fault = (path, query) => {
+	local.service.fault = (path, query) => {
 		if (path !== '/trades/transactions' || query.get('page') !== '3' || limited++ > 0) return undefined;
 		return { status: 429, body: { success: false, message: 'too many requests' }, headers: { 'retry-after': '0' } };
 	};
@@ -78,7 +69,7 @@ test('a 429 in the middle of a walk: the pages read before it are emitted, the n
 
 test('a poll n8n abandons (its items never run, its state is not committed), then a normal poll: each trade once', async () => {
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
 	await poller.poll();
 	const fresh = addTrades(350);
 	const before = poller.staticData;
@@ -97,7 +88,7 @@ test('a poll n8n abandons (its items never run, its state is not committed), the
 test('n8n 1.x (no getPollBudgetMs): a fixed budget applies; polls work as on 2.x', async () => {
 	expect(FALLBACK_BUDGET_MS).toBe(36_000);
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials(), { withoutBudget: true });
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { withoutBudget: true });
 	await poller.poll();
 	const fresh = addTrades(120);
 	const emitted = new Emitted();

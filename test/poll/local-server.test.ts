@@ -1,5 +1,5 @@
 import { Poller } from './poll-harness';
-import { idsOf, startListService, trade, type ListService } from './list-service';
+import { idsOf, listServiceForEachTest, trade } from './list-service';
 
 /**
  * The poll trigger against a small local API whose answers each test controls: list order (either
@@ -8,74 +8,64 @@ import { idsOf, startListService, trade, type ListService } from './list-service
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const minute = 60_000;
 
-let service: ListService;
-let created = 0;
-
-beforeEach(async () => {
-	service = await startListService();
-	service.clock = T0;
-	created = 0;
-});
-afterEach(async () => await service.close());
-
-const credentials = () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: service.url, pin: '' });
+const local = listServiceForEachTest(T0);
 
 /** `count` new trades, one a second on the service's clock (the clock moves with them). */
 function addTrades(count: number, status = 'completed'): string[] {
 	const ids: string[] = [];
 	for (let i = 0; i < count; i++) {
-		created++;
-		service.clock = T0 + created * 1000;
-		service.records.trades.push(trade(created, service.clock, status));
-		ids.push(String(service.records.trades.at(-1)!.id));
+		local.created++;
+		local.service.clock = T0 + local.created * 1000;
+		local.service.records.trades.push(trade(local.created, local.service.clock, status));
+		ids.push(String(local.service.records.trades.at(-1)!.id));
 	}
 	return ids;
 }
 
 describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (order) => {
 	test('new records are found, emitted once and oldest first, reading the fewest pages', async () => {
-		service.order = order;
+		local.service.order = order;
 		addTrades(250);
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		expect((await poller.poll()).items).toBeNull();
 		// First poll: the newest page only (plus page 1, to tell the order, when the list is oldest first).
-		expect(service.pagesOf('trades')).toEqual(order === 'newestFirst' ? [1] : [1, 3]);
+		expect(local.service.pagesOf('trades')).toEqual(order === 'newestFirst' ? [1] : [1, 3]);
 
 		const added = addTrades(3);
-		service.clearRequests();
+		local.service.clearRequests();
 		const polled = await poller.poll();
 		expect(idsOf(polled.items)).toEqual(added);
 		expect(polled.items![0]).toMatchObject({ event: 'trade.completed', amountInUSD: 251, destinationAddress: 'addr-251', source: 'records' });
 		// Later polls: the page that held the position, nothing more.
-		expect(service.pagesOf('trades')).toEqual([order === 'newestFirst' ? 1 : 3]);
+		expect(local.service.pagesOf('trades')).toEqual([order === 'newestFirst' ? 1 : 3]);
 		expect((await poller.poll()).items).toBeNull();
 	});
 
 	test('a status change of an older record still followed is emitted, looked up once no page shows it', async () => {
-		service.order = order;
+		local.service.order = order;
 		addTrades(120);
-		const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
 		await poller.poll();
 		const [pending] = addTrades(1, 'pending');
 		expect((await poller.poll()).items).toBeNull();
 		const later = addTrades(139);
 		expect(idsOf((await poller.poll()).items)).toEqual(later);
-		service.records.trades.find((record) => record.id === pending)!.status = 'completed';
-		service.clock! += minute;
-		service.clearRequests();
+		local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
+		local.service.clock! += minute;
+		local.service.clearRequests();
 		expect(idsOf((await poller.poll()).items)).toEqual([pending]);
-		expect(service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
+		expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
 		expect((await poller.poll()).items).toBeNull();
 	});
 });
 
 test('a poll that fails half way emits nothing and does not move; the next poll emits everything once', async () => {
 	addTrades(5);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
 	const before = poller.staticData;
 	const added = addTrades(225);
-	service.fault = (path, query) =>
+	local.service.fault = (path, query) =>
 		path === '/trades/transactions' && query.get('page') === '2'
 			? { status: 400, body: { success: false, message: 'boom', errors: [], meta: {}, data: {} } }
 			: undefined;
@@ -84,53 +74,53 @@ test('a poll that fails half way emits nothing and does not move; the next poll 
 	expect(failed.items).toBeNull();
 	expect(poller.staticData).toEqual(before);
 
-	service.fault = undefined;
+	local.service.fault = undefined;
 	expect(idsOf((await poller.poll()).items)).toEqual(added);
 	expect((await poller.poll()).items).toBeNull();
 });
 
 test('a 429 ends the poll quietly (no error, no events, position kept); the next poll catches up', async () => {
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
 	const before = poller.staticData;
 	const added = addTrades(1);
-	service.fault = () => ({ status: 429, body: { message: 'too many requests' }, headers: { 'retry-after': '0' } });
+	local.service.fault = () => ({ status: 429, body: { message: 'too many requests' }, headers: { 'retry-after': '0' } });
 	const limited = await poller.poll();
 	expect(limited.error).toBeUndefined();
 	expect(limited.items).toBeNull();
 	expect(limited.logs.some((log) => log.level === 'warn' && log.message.includes('429'))).toBe(true);
 	expect((poller.staticData.pollState as { lists: unknown }).lists).toEqual((before.pollState as { lists: unknown }).lists);
-	service.fault = undefined;
+	local.service.fault = undefined;
 	expect(idsOf((await poller.poll()).items)).toEqual(added);
 });
 
 test('the overlap catches a record that becomes visible late, with an earlier creation date', async () => {
 	addTrades(1);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
-	service.records.trades.push(trade(900, T0 + 10 * minute));
-	service.clock = T0 + 10 * minute;
+	local.service.records.trades.push(trade(900, T0 + 10 * minute));
+	local.service.clock = T0 + 10 * minute;
 	expect(idsOf((await poller.poll()).items)).toEqual(['t000900']);
 	// Created 4 minutes before the newest record seen, listed only now.
-	service.records.trades.push(trade(901, T0 + 6 * minute));
+	local.service.records.trades.push(trade(901, T0 + 6 * minute));
 	expect(idsOf((await poller.poll()).items)).toEqual(['t000901']);
 	expect((await poller.poll()).items).toBeNull();
 });
 
 test('Max Pages per Poll bounds the pages read; the next poll reads on from where it stopped; nothing is lost or doubled', async () => {
 	addTrades(1);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
 	await poller.poll();
 	const added = addTrades(250);
-	service.clearRequests();
+	local.service.clearRequests();
 	const busy = await poller.poll();
-	expect(service.pagesOf('trades')).toEqual([1, 2]);
+	expect(local.service.pagesOf('trades')).toEqual([1, 2]);
 	expect(idsOf(busy.items)).toEqual(added.slice(-200));
 	expect(busy.logs.some((log) => log.level === 'warn' && log.message.includes('2 pages'))).toBe(true);
-	service.clearRequests();
+	local.service.clearRequests();
 	const rest = await poller.poll();
 	// From the page of the last record read (page 2, found by position) through the gap; page 1 waits for the next poll.
-	expect(service.pagesOf('trades')).toEqual([2, 3]);
+	expect(local.service.pagesOf('trades')).toEqual([2, 3]);
 	expect(idsOf(rest.items)).toEqual(added.slice(0, 50));
 	expect((await poller.poll()).items).toBeNull();
 });

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { CLOCK_TOLERANCE_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { Emitted, eventsOf } from './exactly-once';
-import { idsOf, startListService, trade, type ListService } from './list-service';
+import { idsOf, listServiceForEachTest, trade } from './list-service';
 import { Poller } from './poll-harness';
 
 /**
@@ -13,27 +13,18 @@ const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const minute = 60_000;
 const day = 24 * 60 * minute;
 
-let service: ListService;
-let created = 0;
-beforeEach(async () => {
-	service = await startListService();
-	service.clock = T0;
-	created = 0;
-});
-afterEach(async () => await service.close());
-
-const credentials = () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: service.url, pin: '' });
+const local = listServiceForEachTest(T0);
 
 /** One minute of the service: `count` trades over it (undated when `dated` is false), the clock at its end. */
 function aMinuteOf(count: number, { dated = true, status = 'completed' } = {}): IDataObject[] {
-	const start = service.clock as number;
+	const start = local.service.clock as number;
 	const added: IDataObject[] = [];
 	for (let i = 1; i <= count; i++) {
-		created++;
-		added.push(trade(created, dated ? start + Math.floor((i * minute) / (count + 1)) : undefined, status));
+		local.created++;
+		added.push(trade(local.created, dated ? start + Math.floor((i * minute) / (count + 1)) : undefined, status));
 	}
-	service.records.trades.push(...added);
-	service.clock = start + minute;
+	local.service.records.trades.push(...added);
+	local.service.clock = start + minute;
 	return added;
 }
 
@@ -42,39 +33,39 @@ const positionOf = (poller: Poller) =>
 
 describe.each(['createdAt', 'insertion'] as const)('a trade dated a day ahead, in a list sorted by %s', (sortBy) => {
 	test('is emitted once (and its status change once); the position stays at the service clock; later records keep coming', async () => {
-		service.sortBy = sortBy;
+		local.service.sortBy = sortBy;
 		aMinuteOf(200);
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		await poller.poll();
-		const baseline = service.records.trades.length;
-		const future = trade(999_999, (service.clock as number) + day, 'pending');
-		service.records.trades.push(future);
+		const baseline = local.service.records.trades.length;
+		const future = trade(999_999, (local.service.clock as number) + day, 'pending');
+		local.service.records.trades.push(future);
 		const emitted = new Emitted();
 		for (let poll = 0; poll < 8; poll++) {
 			aMinuteOf(60);
 			emitted.add(await poller.poll());
 			// (+1 s: the trigger's estimate of the service's clock runs on during the poll; this stand-in's stands still.)
-			expect(positionOf(poller).at).toBeLessThanOrEqual((service.clock as number) + CLOCK_TOLERANCE_MS + 1000);
+			expect(positionOf(poller).at).toBeLessThanOrEqual((local.service.clock as number) + CLOCK_TOLERANCE_MS + 1000);
 		}
 		future.status = 'completed';
 		for (let poll = 0; poll < 3; poll++) {
 			aMinuteOf(60);
 			emitted.add(await poller.poll());
 		}
-		emitted.expectExactly([...eventsOf('trade', service.records.trades.slice(baseline)), `trade.pending ${String(future.id)}`]);
+		emitted.expectExactly([...eventsOf('trade', local.service.records.trades.slice(baseline)), `trade.pending ${String(future.id)}`]);
 	});
 });
 
 describe.each(['full', 'hasNextPage'] as const)('2,000 old trades without createdAt (meta: %s)', (meta) => {
 	test('nothing old is ever emitted; new trades once each, quiet polls one request', async () => {
-		service.meta = meta;
+		local.service.meta = meta;
 		aMinuteOf(2000, { dated: false });
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		expect((await poller.poll()).items).toBeNull();
 		for (let poll = 0; poll < 5; poll++) {
-			service.clearRequests();
+			local.service.clearRequests();
 			expect((await poller.poll()).items).toBeNull();
-			expect(service.pagesOf('trades')).toEqual([1]);
+			expect(local.service.pagesOf('trades')).toEqual([1]);
 		}
 		const emitted = new Emitted();
 		const fresh: IDataObject[] = [];
@@ -87,9 +78,9 @@ describe.each(['full', 'hasNextPage'] as const)('2,000 old trades without create
 	});
 
 	test('a backlog beyond Max Pages per Poll, with new trades arriving: each new trade once, none of the old', async () => {
-		service.meta = meta;
+		local.service.meta = meta;
 		aMinuteOf(2000, { dated: false });
-		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
 		await poller.poll();
 		const fresh = aMinuteOf(450, { dated: false });
 		const emitted = new Emitted();
@@ -102,9 +93,9 @@ describe.each(['full', 'hasNextPage'] as const)('2,000 old trades without create
 	});
 
 	test('a pending trade without createdAt: its completion is emitted once, also once far down the list', async () => {
-		service.meta = meta;
+		local.service.meta = meta;
 		aMinuteOf(300, { dated: false });
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		await poller.poll();
 		const [pending] = aMinuteOf(1, { dated: false, status: 'pending' });
 		const emitted = new Emitted();
@@ -113,7 +104,7 @@ describe.each(['full', 'hasNextPage'] as const)('2,000 old trades without create
 		emitted.add(await poller.poll());
 		pending.status = 'completed';
 		for (let poll = 0; poll < 3; poll++) {
-			service.clock = (service.clock as number) + minute;
+			local.service.clock = (local.service.clock as number) + minute;
 			emitted.add(await poller.poll());
 		}
 		emitted.expectExactly([`trade.pending ${String(pending.id)}`, ...eventsOf('trade', [pending, ...later])]);
@@ -121,34 +112,34 @@ describe.each(['full', 'hasNextPage'] as const)('2,000 old trades without create
 });
 
 test('a list sorted oldest first without meta.pages: read from its new end, even when reaching it takes several polls', async () => {
-	service.order = 'oldestFirst';
-	service.meta = 'hasNextPage';
+	local.service.order = 'oldestFirst';
+	local.service.meta = 'hasNextPage';
 	aMinuteOf(2500);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	expect((await poller.poll()).items).toBeNull();
-	expect(service.pagesOf('trades')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+	expect(local.service.pagesOf('trades')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 	const emitted = new Emitted();
 	const fresh: IDataObject[] = [];
 	for (let poll = 0; poll < 6; poll++) {
 		fresh.push(...aMinuteOf(120));
-		service.clearRequests();
+		local.service.clearRequests();
 		emitted.add(await poller.poll());
 	}
 	// Caught up: the page that held the position and the ones after it.
 	const pageOf = (count: number) => Math.ceil(count / 100);
-	const before = service.records.trades.length - 120;
-	expect(service.pagesOf('trades')).toEqual(Array.from({ length: pageOf(before + 120) - pageOf(before) + 1 }, (_, i) => pageOf(before) + i));
+	const before = local.service.records.trades.length - 120;
+	expect(local.service.pagesOf('trades')).toEqual(Array.from({ length: pageOf(before + 120) - pageOf(before) + 1 }, (_, i) => pageOf(before) + i));
 	emitted.expectExactly(eventsOf('trade', fresh));
 });
 
 test('a trade that stays pending while 6,000 others pass is never emitted again; its completion once, looked up as it ages', async () => {
 	aMinuteOf(100);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials());
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
 	const [pending] = aMinuteOf(1, { status: 'pending' });
 	const emitted = new Emitted();
 	emitted.add(await poller.poll());
-	const lookups = () => service.requests.filter((request) => request.path === `/trades/transactions/${String(pending.id)}`).length;
+	const lookups = () => local.service.requests.filter((request) => request.path === `/trades/transactions/${String(pending.id)}`).length;
 	const passed: IDataObject[] = [];
 	for (let poll = 0; poll < 20; poll++) {
 		passed.push(...aMinuteOf(300));
@@ -171,9 +162,9 @@ test('a trade that stays pending while 6,000 others pass is never emitted again;
 describe.each([true, false])('records removed from the list while a backlog is read (dated: %s)', (dated) => {
 	test('older records and records already emitted removed between polls: each new trade still once', async () => {
 		aMinuteOf(600, { dated });
-		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
 		await poller.poll();
-		const old = service.records.trades.slice();
+		const old = local.service.records.trades.slice();
 		const fresh = aMinuteOf(700, { dated });
 		const emitted = new Emitted();
 		for (let poll = 0; poll < 8; poll++) {
@@ -181,7 +172,7 @@ describe.each([true, false])('records removed from the list while a backlog is r
 			if (poll < 3) {
 				// 25 old trades and 5 already emitted ones disappear (the list moves under the gap both ways).
 				const gone = new Set([...old.splice(0, 25), ...fresh.slice(-(poll + 1) * 5, -poll * 5 || undefined)].map((record) => record.id));
-				service.records.trades = service.records.trades.filter((record) => !gone.has(record.id));
+				local.service.records.trades = local.service.records.trades.filter((record) => !gone.has(record.id));
 			}
 		}
 		emitted.expectExactly(eventsOf('trade', fresh));
