@@ -2,24 +2,34 @@
 // count executions and read their payloads without going through n8n's execution store.
 import http from 'node:http';
 
+/**
+ * Reads a request's whole body, then calls `then(body)`: its JSON, or its text when that is not
+ * JSON (an empty body is '').
+ */
+export function withBody(req, then) {
+	const chunks = [];
+	req.on('data', (c) => chunks.push(c));
+	req.on('end', () => {
+		const text = Buffer.concat(chunks).toString('utf8');
+		let body;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			body = text;
+		}
+		then(body);
+	});
+}
+
 export async function startCollector() {
 	const hits = [];
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const text = Buffer.concat(chunks).toString('utf8');
-			let body;
-			try {
-				body = JSON.parse(text);
-			} catch {
-				body = text;
-			}
+	const server = http.createServer((req, res) =>
+		withBody(req, (body) => {
 			hits.push({ at: Date.now(), method: req.method, path: req.url, headers: req.headers, body });
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end('{"ok":true}');
-		});
-	});
+		}),
+	);
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address();
 	return {

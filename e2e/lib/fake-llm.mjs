@@ -5,23 +5,16 @@
 // to the model (the tool results) and which tools it offered (names and argument schemas).
 import http from 'node:http';
 
+import { withBody } from './collector.mjs';
+
 /**
  * `scenarios`: { [tag]: Array<{ tool: string, args: object }> }.
  * Routes: POST /v1/chat/completions (plain or `stream: true`), GET /v1/models.
  */
 export async function startFakeLlm(scenarios) {
 	const requests = [];
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const text = Buffer.concat(chunks).toString('utf8');
-			let body;
-			try {
-				body = text ? JSON.parse(text) : undefined;
-			} catch {
-				body = text;
-			}
+	const server = http.createServer((req, res) =>
+		withBody(req, (body) => {
 			const send = (status, json) => {
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(json));
@@ -52,8 +45,8 @@ export async function startFakeLlm(scenarios) {
 				choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
 				usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 			});
-		});
-	});
+		}),
+	);
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address();
 	return {
