@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { FALLBACK_BUDGET_MS } from '../../nodes/CryptoSettlementPollTrigger/client';
 import { Emitted, eventsOf } from './exactly-once';
-import { idsOf, listServiceForEachTest, trade, withdrawal } from './list-service';
+import { idsOf, trade, withdrawal } from './list-service';
+import { listServiceForEachTest } from './list-service-per-test';
 import { Poller } from './poll-harness';
 
 /**

@@ -44,25 +44,6 @@ export interface ListService extends LocalServer {
 
 const envelope = (data: unknown, meta: IDataObject = {}) => ({ success: true, message: 'ok', data, meta, summary: {}, stats: {} });
 
-/**
- * For a test file: a fresh list service before each test, its clock at `start`, closed after it.
- * `local.created` counts the records a test made; `local.credentials()` point at the service.
- */
-export function listServiceForEachTest(start: number) {
-	const local = {
-		service: undefined as unknown as ListService,
-		created: 0,
-		credentials: () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: local.service.url, pin: '' }),
-	};
-	beforeEach(async () => {
-		local.service = await startListService();
-		local.service.clock = start;
-		local.created = 0;
-	});
-	afterEach(async () => await local.service.close());
-	return local;
-}
-
 export async function startListService(): Promise<ListService> {
 	// Sorting 30,000 records for every page would make the stand-in the slow part: sorted once per change.
 	const cache = new Map<ListName, { key: string; list: IDataObject[] }>();

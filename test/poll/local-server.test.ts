@@ -1,5 +1,6 @@
 import { Poller } from './poll-harness';
-import { idsOf, listServiceForEachTest, trade } from './list-service';
+import { idsOf, trade } from './list-service';
+import { listServiceForEachTest } from './list-service-per-test';
 
 /**
  * The poll trigger against a small local API whose answers each test controls: list order (either

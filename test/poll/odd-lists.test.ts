@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { CLOCK_TOLERANCE_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { Emitted, eventsOf } from './exactly-once';
-import { idsOf, listServiceForEachTest, trade } from './list-service';
+import { idsOf, trade } from './list-service';
+import { listServiceForEachTest } from './list-service-per-test';
 import { Poller } from './poll-harness';
 
 /**
