@@ -210,12 +210,13 @@ export async function exchange(
 				...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
 			});
 		} catch (error) {
-			lane.countFrom(place);
 			gate.leave({ overloaded: true });
 			const code = networkCode(error);
 			return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
+		} finally {
+			// Answered or failed, the service counted it by now at the latest.
+			lane.countFrom(place);
 		}
-		lane.countFrom(place);
 		const status = response.statusCode;
 		gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
 		if (status >= 300 && status < 400) {

@@ -106,7 +106,7 @@ export async function submitWithdrawal(
 	request: ApiRequest,
 	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
 	lookupPath: string,
-	turn?: Partial<SendTurn>,
+	turn?: SendTurn,
 	ahead?: LookupAhead,
 ): Promise<IDataObject> {
 	const key: Submission = { ...idempotency, lookupPath };
@@ -135,15 +135,15 @@ async function sendOnce(
 	http: HttpCall,
 	request: ApiRequest,
 	key: Submission,
-	turn?: Partial<SendTurn>,
+	turn?: SendTurn,
 ): Promise<IDataObject> {
 	const outcome = await exchangeOnce(ctx, http, request);
-	if (outcome.kind !== 'answered' || createdId(outcome.response) === undefined) turn?.notCreated?.();
+	const created = outcome.kind === 'answered' ? createdId(outcome.response) : undefined;
+	if (created === undefined) turn?.notCreated();
+	else turn?.created(created);
 	if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
 	const { response } = outcome;
-	const created = createdId(response);
 	if (created !== undefined) {
-		turn?.created?.(created);
 		const data = response.body.data as IDataObject;
 		const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
 		return {
