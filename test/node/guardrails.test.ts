@@ -256,7 +256,8 @@ describe('AI agents', () => {
 		const run = await asTool(crypto(), { baseUrl }, [{ amount: 5, ref: 'ai-1' }]);
 		expect(run.error?.message).toBe('This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.');
 		expect(moneySent()).toBe(0);
-		expect(server.requests).toHaveLength(0);
+		// The one request is a read: whether the External ID already holds this payment (issue 33, point 10).
+		expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/payments/withdrawal/ai-1']);
 	});
 
 	test('allowed, every other guardrail still applies; reads are always allowed', async () => {

@@ -5,6 +5,7 @@ import type { HttpCall } from './transport';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
+import { lookUp } from './withdrawals';
 
 /**
  * Money movements and other writes that must not repeat are planned for the whole run before any
@@ -246,10 +247,58 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 	}
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
-	const { refused, release } = await checkGuardrails(ctx, http, spec, valid);
-	for (const [index, error] of refused) plans[index] = { error, externalId: plans[index].externalId };
-	void batch.allSettled().then(release);
+	let checked = await checkGuardrails(ctx, http, spec, valid);
+	if (checked.refused.size && spec.kind === 'withdrawal') {
+		// A guardrail speaks of a new send. A row whose External ID already holds this withdrawal is
+		// reported as it whatever the guardrails now say, and is left out of their check (it is in the
+		// day's list already); a refunded or unmatched one is refused naming it.
+		const found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
+		for (const [index, outcome] of found) {
+			const { externalId } = plans[index];
+			if ('existing' in outcome) plans[index] = { parts: { ...(plans[index] as { parts: RequestParts }).parts, existing: outcome.existing }, externalId };
+			else if ('error' in outcome) plans[index] = { error: outcome.error, externalId };
+			else {
+				const refusal = checked.refused.get(index) as { description?: string } | undefined;
+				if (refusal) refusal.description = `${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
+			}
+		}
+		const unsettled = valid.filter(({ index }) => !found.has(index) || 'unchecked' in (found.get(index) as Found));
+		if (unsettled.length < valid.length) {
+			checked.release();
+			checked = await checkGuardrails(ctx, http, spec, unsettled);
+		}
+	}
+	for (const [index, error] of checked.refused) plans[index] = { error, externalId: plans[index].externalId };
+	void batch.allSettled().then(checked.release);
 	return plans;
+}
+
+/** What a row's External ID holds: this withdrawal, one that cannot be this row's, or no answer. */
+type Found = { existing: IDataObject } | { error: Error } | { unchecked: string };
+
+/** Each row's External ID looked up (withdrawals.ts, lookUp); a row with nothing under it is left out. */
+async function foundUnderExternalIds(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	lookupPath: string,
+	rows: Array<{ index: number; parts: RequestParts }>,
+): Promise<Map<number, Found>> {
+	const found = new Map<number, Found>();
+	await Promise.all(
+		rows.map(async ({ index, parts }) => {
+			// A derived External ID is new in this execution: no earlier run can have paid it.
+			if (!parts.idempotency || parts.idempotency.derived) return;
+			try {
+				const existing = await lookUp(contextForItem(ctx, index), http, { ...parts.idempotency, lookupPath });
+				if (existing) found.set(index, { existing });
+			} catch (error) {
+				// The lookup got no answer (an API error): the guardrail's refusal stands, saying so. A
+				// NodeOperationError is the record's own verdict (refunded, another payment's).
+				found.set(index, error instanceof NodeApiError ? { unchecked: error.message } : { error: error as Error });
+			}
+		}),
+	);
+	return found;
 }
 
 function invalidBatchError(

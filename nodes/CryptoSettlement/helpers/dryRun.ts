@@ -31,7 +31,7 @@ export async function dryRunWithdrawal(
 	lookupPath: string,
 ): Promise<IDataObject> {
 	const idempotency = parts.idempotency as NonNullable<RequestParts['idempotency']>;
-	const existing = await lookUp(ctx, http, { ...idempotency, lookupPath });
+	const existing = parts.existing ?? (await lookUp(ctx, http, { ...idempotency, lookupPath }));
 	if (existing) {
 		return { ...existing, dryRun: true, message: 'Dry run: this payment already exists under its External ID, so nothing would be sent' };
 	}

@@ -75,7 +75,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			if (batch) {
 				const parts = await planItem(this, batch, spec, http);
 				// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
-				const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun
+				const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
 					? lookUpAhead(this, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(itemIndex))
 					: undefined;
 				records = await sendInTurn(
@@ -139,7 +139,7 @@ async function perform(
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
-			return [await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead)];
+			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
 		default: {
 			if (parts.dryRun) return [dryRunRecord(request, parts)];
 			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);

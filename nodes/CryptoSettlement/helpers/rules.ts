@@ -33,11 +33,12 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
  * - `rank`: where the status stands in its record's life (a record at a lower rank than an event
  *   is behind it; docs/trigger.md, "Confirm With API");
  * - `open`: the record can still change;
- * - `refunded`: the money went back (it does not count toward a day's withdrawals);
+ * - `refunded`: the money went back: it does not count toward a day's withdrawals, and a withdrawal
+ *   found under an External ID in such a status is never reported as that payment's success;
  * - `event`: the service sends `<kind>.<status>` on entering it (docs/api.md, "States"); a status
  *   without one is seen in records only.
  * A trade goes pending → completed | flagged, and flagged → completed; a withdrawal, crypto and
- * bank alike, goes pending (→ processing) → completed | reversed | rejected.
+ * bank alike, goes pending (→ processing) → completed | reversed | rejected | cancelled.
  */
 export const LIFECYCLES = {
 	trade: {
@@ -51,6 +52,8 @@ export const LIFECYCLES = {
 		completed: { rank: 2, open: false, event: 'A withdrawal reached its destination' },
 		rejected: { rank: 2, open: false, refunded: true, event: 'A withdrawal failed a check before broadcast and was refunded' },
 		reversed: { rank: 2, open: false, refunded: true, event: 'A withdrawal broadcast failed and was refunded' },
+		// Seen in records only: no event is documented for it.
+		cancelled: { rank: 2, open: false, refunded: true },
 	},
 } as const;
 

@@ -37,6 +37,11 @@ export interface RequestParts {
 	dryRun?: boolean;
 	/** The item's value in USD, when the guardrails valued it. */
 	valueUsd?: number;
+	/**
+	 * For withdrawals: the withdrawal already found under the External ID while the batch was
+	 * checked (helpers/batch.ts): the item is reported as it and never sent.
+	 */
+	existing?: IDataObject;
 }
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */

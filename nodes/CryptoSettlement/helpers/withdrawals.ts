@@ -16,13 +16,15 @@ import {
 	type Outcome,
 } from './transport';
 import type { SendTurn } from './batch';
+import { statusOf } from './rules';
 import type { IdempotencyKey } from './types';
+import { scalarText } from './values';
 
 /**
  * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
  * - the External ID is looked up before it is sent: a record found there is this payment only when
- *   it is the same kind and shows every field the request sets with the same value; a different
- *   or unprovable record means the ID is taken;
+ *   it is the same kind and shows every field the request sets with the same value, and it was
+ *   not refunded; a different or unprovable record means the ID is taken;
  * - in one n8n process, submissions with the same External ID and credential take turns;
  * - it is sent once per run: only a JSON envelope with `success: true` and `data.id` counts as
  *   created; any other answer is in doubt and resolved by lookups, never by sending again.
@@ -116,7 +118,7 @@ export async function submitWithdrawal(
 	return await oneAtATime(lockKey, async () => {
 		if (earlierInDoubt) {
 			const found = await findWithdrawal(ctx, http, key.externalId, key.lookupPath).catch(() => undefined);
-			if (found) return matchOrRefuse(ctx, found, key);
+			if (found) return matchOrRefuse(ctx, found, key, 'an earlier attempt of this run had no clear answer');
 			throw earlierInDoubt;
 		}
 		const existing = await lookUp(ctx, http, key, ahead);
@@ -189,7 +191,7 @@ async function resolveInDoubt(
 		} catch {
 			// The lookup failed too: keep trying within the window.
 		}
-		if (record) return matchOrRefuse(ctx, record, key);
+		if (record) return matchOrRefuse(ctx, record, key, cause.reason);
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
 		await sleep(Math.min(backoffMs(attempt), remaining));
@@ -316,13 +318,33 @@ async function lookUpAfterRefusal(
 	return record && matchOrRefuse(ctx, record, key);
 }
 
-/** A found record is this payment only when it is provably the same; otherwise the External ID is taken. */
-function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }): IDataObject {
+/**
+ * A found record is this payment only when it is provably the same and its money did not go back;
+ * otherwise the item fails naming it. `inDoubt` is why this item's own send proved nothing, when
+ * the record was found after it: the item then fails in doubt (a typed flag, markInDoubt), saying
+ * the withdrawal may have been made and to check it, never that the External ID is someone else's.
+ */
+function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }, inDoubt?: string): IDataObject {
 	const { conflicts, unshown } = compareWithRecord(record, key.expected);
 	const id = String(record.id ?? record._id);
+	const status = scalarText(record.status).trim().toLowerCase();
+	if (statusOf('withdrawal', status)?.refunded) throw refundedError(ctx, record, key.externalId, inDoubt);
 	const shown = (field: string) => JSON.stringify(field === 'type' ? (paymentKindOf(record) ?? null) : (record[field] ?? null));
+	const detail = conflicts.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
+	if (inDoubt !== undefined && (conflicts.length || unshown.length)) {
+		const why = conflicts.length ? `it differs: ${detail}` : `it does not show ${unshown.join(', ')}`;
+		throw markInDoubt(
+			new NodeOperationError(
+				ctx.getNode(),
+				`The withdrawal with External ID ${key.externalId} may have been made (${inDoubt}): the service shows ${withdrawalNamed(record)} under it, which cannot be matched to this payment (${why}); check it before any retry`,
+				{
+					itemIndex: ctx.getItemIndex(),
+					description: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id}, which ${conflicts.length ? 'differs from this item' : 'does not show enough to tell whether it is this payment'}. It was not sent again, and it is not reported as this payment. Check withdrawal ${id} (Withdrawal → Get, or the dashboard) before any retry: if it is this payment, it is paid. Do not pay this item under a new External ID until you have made sure it was not paid.`,
+				},
+			),
+		);
+	}
 	if (conflicts.length) {
-		const detail = conflicts.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`External ID ${key.externalId} was already used for a different withdrawal (${detail})`,
@@ -343,6 +365,38 @@ function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: I
 		);
 	}
 	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
+}
+
+/** "withdrawal wd-3 (100 USD, pending)": its id, amount and status as the record shows them. */
+function withdrawalNamed(record: IDataObject): string {
+	const present = (value: unknown) => value !== undefined && value !== null && scalarText(value).trim() !== '';
+	const amount = present(record.amount)
+		? `${scalarText(record.amount)} USD`
+		: present(record.cryptoAmount)
+			? `${scalarText(record.cryptoAmount)} ${scalarText(record.token)}`.trim()
+			: 'amount not shown';
+	const status = present(record.status) ? scalarText(record.status) : 'status not shown';
+	return `withdrawal ${scalarText(record.id ?? record._id)} (${amount}, ${status})`;
+}
+
+/**
+ * A withdrawal whose money went back (a refunded status of LIFECYCLES) found under the External ID:
+ * not this payment's success. Running again with the same External ID finds it again and sends
+ * nothing; a new External ID pays a new withdrawal, so the message asks to check first.
+ */
+function refundedError(ctx: IExecuteSingleFunctions, record: IDataObject, externalId: string, inDoubt?: string): NodeOperationError {
+	const id = scalarText(record.id ?? record._id);
+	const status = scalarText(record.status).trim();
+	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
+	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
+	const error = new NodeOperationError(ctx.getNode(), inDoubt === undefined ? `${found}, and nothing was sent` : `${found}; this item's own send had no clear answer (${inDoubt}), so check before any retry`, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			inDoubt === undefined
+				? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
+				: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
+	});
+	return inDoubt === undefined ? error : markInDoubt(error);
 }
 
 function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
