@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the withdrawals example workflow */
 /**
  * What a withdrawal found under its External ID means (issue 33, points 8 to 10), through n8n-core's
  * engine against a real local HTTP server:
@@ -32,12 +33,13 @@ const isWithdrawalPost = (request: Seen) => request.method === 'POST' && request
  * The service: withdrawals stored by External ID (`onPost` scripts the answer to a send after it is
  * stored, or instead of storing it), today's list of them, and the sell rates.
  */
-async function service(onPost: (store: () => IDataObject, request: Seen) => Reply | undefined = () => undefined) {
+async function service(onPost: (store: () => IDataObject, request: Seen) => Reply | undefined = () => undefined, lookupDown?: string) {
 	const withdrawals = withdrawalService();
 	const created = new Map<string, string>();
 	const server = await localService((request: Seen): Reply => {
 		const route = `${request.method} ${request.path.replace(/^\/v1/, '')}`;
 		if (route === 'GET /trades/pbc/sell/rates') return { status: 200, body: envelope(RATES) };
+		if (route === `GET /payments/withdrawal/${lookupDown}`) return { status: 500, body: { success: false, message: 'lookup down' } };
 		if (route === 'GET /payments/withdrawals') {
 			const listed = [...withdrawals.byExternalId.values()].map((record) => ({ createdAt: created.get(String(record.id)) ?? new Date().toISOString(), ...record }));
 			return { status: 200, body: { ...envelope(Number(request.query.get('page')) === 1 ? listed : []), meta: { hasNextPage: false } } };
@@ -107,10 +109,25 @@ describe('8. a refunded withdrawal under the External ID is not this payment', (
 		});
 		const run = await runNode(crypto(), { credentials: { baseUrl } });
 		expect(run.error?.message).toBe(
-			`External ID ord-9 holds withdrawal wd-1 (100 USD, ${status}), which was ${status} and refunded: it is not this payment's success; this item's own send had no clear answer (HTTP 500: gateway timeout), so check before any retry`,
+			`External ID ord-9 holds withdrawal wd-1 (100 USD, ${status}), which was ${status} and refunded: it is not this payment's success; it was found after this item's send proved nothing (HTTP 500: gateway timeout), so check before any retry`,
 		);
 		expect(run.error?.description).toMatch(/before any retry; only once you have made sure it was not paid, give the item a new External ID: a new External ID pays a new withdrawal/);
 		expect(inDoubt(run.error)).toBe(true);
+		expect(posts()).toBe(1);
+	});
+
+	test.each(REFUNDED)("found %s after an in-doubt send, with n8n's Retry On Fail: looked up again, never sent again, still named", async (status) => {
+		const { baseUrl, posts } = await service((store) => {
+			store().status = status;
+			return { status: 200, reset: true };
+		});
+		const result = await runWorkflow({
+			workflow: actionWorkflow(crypto(), { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 }),
+			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl } as never },
+		});
+		expect(result.error?.message).toBe(
+			`External ID ord-9 holds withdrawal wd-1 (100 USD, ${status}), which was ${status} and refunded: it is not this payment's success; it was found after this item's send proved nothing (an earlier attempt of this run had no clear answer), so check before any retry`,
+		);
 		expect(posts()).toBe(1);
 	});
 
@@ -277,12 +294,18 @@ describe('10. a row already paid is reported as paid whatever a guardrail now sa
 		expect(posts()).toBe(0);
 	});
 
-	test('a refused row whose External ID cannot be looked up keeps its refusal, saying the check failed', async () => {
-		const down = await localService((request) => (request.path.startsWith('/v1/payments/withdrawal/') ? { status: 500, body: { success: false, message: 'lookup down' } } : { status: 404 }));
-		servers.push(down);
-		const run = await runNode(crypto(), { credentials: { baseUrl: down.baseUrl, destinations: 'allowList', allowedAddresses: 'TOther' } });
-		expect(run.error?.message).toBe("Destination TXyz (USDT on TRC20) is not in the credential's allowed addresses");
-		expect(run.error?.description).toMatch(/Whether External ID ord-9 already holds a withdrawal could not be checked \(.*lookup down.*\): check it \(Withdrawal → Get\) before paying this item another way\.$/);
-		expect(down.requests.filter(isWithdrawalPost)).toHaveLength(0);
+	test('a refused row whose External ID cannot be looked up keeps its refusal, saying the check failed; a paid row beside it is reported', async () => {
+		const { baseUrl, posts } = await service(undefined, 'x-2');
+		const rows = cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' });
+		await runNode(rows, { items: [{ amount: 100, ref: 'x-1' }], credentials: { baseUrl } });
+		const run = await runNode(rows, {
+			continueOnFail: true,
+			items: [{ amount: 100, ref: 'x-1' }, { amount: 100, ref: 'x-2' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: 50 },
+		});
+		expect(run.items[0].json).toMatchObject({ externalId: 'x-1', alreadySubmitted: true });
+		expect(run.items[1].json.error).toBe('Max per withdrawal is 50.00 USD; this item is 100.00 USD');
+		expect(run.items[1].json.message).toMatch(/Whether External ID x-2 already holds a withdrawal could not be checked \(.*lookup down.*\): check it \(Withdrawal → Get\) before paying this item another way\.$/);
+		expect(posts()).toBe(1);
 	}, 60_000);
 });

@@ -248,27 +248,35 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
 	let checked = await checkGuardrails(ctx, http, spec, valid);
+	let found = new Map<number, Found>();
 	if (checked.refused.size && spec.kind === 'withdrawal') {
 		// A guardrail speaks of a new send. A row whose External ID already holds this withdrawal is
 		// reported as it whatever the guardrails now say, and is left out of their check (it is in the
 		// day's list already); a refunded or unmatched one is refused naming it.
-		const found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
+		found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
+		const settled: number[] = [];
 		for (const [index, outcome] of found) {
 			const { externalId } = plans[index];
-			if ('existing' in outcome) plans[index] = { parts: { ...(plans[index] as { parts: RequestParts }).parts, existing: outcome.existing }, externalId };
-			else if ('error' in outcome) plans[index] = { error: outcome.error, externalId };
-			else {
-				const refusal = checked.refused.get(index) as { description?: string } | undefined;
-				if (refusal) refusal.description = `${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
-			}
+			if ('unchecked' in outcome) continue;
+			settled.push(index);
+			plans[index] = 'existing' in outcome
+				? { parts: { ...(plans[index] as { parts: RequestParts }).parts, existing: outcome.existing }, externalId }
+				: { error: outcome.error, externalId };
 		}
-		const unsettled = valid.filter(({ index }) => !found.has(index) || 'unchecked' in (found.get(index) as Found));
-		if (unsettled.length < valid.length) {
+		if (settled.length) {
 			checked.release();
-			checked = await checkGuardrails(ctx, http, spec, unsettled);
+			checked = await checkGuardrails(ctx, http, spec, valid.filter(({ index }) => !settled.includes(index)));
 		}
 	}
-	for (const [index, error] of checked.refused) plans[index] = { error, externalId: plans[index].externalId };
+	for (const [index, error] of checked.refused) {
+		const { externalId } = plans[index];
+		const outcome = found.get(index);
+		if (outcome && 'unchecked' in outcome) {
+			const refusal = error as { description?: string };
+			refusal.description = `${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
+		}
+		plans[index] = { error, externalId };
+	}
 	void batch.allSettled().then(checked.release);
 	return plans;
 }

@@ -389,7 +389,7 @@ function refundedError(ctx: IExecuteSingleFunctions, record: IDataObject, extern
 	const status = scalarText(record.status).trim();
 	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
 	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
-	const error = new NodeOperationError(ctx.getNode(), inDoubt === undefined ? `${found}, and nothing was sent` : `${found}; this item's own send had no clear answer (${inDoubt}), so check before any retry`, {
+	const error = new NodeOperationError(ctx.getNode(), inDoubt === undefined ? `${found}, and nothing was sent` : `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`, {
 		itemIndex: ctx.getItemIndex(),
 		description:
 			inDoubt === undefined
