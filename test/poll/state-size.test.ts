@@ -25,7 +25,7 @@ test(`${PER_POLL * POLLS} trades, ${PER_POLL} per poll: every event once, the st
 	expect(STATE_MAX_BYTES).toBeLessThanOrEqual(512 * 1024);
 	const add = (count: number, status: (n: number) => string = () => 'completed') => {
 		const start = local.service.clock as number;
-		const added = Array.from({ length: count }, (_, i) => {
+		const added = Array.from({ length: count }, (_, i): IDataObject => {
 			const n = ++local.created;
 			return { ...trade(n, start + Math.floor(((i + 1) * INTERVAL_MS) / (count + 1)), status(n)), id: serviceId(n) };
 		});
