@@ -68,9 +68,9 @@ async function measure(shape, perPoll, polls) {
 }
 
 /**
- * The state n8n saves with every poll, after `events` trades at 500 a poll, polls 5 s apart on the
- * service's clock, ids as long as the service's (24 characters), one trade in 20 pending for three
- * polls: its largest size as JSON against docs/trigger.md's 512 KB, and whether every event came once.
+ * The state n8n saves with every poll, after `events` trades at 1,000 a poll, polls 10 s apart on
+ * the service's clock (6,000 a minute; Max Pages per Poll 20), ids as long as the service's (24
+ * characters), one trade in 100 pending for three polls (the state-size test's volumes): its largest size as JSON against docs/trigger.md's 512 KB, and whether every event came once.
  */
 async function stateSize(events) {
 	const { startListService, trade } = require(path.join(ROOT, '.build', 'test', 'poll', 'list-service.js'));
@@ -85,15 +85,15 @@ async function stateSize(events) {
 			const added = Array.from({ length: count }, (_, i) => {
 				const n = ++created;
 				const status = pendingEvery && n % pendingEvery === 0 ? 'pending' : 'completed';
-				return { ...trade(n, start + Math.floor(((i + 1) * 5000) / (count + 1)), status), id: `66f1c0ffee${String(n).padStart(14, '0')}` };
+				return { ...trade(n, start + Math.floor(((i + 1) * 10_000) / (count + 1)), status), id: `66f1c0ffee${String(n).padStart(14, '0')}` };
 			});
 			service.records.trades.push(...added);
-			service.clock = start + 5000;
+			service.clock = start + 10_000;
 			return added;
 		};
 		add(300);
 		const credentials = { appId: 'bench-app', appSecret: 'bench-secret-0001', environment: 'sandbox', baseUrl: service.url, pin: '' };
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials);
+		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } }, credentials);
 		await poller.poll();
 		const baseline = service.records.trades.length;
 		const emitted = [];
@@ -106,7 +106,7 @@ async function stateSize(events) {
 			largest = Math.max(largest, JSON.stringify(poller.staticData).length);
 		};
 		while (created - baseline < events) {
-			pending.push(add(500, 20).filter((record) => record.status === 'pending'));
+			pending.push(add(1000, 100).filter((record) => record.status === 'pending'));
 			for (const record of pending.at(-4) ?? []) record.status = 'completed';
 			await poll();
 		}
@@ -141,7 +141,7 @@ export async function pollPagesRows({ perPoll = option('per-poll', 900), polls =
 		lines.push(`bench: poll pages per poll (${shape.label}) = ${busiest} (bound ${bound}): ${busiest <= bound && quiet === lists && once ? 'met' : 'NOT met'}`);
 	}
 	const { largest, bound, once, events } = await stateSize(option('state-events', 50_000));
-	lines.push(`poll trigger state after ${events} events (500 a poll, 5 s apart): largest ${(largest / 1024).toFixed(0)} KB of ${bound / 1024} KB, each once: ${once ? 'yes' : 'NO'}`);
+	lines.push(`poll trigger state after ${events} events (1,000 a poll, 10 s apart): largest ${(largest / 1024).toFixed(0)} KB of ${bound / 1024} KB, each once: ${once ? 'yes' : 'NO'}`);
 	lines.push(`bench: poll state size after ${events} events = ${(largest / 1024).toFixed(0)} KB (bound ${bound / 1024} KB): ${largest <= bound && once ? 'met' : 'NOT met'}`);
 	return lines.join('\n');
 }

@@ -1,4 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
+import { CryptoSettlementPollTrigger } from '../../nodes/CryptoSettlementPollTrigger/CryptoSettlementPollTrigger.node';
+import { MIN_PAGES } from '../../nodes/CryptoSettlementPollTrigger/poll';
 import { Emitted, eventsOf } from './exactly-once';
 import { trade } from './list-service';
 import { listServiceForEachTest } from './list-service-per-test';
@@ -51,4 +53,19 @@ describe.each([
 		expect(Math.max(...idleRuns)).toBeLessThanOrEqual(idleInARow);
 		emitted.expectExactly(eventsOf('trade', local.service.records.trades.slice(baseline)));
 	}, 60_000);
+});
+
+test('the editor refuses Max Pages per Poll below 2; a workflow saved with 1 reads 2 pages', async () => {
+	const { properties } = new CryptoSettlementPollTrigger().description;
+	const options = properties.find((property) => property.name === 'options')?.options as Array<{ name: string; typeOptions?: { minValue?: number } }>;
+	expect(options.find((option) => option.name === 'maxPagesPerPoll')?.typeOptions?.minValue).toBe(MIN_PAGES);
+	expect(MIN_PAGES).toBe(2);
+	aMinuteOf(10);
+	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 1 } }, local.credentials());
+	await poller.poll();
+	aMinuteOf(500);
+	local.service.clearRequests();
+	const result = await poller.poll();
+	expect(local.service.pagesOf('trades')).toEqual([1, 2]);
+	expect(result.items).toHaveLength(200);
 });
