@@ -201,8 +201,9 @@ export class ListWalk {
 		if (order === 'oldestFirst') this.cursor.page = end.n;
 		this.visitPage(end.page);
 		if (this.cut || end.page.records.length === 0) {
-			// The end was not reached yet, or the list is empty: what is created from now on (the service's clock) is new.
-			const now = this.answeredAt();
+			// The end was not reached yet, or the list is empty: what is created from now on (the
+			// service's clock) is new; from an empty list, also a record listed late within the lag.
+			const now = this.cut ? this.answeredAt() : this.settled();
 			this.cursor.position = { at: now, id: '' };
 			this.cursor.floor = now;
 			return;
