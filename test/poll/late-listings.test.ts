@@ -15,7 +15,6 @@ import { Poller } from './poll-harness';
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 /** The issue's lag: up to 150 ms after records dated later. */
 const MAX_LAG_MS = 150;
-const BACKLOG = 1500;
 
 const local = listServiceForEachTest(T0);
 
@@ -23,19 +22,22 @@ const local = listServiceForEachTest(T0);
 const lagOf = new WeakMap<IDataObject, number>();
 
 /**
- * `count` trades created over `spanMs` of the service's clock ending at the new clock; every
- * second one lagging up to MAX_LAG_MS (deterministic). Returns them and how many the list does not
- * show yet.
+ * `count` trades created over `spanMs` of the service's clock ending at the new clock. `half`: every
+ * second one lags up to MAX_LAG_MS (deterministic); `first`: the oldest record created within
+ * MAX_LAG_MS of the burst's end lags MAX_LAG_MS, so it is listed behind the rest of the burst. Returns them and how many the list does not show yet.
  */
-function burst(count: number, spanMs: number): { added: IDataObject[]; hidden: number } {
+function burst(count: number, spanMs: number, lagging: 'half' | 'first' | 'none' = 'half'): { added: IDataObject[]; hidden: number } {
 	const start = local.service.clock as number;
 	const end = start + spanMs;
 	const added: IDataObject[] = [];
 	for (let i = 1; i <= count; i++) {
 		const record = trade(++local.created, start + Math.floor((i * spanMs) / (count + 1)));
-		if (i % 2 === 0) lagOf.set(record, MAX_LAG_MS * (((i * 7) % 10) + 1) / 10);
+		if (lagging === 'half' && i % 2 === 0) lagOf.set(record, (MAX_LAG_MS * (((i * 7) % 10) + 1)) / 10);
 		added.push(record);
 	}
+	// The oldest record still hidden at the end of the burst when lagging MAX_LAG_MS.
+	const lone = added.find((record) => Date.parse(String(record.createdAt)) > end - MAX_LAG_MS);
+	if (lagging === 'first' && lone) lagOf.set(lone, MAX_LAG_MS);
 	local.service.records.trades.push(...added);
 	local.service.clock = end;
 	return { added, hidden: added.filter((record) => !shown(record)).length };
@@ -45,14 +47,22 @@ function shown(record: IDataObject): boolean {
 	return Date.parse(String(record.createdAt)) + (lagOf.get(record) ?? 0) <= (local.service.clock as number);
 }
 
+/**
+ * Half of the records lagging (the issue's case, under a backlog), and the oldest of each burst
+ * alone (it comes back three or four pages below the records read before it, with no other record
+ * listed late near it: only reading the last second again finds it).
+ */
 describe.each([
-	{ name: 'a backlog of 1,500, then bursts of 300 new trades in 100 ms, polls a minute apart', perPoll: 300, intervalMs: 60_000, spanMs: 100 },
-	{ name: 'a backlog of 1,500, then bursts of 600 new trades in 200 ms, polls 5 s apart', perPoll: 600, intervalMs: 5_000, spanMs: 200 },
-])('records listed up to 150 ms late: $name', ({ perPoll, intervalMs, spanMs }) => {
+	{ name: 'a backlog of 1,500, then bursts of 300 new trades in 100 ms, polls a minute apart, half lagging', backlog: 1500, perPoll: 300, intervalMs: 60_000, spanMs: 100, lagging: 'half' },
+	{ name: 'a backlog of 1,500, then bursts of 600 new trades in 200 ms, polls 5 s apart, half lagging', backlog: 1500, perPoll: 600, intervalMs: 5_000, spanMs: 200, lagging: 'half' },
+	{ name: 'bursts of 300 new trades in 100 ms, polls a minute apart, one of each lagging alone', backlog: 300, perPoll: 300, intervalMs: 60_000, spanMs: 100, lagging: 'first' },
+	{ name: 'bursts of 600 new trades in 200 ms, polls 5 s apart, one of each lagging alone', backlog: 600, perPoll: 600, intervalMs: 5_000, spanMs: 200, lagging: 'first' },
+] as const)('records listed up to 150 ms late: $name', ({ backlog, perPoll, intervalMs, spanMs, lagging }) => {
 	test('each trade is emitted exactly once', async () => {
 		expect(MAX_LAG_MS).toBeLessThan(LISTING_LAG_MS);
 		local.service.view = (_list, record) => (shown(record) ? record : undefined);
-		burst(500, 60_000);
+		// Before activation, nothing lags: every record the service holds at activation is old.
+		burst(500, 60_000, 'none');
 		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 8 } }, local.credentials());
 		expect((await poller.poll()).items).toBeNull();
 		const baseline = local.service.records.trades.length;
@@ -61,13 +71,13 @@ describe.each([
 		for (let poll = 0; poll < 6; poll++) {
 			// The burst ends at the poll: its last records are not listed yet, records dated later are.
 			local.service.clock = (local.service.clock as number) + intervalMs - spanMs;
-			// The first poll finds a backlog beyond Max Pages per Poll: the next ones continue below it.
-			hiddenAtPolls += burst(poll === 0 ? BACKLOG : perPoll, spanMs).hidden;
+			// The first poll may find a backlog beyond Max Pages per Poll: the next ones continue below it.
+			hiddenAtPolls += burst(poll === 0 ? backlog : perPoll, spanMs, lagging).hidden;
 			poller.restart();
 			emitted.add(await poller.poll());
 		}
 		// The case is exercised: records were missing from answers that listed records dated after them.
-		expect(hiddenAtPolls).toBeGreaterThan(6);
+		expect(hiddenAtPolls).toBeGreaterThanOrEqual(6);
 		for (let poll = 0; poll < 4; poll++) {
 			local.service.clock = (local.service.clock as number) + intervalMs;
 			emitted.add(await poller.poll());
