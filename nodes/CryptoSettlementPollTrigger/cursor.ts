@@ -12,7 +12,7 @@ export const OVERLAP_MS = 10 * 60 * 1000;
 /**
  * How late a record may be listed (after records dated later: a read replica, an index that lags),
  * on the service's clock: each poll reads again the records created in this window before the time
- * of its newest answer, so such a record is still found.
+ * of its first answer (its `Date` header, whole seconds), so such a record is still found.
  */
 export const LISTING_LAG_MS = 1000;
 /** The most the whole state (every list) may take as JSON: n8n writes it to its database with every poll. */
