@@ -67,6 +67,65 @@ async function measure(shape, perPoll, polls) {
 	}
 }
 
+/**
+ * The state n8n saves with every poll, after `events` trades at 1,000 a poll, polls 10 s apart on
+ * the service's clock (6,000 a minute; Max Pages per Poll 20), ids as long as the service's (24
+ * characters), one trade in 100 pending for three polls (the state-size test's volumes): its largest size as JSON against docs/trigger.md's 512 KB, and whether every event came once.
+ */
+async function stateSize(events) {
+	const { startListService, trade } = require(path.join(ROOT, '.build', 'test', 'poll', 'list-service.js'));
+	const { Poller } = require(path.join(ROOT, '.build', 'test', 'poll', 'poll-harness.js'));
+	const { STATE_MAX_BYTES } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlementPollTrigger', 'cursor.js'));
+	const service = await startListService();
+	try {
+		service.clock = Date.parse('2026-03-01T12:00:00.000Z');
+		let created = 0;
+		const add = (count, pendingEvery = 0) => {
+			const start = service.clock;
+			const added = Array.from({ length: count }, (_, i) => {
+				const n = ++created;
+				const status = pendingEvery && n % pendingEvery === 0 ? 'pending' : 'completed';
+				return { ...trade(n, start + Math.floor(((i + 1) * 10_000) / (count + 1)), status), id: `66f1c0ffee${String(n).padStart(14, '0')}` };
+			});
+			service.records.trades.push(...added);
+			service.clock = start + 10_000;
+			return added;
+		};
+		add(300);
+		const credentials = { appId: 'bench-app', appSecret: 'bench-secret-0001', environment: 'sandbox', baseUrl: service.url, pin: '' };
+		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } }, credentials);
+		await poller.poll();
+		const baseline = service.records.trades.length;
+		const emitted = [];
+		const pending = [];
+		let largest = 0;
+		const poll = async () => {
+			const result = await poller.poll();
+			if (result.error) throw result.error;
+			emitted.push(...(result.items ?? []).map((item) => `${item.event} ${item.id}`));
+			largest = Math.max(largest, JSON.stringify(poller.staticData).length);
+		};
+		while (created - baseline < events) {
+			pending.push(add(1000, 100).filter((record) => record.status === 'pending'));
+			for (const record of pending.at(-4) ?? []) record.status = 'completed';
+			await poll();
+		}
+		for (const record of pending.flat()) record.status = 'completed';
+		for (let i = 0; i < 3; i++) {
+			service.clock += 60_000;
+			await poll();
+		}
+		const expected = [
+			...service.records.trades.slice(baseline).map((record) => `trade.completed ${record.id}`),
+			...pending.flat().map((record) => `trade.pending ${record.id}`),
+		];
+		const once = emitted.length === expected.length && new Set(emitted).size === emitted.length && expected.every((event) => emitted.includes(event));
+		return { largest, bound: STATE_MAX_BYTES, once, events: emitted.length };
+	} finally {
+		await service.close();
+	}
+}
+
 export async function pollPagesRows({ perPoll = option('per-poll', 900), polls = option('polls', 30) } = {}) {
 	const lines = [`\npoll trigger, ${perPoll} new records between polls, ${polls} polls, Max Pages per Poll 10 (pages per poll per list)`];
 	lines.push(`${'list'.padEnd(44)} ${'busiest'.padStart(7)} ${'bound'.padStart(5)} ${'mean'.padStart(5)}  quiet poll   each once`);
@@ -81,6 +140,9 @@ export async function pollPagesRows({ perPoll = option('per-poll', 900), polls =
 		);
 		lines.push(`bench: poll pages per poll (${shape.label}) = ${busiest} (bound ${bound}): ${busiest <= bound && quiet === lists && once ? 'met' : 'NOT met'}`);
 	}
+	const { largest, bound, once, events } = await stateSize(option('state-events', 50_000));
+	lines.push(`poll trigger state after ${events} events (1,000 a poll, 10 s apart): largest ${(largest / 1024).toFixed(0)} KB of ${bound / 1024} KB, each once: ${once ? 'yes' : 'NO'}`);
+	lines.push(`bench: poll state size after ${events} events = ${(largest / 1024).toFixed(0)} KB (bound ${bound / 1024} KB): ${largest <= bound && once ? 'met' : 'NOT met'}`);
 	return lines.join('\n');
 }
 

@@ -8,7 +8,7 @@ import {
 import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
 import { eventsProperty } from '../CryptoSettlementTrigger/events';
 import type { Source } from './items';
-import { DEFAULT_MAX_PAGES, runPoll } from './poll';
+import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
 import { optionsCollection } from '../CryptoSettlement/helpers/fields';
 
 export class CryptoSettlementPollTrigger implements INodeType {
@@ -80,7 +80,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 					displayName: 'Max Pages per Poll',
 					name: 'maxPagesPerPoll',
 					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 100 },
+					typeOptions: { minValue: MIN_PAGES, maxValue: 100 },
 					default: DEFAULT_MAX_PAGES,
 					description:
 						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
@@ -97,7 +97,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 		return await runPoll(this, {
 			source: source === 'webhookEvents' ? 'webhookEvents' : 'records',
 			events: Array.isArray(events) ? events.map(String) : [],
-			maxPages: Number.isFinite(maxPages) && maxPages >= 1 ? Math.floor(maxPages) : DEFAULT_MAX_PAGES,
+			maxPages: Number.isFinite(maxPages) && maxPages >= 1 ? Math.max(MIN_PAGES, Math.floor(maxPages)) : DEFAULT_MAX_PAGES,
 		});
 	}
 }

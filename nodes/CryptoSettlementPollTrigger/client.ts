@@ -129,11 +129,13 @@ export class PollClient {
 		const pages = positive(meta.pages);
 		const hasNextPage =
 			typeof meta.hasNextPage === 'boolean' ? meta.hasNextPage : pages !== undefined ? page < pages : data.length >= Number(qs.size);
+		const servedAt = Date.parse(header(response.headers, 'date') ?? '');
 		return {
 			records: data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry)),
 			hasNextPage: hasNextPage || (pages !== undefined && page < pages),
 			pages,
 			total: positive(meta.totalDocs, 0),
+			...(Number.isFinite(servedAt) ? { servedAt } : {}),
 		};
 	}
 

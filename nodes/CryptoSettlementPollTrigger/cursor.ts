@@ -9,11 +9,21 @@ import type { Order, PageRead } from './read';
 
 /** Memory of what was read reaches this far below the position: records listed late are still recognised as new. */
 export const OVERLAP_MS = 10 * 60 * 1000;
-/** How far ahead of the service's own clock the position may be (its `Date` header has 1 s resolution). */
-export const CLOCK_TOLERANCE_MS = 60 * 1000;
-/** Last-resort bounds whatever the volume (records read; records not yet final). */
-export const SEEN_CAPACITY = 30_000;
-export const OPEN_CAPACITY = 2_000;
+/**
+ * How late a record may be listed (after records dated later: a read replica, an index that lags),
+ * on the service's clock: each poll reads again the records created in this window before the time
+ * of its first answer (its `Date` header, whole seconds), so such a record is still found.
+ */
+export const LISTING_LAG_MS = 1000;
+/** The most the whole state (every list) may take as JSON: n8n writes it to its database with every poll. */
+export const STATE_MAX_BYTES = 512 * 1024;
+/**
+ * The memory of each list, as JSON, within STATE_MAX_BYTES for both lists: records read, and
+ * records not yet final. Past it the oldest go first (the records read: the floor follows them,
+ * so nothing is emitted twice; the records not yet final: with a warning).
+ */
+export const SEEN_MAX_BYTES = 150 * 1024;
+export const OPEN_MAX_BYTES = 90 * 1024;
 
 /** A record's place in a list: its creation time on the service's clock (null when it has none) and identity. */
 export interface Mark {
@@ -42,19 +52,24 @@ export interface Gap {
 
 export interface ListCursor {
 	order?: Order;
-	/** The newest record fully processed (everything older was read), never ahead of the service's clock plus the tolerance. */
+	/**
+	 * The newest record fully processed (everything older was read): never later than the time of
+	 * the answer it was read from minus LISTING_LAG_MS, on the records' clock (the service's plus `ahead`).
+	 */
 	position?: Mark;
 	/** Dated records created after this and not in `seen` are new; null: every record not in `seen` is new. */
 	floor?: number | null;
 	/** Oldest first: the page that held the position. */
 	page?: number;
 	gap?: Gap;
-	/** Records read: identity → [creation time, status]. */
-	seen: Record<string, [number | null, string]>;
+	/** Records read: identity → [creation time, status] (without a creation time: [null, status, last read]). */
+	seen: Record<string, [number | null, string, number?]>;
 	/** Records not yet final: identity → [creation time (or first seen), status, last checked], service clock. */
 	open: Record<string, [number, string, number]>;
 	/** The page size the service really answers with. */
 	size?: number;
+	/** How far the records' dates run ahead of the service's clock (a list in local time stamped "Z"). */
+	ahead?: number;
 }
 
 /** A list as the walk sees it. */
@@ -66,6 +81,8 @@ export interface ListSource {
 	identify(record: IDataObject): Identity | undefined;
 	/** Statuses after which a record can still change: such records are followed in `open`. */
 	isOpen(status: string): boolean;
+	/** Whether `status` comes before `than` in the record's life cycle (a lagging replica's answer). */
+	isBehind(status: string, than: string): boolean;
 	pageSize: number;
 }
 
@@ -89,35 +106,44 @@ export function readCursor(value: unknown): ListCursor | undefined {
 	return JSON.parse(JSON.stringify(stored)) as ListCursor;
 }
 
+/** A memory entry's size as JSON (`"id":[…],`). */
+const bytesOf = (id: string, value: unknown[]): number => id.length + JSON.stringify(value).length + 4;
+
 /**
  * Forgets what the next polls do not need: dated records below the floor, and around a gap the
  * middle of the part read above it (its two edges stay, where the next walks meet it). Undated
- * records are kept while a walk is unfinished and, once one reached what was read before, only
- * those it read. The capacities are a last resort: the oldest go first, and the floor follows
- * them up to the position.
+ * records are kept while a walk is unfinished, and otherwise for the overlap after they were last
+ * read (one missing from an answer is still known when it is back). The byte bounds come last:
+ * the oldest go first, and the floor follows them up to the position.
  */
-export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBoundary: boolean): number {
+export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBoundary: boolean, now: number): number {
 	const { seen, gap, position } = cursor;
 	const floor = cursor.floor ?? Number.NEGATIVE_INFINITY;
-	for (const [id, [at]] of Object.entries(seen)) {
+	for (const [id, [at, , read]] of Object.entries(seen)) {
 		const needed =
 			at === null
-				? !reachedBoundary || readThisPoll.has(id)
+				? !reachedBoundary || readThisPoll.has(id) || now - (read ?? now) <= OVERLAP_MS
 				: at >= floor && (!gap || gap.top.at === null || gap.head.at === null || at <= gap.top.at || at >= gap.head.at - OVERLAP_MS);
 		if (!needed) delete seen[id];
 	}
-	const ids = Object.keys(seen);
-	if (ids.length > SEEN_CAPACITY) {
-		const oldestFirst = ids.sort((a, b) => (seen[a][0] ?? Number.NEGATIVE_INFINITY) - (seen[b][0] ?? Number.NEGATIVE_INFINITY));
-		for (const id of oldestFirst.slice(0, ids.length - SEEN_CAPACITY)) {
+	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
+	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	if (bytes > SEEN_MAX_BYTES) {
+		for (const id of Object.keys(seen).sort((a, b) => order(a) - order(b))) {
+			if (bytes <= SEEN_MAX_BYTES) break;
 			const at = seen[id][0];
 			if (at !== null && position?.at != null && at <= position.at) cursor.floor = Math.max(cursor.floor ?? at, at);
+			bytes -= bytesOf(id, seen[id]);
 			delete seen[id];
 		}
 	}
-	const open = Object.entries(cursor.open);
-	if (open.length <= OPEN_CAPACITY) return 0;
-	const dropped = open.sort((a, b) => a[1][0] - b[1][0]).slice(0, open.length - OPEN_CAPACITY);
-	for (const [id] of dropped) delete cursor.open[id];
-	return dropped.length;
+	let openBytes = Object.entries(cursor.open).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	let dropped = 0;
+	for (const [id, value] of Object.entries(cursor.open).sort((a, b) => a[1][0] - b[1][0])) {
+		if (openBytes <= OPEN_MAX_BYTES) break;
+		openBytes -= bytesOf(id, value);
+		delete cursor.open[id];
+		dropped++;
+	}
+	return dropped;
 }

@@ -22,6 +22,8 @@ import { ListWalk } from './walk';
 /** Key of the poll trigger's state in the node's static data. */
 export const STATE_KEY = 'pollState';
 export const DEFAULT_MAX_PAGES = 10;
+/** Resuming a walk that stopped may take two pages (docs/trigger.md, "Cost"): the least that always makes progress. */
+export const MIN_PAGES = 2;
 
 interface PollState extends IDataObject {
 	version: 2;

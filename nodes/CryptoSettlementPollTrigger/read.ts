@@ -16,16 +16,26 @@ export interface PageRead {
 	pages?: number;
 	/** Total records (`meta.totalDocs`), when the service says. */
 	total?: number;
+	/** When the service answered, on its clock (its `Date` header), when it says. */
+	servedAt?: number;
 }
 
 export type Order = 'newestFirst' | 'oldestFirst';
 
-/** A time in ms from ISO text or epoch milliseconds; null when absent or unreadable. */
+/** An ISO date and time without a zone (`2026-03-01T12:00:00`, `2026-03-01 12:00:00.123`). */
+const WITHOUT_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
+/**
+ * A time in ms from ISO text or epoch milliseconds; null when absent or unreadable. A date and time
+ * without a zone is read as UTC: `Date.parse` would read it in n8n's own time zone (its `TZ`), so
+ * the same record would move with the n8n instance reading it.
+ */
 export function timeMs(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
 	const text = scalarText(value).trim();
 	if (text === '') return null;
-	const time = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+	const local = WITHOUT_ZONE.exec(text);
+	const time = /^\d+$/.test(text) ? Number(text) : Date.parse(local ? `${local[1]}T${local[2]}Z` : text);
 	return Number.isFinite(time) ? time : null;
 }
 

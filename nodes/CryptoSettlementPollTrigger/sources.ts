@@ -62,6 +62,10 @@ export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec
 			ranged: !spec.kind,
 			pageSize: spec.size,
 			isOpen: (status) => open.includes(status),
+			isBehind: (status, than) => {
+				const [now, before] = spec.kind ? [statusOf(spec.kind, status), statusOf(spec.kind, than)] : [];
+				return !!now && !!before && now.rank < before.rank;
+			},
 			identify(record) {
 				if (!identities.has(record)) identities.set(record, identify(record));
 				return identities.get(record);
@@ -122,6 +126,11 @@ export async function followOpen(
 		const identity = record && list.source.identify(record);
 		if (!record || !identity) {
 			delete cursor.open[id];
+			continue;
+		}
+		// A lagging replica's older status changes nothing.
+		if (list.source.isBehind(identity.status, status)) {
+			cursor.open[id] = [at, status, now];
 			continue;
 		}
 		if (identity.status !== status) changes.push({ record, identity: { ...identity, id } });

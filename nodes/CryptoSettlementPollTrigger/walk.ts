@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
-	CLOCK_TOLERANCE_MS,
+	LISTING_LAG_MS,
 	OVERLAP_MS,
 	forget,
 	type Change,
@@ -37,7 +37,7 @@ export class ListWalk {
 	/** The walk stopped before reading everything new. */
 	cut = false;
 	pagesRead = 0;
-	/** Records not yet final that no longer fit in the memory (see OPEN_CAPACITY). */
+	/** Records not yet final that no longer fit in the memory (see OPEN_MAX_BYTES). */
 	droppedOpen = 0;
 
 	private readonly added = new Set<string>();
@@ -48,6 +48,10 @@ export class ListWalk {
 	/** Undated identities first read by the current walk down: above its gap if it has to stop. */
 	private undatedAdded: string[] = [];
 	private newest?: Mark;
+	/** When the walk's first page was answered, on the service's clock. */
+	private servedAt?: number;
+	/** The three newest creation dates read, newest first: how far the list's dates run ahead of the service's clock. */
+	private readonly recent: number[] = [];
 
 	constructor(
 		readonly cursor: ListCursor,
@@ -77,8 +81,9 @@ export class ListWalk {
 			if (position.at !== null && this.cursor.floor !== null) {
 				this.cursor.floor = Math.max(this.cursor.floor ?? Number.NEGATIVE_INFINITY, position.at - OVERLAP_MS);
 			}
-			this.droppedOpen = forget(this.cursor, this.visited, firstLook || this.reachedBoundary);
+			this.droppedOpen = forget(this.cursor, this.visited, firstLook || this.reachedBoundary, this.serviceNow());
 		}
+		this.cursor.ahead = this.ahead();
 	}
 
 	// ------------------------------------------------------------------------------ reading
@@ -97,6 +102,7 @@ export class ListWalk {
 			return undefined;
 		}
 		this.pagesRead++;
+		this.servedAt ??= page.servedAt ?? this.serviceNow();
 		if (page.hasNextPage && page.records.length > 0) this.cursor.size = page.records.length;
 		this.pages.set(key, page);
 		return page;
@@ -123,12 +129,18 @@ export class ListWalk {
 		this.visited.add(id);
 		if (at !== null && (this.newest?.at == null || at > this.newest.at)) this.newest = { at, id };
 		else if (!this.newest) this.newest = { at, id };
+		if (at !== null && (this.recent.length < 3 || at > this.recent[2])) {
+			this.recent.push(at);
+			this.recent.sort((a, b) => b - a).splice(3);
+		}
 		const before = seen[id]?.[1] ?? open[id]?.[1];
 		if (before !== undefined) {
 			if (at === null && !this.added.has(id) && !this.above.has(id)) {
 				this.passedBoundary = true;
 				page.reached = true;
 			}
+			// A status earlier in the life cycle than one read before (a lagging replica): what was read stands.
+			if (before !== status && this.source.isBehind(status, before)) return;
 			this.remember(identity);
 			if (before !== status && !this.firstLook) this.changes.push({ record, identity });
 			return;
@@ -136,15 +148,16 @@ export class ListWalk {
 		const fresh = !this.firstLook && (at === null ? !this.passedBoundary : floor == null || at > floor);
 		this.added.add(id);
 		if (at === null) this.undatedAdded.push(id);
-		this.remember(identity);
+		// An old record seen for the first time (below the floor) is not followed.
+		this.remember(identity, fresh || this.firstLook);
 		if (!fresh) return;
 		this.changes.push({ record, identity });
 		if (at !== null && position?.at != null && at <= position.at) page.late = true;
 	}
 
-	private remember({ id, at, status }: Identity): void {
-		this.cursor.seen[id] = [at, status];
-		if (!this.source.isOpen(status)) {
+	private remember({ id, at, status }: Identity, follow = true): void {
+		this.cursor.seen[id] = at === null ? [at, status, this.serviceNow()] : [at, status];
+		if (!follow || !this.source.isOpen(status)) {
 			delete this.cursor.open[id];
 			return;
 		}
@@ -187,9 +200,10 @@ export class ListWalk {
 		this.cursor.order = order;
 		if (order === 'oldestFirst') this.cursor.page = end.n;
 		this.visitPage(end.page);
-		if (this.cut) {
-			// The end was not reached yet: what is created from now on is new.
-			const now = this.serviceNow();
+		if (this.cut || end.page.records.length === 0) {
+			// The end was not reached yet, or the list is empty: what is created from now on (the
+			// service's clock) is new; from an empty list, also a record listed late within the lag.
+			const now = this.cut ? this.answeredAt() : this.settled();
 			this.cursor.position = { at: now, id: '' };
 			this.cursor.floor = now;
 			return;
@@ -278,29 +292,61 @@ export class ListWalk {
 		return false;
 	}
 
-	/** A future-dated record is read and emitted, but the position it gives is the service's now plus the tolerance. */
+	/**
+	 * A position is never later than `settled()`: the records created since may still be listed
+	 * late, so the next walk reads them again (a future-dated record is read and emitted, but does
+	 * not move the position past it either).
+	 */
 	private capped(mark: Mark): Mark {
-		const limit = this.serviceNow() + CLOCK_TOLERANCE_MS;
+		const limit = this.settled();
 		return mark.at !== null && mark.at > limit ? { at: limit, id: '' } : { at: mark.at, id: mark.id };
 	}
 
+	/** Up to when, on the records' clock, the list answered is complete: the first answer's time, less the listing lag. */
+	private settled(): number {
+		return this.answeredAt() - LISTING_LAG_MS;
+	}
+
+	/** The time of the walk's first answer, on the records' clock. */
+	private answeredAt(): number {
+		return (this.servedAt ?? this.serviceNow()) + this.ahead();
+	}
+
 	/**
-	 * The page where a gap starts. Its top's index counted from the list's oldest end does not
-	 * change as new records arrive (with `meta.totalDocs`); without it the index from the newest end
-	 * is a lower bound. The estimate is checked against the top's date or identity and stepped
-	 * forward past pages wholly above it, back past pages wholly below it.
+	 * How far the list's dates run ahead of the service's clock (local time stamped "Z"): its third
+	 * newest record's, so one or two records dated ahead do not count; 0 when none is ahead.
+	 */
+	private ahead(): number {
+		if (this.recent.length < 3) return this.cursor.ahead ?? 0;
+		return Math.max(0, this.recent[2] - (this.servedAt ?? this.serviceNow()));
+	}
+
+	/**
+	 * The page where a gap continues: the one holding the first record not read yet, just below its
+	 * top. The top's index counted from the list's oldest end does not change as new records arrive
+	 * (with `meta.totalDocs`): the first page asked tells the total, and the page is then known (at
+	 * most two pages, and the second already holds records to read). Without it the index from the
+	 * newest end is a lower bound: the page is checked against the top's date or identity and
+	 * stepped forward past pages wholly above it, back past pages wholly below it; what was learnt
+	 * is kept in the gap, so a poll that ran out of pages while stepping saves the next one the steps.
 	 */
 	private async locate(gap: Gap): Promise<{ n: number; skip: (identity: Identity) => boolean } | undefined> {
-		let n = Math.floor(gap.index / this.size) + 1;
+		const after = (index: number) => Math.floor((index + 1) / this.size) + 1;
+		let n = after(gap.index);
 		let page = await this.page(n);
+		let exact = false;
 		if (page && gap.tail !== undefined && page.total !== undefined) {
-			const estimate = Math.floor(Math.max(0, page.total - 1 - gap.tail) / this.size) + 1;
+			exact = true;
+			const estimate = after(Math.max(0, page.total - 1 - gap.tail));
 			if (estimate !== n) page = await this.page((n = estimate));
 		}
 		let direction = 0;
 		while (page) {
 			const place = this.placeOf(page, gap.top);
-			const step = place === 'above' && page.hasNextPage ? 1 : place === 'below' && n > 1 ? -1 : 0;
+			if (place === 'on') gap.index = (n - 1) * this.size + this.indexOn(page, gap.top);
+			// Counted exactly, the page just below the top is the right one.
+			const step = place === 'above' && page.hasNextPage ? 1 : place === 'below' && n > 1 && !exact ? -1 : 0;
+			if (place === 'above') gap.index = Math.max(gap.index, n * this.size);
 			if (step !== 0 && step === -direction) {
 				// The top lies between this page and the one before (it was removed): the gap starts on the later one.
 				n = Math.max(n, n + step);
@@ -312,6 +358,18 @@ export class ListWalk {
 			page = await this.page((n += step));
 		}
 		return page && { n, skip: this.skipAbove(gap.top, page) };
+	}
+
+	/** Where the top is on a page it is on (by identity, else the last record not older than it). */
+	private indexOn(page: PageRead, top: Mark): number {
+		const identities = page.records.map((record) => this.source.identify(record));
+		const at = identities.findIndex((identity) => identity?.id === top.id);
+		if (at >= 0) return at;
+		let last = 0;
+		identities.forEach((identity, i) => {
+			if (top.at !== null && identity?.at != null && identity.at >= top.at) last = i;
+		});
+		return last;
 	}
 
 	private placeOf(page: PageRead, top: Mark): 'on' | 'above' | 'below' {

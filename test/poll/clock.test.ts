@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
+import { LISTING_LAG_MS, OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { Emitted } from './exactly-once';
 import { delivery, startListService, trade, type ListService } from './list-service';
 import { Poller } from './poll-harness';
@@ -48,7 +48,9 @@ describe.each([
 			service.clearRequests();
 			emitted.add(await poller.poll());
 			const [request] = service.requests;
-			expect(Date.parse(String(request.query.get('startDate')))).toBe(newestBefore - OVERLAP_MS);
+			// No later than the answer's time (whole seconds in its Date header) less the listing lag.
+			expect(Date.parse(String(request.query.get('startDate')))).toBeLessThanOrEqual(newestBefore - OVERLAP_MS);
+			expect(Date.parse(String(request.query.get('startDate')))).toBeGreaterThanOrEqual(newestBefore - OVERLAP_MS - LISTING_LAG_MS - 1000);
 		}
 		emitted.expectExactly(deliveryEvents(fresh));
 	});

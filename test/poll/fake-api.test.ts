@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../../nodes/CryptoSettlementTrigger/confirm';
+import { LISTING_LAG_MS, OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../../fake-api/test/helpers';
 import { Poller } from './poll-harness';
 
@@ -159,10 +160,12 @@ describe('source: webhookEvents (stored deliveries)', () => {
 		await client.sandbox.settle();
 		client.sandbox.clearRequests();
 		const polled = await poller.poll();
-		// Later polls ask from the overlap before the newest delivery read, on the service's clock.
+		// Later polls ask from the overlap before the newest delivery read, on the service's clock (no
+		// later than its answer's time, whole seconds in its Date header, less the listing lag).
 		const [next] = client.sandbox.requests;
 		const newestRead = Math.max(...client.sandbox.state.webhookEvents.filter((event) => event.reference !== tradeId).map((event) => Date.parse(event.createdAt)));
-		expect(Date.parse(next.query.startDate)).toBe(newestRead - 10 * 60_000);
+		expect(Date.parse(next.query.startDate)).toBeLessThanOrEqual(newestRead - OVERLAP_MS);
+		expect(Date.parse(next.query.startDate)).toBeGreaterThanOrEqual(newestRead - OVERLAP_MS - LISTING_LAG_MS - 1000);
 		expect(summary(polled.items)).toEqual([`trade.pending ${tradeId}`, `trade.completed ${tradeId}`]);
 		const stored = client.sandbox.state.webhookEvents.find((event) => event.reference === tradeId && event.eventType === 'trade.completed')!;
 		// Exactly the webhook trigger's item for this body (Confirm With API off), plus source.

@@ -35,6 +35,12 @@ export interface ListService extends LocalServer {
 	latencyMs: number;
 	/** Overrides an answer (a failing page, a 429…). */
 	fault?: (path: string, query: URLSearchParams) => LocalAnswer | undefined;
+	/**
+	 * What an answer shows of each record, at the service's `clock`: a copy to change (a lagging
+	 * replica's older status), or undefined to leave it out (a record listed late, missing from one
+	 * answer). Applied after sorting, so pages and totals are those of what is shown.
+	 */
+	view?: (list: ListName, record: IDataObject) => IDataObject | undefined;
 	/** Called after each page is answered: records may be added between the pages of a walk. */
 	afterPage?: (list: ListName, page: number) => void;
 	/** Pages asked of a list since the last `clearRequests()`. */
@@ -70,11 +76,14 @@ export async function startListService(): Promise<ListService> {
 		if (list) {
 			const start = query.get('startDate') ? Date.parse(query.get('startDate') as string) : Number.NEGATIVE_INFINITY;
 			const end = query.get('endDate') ? Date.parse(query.get('endDate') as string) : Number.POSITIVE_INFINITY;
-			const all = sorted(list).filter((record) => {
-				if (record.createdAt === undefined) return true;
-				const at = Date.parse(String(record.createdAt));
-				return at >= start && at <= end;
-			});
+			const all = sorted(list)
+				.map((record) => (service.view ? service.view(list, record) : record))
+				.filter((record): record is IDataObject => {
+					if (record === undefined) return false;
+					if (record.createdAt === undefined) return true;
+					const at = Date.parse(String(record.createdAt));
+					return at >= start && at <= end;
+				});
 			const page = Number(query.get('page') ?? 1);
 			const size = Number(query.get('size') ?? 10);
 			const pages = Math.max(1, Math.ceil(all.length / size));

@@ -120,8 +120,9 @@ test('Max Pages per Poll bounds the pages read; the next poll reads on from wher
 	expect(busy.logs.some((log) => log.level === 'warn' && log.message.includes('2 pages'))).toBe(true);
 	local.service.clearRequests();
 	const rest = await poller.poll();
-	// From the page of the last record read (page 2, found by position) through the gap; page 1 waits for the next poll.
-	expect(local.service.pagesOf('trades')).toEqual([2, 3]);
+	// The page after the last record read (page 3, found by position: counted from the list's oldest
+	// end) through the gap, then the newest end with the page left.
+	expect(local.service.pagesOf('trades')).toEqual([3, 1]);
 	expect(idsOf(rest.items)).toEqual(added.slice(0, 50));
 	expect((await poller.poll()).items).toBeNull();
 });
