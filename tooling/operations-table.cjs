@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The README's Operations table, generated from the action node's operation records (its
-// resources, operations, requests, fields and sources), so the two cannot drift apart:
+// resources, operations, what each can do to money, requests, fields and sources), so the two cannot drift apart:
 // test/node/readme.test.ts fails when the README differs from what this prints.
 //   node tooling/operations-table.cjs           print the table (needs `npm run build`)
 //   node tooling/operations-table.cjs --write   rewrite it in README.md
@@ -19,6 +19,14 @@ const KIND_NOTES = {
 	create: () => 'never repeated',
 };
 
+/** What each class of operation can do to money (the record's `money`), and who may run it (README, "Guardrails"). */
+const MONEY_CLASSES = {
+	pays: '**pays**: guardrails, Dry Run; agents only with Allow Agent Payments',
+	destination: '**changes where money goes**: refused under restricted Allowed Destinations; never agents',
+	settings: '**changes settings or replays events**: never agents',
+	none: 'moves nothing',
+};
+
 /** Field labels as the editor shows them; a collection as "Label (option, option)". */
 function fieldsText(fields) {
 	const names = [];
@@ -31,13 +39,14 @@ function fieldsText(fields) {
 
 /** The table for these resources (RESOURCES of nodes/CryptoSettlement/resources). */
 function operationsTable(resources) {
-	const rows = ['| Resource | Operation | Request | Fields | Source |', '|---|---|---|---|---|'];
+	const rows = ['| Resource | Operation | Money | Request | Fields | Source |', '|---|---|---|---|---|---|'];
 	for (const { name, specs } of Object.values(resources)) {
 		for (const [value, spec] of Object.entries(specs)) {
-			const notes = [KIND_NOTES[spec.kind]?.(spec), spec.payment ? 'moves money: guardrails, Dry Run' : undefined].filter(Boolean);
-			const note = notes.join('; ');
+			const note = KIND_NOTES[spec.kind]?.(spec);
+			const money = MONEY_CLASSES[spec.money];
+			if (!money) throw new Error(`${name} → ${spec.option.name} has no class of what it can do to money`);
 			const source = spec.source === 'unconfirmed' ? '**path unconfirmed anywhere**' : spec.source;
-			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | \`${spec.method} ${spec.path}\` | ${fieldsText(spec.fields)} | ${source} |`);
+			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | \`${spec.method} ${spec.path}\` | ${fieldsText(spec.fields)} | ${source} |`);
 		}
 	}
 	return rows.join('\n');
