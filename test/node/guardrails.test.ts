@@ -88,7 +88,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
-		expect(run.error?.description).toMatch(/under Guardrails/);
+		expect(run.error?.description).toMatch(/under Guardrails → Max per Withdrawal \(USD\)\. Nothing was sent/);
 		expect(moneySent()).toBe(0);
 	});
 
@@ -168,6 +168,7 @@ describe('Max per day', () => {
 			const { baseUrl, moneySent, count } = await service({ listed });
 			const run = await runNode(crypto(), { items: [{ amount: 60, ref: 'o-1' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
 			expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 1000.00 USD and this item is 60.00 USD");
+			expect(run.error?.description).toMatch(/under Guardrails → Max per Day \(USD\)\. Nothing was sent/);
 			expect(moneySent()).toBe(0);
 			// A newest-first list is read only until a page wholly before today.
 			expect(count('GET', '/payments/withdrawals')).toBe(pages);

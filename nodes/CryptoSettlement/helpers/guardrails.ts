@@ -331,7 +331,7 @@ export async function checkGuardrails(
 	if (rails.requireExternalId && rails.production) {
 		for (const { index, payment } of payments) {
 			if (payment.key?.derived) {
-				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${WHERE}`);
+				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
 			}
 		}
 	}
@@ -340,7 +340,7 @@ export async function checkGuardrails(
 	for (const { index, payment } of payments) {
 		if (!payment.destination || rails.destinations === 'any') continue;
 		if (destinationsOk instanceof Error) {
-			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`);
+			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`, whereIs('destinations'));
 			continue;
 		}
 		if (!destinationsOk.some((allowed) => matches(allowed, payment.destination as NonNullable<Payment['destination']>))) {
@@ -350,6 +350,7 @@ export async function checkGuardrails(
 				rails.destinations === 'savedOnly'
 					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
 					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
+				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
 			);
 		}
 	}
@@ -368,7 +369,7 @@ export async function checkGuardrails(
 			parts.valueUsd = Math.round(value * 100) / 100;
 			values.set(index, value);
 			if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
-				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`);
+				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
 			}
 		}
 	}
@@ -382,7 +383,7 @@ export async function checkGuardrails(
 		try {
 			today = await readTodaysTotal(ctx, http, rates);
 		} catch (error) {
-			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`);
+			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
 			return { refused, release };
 		}
 		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
@@ -394,6 +395,7 @@ export async function checkGuardrails(
 				refuse(
 					index,
 					`Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`,
+					whereIs('maxPerDayUsd'),
 				);
 				continue;
 			}
