@@ -123,3 +123,15 @@ test('an Allowed Destinations value the node cannot read refuses a change of des
 	expect(run.error?.description).toMatch(/under Guardrails → Allowed Destinations\. Nothing was sent/);
 	expect(server.requests).toHaveLength(0);
 });
+
+test('a batch of changes of destination is refused row by row, with Continue On Fail off and on; nothing is sent', async () => {
+	const server = await service();
+	const create = { resource: 'payoutAddress', operation: 'create', address: '={{ $json.address }}', token: 'USDT', network: 'TRC20', label: 'x' };
+	const items = [{ address: 'TOne' }, { address: 'TTwo' }, { address: 'TThree' }];
+	const credentials = { baseUrl: server.baseUrl, destinations: 'savedOnly' };
+	const stopped = await runNode(create, { items, credentials });
+	expect(stopped.error?.message).toMatch(/^Payout Address → Create is refused: /);
+	const each = await runNode(create, { items, credentials, continueOnFail: true });
+	expect(each.items.map((item) => item.json.error)).toEqual(Array(3).fill(stopped.error?.message));
+	expect(server.requests).toHaveLength(0);
+});
