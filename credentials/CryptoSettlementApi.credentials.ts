@@ -146,7 +146,8 @@ export class CryptoSettlementApi implements ICredentialType {
 				{ name: 'Addresses Listed Below Only', value: 'allowList' },
 			],
 			default: 'any',
-			description: 'Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts.',
+			description:
+				"Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts. With either restriction, this credential cannot add or remove payout addresses or bank accounts, nor change a wallet's settlement bank: manage them in the service's dashboard.",
 		},
 		{
 			displayName: 'Allowed Addresses',

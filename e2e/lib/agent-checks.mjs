@@ -3,8 +3,10 @@
 // against the sandbox. The model fills the amount and the External ID ($fromAI, "Defined
 // automatically by the model"); everything else is fixed in e2e/workflows/e2e-agent.json.
 //
-//   Agent (payments off): Read Account, then Pay Supplier 30 USD → refused, nothing sent
-//   Agent (payments on, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD → sent once
+//   Agent (payments off): Read Account, then Pay Supplier 30 USD → refused, nothing sent; then
+//     Save Payout Address and Update Wallet Bank → refused (an agent never changes where money goes)
+//   Agent (payments on, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD → sent once; then
+//     Save Payout Address and Update Wallet Bank → still refused
 import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { secs } from '../../tooling/util.mjs';
 import { startFakeLlm, toolResults } from './fake-llm.mjs';
@@ -51,14 +53,30 @@ const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID
 const UNALLOWED = pay(30, 'agent-off-1');
 const OVER_LIMIT = pay(250, 'agent-on-250');
 const WITHIN_LIMIT = pay(40, 'agent-on-40');
+/** A destination the model chose: a payout address to save, a bank account for a wallet's settlement. */
+const AGENT_ADDRESS = { Address: 'TAgentChosenAddr111111111111111111' };
+const AGENT_BANK = { Account_Number: '0123456789' };
+/** The tools that would change where money goes, per agent (node names as in e2e-agent.json). */
+const DESTINATION_TOOLS = {
+	'payments-off': [
+		{ tool: toolName('Save Payout Address'), args: AGENT_ADDRESS, operation: 'Payout Address → Create' },
+		{ tool: toolName('Update Wallet Bank'), args: AGENT_BANK, operation: 'Wallet → Update Bank' },
+	],
+	'payments-on': [
+		{ tool: toolName('Save Payout Address (payments on)'), args: AGENT_ADDRESS, operation: 'Payout Address → Create' },
+		{ tool: toolName('Update Wallet Bank (payments on)'), args: AGENT_BANK, operation: 'Wallet → Update Bank' },
+	],
+};
 const SCENARIOS = {
 	'payments-off': [
 		{ tool: toolName('Read Account'), args: {} },
 		{ tool: toolName('Pay Supplier'), args: UNALLOWED },
+		...DESTINATION_TOOLS['payments-off'],
 	],
 	'payments-on': [
 		{ tool: toolName('Pay Supplier (capped)'), args: OVER_LIMIT },
 		{ tool: toolName('Pay Supplier (capped)'), args: WITHIN_LIMIT },
+		...DESTINATION_TOOLS['payments-on'],
 	],
 };
 const usd = (value) => `${Number(value).toFixed(2)} USD`;
@@ -97,6 +115,8 @@ export function agentCredentials(sandbox, model) {
 }
 
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
+/** Requests that would change where money goes: payout addresses, bank accounts, a wallet's settlement. */
+const DESTINATION_ROUTES = /\/payments\/wallet-addresses\/?$|\/payments\/wallet-addresses\/[^/]+$|\/payments\/banks\/add|\/payments\/integration-banks\/|\/trades\/wallets\/[^/]+\/(bank|auto-settlement)/;
 
 /** The error a tool result carries: n8n answers a failed tool run with `{ error }` (in a list of items). */
 function errorIn(text) {
@@ -133,6 +153,7 @@ export async function agentChecks({ n8n, sandbox, model }) {
 	});
 	if (!ran) return;
 	const sent = sandbox.requests.slice(before).filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path));
+	const redirected = sandbox.requests.slice(before).filter((r) => r.method !== 'GET' && DESTINATION_ROUTES.test(r.path));
 	/** What the model got back from its tool calls, in order. */
 	const answers = (scenario) => toolResults(model.of(scenario).at(-1).body.messages);
 
@@ -172,4 +193,20 @@ export async function agentChecks({ n8n, sandbox, model }) {
 		assert(sent.length === 1 && sent[0].body.externalId === WITHIN_LIMIT.External_ID, `money requests: ${JSON.stringify(sent.map((r) => [r.path, r.body?.externalId, r.body?.amount]))}`);
 		return `${over}: "${errorIn(overAnswer)}"; ${within}: withdrawal ${paid.id}`;
 	});
+
+	for (const [scenario, title] of [
+		['payments-off', 'agent, default settings'],
+		['payments-on', 'agent payments on'],
+	]) {
+		const tools = DESTINATION_TOOLS[scenario];
+		await check(`${title}: saving a payout address and changing a wallet's bank are refused (an agent never changes where money goes), nothing reaches the sandbox`, async () => {
+			const results = answers(scenario).slice(-tools.length);
+			tools.forEach(({ tool, operation }, index) => {
+				const refusal = new RegExp(`^This tool may not change where money goes \\(${operation}\\): AI agents never may`);
+				assert(refusal.test(errorIn(results[index]) ?? ''), `${tool}: the model got back ${results[index]?.slice(0, 300)}`);
+			});
+			assert(!redirected.length, `destination requests reached the sandbox: ${JSON.stringify(redirected.map((r) => [r.method, r.path]))}`);
+			return tools.map(({ tool }, index) => `${tool}: "${errorIn(results[index])}"`).join('; ');
+		});
+	}
 }

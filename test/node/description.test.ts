@@ -74,6 +74,7 @@ describe('the generator', () => {
 		path: '/x',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		fields,
 	});
 	const entriesOf = (resources: Record<string, ResourceEntry>) =>

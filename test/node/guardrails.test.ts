@@ -5,8 +5,7 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, runWorkflow } from '../harness';
-import { api, CREDENTIALS, ok, recordRequests, rl, runNode } from './helpers';
+import { api, CREDENTIALS, ok, recordRequests, rl, runAsTool, runNode } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
 
 const TODAY = new Date();
@@ -19,17 +18,22 @@ const RATES = [
 ];
 
 /** The service: withdrawals by External ID, rates, saved payout addresses, today's list, swaps and fee quotes. */
-async function service(options: { listed?: IDataObject[]; rates?: Reply; saved?: IDataObject[]; serviceDate?: string } = {}) {
+async function service(options: { listed?: IDataObject[]; endless?: boolean; rates?: Reply; saved?: IDataObject[]; serviceDate?: string } = {}) {
 	const withdrawals = withdrawalService();
 	const server = await localService((request: Seen): Reply => {
 		const route = `${request.method} ${request.path.replace(/^\/v1/, '')}`;
 		if (route === 'GET /trades/pbc/sell/rates') return options.rates ?? { status: 200, body: envelope(RATES) };
 		if (route === 'GET /payments/wallet-addresses') return { status: 200, body: envelope(options.saved ?? []) };
 		if (route === 'GET /payments/withdrawals') {
+			// `listed` in pages of the size asked for; `endless`: yesterday's withdrawals, oldest first, page after page.
 			const page = Number(request.query.get('page'));
+			const size = Number(request.query.get('size'));
+			const listed = options.endless
+				? Array.from({ length: size }, (_, i) => ({ id: `e-${page}-${i}`, status: 'completed', amount: 1, createdAt: new Date(Date.parse(at(1)) + page * size + i).toISOString() }))
+				: (options.listed ?? []).slice((page - 1) * size, page * size);
 			return {
 				status: 200,
-				body: { ...envelope(page === 1 ? (options.listed ?? []) : []), meta: { page, hasNextPage: false } },
+				body: { ...envelope(listed), meta: { page, hasNextPage: options.endless === true || page * size < (options.listed ?? []).length } },
 				...(options.serviceDate ? { headers: { date: options.serviceDate } } : {}),
 			};
 		}
@@ -84,7 +88,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
-		expect(run.error?.description).toMatch(/under Guardrails/);
+		expect(run.error?.description).toMatch(/under Guardrails → Max per Withdrawal \(USD\)\. Nothing was sent/);
 		expect(moneySent()).toBe(0);
 	});
 
@@ -151,13 +155,71 @@ describe('Max per day', () => {
 		expect(moneySent()).toBe(2);
 	});
 
-	test("the day is the service's (its Date header), not n8n's clock", async () => {
-		// The service is already a day ahead: its today holds 900 USD that n8n's clock would call tomorrow.
-		const ahead = [{ id: 'w9', status: 'pending', amount: 900, createdAt: at(-1, 2) }];
-		const { baseUrl, moneySent } = await service({ listed: ahead, serviceDate: new Date(Date.parse(at(-1, 3))).toUTCString() });
-		const run = await runNode(crypto(), { items: [{ amount: 200, ref: 'c-1' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
-		expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 900.00 USD and this item is 200.00 USD");
-		expect(moneySent()).toBe(0);
+	describe("today's withdrawals count whatever the list's order", () => {
+		// 250 withdrawals from yesterday and 50 of 20 USD from today (1,000 USD): today's are on page 3
+		// of an oldest-first list, and on page 1 of a newest-first one.
+		const yesterday = Array.from({ length: 250 }, (_, i) => ({ id: `y-${i}`, status: 'completed', amount: 4, createdAt: new Date(Date.parse(at(1)) + i * 60_000).toISOString() }));
+		const today = Array.from({ length: 50 }, (_, i) => ({ id: `t-${i}`, status: 'completed', amount: 20, createdAt: new Date(Date.parse(at(0)) + i * 1000).toISOString() }));
+
+		test.each([
+			['oldest first', [...yesterday, ...today], 3],
+			['newest first', [...yesterday, ...today].reverse(), 2],
+		])('%s: the 1,000 USD of today are counted', async (_order, listed, pages) => {
+			const { baseUrl, moneySent, count } = await service({ listed });
+			const run = await runNode(crypto(), { items: [{ amount: 60, ref: 'o-1' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+			expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 1000.00 USD and this item is 60.00 USD");
+			expect(run.error?.description).toMatch(/under Guardrails → Max per Day \(USD\)\. Nothing was sent/);
+			expect(moneySent()).toBe(0);
+			// A newest-first list is read only until a page wholly before today.
+			expect(count('GET', '/payments/withdrawals')).toBe(pages);
+		});
+
+		test('a list not known to be newest first, longer than the page budget, refuses (fail closed)', async () => {
+			const { baseUrl, moneySent } = await service({ endless: true });
+			const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'o-2' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+			expect(run.error?.message).toMatch(/^Max per day could not be checked, so nothing is sent: today's withdrawals could not be counted within \d+ pages of the service's withdrawal list$/);
+			expect(moneySent()).toBe(0);
+		}, 120_000);
+	});
+
+	describe("today is n8n's UTC day; the service's Date header moves it by minutes at most", () => {
+		test.each([
+			['days ahead', 3],
+			['days behind', -3],
+		])('a Date header %s refuses, nothing is sent', async (_title, days) => {
+			// n8n's today holds 900 USD; a header days away would make it another day, with nothing in it.
+			const listed = [{ id: 'w9', status: 'pending', amount: 900, createdAt: at(0, 0) }];
+			const serviceDate = new Date(Date.now() + days * 86_400_000).toUTCString();
+			const { baseUrl, moneySent } = await service({ listed, serviceDate });
+			const run = await runNode(crypto(), { items: [{ amount: 200, ref: `c-${days}` }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+			expect(run.error?.message).toBe(
+				`Max per day could not be checked, so nothing is sent: the service's clock (Date: ${serviceDate}) is ${Math.abs(days) * 1440} minutes ${days > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the 5 minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
+			);
+			expect(moneySent()).toBe(0);
+		});
+
+		describe('near midnight (n8n\'s clock faked at 23:58 UTC)', () => {
+			const midnight = Date.UTC(2026, 5, 2);
+			beforeEach(() => {
+				jest.useFakeTimers({ now: midnight - 2 * 60_000, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+			});
+			afterEach(() => jest.useRealTimers());
+			const listed = [{ id: 'w8', status: 'pending', amount: 900, createdAt: new Date(midnight - 3_600_000).toISOString() }];
+
+			test("a header 3 minutes ahead moves today to the service's new day", async () => {
+				const { baseUrl, moneySent } = await service({ listed, serviceDate: new Date(midnight + 60_000).toUTCString() });
+				const run = await runNode(crypto(), { items: [{ amount: 200, ref: 'm-1' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+				expect(run.error).toBeUndefined();
+				expect(moneySent()).toBe(1);
+			});
+
+			test("a header in step with n8n's clock keeps n8n's day", async () => {
+				const { baseUrl, moneySent } = await service({ listed, serviceDate: new Date(midnight - 60_000).toUTCString() });
+				const run = await runNode(crypto(), { items: [{ amount: 200, ref: 'm-2' }], credentials: { baseUrl, maxPerDayUsd: 1000 } });
+				expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 900.00 USD and this item is 200.00 USD");
+				expect(moneySent()).toBe(0);
+			});
+		});
 	});
 
 	test('two runs at once in one process: the second counts what the first is about to send', async () => {
@@ -198,6 +260,28 @@ describe('Allowed destinations', () => {
 		expect(moneySent()).toBe(1);
 	});
 
+	test('saved only: a saved record vouches only for what it names (no token: nothing; a stablecoin without network: nothing)', async () => {
+		const { baseUrl, moneySent } = await service({
+			saved: [
+				{ _id: 's2', address: 'TNoToken', label: 'no token' },
+				{ _id: 's3', address: 'TNoNetwork', token: 'USDT', label: 'no network' },
+				{ _id: 's4', address: 'bc1saved', token: 'BTC', label: 'a UTXO coin has no network' },
+			],
+		});
+		const run = await runNode(crypto(), {
+			continueOnFail: true,
+			items: [{ amount: 5, ref: 'n-1', address: 'TNoToken' }, { amount: 5, ref: 'n-2', address: 'TNoNetwork' }],
+			credentials: { baseUrl, destinations: 'savedOnly' },
+		});
+		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
+			'Destination TNoToken (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+			'Destination TNoNetwork (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+		]);
+		const utxo = await runNode(btc(), { items: [{ amount: '0.001', ref: 'n-3' }], credentials: { baseUrl, destinations: 'savedOnly' } });
+		expect(utxo.error).toBeUndefined();
+		expect(moneySent()).toBe(1);
+	});
+
 	test('allow list: TOKEN:NETWORK:address and bare addresses', async () => {
 		const { baseUrl, moneySent } = await service();
 		const run = await runNode(crypto({ network: '={{ $json.network ?? "TRC20" }}' }), {
@@ -215,6 +299,46 @@ describe('Allowed destinations', () => {
 			'sent',
 		]);
 		expect(moneySent()).toBe(2);
+	});
+});
+
+describe('Guardrail values the node cannot read refuse every payment, naming the guardrail, its value and where to change it', () => {
+	const WHERE = (label: string) => `Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${label}. Nothing was sent for this item.`;
+	const LIMIT = 'a number of USD, 0 for no limit';
+	const DESTINATIONS = 'one of Any Address, Saved Payout Addresses Only, Addresses Listed Below Only';
+	test.each([
+		['Max per Withdrawal (USD)', '-1', { maxPerWithdrawalUsd: -1 }, LIMIT],
+		['Max per Withdrawal (USD)', '"abc"', { maxPerWithdrawalUsd: 'abc' }, LIMIT],
+		['Max per Day (USD)', 'NaN', { maxPerDayUsd: Number.NaN }, LIMIT],
+		['Max per Day (USD)', '"-5"', { maxPerDayUsd: '-5' }, LIMIT],
+		['Allowed Destinations', '"allowlist"', { destinations: 'allowlist' }, DESTINATIONS],
+		['Allowed Destinations', '"saved"', { destinations: 'saved' }, DESTINATIONS],
+		['Allowed Addresses', '""', { destinations: 'allowList', allowedAddresses: '' }, 'at least one address, as Addresses Listed Below Only is chosen'],
+		['Allowed Addresses', '"# to do\\n"', { destinations: 'allowList', allowedAddresses: '# to do\n' }, 'at least one address, as Addresses Listed Below Only is chosen'],
+		['Allowed Addresses', '"USDT:TRX:TSaved"', { destinations: 'allowList', allowedAddresses: 'TSaved\nUSDT:TRX:TSaved' }, 'a line starting with USDT reads USDT:ERC20|TRC20|BSC|SOL|TON:address'],
+		['Allowed Addresses', '"USDT:TRC20"', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20' }, 'a line starting with USDT reads USDT:ERC20|TRC20|BSC|SOL|TON:address'],
+		['Allowed Addresses', '"BTC:MAIN:bc1saved"', { destinations: 'allowList', allowedAddresses: 'BTC:MAIN:bc1saved' }, 'a line starting with BTC reads BTC::address'],
+		['Allowed Addresses', '"TSaved TOther"', { destinations: 'allowList', allowedAddresses: 'TSaved TOther' }, 'one address a line, without spaces'],
+	])('%s = %s', async (label, shown, guardrail, rule) => {
+		const { baseUrl, moneySent, server } = await service({ saved: [{ address: 'TSaved', token: 'USDT', network: 'TRC20' }] });
+		const expected = `The credential's guardrail '${label}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
+		const payout = await runNode(crypto(), { items: [{ amount: 5, ref: 'g-1' }], credentials: { baseUrl, ...guardrail } });
+		expect(payout.error?.message).toBe(expected);
+		expect(payout.error?.description).toBe(WHERE(label));
+		const swapped = await runNode(swap, { items: [{ amount: 1500 }], credentials: { baseUrl, ...guardrail } });
+		expect(swapped.error?.message).toBe(expected);
+		expect(moneySent()).toBe(0);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	test('a guardrail n8n stored as nothing (never set) is its default: no limit, any destination', async () => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(crypto(), {
+			items: [{ amount: 5, ref: 'g-2' }],
+			credentials: { baseUrl, maxPerWithdrawalUsd: '', maxPerDayUsd: undefined, destinations: '', allowedAddresses: undefined },
+		});
+		expect(run.error).toBeUndefined();
+		expect(moneySent()).toBe(1);
 	});
 });
 
@@ -239,21 +363,9 @@ describe('Require External ID in Production', () => {
 });
 
 describe('AI agents', () => {
-	/** The node as n8n's generated tool type (`…Tool`), the way an AI Agent runs it. */
-	async function asTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}]) {
-		const { nodeTypes } = await loadPackage();
-		const type = `${ACTION_NODE}Tool`;
-		nodeTypes.register(type, nodeTypes.getByName(ACTION_NODE));
-		return await runWorkflow({
-			workflow: actionWorkflow(parameters, { type }),
-			items: items.map((json) => ({ json })),
-			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...credentials } as never },
-		});
-	}
-
 	test('a withdrawal by an agent is refused with words the model can read, and nothing is sent', async () => {
 		const { baseUrl, moneySent, server } = await service();
-		const run = await asTool(crypto(), { baseUrl }, [{ amount: 5, ref: 'ai-1' }]);
+		const run = await runAsTool(crypto(), { baseUrl }, [{ amount: 5, ref: 'ai-1' }]);
 		expect(run.error?.message).toBe('This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.');
 		expect(moneySent()).toBe(0);
 		// The one request is a read: whether the External ID already holds this payment (issue 33, point 10).
@@ -262,15 +374,15 @@ describe('AI agents', () => {
 
 	test('allowed, every other guardrail still applies; reads are always allowed', async () => {
 		const { baseUrl, moneySent } = await service();
-		const over = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 80, ref: 'ai-2' }]);
+		const over = await runAsTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 80, ref: 'ai-2' }]);
 		expect(over.error?.message).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
-		const within = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 20, ref: 'ai-3' }]);
+		const within = await runAsTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 20, ref: 'ai-3' }]);
 		expect(within.error).toBeUndefined();
 		expect(moneySent()).toBe(1);
 
 		const read = await service();
 		nock.cleanAll();
-		const account = await asTool({ resource: 'payoutAddress', operation: 'getAll', returnAll: true }, { baseUrl: read.baseUrl });
+		const account = await runAsTool({ resource: 'payoutAddress', operation: 'getAll', returnAll: true }, { baseUrl: read.baseUrl });
 		expect(account.error).toBeUndefined();
 	});
 });
@@ -303,6 +415,43 @@ describe('Dry run', () => {
 		const existing = await runNode(crypto({ additionalFields: { dryRun: true } }), { items: [{ amount: 5, ref: 'dry-3' }], credentials: { baseUrl } });
 		expect(existing.items[0].json).toMatchObject({ dryRun: true, alreadySubmitted: true, externalId: 'dry-3' });
 		expect(moneySent()).toBe(1);
+	});
+
+	const bank = (extra: IDataObject = {}): IDataObject => ({ resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('bank-1'), amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}', ...extra });
+	const moneyMoving: Array<[string, (extra: IDataObject) => IDataObject]> = [
+		['Withdrawal → Create Crypto', crypto],
+		['Withdrawal → Create Bank', bank],
+		['Currency → Swap', (extra) => ({ ...swap, ...extra })],
+	];
+
+	test.each(moneyMoving)('%s: from an expression, the text true or false in any case works, and so does a boolean', async (_name, parameters) => {
+		const { baseUrl, moneySent } = await service();
+		const run = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), {
+			items: [
+				{ amount: 20, ref: 'e-1', dry: 'TRUE' },
+				{ amount: 20, ref: 'e-2', dry: ' false ' },
+				{ amount: 20, ref: 'e-3', dry: true },
+				{ amount: 20, ref: 'e-4', dry: 'False' },
+			],
+			credentials: { baseUrl },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.dryRun === true)).toEqual([true, false, true, false]);
+		expect(moneySent()).toBe(2);
+	});
+
+	test.each(moneyMoving)('%s: any other value fails the item naming Dry Run, and nothing of the batch is sent', async (_name, parameters) => {
+		const { baseUrl, moneySent, server } = await service();
+		const run = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), {
+			items: [{ amount: 20, ref: 'e-5', dry: 'false' }, { amount: 20, ref: 'e-6', dry: 'yes' }],
+			credentials: { baseUrl },
+		});
+		expect(run.error?.message).toMatch(/rows are invalid, so nothing was sent: row 2\b.*'Dry Run' must be true or false \(a boolean, or the text true or false\), received "yes"$/);
+		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2\. Nothing was sent/);
+		const number = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), { items: [{ amount: 20, ref: 'e-7', dry: 1 }], credentials: { baseUrl } });
+		expect(number.error?.message).toBe("'Dry Run' must be true or false (a boolean, or the text true or false), received 1");
+		expect(moneySent()).toBe(0);
+		expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 
 	test('a swap and a bank withdrawal: the request is output, never the PIN, nothing is sent', async () => {

@@ -2,7 +2,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import path from 'node:path';
-import { actionWorkflow, CREDENTIAL_TYPE, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
+import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
 
 export const BASE = 'https://api.settlement.test/v1';
 export const SECRET = 'app-secret-DO-NOT-LEAK-7f3a';
@@ -50,6 +50,18 @@ export async function runNode(
 		executionId: options.executionId,
 	});
 	return { ...result, items: result.output(NODE), text: serializeRun(result) };
+}
+
+/** Runs the node as n8n's generated tool type (`…Tool`), the way an AI Agent runs it. */
+export async function runAsTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}]): Promise<RunResult> {
+	const { nodeTypes } = await loadPackage();
+	const type = `${ACTION_NODE}Tool`;
+	nodeTypes.register(type, nodeTypes.getByName(ACTION_NODE));
+	return await runWorkflow({
+		workflow: actionWorkflow(parameters, { type }),
+		items: items.map((json) => ({ json })),
+		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...credentials } as never },
+	});
 }
 
 /** An interceptor on the service that also requires the three authentication headers. */

@@ -124,7 +124,18 @@ export function bankAccountFields(params: Params): IDataObject {
 	return { id, accountNumber };
 }
 
-/** 'Dry Run', under 'Additional Fields'. */
+/**
+ * 'Dry Run', under 'Additional Fields': a boolean, or from an expression (a form field, a query
+ * value) the text true or false in any case. Any other value, including one an expression leaves
+ * empty, fails the item: read as false it would send a real payment the user meant to try.
+ */
 export function dryRunOf(params: Params): boolean {
-	return params.additional().dryRun === true;
+	const value = params.additional().dryRun;
+	const configured = (params.ctx.getNode().parameters.additionalFields as IDataObject | undefined)?.dryRun;
+	if (typeof value === 'boolean') return value;
+	if (value === undefined && configured === undefined) return false;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	params.assert([{ field: 'dryRun', message: 'dryRun must be true or false (a boolean, or the text true or false)', value }]);
+	return true;
 }

@@ -1,12 +1,13 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { SPECS } from '../resources';
+import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
+import { RESOURCES, SPECS } from '../resources';
 import { credentialsOf } from './credentials';
 import { isAgentRun, runOf } from './engine';
 import { maxPagesFor } from './lists';
 import { oneAtATime } from './pacing';
 import { callApi, credentialKey, header, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import type { IdempotencyKey, OperationSpec, RequestParts } from './types';
-import { statusOf } from './rules';
+import { isStablecoin, NETWORKS_BY_TOKEN, statusOf, TOKENS } from './rules';
 import { isObject, scalarText } from './values';
 
 /**
@@ -27,6 +28,16 @@ export interface Payment {
 
 export type Destinations = 'any' | 'savedOnly' | 'allowList';
 
+/** A guardrail value the node cannot understand: it refuses what the guardrail guards, never switches it off. */
+export interface Misread {
+	/** The credential property (`maxPerDayUsd`). */
+	name: string;
+	/** What the owner typed, or the part of it that cannot be read. */
+	value: unknown;
+	/** What the value must be. */
+	rule: string;
+}
+
 export interface Guardrails {
 	maxPerWithdrawalUsd: number;
 	maxPerDayUsd: number;
@@ -35,41 +46,109 @@ export interface Guardrails {
 	requireExternalId: boolean;
 	allowAgentPayments: boolean;
 	production: boolean;
+	/** Values that cannot be read; any one refuses every item the guardrails check. */
+	misread: Misread[];
 }
 
-const TOKEN_LINE = /^(USDT|USDC|BTC|LTC|DOGE|BCH):([A-Za-z0-9]*):(.+)$/i;
+/** The credential's fields as its editor shows them, so that refusals use the owner's words. */
+const CREDENTIAL_FIELDS = new Map(new CryptoSettlementApi().properties.map((property) => [property.name, property]));
 
-/** One address a line, optionally `TOKEN:NETWORK:address` (network empty for UTXO coins). */
-export function allowedAddressesOf(text: unknown): Guardrails['allowed'] {
-	return String(text ?? '')
+/** The label the credential's editor shows for a guardrail ('Max per Day (USD)'). */
+export function guardrailLabel(name: string): string {
+	return CREDENTIAL_FIELDS.get(name)?.displayName ?? name;
+}
+
+/** The label of one option of a guardrail ('Saved Payout Addresses Only'). */
+function optionLabel(name: string, value: unknown): string {
+	const option = (CREDENTIAL_FIELDS.get(name)?.options ?? []).find((entry) => 'value' in entry && entry.value === value);
+	return option && 'value' in option ? option.name : String(value);
+}
+
+const DESTINATIONS: readonly Destinations[] = ['any', 'savedOnly', 'allowList'];
+
+/** n8n may store a number field the owner never set as nothing at all: unset is the default. */
+const unset = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A USD limit: unset or 0 is no limit; anything but a number of 0 or more cannot be read. */
+function limitOf(credentials: IDataObject, name: string, misread: Misread[]): number {
+	const value = credentials[name];
+	if (unset(value)) return 0;
+	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+	if (Number.isFinite(number) && number >= 0) return number;
+	misread.push({ name, value, rule: 'a number of USD, 0 for no limit' });
+	return 0;
+}
+
+/**
+ * One address a line, optionally `TOKEN:NETWORK:address` (network empty for UTXO coins), `#`
+ * starting a comment. A line that starts with a token but does not name a network of it (or names
+ * one for a UTXO coin), or an address with spaces, cannot be read: it is reported, never guessed.
+ */
+function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails['allowed'] {
+	const allowed: Guardrails['allowed'] = [];
+	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
-		.filter((line) => line !== '' && !line.startsWith('#'))
-		.map((line) => {
-			const match = TOKEN_LINE.exec(line);
-			if (!match) return { address: line };
-			return { token: match[1].toUpperCase(), ...(match[2] ? { network: match[2].toUpperCase() } : {}), address: match[3].trim() };
-		});
+		.filter((line) => line !== '' && !line.startsWith('#'));
+	for (const line of lines) {
+		const [first, ...rest] = line.split(':');
+		const token = first.toUpperCase();
+		if (!(TOKENS as readonly string[]).includes(token) || !rest.length) {
+			if (/\s/.test(line)) misread.push({ name: 'allowedAddresses', value: line, rule: 'one address a line, without spaces' });
+			else allowed.push({ address: line });
+			continue;
+		}
+		const network = (rest.length > 1 ? rest[0] : '').toUpperCase();
+		const address = rest.slice(1).join(':');
+		const networks: readonly string[] = isStablecoin(token) ? NETWORKS_BY_TOKEN[token as keyof typeof NETWORKS_BY_TOKEN] : [''];
+		if (!networks.includes(network) || !address || /\s/.test(address)) {
+			const expected = isStablecoin(token) ? `${token}:${networks.join('|')}:address` : `${token}::address`;
+			misread.push({ name: 'allowedAddresses', value: line, rule: `a line starting with ${token} reads ${expected}` });
+			continue;
+		}
+		allowed.push({ token, ...(network ? { network } : {}), address });
+	}
+	return allowed;
 }
 
-const limit = (value: unknown) => (Number.isFinite(Number(value)) && Number(value) > 0 ? Number(value) : 0);
-
 export function guardrailsOf(credentials: IDataObject): Guardrails {
-	const destinations = ['savedOnly', 'allowList'].includes(String(credentials.destinations)) ? (credentials.destinations as Destinations) : 'any';
+	const misread: Misread[] = [];
+	const maxPerWithdrawalUsd = limitOf(credentials, 'maxPerWithdrawalUsd', misread);
+	const maxPerDayUsd = limitOf(credentials, 'maxPerDayUsd', misread);
+	let destinations: Destinations = 'any';
+	if (DESTINATIONS.includes(credentials.destinations as Destinations)) destinations = credentials.destinations as Destinations;
+	else if (!unset(credentials.destinations)) {
+		misread.push({ name: 'destinations', value: credentials.destinations, rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}` });
+	}
+	const allowed = destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
+	if (destinations === 'allowList' && !allowed.length && !misread.some((entry) => entry.name === 'allowedAddresses')) {
+		misread.push({ name: 'allowedAddresses', value: credentials.allowedAddresses ?? '', rule: `at least one address, as ${optionLabel('destinations', 'allowList')} is chosen` });
+	}
 	return {
-		maxPerWithdrawalUsd: limit(credentials.maxPerWithdrawalUsd),
-		maxPerDayUsd: limit(credentials.maxPerDayUsd),
+		maxPerWithdrawalUsd,
+		maxPerDayUsd,
 		destinations,
-		allowed: allowedAddressesOf(credentials.allowedAddresses),
+		allowed,
 		// Both default as the credential does when the field was never saved (older credentials).
 		requireExternalId: credentials.requireExternalId !== false,
 		allowAgentPayments: credentials.allowAgentPayments === true,
 		production: credentials.environment === 'production',
+		misread,
 	};
 }
 
 const usd = (value: number) => `${value.toFixed(2)} USD`;
 const WHERE = "Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
+
+/** Where a guardrail is changed, in the credential editor's words. */
+const whereIs = (name: string) =>
+	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${guardrailLabel(name)}. Nothing was sent for this item.`;
+
+/** The refusal of a guardrail value that cannot be read: the guardrail, the value, the rule, where to change it. */
+function misreadText({ name, value, rule }: Misread): string {
+	const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+	return `The credential's guardrail '${guardrailLabel(name)}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
+}
 
 function refusal(ctx: IExecuteSingleFunctions, index: number, message: string, detail = WHERE): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
@@ -122,49 +201,82 @@ async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall):
 	const response = await callApi(ctx, http, request, 'safe');
 	if (!isSuccess(response)) throw serviceError(ctx, request, response);
 	const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
-	return records.map((record) => ({
-		token: scalarText(record.token).toUpperCase(),
-		network: scalarText(record.network).toUpperCase() || undefined,
-		address: scalarText(record.address).trim(),
-	}));
+	// A saved address vouches only for what it names: one without a token, or a stablecoin one
+	// without a network, names no destination a withdrawal could be checked against.
+	return records.flatMap((record) => {
+		const token = scalarText(record.token).toUpperCase();
+		const network = scalarText(record.network).toUpperCase() || undefined;
+		const address = scalarText(record.address).trim();
+		if (!token || !address || (isStablecoin(token) && !network)) return [];
+		return [{ token, network, address }];
+	});
 }
 
 
 /**
- * Today's (UTC, on the service's clock when it sends a Date header) withdrawals of this credential,
- * in USD, from the service's own list: pending and completed count, refunded ones do not, nor the
- * payouts the service makes by itself from deposits (auto-settlement: records with a `trade`).
+ * How far the service's clock (its Date header) may move n8n's "today": minutes, never a day. A
+ * header further off refuses the item: n8n's clock or the service's is wrong, and which day it is
+ * cannot be told, so the day's total cannot be either.
+ */
+export const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The start (UTC) of today: n8n's clock, moved by the service's Date header within SERVICE_CLOCK_SKEW_MS. */
+function todayStart(dateHeader: string | undefined): number {
+	const now = Date.now();
+	const told = Date.parse(dateHeader ?? '');
+	if (Number.isFinite(told) && Math.abs(told - now) > SERVICE_CLOCK_SKEW_MS) {
+		const minutes = Math.round((told - now) / 60_000);
+		throw new Error(
+			`the service's clock (Date: ${String(dateHeader)}) is ${Math.abs(minutes)} minutes ${minutes > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the ${SERVICE_CLOCK_SKEW_MS / 60_000} minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
+		);
+	}
+	const today = new Date(Number.isFinite(told) ? told : now);
+	return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+}
+
+/**
+ * Today's (UTC, see todayStart) withdrawals of this credential, in USD, from the service's own
+ * list: pending and completed count, refunded ones do not, nor the payouts the service makes by
+ * itself from deposits (auto-settlement: records with a `trade`). The spec does not say in which
+ * order the list comes, so the walk stops at a page wholly before today only once the list has shown
+ * itself newest first (every record so far no newer than the one before it, some older); otherwise
+ * it reads every page, within the list's page budget, and refuses when that is not enough.
  */
 async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
 	const spec = SPECS.withdrawal.getAll;
 	const size = 'pageSize' in spec ? spec.pageSize : 100;
 	let total = 0;
 	let dayStart: number | undefined;
+	const counted = new Set<string>();
+	let previous: number | undefined;
+	let newestFirst: boolean | undefined;
 	for (let page = 1; page <= maxPagesFor(size); page++) {
 		const request: ApiRequest = { method: 'GET', route: spec.path, url: spec.path, qs: { page, size } };
 		const response = await callApi(ctx, http, request, 'safe');
 		if (!isSuccess(response)) throw serviceError(ctx, request, response);
-		if (dayStart === undefined) {
-			const now = Date.parse(header(response.headers, 'date') ?? '');
-			const today = new Date(Number.isFinite(now) ? now : Date.now());
-			dayStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-		}
+		dayStart ??= todayStart(header(response.headers, 'date'));
 		const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
 		let older = 0;
 		for (const record of records) {
 			const created = Date.parse(scalarText(record.createdAt));
 			if (!Number.isFinite(created)) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
+			if (previous !== undefined && created !== previous) newestFirst = created < previous && newestFirst !== false;
+			previous = created;
 			if (created < dayStart) {
 				older++;
 				continue;
 			}
+			// A list that shifts while it is read repeats a record at a page boundary: counted once.
+			const id = scalarText(record.id);
+			if (id && counted.has(id)) continue;
+			if (id) counted.add(id);
 			if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || (record.trade !== null && record.trade !== undefined && record.trade !== '')) continue;
 			total += recordUsd(record, await rates());
 		}
-		// Newest first: a page wholly before today ends the walk.
-		if (records.length === 0 || older === records.length || response.body.meta?.hasNextPage !== true) return total;
+		if (records.length === 0 || response.body.meta?.hasNextPage !== true) return total;
+		if (newestFirst === true && older === records.length) return total;
 	}
-	throw new Error(`the withdrawal list is longer than ${maxPagesFor(size)} pages`);
+	throw new Error(`today's withdrawals could not be counted within ${maxPagesFor(size)} pages of the service's withdrawal list`);
 }
 
 function recordUsd(record: IDataObject, rates: Rates | undefined): number {
@@ -211,10 +323,15 @@ export async function checkGuardrails(
 		return { refused, release };
 	}
 
+	if (rails.misread.length) {
+		for (const { index } of payments) refuse(index, misreadText(rails.misread[0]), whereIs(rails.misread[0].name));
+		return { refused, release };
+	}
+
 	if (rails.requireExternalId && rails.production) {
 		for (const { index, payment } of payments) {
 			if (payment.key?.derived) {
-				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${WHERE}`);
+				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
 			}
 		}
 	}
@@ -223,7 +340,7 @@ export async function checkGuardrails(
 	for (const { index, payment } of payments) {
 		if (!payment.destination || rails.destinations === 'any') continue;
 		if (destinationsOk instanceof Error) {
-			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`);
+			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`, whereIs('destinations'));
 			continue;
 		}
 		if (!destinationsOk.some((allowed) => matches(allowed, payment.destination as NonNullable<Payment['destination']>))) {
@@ -233,6 +350,7 @@ export async function checkGuardrails(
 				rails.destinations === 'savedOnly'
 					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
 					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
+				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
 			);
 		}
 	}
@@ -251,7 +369,7 @@ export async function checkGuardrails(
 			parts.valueUsd = Math.round(value * 100) / 100;
 			values.set(index, value);
 			if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
-				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`);
+				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
 			}
 		}
 	}
@@ -265,7 +383,7 @@ export async function checkGuardrails(
 		try {
 			today = await readTodaysTotal(ctx, http, rates);
 		} catch (error) {
-			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`);
+			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
 			return { refused, release };
 		}
 		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
@@ -277,6 +395,7 @@ export async function checkGuardrails(
 				refuse(
 					index,
 					`Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`,
+					whereIs('maxPerDayUsd'),
 				);
 				continue;
 			}
@@ -293,6 +412,49 @@ export async function checkGuardrails(
 			},
 		};
 	});
+}
+
+/** The operation's name as the editor shows it: 'Payout Address → Create'. */
+function operationName(spec: OperationSpec): string {
+	for (const { name, specs } of Object.values(RESOURCES)) {
+		for (const operation of Object.values(specs)) if (operation === spec) return `${name} → ${spec.option.name}`;
+	}
+	return spec.option.name;
+}
+
+const AGENT_REFUSAL: Record<'destination' | 'settings', string> = {
+	destination: 'change where money goes',
+	settings: 'change account settings or replay events',
+};
+
+/**
+ * Refuses, before any request, an operation that this run may not run at all by what it can do to
+ * money (its record's `money`): an AI agent never changes where money goes, settings, or replays
+ * events; with Allowed Destinations restricted, no operation through this credential changes where
+ * money goes, so the credential cannot add a destination and then pay it. Payments are checked item
+ * by item with the batch (checkGuardrails); reads are always allowed.
+ */
+export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, credentials: IDataObject): void {
+	if (spec.money !== 'destination' && spec.money !== 'settings') return;
+	const fail = (message: string, description: string) => {
+		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+	};
+	if (isAgentRun(ctx)) {
+		fail(
+			`This tool may not ${AGENT_REFUSAL[spec.money]} (${operationName(spec)}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			'Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; changing payout destinations, settlement banks or account settings, and replaying webhook events, is left to people, in a workflow without an agent. Nothing was sent.',
+		);
+	}
+	if (spec.money !== 'destination') return;
+	const rails = guardrailsOf(credentials);
+	const misread = rails.misread.find((entry) => entry.name === 'destinations');
+	if (misread) fail(misreadText(misread), whereIs('destinations'));
+	if (rails.destinations !== 'any') {
+		fail(
+			`${operationName(spec)} is refused: this credential's '${guardrailLabel('destinations')}' is '${optionLabel('destinations', rails.destinations)}', so it may not change where money goes`,
+			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor change a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
+		);
+	}
 }
 
 async function allowedDestinations(ctx: IExecuteSingleFunctions, http: HttpCall, rails: Guardrails): Promise<Guardrails['allowed']> {

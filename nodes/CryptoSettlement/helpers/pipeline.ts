@@ -9,6 +9,7 @@ import {
 import { joinBatch, planItem, rowOf, sendInTurn, type SendTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { createHttpCall, raisedByEngine } from './engine';
+import { checkMoneyClass } from './guardrails';
 import { fetchPages, limitOf, WholeList } from './lists';
 import { Params } from './params';
 import { redact, redactError } from './redact';
@@ -71,6 +72,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			const credentials = await credentialsOf(this);
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
+			checkMoneyClass(this, spec, credentials);
 			const http = createHttpCall(this, requestData);
 			if (batch) {
 				const parts = await planItem(this, batch, spec, http);

@@ -44,6 +44,18 @@ export interface RequestParts {
 	existing?: IDataObject;
 }
 
+/**
+ * What an operation can do to money (README, "Guardrails"), which decides who may run it:
+ * - `pays`: moves money out (withdrawals, swaps): the credential's guardrails check every item,
+ *   batch-wide; an AI agent only with Allow Agent Payments.
+ * - `destination`: changes where money goes (saved payout addresses and bank accounts, a wallet's
+ *   settlement): refused whenever Allowed Destinations restricts payouts, so the credential cannot
+ *   add a destination and then pay it; never from an AI agent.
+ * - `settings`: changes account settings or replays events: never from an AI agent.
+ * - `none`: reads, quotes and checks, and writes that move nothing: always allowed.
+ */
+export type MoneyClass = 'pays' | 'destination' | 'settings' | 'none';
+
 /** The specification, the service's public notes, third-party code, or nothing at all. */
 export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
 
@@ -67,11 +79,6 @@ interface OperationBase {
 	errorHint?: Partial<Record<number, string>>;
 	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
 	rateLimit?: number;
-	/**
-	 * Moves money: what the credential's guardrails check (helpers/guardrails.ts), from the request
-	 * the item would send. Such operations also take 'Dry Run'.
-	 */
-	payment?: (parts: RequestParts) => Payment;
 	/** Shapes each output record of this operation (a withdrawal names each amount's currency). */
 	output?: (record: IDataObject) => IDataObject;
 	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
@@ -91,6 +98,18 @@ interface OperationBase {
  * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
  */
 export type OperationSpec = OperationBase &
+	/** What the operation can do to money: who may run it, and which guardrails apply. */
+	(
+		| {
+				money: 'pays';
+				/**
+				 * What the credential's guardrails check (helpers/guardrails.ts), from the request the
+				 * item would send. Such operations also take 'Dry Run'.
+				 */
+				payment: (parts: RequestParts) => Payment;
+		  }
+		| { money: Exclude<MoneyClass, 'pays'>; payment?: never }
+	) &
 	(
 		| {
 				kind: 'read';

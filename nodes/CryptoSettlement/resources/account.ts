@@ -14,6 +14,7 @@ export const account: ResourceSpecs = {
 		path: '/users/fetch-integration',
 		source: 'public notes (third-party)',
 		kind: 'read',
+		money: 'none',
 		fields: [],
 		// The account record may carry the webhook verification secret at any depth: never output it.
 		records: (data) => [withoutSecretKeys((data ?? {}) as IDataObject)],
@@ -28,6 +29,7 @@ export const account: ResourceSpecs = {
 		path: '/users/markup-percent',
 		source: 'spec',
 		kind: 'update',
+		money: 'settings',
 		fields: [
 			{
 				displayName: 'Markup Percent',
@@ -56,6 +58,7 @@ export const account: ResourceSpecs = {
 		path: '/users/withdrawal-fee-bearer',
 		source: 'spec',
 		kind: 'update',
+		money: 'settings',
 		fields: [
 			{
 				displayName: 'Withdrawal Fee Bearer',

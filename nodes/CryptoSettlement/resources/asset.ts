@@ -24,6 +24,7 @@ export const asset: ResourceSpecs = {
 		path: '/trades/assets',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		fields: [],
 	},
 	getWithdrawalAssets: {
@@ -36,6 +37,7 @@ export const asset: ResourceSpecs = {
 		path: '/payments/supported-assets-info',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		fields: [],
 		records: perToken,
 	},

@@ -21,6 +21,7 @@ export const bank: ResourceSpecs = {
 		path: '/payments/banks',
 		source: 'public notes',
 		kind: 'wholeList',
+		money: 'none',
 		fields: [CURRENCY, ...LIST_FIELDS],
 		build: (params) => ({ qs: { currency: currencyOf(params) } }),
 	},
@@ -35,6 +36,7 @@ export const bank: ResourceSpecs = {
 		source: 'spec',
 		// Resolving a holder name changes nothing.
 		kind: 'read',
+		money: 'none',
 		fields: [CURRENCY, ...BANK_ACCOUNT_FIELDS],
 		build: (params) => ({ body: { ...bankAccountFields(params), currency: currencyOf(params) } }),
 	},

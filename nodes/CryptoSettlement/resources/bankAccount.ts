@@ -14,6 +14,7 @@ export const bankAccount: ResourceSpecs = {
 		source: 'public notes',
 		// A repeat would be refused as "already exists" rather than saved twice, but is not sent blindly.
 		kind: 'create',
+		money: 'destination',
 		fields: [...BANK_ACCOUNT_FIELDS, additionalFields([NARRATION])],
 		build: (params) => ({ body: { ...bankAccountFields(params), ...narrationOf(params) } }),
 	},
@@ -27,6 +28,7 @@ export const bankAccount: ResourceSpecs = {
 		path: '/payments/integration-banks/{bankAccountId}',
 		source: 'unconfirmed',
 		kind: 'delete',
+		money: 'destination',
 		fields: [BANK_ACCOUNT_ID],
 		build: (params) => ({ pathParams: { bankAccountId: params.pathId('bankAccountId') } }),
 	},
@@ -36,6 +38,7 @@ export const bankAccount: ResourceSpecs = {
 		path: '/payments/integration-banks',
 		source: 'spec',
 		kind: 'pagedList',
+		money: 'none',
 		pageSize: 100,
 		fields: LIST_FIELDS,
 	},

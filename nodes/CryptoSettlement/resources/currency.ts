@@ -25,6 +25,7 @@ export const currency: ResourceSpecs = {
 		source: 'spec',
 		// No idempotency key exists for swaps: a repeat could convert twice.
 		kind: 'create',
+		money: 'pays',
 		fields: [
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),

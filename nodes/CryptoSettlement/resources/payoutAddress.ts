@@ -18,6 +18,7 @@ export const payoutAddress: ResourceSpecs = {
 		// payout destination (the credential's "saved only" guardrail trusts it): after an unclear
 		// answer it is reported in doubt rather than sent again.
 		kind: 'create',
+		money: 'destination',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false }), LABEL],
 		build: (params) => ({
 			body: {
@@ -33,6 +34,7 @@ export const payoutAddress: ResourceSpecs = {
 		path: '/payments/wallet-addresses/{payoutAddressId}',
 		source: 'public notes (third-party)',
 		kind: 'delete',
+		money: 'destination',
 		fields: [locator('payoutAddressId', 'Payout Address', 'searchPayoutAddresses')],
 		build: (params) => ({ pathParams: { payoutAddressId: params.pathId('payoutAddressId') } }),
 	},
@@ -42,6 +44,7 @@ export const payoutAddress: ResourceSpecs = {
 		path: '/payments/wallet-addresses',
 		source: 'spec',
 		kind: 'wholeList',
+		money: 'none',
 		fields: LIST_FIELDS,
 	},
 	validate: {
@@ -54,6 +57,7 @@ export const payoutAddress: ResourceSpecs = {
 		path: '/payments/wallet-addresses/validate',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false })],
 		build: (params) => ({
 			body: { address: params.requiredText('address'), ...tokenNetworkFee(params, { feeLevel: false }) },

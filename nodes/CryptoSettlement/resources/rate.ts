@@ -13,6 +13,7 @@ export const rate: ResourceSpecs = {
 		path: '/trades/pbc/sell/rate-calculator/{assetId}',
 		source: 'public notes',
 		kind: 'read',
+		money: 'none',
 		fields: [ASSET_ID, CURRENCY, AMOUNT_IN_USD],
 		build: (params) => {
 			const assetId = params.pathId('assetId');
@@ -35,6 +36,7 @@ export const rate: ResourceSpecs = {
 		path: '/trades/pbc/sell/assets/market/converter',
 		source: 'public notes (third-party)',
 		kind: 'read',
+		money: 'none',
 		fields: [
 			requiredText('from', 'From', { placeholder: 'e.g. btc', description: 'Crypto symbol to price' }),
 			requiredText('to', 'To', { placeholder: 'e.g. usd', description: 'Currency to price it in' }),
@@ -51,6 +53,7 @@ export const rate: ResourceSpecs = {
 		path: '/trades/pbc/sell/rates',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		rateLimit: 20,
 		fields: [],
 	},

@@ -14,6 +14,7 @@ export const sandbox: ResourceSpecs = {
 		path: '/trades/sell/mock-trade',
 		source: 'public notes',
 		kind: 'create',
+		money: 'none',
 		fields: [
 			WALLET_ADDRESS,
 			requiredText('asset', 'Asset', {

@@ -26,6 +26,7 @@ export const wallet: ResourceSpecs = {
 		source: 'spec + public notes',
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
 		kind: 'create',
+		money: 'none',
 		fields: [
 			ASSET_ID,
 			LABEL,
@@ -74,6 +75,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/wallets/{walletId}',
 		source: 'spec',
 		kind: 'read',
+		money: 'none',
 		fields: [WALLET_ID],
 		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
 	},
@@ -83,6 +85,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/wallets',
 		source: 'spec',
 		kind: 'pagedList',
+		money: 'none',
 		pageSize: 100,
 		fields: LIST_FIELDS,
 	},
@@ -96,6 +99,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/wallets/{walletId}/auto-settlement',
 		source: 'public notes',
 		kind: 'update',
+		money: 'destination',
 		fields: [
 			WALLET_ID,
 			{
@@ -127,6 +131,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/wallets/{walletId}/bank',
 		source: 'spec',
 		kind: 'update',
+		money: 'destination',
 		fields: [WALLET_ID, ...BANK_ACCOUNT_FIELDS, additionalFields([AUTO_SETTLEMENT_OPTION, NARRATION])],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },
 		build: (params) => {

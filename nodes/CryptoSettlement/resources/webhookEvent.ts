@@ -55,6 +55,7 @@ export const webhookEvent: ResourceSpecs = {
 		path: '/transactions/webhooks/{webhookEventId}',
 		source: 'public notes',
 		kind: 'read',
+		money: 'none',
 		fields: [requiredText('webhookEventId', 'Webhook Event ID')],
 		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
 	},
@@ -64,6 +65,7 @@ export const webhookEvent: ResourceSpecs = {
 		path: '/transactions/webhooks',
 		source: 'public notes',
 		kind: 'pagedList',
+		money: 'none',
 		pageSize: 200,
 		fields: [...LIST_FIELDS, FILTERS],
 		build: (params) => {
@@ -87,6 +89,7 @@ export const webhookEvent: ResourceSpecs = {
 		source: 'public notes',
 		// A repeat only re-delivers webhooks, which receivers must already tolerate.
 		kind: 'update',
+		money: 'settings',
 		fields: [REFERENCE],
 		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
 	},

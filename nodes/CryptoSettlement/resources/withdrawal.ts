@@ -112,6 +112,7 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdraw/bank/{bankAccountId}',
 		source: 'public notes',
 		kind: 'withdrawal',
+		money: 'pays',
 		lookupPath: LOOKUP_PATH,
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
@@ -152,6 +153,7 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdraw/address',
 		source: 'spec',
 		kind: 'withdrawal',
+		money: 'pays',
 		lookupPath: LOOKUP_PATH,
 		rateLimit: 200,
 		output: submittedRecord,
@@ -187,6 +189,7 @@ export const withdrawal: ResourceSpecs = {
 		source: 'spec',
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
+		money: 'none',
 		fields: CRYPTO_PAYOUT_FIELDS,
 		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
 		explainError,
@@ -206,6 +209,7 @@ export const withdrawal: ResourceSpecs = {
 		path: LOOKUP_PATH,
 		source: 'public notes (third-party)',
 		kind: 'read',
+		money: 'none',
 		output: withCurrencies,
 		fields: [
 			requiredText('withdrawalId', 'Withdrawal ID', {
@@ -220,6 +224,7 @@ export const withdrawal: ResourceSpecs = {
 		path: '/payments/withdrawals',
 		source: 'spec',
 		kind: 'pagedList',
+		money: 'none',
 		pageSize: 100,
 		output: withCurrencies,
 		fields: [

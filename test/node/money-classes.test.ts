@@ -1,0 +1,137 @@
+/**
+ * Every operation is classed by what it can do to money (its record's `money`), and the class
+ * decides who may run it (README, "Guardrails"): through n8n-core's engine against a local HTTP
+ * server, every operation of the records under each Allowed Destinations value, and as an AI
+ * agent's tool with agent payments off and on. A refusal comes before any request.
+ */
+import nock from 'nock';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { rl, runAsTool, runNode } from './helpers';
+import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
+
+const SAVED = { _id: 's1', address: 'TSaved', token: 'USDT', network: 'TRC20', label: 'treasury' };
+
+/** A service that accepts every request: lists are empty (but for the saved address), writes answer an id. */
+function accepting(request: Seen): Reply {
+	const path = request.path.replace(/^\/v1/, '');
+	// Nothing is stored under the payments' External ID yet.
+	if (request.method === 'GET' && path === `/payments/withdrawal/${String(SAMPLES.externalId)}`) return { status: 404, body: refusal('withdrawal not found') };
+	if (request.method === 'GET' && path === '/payments/wallet-addresses') return { status: 200, body: envelope([SAVED]) };
+	if (request.method === 'GET') return { status: 200, body: { ...envelope([]), meta: { page: 1, hasNextPage: false } } };
+	return { status: 200, body: envelope({ id: 'rec-1' }) };
+}
+
+/** Values for the fields an operation leaves empty by default, by parameter name (the contract's names). */
+const SAMPLES: IDataObject = {
+	network: 'TRC20',
+	walletAddress: 'TSaved',
+	address: 'TSaved',
+	amount: '10',
+	amountInUSD: '10',
+	cryptoReceived: '0.001',
+	accountNumber: '0123456789',
+	from: 'USDT',
+	to: 'NGN',
+	asset: 'USDT',
+	externalId: 'ext-1',
+};
+
+/** Every operation of the records, with parameters that pass its field rules. */
+const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }]) =>
+	Object.entries(specs).map(([operation, spec]) => {
+		const params: IDataObject = { resource, operation };
+		for (const field of spec.fields as INodeProperties[]) {
+			if (field.type === 'resourceLocator') params[field.name] = rl(`${field.name}-1`);
+			else if (field.default === '' && field.type !== 'collection') params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
+		}
+		return { name: `${name} → ${spec.option.name}`, money: spec.money, params };
+	}),
+);
+
+const DESTINATIONS: Array<[string, IDataObject, string]> = [
+	['any', { destinations: 'any' }, 'Any Address'],
+	['savedOnly', { destinations: 'savedOnly' }, 'Saved Payout Addresses Only'],
+	['allowList', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TSaved' }, 'Addresses Listed Below Only'],
+];
+
+let servers: Array<{ close: () => Promise<void> }> = [];
+beforeAll(() => nock.enableNetConnect());
+afterEach(async () => {
+	await Promise.all(servers.map(async (server) => await server.close()));
+	servers = [];
+});
+
+async function service() {
+	const server = await localService(accepting);
+	servers.push(server);
+	return server;
+}
+
+test('the records class every operation, and only the ones that pay describe a payment', () => {
+	const classes = new Set(OPERATIONS.map((operation) => operation.money));
+	expect([...classes].sort()).toEqual(['destination', 'none', 'pays', 'settings']);
+	for (const { specs } of Object.values(RESOURCES)) {
+		for (const spec of Object.values(specs)) expect(spec.money === 'pays').toBe(typeof spec.payment === 'function');
+	}
+});
+
+describe.each(DESTINATIONS)('Allowed Destinations %s', (_value, guardrail, label) => {
+	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params }) => {
+		const server = await service();
+		const run = await runNode(params, { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+		if (money === 'destination' && guardrail.destinations !== 'any') {
+			expect(run.error?.message).toBe(`${name} is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`);
+			expect(run.error?.description).toMatch(/dashboard.*Any Address.*under Guardrails → Allowed Destinations\. Nothing was sent/);
+			expect(server.requests).toHaveLength(0);
+		} else {
+			expect(run.error).toBeUndefined();
+			expect(server.requests.length).toBeGreaterThan(0);
+		}
+	});
+});
+
+describe.each([
+	['agent payments off (the default)', {}],
+	['agent payments on', { allowAgentPayments: true, agentPaymentsNeedHumanReview: false }],
+])('an AI agent, %s', (_title, allowed: IDataObject) => {
+	const REFUSED: Record<string, string> = { destination: 'change where money goes', settings: 'change account settings or replay events' };
+	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params }) => {
+		const server = await service();
+		const run = await runAsTool(params, { baseUrl: server.baseUrl, ...allowed });
+		if (REFUSED[money]) {
+			expect(run.error?.message).toBe(`This tool may not ${REFUSED[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`);
+			expect(server.requests).toHaveLength(0);
+		} else if (money === 'pays' && !allowed.allowAgentPayments) {
+			expect(run.error?.message).toMatch(/^This tool may not move money: /);
+			expect(server.requests).toHaveLength(0);
+		} else {
+			expect(run.error).toBeUndefined();
+			expect(server.requests.length).toBeGreaterThan(0);
+		}
+	});
+});
+
+test('an Allowed Destinations value the node cannot read refuses a change of destination, naming it', async () => {
+	const server = await service();
+	const run = await runNode({ resource: 'payoutAddress', operation: 'create', address: 'TNew', token: 'USDT', network: 'TRC20', label: 'x' }, {
+		credentials: { baseUrl: server.baseUrl, destinations: 'saved' },
+	});
+	expect(run.error?.message).toBe(
+		"The credential's guardrail 'Allowed Destinations' is \"saved\", which the node cannot read (it must be one of Any Address, Saved Payout Addresses Only, Addresses Listed Below Only), so nothing is sent",
+	);
+	expect(run.error?.description).toMatch(/under Guardrails → Allowed Destinations\. Nothing was sent/);
+	expect(server.requests).toHaveLength(0);
+});
+
+test('a batch of changes of destination is refused row by row, with Continue On Fail off and on; nothing is sent', async () => {
+	const server = await service();
+	const create = { resource: 'payoutAddress', operation: 'create', address: '={{ $json.address }}', token: 'USDT', network: 'TRC20', label: 'x' };
+	const items = [{ address: 'TOne' }, { address: 'TTwo' }, { address: 'TThree' }];
+	const credentials = { baseUrl: server.baseUrl, destinations: 'savedOnly' };
+	const stopped = await runNode(create, { items, credentials });
+	expect(stopped.error?.message).toMatch(/^Payout Address → Create is refused: /);
+	const each = await runNode(create, { items, credentials, continueOnFail: true });
+	expect(each.items.map((item) => item.json.error)).toEqual(Array(3).fill(stopped.error?.message));
+	expect(server.requests).toHaveLength(0);
+});
