@@ -124,7 +124,7 @@ export function bankAccountFields(params: Params): IDataObject {
 	return { id, accountNumber };
 }
 
-/** 'Dry Run', under 'Additional Fields'. */
+/** 'Dry Run': the operation's own, or the one under 'Additional Fields' (saved workflows); either one on. */
 export function dryRunOf(params: Params): boolean {
-	return params.additional().dryRun === true;
+	return params.raw('dryRun', false) === true || params.additional().dryRun === true;
 }

@@ -3,6 +3,7 @@ import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
+	CREDENTIAL_GUARDRAILS,
 	DRY_RUN,
 	LIST_FIELDS,
 	listFilters,
@@ -66,6 +67,13 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 export const EMPTY_EXTERNAL_ID_HINT =
 	"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.";
 
+/**
+ * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (resources/index.ts):
+ * what an agent may do with the credential. 'Credential Guardrails' shows this credential's settings.
+ */
+export const AGENT_TOOL_HINT =
+	"As an AI agent's tool, this node moves money only if its credential allows agent payments (Allow Agent Payments, in the credential's Guardrails), and every other guardrail still applies: Credential Guardrails below shows what this credential lets an agent pay. Reads are always allowed.";
+
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
 
@@ -116,6 +124,8 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
+			CREDENTIAL_GUARDRAILS,
+			DRY_RUN,
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
@@ -157,7 +167,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
+		fields: [CREDENTIAL_GUARDRAILS, DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
