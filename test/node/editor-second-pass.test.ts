@@ -284,3 +284,25 @@ describe("6. a service's 422 names the row, says nothing was paid, and advises a
 		expect(run.items[0].json).toMatchObject({ externalId: 'pay-1' });
 	});
 });
+
+describe('7. smaller things a person reads', () => {
+	test('networks name their chain; the value sent stays the code', async () => {
+		const { properties } = await description();
+		const networks = properties.filter((p) => p.name === 'network').flatMap((p) => (p.options ?? []) as INodePropertyOptions[]);
+		expect(networks).toContainEqual({ name: 'TRC20 (Tron)', value: 'TRC20' });
+		expect(networks).toContainEqual({ name: 'BSC (BNB Smart Chain)', value: 'BSC' });
+		expect(networks).toContainEqual({ name: 'TON', value: 'TON' });
+		expect(networks.every((option) => String(option.name).startsWith(String(option.value)))).toBe(true);
+	});
+
+	test("a fee quote names the token as the unit of its crypto amounts", () => {
+		expect(SPECS.withdrawal.estimateNetworkFee.output?.({ token: 'USDT', network: 'TRC20', fee: 1.5, feeCurrency: 'USD', cryptoFee: 1.5 })).toEqual({
+			token: 'USDT',
+			network: 'TRC20',
+			fee: 1.5,
+			feeCurrency: 'USD',
+			cryptoFee: 1.5,
+			cryptoFeeCurrency: 'USDT',
+		});
+	});
+});

@@ -43,8 +43,8 @@ export async function transactionPin(params: Params): Promise<string> {
 	}
 	if (!pin) {
 		params.fail(
-			"No transaction PIN: set 'PIN' under 'Additional Fields' or in the credential",
-			'Withdrawals and swaps need the PIN set on the dashboard. Nothing was sent to the service for this item.',
+			"No transaction PIN: set 'Transaction PIN' in the credential (or 'PIN' under 'Additional Fields')",
+			"Withdrawals and swaps need the PIN set on the dashboard. Keep it in the credential, where it is stored encrypted: a PIN typed into the node is stored in the workflow. Nothing was sent to the service for this item.",
 		);
 	}
 	return pin;

@@ -54,7 +54,9 @@ export async function dryRunWithdrawal(
 	try {
 		const response = await callApi(ctx, http, estimate, 'safe');
 		if (isSuccess(response)) {
-			const networkFee = response.body.data as IDataObject;
+			const { output } = SPECS.withdrawal.estimateNetworkFee;
+			const quoted = response.body.data as IDataObject;
+			const networkFee = output && isObject(quoted) ? output(quoted) : quoted;
 			return { ...record, networkFee, payout: payoutOf(sent, feeBearer, networkFee) };
 		}
 		return {

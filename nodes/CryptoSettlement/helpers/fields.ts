@@ -1,5 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import {
+	CHAIN_OF_NETWORK,
 	CRYPTO_DECIMALS,
 	FEE_LEVELS,
 	NARRATION_MAX_LENGTH,
@@ -258,7 +259,11 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			displayName: 'Network',
 			name: 'network',
 			type: 'options',
-			options: upperOptions(NETWORKS_BY_TOKEN[token]),
+			// The code is the value sent; the name says the chain ("TRC20 (Tron)").
+			options: NETWORKS_BY_TOKEN[token].map((value) => ({
+				name: CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value ? value : `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
+				value,
+			})),
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',

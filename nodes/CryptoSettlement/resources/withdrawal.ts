@@ -99,6 +99,21 @@ export function withCurrencies(record: IDataObject): IDataObject {
 	return shaped;
 }
 
+/**
+ * A fee quote with the unit of its crypto amounts named right after them (`cryptoFee` and the
+ * per-level `cryptoFees` are in the token), where the service does not name it itself.
+ */
+export function quoteWithUnits(record: IDataObject): IDataObject {
+	if (typeof record.token !== 'string') return record;
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const unit = `${key}Currency`;
+		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
+	}
+	return shaped;
+}
+
 /** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
 function submittedRecord(record: IDataObject): IDataObject {
 	const shaped = withCurrencies(record);
@@ -197,6 +212,7 @@ export const withdrawal: ResourceSpecs = {
 		source: 'spec',
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
+		output: quoteWithUnits,
 		fields: CRYPTO_PAYOUT_FIELDS,
 		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
 		explainError,
