@@ -2,7 +2,6 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { hints, properties, SPECS, subtitle } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { createOperationRunner } from './helpers/pipeline';
-import { getCredentialGuardrails } from './helpers/guardrailSummary';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
 export class CryptoSettlement implements INodeType {
@@ -34,7 +33,7 @@ export class CryptoSettlement implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getBanks, getCredentialGuardrails, getDepositAssets },
+		loadOptions: { getBanks, getDepositAssets },
 		listSearch: { searchBankAccounts, searchPayoutAddresses, searchWallets },
 	};
 }

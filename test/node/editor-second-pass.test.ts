@@ -1,10 +1,10 @@
 /**
  * The editor, second pass (issue 36): what a person sees before moving money. The credential says
- * "no limit" where there is none; the money-moving operations show the selected credential's
- * guardrails (loaded with the credential, as n8n's editor asks) and Dry Run at the top, kept when
- * the operation changes; an agent's tool says what an agent may do instead of warning about manual
- * runs; a Dry Run states what leaves the balance, the fee and what the recipient receives, through
- * n8n-core's engine against a local HTTP server. The browser check (e2e/lib/browser.mjs) looks at
+ * "no limit" where there is none; the money-moving operations show Dry Run at the top, kept when
+ * the operation changes, and point to it (n8n's editor cannot show a credential's guardrails, a Dry
+ * Run names them); an agent's tool says what an agent may do instead of warning about manual runs;
+ * a Dry Run states the guardrails and what leaves the balance, the fee and what the recipient
+ * receives, through n8n-core's engine against a local HTTP server; a service's 422 names the row. The browser check (e2e/lib/browser.mjs) looks at
  * the same screens in a real editor.
  */
 import nock from 'nock';
@@ -20,9 +20,9 @@ import {
 	type INodeTypeDescription,
 	type INodeTypes,
 } from 'n8n-workflow';
-import { ACTION_NODE, loadEditorList, loadPackage } from '../harness';
+import { ACTION_NODE, loadPackage } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/resources';
-import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
+import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
 import { describeGuardrails } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
 import { CREDENTIALS, rl, runNode } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
@@ -63,60 +63,33 @@ describe('1. the credential says "no limit" where there is none', () => {
 	});
 });
 
-describe("2. the money-moving operations show the credential's guardrails", () => {
-	const list = async (credentials: IDataObject) =>
-		(await loadEditorList({
-			method: 'getCredentialGuardrails',
-			parameters: { resource: 'withdrawal', operation: 'createCrypto' },
-			credentials: { ...CREDENTIALS, ...credentials },
-		})) as INodePropertyOptions[];
-
-	test('a Production credential with no limits: the one choice says so and names what is not limited', async () => {
-		const [choice, ...more] = await list({ environment: 'production', baseUrl: 'https://api.example.com/v1' });
-		expect(more).toEqual([]);
-		expect(choice).toEqual({
-			name: 'No limits set: Production · per withdrawal: no limit · per day: no limit · crypto to: any address · AI agents may not pay',
-			value: 'credential',
-			description:
-				"Not limited: the amount per withdrawal, the total per day, where crypto goes. The credential's owner sets limits in the credential, under Guardrails.",
+describe("2. a Dry Run names the credential's guardrails, \"no limit\" where there is none", () => {
+	test('a Production credential with no limits: each says no limit, and what is not limited is named', () => {
+		expect(describeGuardrails({ ...CREDENTIALS, environment: 'production' })).toEqual({
+			environment: 'production',
+			maxPerWithdrawal: 'no limit',
+			maxPerDay: 'no limit',
+			destinations: 'any address',
+			agentPayments: 'not allowed',
+			notLimited: ['the amount per withdrawal', 'the total per day', 'where crypto goes'],
 		});
 	});
 
-	test('a configured credential: each limit with its unit', async () => {
-		const [choice] = await list({ maxPerWithdrawalUsd: 500, maxPerDayUsd: 2000, destinations: 'allowList', allowedAddresses: 'TA\nUSDT:TRC20:TB', allowAgentPayments: true });
-		expect(choice.name).toBe('Sandbox · per withdrawal: 500.00 USD · per day: 2000.00 USD · crypto to: 2 listed addresses only · AI agents may pay');
-		expect(choice.description).toMatch(/^Every guardrail is set/);
-	});
-
-	test("an agent's tool puts what agents may do first", () => {
-		expect(describeGuardrails({ ...CREDENTIALS, maxPerDayUsd: 100 }, { tool: true }).summary).toBe(
-			'Sandbox · AI agents may not pay · per withdrawal: no limit · per day: 100.00 USD · crypto to: any address',
-		);
-	});
-
-	test('the field shows on exactly the operations that move money, loaded from the credential, and never reaches a request', async () => {
-		const entries = (await description()).properties.filter((p) => p.name === 'credentialGuardrails');
-		expect(entries).toHaveLength(1);
-		const [entry] = entries;
-		expect(entry.typeOptions?.loadOptionsMethod).toBe('getCredentialGuardrails');
-		expect(entry.routing).toBeUndefined();
-		const shownFor = Object.entries(SPECS).flatMap(([resource, specs]) =>
-			Object.keys(specs)
-				.filter((operation) => NodeHelpers.displayParameter({ resource, operation }, entry, { typeVersion: 1 }, undefined, { resource, operation }))
-				.map((operation) => ({ resource, operation })),
-		);
-		expect(shownFor).toEqual(MONEY_MOVING);
+	test('a configured credential: each limit with its unit, nothing unlimited', () => {
+		expect(
+			describeGuardrails({ ...CREDENTIALS, maxPerWithdrawalUsd: 500, maxPerDayUsd: 2000, destinations: 'allowList', allowedAddresses: 'TA\nUSDT:TRC20:TB', allowAgentPayments: true }),
+		).toEqual({ environment: 'sandbox', maxPerWithdrawal: '500.00 USD', maxPerDay: '2000.00 USD', destinations: '2 listed addresses only', agentPayments: 'allowed' });
 	});
 });
 
 describe('3. Dry Run sits at the top and stays on through operation changes', () => {
-	test('one Dry Run entry for the operations that move money, right after the guardrails', async () => {
+	test('one Dry Run entry for the operations that move money, their first field', async () => {
 		const { properties } = await description();
 		const entries = properties.filter((p) => p.name === 'dryRun');
 		expect(entries).toHaveLength(1);
 		for (const { resource, operation } of MONEY_MOVING) {
 			const fields = SPECS[resource][operation].fields.map((field) => field.name);
-			expect(fields.slice(0, 2)).toEqual(['credentialGuardrails', 'dryRun']);
+			expect(fields[0]).toBe('dryRun');
 		}
 	});
 
@@ -129,7 +102,7 @@ describe('3. Dry Run sits at the top and stays on through operation changes', ()
 	});
 });
 
-describe("4. an agent's tool says what an agent may do, not the manual-run warning", () => {
+describe("4. an agent's tool says what an agent may do, not the manual-run warning; a person is pointed to Dry Run", () => {
 	/**
 	 * The tool variant as n8n 2.41 makes it for the AI Agent (convertNodeToAiTool in n8n's
 	 * tool-generation): the same description with its Tool Description parameters added.
@@ -175,9 +148,10 @@ describe("4. an agent's tool says what an agent may do, not the manual-run warni
 
 	test.each(MONEY_MOVING)('$resource → $operation', async ({ resource, operation }) => {
 		expect(await hintsShown({ resource, operation }, { asTool: true })).toEqual([AGENT_TOOL_HINT]);
-		const manual = await hintsShown({ resource, operation });
-		expect(manual).not.toContain(AGENT_TOOL_HINT);
-		expect(manual).toEqual(SPECS[resource][operation].kind === 'withdrawal' ? [EMPTY_EXTERNAL_ID_HINT] : []);
+		const externalId = SPECS[resource][operation].kind === 'withdrawal' ? [EMPTY_EXTERNAL_ID_HINT] : [];
+		expect(await hintsShown({ resource, operation })).toEqual([...externalId, GUARDRAILS_HINT]);
+		// With Dry Run on, its output names the guardrails: the pointer to it goes.
+		expect(await hintsShown({ resource, operation, dryRun: true })).toEqual(externalId);
 	});
 });
 
@@ -214,6 +188,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 		const { baseUrl, moneySent } = await service('user');
 		const run = await runNode(usdt, { credentials: { baseUrl } });
 		expect(run.error).toBeUndefined();
+		expect(run.items[0].json.guardrails).toMatchObject({ maxPerWithdrawal: 'no limit', notLimited: ['the amount per withdrawal', 'the total per day', 'where crypto goes'] });
 		expect(run.items[0].json.payout).toEqual({
 			amount: 10,
 			amountCurrency: 'USD',

@@ -25,7 +25,7 @@ export async function dryRunRecord(ctx: IExecuteSingleFunctions, request: ApiReq
 		message: 'Dry run: every check passed; nothing was sent',
 		request: { method: request.method, path: request.url, body },
 		...(parts.valueUsd !== undefined ? { valueUsd: parts.valueUsd } : {}),
-		guardrails: describeGuardrails(await credentialsOf(ctx)).record,
+		guardrails: describeGuardrails(await credentialsOf(ctx)),
 	};
 }
 

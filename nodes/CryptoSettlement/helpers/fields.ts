@@ -52,25 +52,6 @@ export const DRY_RUN: INodeProperties = {
 		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything: what leaves the balance, the fee and what the recipient receives, each with its unit",
 };
 
-/** The only value of 'Credential Guardrails'; a run never reads it. */
-export const GUARDRAILS_VALUE = 'credential';
-
-/**
- * The selected credential's guardrails, shown on the operations that move money (n8n's hints
- * cannot read a credential; a list loaded with it can, and n8n reloads it when the credential
- * changes: helpers/guardrailSummary.ts).
- */
-export const CREDENTIAL_GUARDRAILS: INodeProperties = {
-	displayName: 'Credential Guardrails',
-	name: 'credentialGuardrails',
-	type: 'options',
-	noDataExpression: true,
-	typeOptions: { loadOptionsMethod: 'getCredentialGuardrails' },
-	default: GUARDRAILS_VALUE,
-	description:
-		"What the selected credential lets this node pay, read from the credential (no limit where its owner set none). Only the credential's owner can change them, in the credential under Guardrails.",
-};
-
 /** Optional fields of an operation, in one 'Additional Fields' collection (options sorted by name). */
 export function additionalFields(options: INodeProperties[]): INodeProperties {
 	return {

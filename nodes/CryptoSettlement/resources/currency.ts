@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { dryRunOf, transactionPin } from '../helpers/builders';
-import { additionalFields, amountField, CREDENTIAL_GUARDRAILS, CURRENCY, DRY_RUN, PIN } from '../helpers/fields';
+import { additionalFields, amountField, CURRENCY, DRY_RUN, PIN } from '../helpers/fields';
 import { checkSwap, toNumber, USD_DECIMALS } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
@@ -26,7 +26,6 @@ export const currency: ResourceSpecs = {
 		// No idempotency key exists for swaps: a repeat could convert twice.
 		kind: 'create',
 		fields: [
-			CREDENTIAL_GUARDRAILS,
 			DRY_RUN,
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),

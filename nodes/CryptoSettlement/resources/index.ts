@@ -12,7 +12,7 @@ import { sandbox } from './sandbox';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
+import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
 const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
@@ -70,7 +70,8 @@ const AS_TOOL = '($parameter["descriptionType"] !== undefined || $parameter["too
  * External ID before it applies a field's displayOptions, and one it cannot resolve yet (no input
  * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden. An
  * agent's tool has no manual runs to warn about: it says instead what an agent may do with the
- * credential (the 'Credential Guardrails' field names the credential's own settings).
+ * credential. n8n's hints cannot read a credential, so an operation that moves money points to Dry
+ * Run, whose output names the credential's guardrails, while Dry Run is off.
  */
 export const hints: NodeHint[] = [
 	{
@@ -79,6 +80,13 @@ export const hints: NodeHint[] = [
 		location: 'ndv',
 		whenToDisplay: 'always',
 		displayCondition: `={{ ${operationsWhere((spec) => spec.kind === 'withdrawal')}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !${AS_TOOL} && !String($parameter["externalId"] || "").trim() }}`,
+	},
+	{
+		message: GUARDRAILS_HINT,
+		type: 'info',
+		location: 'ndv',
+		whenToDisplay: 'always',
+		displayCondition: `={{ ${operationsWhere((spec) => spec.payment !== undefined)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !${AS_TOOL} && $parameter["dryRun"] !== true }}`,
 	},
 	{
 		message: AGENT_TOOL_HINT,

@@ -3,8 +3,7 @@ import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
-	CREDENTIAL_GUARDRAILS,
-	DRY_RUN,
+		DRY_RUN,
 	LIST_FIELDS,
 	listFilters,
 	NARRATION,
@@ -69,10 +68,18 @@ export const EMPTY_EXTERNAL_ID_HINT =
 
 /**
  * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (resources/index.ts):
- * what an agent may do with the credential. 'Credential Guardrails' shows this credential's settings.
+ * what an agent may do with the credential. n8n's hints cannot read a credential, so the
+ * credential's own settings are named by a Dry Run (helpers/guardrailSummary.ts).
  */
 export const AGENT_TOOL_HINT =
-	"As an AI agent's tool, this node moves money only if its credential allows agent payments (Allow Agent Payments, in the credential's Guardrails), and every other guardrail still applies: Credential Guardrails below shows what this credential lets an agent pay. Reads are always allowed.";
+	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, every other guardrail still applies (max per withdrawal, max per day, allowed destinations); a Dry Run names them under guardrails. Reads are always allowed.";
+
+/**
+ * Shown on an operation that moves money, outside an agent's tool, while Dry Run is off
+ * (resources/index.ts): the editor cannot show the credential's guardrails, a Dry Run can.
+ */
+export const GUARDRAILS_HINT =
+	"This node pays within its credential's guardrails, which only the credential's owner sees and sets; a new credential limits nothing (no limit per withdrawal or per day, any address). Before paying with a credential, turn on Dry Run: its output names the guardrails and what they leave unlimited, and what the recipient receives.";
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
@@ -139,8 +146,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
-			CREDENTIAL_GUARDRAILS,
-			DRY_RUN,
+						DRY_RUN,
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
@@ -182,7 +188,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [CREDENTIAL_GUARDRAILS, DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
+		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
