@@ -32,6 +32,14 @@ async function description(): Promise<INodeTypeDescription> {
 	return nodeTypes.getByNameAndVersion(ACTION_NODE).description;
 }
 
+/** The local HTTP servers of sections 5 and 6, closed after each test. */
+let servers: Array<{ close: () => Promise<void> }> = [];
+beforeAll(() => nock.enableNetConnect());
+afterEach(async () => {
+	await Promise.all(servers.map(async (s) => await s.close()));
+	servers = [];
+});
+
 const MONEY_MOVING = Object.entries(SPECS).flatMap(([resource, specs]) =>
 	Object.entries(specs)
 		.filter(([, spec]) => spec.payment !== undefined)
@@ -156,12 +164,6 @@ describe("4. an agent's tool says what an agent may do, not the manual-run warni
 });
 
 describe('5. a Dry Run states what leaves the balance, the fee and what arrives', () => {
-	let servers: Array<{ close: () => Promise<void> }> = [];
-	beforeAll(() => nock.enableNetConnect());
-	afterEach(async () => {
-		await Promise.all(servers.map(async (s) => await s.close()));
-		servers = [];
-	});
 
 	/** A service with the account's fee bearer and the fee quotes of the fake API's shape. */
 	async function service(feeBearer: string | undefined) {
@@ -233,12 +235,6 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 });
 
 describe("6. a service's 422 names the row, says nothing was paid, and advises as the node's own errors do", () => {
-	let servers: Array<{ close: () => Promise<void> }> = [];
-	beforeAll(() => nock.enableNetConnect());
-	afterEach(async () => {
-		await Promise.all(servers.map(async (s) => await s.close()));
-		servers = [];
-	});
 
 	test('an address of another chain: the label, the row with its External ID, the network to match', async () => {
 		const withdrawals = withdrawalService((body) =>
