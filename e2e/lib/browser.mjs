@@ -222,7 +222,10 @@ async function beforePayingCheck({ page, n8n, workflow, shot, panelText, docsScr
 	notes.push('Dry Run above the payment; a hint points to it while it is off');
 
 	await page.locator('[data-test-id="node-execute-button"]').first().click();
-	await page.getByText('recipientReceives').first().waitFor({ timeout: 60000 }).catch(() => {});
+	await page.getByText('Node executed successfully').first().waitFor({ timeout: 60000 }).catch(() => {});
+	// The output as JSON, where the payout (first after the message) reads as one block.
+	await page.getByText('JSON', { exact: true }).last().click().catch(() => {});
+	await page.getByText('recipientReceives').first().waitFor({ timeout: 30000 }).catch(() => {});
 	await sleep(1500);
 	file = await shot(DRY_RUN_PICTURE);
 	const output = await panelText();

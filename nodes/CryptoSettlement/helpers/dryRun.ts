@@ -45,7 +45,7 @@ export async function dryRunWithdrawal(
 	const record: IDataObject = { ...(await dryRunRecord(ctx, request, parts)), externalId: idempotency.externalId };
 	const sent = { ...(parts.body ?? {}) };
 	const feeBearer = await feeBearerOf(ctx, http);
-	if (sent.walletAddress === undefined) return { ...record, payout: payoutOf(sent, feeBearer) };
+	if (sent.walletAddress === undefined) return withPayout(record, payoutOf(sent, feeBearer));
 	// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 	delete sent.pin;
 	delete sent.externalId;
@@ -57,16 +57,19 @@ export async function dryRunWithdrawal(
 			const { output } = SPECS.withdrawal.estimateNetworkFee;
 			const quoted = response.body.data as IDataObject;
 			const networkFee = output && isObject(quoted) ? output(quoted) : quoted;
-			return { ...record, networkFee, payout: payoutOf(sent, feeBearer, networkFee) };
+			return withPayout(record, payoutOf(sent, feeBearer, networkFee), { networkFee });
 		}
-		return {
-			...record,
-			networkFeeUnavailable: `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`,
-			payout: payoutOf(sent, feeBearer),
-		};
+		const networkFeeUnavailable = `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`;
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable });
 	} catch (error) {
-		return { ...record, networkFeeUnavailable: (error as Error).message, payout: payoutOf(sent, feeBearer) };
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable: (error as Error).message });
 	}
+}
+
+/** What a person reads first: what leaves, the fee and what arrives, then the guardrails, then the request. */
+function withPayout(record: IDataObject, payout: IDataObject, extra: IDataObject = {}): IDataObject {
+	const { dryRun, message, guardrails, ...rest } = record;
+	return { dryRun, message, payout, guardrails, ...rest, ...extra };
 }
 
 type FeeBearer = 'user' | 'business' | undefined;
