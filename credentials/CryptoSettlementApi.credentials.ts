@@ -128,6 +128,14 @@ export class CryptoSettlementApi implements ICredentialType {
 				'Largest single withdrawal or swap, in USD (0: no limit). Crypto and NGN/GHS amounts are valued at the service\'s current rate; an item that cannot be valued is refused.',
 		},
 		{
+			displayName:
+				'No limit per withdrawal (0): one withdrawal or swap may pay out any amount. Enter a USD amount to cap it.',
+			name: 'noLimitPerWithdrawal',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { maxPerWithdrawalUsd: [0] } },
+		},
+		{
 			displayName: 'Max per Day (USD)',
 			name: 'maxPerDayUsd',
 			type: 'number',
@@ -135,6 +143,14 @@ export class CryptoSettlementApi implements ICredentialType {
 			default: 0,
 			description:
 				"Total per UTC day for this credential, in USD (0: no limit): today's pending and completed withdrawals, read from the service's own list, plus what the run is about to send",
+		},
+		{
+			displayName:
+				'No limit per day (0): a looping workflow or an agent may pay out the whole balance. Enter a USD amount to cap each UTC day.',
+			name: 'noLimitPerDay',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { maxPerDayUsd: [0] } },
 		},
 		{
 			displayName: 'Allowed Destinations',
@@ -148,6 +164,14 @@ export class CryptoSettlementApi implements ICredentialType {
 			default: 'any',
 			description:
 				"Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts. With either restriction, this credential cannot add or remove payout addresses or bank accounts, nor change a wallet's settlement bank: manage them in the service's dashboard.",
+		},
+		{
+			displayName:
+				'Crypto may go to any address: a mistyped or injected address is paid. Choose saved payout addresses or a list to restrict it.',
+			name: 'anyDestination',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { destinations: ['any'] } },
 		},
 		{
 			displayName: 'Allowed Addresses',

@@ -96,6 +96,8 @@ async function withEditor(n8n, work) {
 		await context.addCookies(n8n.cookies().map(({ name, value }) => ({ name, value, url: n8n.baseUrl })));
 		const page = await context.newPage();
 		page.setDefaultTimeout(30000);
+		// Leaving a workflow changed by a check (an operation switched) must not stop the next one.
+		page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
 		return await work(page);
 	} finally {
 		await browser.close().catch(() => {});
@@ -174,8 +176,85 @@ export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts
 		file = await shot('canvas-subtitles.png');
 		if (!canvasText.includes('Get many withdrawals')) throw new Error(`the canvas subtitle reads ${JSON.stringify(canvasText)} (screenshot ${file})`);
 		notes.push('subtitle "Get many withdrawals"');
+
+		notes.push(await beforePayingCheck({ page, n8n, workflow, shot, panelText, docsScreenshot }));
 		return notes.join('; ');
 	});
+}
+
+/** README pictures of issue 36 (docs/images/, beside DOCS_SCREENSHOT). */
+const DRY_RUN_PICTURE = 'dry-run-output.png';
+const AGENT_TOOL_PICTURE = 'agent-tool-panel.png';
+
+/** The start of the hint an agent's tool shows instead of the External ID warning (resources/withdrawal.ts). */
+const AGENT_TOOL = "As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments";
+
+/** The start of the hint that points a person to Dry Run while it is off (resources/withdrawal.ts). */
+const GUARDRAILS = "This node pays within its credential's guardrails";
+
+/**
+ * What a person sees before paying (issue 36), in the e2e-editor workflow: Dry Run at the top of
+ * the payment; while it is off, a hint points to it (the editor cannot show a credential's
+ * guardrails); Execute step on a Dry Run names the credential's guardrails ("no limit" for the
+ * sandbox credential) and states what leaves the balance, the fee and what the recipient
+ * receives, each with its unit (10 USD of USDT on TRC20, whose fee is 1.50 USD in the fake API,
+ * borne by the recipient: 8.50 USD arrives), and nothing is paid; Dry Run stays on when the
+ * operation changes to Create Bank; the node as an agent's tool says what an agent may do
+ * instead of the manual-run warning.
+ */
+async function beforePayingCheck({ page, n8n, workflow, shot, panelText, docsScreenshot }) {
+	const notes = [];
+	const toDocs = (file, picture) => docsScreenshot && fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), picture));
+	const switchedOn = async (name) =>
+		(await page.locator(`[data-test-id="parameter-input-${name}"] [role="switch"]`).first().getAttribute('aria-checked')) === 'true';
+
+	// While Dry Run is off (Empty External ID), the node points to it; on (Dry Run Payout), it does not.
+	await openNode(page, n8n.baseUrl, workflow, 'Empty External ID', '[data-test-id="parameter-input-dryRun"]');
+	await sleep(1500);
+	let file = await shot('guardrails-hint.png');
+	const order = await shownParameters(page);
+	if (order.indexOf('dryRun') < 0 || order.indexOf('dryRun') > order.indexOf('token')) throw new Error(`Dry Run is not above the payment's fields: ${JSON.stringify(order)} (screenshot ${file})`);
+	if (!(await panelText()).includes(GUARDRAILS)) throw new Error(`no hint points to Dry Run while it is off (screenshot ${file})`);
+	await openNode(page, n8n.baseUrl, workflow, 'Dry Run Payout', '[data-test-id="parameter-input-dryRun"]');
+	await sleep(1500);
+	file = await shot('dry-run-on.png');
+	if ((await panelText()).includes(GUARDRAILS)) throw new Error(`the hint pointing to Dry Run stays while it is on (screenshot ${file})`);
+	notes.push('Dry Run above the payment; a hint points to it while it is off');
+
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	await page.getByText('Node executed successfully').first().waitFor({ timeout: 60000 }).catch(() => {});
+	// The output as JSON, where the payout (first after the message) reads as one block.
+	await page.getByText('JSON', { exact: true }).last().click().catch(() => {});
+	await page.getByText('recipientReceives').first().waitFor({ timeout: 30000 }).catch(() => {});
+	await sleep(1500);
+	file = await shot(DRY_RUN_PICTURE);
+	const output = await panelText();
+	for (const text of ['10.00 USD', '1.5', '8.50 USD in USDT on TRC20', 'no limit', 'where crypto goes']) {
+		if (!output.includes(text)) throw new Error(`the Dry Run's output lacks ${JSON.stringify(text)} (screenshot ${file})`);
+	}
+	toDocs(file, DRY_RUN_PICTURE);
+	notes.push('Execute step on a Dry Run names the guardrails ("no limit") and shows 10.00 USD leaving, the 1.50 USD fee and 8.50 USD arriving');
+
+	await page.locator('[data-test-id="parameter-input-operation"]').first().click();
+	await sleep(800);
+	await page.locator('.el-select-dropdown__item').filter({ hasText: /^Create Bank/ }).first().click();
+	await page.locator('[data-test-id="parameter-input-bankAccountId"]').first().waitFor({ timeout: 20000 });
+	await sleep(800);
+	file = await shot('dry-run-kept.png');
+	if (!(await switchedOn('dryRun'))) throw new Error(`Dry Run went off when the operation changed to Create Bank (screenshot ${file})`);
+	notes.push('Dry Run stays on from Create Crypto to Create Bank');
+
+	if (n8n.line === '2') {
+		await openNode(page, n8n.baseUrl, workflow, 'Pay Supplier Tool', '[data-test-id="parameter-input-dryRun"]');
+		await sleep(2500);
+		file = await shot(AGENT_TOOL_PICTURE);
+		const text = await panelText();
+		if (!text.includes(AGENT_TOOL)) throw new Error(`the agent's tool does not say what an agent may do (screenshot ${file})`);
+		if (text.includes(EMPTY_EXTERNAL_ID) || text.includes(GUARDRAILS)) throw new Error(`the agent's tool shows a hint about manual runs (screenshot ${file})`);
+		toDocs(file, AGENT_TOOL_PICTURE);
+		notes.push('the agent\'s tool says what an agent may do with its credential, no External ID warning');
+	}
+	return notes.join('; ');
 }
 
 /** The README's picture of the node in the editor (docs/images/), taken by the browser check. */

@@ -42,7 +42,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		webhookUrl: `${collector.url}/sink`,
 		webhookRetryDelaysMs: [500, 1000],
 	});
-	const port = await freePort(5700 + Number(line) * 10);
+	// E2E_PORT: the first port to try, for a run beside another (the port is taken only when n8n starts).
+	const port = await freePort(Number(process.env.E2E_PORT) || 5700 + Number(line) * 10);
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(artifacts, 'n8n-start.log') });
 	const workflows = {
 		tour: loadWorkflow('tour'),

@@ -38,7 +38,8 @@ async function service(options: { listed?: IDataObject[]; endless?: boolean; rat
 			};
 		}
 		if (route === 'POST /payments/swap-currency') return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
-		if (route === 'POST /payments/estimate-network-fee') return { status: 200, body: envelope({ low: 0.5, medium: 1, high: 2 }) };
+		if (route === 'POST /payments/estimate-network-fee') return { status: 200, body: envelope({ token: 'USDT', network: 'TRC20', fee: 1.5, feeCurrency: 'USD' }) };
+		if (route === 'GET /users/fetch-integration') return { status: 200, body: envelope({ withdrawalFeeBearer: 'user' }) };
 		return withdrawals.handler(request);
 	});
 	servers.push(server);
@@ -402,7 +403,18 @@ describe('Dry run', () => {
 			externalId: 'dry-1',
 			valueUsd: 25,
 			request: { method: 'POST', path: '/payments/withdraw/address', body: { token: 'USDT', network: 'TRC20', walletAddress: 'TSaved', amount: 25, externalId: 'dry-1' } },
-			networkFee: { low: 0.5, medium: 1, high: 2 },
+			networkFee: { token: 'USDT', network: 'TRC20', fee: 1.5, feeCurrency: 'USD' },
+			guardrails: { environment: 'sandbox', maxPerWithdrawal: '500.00 USD', maxPerDay: '1000.00 USD', destinations: 'any address', agentPayments: 'not allowed', notLimited: ['where crypto goes'] },
+			payout: {
+				amount: 25,
+				amountCurrency: 'USD',
+				fee: 1.5,
+				feeCurrency: 'USD',
+				feeBearer: 'user',
+				leavesBalance: '25.00 USD',
+				recipientReceives: '23.50 USD in USDT on TRC20',
+				summary: '25.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 23.50 USD in USDT on TRC20',
+			},
 		});
 		expect(count('GET', '/payments/withdrawal/dry-1')).toBe(1);
 		expect(moneySent()).toBe(0);
@@ -462,6 +474,7 @@ describe('Dry run', () => {
 			dryRun: true,
 			message: 'Dry run: every check passed; nothing was sent',
 			request: { method: 'POST', path: '/payments/swap-currency', body: { amount: 1500, from: 'ngn', to: 'ghs' } },
+			guardrails: expect.objectContaining({ maxPerWithdrawal: 'no limit', maxPerDay: 'no limit' }),
 		});
 		const bank = await runNode(
 			{ resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('bank-1'), amount: 20, externalId: 'dry-b', additionalFields: { dryRun: true } },

@@ -39,7 +39,8 @@ describe('field rules refuse bad input before any request', () => {
 	test('the PIN comes from the node, else the credential; neither gives a clear error and no request', async () => {
 		const requests = recordRequests();
 		const run = await runNode(crypto({}), { credentials: { pin: '' } });
-		expect(run.error?.message).toBe("No transaction PIN: set 'PIN' under 'Additional Fields' or in the credential");
+		expect(run.error?.message).toBe("No transaction PIN: set 'Transaction PIN' in the credential (or 'PIN' under 'Additional Fields')");
+		expect(run.error?.description).toMatch(/Keep it in the credential, where it is stored encrypted: a PIN typed into the node is stored in the workflow/);
 		expect(requests.count()).toBe(0);
 	});
 

@@ -2,7 +2,7 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
 import { fieldOf } from './description';
-import type { OperationSpec, RetryPolicy } from './types';
+import { RETRY_OF_KIND, type OperationSpec, type RetryPolicy } from './types';
 
 /**
  * The API client's errors: the service's message, the HTTP code and the first validation entry,
@@ -75,10 +75,31 @@ function entryText(entry: { field?: string; message?: string }, operation?: Oper
 	return text.startsWith(`${field} `) ? `'${label}' ${text.slice(field.length + 1)}` : `'${label}': ${text}`;
 }
 
+/** What a field the service refused must be, from what the item sent (the node's own rules cannot check it). */
+function adviceOf(field: string | undefined, body: ApiRequest['body']): string {
+	if (field !== 'walletAddress' || typeof body?.token !== 'string') return '';
+	const network = typeof body.network === 'string' ? ` on ${body.network}, the Network chosen` : '';
+	return ` It must be a ${body.token} address${network}: an address of another chain is refused.`;
+}
+
+/**
+ * A 422 of a write that must not repeat, worded as the node's own field errors (helpers/params.ts):
+ * the field's label, the row (counted from 1, with its External ID) and that nothing was done.
+ */
+function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?: string } | undefined): string | undefined {
+	const operation = request.operation;
+	if (!operation || RETRY_OF_KIND[operation.kind] === 'safe') return undefined;
+	const label = entry?.field ? labelOf(operation, entry.field) : undefined;
+	const externalId = typeof request.body?.externalId === 'string' ? ` (${request.body.externalId})` : '';
+	const row = `row ${itemIndexOf(ctx) + 1}${externalId}`;
+	const what = operation.payment ? 'nothing was paid for this item' : 'nothing was done for this item';
+	return `${label ? `Fix '${label}' for ${row}.` : `The service refused ${row}.`}${adviceOf(entry?.field, request.body)} The service refused it, so ${what}.`;
+}
+
 /**
  * A service error: its message, the HTTP code and, for 422, the first validation entry named by
- * the field's label. The hint is the caller's, else the operation's for this status, else the
- * status's own.
+ * the field's label (for a write, with the row and that nothing was done, as the node's own
+ * errors say). The hint is the caller's, else the operation's for this status, else the status's own.
  */
 export function serviceError(
 	ctx: ApiContext,
@@ -95,6 +116,7 @@ export function serviceError(
 		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
 		: `${serviceMessage} (HTTP ${status})`;
 	const description = [
+		status === 422 ? refusedFieldText(ctx, request, first) : undefined,
 		hint ??
 			request.operation?.errorHint?.[status] ??
 			STATUS_HINTS[status] ??

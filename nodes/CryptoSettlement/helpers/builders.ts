@@ -43,8 +43,8 @@ export async function transactionPin(params: Params): Promise<string> {
 	}
 	if (!pin) {
 		params.fail(
-			"No transaction PIN: set 'PIN' under 'Additional Fields' or in the credential",
-			'Withdrawals and swaps need the PIN set on the dashboard. Nothing was sent to the service for this item.',
+			"No transaction PIN: set 'Transaction PIN' in the credential (or 'PIN' under 'Additional Fields')",
+			"Withdrawals and swaps need the PIN set on the dashboard. Keep it in the credential, where it is stored encrypted: a PIN typed into the node is stored in the workflow. Nothing was sent to the service for this item.",
 		);
 	}
 	return pin;
@@ -125,13 +125,19 @@ export function bankAccountFields(params: Params): IDataObject {
 }
 
 /**
- * 'Dry Run', under 'Additional Fields': a boolean, or from an expression (a form field, a query
- * value) the text true or false in any case. Any other value, including one an expression leaves
- * empty, fails the item: read as false it would send a real payment the user meant to try.
+ * 'Dry Run': the operation's own, or the one under 'Additional Fields' (saved workflows); either one
+ * on. Each is a boolean, or from an expression (a form field, a query value) the text true or false
+ * in any case. Any other value, including one an expression leaves empty, fails the item: read as
+ * false it would send a real payment the user meant to try.
  */
 export function dryRunOf(params: Params): boolean {
-	const value = params.additional().dryRun;
-	const configured = (params.ctx.getNode().parameters.additionalFields as IDataObject | undefined)?.dryRun;
+	const node = params.ctx.getNode().parameters;
+	const own = dryRunValue(params, params.raw('dryRun'), node.dryRun);
+	const additional = dryRunValue(params, params.additional().dryRun, (node.additionalFields as IDataObject | undefined)?.dryRun);
+	return own || additional;
+}
+
+function dryRunValue(params: Params, value: unknown, configured: unknown): boolean {
 	if (typeof value === 'boolean') return value;
 	if (value === undefined && configured === undefined) return false;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;

@@ -1,17 +1,23 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { SPECS } from '../resources';
+import { credentialsOf } from './credentials';
+import { runOf } from './engine';
+import { describeGuardrails } from './guardrailSummary';
 import { callApi, isSuccess, type ApiRequest, type HttpCall } from './transport';
+import { CRYPTO_DECIMALS, plainDecimal } from './rules';
 import type { RequestParts } from './types';
+import { isObject } from './values';
 import { lookUp } from './withdrawals';
 
 /**
  * 'Dry Run' of a money-moving item (README, "Guardrails"): it has passed every check (fields, the
  * credential's guardrails, for a withdrawal the External ID lookup), and what would be sent is
- * output with `dryRun: true` instead. Nothing that moves money is sent.
+ * output with `dryRun: true` instead, with the credential's guardrails and, for a withdrawal, what
+ * leaves the balance, the fee and what the recipient receives. Nothing that moves money is sent.
  */
 
-/** The request the item would send (never its PIN), and its USD value when the guardrails valued it. */
-export function dryRunRecord(request: ApiRequest, parts: RequestParts): IDataObject {
+/** The request the item would send (never its PIN), its USD value when the guardrails valued it, and the credential's guardrails. */
+export async function dryRunRecord(ctx: IExecuteSingleFunctions, request: ApiRequest, parts: RequestParts): Promise<IDataObject> {
 	const body = { ...(parts.body ?? {}) };
 	delete body.pin;
 	return {
@@ -19,6 +25,7 @@ export function dryRunRecord(request: ApiRequest, parts: RequestParts): IDataObj
 		message: 'Dry run: every check passed; nothing was sent',
 		request: { method: request.method, path: request.url, body },
 		...(parts.valueUsd !== undefined ? { valueUsd: parts.valueUsd } : {}),
+		guardrails: describeGuardrails(await credentialsOf(ctx)),
 	};
 }
 
@@ -35,9 +42,10 @@ export async function dryRunWithdrawal(
 	if (existing) {
 		return { ...existing, dryRun: true, message: 'Dry run: this payment already exists under its External ID, so nothing would be sent' };
 	}
-	const record: IDataObject = { ...dryRunRecord(request, parts), externalId: idempotency.externalId };
+	const record: IDataObject = { ...(await dryRunRecord(ctx, request, parts)), externalId: idempotency.externalId };
 	const sent = { ...(parts.body ?? {}) };
-	if (sent.walletAddress === undefined) return record;
+	const feeBearer = await feeBearerOf(ctx, http);
+	if (sent.walletAddress === undefined) return withPayout(record, payoutOf(sent, feeBearer));
 	// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 	delete sent.pin;
 	delete sent.externalId;
@@ -45,9 +53,97 @@ export async function dryRunWithdrawal(
 	const estimate: ApiRequest = { method: 'POST', route: SPECS.withdrawal.estimateNetworkFee.path, url: SPECS.withdrawal.estimateNetworkFee.path, body: quote };
 	try {
 		const response = await callApi(ctx, http, estimate, 'safe');
-		if (isSuccess(response)) return { ...record, networkFee: response.body.data as IDataObject };
-		return { ...record, networkFeeUnavailable: `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+		if (isSuccess(response)) {
+			const { output } = SPECS.withdrawal.estimateNetworkFee;
+			const quoted = response.body.data as IDataObject;
+			const networkFee = output && isObject(quoted) ? output(quoted) : quoted;
+			return withPayout(record, payoutOf(sent, feeBearer, networkFee), { networkFee });
+		}
+		const networkFeeUnavailable = `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`;
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable });
 	} catch (error) {
-		return { ...record, networkFeeUnavailable: (error as Error).message };
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable: (error as Error).message });
 	}
+}
+
+/** What a person reads first: what leaves, the fee and what arrives, then the guardrails, then the request. */
+function withPayout(record: IDataObject, payout: IDataObject, extra: IDataObject = {}): IDataObject {
+	const { dryRun, message, guardrails, ...rest } = record;
+	return { dryRun, message, payout, guardrails, ...rest, ...extra };
+}
+
+type FeeBearer = 'user' | 'business' | undefined;
+
+/** The account's withdrawal fee bearer (Account → Get), read once per node run; undefined when it cannot be read. */
+const bearers = new WeakMap<object, Promise<FeeBearer>>();
+
+async function feeBearerOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<FeeBearer> {
+	const run = runOf(ctx);
+	let bearer = bearers.get(run);
+	if (!bearer) {
+		const path = SPECS.account.get.path;
+		bearer = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
+			(response) => {
+				const data = isSuccess(response) && isObject(response.body.data) ? response.body.data : {};
+				return data.withdrawalFeeBearer === 'user' || data.withdrawalFeeBearer === 'business' ? data.withdrawalFeeBearer : undefined;
+			},
+			() => undefined,
+		);
+		bearers.set(run, bearer);
+	}
+	return await bearer;
+}
+
+/** An amount with its unit: USD with 2 decimals, a token's amount with at most 8 (as the node sends them). */
+const money = (value: number, unit: string) =>
+	`${unit === 'USD' ? value.toFixed(2) : plainDecimal(Number(value.toFixed(CRYPTO_DECIMALS)))} ${unit}`;
+
+/**
+ * What leaves the balance, the fee and what the recipient receives, each with its unit, by the
+ * account's withdrawal fee bearer (docs/api.md, "Withdrawal fees"): `user`, the fee is deducted
+ * from the payout; `business`, it is added to what leaves the balance.
+ */
+export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
+	const crypto = body.walletAddress !== undefined;
+	const token = String(body.token ?? '');
+	const inToken = body.cryptoAmount !== undefined;
+	const amount = Number(inToken ? body.cryptoAmount : body.amount);
+	const unit = inToken ? token : 'USD';
+	// The fee in the amount's unit: USD as quoted, or in the token when the quote gives that too.
+	const level = typeof body.feeLevel === 'string' ? body.feeLevel : undefined;
+	const quoted = (key: string, perLevel: string) => {
+		const value = networkFee?.[key] ?? (level && isObject(networkFee?.[perLevel]) ? (networkFee[perLevel] as IDataObject)[level] : undefined);
+		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+	};
+	const fee = inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees');
+	const what = crypto ? `${token}${body.network ? ` on ${String(body.network)}` : ''}` : "the bank account's currency (NGN or GHS) at the service's rate";
+	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: feeBearer ?? 'unknown' };
+	if (!crypto) {
+		// The service quotes no bank fee before a payout: it is known from the created record.
+		statement.fee = "the service's bank fee, in the bank account's currency; the created record shows it (fee, feeCurrency)";
+	} else if (fee === undefined) {
+		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
+	} else {
+		statement.fee = fee;
+		statement.feeCurrency = unit;
+	}
+	const known = typeof statement.fee === 'number';
+	if (feeBearer === 'user') {
+		statement.leavesBalance = money(amount, unit);
+		statement.recipientReceives = known ? `${money(amount - fee!, unit)} in ${what}` : `${money(amount, unit)} less the fee, in ${what}`;
+	} else if (feeBearer === 'business') {
+		statement.leavesBalance = known ? money(amount + fee!, unit) : `${money(amount, unit)} plus the fee`;
+		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
+	} else {
+		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
+		statement.recipientReceives = `${money(amount, unit)} in ${what}, less the fee if the recipient bears fees`;
+	}
+	const feeText = known ? money(fee!, unit) : 'the fee';
+	statement.summary =
+		feeBearer === 'user'
+			? `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`
+			: feeBearer === 'business'
+				? `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`
+				: `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
+	return statement;
 }

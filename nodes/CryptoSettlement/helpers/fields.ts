@@ -1,5 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import {
+	CHAIN_OF_NETWORK,
 	CRYPTO_DECIMALS,
 	FEE_LEVELS,
 	NARRATION_MAX_LENGTH,
@@ -36,14 +37,19 @@ export const PIN: INodeProperties = {
 	description: "Transaction PIN. Leave empty to use the credential's PIN.",
 };
 
-/** Money-moving operations: check everything, send nothing (README, "Guardrails"). */
+/**
+ * Money-moving operations: check everything, send nothing (README, "Guardrails"). Shown at the top
+ * of the operation, where a person looks before paying, and one entry for the three operations,
+ * so it stays on when the operation changes between them. 'Additional Fields' keeps its own Dry
+ * Run for workflows saved before; either one on means a dry run.
+ */
 export const DRY_RUN: INodeProperties = {
 	displayName: 'Dry Run',
 	name: 'dryRun',
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything",
+		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything: what leaves the balance, the fee and what the recipient receives, each with its unit",
 };
 
 /** Optional fields of an operation, in one 'Additional Fields' collection (options sorted by name). */
@@ -234,7 +240,11 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			displayName: 'Network',
 			name: 'network',
 			type: 'options',
-			options: upperOptions(NETWORKS_BY_TOKEN[token]),
+			// The code is the value sent; the name says the chain ("TRC20 (Tron)").
+			options: NETWORKS_BY_TOKEN[token].map((value) => ({
+				name: CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value ? value : `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
+				value,
+			})),
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',

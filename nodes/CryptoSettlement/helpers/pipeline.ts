@@ -143,7 +143,7 @@ async function perform(
 			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
 			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
 		default: {
-			if (parts.dryRun) return [dryRunRecord(request, parts)];
+			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
 			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
 			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];

@@ -21,6 +21,16 @@ export const NETWORKS_BY_TOKEN: Readonly<Record<'USDT' | 'USDC', readonly string
 };
 export const NETWORKS = ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON', 'BASE'] as const;
 
+/** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
+export const CHAIN_OF_NETWORK: Readonly<Record<(typeof NETWORKS)[number], string>> = {
+	ERC20: 'Ethereum',
+	TRC20: 'Tron',
+	BSC: 'BNB Smart Chain',
+	SOL: 'Solana',
+	TON: 'TON',
+	BASE: 'Base',
+};
+
 export const FEE_LEVELS = ['low', 'medium', 'high'] as const;
 export const FIAT_CURRENCIES = ['ngn', 'ghs'] as const;
 export const WITHDRAWAL_FEE_BEARERS = ['user', 'business'] as const;

@@ -27,6 +27,7 @@ export const currency: ResourceSpecs = {
 		kind: 'create',
 		money: 'pays',
 		fields: [
+			DRY_RUN,
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),
 			fiat('to', 'To', 'ghs', "Currency to credit; must differ from 'From'"),

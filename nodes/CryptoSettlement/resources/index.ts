@@ -12,7 +12,7 @@ import { sandbox } from './sandbox';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
+import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
 const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
@@ -51,11 +51,27 @@ export const properties: INodeProperties[] = describeNode(RESOURCES, 'account');
 /** The node's subtitle: the chosen operation's action. */
 export const subtitle = describeSubtitle(RESOURCES);
 
+/** `resource:operation` of the operations of a kind, or of those that move money. */
+const operationsWhere = (keep: (spec: ResourceSpecs[string]) => boolean) =>
+	JSON.stringify(
+		Object.entries(SPECS).flatMap(([resource, specs]) =>
+			Object.entries(specs)
+				.filter(([, spec]) => keep(spec))
+				.map(([operation]) => `${resource}:${operation}`),
+		),
+	);
+
+/** The node as an AI agent's tool: n8n's tool variant adds its Tool Description parameters. */
+const AS_TOOL = '($parameter["descriptionType"] !== undefined || $parameter["toolDescription"] !== undefined)';
+
 /**
  * The node's hints. While a withdrawal's External ID is empty, the editor says that every manual
  * run pays again. A hint rather than a notice under the field: the editor resolves a mapped
  * External ID before it applies a field's displayOptions, and one it cannot resolve yet (no input
- * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden.
+ * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden. An
+ * agent's tool has no manual runs to warn about: it says instead what an agent may do with the
+ * credential. n8n's hints cannot read a credential, so an operation that moves money points to Dry
+ * Run, whose output names the credential's guardrails, while Dry Run is off.
  */
 export const hints: NodeHint[] = [
 	{
@@ -63,12 +79,20 @@ export const hints: NodeHint[] = [
 		type: 'warning',
 		location: 'ndv',
 		whenToDisplay: 'always',
-		displayCondition: `={{ ${JSON.stringify(
-			Object.entries(SPECS).flatMap(([resource, specs]) =>
-				Object.entries(specs)
-					.filter(([, spec]) => spec.kind === 'withdrawal')
-					.map(([operation]) => `${resource}:${operation}`),
-			),
-		)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !String($parameter["externalId"] || "").trim() }}`,
+		displayCondition: `={{ ${operationsWhere((spec) => spec.kind === 'withdrawal')}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !${AS_TOOL} && !String($parameter["externalId"] || "").trim() }}`,
+	},
+	{
+		message: GUARDRAILS_HINT,
+		type: 'info',
+		location: 'ndv',
+		whenToDisplay: 'always',
+		displayCondition: `={{ ${operationsWhere((spec) => spec.payment !== undefined)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !${AS_TOOL} && $parameter["dryRun"] !== true }}`,
+	},
+	{
+		message: AGENT_TOOL_HINT,
+		type: 'info',
+		location: 'ndv',
+		whenToDisplay: 'always',
+		displayCondition: `={{ ${operationsWhere((spec) => spec.payment !== undefined)}.includes($parameter["resource"] + ":" + $parameter["operation"]) && ${AS_TOOL} }}`,
 	},
 ];

@@ -3,7 +3,7 @@ import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
-	DRY_RUN,
+		DRY_RUN,
 	LIST_FIELDS,
 	listFilters,
 	NARRATION,
@@ -66,6 +66,21 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 export const EMPTY_EXTERNAL_ID_HINT =
 	"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.";
 
+/**
+ * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (resources/index.ts):
+ * what an agent may do with the credential. n8n's hints cannot read a credential, so the
+ * credential's own settings are named by a Dry Run (helpers/guardrailSummary.ts).
+ */
+export const AGENT_TOOL_HINT =
+	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, every other guardrail still applies (max per withdrawal, max per day, allowed destinations); a Dry Run names them under guardrails. Reads are always allowed.";
+
+/**
+ * Shown on an operation that moves money, outside an agent's tool, while Dry Run is off
+ * (resources/index.ts): the editor cannot show the credential's guardrails, a Dry Run can.
+ */
+export const GUARDRAILS_HINT =
+	"This node pays within its credential's guardrails, which only the credential's owner sees and sets; a new credential limits nothing (no limit per withdrawal or per day, any address). Before paying with a credential, turn on Dry Run: its output names the guardrails and what they leave unlimited, and what the recipient receives.";
+
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
 
@@ -87,6 +102,21 @@ export function withCurrencies(record: IDataObject): IDataObject {
 		shaped[key] = value;
 		const field = Object.prototype.hasOwnProperty.call(CURRENCY_FIELDS, key) ? CURRENCY_FIELDS[key] : undefined;
 		if (field && !(field in record) && typeof value === 'number' && unitOf[key]) shaped[field] = unitOf[key];
+	}
+	return shaped;
+}
+
+/**
+ * A fee quote with the unit of its crypto amounts named right after them (`cryptoFee` and the
+ * per-level `cryptoFees` are in the token), where the service does not name it itself.
+ */
+export function quoteWithUnits(record: IDataObject): IDataObject {
+	if (typeof record.token !== 'string') return record;
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const unit = `${key}Currency`;
+		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
 	}
 	return shaped;
 }
@@ -117,6 +147,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
+						DRY_RUN,
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
@@ -159,7 +190,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
+		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const walletAddress = params.requiredText('walletAddress');
@@ -190,6 +221,7 @@ export const withdrawal: ResourceSpecs = {
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
 		money: 'none',
+		output: quoteWithUnits,
 		fields: CRYPTO_PAYOUT_FIELDS,
 		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
 		explainError,
