@@ -106,11 +106,14 @@ export class Params {
 		return fieldOf(this.spec, name)?.displayName ?? name;
 	}
 
-	/** Whether the parameter (or its 'Additional Fields' entry) is set by an expression. */
+	/**
+	 * Whether the parameter or its 'Additional Fields' entry is set by an expression (Dry Run has
+	 * both: the operation's own and the one of workflows saved before it).
+	 */
 	isExpression(name: string): boolean {
 		const { parameters } = this.ctx.getNode();
-		const value = parameters[name] ?? (parameters.additionalFields as IDataObject | undefined)?.[name];
-		return typeof value === 'string' && value.startsWith('=');
+		const values = [parameters[name], (parameters.additionalFields as IDataObject | undefined)?.[name]];
+		return values.some((value) => typeof value === 'string' && value.startsWith('='));
 	}
 
 	/**
