@@ -259,11 +259,13 @@ describe('AI agents', () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	// (with a human review required, as by default, see agent-review.test.ts)
 	test('allowed, every other guardrail still applies; reads are always allowed', async () => {
 		const { baseUrl, moneySent } = await service();
-		const over = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 80, ref: 'ai-2' }]);
+		const allowed = { baseUrl, allowAgentPayments: true, agentPaymentsNeedHumanReview: false, maxPerWithdrawalUsd: 50 };
+		const over = await asTool(crypto(), allowed, [{ amount: 80, ref: 'ai-2' }]);
 		expect(over.error?.message).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
-		const within = await asTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 20, ref: 'ai-3' }]);
+		const within = await asTool(crypto(), allowed, [{ amount: 20, ref: 'ai-3' }]);
 		expect(within.error).toBeUndefined();
 		expect(moneySent()).toBe(1);
 
