@@ -34,6 +34,8 @@ export const GUARDED_CREDENTIAL = {
 		allowedAddresses: `${SUPPLIER.token}:${SUPPLIER.network}:${SUPPLIER.address}`,
 		requireExternalId: true,
 		allowAgentPayments: true,
+		// the agent pays without a human review (review-checks.mjs: with one)
+		agentPaymentsNeedHumanReview: false,
 	},
 };
 
@@ -67,8 +69,8 @@ const usd = (value) => `${Number(value).toFixed(2)} USD`;
 const AGENT_REFUSAL = /This tool may not move money: the owner of the credential has not allowed AI agents to make payments/;
 
 /** The scripted model, started before the credentials are imported (their Base URL points at it). */
-export async function startAgentModel() {
-	return await startFakeLlm(SCENARIOS);
+export async function startAgentModel(more = {}) {
+	return await startFakeLlm({ ...SCENARIOS, ...more });
 }
 
 /**
