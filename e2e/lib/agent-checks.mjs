@@ -4,7 +4,8 @@
 // automatically by the model"); everything else is fixed in e2e/workflows/e2e-agent.json.
 //
 //   Agent (payments off): Read Account, then Pay Supplier 30 USD → refused, nothing sent
-//   Agent (payments on, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD → sent once
+//   Agent (payments on, human review off, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD → sent once
+//   (with a human review required: review-checks.mjs)
 import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { secs } from '../../tooling/util.mjs';
 import { startFakeLlm, toolResults } from './fake-llm.mjs';
@@ -159,7 +160,7 @@ export async function agentChecks({ n8n, sandbox, model }) {
 	});
 
 	const [over, within] = [OVER_LIMIT, WITHIN_LIMIT].map((args) => usd(args.Amount__USD_));
-	await check(`agent payments on: ${usd(MAX_PER_WITHDRAWAL_USD)} max per withdrawal refuses ${over}, ${within} is sent once`, async () => {
+	await check(`agent payments on, human review off: ${usd(MAX_PER_WITHDRAWAL_USD)} max per withdrawal refuses ${over}, ${within} is sent once, without a review`, async () => {
 		const [overAnswer, withinAnswer] = answers('payments-on');
 		const limit = `Max per withdrawal is ${usd(MAX_PER_WITHDRAWAL_USD)}; this item is ${over}`;
 		assert(errorIn(overAnswer)?.includes(limit), `${over}: the model got back ${overAnswer?.slice(0, 300)}`);

@@ -9,12 +9,12 @@
 //            the same External ID, approved again → answered as already submitted (no second payment)
 //   deny:    declined → nothing sent, the agent is told
 //   ungated: the copy without review → refused, nothing sent
-import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
+import { EXAMPLES, loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
 import { toolResults } from './fake-llm.mjs';
 import { assert, check } from './report.mjs';
 
-export const REVIEW_WORKFLOW = 'csExAgentReview1';
+export const REVIEW_WORKFLOW = EXAMPLES.agentReview;
 const PAY = 'Pay Supplier';
 const UNGATED = 'Pay Supplier (no review)';
 const REVIEW = 'Approve by Email';
@@ -88,8 +88,16 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	const finished = (scenario) =>
 		waitFor(() => model.of(scenario).length === REVIEW_SCENARIOS[scenario].length + 1, { timeoutMs: 90000, what: `the agent's answer in ${scenario}` });
 	const email = (externalId, after) => smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
+	// The email leaves before n8n has put the execution to wait: until then the link answers 409.
 	const follow = async (url) => {
-		const res = await httpJson('GET', url, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
+		let res;
+		await waitFor(
+			async () => {
+				res = await httpJson('GET', url, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
+				return res.status !== 409;
+			},
+			{ timeoutMs: 30000, intervalMs: 500, what: 'the execution waiting for the approval' },
+		);
 		assert(res.status === 200, `the link answered ${res.status}: ${res.text.slice(0, 200)}`);
 	};
 

@@ -6,7 +6,7 @@
  * engine itself sets the run's source the node reads.
  */
 import nock from 'nock';
-import type { EngineRequest, EngineResponse, IConnections, IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type { EngineRequest, EngineResponse, IConnections, IDataObject, IExecuteFunctions, INode, INodeParameters, INodeType } from 'n8n-workflow';
 import { ACTION_NODE, CREDENTIAL_TYPE, loadPackage, runWorkflow } from '../harness';
 import { CREDENTIALS } from './helpers';
 import { envelope, localService, withdrawalService } from './local-service';
@@ -117,7 +117,7 @@ const payParameters: IDataObject = {
 const node = (name: string, type: string, extra: Partial<INode> = {}): INode =>
 	({ id: name, name, type, typeVersion: type === REVIEW_TYPE ? 2.1 : 1, position: [0, 0], parameters: {}, ...extra }) as INode;
 const tool = (name: string, parameters = payParameters, extra: Partial<INode> = {}) =>
-	node(name, TOOL_TYPE, { parameters, credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Crypto Settlement account' } }, ...extra });
+	node(name, TOOL_TYPE, { parameters: parameters as INodeParameters, credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Crypto Settlement account' } }, ...extra });
 const link = (to: string) => ({ ai_tool: [[{ node: to, type: 'ai_tool' as const, index: 0 }]] });
 
 const START = node('Start', 'test.start');
