@@ -47,7 +47,7 @@ const CREDENTIALS = {
 };
 
 /** A tool's name as n8n makes it from the node's name (n8n-workflow's nodeNameToToolName). */
-const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
+export const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 /** What the model asks for; the argument names are the $fromAI keys the editor makes from the fields' labels. */
 const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID: externalId });
@@ -102,7 +102,7 @@ export function agentCredentials(sandbox, model) {
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 
 /** The error a tool result carries: n8n answers a failed tool run with `{ error }` (in a list of items). */
-function errorIn(text) {
+export function errorIn(text) {
 	try {
 		const json = JSON.parse(text);
 		return (Array.isArray(json) ? json[0] : json)?.error;

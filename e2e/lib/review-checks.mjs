@@ -11,6 +11,7 @@
 //   ungated: the copy without review → refused, nothing sent
 import { EXAMPLES, loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
+import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
 import { assert, check } from './report.mjs';
 
@@ -20,8 +21,6 @@ const UNGATED = 'Pay Supplier (no review)';
 const REVIEW = 'Approve by Email';
 const CREDENTIAL = { id: 'csE2eAgentRev001', name: 'Crypto Settlement Sandbox (agent payments on, human review)' };
 
-/** A tool's name as n8n makes it from the node's name (n8n-workflow's nodeNameToToolName). */
-const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID: externalId });
 /** A gated tool takes the tool's own arguments and the review node's ($fromAI in it: none here). */
 const gated = (args) => ({ tool: toolName(PAY), args: { toolParameters: args, hitlParameters: {} } });
@@ -57,16 +56,6 @@ export function reviewCredentials(sandbox, smtp) {
 		{ ...base, ...CREDENTIAL, data: { ...base.data, allowAgentPayments: true } },
 		{ ...smtpNode.credentials.smtp, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true } },
 	];
-}
-
-/** The error a tool result carries: n8n answers a failed tool run with `{ error }` (in a list of items). */
-function errorIn(text) {
-	try {
-		const json = JSON.parse(text);
-		return (Array.isArray(json) ? json[0] : json)?.error;
-	} catch {
-		return undefined;
-	}
 }
 
 /** The approval email's links, by whether they approve. */
