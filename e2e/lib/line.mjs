@@ -130,7 +130,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
 				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
-				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels });
+				const canvases = workflows.review ? [{ workflowId: REVIEW_WORKFLOW, node: 'Approve by Email', file: 'agent-payouts-review.png' }] : [];
+				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels, canvases });
 				return out;
 			});
 			await check('browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle', async () => {
