@@ -60,7 +60,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		editor: loadWorkflow('e2e-editor'),
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
-		...(line === '2' ? { review: reviewWorkflow() } : {}),
+		...(line === '2' ? { review: reviewWorkflow(), reviewExample: loadWorkflow('agent-payouts-review') } : {}),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -130,7 +130,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
 				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
-				const canvases = workflows.review ? [{ workflowId: REVIEW_WORKFLOW, node: 'Approve by Email', file: 'agent-payouts-review.png' }] : [];
+				const canvases = workflows.review ? [{ workflowId: EXAMPLES.agentReview, node: 'Approve by Email', file: 'agent-payouts-review.png' }] : [];
 				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels, canvases });
 				return out;
 			});

@@ -9,13 +9,14 @@
 //            the same External ID, approved again → answered as already submitted (no second payment)
 //   deny:    declined → nothing sent, the agent is told
 //   ungated: the copy without review → refused, nothing sent
-import { EXAMPLES, loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
+import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
 import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
 import { assert, check } from './report.mjs';
 
-export const REVIEW_WORKFLOW = EXAMPLES.agentReview;
+/** The example as the test runs it (its own id: the example itself is imported unchanged, for the README's picture). */
+export const REVIEW_WORKFLOW = 'csE2eAgentReview';
 const PAY = 'Pay Supplier';
 const UNGATED = 'Pay Supplier (no review)';
 const REVIEW = 'Approve by Email';
@@ -39,7 +40,8 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 
 /** The example workflow with the e2e credential on its tool and an ungated copy of the tool. */
 export function reviewWorkflow() {
-	const workflow = loadWorkflow('agent-payouts-review');
+	const workflow = { ...loadWorkflow('agent-payouts-review'), id: REVIEW_WORKFLOW };
+	workflow.name = `e2e: ${workflow.name}`;
 	const tool = workflow.nodes.find((node) => node.name === PAY);
 	tool.credentials = { cryptoSettlementApi: CREDENTIAL };
 	const agent = workflow.connections[REVIEW].ai_tool[0][0].node;
