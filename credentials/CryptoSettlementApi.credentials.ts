@@ -199,6 +199,15 @@ export class CryptoSettlementApi implements ICredentialType {
 			description:
 				'Whether the node used as an AI agent\'s tool may run withdrawals and swaps (every other guardrail still applies). Reads are always allowed.',
 		},
+		{
+			displayName: 'Agent Payments Need Human Review',
+			name: 'agentPaymentsNeedHumanReview',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether an AI agent's withdrawal or swap goes only after a person approved that very call: the tool must reach the agent through one of n8n's human review steps for tools (n8n 2.x; on n8n 1.x agent payments are then refused). Off: agent payments need no review (every other guardrail still applies).",
+			displayOptions: { show: { allowAgentPayments: [true] } },
+		},
 	];
 
 	/**

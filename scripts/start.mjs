@@ -36,7 +36,7 @@ const t0 = Date.now();
 const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
 
 // poll-trigger is imported inactive (its sticky note explains how to start it).
-const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger', pollTrigger: 'poll-trigger' };
+const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger', pollTrigger: 'poll-trigger', agentReview: 'agent-payouts-review' };
 
 async function main() {
 	if (!LINES[line]) throw new Error(`unknown --line=${line} (use 2 or 1)`);

@@ -28,7 +28,7 @@ const MONEY_CLASSES = {
 	pays: {
 		name: 'pays',
 		guardrails: 'all of them, batch-wide; takes Dry Run',
-		agent: 'only with **Allow Agent Payments**',
+		agent: 'only with **Allow Agent Payments**, and a person\'s review of each call unless **Agent Payments Need Human Review** is off',
 	},
 	destination: {
 		name: 'changes where money goes',

@@ -18,6 +18,8 @@ export const EXAMPLES = {
 	trigger: 'csExTrigger00001',
 	/** Imported inactive. */
 	pollTrigger: 'csExPollTrig0001',
+	/** Imported inactive; needs n8n 2.x and the user's OpenAI and SMTP credentials (its sticky notes). */
+	agentReview: 'csExAgentReview1',
 };
 
 /** Workflows only the e2e tests import. */

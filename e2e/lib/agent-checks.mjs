@@ -5,8 +5,9 @@
 //
 //   Agent (payments off): Read Account, then Pay Supplier 30 USD → refused, nothing sent; then
 //     Save Payout Address and Update Wallet Bank → refused (an agent never changes where money goes)
-//   Agent (payments on, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD → sent once; then
-//     Save Payout Address and Update Wallet Bank → still refused
+//   Agent (payments on, human review off, Max per Withdrawal 100 USD): 250 USD → refused; 40 USD →
+//     sent once; then Save Payout Address and Update Wallet Bank → still refused
+//   (with a human review required: review-checks.mjs)
 import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
 import { secs } from '../../tooling/util.mjs';
 import { startFakeLlm, toolResults } from './fake-llm.mjs';
@@ -36,6 +37,8 @@ export const GUARDED_CREDENTIAL = {
 		allowedAddresses: `${SUPPLIER.token}:${SUPPLIER.network}:${SUPPLIER.address}`,
 		requireExternalId: true,
 		allowAgentPayments: true,
+		// the agent pays without a human review (review-checks.mjs: with one)
+		agentPaymentsNeedHumanReview: false,
 	},
 };
 
@@ -46,7 +49,7 @@ const CREDENTIALS = {
 };
 
 /** A tool's name as n8n makes it from the node's name (n8n-workflow's nodeNameToToolName). */
-const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
+export const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 /** What the model asks for; the argument names are the $fromAI keys the editor makes from the fields' labels. */
 const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID: externalId });
@@ -85,8 +88,8 @@ const usd = (value) => `${Number(value).toFixed(2)} USD`;
 const AGENT_REFUSAL = /This tool may not move money: the owner of the credential has not allowed AI agents to make payments/;
 
 /** The scripted model, started before the credentials are imported (their Base URL points at it). */
-export async function startAgentModel() {
-	return await startFakeLlm(SCENARIOS);
+export async function startAgentModel(more = {}) {
+	return await startFakeLlm({ ...SCENARIOS, ...more });
 }
 
 /**
@@ -119,7 +122,7 @@ const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 const DESTINATION_ROUTES = /\/payments\/wallet-addresses\/?$|\/payments\/wallet-addresses\/[^/]+$|\/payments\/banks\/add|\/payments\/integration-banks\/|\/trades\/wallets\/[^/]+\/(bank|auto-settlement)/;
 
 /** The error a tool result carries: n8n answers a failed tool run with `{ error }` (in a list of items). */
-function errorIn(text) {
+export function errorIn(text) {
 	try {
 		const json = JSON.parse(text);
 		return (Array.isArray(json) ? json[0] : json)?.error;
@@ -178,7 +181,7 @@ export async function agentChecks({ n8n, sandbox, model }) {
 	});
 
 	const [over, within] = [OVER_LIMIT, WITHIN_LIMIT].map((args) => usd(args.Amount__USD_));
-	await check(`agent payments on: ${usd(MAX_PER_WITHDRAWAL_USD)} max per withdrawal refuses ${over}, ${within} is sent once`, async () => {
+	await check(`agent payments on, human review off: ${usd(MAX_PER_WITHDRAWAL_USD)} max per withdrawal refuses ${over}, ${within} is sent once, without a review`, async () => {
 		const [overAnswer, withinAnswer] = answers('payments-on');
 		const limit = `Max per withdrawal is ${usd(MAX_PER_WITHDRAWAL_USD)}; this item is ${over}`;
 		assert(errorIn(overAnswer)?.includes(limit), `${over}: the model got back ${overAnswer?.slice(0, 300)}`);

@@ -276,7 +276,7 @@ export const DOCS_PANELS = [
  * screenshots the USDT Withdrawal node's panel (`node-panel.png`); with `docsScreenshot` (a
  * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
-export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot, panels = [] }) {
+export async function browserCheck({ n8n, workflowId, artifacts, log = () => {}, docsScreenshot, panels = [], canvases = [] }) {
 	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
 	const notes = [];
 	return await withEditor(n8n, async (page) => {
@@ -332,6 +332,16 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 			if (missing.length) throw new Error(`${p.node} panel lacks ${JSON.stringify(missing)} (screenshot ${file})`);
 			if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), p.file));
 			notes.push(`${p.node} panel checked${docsScreenshot ? ` and saved to docs/images/${p.file}` : ''}`);
+		}
+		// Whole example workflows the README shows (its nodes and sticky notes)
+		for (const c of canvases) {
+			await page.goto(`${n8n.baseUrl}/workflow/${c.workflowId}`, { waitUntil: 'domcontentloaded' });
+			await page.locator(`[data-node-name="${c.node}"], [data-name="${c.node}"]`).first().waitFor({ timeout: 60000 });
+			await sleep(1500);
+			const file = path.join(artifacts, c.file);
+			await page.screenshot({ path: file });
+			if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), c.file));
+			notes.push(`canvas of ${c.node}'s workflow${docsScreenshot ? ` saved to docs/images/${c.file}` : ''}`);
 		}
 		// The credential's Guardrails section, screenshotted with the other README pictures
 		notes.push(await credentialGuardrailsCheck({ page, n8n, artifacts, docsDir: docsScreenshot && path.dirname(docsScreenshot) }));

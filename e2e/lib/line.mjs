@@ -14,6 +14,8 @@ import { startCollector } from './collector.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
+import { REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
+import { startSmtpServer } from './smtp-server.mjs';
 import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
@@ -32,7 +34,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const model = await startAgentModel();
+	const model = await startAgentModel(REVIEW_SCENARIOS);
+	const smtp = await startSmtpServer();
 	const sandbox = await startFakeApi({
 		port: 0,
 		maxPageSize: 5,
@@ -57,6 +60,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
 		editor: loadWorkflow('e2e-editor'),
 		agent: agentWorkflow(line),
+		// human review for tools exists on n8n 2.x only
+		...(line === '2' ? { review: reviewWorkflow(), reviewExample: loadWorkflow('agent-payouts-review') } : {}),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -73,7 +78,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model)]);
+			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp)]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
@@ -93,6 +98,12 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await n8n.activate(E2E.pollTrigger);
 		});
 
+		if (workflows.review) {
+			await check('agent with human review workflow activated (its webhook starts the agent)', async () => {
+				await n8n.activate(REVIEW_WORKFLOW);
+			});
+		}
+
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
 		await executeChecks({ n8n, sandbox });
 		await agentChecks({ n8n, sandbox, model });
@@ -103,6 +114,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		await sandbox.settle();
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
+		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		await pollTriggerCheck({ n8n, sandbox, collector });
@@ -119,7 +131,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
 				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
-				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels });
+				const canvases = workflows.review ? [{ workflowId: EXAMPLES.agentReview, node: 'Approve by Email', file: 'agent-payouts-review.png' }] : [];
+				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels, canvases });
 				return out;
 			});
 			await check('browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle', async () => {
@@ -132,6 +145,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		await sandbox.close().catch(() => {});
 		await collector.close().catch(() => {});
 		await model.close().catch(() => {});
+		await smtp.close().catch(() => {});
 		if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });
 		say(`--- n8n ${LINES[line].version} done in ${secs(Date.now() - lineStart)}${keep ? ` (kept ${userFolder})` : ''}`);
 		setCurrentLine('');

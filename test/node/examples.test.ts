@@ -24,7 +24,7 @@ const load = (file: string) =>
 		connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 	};
 
-const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger'];
+const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger', 'agent-payouts-review'];
 const isWithdrawal = (node: WorkflowNode) =>
 	node.type.endsWith('.cryptoSettlement') && ['createCrypto', 'createBank'].includes(String(node.parameters.operation));
 

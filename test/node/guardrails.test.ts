@@ -374,11 +374,13 @@ describe('AI agents', () => {
 		expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/payments/withdrawal/ai-1']);
 	});
 
+	// (with a human review required, as by default, see agent-review.test.ts)
 	test('allowed, every other guardrail still applies; reads are always allowed', async () => {
 		const { baseUrl, moneySent } = await service();
-		const over = await runAsTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 80, ref: 'ai-2' }]);
+		const allowed = { baseUrl, allowAgentPayments: true, agentPaymentsNeedHumanReview: false, maxPerWithdrawalUsd: 50 };
+		const over = await runAsTool(crypto(), allowed, [{ amount: 80, ref: 'ai-2' }]);
 		expect(over.error?.message).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
-		const within = await runAsTool(crypto(), { baseUrl, allowAgentPayments: true, maxPerWithdrawalUsd: 50 }, [{ amount: 20, ref: 'ai-3' }]);
+		const within = await runAsTool(crypto(), allowed, [{ amount: 20, ref: 'ai-3' }]);
 		expect(within.error).toBeUndefined();
 		expect(moneySent()).toBe(1);
 

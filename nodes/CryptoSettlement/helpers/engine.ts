@@ -48,6 +48,31 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
 	return !!data && data.main === undefined && data.ai_tool !== undefined;
 }
 
+/**
+ * The node whose request ran this node, as n8n-core's engine records it in the run's source (one
+ * `main` entry): for a tool an AI Agent calls (n8n 2.x), the agent, or, once a person approved the
+ * call, the human review node between them. Undefined when the source has any other shape.
+ */
+export function requestingNode(ctx: IExecuteSingleFunctions): string | undefined {
+	const main = ctx.getExecuteData()?.source?.main;
+	if (!Array.isArray(main) || main.length !== 1) return undefined;
+	const previous = main[0]?.previousNode;
+	return typeof previous === 'string' && previous !== '' ? previous : undefined;
+}
+
+/**
+ * The type of an enabled node of this run's workflow, by name. The node API lists a node's parents
+ * with their types, but never a node's own type; n8n-core's execution contexts hold the run's
+ * Workflow as `workflow` (with `getNode`). Undefined when that is not so, or the node is missing or
+ * disabled: a caller that needs the type then refuses.
+ */
+export function workflowNodeType(ctx: IExecuteSingleFunctions, name: string): string | undefined {
+	const workflow = (ctx as unknown as { workflow?: { getNode?: unknown } }).workflow;
+	if (typeof workflow?.getNode !== 'function') return undefined;
+	const node = (workflow.getNode as (name: string) => unknown).call(workflow, name) as { type?: unknown; disabled?: unknown } | null;
+	return node && typeof node.type === 'string' && node.disabled !== true ? node.type : undefined;
+}
+
 /** An object that stays the same for every item and every Retry On Fail attempt of one node run. */
 export function runOf(ctx: IExecuteSingleFunctions): object {
 	const run = ctx.getExecuteData();

@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
 import { RESOURCES, SPECS } from '../resources';
+import { reviewedByPerson, REVIEW_REFUSAL } from './agentReview';
 import { credentialsOf } from './credentials';
 import { isAgentRun, runOf } from './engine';
 import { maxPagesFor } from './lists';
@@ -45,6 +46,7 @@ export interface Guardrails {
 	allowed: Array<{ token?: string; network?: string; address: string }>;
 	requireExternalId: boolean;
 	allowAgentPayments: boolean;
+	agentPaymentsNeedHumanReview: boolean;
 	production: boolean;
 	/** Values that cannot be read; any one refuses every item the guardrails check. */
 	misread: Misread[];
@@ -132,6 +134,8 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 		// Both default as the credential does when the field was never saved (older credentials).
 		requireExternalId: credentials.requireExternalId !== false,
 		allowAgentPayments: credentials.allowAgentPayments === true,
+		// Only an explicit "off" lifts the review (a credential saved before it existed needs one).
+		agentPaymentsNeedHumanReview: credentials.agentPaymentsNeedHumanReview !== false,
 		production: credentials.environment === 'production',
 		misread,
 	};
@@ -320,6 +324,10 @@ export async function checkGuardrails(
 				"Allow Agent Payments is off in the Crypto Settlement API credential (Guardrails). Reads stay allowed. Nothing was sent.",
 			);
 		}
+		return { refused, release };
+	}
+	if (isAgentRun(ctx) && rails.agentPaymentsNeedHumanReview && !reviewedByPerson(ctx)) {
+		for (const { index } of payments) refuse(index, REVIEW_REFUSAL.message, REVIEW_REFUSAL.description);
 		return { refused, release };
 	}
 

@@ -72,7 +72,7 @@ export const EMPTY_EXTERNAL_ID_HINT =
  * credential's own settings are named by a Dry Run (helpers/guardrailSummary.ts).
  */
 export const AGENT_TOOL_HINT =
-	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, every other guardrail still applies (max per withdrawal, max per day, allowed destinations); a Dry Run names them under guardrails. Reads are always allowed.";
+	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations); a Dry Run names them under guardrails. An agent never changes where money goes. Reads are always allowed.";
 
 /**
  * Shown on an operation that moves money, outside an agent's tool, while Dry Run is off
