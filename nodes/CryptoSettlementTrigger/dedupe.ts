@@ -247,6 +247,8 @@ interface ScopeMemory {
 	revoked: Map<string, number>;
 	/** The hour this process last warned that the capacity pushed out keys still within the window. */
 	warnedHour?: number;
+	/** The keys of the bucket of one hour as last read here (see `keysOfHour`). */
+	hourKeys?: { hour: number; text: string; keys: Set<string> };
 }
 
 /** One memory per workflow, node and mode (the `scope`), the least recently used dropped first. */
@@ -275,18 +277,21 @@ function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, c
 	}
 }
 
-/** The keys of one hour's bucket as a set, built once per bucket read (a call checks many against it). */
-const hourSets = new WeakMap<Bucket, Set<string>>();
-
-function keysOfHour(buckets: Bucket[], hour: number): Set<string> {
-	const bucket = buckets.find((candidate) => candidate.hour === hour);
-	if (!bucket) return new Set();
-	let keys = hourSets.get(bucket);
-	if (!keys) {
-		keys = new Set(bucket.keys.match(KEY_PATTERN));
-		hourSets.set(bucket, keys);
+/**
+ * The keys of one hour's bucket as a set (a call checks many against it). Each call loads the static
+ * data afresh, and a bucket only grows at its end between saves: the set of the text this process saw
+ * last is extended by the new keys, and built again only when the text is not a continuation of it.
+ */
+function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<string> {
+	const text = buckets.find((candidate) => candidate.hour === hour)?.keys ?? '';
+	let known = memory.hourKeys;
+	if (known?.hour !== hour || !text.startsWith(known.text)) {
+		known = { hour, text: '', keys: new Set() };
+		memory.hourKeys = known;
 	}
-	return keys;
+	for (let at = known.text.length; at < text.length; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
+	known.text = text;
+	return known.keys;
 }
 
 /**
@@ -299,9 +304,11 @@ function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): B
 	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 	const buckets = bucketsOf(staticData, now);
 	const missing: Array<{ key: string; hour: number }> = [];
+	let hourKeys: { hour: number; keys: Set<string> } | undefined;
 	for (const [key, { at }] of memory.handedOver) {
 		const hour = hourOf(at);
-		if (!keysOfHour(buckets, hour).has(key)) missing.push({ key, hour });
+		if (hourKeys?.hour !== hour) hourKeys = { hour, keys: keysOfHour(memory, buckets, hour) };
+		if (!hourKeys.keys.has(key)) missing.push({ key, hour });
 	}
 	const revokedPresent = [...memory.revoked.keys()].filter((key) => holds(buckets, key, now));
 	if (missing.length === 0 && revokedPresent.length === 0) return buckets;
