@@ -2,17 +2,31 @@ import type { IDataObject } from 'n8n-workflow';
 import { base64url, sha256 } from './hash';
 import { scalarText } from '../CryptoSettlement/helpers/values';
 
-/** How many emitted deliveries are remembered (oldest forgotten first). */
-export const DEDUPE_CAPACITY = 2000;
+/**
+ * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for
+ * up to 24 hours from its first attempt (docs/trigger.md), which comes before the delivery is
+ * emitted, plus an hour's margin. Kept by the hour n8n emitted it: at least 25 hours, less than 26.
+ */
+export const DEDUPE_WINDOW_HOURS = 25;
+
+/**
+ * At most this many deliveries are remembered, whatever the volume: every delivery of the window at
+ * up to 1,000 an hour (24,000 a day), about 254 KiB of static data. Past it the oldest go first, and
+ * the window covered shrinks below the service's (a warning says so).
+ */
+export const DEDUPE_CAPACITY = 26000;
 
 /** Key of the remembered deliveries in the node's static data. */
 export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 
 /**
- * Characters of a key: 72 bits of a SHA-256, so two of 2,000 remembered deliveries share a key with
- * odds of about 1 in 10^15. Earlier versions stored 22 characters; their keys are read by this prefix.
+ * Characters of a key: 60 bits of a SHA-256, so a new delivery matches one of a full memory's 26,000
+ * by chance (and is dropped as a duplicate) with odds of about 1 in 4 × 10^13. Earlier versions
+ * stored 12 and 22 characters; their keys are read by this prefix.
  */
-const KEY_LENGTH = 12;
+export const KEY_LENGTH = 10;
+
+const HOUR_MS = 3_600_000;
 
 /** An event name as compared and emitted: trimmed, lowercase (`Trade.Completed` is `trade.completed`). */
 export function normalizeEvent(event: string): string {
@@ -47,60 +61,167 @@ export function deliveryKey(event: string, body: IDataObject, text?: string): st
 }
 
 /**
- * The keys are stored as one string, oldest first, separated by spaces (never part of a key). n8n
- * walks every array and object of the static data on each webhook call (its ObservableObject, several
- * times per call) and stores it as JSON: a full memory as 2000 array entries cost milliseconds per
- * delivery on n8n's main process, one string does not. Arrays written by earlier versions are read.
+ * The keys are stored as one string of hour buckets, oldest first: `<hour>:<keys>` separated by a
+ * space, where `<hour>` is the UTC hour the deliveries were emitted (hours since 1970, base 36) and
+ * `<keys>` their keys end to end (each KEY_LENGTH characters of base64url, which has neither `:` nor
+ * a space). n8n walks every array and object of the static data on each webhook call (its
+ * ObservableObject, several times per call), loads it and saves it whole as JSON with every emitted
+ * delivery: one string of fixed-width keys without separators is the least it can cost. Forms
+ * written by earlier versions (a list of keys, or keys separated by spaces) are read as emitted in
+ * the hour they are first read.
  */
-const SEPARATOR = ' ';
+export interface Bucket {
+	hour: number;
+	keys: string;
+}
 
-/** The keys of the stored string last read or written, per static data object (a call reads it several times). */
-const parsed = new WeakMap<IDataObject, { text: string; keys: string[] }>();
+/** The buckets of the stored string last read or written, per static data object (a call reads it several times). */
+const parsed = new WeakMap<IDataObject, { text: unknown; buckets: Bucket[] }>();
 
-/** The remembered keys, oldest first (do not modify the array). */
-export function keysOf(staticData: IDataObject): string[] {
-	const stored = staticData[DEDUPE_STATIC_KEY];
-	if (typeof stored === 'string') {
-		const known = parsed.get(staticData);
-		if (known?.text === stored) return known.keys;
-		const keys = stored === '' ? [] : stored.split(SEPARATOR);
-		parsed.set(staticData, { text: stored, keys });
-		return keys;
+export function hourOf(now: number): number {
+	return Math.floor(now / HOUR_MS);
+}
+
+function parse(stored: unknown, now: number): Bucket[] {
+	if (Array.isArray(stored)) {
+		const keys = stored.filter((key): key is string => typeof key === 'string' && key.length >= KEY_LENGTH);
+		return legacyBucket(keys, now);
 	}
-	if (!Array.isArray(stored)) return [];
-	return stored.filter((key): key is string => typeof key === 'string').map((key) => key.slice(0, KEY_LENGTH));
+	if (typeof stored !== 'string' || stored === '') return [];
+	if (!stored.includes(':')) return legacyBucket(stored.split(' '), now);
+	return stored
+		.split(' ')
+		.map((part) => {
+			const colon = part.indexOf(':');
+			return { hour: parseInt(part.slice(0, colon), 36), keys: part.slice(colon + 1) };
+		})
+		.filter((bucket) => Number.isFinite(bucket.hour));
+}
+
+function legacyBucket(keys: string[], now: number): Bucket[] {
+	const unique = [...new Set(keys.map((key) => key.slice(0, KEY_LENGTH)))].filter((key) => key.length === KEY_LENGTH);
+	return unique.length === 0 ? [] : [{ hour: hourOf(now), keys: unique.join('') }];
+}
+
+/** The remembered buckets, oldest first (do not modify them). */
+export function bucketsOf(staticData: IDataObject, now: number): Bucket[] {
+	const stored = staticData[DEDUPE_STATIC_KEY];
+	const known = parsed.get(staticData);
+	if (known !== undefined && known.text === stored) return known.buckets;
+	const buckets = parse(stored, now);
+	parsed.set(staticData, { text: stored, buckets });
+	return buckets;
+}
+
+/** The remembered keys, oldest first. */
+export function keysOf(staticData: IDataObject, now = Date.now()): string[] {
+	return bucketsOf(staticData, now).flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? []);
+}
+
+const KEY_PATTERN = new RegExp(`.{${KEY_LENGTH}}`, 'g');
+
+/** Where a key stands in a bucket's keys (on a key's boundary), or -1. */
+function indexIn(keys: string, key: string): number {
+	let at = keys.indexOf(key);
+	while (at !== -1 && at % KEY_LENGTH !== 0) at = keys.indexOf(key, at + 1);
+	return at;
+}
+
+/** The first hour still within the window at `now`: older buckets are forgotten, read or not. */
+function oldestHour(now: number): number {
+	return hourOf(now) - DEDUPE_WINDOW_HOURS;
+}
+
+function holds(buckets: Bucket[], key: string, now: number): boolean {
+	const oldest = oldestHour(now);
+	return buckets.some((bucket) => bucket.hour >= oldest && indexIn(bucket.keys, key) !== -1);
 }
 
 /**
- * Stores the keys (the newest `capacity`). A new value is assigned, so n8n's observable static data
- * marks itself changed and n8n saves it after the call.
+ * Stores the buckets. A new value is assigned, so n8n's observable static data marks itself changed
+ * and n8n saves it after the call.
  */
-function store(staticData: IDataObject, keys: string[], capacity = DEDUPE_CAPACITY): string[] {
-	const kept = keys.length > capacity ? keys.slice(keys.length - capacity) : keys;
-	const text = kept.join(SEPARATOR);
+function store(staticData: IDataObject, buckets: Bucket[]): Bucket[] {
+	const text = buckets.map((bucket) => `${bucket.hour.toString(36)}:${bucket.keys}`).join(' ');
 	staticData[DEDUPE_STATIC_KEY] = text;
-	parsed.set(staticData, { text, keys: kept });
-	return kept;
+	parsed.set(staticData, { text, buckets });
+	return buckets;
 }
 
-export function wasEmitted(staticData: IDataObject, key: string): boolean {
-	return keysOf(staticData).includes(key);
+export function wasEmitted(staticData: IDataObject, key: string, now = Date.now()): boolean {
+	return holds(bucketsOf(staticData, now), key.slice(0, KEY_LENGTH), now);
 }
 
-/** Records a key as the newest. */
-export function remember(staticData: IDataObject, key: string, capacity = DEDUPE_CAPACITY): void {
-	const keys = keysOf(staticData).filter((existing) => existing !== key);
-	keys.push(key);
-	store(staticData, keys, capacity);
+/**
+ * Adds keys emitted in `hour` (each one not already there) and removes `drop`, forgets the buckets
+ * older than the window, then the oldest keys beyond `capacity`. Returns how many keys still within
+ * the window the capacity pushed out.
+ */
+function update(
+	staticData: IDataObject,
+	now: number,
+	add: Array<{ key: string; hour: number }>,
+	drop: string[] = [],
+	capacity = DEDUPE_CAPACITY,
+): number {
+	const oldest = oldestHour(now);
+	let buckets = bucketsOf(staticData, now)
+		.filter((bucket) => bucket.hour >= oldest)
+		.map((bucket) => ({ ...bucket }));
+	for (const key of drop) {
+		for (const bucket of buckets) {
+			const at = indexIn(bucket.keys, key);
+			if (at !== -1) bucket.keys = bucket.keys.slice(0, at) + bucket.keys.slice(at + KEY_LENGTH);
+		}
+	}
+	// Many keys at once (a memory filled in one go) are checked against a set, one against the text.
+	const seen = add.length > 1 ? new Set(buckets.flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? [])) : undefined;
+	for (const { key, hour } of add) {
+		if (seen ? seen.has(key) : holds(buckets, key, now)) continue;
+		seen?.add(key);
+		// A clock set back never reorders the buckets: the key joins the newest.
+		const newest = buckets[buckets.length - 1];
+		const target = Math.max(hour, oldest);
+		let bucket = buckets.find((candidate) => candidate.hour === target) ?? (newest && newest.hour > target ? newest : undefined);
+		if (!bucket) {
+			bucket = { hour: target, keys: '' };
+			buckets.push(bucket);
+			buckets.sort((a, b) => a.hour - b.hour);
+		}
+		bucket.keys += key;
+	}
+	let excess = buckets.reduce((sum, bucket) => sum + bucket.keys.length / KEY_LENGTH, 0) - capacity;
+	const pushedOut = Math.max(excess, 0);
+	while (excess > 0) {
+		const first = buckets[0];
+		const count = first.keys.length / KEY_LENGTH;
+		if (count <= excess) buckets = buckets.slice(1);
+		else first.keys = first.keys.slice(excess * KEY_LENGTH);
+		excess -= Math.min(count, excess);
+	}
+	store(
+		staticData,
+		buckets.filter((bucket) => bucket.keys !== ''),
+	);
+	return pushedOut;
+}
+
+/**
+ * Records keys as emitted at `now` (one, or many at once); returns how many keys still within the
+ * window the capacity pushed out.
+ */
+export function remember(staticData: IDataObject, keys: string | string[], now: number, capacity = DEDUPE_CAPACITY): number {
+	const hour = hourOf(now);
+	const add = (typeof keys === 'string' ? [keys] : keys).map((key) => ({ key: key.slice(0, KEY_LENGTH), hour }));
+	return update(staticData, now, add, [], capacity);
 }
 
 /** Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in content. */
 export function touch(staticData: IDataObject): void {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	if (typeof stored === 'string') staticData[DEDUPE_STATIC_KEY] = stored;
-	else store(staticData, keysOf(staticData));
+	if (typeof stored === 'string' && stored.includes(':')) staticData[DEDUPE_STATIC_KEY] = stored;
+	else update(staticData, Date.now(), []);
 }
-
 // ------------------------------------------------------------- memory of this n8n process
 
 /**
@@ -124,6 +245,10 @@ interface ScopeMemory {
 	/** Oldest first (a key handed over again moves to the end). */
 	handedOver: Map<string, { at: number; accepted: boolean }>;
 	revoked: Map<string, number>;
+	/** The hour this process last warned that the capacity pushed out keys still within the window. */
+	warnedHour?: number;
+	/** The keys of the bucket of one hour as last read here (see `keysOfHour`). */
+	hourKeys?: { hour: number; text: string; keys: Set<string> };
 }
 
 /** One memory per workflow, node and mode (the `scope`), the least recently used dropped first. */
@@ -132,11 +257,8 @@ const SCOPES_CAPACITY = 1000;
 
 /** How long a handed-over or revoked key is kept here (longer than any webhook call lasts). */
 const PROCESS_MEMORY_MS = 10 * 60 * 1000;
-/**
- * Only this process's newest keys are kept and written back: older ones may have left the static
- * data because it is full (oldest forgotten first), and writing them back would evict others in turn.
- */
-const WRITE_BACK_WINDOW = DEDUPE_CAPACITY / 2;
+/** At most this process's newest keys are kept and written back (a burst's worth). */
+const WRITE_BACK_WINDOW = 1000;
 
 function memoryOf(scope: string): ScopeMemory {
 	let memory = memories.get(scope);
@@ -156,18 +278,42 @@ function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, c
 }
 
 /**
- * Brings a freshly loaded static data up to what this process knows (see above), in one pass over
- * the stored keys, and returns the keys it then holds.
+ * The keys of one hour's bucket as a set (a call checks many against it). Each call loads the static
+ * data afresh, and a bucket only grows at its end between saves: the set of the text this process saw
+ * last is extended by the new keys, and built again only when the text is not a continuation of it.
  */
-function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): Set<string> {
+function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<string> {
+	const text = buckets.find((candidate) => candidate.hour === hour)?.keys ?? '';
+	let known = memory.hourKeys;
+	if (known?.hour !== hour || !text.startsWith(known.text)) {
+		known = { hour, text: '', keys: new Set() };
+		memory.hourKeys = known;
+	}
+	for (let at = known.text.length; at < text.length; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
+	known.text = text;
+	return known.keys;
+}
+
+/**
+ * Brings a freshly loaded static data up to what this process knows (see above) and returns its
+ * buckets. A key handed over here is looked for in the bucket of the hour it was handed over, so a
+ * call costs in proportion to the keys of that hour, not to the whole memory.
+ */
+function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): Bucket[] {
 	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
 	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
-	const stored = keysOf(staticData);
-	const present = new Set(stored);
-	const missing = [...memory.handedOver.keys()].filter((key) => !present.has(key));
-	const revokedPresent = [...memory.revoked.keys()].filter((key) => present.has(key));
-	if (missing.length === 0 && revokedPresent.length === 0) return present;
-	return new Set(store(staticData, stored.filter((key) => !memory.revoked.has(key)).concat(missing)));
+	const buckets = bucketsOf(staticData, now);
+	const missing: Array<{ key: string; hour: number }> = [];
+	let hourKeys: { hour: number; keys: Set<string> } | undefined;
+	for (const [key, { at }] of memory.handedOver) {
+		const hour = hourOf(at);
+		if (hourKeys?.hour !== hour) hourKeys = { hour, keys: keysOfHour(memory, buckets, hour) };
+		if (!hourKeys.keys.has(key)) missing.push({ key, hour });
+	}
+	const revokedPresent = [...memory.revoked.keys()].filter((key) => holds(buckets, key, now));
+	if (missing.length === 0 && revokedPresent.length === 0) return buckets;
+	update(staticData, now, missing, revokedPresent);
+	return bucketsOf(staticData, now);
 }
 
 /**
@@ -187,9 +333,9 @@ export type DuplicateState = 'new' | 'emitted' | 'inFlight';
  */
 export function duplicateState(scope: string, staticData: IDataObject, key: string, now: number): DuplicateState {
 	const memory = memoryOf(scope);
-	const emitted = reconcile(memory, staticData, now);
+	const buckets = reconcile(memory, staticData, now);
 	if (memory.inFlight.has(key) || memory.handedOver.get(key)?.accepted === false) return 'inFlight';
-	return emitted.has(key) ? 'emitted' : 'new';
+	return holds(buckets, key, now) ? 'emitted' : 'new';
 }
 
 /** Marks a delivery as being processed; call `release` when done, whatever the outcome. */
@@ -204,15 +350,25 @@ export function release(scope: string, key: string): void {
 /**
  * Records a delivery as handed to n8n: in the static data (saved by n8n with the hand-over) and, when
  * `trackSave`, in this process. Until `settleHandOver` reports n8n's answer, copies are answered 503.
+ * Returns, once per hour and workflow, a warning when the capacity pushed out deliveries emitted
+ * less than the window ago.
  */
-export function markEmitted(scope: string, staticData: IDataObject, key: string, now: number, trackSave: boolean): void {
-	remember(staticData, key);
-	if (!trackSave) return;
+export function markEmitted(scope: string, staticData: IDataObject, key: string, now: number, trackSave: boolean): string | undefined {
+	const pushedOut = remember(staticData, key, now);
 	const memory = memoryOf(scope);
-	memory.revoked.delete(key);
-	memory.handedOver.delete(key);
-	memory.handedOver.set(key, { at: now, accepted: false });
-	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
+	if (trackSave) {
+		memory.revoked.delete(key);
+		memory.handedOver.delete(key);
+		memory.handedOver.set(key, { at: now, accepted: false });
+		expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
+	}
+	if (pushedOut === 0 || memory.warnedHour === hourOf(now)) return undefined;
+	memory.warnedHour = hourOf(now);
+	const hours = hourOf(now) - (bucketsOf(staticData, now)[0]?.hour ?? hourOf(now));
+	return (
+		`the duplicate memory is full (${DEDUPE_CAPACITY} deliveries within ${DEDUPE_WINDOW_HOURS} hours): it now reaches back ` +
+		`about ${hours} hour(s), less than the service's 24 hours of retries, so a retry of a delivery emitted before would run again`
+	);
 }
 
 /**

@@ -152,7 +152,8 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 
 		if (key !== undefined) {
 			const trackSave = this.getMode() !== 'manual';
-			markEmitted(scope, staticData, key, Date.now(), trackSave);
+			const full = markEmitted(scope, staticData, key, Date.now(), trackSave);
+			if (full !== undefined) log.warn(`Crypto Settlement Trigger: ${full}`);
 			// n8n answers once the execution is handed over and the static data saved, or with an
 			// error when it could not: that answer settles the key in this process's memory.
 			const res = this.getResponseObject();

@@ -183,10 +183,12 @@ describe('deliveryKey', () => {
 	});
 	test('the memory is bounded, oldest first out', () => {
 		const data: Record<string, unknown> = {};
-		for (let i = 0; i < 30; i++) remember(data as never, `k${i}`, 10);
-		expect(keysOf(data as never)).toEqual(Array.from({ length: 10 }, (_, i) => `k${20 + i}`));
-		expect(wasEmitted(data as never, 'k29')).toBe(true);
-		expect(wasEmitted(data as never, 'k19')).toBe(false);
+		const keys = Array.from({ length: 30 }, (_, i) => deliveryKey('trade.completed', { id: `t${i}` }));
+		const now = Date.now();
+		for (const key of keys) remember(data as never, key, now, 10);
+		expect(keysOf(data as never, now)).toEqual(keys.slice(20));
+		expect(wasEmitted(data as never, keys[29], now)).toBe(true);
+		expect(wasEmitted(data as never, keys[19], now)).toBe(false);
 	});
 });
 
@@ -236,9 +238,12 @@ describe('plain-TypeScript hashing (nodes/ may not import node:crypto)', () => {
 		const parts = ['delivery', 'trade.completed', 't-1', 'completed'];
 		const before = nodeCrypto.createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url').slice(0, 22);
 		const key = deliveryKey('trade.completed', { id: 't-1', status: 'completed' });
-		// Keys are now the first 12 characters; the 22-character keys of earlier versions are read as such.
-		expect(key).toBe(before.slice(0, 12));
+		// Keys are now the first 10 characters; the 22-character keys (a list) and the 12-character keys
+		// (separated by spaces) of earlier versions are read by that prefix.
+		expect(key).toBe(before.slice(0, 10));
 		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: ['an-older-key-of-22-char', before] }, key)).toBe(true);
+		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: `an-old-key12 ${before.slice(0, 12)}` }, key)).toBe(true);
+		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: 'an-old-key12 other-key-12' }, key)).toBe(false);
 	});
 
 	test('constantTimeEqual', () => {

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The webhook trigger's duplicate memory as n8n drives it, per emitted delivery, without n8n: the
+// static data loaded (JSON.parse), the duplicate check, the key marked emitted, brought up to date
+// twice and marked changed, then saved (JSON.stringify). The memory starts with N deliveries at
+// 1,000 an hour (the volume docs/trigger.md states), then bursts of 300 deliveries; median of 15.
+// Prints the CPU per delivery and the bytes saved. `--dist <path>` measures another build (for
+// example an earlier version's dist/, whose memory was 2,000 keys separated by spaces).
+//
+// Usage: npm run build && node bench/dedupe-memory.mjs [--memory 2000] [--dist dist]
+
+import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const argv = process.argv.slice(2);
+const option = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
+const MEMORY = Number(option('memory', 2000));
+const DIST = path.resolve(option('dist', 'dist'));
+const BURST = 300;
+const HOUR = 3_600_000;
+
+const dedupe = createRequire(import.meta.url)(path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'));
+/** Versions before the memory was kept by the hour: `remember(staticData, key)` on a list capped at 2,000. */
+const hourly = 'DEDUPE_WINDOW_HOURS' in dedupe;
+
+function prefilled() {
+	const keys = Array.from({ length: MEMORY }, () => crypto.randomBytes(9).toString('base64url'));
+	const memory = {};
+	if (!hourly) memory[dedupe.DEDUPE_STATIC_KEY] = keys.slice(-dedupe.DEDUPE_CAPACITY).join(' ');
+	const hours = Math.ceil(MEMORY / 1000);
+	for (let h = 0; hourly && h < hours; h++) dedupe.remember(memory, keys.slice(h * 1000, (h + 1) * 1000), Date.now() - (hours - 1 - h) * HOUR);
+	return JSON.stringify({ node: memory });
+}
+
+function burst(round) {
+	let saved = prefilled();
+	const scope = `bench-${round}`;
+	const started = process.hrtime.bigint();
+	for (let i = 0; i < BURST; i++) {
+		const staticData = JSON.parse(saved).node;
+		const key = dedupe.deliveryKey('trade.completed', { id: `r${round}-${i}`, status: 'completed' });
+		const now = Date.now();
+		if (dedupe.duplicateState(scope, staticData, key, now) !== 'new') throw new Error('a new delivery was taken for a duplicate');
+		dedupe.claim(scope, key);
+		dedupe.markEmitted(scope, staticData, key, now, true);
+		dedupe.release(scope, key);
+		dedupe.bringUpToDate(scope, staticData, now);
+		dedupe.bringUpToDate(scope, staticData, now);
+		dedupe.touch(staticData);
+		saved = JSON.stringify({ node: staticData });
+		dedupe.settleHandOver(scope, key, true, now);
+	}
+	return { ms: Number(process.hrtime.bigint() - started) / 1e6 / BURST, bytes: saved.length };
+}
+
+const rounds = Array.from({ length: 15 }, (_, round) => burst(round));
+const ms = rounds.map((r) => r.ms).sort((a, b) => a - b)[7];
+console.log(
+	`duplicate memory of ${MEMORY} deliveries (${path.relative(process.cwd(), DIST) || '.'}): ${ms.toFixed(2)} ms of CPU per emitted delivery (median of 15 bursts of ${BURST}), ${rounds[14].bytes} bytes saved after a burst`,
+);
