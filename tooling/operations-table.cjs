@@ -51,18 +51,20 @@ function readmeTable(text = fs.readFileSync(README, 'utf8')) {
 	return text.slice(start + START.length, end).trim();
 }
 
-module.exports = { operationsTable, readmeTable };
+const builtTable = () => operationsTable(require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources')).RESOURCES);
+
+/** Rewrites the table in README.md from the built records (`npm run docs` does this too). */
+function writeReadme() {
+	const text = fs.readFileSync(README, 'utf8');
+	readmeTable(text);
+	const before = text.slice(0, text.indexOf(START) + START.length);
+	fs.writeFileSync(README, `${before}\n${builtTable()}\n${text.slice(text.indexOf(END))}`);
+	console.log('README.md: Operations table rewritten');
+}
+
+module.exports = { operationsTable, readmeTable, writeReadme };
 
 if (require.main === module) {
-	const { RESOURCES } = require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources'));
-	const table = operationsTable(RESOURCES);
-	if (process.argv.includes('--write')) {
-		const text = fs.readFileSync(README, 'utf8');
-		readmeTable(text);
-		const before = text.slice(0, text.indexOf(START) + START.length);
-		fs.writeFileSync(README, `${before}\n${table}\n${text.slice(text.indexOf(END))}`);
-		console.log('README.md: Operations table rewritten');
-	} else {
-		console.log(table);
-	}
+	if (process.argv.includes('--write')) writeReadme();
+	else console.log(builtTable());
 }

@@ -71,9 +71,9 @@ export function statusOf(kind: RecordKind, status: string): { rank: number; open
 }
 
 /** A withdrawal's statuses with events: the Status filter's choices and the fake API's records. */
-export const WITHDRAWAL_STATUSES = statusesWithEvents('withdrawal');
+export const WITHDRAWAL_EVENT_STATUSES = statusesWithEvents('withdrawal');
 /** A deposit's (trade's) statuses with events. */
-export const TRADE_STATUSES = statusesWithEvents('trade');
+export const TRADE_EVENT_STATUSES = statusesWithEvents('trade');
 
 export const NARRATION_MAX_LENGTH = 32;
 export const USD_DECIMALS = 2;

@@ -1,6 +1,6 @@
 import { recordFilter } from '../helpers/filters';
 import { LIST_FIELDS, listFilters, requiredText } from '../helpers/fields';
-import { TRADE_STATUSES } from '../helpers/rules';
+import { TRADE_EVENT_STATUSES } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const transaction: ResourceSpecs = {
@@ -20,7 +20,7 @@ export const transaction: ResourceSpecs = {
 		source: 'spec',
 		kind: 'pagedList',
 		pageSize: 100,
-		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_STATUSES, [])],
+		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_EVENT_STATUSES, [])],
 		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
 	},
 };
