@@ -240,7 +240,7 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 		const run = await runNode({ resource: 'webhookEvent', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error?.message).toBe('Return All stopped: the list returned more than 510 pages');
 		expect(server.requests).toHaveLength(510);
-	}, 60_000);
+	});
 });
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {

@@ -57,7 +57,7 @@ describe.each([
 		service.clearRequests();
 		expect((await poller.poll()).items).toBeNull();
 		expect(service.requests).toHaveLength(2);
-	}, 180_000);
+	});
 });
 
 test('records added while a walk reads the pages (duplicates across page boundaries): each emitted once', async () => {
@@ -77,7 +77,7 @@ test('records added while a walk reads the pages (duplicates across page boundar
 	service.afterPage = undefined;
 	emitted.add(await poller.poll());
 	emitted.expectExactly(eventsOf('trade', service.records.trades.slice(baseline)));
-}, 60_000);
+});
 
 test('more new records than Max Pages per Poll, with records arriving all along: the backlog is read by position, each record once', async () => {
 	aMinuteOf(50, 0);
@@ -93,4 +93,4 @@ test('more new records than Max Pages per Poll, with records arriving all along:
 	}
 	for (let poll = 0; poll < 10; poll++) emitted.add(await poller.poll());
 	emitted.expectExactly(eventsOf('trade', service.records.trades.slice(baseline)));
-}, 60_000);
+});
