@@ -16,7 +16,7 @@ const KIND_NOTES = {
 	pagedList: (spec) => `paged, ${spec.pageSize} per page`,
 	wholeList: () => 'whole list',
 	withdrawal: () => 'sent once per External ID',
-	create: () => 'never repeated',
+	neverRepeated: () => 'never repeated',
 };
 
 /** Field labels as the editor shows them; a collection as "Label (option, option)". */

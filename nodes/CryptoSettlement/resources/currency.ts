@@ -24,7 +24,7 @@ export const currency: ResourceSpecs = {
 		path: '/payments/swap-currency',
 		source: 'spec',
 		// No idempotency key exists for swaps: a repeat could convert twice.
-		kind: 'create',
+		kind: 'neverRepeated',
 		fields: [
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),
