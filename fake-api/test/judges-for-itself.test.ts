@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 /**
  * The fake service judges requests with its own code, written from the specification (docs/api.md,
  * "Field rules"), never with the node's checks: a fake that validated with the node's rules could

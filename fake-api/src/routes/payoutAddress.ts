@@ -1,6 +1,5 @@
 /** Saved payout addresses (the node's `payoutAddress` resource). */
-import { isStablecoin } from '../catalog';
-import { imageOf, isValidAddress } from '../catalog';
+import { imageOf, isStablecoin, isValidAddress } from '../catalog';
 import { assertValid, ok, type Violation } from '../http';
 import type { PayoutAddress } from '../types';
 import { deleteRecordRoute, type Route } from './context';
