@@ -20,7 +20,7 @@ const KIND_NOTES = {
 	pagedList: (spec) => `paged, ${spec.pageSize} per page`,
 	wholeList: () => 'whole list',
 	withdrawal: () => 'sent once per External ID',
-	create: () => 'never repeated',
+	neverRepeated: () => 'never repeated',
 };
 
 /** What each class of operation can do to money (the record's `money`), and who may run it (README, "Guardrails"). */
@@ -96,21 +96,24 @@ function readmeTable(text = fs.readFileSync(README, 'utf8'), block = 'operations
 	return text.slice(start + START.length, end).trim();
 }
 
-module.exports = { classesTable, operationsTable, readmeTable };
+const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources')).RESOURCES;
+const builtTables = () => ({ operations: operationsTable(builtResources()), classes: classesTable(builtResources()) });
+
+/** Rewrites the Operations and money classes tables in README.md from the built records (`npm run docs` does this too). */
+function writeReadme() {
+	let text = fs.readFileSync(README, 'utf8');
+	for (const [block, table] of Object.entries(builtTables())) {
+		readmeTable(text, block);
+		const [START, END] = BLOCKS[block];
+		text = `${text.slice(0, text.indexOf(START) + START.length)}\n${table}\n${text.slice(text.indexOf(END))}`;
+	}
+	fs.writeFileSync(README, text);
+	console.log('README.md: Operations and money classes tables rewritten');
+}
+
+module.exports = { classesTable, operationsTable, readmeTable, writeReadme };
 
 if (require.main === module) {
-	const { RESOURCES } = require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources'));
-	const tables = { operations: operationsTable(RESOURCES), classes: classesTable(RESOURCES) };
-	if (process.argv.includes('--write')) {
-		let text = fs.readFileSync(README, 'utf8');
-		for (const [block, table] of Object.entries(tables)) {
-			readmeTable(text, block);
-			const [START, END] = BLOCKS[block];
-			text = `${text.slice(0, text.indexOf(START) + START.length)}\n${table}\n${text.slice(text.indexOf(END))}`;
-		}
-		fs.writeFileSync(README, text);
-		console.log('README.md: Operations and money classes tables rewritten');
-	} else {
-		console.log(Object.values(tables).join('\n\n'));
-	}
+	if (process.argv.includes('--write')) writeReadme();
+	else console.log(Object.values(builtTables()).join('\n\n'));
 }

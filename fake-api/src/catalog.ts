@@ -4,7 +4,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { NETWORKS_BY_TOKEN, TOKENS, isStablecoin } from '../../nodes/CryptoSettlement/helpers/rules';
+import { NETWORKS_BY_TOKEN, STABLECOINS, TOKENS } from '../../nodes/CryptoSettlement/helpers/catalog';
+
+export function isStablecoin(token: unknown): token is (typeof STABLECOINS)[number] {
+	return (STABLECOINS as readonly unknown[]).includes(token);
+}
 import type { Bank, DepositAsset } from './types';
 
 /**

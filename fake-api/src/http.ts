@@ -1,5 +1,10 @@
 /** Envelopes (docs/api.md) and the error type the handlers throw. */
-import type { Violation } from '../../nodes/CryptoSettlement/helpers/rules';
+/** One broken rule of a request body: the field, the service's message, the value received. */
+export interface Violation {
+	field: string;
+	message: string;
+	value?: unknown;
+}
 
 export interface ValidationEntry {
 	message: string;

@@ -50,26 +50,47 @@ describe('the in-flight limit adapts to the service', () => {
 		expect(gate.limit).toBe(Math.floor(before / 2));
 	});
 
-	test('latency-bound reads go beyond the starting limit of 32 requests at once', async () => {
-		let inFlight = 0;
+	test(`latency-bound reads go beyond the starting limit of ${CONCURRENCY.initial} requests at once`, async () => {
+		// The service holds every request until the node has as many in flight as its starting limit
+		// allows, then answers the oldest, once: that fast clean answer lets the node send two more.
+		// Once it has, everything is answered at once. So the verdict follows from the node's rule, not
+		// from how fast this machine sends; a pause without arrivals (the node never went beyond) ends
+		// the holding, so a failing run fails on its verdict, not on a timeout.
+		const items = 400;
+		const held: Array<() => void> = [];
 		let most = 0;
+		let answeredOne = false;
+		let idle: NodeJS.Timeout | undefined;
+		let holding = true;
+		const answerAll = () => held.splice(0).forEach((answer) => answer());
+		const stopHolding = () => {
+			holding = false;
+			answerAll();
+		};
 		const server = await localService(async (request) => {
-			inFlight++;
-			most = Math.max(most, inFlight);
-			await new Promise((resolve) => setTimeout(resolve, 30));
-			inFlight--;
+			const answer = new Promise<void>((resolve) => held.push(resolve));
+			most = Math.max(most, held.length);
+			clearTimeout(idle);
+			if (!holding || most > CONCURRENCY.initial) stopHolding();
+			else if (held.length === CONCURRENCY.initial && !answeredOne) {
+				answeredOne = true;
+				(held.shift() as () => void)();
+			}
+			if (holding) idle = setTimeout(stopHolding, 5_000);
+			await answer;
 			return { status: 200, body: envelope({ id: request.path.split('/').pop() }) };
 		});
 		try {
 			const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('={{ $json.id }}') }, {
-				items: Array.from({ length: 400 }, (_, i) => ({ id: `w${i}` })),
+				items: Array.from({ length: items }, (_, i) => ({ id: `w${i}` })),
 				credentials: { baseUrl: server.baseUrl, appId: 'concurrency-app' },
 			});
 			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => item.json.id)).toEqual(Array.from({ length: 400 }, (_, i) => `w${i}`));
+			expect(run.items.map((item) => item.json.id)).toEqual(Array.from({ length: items }, (_, i) => `w${i}`));
 			expect(most).toBeGreaterThan(CONCURRENCY.initial);
 			expect(most).toBeLessThanOrEqual(CONCURRENCY.max);
 		} finally {
+			clearTimeout(idle);
 			await server.close();
 		}
 	});

@@ -7,7 +7,7 @@
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { ACTION_NODE, loadPackage } from '../harness';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import { FEE_LEVELS, TRADE_STATUSES, WITHDRAWAL_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
+import { FEE_LEVELS, TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
 import { api, fail, noWithdrawalsYet, ok, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();
@@ -231,8 +231,8 @@ describe("7. the service's errors in the editor's words", () => {
 
 describe('5. a status filter offers the statuses that exist', () => {
 	test.each([
-		['withdrawal', WITHDRAWAL_STATUSES],
-		['transaction', TRADE_STATUSES],
+		['withdrawal', WITHDRAWAL_EVENT_STATUSES],
+		['transaction', TRADE_EVENT_STATUSES],
 	] as const)('%s → Get Many: Status is a choice of %j (another value only through an expression)', async (resource, statuses) => {
 		const [filters] = (await shown({ resource, operation: 'getAll' })).filter((entry) => entry.name === 'filters');
 		const status = (filters.options as INodeProperties[]).find((option) => option.name === 'status') as INodeProperties;

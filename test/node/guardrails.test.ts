@@ -496,4 +496,4 @@ test('guardrail reads fail closed: saved addresses that cannot be read refuse th
 	const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'f-1' }], credentials: { baseUrl: server.baseUrl, destinations: 'savedOnly' } });
 	expect(run.error?.message).toMatch(/^The allowed destinations could not be read, so nothing is sent: /);
 	expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
-}, 30_000);
+});

@@ -176,7 +176,7 @@ describe('7. Return All is bounded', () => {
 		const run = await runNode({ resource: 'wallet', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error?.message).toBe('Return All stopped: the list returned more than 100000 records');
 		expect(run.error?.description).toMatch(/set a Limit, or narrow the list with filters/);
-	}, 60_000);
+	});
 });
 
 describe('8. pacing never starves other routes', () => {

@@ -54,7 +54,7 @@ beforeAll(() => {
 	process.stdout.write(
 		`\npackage content: ${pack.filename}: ${kB(pack.size)} packed, ${kB(pack.unpackedSize)} unpacked, ${pack.entryCount} files\n`,
 	);
-}, 120000);
+});
 
 describe('published package (npm pack --dry-run)', () => {
 	test('is this package at its version', () => {

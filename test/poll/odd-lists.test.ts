@@ -156,7 +156,7 @@ test('a trade that stays pending while 6,000 others pass is never emitted again;
 	emitted.add(await poller.poll());
 	emitted.expectExactly([`trade.pending ${String(pending.id)}`, `trade.completed ${String(pending.id)}`, ...eventsOf('trade', passed)]);
 	expect(idsOf((await poller.poll()).items)).toEqual([]);
-}, 60_000);
+});
 
 describe.each([true, false])('records removed from the list while a backlog is read (dated: %s)', (dated) => {
 	test('older records and records already emitted removed between polls: each new trade still once', async () => {

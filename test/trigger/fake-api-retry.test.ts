@@ -131,4 +131,4 @@ test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile ge
 		verification: { secretVerified: true, confirmedWithApi: true },
 	});
 	expect(proxy.seen.map((s) => s.status)).toEqual([502, 200]);
-}, 40_000);
+});

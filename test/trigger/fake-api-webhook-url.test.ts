@@ -65,4 +65,4 @@ test('the fake API delivers to a URL set with fake-api/webhook.mjs (a trigger wa
 	const off = await run(process.execPath, [SCRIPT, 'off', `--sandbox=${origin}`]);
 	expect(off.stdout).toContain('without delivering');
 	expect(sandbox.webhookUrl).toBeNull();
-}, 30_000);
+});

@@ -1,14 +1,8 @@
 /** The integration (the node's `account` resource): profile, fee bearer, markup. */
-import {
-	WITHDRAWAL_FEE_BEARERS,
-	checkMarkupPercent,
-	checkOneOf,
-	checkRequired,
-	toNumber,
-} from '../../../nodes/CryptoSettlement/helpers/rules';
+import { WITHDRAWAL_FEE_BEARERS } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import { assertValid, ok } from '../http';
 import type { Context, Route } from './context';
-import { isBlank } from './validation';
+import { markupPercent, numberOf, oneOf } from './validation';
 
 function accountView(ctx: Context): Record<string, unknown> {
 	const { account } = ctx.core.state;
@@ -43,7 +37,7 @@ export const accountRoutes: Route[] = [
 		template: '/users/withdrawal-fee-bearer',
 		access: 'credentials',
 		handle: (ctx) => {
-			assertValid(checkOneOf('withdrawalFeeBearer', ctx.body.withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS));
+			assertValid(oneOf('withdrawalFeeBearer', ctx.body.withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS));
 			const { account } = ctx.core.state;
 			account.withdrawalFeeBearer = ctx.body.withdrawalFeeBearer as 'user' | 'business';
 			account.updatedAt = ctx.core.iso();
@@ -56,9 +50,9 @@ export const accountRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const value = ctx.body.markupPercent;
-			assertValid(isBlank(value) ? checkRequired('markupPercent', value) : checkMarkupPercent(value));
+			assertValid(markupPercent(value));
 			const { account } = ctx.core.state;
-			account.markupPercent = toNumber(value) as number;
+			account.markupPercent = numberOf(value) as number;
 			account.updatedAt = ctx.core.iso();
 			return ok('markup percentage set successfully', { markupPercent: account.markupPercent });
 		},

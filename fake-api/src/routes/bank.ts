@@ -1,10 +1,10 @@
 /** Banks and account-name resolution (the node's `bank` resource). */
-import { FIAT_CURRENCIES, checkOneOf } from '../../../nodes/CryptoSettlement/helpers/rules';
+import { FIAT_CURRENCIES } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import { maskAccountNumber } from '../catalog';
 import { ApiError, MESSAGES, assertValid, ok } from '../http';
 import type { Route } from './context';
 import { bankAccountViolations, findBank, resolveBankAccount } from './lookups';
-import { isBlank } from './validation';
+import { isBlank, oneOf } from './validation';
 
 export const bankRoutes: Route[] = [
 	{
@@ -13,7 +13,7 @@ export const bankRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const currency = ctx.query.get('currency') ?? undefined;
-			const violations = checkOneOf('currency', currency, FIAT_CURRENCIES);
+			const violations = oneOf('currency', currency, FIAT_CURRENCIES);
 			if (violations.length) {
 				throw new ApiError(422, MESSAGES.validation, [
 					{ message: `currency ISO code should be one of ${FIAT_CURRENCIES.join(', ')}`, field: 'currency', location: 'query' },
@@ -30,7 +30,7 @@ export const bankRoutes: Route[] = [
 			const { body } = ctx;
 			assertValid([
 				...bankAccountViolations(body),
-				...(isBlank(body.currency) ? [] : checkOneOf('currency', body.currency, FIAT_CURRENCIES)),
+				...(isBlank(body.currency) ? [] : oneOf('currency', body.currency, FIAT_CURRENCIES)),
 			]);
 			const bank = findBank(ctx, body.id);
 			if (bank && !isBlank(body.currency) && bank.currency !== body.currency) {

@@ -1,9 +1,8 @@
 /** Saved bank accounts (the node's `bankAccount` resource). */
-import { checkNarration } from '../../../nodes/CryptoSettlement/helpers/rules';
 import { ApiError, assertValid, badRequest, ok } from '../http';
 import { deleteRecordRoute, getRecordRoute, pageOf, type Route } from './context';
 import { bankAccountViolations, resolveBankAccount } from './lookups';
-import { text } from './validation';
+import { narration, text } from './validation';
 
 const BANK_ACCOUNT = '/payments/integration-banks/{bankAccountId}';
 
@@ -16,7 +15,7 @@ export const bankAccountRoutes: Route[] = [
 			const { body } = ctx;
 			assertValid([
 				...bankAccountViolations(body),
-				...checkNarration(body.narration),
+				...narration(body.narration),
 			]);
 			const { bank, ...link } = resolveBankAccount(ctx, body.id, body.accountNumber);
 			const { state } = ctx.core;

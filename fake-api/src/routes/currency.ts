@@ -1,9 +1,8 @@
 /** Swapping one fiat balance into another (the node's `currency` resource). */
-import { checkSwap, toNumber } from '../../../nodes/CryptoSettlement/helpers/rules';
 import { round, swapRate } from '../catalog';
 import { assertValid } from '../http';
 import { checkPin, type Route } from './context';
-import { requiredText } from './validation';
+import { numberOf, requiredText, swap } from './validation';
 
 export const currencyRoutes: Route[] = [
 	{
@@ -13,13 +12,13 @@ export const currencyRoutes: Route[] = [
 		handle: (ctx) => {
 			const { body } = ctx;
 			assertValid([
-				...checkSwap({ amount: body.amount, from: body.from, to: body.to }),
+				...swap(body),
 				...requiredText('pin', body.pin),
 			]);
 			checkPin(ctx);
 			const from = body.from as 'ngn' | 'ghs';
 			const to = body.to as 'ngn' | 'ghs';
-			const amount = toNumber(body.amount) as number;
+			const amount = numberOf(body.amount) as number;
 			ctx.core.ensureBalance(from, amount);
 			ctx.core.adjustBalance(from, -amount);
 			ctx.core.adjustBalance(to, round(amount * swapRate(from, to), 2));

@@ -1,8 +1,7 @@
 /** Lookups more than one resource shares: banks and account-name resolution, deposit assets. */
-import type { Violation } from '../../../nodes/CryptoSettlement/helpers/rules';
 import { resolveAccount } from '../catalog';
 import { isObjectId } from '../records';
-import { ApiError, MESSAGES, badRequest, notFound } from '../http';
+import { ApiError, MESSAGES, badRequest, notFound, type Violation } from '../http';
 import type { Bank, BankLink, DepositAsset } from '../types';
 import type { Context } from './context';
 import { requiredString, requiredText } from './validation';

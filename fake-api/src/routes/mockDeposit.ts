@@ -2,11 +2,11 @@
  * Mock deposits, sandbox environment only (the node's `sandbox` resource, operation `mockDeposit`;
  * docs/api.md, public notes).
  */
-import { CRYPTO_DECIMALS, toNumber, type Violation } from '../../../nodes/CryptoSettlement/helpers/rules';
-import { ApiError, assertValid, badRequest, notFound, ok } from '../http';
+import { CRYPTO_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from '../http';
 import { createTrade } from '../trades';
 import type { Route } from './context';
-import { isBlank, optionalString, requiredAmount, requiredString, text } from './validation';
+import { isBlank, numberOf, optionalString, requiredAmount, requiredString, text } from './validation';
 
 export const mockDepositRoutes: Route[] = [
 	{
@@ -29,7 +29,7 @@ export const mockDepositRoutes: Route[] = [
 				...optionalString('sourceAddress', body.sourceAddress),
 			];
 			if (!isBlank(confirmations)) {
-				const count = toNumber(confirmations);
+				const count = numberOf(confirmations);
 				if (count === undefined || !Number.isInteger(count) || count < 0) {
 					violations.push({ field: 'confirmations', message: 'confirmations must be a non-negative integer' });
 				}
@@ -55,12 +55,12 @@ export const mockDepositRoutes: Route[] = [
 			const trade = createTrade(ctx.core, {
 				wallet,
 				asset,
-				amountInUSD: toNumber(body.amountInUSD) as number,
+				amountInUSD: numberOf(body.amountInUSD) as number,
 				cryptoReceived: String(body.cryptoReceived),
 				reference,
 				txHash,
 				sourceAddress: text(body.sourceAddress) ?? null,
-				confirmations: isBlank(confirmations) ? null : (toNumber(confirmations) as number),
+				confirmations: isBlank(confirmations) ? null : (numberOf(confirmations) as number),
 			});
 			return ok('mock trade queued successfully', { id: trade.id, reference, status: trade.status });
 		},

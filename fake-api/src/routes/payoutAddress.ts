@@ -1,24 +1,18 @@
 /** Saved payout addresses (the node's `payoutAddress` resource). */
-import { checkTokenNetworkFee, isStablecoin, type Violation } from '../../../nodes/CryptoSettlement/helpers/rules';
-import { imageOf, isValidAddress } from '../catalog';
-import { assertValid, ok } from '../http';
+import { imageOf, isStablecoin, isValidAddress } from '../catalog';
+import { assertValid, ok, type Violation } from '../http';
 import type { PayoutAddress } from '../types';
 import { deleteRecordRoute, type Route } from './context';
-import { isBlank, optionalString, requiredString, text } from './validation';
+import { isBlank, optionalString, requiredString, text, tokenNetworkFee } from './validation';
 
 /** docs/api.md, "Field rules": an unsupported token/network pair is reported as an invalid address. */
 function addressViolations(body: Record<string, unknown>): Violation[] {
 	const violations: Violation[] = [];
 	violations.push(...requiredString('address', body.address));
-	const pair = checkTokenNetworkFee(
-		{ token: body.token, network: body.network, feeLevel: body.feeLevel },
-		{ feeLevelRequired: false },
-	);
-	let pairUnsupported = false;
-	for (const violation of pair) {
-		if (violation.field === 'network' && violation.message.startsWith('network must be one of')) pairUnsupported = true;
-		else violations.push(violation);
-	}
+	const pair = tokenNetworkFee(body, 'optional');
+	// An unsupported pair is not a network entry here but an invalid address (docs/api.md).
+	const pairUnsupported = pair.some((violation) => violation.field === 'network' && !isBlank(body.network) && isStablecoin(body.token));
+	violations.push(...pair.filter((violation) => !(pairUnsupported && violation.field === 'network')));
 	const tokenOk = !pair.some((violation) => violation.field === 'token');
 	const addressGiven = !isBlank(body.address) && typeof body.address === 'string';
 	if (

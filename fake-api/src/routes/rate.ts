@@ -1,17 +1,10 @@
 /** Public rates, no credentials (the node's `rate` resource; docs/api.md). */
-import {
-	CRYPTO_DECIMALS,
-	FIAT_CURRENCIES,
-	USD_DECIMALS,
-	checkOneOf,
-	toNumber,
-	type Violation,
-} from '../../../nodes/CryptoSettlement/helpers/rules';
+import { CRYPTO_DECIMALS, FIAT_CURRENCIES, USD_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import { PRICES_USD, SELL_RATE, round } from '../catalog';
-import { assertValid, ok } from '../http';
+import { assertValid, ok, type Violation } from '../http';
 import type { Route } from './context';
 import { findAsset } from './lookups';
-import { requiredAmount } from './validation';
+import { numberOf, oneOf, requiredAmount } from './validation';
 
 export const rateRoutes: Route[] = [
 	{
@@ -41,9 +34,9 @@ export const rateRoutes: Route[] = [
 			const { body } = ctx;
 			assertValid([
 				...requiredAmount('amountInUSD', body.amountInUSD, USD_DECIMALS),
-				...checkOneOf('currency', body.currency, FIAT_CURRENCIES),
+				...oneOf('currency', body.currency, FIAT_CURRENCIES),
 			]);
-			const usd = toNumber(body.amountInUSD) as number;
+			const usd = numberOf(body.amountInUSD) as number;
 			const rate = body.currency === 'ngn' ? asset.rate.NGN : asset.rate.GHS;
 			return ok('data fetched', {
 				NGNAmount: round(usd * asset.rate.NGN, 2),

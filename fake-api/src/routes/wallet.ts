@@ -1,11 +1,10 @@
 /** Deposit wallets (the node's `wallet` resource): addresses, linked bank, auto settlement. */
-import { checkNarration, checkRequired, type Violation } from '../../../nodes/CryptoSettlement/helpers/rules';
-import { assertValid, badRequest, ok } from '../http';
+import { assertValid, badRequest, ok, type Violation } from '../http';
 import { publicWallet } from '../records';
 import type { Bank, BankLink } from '../types';
 import { findOr404, getRecordRoute, pageOf, type Context, type Route } from './context';
 import { findAsset, resolveBankAccount } from './lookups';
-import { isBlank, optionalBoolean, optionalString, requiredString, text } from './validation';
+import { isBlank, narration, optionalBoolean, optionalString, required, requiredString, text } from './validation';
 
 const findWallet = (ctx: Context) => findOr404(ctx.core.state.wallets, ctx.params.walletId, 'wallet not found');
 
@@ -22,7 +21,7 @@ export const walletRoutes: Route[] = [
 				...requiredString('label', body.label),
 				...optionalString('bankId', body.bankId),
 				...optionalString('accountNumber', body.accountNumber),
-				...checkNarration(body.narration),
+				...narration(body.narration),
 				...optionalBoolean('autoSettlement', body.autoSettlement),
 			];
 			if (bankGiven && isBlank(body.bankId)) violations.push({ field: 'bankId', message: 'bankId is required with accountNumber' });
@@ -73,7 +72,7 @@ export const walletRoutes: Route[] = [
 			const violations: Violation[] = [
 				...optionalString('id', body.id),
 				...optionalString('accountNumber', body.accountNumber),
-				...checkNarration(body.narration),
+				...narration(body.narration),
 				...optionalBoolean('autoSettlement', body.autoSettlement),
 			];
 			if (bankGiven && isBlank(body.id)) violations.push({ field: 'id', message: 'id is required with accountNumber' });
@@ -107,7 +106,7 @@ export const walletRoutes: Route[] = [
 		handle: (ctx) => {
 			const wallet = findWallet(ctx);
 			const value = ctx.body.autoSettlement;
-			assertValid(isBlank(value) ? checkRequired('autoSettlement', value) : optionalBoolean('autoSettlement', value));
+			assertValid(isBlank(value) ? required('autoSettlement', value) : optionalBoolean('autoSettlement', value));
 			if (value === true && !wallet.bank) {
 				assertValid([{ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' }]);
 			}

@@ -1,14 +1,5 @@
 /** Crypto and bank payouts (the node's `withdrawal` resource), their fees and their records. */
-import {
-	CRYPTO_DECIMALS,
-	USD_DECIMALS,
-	checkNarration,
-	checkTokenNetworkFee,
-	checkWithdrawalAmount,
-	isStablecoin,
-	toNumber,
-	type Violation,
-} from '../../../nodes/CryptoSettlement/helpers/rules';
+import { CRYPTO_DECIMALS, USD_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import {
 	BANK_FEES,
 	NETWORK_FEES_USD,
@@ -16,14 +7,15 @@ import {
 	SELL_RATE,
 	UTXO_FEES_USD,
 	WITHDRAWAL_LIMITS,
+	isStablecoin,
 	isValidAddress,
 	round,
 } from '../catalog';
-import { ApiError, assertValid, badRequest, notFound, ok } from '../http';
+import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from '../http';
 import { publicWithdrawal } from '../records';
 import { createWithdrawal } from '../withdrawals';
 import { checkPin, findOr404, pageOf, type Context, type Route } from './context';
-import { isBlank, optionalString, requiredAmount, requiredString, requiredText, text } from './validation';
+import { isBlank, narration, numberOf, optionalString, requiredAmount, requiredString, requiredText, text, tokenNetworkFee, withdrawalAmount } from './validation';
 
 function checkExternalIdUnused(ctx: Context, externalId: string | undefined): void {
 	if (externalId && ctx.core.state.withdrawals.some((withdrawal) => withdrawal.externalId === externalId)) {
@@ -41,9 +33,9 @@ function checkIpAllowed(ctx: Context): void {
 /** The USD value and crypto amount of a withdrawal request (cryptoAmount priced at the demo price). */
 function valueOf(token: string, body: Record<string, unknown>): { usd: number; crypto: number } {
 	const price = PRICES_USD[token] ?? 1;
-	const amount = toNumber(body.amount);
+	const amount = numberOf(body.amount);
 	if (amount !== undefined) return { usd: amount, crypto: round(amount / price, CRYPTO_DECIMALS) };
-	const crypto = toNumber(body.cryptoAmount) ?? 0;
+	const crypto = numberOf(body.cryptoAmount) ?? 0;
 	return { usd: round(crypto * price, USD_DECIMALS), crypto };
 }
 
@@ -77,8 +69,8 @@ export const withdrawalRoutes: Route[] = [
 			const { body } = ctx;
 			const violations: Violation[] = [
 				...requiredText('pin', body.pin),
-				...checkTokenNetworkFee({ token: body.token, network: body.network, feeLevel: body.feeLevel }),
-				...checkWithdrawalAmount({ amount: body.amount, cryptoAmount: body.cryptoAmount }),
+				...tokenNetworkFee(body, 'required'),
+				...withdrawalAmount(body),
 				...requiredString('walletAddress', body.walletAddress),
 				...optionalString('externalId', body.externalId),
 			];
@@ -126,8 +118,8 @@ export const withdrawalRoutes: Route[] = [
 			const { body } = ctx;
 			const amountGiven = !isBlank(body.amount) || !isBlank(body.cryptoAmount);
 			assertValid([
-				...checkTokenNetworkFee({ token: body.token, network: body.network, feeLevel: body.feeLevel }, { feeLevelRequired: false }),
-				...(amountGiven ? checkWithdrawalAmount({ amount: body.amount, cryptoAmount: body.cryptoAmount }) : []),
+				...tokenNetworkFee(body, 'optional'),
+				...(amountGiven ? withdrawalAmount(body) : []),
 			]);
 			const token = body.token as string;
 			if (amountGiven) checkLimitsAndCapacity(ctx, token, valueOf(token, body).usd);
@@ -168,7 +160,7 @@ export const withdrawalRoutes: Route[] = [
 			assertValid([
 				...requiredText('pin', body.pin),
 				...requiredAmount('amount', body.amount, USD_DECIMALS),
-				...checkNarration(body.narration),
+				...narration(body.narration),
 				...optionalString('externalId', body.externalId),
 			]);
 			checkIpAllowed(ctx);
@@ -176,7 +168,7 @@ export const withdrawalRoutes: Route[] = [
 			const externalId = text(body.externalId);
 			checkExternalIdUnused(ctx, externalId);
 			if (bankAccount.disabled) throw new ApiError(403, 'this bank account is disabled');
-			const usd = toNumber(body.amount) as number;
+			const usd = numberOf(body.amount) as number;
 			const currency = bankAccount.currency;
 			const local = round(usd * (currency === 'ngn' ? SELL_RATE.NGN : SELL_RATE.GHS), 2);
 			const withdrawal = createWithdrawal(ctx.core, {

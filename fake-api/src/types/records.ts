@@ -2,7 +2,7 @@
  * The records the fake API keeps. Record shapes follow docs/api.md (the specification and, where
  * it is silent, the public notes).
  */
-import type { TRADE_STATUSES, WITHDRAWAL_STATUSES } from '../../../nodes/CryptoSettlement/helpers/rules';
+import type { TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import type { Currency, FaultKind, FiatWallets } from './options';
 
 export interface Account {
@@ -112,7 +112,7 @@ export interface PayoutAddress {
 	integration: string;
 }
 
-export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export type WithdrawalStatus = (typeof WITHDRAWAL_EVENT_STATUSES)[number];
 
 /** Withdrawal (docs/api.md, public notes); crypto, bank and auto-settlement payouts. */
 export interface Withdrawal {
@@ -147,7 +147,7 @@ export interface Withdrawal {
 	updatedAt: string;
 }
 
-export type TradeStatus = (typeof TRADE_STATUSES)[number];
+export type TradeStatus = (typeof TRADE_EVENT_STATUSES)[number];
 
 /** Deposit / trade transaction (docs/api.md, public notes) plus the fields webhooks carry (4.1). */
 export interface Trade {

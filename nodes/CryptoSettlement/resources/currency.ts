@@ -24,7 +24,7 @@ export const currency: ResourceSpecs = {
 		path: '/payments/swap-currency',
 		source: 'spec',
 		// No idempotency key exists for swaps: a repeat could convert twice.
-		kind: 'create',
+		kind: 'neverRepeated',
 		money: 'pays',
 		fields: [
 			DRY_RUN,

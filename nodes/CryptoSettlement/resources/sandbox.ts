@@ -13,7 +13,7 @@ export const sandbox: ResourceSpecs = {
 		method: 'POST',
 		path: '/trades/sell/mock-trade',
 		source: 'public notes',
-		kind: 'create',
+		kind: 'neverRepeated',
 		money: 'none',
 		fields: [
 			WALLET_ADDRESS,

@@ -1,6 +1,6 @@
 import { recordFilter } from '../helpers/filters';
 import { LIST_FIELDS, listFilters, requiredText } from '../helpers/fields';
-import { TRADE_STATUSES } from '../helpers/rules';
+import { TRADE_EVENT_STATUSES } from '../helpers/rules';
 import type { ResourceSpecs } from '../helpers/types';
 
 export const transaction: ResourceSpecs = {
@@ -22,7 +22,7 @@ export const transaction: ResourceSpecs = {
 		kind: 'pagedList',
 		money: 'none',
 		pageSize: 100,
-		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_STATUSES, [])],
+		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_EVENT_STATUSES, [])],
 		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
 	},
 };

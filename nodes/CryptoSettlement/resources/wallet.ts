@@ -25,7 +25,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/sell/assets/{assetId}/generate-address',
 		source: 'spec + public notes',
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
-		kind: 'create',
+		kind: 'neverRepeated',
 		money: 'none',
 		fields: [
 			ASSET_ID,

@@ -14,7 +14,7 @@ import {
 	WALLET_ADDRESS,
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../helpers/fields';
-import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_STATUSES } from '../helpers/rules';
+import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../helpers/rules';
 import { recordFilter } from '../helpers/filters';
 import { explainWithLimits } from '../helpers/limits';
 import type { Params } from '../helpers/params';
@@ -261,7 +261,7 @@ export const withdrawal: ResourceSpecs = {
 		output: withCurrencies,
 		fields: [
 			...LIST_FIELDS,
-			listFilters('withdrawals', WITHDRAWAL_STATUSES, [
+			listFilters('withdrawals', WITHDRAWAL_EVENT_STATUSES, [
 				{
 					displayName: 'External ID',
 					name: 'externalId',
