@@ -6,6 +6,7 @@
  */
 import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { fieldOf } from '../../nodes/CryptoSettlement/helpers/description';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { rl, runAsTool, runNode } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
@@ -37,15 +38,27 @@ const SAMPLES: IDataObject = {
 	externalId: 'ext-1',
 };
 
-/** Every operation of the records, with parameters that pass its field rules. */
+/**
+ * Every operation of the records, with parameters that pass its field rules; an operation whose
+ * class rises with some Additional Fields (`moneyWith`) also with all of them added.
+ */
 const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }]) =>
-	Object.entries(specs).map(([operation, spec]) => {
+	Object.entries(specs).flatMap(([operation, spec]) => {
 		const params: IDataObject = { resource, operation };
 		for (const field of spec.fields as INodeProperties[]) {
 			if (field.type === 'resourceLocator') params[field.name] = rl(`${field.name}-1`);
 			else if (field.default === '' && field.type !== 'collection') params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
 		}
-		return { name: `${name} → ${spec.option.name}`, money: spec.money, params };
+		const operations = [{ name: `${name} → ${spec.option.name}`, money: spec.money, params }];
+		if (spec.moneyWith) {
+			const added = spec.moneyWith.fields.map((field) => fieldOf(spec, field) as INodeProperties);
+			operations.push({
+				name: `${name} → ${spec.option.name} ${spec.moneyWith.name} (${added.map((field) => `'${field.displayName}'`).join(', ')})`,
+				money: spec.moneyWith.money,
+				params: { ...params, additionalFields: Object.fromEntries(added.map((field) => [field.name, field.type === 'boolean' || (SAMPLES[field.name] ?? `${field.name}-1`)])) },
+			});
+		}
+		return operations;
 	}),
 );
 
