@@ -163,7 +163,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			],
 			default: 'any',
 			description:
-				"Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts. With either restriction, this credential cannot add or remove payout addresses or bank accounts, nor change a wallet's settlement bank: manage them in the service's dashboard.",
+				"Where crypto withdrawals may go. Bank withdrawals always go to saved bank accounts. With either restriction, this credential cannot add or remove payout addresses or bank accounts, nor set a wallet's settlement bank, not even a new wallet's: manage them in the service's dashboard.",
 		},
 		{
 			displayName:

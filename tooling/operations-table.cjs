@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The README's Operations table, and the table of what each class of operation may do to money
 // (Guardrails), generated from the action node's operation records (their resources, operations,
-// `money` classes, requests, fields and sources), so the README cannot drift from them:
+// `money` and `moneyWith` classes, requests, fields and sources), so the README cannot drift from them:
 // test/node/readme.test.ts fails when the README differs from what this prints.
 //   node tooling/operations-table.cjs           print the tables (needs `npm run build`)
 //   node tooling/operations-table.cjs --write   rewrite them in README.md
@@ -47,6 +47,14 @@ function classOf(resourceName, spec) {
 	return money;
 }
 
+/** The class of an item that adds the record's `moneyWith` Additional Fields ('with a settlement bank'), if any. */
+function classWith(resourceName, spec) {
+	if (!spec.moneyWith) return undefined;
+	const money = MONEY_CLASSES[spec.moneyWith.money];
+	if (!money) throw new Error(`${resourceName} → ${spec.option.name} ${spec.moneyWith.name} has no class of what it can do to money`);
+	return money;
+}
+
 /** Field labels as the editor shows them; a collection as "Label (option, option)". */
 function fieldsText(fields) {
 	const names = [];
@@ -63,7 +71,8 @@ function operationsTable(resources) {
 	for (const { name, specs } of Object.values(resources)) {
 		for (const [value, spec] of Object.entries(specs)) {
 			const note = KIND_NOTES[spec.kind]?.(spec);
-			const money = classOf(name, spec).name;
+			const raised = classWith(name, spec);
+			const money = `${classOf(name, spec).name}${raised ? `; ${raised.name} ${spec.moneyWith.name}` : ''}`;
 			const source = spec.source === 'unconfirmed' ? '**path unconfirmed anywhere**' : spec.source;
 			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | \`${spec.method} ${spec.path}\` | ${fieldsText(spec.fields)} | ${source} |`);
 		}
@@ -77,9 +86,10 @@ function classesTable(resources) {
 	for (const [value, money] of Object.entries(MONEY_CLASSES)) {
 		const operations = [];
 		for (const { name, specs } of Object.values(resources)) {
-			const names = Object.values(specs)
-				.filter((spec) => classOf(name, spec) === money)
-				.map((spec) => spec.option.name);
+			const names = Object.values(specs).flatMap((spec) => [
+				...(classOf(name, spec) === money ? [`${spec.option.name}${spec.moneyWith ? ` (not ${spec.moneyWith.name})` : ''}`] : []),
+				...(classWith(name, spec) === money ? [`${spec.option.name} ${spec.moneyWith.name}`] : []),
+			]);
 			if (names.length) operations.push(`${name} → ${names.join(', ')}`);
 		}
 		rows.push(`| **${money.name}** (\`${value}\`) | ${operations.join('; ')} | ${money.guardrails} | ${money.agent} |`);

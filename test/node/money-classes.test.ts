@@ -6,6 +6,7 @@
  */
 import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { fieldOf } from '../../nodes/CryptoSettlement/helpers/description';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { rl, runAsTool, runNode } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
@@ -37,15 +38,27 @@ const SAMPLES: IDataObject = {
 	externalId: 'ext-1',
 };
 
-/** Every operation of the records, with parameters that pass its field rules. */
+/**
+ * Every operation of the records, with parameters that pass its field rules; an operation whose
+ * class rises with some Additional Fields (`moneyWith`) also with all of them added.
+ */
 const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }]) =>
-	Object.entries(specs).map(([operation, spec]) => {
+	Object.entries(specs).flatMap(([operation, spec]) => {
 		const params: IDataObject = { resource, operation };
 		for (const field of spec.fields as INodeProperties[]) {
 			if (field.type === 'resourceLocator') params[field.name] = rl(`${field.name}-1`);
 			else if (field.default === '' && field.type !== 'collection') params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
 		}
-		return { name: `${name} → ${spec.option.name}`, money: spec.money, params };
+		const operations = [{ name: `${name} → ${spec.option.name}`, money: spec.money, params }];
+		if (spec.moneyWith) {
+			const added = spec.moneyWith.fields.map((field) => fieldOf(spec, field) as INodeProperties);
+			operations.push({
+				name: `${name} → ${spec.option.name} ${spec.moneyWith.name} (${added.map((field) => `'${field.displayName}'`).join(', ')})`,
+				money: spec.moneyWith.money,
+				params: { ...params, additionalFields: Object.fromEntries(added.map((field) => [field.name, field.type === 'boolean' || (SAMPLES[field.name] ?? `${field.name}-1`)])) },
+			});
+		}
+		return operations;
 	}),
 );
 
@@ -135,4 +148,86 @@ test('a batch of changes of destination is refused row by row, with Continue On 
 	const each = await runNode(create, { items, credentials, continueOnFail: true });
 	expect(each.items.map((item) => item.json.error)).toEqual(Array(3).fill(stopped.error?.message));
 	expect(server.requests).toHaveLength(0);
+});
+
+/**
+ * Wallet → Create moves nothing, but a settlement bank among its Additional Fields sends the new
+ * wallet's deposits to a bank account the item chose: such an item changes where money goes.
+ */
+describe('Wallet → Create with a settlement bank', () => {
+	/** The settlement fields, by parameter name, with their labels (README, "Guardrails"). */
+	const BANK: Array<[string, IDataObject[string], string]> = [
+		['accountNumber', '0123456789', 'Account Number'],
+		['autoSettlement', true, 'Auto Settlement'],
+		['bankId', 'bank-1', 'Bank ID'],
+		['narration', 'payout', 'Narration'],
+	];
+	const ALL = Object.fromEntries(BANK.map(([field, value]) => [field, value]));
+	const create = (additionalFields?: IDataObject) => ({ resource: 'wallet', operation: 'create', assetId: 'asset-1', label: 'shop', ...(additionalFields ? { additionalFields } : {}) });
+	/** Each settlement field alone, and all of them, with the fields its refusal names. */
+	const WITH = [
+		...BANK.map(([field, value, label]) => ({ set: field, fields: { [field]: value }, named: `'${label}'` })),
+		// The README's example.
+		{ set: 'a bank account', fields: { bankId: 'bank-1', accountNumber: '0123456789' }, named: "'Account Number', 'Bank ID'" },
+		{ set: 'all four', fields: ALL, named: BANK.map(([, , label]) => `'${label}'`).join(', ') },
+	];
+	/** Without them: no Additional Fields, or none added. */
+	const WITHOUT: Array<[string, IDataObject | undefined]> = [
+		['no Additional Fields', undefined],
+		['Additional Fields empty', {}],
+	];
+	const RESTRICTED = [...DESTINATIONS.filter(([value]) => value !== 'any'), ['unreadable', { destinations: 'saved' }, ''] as [string, IDataObject, string]];
+
+	describe.each([
+		['agent payments off (the default)', {}],
+		['agent payments on', { allowAgentPayments: true, agentPaymentsNeedHumanReview: false }],
+	])('an AI agent, %s', (_title, allowed: IDataObject) => {
+		test.each(WITH)('is refused with $set, naming it; nothing is sent', async ({ fields, named }) => {
+			const server = await service();
+			const run = await runAsTool(create(fields), { baseUrl: server.baseUrl, ...allowed });
+			expect(run.error?.message).toBe(
+				`This tool may not change where money goes (Wallet → Create with a settlement bank (${named})): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			);
+			expect(server.requests).toHaveLength(0);
+		});
+		test.each(WITHOUT)('creates the wallet with %s', async (_case, fields) => {
+			const server = await service();
+			const run = await runAsTool(create(fields), { baseUrl: server.baseUrl, ...allowed });
+			expect(run.error).toBeUndefined();
+			expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+				{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop' } },
+			]);
+		});
+	});
+
+	describe.each(RESTRICTED)('Allowed Destinations %s', (value, guardrail, label) => {
+		test.each(WITH)('refuses $set, naming it; nothing is sent', async ({ fields, named }) => {
+			const server = await service();
+			const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+			expect(run.error?.message).toBe(
+				value === 'unreadable'
+					? "The credential's guardrail 'Allowed Destinations' is \"saved\", which the node cannot read (it must be one of Any Address, Saved Payout Addresses Only, Addresses Listed Below Only), so nothing is sent"
+					: `Wallet → Create with a settlement bank (${named}) is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`,
+			);
+			expect(run.error?.description).toMatch(/under Guardrails → Allowed Destinations\. Nothing was sent/);
+			expect(server.requests).toHaveLength(0);
+		});
+		test.each(WITHOUT)('creates the wallet with %s', async (_case, fields) => {
+			const server = await service();
+			const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+			expect(run.error).toBeUndefined();
+			expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+				{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop' } },
+			]);
+		});
+	});
+
+	test.each([[undefined], [{}], [ALL]])('Allowed Destinations Any Address creates the wallet, with its settlement bank if set (%j)', async (fields) => {
+		const server = await service();
+		const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, destinations: 'any' } });
+		expect(run.error).toBeUndefined();
+		expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+			{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop', ...fields } },
+		]);
+	});
 });

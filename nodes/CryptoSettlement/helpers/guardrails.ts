@@ -7,7 +7,8 @@ import { isAgentRun, runOf } from './engine';
 import { maxPagesFor } from './lists';
 import { oneAtATime } from './pacing';
 import { callApi, credentialKey, header, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
-import type { IdempotencyKey, OperationSpec, RequestParts } from './types';
+import { fieldOf } from './description';
+import type { IdempotencyKey, MoneyClass, OperationSpec, RequestParts } from './types';
 import { isStablecoin, NETWORKS_BY_TOKEN, statusOf, TOKENS } from './rules';
 import { isObject, scalarText } from './values';
 
@@ -436,31 +437,48 @@ const AGENT_REFUSAL: Record<'destination' | 'settings', string> = {
 };
 
 /**
+ * What this item can do to money, and the operation's name for it: the record's `moneyWith` class
+ * when the item adds any of its fields to 'Additional Fields' (named by their labels), else its
+ * `money`. Additional Fields the node cannot read count as adding them (a guardrail fails closed).
+ */
+function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec): { money: MoneyClass; name: string } {
+	const name = operationName(spec);
+	if (!spec.moneyWith) return { money: spec.money, name };
+	const added: unknown = ctx.getNodeParameter('additionalFields', {});
+	const set = spec.moneyWith.fields.filter((field) => !isObject(added) || added[field] !== undefined);
+	if (!set.length) return { money: spec.money, name };
+	const labels = set.map((field) => `'${fieldOf(spec, field)?.displayName ?? field}'`);
+	return { money: spec.moneyWith.money, name: `${name} ${spec.moneyWith.name} (${labels.join(', ')})` };
+}
+
+/**
  * Refuses, before any request, an operation that this run may not run at all by what it can do to
- * money (its record's `money`): an AI agent never changes where money goes, settings, or replays
- * events; with Allowed Destinations restricted, no operation through this credential changes where
- * money goes, so the credential cannot add a destination and then pay it. Payments are checked item
- * by item with the batch (checkGuardrails); reads are always allowed.
+ * money (its record's `money`, or `moneyWith` by the item's Additional Fields): an AI agent never
+ * changes where money goes, settings, or replays events; with Allowed Destinations restricted, no
+ * operation through this credential changes where money goes, so the credential cannot add a
+ * destination and then pay it. Payments are checked item by item with the batch (checkGuardrails);
+ * reads are always allowed.
  */
 export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, credentials: IDataObject): void {
-	if (spec.money !== 'destination' && spec.money !== 'settings') return;
+	const { money, name } = moneyOfItem(ctx, spec);
+	if (money !== 'destination' && money !== 'settings') return;
 	const fail = (message: string, description: string) => {
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 	};
 	if (isAgentRun(ctx)) {
 		fail(
-			`This tool may not ${AGENT_REFUSAL[spec.money]} (${operationName(spec)}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			`This tool may not ${AGENT_REFUSAL[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
 			'Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; changing payout destinations, settlement banks or account settings, and replaying webhook events, is left to people, in a workflow without an agent. Nothing was sent.',
 		);
 	}
-	if (spec.money !== 'destination') return;
+	if (money !== 'destination') return;
 	const rails = guardrailsOf(credentials);
 	const misread = rails.misread.find((entry) => entry.name === 'destinations');
 	if (misread) fail(misreadText(misread), whereIs('destinations'));
 	if (rails.destinations !== 'any') {
 		fail(
-			`${operationName(spec)} is refused: this credential's '${guardrailLabel('destinations')}' is '${optionLabel('destinations', rails.destinations)}', so it may not change where money goes`,
-			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor change a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
+			`${name} is refused: this credential's '${guardrailLabel('destinations')}' is '${optionLabel('destinations', rails.destinations)}', so it may not change where money goes`,
+			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor set a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
 		);
 	}
 }

@@ -83,6 +83,12 @@ interface OperationBase {
 	output?: (record: IDataObject) => IDataObject;
 	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
 	explainError?: (ctx: IExecuteSingleFunctions, error: unknown) => Promise<void>;
+	/**
+	 * The class of an item that adds any of these 'Additional Fields', when they make the operation
+	 * do more to money than its `money` says (Wallet → Create with a settlement bank changes where
+	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
+	 */
+	moneyWith?: { money: 'destination' | 'settings'; name: string; fields: string[] };
 }
 
 /**

@@ -27,6 +27,8 @@ export const wallet: ResourceSpecs = {
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
 		kind: 'neverRepeated',
 		money: 'none',
+		// A settlement bank makes the new wallet's deposits go to a bank account the caller chose.
+		moneyWith: { money: 'destination', name: 'with a settlement bank', fields: ['accountNumber', 'autoSettlement', 'bankId', 'narration'] },
 		fields: [
 			ASSET_ID,
 			LABEL,
