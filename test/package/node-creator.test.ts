@@ -1,20 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 // n8n's node creator groups a package's nodes into entries: a trigger `xTrigger` joins the node `x`
 // when `x` has actions, and the joined entry (the actions and the triggers) shows the trigger's
 // description (n8n editor-ui, generateMergedNodesAndActions). Every entry must describe what it holds.
-import fs from 'node:fs';
-import path from 'node:path';
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { CryptoSettlement } from '../../nodes/CryptoSettlement/CryptoSettlement.node';
+import { CryptoSettlementPollTrigger } from '../../nodes/CryptoSettlementPollTrigger/CryptoSettlementPollTrigger.node';
+import { CryptoSettlementTrigger } from '../../nodes/CryptoSettlementTrigger/CryptoSettlementTrigger.node';
+import pkg from '../../package.json';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-
-/** The package's nodes, as package.json lists them, loaded from their sources. */
-const descriptions: INodeTypeDescription[] = (pkg.n8n.nodes as string[]).map((built) => {
-	const source = path.join(ROOT, built.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
-	const module = require(source) as Record<string, new () => INodeType>;
-	return new (Object.values(module)[0])().description;
-});
+/** The package's nodes: the first test checks them against package.json's n8n.nodes. */
+const descriptions: INodeTypeDescription[] = [new CryptoSettlement(), new CryptoSettlementTrigger(), new CryptoSettlementPollTrigger()].map(
+	(node) => node.description,
+);
 const isTrigger = (d: INodeTypeDescription) => d.group.includes('trigger');
 
 /** n8n's grouping: the description each entry shows, and the nodes it holds. */
@@ -30,6 +26,10 @@ function entries(): Array<{ description: string; nodes: INodeTypeDescription[] }
 	}
 	return [...apps, ...alone];
 }
+
+test('these are the nodes the package lists', () => {
+	expect(descriptions.map((d) => `dist/nodes/${d.displayName.replace(/ /g, '')}/${d.displayName.replace(/ /g, '')}.node.js`)).toEqual(pkg.n8n.nodes);
+});
 
 test('the entry that holds the actions describes the actions, not only the trigger', () => {
 	const actions = descriptions.find((d) => !isTrigger(d))!;
