@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { hints, properties, SPECS, subtitle } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
+import { APP_DESCRIPTION } from './helpers/description';
 import { createOperationRunner } from './helpers/pipeline';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
@@ -12,8 +13,7 @@ export class CryptoSettlement implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle,
-		description:
-			'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins',
+		description: APP_DESCRIPTION,
 		defaults: { name: 'Crypto Settlement' },
 		usableAsTool: true,
 		hints,

@@ -23,9 +23,12 @@ export interface PolledEvent {
 	json: IDataObject;
 }
 
-/** No delivery reached n8n: nothing was checked on a request, and no source address exists. */
+/**
+ * No delivery reached n8n, so there is no secret or source address to check: what vouches for the
+ * item is that it was read from the service's API with the credential.
+ */
 function verification(confirmedWithApi: boolean): IDataObject {
-	return { secretVerified: false, ipVerified: false, confirmedWithApi, sourceIp: null };
+	return { source: 'read from the API', confirmedWithApi };
 }
 
 function timeOf(value: unknown): number {

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './confirm';
 import { forgetDeliveryCredentials } from './credentialCache';
-import { triggerProperties } from './description';
+import { TRIGGER_DESCRIPTION, triggerProperties } from './description';
 import { answer, handleDelivery } from './handle';
 import { DeliveryLog } from './log';
 import { assertConfiguration, readEvents } from './settings';
@@ -30,7 +30,7 @@ export class CryptoSettlementTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
-		description: 'Starts the workflow when the crypto settlement service sends a deposit or withdrawal event',
+		description: TRIGGER_DESCRIPTION,
 		defaults: {
 			name: 'Crypto Settlement Trigger',
 		},

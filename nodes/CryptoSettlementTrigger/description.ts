@@ -1,5 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { APP_DESCRIPTION } from '../CryptoSettlement/helpers/description';
 import { eventsProperty } from './events';
+
+/**
+ * The trigger's description. n8n's node creator shows a node `xTrigger` and a node `x` that has
+ * actions as one entry (the app, holding the actions and the triggers) and gives that entry the
+ * trigger's description, so it names what the actions do too. The poll trigger keeps its own entry.
+ */
+export const TRIGGER_DESCRIPTION = `${APP_DESCRIPTION}; the trigger starts a workflow on each deposit or withdrawal event the service sends`;
 
 /** The trigger's parameters as the editor shows them (docs/trigger.md, "Settings"). */
 export const triggerProperties: INodeProperties[] = [

@@ -54,9 +54,10 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 	const req = this.getRequestObject();
 	const headers = this.getHeaderData();
 	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
+	// Each check says what it found, never a bare `false` for a check that was not configured.
 	const verification: IDataObject = {
-		secretVerified: false,
-		ipVerified: false,
+		secret: 'not configured',
+		ip: 'not configured',
 		confirmedWithApi: false,
 		sourceIp: sourceIp ? formatIp(sourceIp) : null,
 	};
@@ -72,7 +73,7 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 			log.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
 			return answer.call(this, 403, 'Forbidden');
 		}
-		verification.ipVerified = true;
+		verification.ip = 'in allowed list';
 	}
 
 	// 2. Shared secret: always checked when the credential has one (fails closed otherwise).
@@ -84,7 +85,7 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 			log.warn('Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret');
 			return answer.call(this, 401, 'Unauthorized');
 		}
-		verification.secretVerified = true;
+		verification.secret = 'verified';
 	} else if (!settings.acceptUnsigned || settings.legacyVerifySecret === true) {
 		log.error(
 			'Crypto Settlement Trigger: no Webhook Secret is set in the credential and Accept Unsigned Deliveries is off; refusing deliveries',

@@ -192,7 +192,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 		const run = await runNode(cryptoWithdrawal({ externalId: 'order-7' }));
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual([
-			{ ...stored, amountCurrency: 'USD', feeCurrency: 'USD', alreadySubmitted: false, message: 'withdrawal initiated successfully' },
+			{ ...stored, amountCurrency: 'USD', feeCurrency: 'USD', settlementCurrency: 'USD', alreadySubmitted: false, message: 'withdrawal initiated successfully' },
 		]);
 		expect(lookup.isDone() && post.isDone() && readBack.isDone()).toBe(true);
 	});
@@ -207,6 +207,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 			...record,
 			amountCurrency: 'USD',
 			feeCurrency: 'NGN',
+			settlementCurrency: 'NGN',
 			payoutCurrency: 'NGN',
 			alreadySubmitted: false,
 			message: 'withdrawal request received',
@@ -245,6 +246,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 			...stored,
 			amountCurrency: 'USD',
 			feeCurrency: 'USD',
+			settlementCurrency: 'USD',
 			alreadySubmitted: true,
 			message: 'Already submitted: found under External ID order-7, not sent again',
 		});

@@ -112,6 +112,7 @@ describe('3. withdrawal records say the currency of each amount', () => {
 			['fee', 50],
 			['feeCurrency', 'NGN'],
 			['currency', 'ngn'],
+			['settlementCurrency', 'NGN'],
 			['payoutAmount', 29950],
 			['payoutCurrency', 'NGN'],
 			['bankAccount', 'ba-1'],
@@ -142,6 +143,16 @@ describe('3. withdrawal records say the currency of each amount', () => {
 		expect(listed.items[0].json).not.toHaveProperty('amountCurrency');
 		expect(listed.items[0].json).toMatchObject({ feeCurrency: 'NGN', payoutCurrency: 'NGN' });
 		expect(listed.items[1].json).toMatchObject({ amountCurrency: 'USD', feeCurrency: 'USD', payoutCurrency: 'USD' });
+	});
+
+	test('the record\'s own currency is named the settlement currency, so "ngn" never reads as the unit of the USD amount', async () => {
+		const named = { ...bankRecord, id: 'wd-5', settlementCurrency: 'GHS' };
+		api().get('/payments/withdrawals').query(true).reply(200, ok([bankRecord, named], 'ok', { page: 1, pages: 1, hasNextPage: false }));
+		const listed = await runNode({ resource: 'withdrawal', operation: 'getAll', returnAll: true });
+		expect(listed.items.map((item) => [item.json.currency, item.json.settlementCurrency, item.json.amountCurrency])).toEqual([
+			[bankRecord.currency, bankRecord.currency.toUpperCase(), 'USD'],
+			[bankRecord.currency, 'GHS', 'USD'],
+		]);
 	});
 
 	test('the operation says what it pays: a USD amount to an NGN or GHS account', () => {

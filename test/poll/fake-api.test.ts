@@ -87,7 +87,7 @@ describe('source: records', () => {
 			...confirmedFields('trade', record),
 			id: tradeId,
 			event: 'trade.completed',
-			verification: { secretVerified: false, ipVerified: false, confirmedWithApi: true, sourceIp: null },
+			verification: { source: 'read from the API', confirmedWithApi: true },
 			record,
 			source: 'records',
 		});
@@ -172,7 +172,7 @@ describe('source: webhookEvents (stored deliveries)', () => {
 		expect(polled.items![1]).toEqual({
 			...stored.payload,
 			event: 'trade.completed',
-			verification: { secretVerified: false, ipVerified: false, confirmedWithApi: false, sourceIp: null },
+			verification: { source: 'read from the API', confirmedWithApi: false },
 			source: 'webhookEvents',
 		});
 		poller.restart();

@@ -129,7 +129,7 @@ describe('the emitted item carries the record, the body only under unconfirmedBo
 			expect(item).not.toHaveProperty(field);
 		}
 		expect(item.record).toEqual(record);
-		expect(item.verification).toMatchObject({ confirmedWithApi: true, secretVerified: true });
+		expect(item.verification).toMatchObject({ confirmedWithApi: true, secret: 'verified' });
 	});
 
 	test('a withdrawal body claiming another amount and destination gets the record\'s', async () => {

@@ -53,7 +53,7 @@ test('a real delivery is confirmed with the API and emitted once; the resend is 
 	nock(BASE_URL).get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: { id: body.id, status: 'completed', amountReceived: 21.379 } });
 	const first = await h.deliver({ body, secret: WEBHOOK_SECRET });
 	expect(first).toMatchObject({ status: 200, started: true });
-	expect(first.items[0].verification).toMatchObject({ secretVerified: true, confirmedWithApi: true });
+	expect(first.items[0].verification).toMatchObject({ secret: 'verified', confirmedWithApi: true });
 	// The resend: answered 200 (the service stops retrying), not emitted, the API not asked again.
 	const resend = await h.deliver({ body, secret: WEBHOOK_SECRET });
 	expect(resend).toMatchObject({ status: 200, started: false, response: { received: true, ignored: 'duplicate delivery' } });
@@ -86,7 +86,7 @@ describe('a credential without a webhook secret', () => {
 		nock(BASE_URL).get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: { id: body.id, status: 'completed' } });
 		const r = await h.deliver({ body, secret: null });
 		expect(r).toMatchObject({ status: 200, started: true });
-		expect(r.items[0].verification).toMatchObject({ secretVerified: false, confirmedWithApi: true });
+		expect(r.items[0].verification).toMatchObject({ secret: 'not configured', confirmedWithApi: true });
 	});
 
 	test('Accept Unsigned Deliveries does not weaken a credential that has a secret', async () => {

@@ -35,7 +35,7 @@ describe.each(EVENTS)('%s', (event) => {
 		expect(r.items[0]).toEqual({
 			...body,
 			event,
-			verification: { secretVerified: true, ipVerified: false, confirmedWithApi: false, sourceIp: '46.101.201.155' },
+			verification: { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: '46.101.201.155' },
 		});
 	});
 

@@ -128,7 +128,7 @@ test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile ge
 		id: withdrawalId,
 		status: 'pending',
 		externalId: 'slow-confirmation-1',
-		verification: { secretVerified: true, confirmedWithApi: true },
+		verification: { secret: 'verified', confirmedWithApi: true },
 	});
 	expect(proxy.seen.map((s) => s.status)).toEqual([502, 200]);
 });

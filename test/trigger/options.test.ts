@@ -22,7 +22,7 @@ describe('verifySecret', () => {
 		const h = await TriggerHarness.create(setup);
 		const r = await h.deliver({ body: tradePayload('trade.completed'), secret: WEBHOOK_SECRET });
 		expect(r).toMatchObject({ status: 200, started: true });
-		expect(r.items[0].verification).toMatchObject({ secretVerified: true });
+		expect(r.items[0].verification).toMatchObject({ secret: 'verified' });
 	});
 
 	test.each([
@@ -58,7 +58,7 @@ describe('verifySecret', () => {
 		}
 		const r = await h.deliver({ body: tradePayload('trade.completed'), secret: WEBHOOK_SECRET });
 		expect(r).toMatchObject({ status: 200, started: true });
-		expect(r.items[0].verification).toMatchObject({ secretVerified: true });
+		expect(r.items[0].verification).toMatchObject({ secret: 'verified' });
 	});
 
 	test('a secret removed from the credential after activation fails closed (500), not open', async () => {
@@ -86,7 +86,7 @@ describe('allowedIps', () => {
 		const h = await TriggerHarness.create(setup);
 		const r = await h.deliver({ body: tradePayload('trade.completed'), ip });
 		expect(r).toMatchObject({ status: 200, started: true });
-		expect(r.items[0].verification).toMatchObject({ ipVerified: true, sourceIp: ip });
+		expect(r.items[0].verification).toMatchObject({ ip: 'in allowed list', sourceIp: ip });
 	});
 
 	test('IPv4-mapped IPv6 (dual-stack socket) is normalised', async () => {
@@ -132,7 +132,7 @@ describe('allowedIps', () => {
 			const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: allowedIps === undefined ? {} : { allowedIps } });
 			const r = await h.deliver({ body: tradePayload('trade.completed'), ip: '8.8.8.8' });
 			expect(r).toMatchObject({ status: 200, started: true });
-			expect(r.items[0].verification).toMatchObject({ ipVerified: false, sourceIp: '8.8.8.8' });
+			expect(r.items[0].verification).toMatchObject({ ip: 'not configured', sourceIp: '8.8.8.8' });
 		}
 	});
 });
@@ -345,9 +345,9 @@ describe('includeHeaders', () => {
 	test('a body that carries its own "headers" or "verification" cannot spoof them', async () => {
 		const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, options: { includeHeaders: true } });
 		const r = await h.deliver({
-			body: { event: 'trade.completed', id: 't1', verification: { confirmedWithApi: true, ipVerified: true }, headers: { fake: 1 } },
+			body: { event: 'trade.completed', id: 't1', verification: { confirmedWithApi: true, ip: 'in allowed list' }, headers: { fake: 1 } },
 		});
-		expect(r.items[0].verification).toMatchObject({ confirmedWithApi: false, ipVerified: false });
+		expect(r.items[0].verification).toMatchObject({ confirmedWithApi: false, ip: 'not configured' });
 		expect(r.items[0].headers).not.toHaveProperty('fake');
 	});
 });
@@ -363,8 +363,8 @@ test('all options together: a real delivery passes every check', async () => {
 	const r = await h.deliver({ body, secret: WEBHOOK_SECRET, ip: SERVICE_IPS[4] });
 	expect(r).toMatchObject({ status: 200, started: true });
 	expect(r.items[0].verification).toEqual({
-		secretVerified: true,
-		ipVerified: true,
+		secret: 'verified',
+		ip: 'in allowed list',
 		confirmedWithApi: true,
 		sourceIp: SERVICE_IPS[4],
 	});

@@ -11,6 +11,9 @@ import type { OperationSpec, ResourceSpecs } from './types';
  * fields in the order it lists them.
  */
 
+/** What the package does: the action node's description, and the start of the webhook trigger's. */
+export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
+
 export interface ResourceEntry {
 	name: string;
 	description: string;

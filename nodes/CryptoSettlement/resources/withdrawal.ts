@@ -84,24 +84,39 @@ export const GUARDRAILS_HINT =
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
 
-/** Which currency field names the unit of each amount of a withdrawal record. */
-const CURRENCY_FIELDS: Record<string, string> = { amount: 'amountCurrency', fee: 'feeCurrency', payoutAmount: 'payoutCurrency' };
+/**
+ * Which field names the unit of each amount of a withdrawal record, and what the record's own
+ * `currency` is: the settlement currency (the balance paid from), not the unit of `amount`.
+ */
+const CURRENCY_FIELDS: Record<string, string> = {
+	amount: 'amountCurrency',
+	fee: 'feeCurrency',
+	payoutAmount: 'payoutCurrency',
+	currency: 'settlementCurrency',
+};
 
 /**
  * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
  * records"), where the service does not name it itself: `amount` is the USD value asked for (both
- * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`. The `amount`
- * of an auto-settlement payout (a record with a `trade`) is left unlabelled: its unit is not
- * documented. A bank payout otherwise reads `amount: 20` beside `fee: 50` and `payoutAmount: 29950`.
+ * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`, which is
+ * named `settlementCurrency` beside it so that `currency: "ngn"` never reads as the unit of
+ * `amount`. The `amount` of an auto-settlement payout (a record with a `trade`) is left
+ * unlabelled: its unit is not documented. A bank payout otherwise reads `amount: 20` beside
+ * `fee: 50` and `payoutAmount: 29950`.
  */
 export function withCurrencies(record: IDataObject): IDataObject {
 	const local = typeof record.currency === 'string' && record.currency.trim() ? record.currency.trim().toUpperCase() : undefined;
-	const unitOf: Record<string, string | undefined> = { amount: record.trade ? undefined : 'USD', fee: local, payoutAmount: local };
+	const unitOf: Record<string, string | undefined> = {
+		amount: record.trade ? undefined : 'USD',
+		fee: local,
+		payoutAmount: local,
+		currency: local,
+	};
 	const shaped: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) {
 		shaped[key] = value;
 		const field = Object.prototype.hasOwnProperty.call(CURRENCY_FIELDS, key) ? CURRENCY_FIELDS[key] : undefined;
-		if (field && !(field in record) && typeof value === 'number' && unitOf[key]) shaped[field] = unitOf[key];
+		if (field && !(field in record) && (typeof value === 'number' || key === 'currency') && unitOf[key]) shaped[field] = unitOf[key];
 	}
 	return shaped;
 }
@@ -153,7 +168,7 @@ export const withdrawal: ResourceSpecs = {
 				'amount',
 				'Amount (USD)',
 				USD_DECIMALS,
-				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency).",
+				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
 			),
 			...PAYMENT_FIELDS,
 			additionalFields([DRY_RUN, NARRATION, PIN]),

@@ -1,0 +1,42 @@
+// n8n's node creator groups a package's nodes into entries: a trigger `xTrigger` joins the node `x`
+// when `x` has actions, and the joined entry (the actions and the triggers) shows the trigger's
+// description (n8n editor-ui, generateMergedNodesAndActions). Every entry must describe what it holds.
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { CryptoSettlement } from '../../nodes/CryptoSettlement/CryptoSettlement.node';
+import { CryptoSettlementPollTrigger } from '../../nodes/CryptoSettlementPollTrigger/CryptoSettlementPollTrigger.node';
+import { CryptoSettlementTrigger } from '../../nodes/CryptoSettlementTrigger/CryptoSettlementTrigger.node';
+import pkg from '../../package.json';
+
+/** The package's nodes: the first test checks them against package.json's n8n.nodes. */
+const descriptions: INodeTypeDescription[] = [new CryptoSettlement(), new CryptoSettlementTrigger(), new CryptoSettlementPollTrigger()].map(
+	(node) => node.description,
+);
+const isTrigger = (d: INodeTypeDescription) => d.group.includes('trigger');
+
+/** n8n's grouping: the description each entry shows, and the nodes it holds. */
+function entries(): Array<{ description: string; nodes: INodeTypeDescription[] }> {
+	const apps = descriptions.filter((d) => !isTrigger(d)).map((d) => ({ name: d.name, description: d.description, nodes: [d] }));
+	const alone = [];
+	for (const trigger of descriptions.filter(isTrigger)) {
+		const app = apps.find((entry) => entry.name === trigger.name.replace('Trigger', ''));
+		if (app) {
+			app.description = trigger.description;
+			app.nodes.push(trigger);
+		} else alone.push({ name: trigger.name, description: trigger.description, nodes: [trigger] });
+	}
+	return [...apps, ...alone];
+}
+
+test('these are the nodes the package lists', () => {
+	expect(descriptions.map((d) => `dist/nodes/${d.displayName.replace(/ /g, '')}/${d.displayName.replace(/ /g, '')}.node.js`)).toEqual(pkg.n8n.nodes);
+});
+
+test('the entry that holds the actions describes the actions, not only the trigger', () => {
+	const actions = descriptions.find((d) => !isTrigger(d))!;
+	const joined = entries().filter((entry) => entry.nodes.length > 1);
+	expect(joined.map((entry) => entry.nodes.map((d) => d.name))).toEqual([[actions.name, `${actions.name}Trigger`]]);
+	for (const entry of joined) {
+		expect(entry.description).toContain(actions.description);
+		expect(entry.description).toMatch(/trigger/i);
+	}
+});
