@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../harness';
 import { CREDENTIALS, expectNoSecrets, NODE, runNode, shortInDoubtWindow } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply } from './local-service';
+import { NEVER_REPEATED, parametersOf, staleCases } from './never-repeated';
 
 beforeAll(() => nock.enableNetConnect());
 
@@ -295,19 +296,21 @@ describe('5. lookup answers are checked', () => {
 describe("6. n8n's Retry On Fail never repeats a write that may have taken effect", () => {
 	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 
-	test.each([
-		['a swap', { resource: 'currency', operation: 'swap', amount: 5, from: 'ngn', to: 'ghs' }, '/payments/swap-currency'],
-		['a wallet creation', { resource: 'wallet', operation: 'create', assetId: 'a1', label: 'customer-1' }, '/trades/sell/assets/a1/generate-address'],
-	])('%s applied and answered 500 is sent once, and fails "may or may not"', async (_name, parameters, path) => {
+	// Every operation the records mark never repeated (test/node/never-repeated.ts), none listed here.
+	test.each(NEVER_REPEATED)('$name applied and answered 500 is sent once, and fails "may or may not"', async ({ name, sends }) => {
 		const server = await localService(() => ({ status: 500, body: { success: false, message: 'something went wrong!', meta: {}, errors: [] } }));
 		current = server;
 		const result = await runWorkflow({
-			workflow: actionWorkflow(parameters, retrying),
+			workflow: actionWorkflow(parametersOf(name), retrying),
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
-		expect(server.sent('POST', path)).toHaveLength(1);
+		expect(server.requests.filter(sends)).toHaveLength(1);
 		expect(result.error?.message).toMatch(/may or may not have taken effect/);
 		expectNoSecrets(serializeRun(result));
+	});
+
+	test('the never-repeated cases name only operations the records mark never repeated', () => {
+		expect(staleCases()).toEqual([]);
 	});
 
 	test('a swap that succeeded is not sent again when another item makes Retry On Fail run the node again', async () => {

@@ -8,8 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../harness';
 import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
-import { RETRY_OF_KIND } from '../../nodes/CryptoSettlement/helpers/types';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
+import { NEVER_REPEATED, parametersOf } from './never-repeated';
 
 beforeAll(() => nock.enableNetConnect());
 
@@ -247,31 +246,15 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {
 	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
-	const cases: Array<[string, IDataObject, string]> = [
-		['a swap', { resource: 'currency', operation: 'swap', amount: 5, from: 'ngn', to: 'ghs' }, '/v1/payments/swap-currency'],
-		['a wallet creation', { resource: 'wallet', operation: 'create', assetId: 'a1', label: 'customer-1' }, '/v1/trades/sell/assets/a1/generate-address'],
-		['a payout address creation', { resource: 'payoutAddress', operation: 'create', address: 'TXyz', token: 'USDT', network: 'TRC20', label: 'ops' }, '/v1/payments/wallet-addresses'],
-		['a bank account creation', { resource: 'bankAccount', operation: 'create', bankId: '39', accountNumber: '0123456789' }, '/v1/payments/banks/add'],
-		['a mock deposit', { resource: 'sandbox', operation: 'mockDeposit', walletAddress: 'TQ1', asset: 'TRX_TEST', amountInUSD: 50, cryptoReceived: 312.5, reference: 'mock-1', txHash: '0xabc' }, '/v1/trades/sell/mock-trade'],
-	];
-
-	test('the cases cover every operation the records mark never repeated', () => {
-		const neverRepeated = Object.entries(SPECS).flatMap(([resource, specs]) =>
-			Object.entries(specs)
-				.filter(([, spec]) => RETRY_OF_KIND[spec.kind] === 'never')
-				.map(([operation]) => `${resource} → ${operation}`),
-		);
-		expect(cases.map(([, parameters]) => `${String(parameters.resource)} → ${String(parameters.operation)}`).sort()).toEqual(neverRepeated.sort());
-	});
-
-	test.each(cases)('%s applied, then the connection reset: sent once, and the error is the node\'s own', async (_name, parameters, path) => {
+	// Every operation the records mark never repeated (test/node/never-repeated.ts), none listed here.
+	test.each(NEVER_REPEATED)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
 		const server = await serve(() => ({ status: 200, reset: true }));
 		const result = await runWorkflow({
-			workflow: actionWorkflow(parameters, retrying),
+			workflow: actionWorkflow(parametersOf(name), retrying),
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
-		expect(server.requests.filter((r) => r.method === 'POST' && r.path === path)).toHaveLength(1);
-		expect(result.error?.message).toMatch(/^POST \/.* may or may not have taken effect: .*(ECONNRESET|socket hang up)/);
+		expect(server.requests.filter(sends)).toHaveLength(1);
+		expect(result.error?.message).toMatch(/^[A-Z]+ \/.* may or may not have taken effect: .*(ECONNRESET|socket hang up)/);
 		expect(result.error?.message).not.toMatch(/retry the request/i);
 		expectNoSecrets(serializeRun(result));
 	});
