@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { PACKAGE_ROOT } from '../harness';
+import { SPECS } from '../../nodes/CryptoSettlement/resources';
 
 interface WorkflowNode {
 	name: string;
@@ -25,8 +26,9 @@ const load = (file: string) =>
 	};
 
 const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger', 'agent-payouts-review'];
+/** A node of an operation whose record's kind is `withdrawal`. */
 const isWithdrawal = (node: WorkflowNode) =>
-	node.type.endsWith('.cryptoSettlement') && ['createCrypto', 'createBank'].includes(String(node.parameters.operation));
+	node.type.endsWith('.cryptoSettlement') && SPECS[String(node.parameters.resource)]?.[String(node.parameters.operation)]?.kind === 'withdrawal';
 
 describe('the example workflows teach safe patterns', () => {
 	test.each(EXAMPLES)('%s: no node uses Execute Once', (file) => {

@@ -8,7 +8,7 @@ import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProp
 import { ACTION_NODE, loadPackage } from '../harness';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { FEE_LEVELS, TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
-import { api, fail, noWithdrawalsYet, ok, recordRequests, rl, runNode, setupNock } from './helpers';
+import { api, fail, noWithdrawalsYet, ok, operationsOfKind, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -71,19 +71,20 @@ describe('1. an empty External ID is pointed out while it is empty', () => {
 		expect(hint.message).toMatch(/^External ID is empty, so each run derives a new one: every manual run \(Execute step, Execute workflow\) pays again\. Map your own payment ID instead/);
 	});
 
-	test.each(['createCrypto', 'createBank'])('Withdrawal → %s shows it only while External ID is empty', async (operation) => {
-		expect(await hinted({ resource: 'withdrawal', operation })).toBe(true);
-		expect(await hinted({ resource: 'withdrawal', operation, externalId: '  ' })).toBe(true);
-		expect(await hinted({ resource: 'withdrawal', operation, externalId: 'order-1042' })).toBe(false);
+	// Every operation of kind `withdrawal` in the records.
+	test.each(operationsOfKind('withdrawal'))('%s → %s shows it only while External ID is empty', async (resource, operation) => {
+		expect(await hinted({ resource, operation })).toBe(true);
+		expect(await hinted({ resource, operation, externalId: '  ' })).toBe(true);
+		expect(await hinted({ resource, operation, externalId: 'order-1042' })).toBe(false);
 		// A mapped External ID the editor cannot resolve yet (no input data) is not empty.
-		expect(await hinted({ resource: 'withdrawal', operation, externalId: "={{ $('Payout Order').item.json.payoutId }}" })).toBe(false);
-		expect(await hinted({ resource: 'withdrawal', operation, externalId: '={{ "order-7" }}' })).toBe(false);
+		expect(await hinted({ resource, operation, externalId: "={{ $('Payout Order').item.json.payoutId }}" })).toBe(false);
+		expect(await hinted({ resource, operation, externalId: '={{ "order-7" }}' })).toBe(false);
 	});
 
 	test('no other operation shows it', async () => {
 		for (const [resource, { specs }] of Object.entries(RESOURCES)) {
-			for (const operation of Object.keys(specs)) {
-				if (resource === 'withdrawal' && ['createCrypto', 'createBank'].includes(operation)) continue;
+			for (const [operation, spec] of Object.entries(specs)) {
+				if (spec.kind === 'withdrawal') continue;
 				expect({ resource, operation, hinted: await hinted({ resource, operation }) }).toEqual({ resource, operation, hinted: false });
 			}
 		}

@@ -3,6 +3,16 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import path from 'node:path';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
+import type { OperationKind } from '../../nodes/CryptoSettlement/helpers/types';
+import { SPECS } from '../../nodes/CryptoSettlement/resources';
+
+/** The [resource, operation] pairs whose record has this kind: tests read the records, never a list of their own. */
+export const operationsOfKind = (kind: OperationKind): Array<[string, string]> =>
+	Object.entries(SPECS).flatMap(([resource, specs]) =>
+		Object.entries(specs)
+			.filter(([, spec]) => spec.kind === kind)
+			.map(([operation]): [string, string] => [resource, operation]),
+	);
 
 export const BASE = 'https://api.settlement.test/v1';
 export const SECRET = 'app-secret-DO-NOT-LEAK-7f3a';
