@@ -1,4 +1,3 @@
-import type { Config } from '@jest/types';
 import { startListService, type ListService } from './list-service';
 
 // Apart from list-service.ts, which the bench compiles without jest (bench/tsconfig.json).
@@ -21,7 +20,7 @@ export function listServiceForEachTest(start: number, options: { testClock?: boo
 		local.service.clock = start;
 		local.created = 0;
 		if (options.testClock) {
-			jest.useFakeTimers({ now: start, doNotFake: REAL });
+			jest.useFakeTimers({ now: start, doNotFake: [...REAL] });
 			local.service.wait = async (ms) => jest.setSystemTime(Date.now() + ms);
 		}
 	});
@@ -33,7 +32,7 @@ export function listServiceForEachTest(start: number, options: { testClock?: boo
 }
 
 /** Everything jest can fake but `Date`. */
-const REAL: Config.FakeableAPI[] = [
+const REAL = [
 	'hrtime',
 	'nextTick',
 	'performance',
@@ -48,4 +47,4 @@ const REAL: Config.FakeableAPI[] = [
 	'clearInterval',
 	'setTimeout',
 	'clearTimeout',
-];
+] as const;
