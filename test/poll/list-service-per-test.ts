@@ -4,8 +4,12 @@ import { startListService, type ListService } from './list-service';
 /**
  * For a test file: a fresh list service before each test, its clock at `start`, closed after it.
  * `local.created` counts the records a test made; `local.credentials()` point at the service.
+ *
+ * `testClock`: n8n's clock is the test's. Only `Date` is faked (timers, sockets and the event loop
+ * stay real) and it moves only by the service's `latencyMs` per answer, so how long a poll takes
+ * against n8n's poll budget counts answers, whatever the machine's speed.
  */
-export function listServiceForEachTest(start: number) {
+export function listServiceForEachTest(start: number, options: { testClock?: boolean } = {}) {
 	const local = {
 		service: undefined as unknown as ListService,
 		created: 0,
@@ -15,7 +19,32 @@ export function listServiceForEachTest(start: number) {
 		local.service = await startListService();
 		local.service.clock = start;
 		local.created = 0;
+		if (options.testClock) {
+			jest.useFakeTimers({ now: start, doNotFake: [...REAL] });
+			local.service.wait = async (ms) => jest.setSystemTime(Date.now() + ms);
+		}
 	});
-	afterEach(async () => await local.service.close());
+	afterEach(async () => {
+		jest.useRealTimers();
+		await local.service.close();
+	});
 	return local;
 }
+
+/** Everything jest can fake but `Date`. */
+const REAL = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+] as const;

@@ -31,8 +31,13 @@ export interface ListService extends LocalServer {
 	meta: 'full' | 'hasNextPage';
 	/** The service's clock (ms) in its Date header; undefined: the real clock. */
 	clock?: number;
-	/** Each answer waits this long. */
+	/** Each answer waits this long, by `wait`. */
 	latencyMs: number;
+	/**
+	 * How an answer waits `latencyMs`: the real clock by default; a test of time passes the time on
+	 * a clock it controls instead, so an answer is slow by count, whatever the machine's speed.
+	 */
+	wait: (ms: number) => Promise<void>;
 	/** Overrides an answer (a failing page, a 429…). */
 	fault?: (path: string, query: URLSearchParams) => LocalAnswer | undefined;
 	/**
@@ -100,7 +105,7 @@ export async function startListService(): Promise<ListService> {
 		return { status: 404, body: { success: false, message: 'not found', errors: [], meta: {}, data: {} } };
 	};
 	const server = await startLocalServer(async (_method, path, query) => {
-		if (service.latencyMs) await sleep(service.latencyMs);
+		if (service.latencyMs) await service.wait(service.latencyMs);
 		const reply = answer(path, query);
 		return { ...reply, headers: { date: new Date(service.clock ?? Date.now()).toUTCString(), ...(reply.headers ?? {}) } };
 	});
@@ -110,6 +115,7 @@ export async function startListService(): Promise<ListService> {
 		sortBy: 'createdAt' as const,
 		meta: 'full' as const,
 		latencyMs: 0,
+		wait: sleep,
 		pagesOf: (list: ListName) =>
 			server.requests.filter((request) => LISTS[request.path] === list).map((request) => Number(request.query.get('page'))),
 		clearRequests: () => {
