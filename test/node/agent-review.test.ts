@@ -5,10 +5,9 @@
  * human review node once a person approved a gated call (n8n's processHitlResponses), so the
  * engine itself sets the run's source the node reads.
  */
-import nock from 'nock';
 import type { EngineRequest, EngineResponse, IConnections, IDataObject, IExecuteFunctions, INode, INodeParameters, INodeType } from 'n8n-workflow';
 import { ACTION_NODE, CREDENTIAL_TYPE, loadPackage, runWorkflow } from '../harness';
-import { CREDENTIALS } from './helpers';
+import { CREDENTIALS, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService } from './local-service';
 
 const AGENT = 'AI Agent';
@@ -157,12 +156,7 @@ async function runAgent(calls: Call[], credentials: IDataObject, workflow = gate
 	return { ...result, toolRuns, agentRan: !!runs[AGENT]?.at(-1)?.data };
 }
 
-let servers: Array<{ close: () => Promise<void> }> = [];
-beforeAll(() => nock.enableNetConnect());
-afterEach(async () => {
-	await Promise.all(servers.map(async (s) => await s.close()));
-	servers = [];
-});
+const servers = serversClosedAfterEach();
 
 const ON = { allowAgentPayments: true };
 

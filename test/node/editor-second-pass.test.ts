@@ -7,7 +7,6 @@
  * receives, through n8n-core's engine against a local HTTP server; a service's 422 names the row. The browser check (e2e/lib/browser.mjs) looks at
  * the same screens in a real editor.
  */
-import nock from 'nock';
 import {
 	NodeHelpers,
 	Workflow,
@@ -24,7 +23,7 @@ import { ACTION_NODE, loadPackage } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/resources';
 import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
 import { describeGuardrails } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
-import { CREDENTIALS, rl, runNode } from './helpers';
+import { CREDENTIALS, rl, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
 
 async function description(): Promise<INodeTypeDescription> {
@@ -32,13 +31,7 @@ async function description(): Promise<INodeTypeDescription> {
 	return nodeTypes.getByNameAndVersion(ACTION_NODE).description;
 }
 
-/** The local HTTP servers of sections 5 and 6, closed after each test. */
-let servers: Array<{ close: () => Promise<void> }> = [];
-beforeAll(() => nock.enableNetConnect());
-afterEach(async () => {
-	await Promise.all(servers.map(async (s) => await s.close()));
-	servers = [];
-});
+const servers = serversClosedAfterEach();
 
 const MONEY_MOVING = Object.entries(SPECS).flatMap(([resource, specs]) =>
 	Object.entries(specs)

@@ -8,13 +8,12 @@
  *   have been made, never as an External ID "already used";
  * - a row already paid is reported as paid whatever a guardrail now says about a new send.
  */
-import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow } from '../harness';
 import { LIFECYCLES } from '../../nodes/CryptoSettlement/helpers/rules';
-import { CREDENTIALS, cryptoWithdrawal, runNode } from './helpers';
+import { CREDENTIALS, cryptoWithdrawal, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
 
 /** The withdrawal statuses whose money went back, read from the one statuses table. */
@@ -61,12 +60,7 @@ async function service(onPost: (store: () => IDataObject, request: Seen) => Repl
 	return { server, withdrawals, baseUrl: server.baseUrl, posts: () => server.requests.filter(isWithdrawalPost).length };
 }
 
-let servers: Array<{ close: () => Promise<void> }> = [];
-beforeAll(() => nock.enableNetConnect());
-afterEach(async () => {
-	await Promise.all(servers.map(async (s) => await s.close()));
-	servers = [];
-});
+const servers = serversClosedAfterEach();
 
 /** 100 USD of USDT on TRC20 to TXyz under External ID ord-9, and the record the service would store for it. */
 const crypto = (extra: IDataObject = {}) => cryptoWithdrawal({ amount: 100, externalId: 'ord-9', ...extra });

@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, CREDENTIALS, ok, recordRequests, rl, runAsTool, runNode } from './helpers';
+import { api, CREDENTIALS, ok, recordRequests, rl, runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
 
 const TODAY = new Date();
@@ -49,13 +49,8 @@ async function service(options: { listed?: IDataObject[]; endless?: boolean; rat
 	return { server, count, moneySent, baseUrl: server.baseUrl };
 }
 
-let servers: Array<{ close: () => Promise<void> }> = [];
-beforeAll(() => nock.enableNetConnect());
-afterEach(async () => {
-	await Promise.all(servers.map(async (s) => await s.close()));
-	servers = [];
-	nock.cleanAll();
-});
+const servers = serversClosedAfterEach();
+afterEach(() => nock.cleanAll());
 
 const crypto = (extra: IDataObject = {}): IDataObject => ({
 	resource: 'withdrawal',

@@ -152,3 +152,16 @@ export function shortInDoubtWindow(ms = 400): void {
 		builtRetry().inDoubtLookupWindowMs = saved;
 	});
 }
+
+/**
+ * The local HTTP servers a test file starts (push each one), closed after each test; nock lets
+ * connections to them through.
+ */
+export function serversClosedAfterEach(): Array<{ close: () => Promise<void> }> {
+	const servers: Array<{ close: () => Promise<void> }> = [];
+	beforeAll(() => nock.enableNetConnect());
+	afterEach(async () => {
+		await Promise.all(servers.splice(0).map(async (server) => await server.close()));
+	});
+	return servers;
+}

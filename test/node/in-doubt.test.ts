@@ -3,20 +3,13 @@
  * Payments, second pass: the remaining ways to pay twice, report the wrong payment, or leak a
  * secret. Each case runs through n8n-core's engine against a real local HTTP server.
  */
-import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../harness';
-import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode } from './helpers';
+import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
 import { NEVER_REPEATED, parametersOf } from './never-repeated';
 
-beforeAll(() => nock.enableNetConnect());
-
-let servers: Array<{ close: () => Promise<void> }> = [];
-afterEach(async () => {
-	await Promise.all(servers.map(async (server) => await server.close()));
-	servers = [];
-});
+const servers = serversClosedAfterEach();
 async function serve(handler: (request: Seen) => Reply | Promise<Reply>, port = 0) {
 	const server = await localService(handler, port);
 	servers.push(server);

@@ -4,11 +4,10 @@
  * server, every operation of the records under each Allowed Destinations value, and as an AI
  * agent's tool with agent payments off and on. A refusal comes before any request.
  */
-import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { fieldOf } from '../../nodes/CryptoSettlement/helpers/description';
 import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import { rl, runAsTool, runNode } from './helpers';
+import { rl, runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
 
 const SAVED = { _id: 's1', address: 'TSaved', token: 'USDT', network: 'TRC20', label: 'treasury' };
@@ -68,12 +67,7 @@ const DESTINATIONS: Array<[string, IDataObject, string]> = [
 	['allowList', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TSaved' }, 'Addresses Listed Below Only'],
 ];
 
-let servers: Array<{ close: () => Promise<void> }> = [];
-beforeAll(() => nock.enableNetConnect());
-afterEach(async () => {
-	await Promise.all(servers.map(async (server) => await server.close()));
-	servers = [];
-});
+const servers = serversClosedAfterEach();
 
 async function service() {
 	const server = await localService(accepting);
