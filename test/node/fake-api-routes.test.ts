@@ -11,6 +11,7 @@ import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
 import { fillPath } from '../../nodes/CryptoSettlement/helpers/transport';
 import { routes } from '../../fake-api/src/routes/router';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
+import { PACKAGE_ROOT } from '../harness';
 
 let fakeApi: FakeApi;
 beforeAll(async () => {
@@ -41,7 +42,7 @@ test.each(operations.map(({ name, spec }) => [name, spec.method, spec.path] as c
 // Its Endpoints table is written by hand (a row per route file, with the notes a route needs), so a
 // route added without its row would go unnoticed but for this.
 test("fake-api/README.md's Endpoints table names every route of the fake API", () => {
-	const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'fake-api', 'README.md'), 'utf8');
+	const readme = fs.readFileSync(path.join(PACKAGE_ROOT, 'fake-api', 'README.md'), 'utf8');
 	// The whole path: `/payments/withdrawal/{withdrawalId}` is not named by a longer path that starts with it.
 	const named = (template: string) => new RegExp(`${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/{-])`).test(readme);
 	expect(routes.filter((route) => !named(route.template)).map((route) => `${route.method} ${route.template}`)).toEqual([]);
