@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../harness';
 import { CREDENTIALS, expectNoSecrets, NODE, runNode, shortInDoubtWindow } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply } from './local-service';
-import { NEVER_REPEATED, parametersOf, staleCases } from './never-repeated';
+import { NEVER_REPEATED, parametersOf } from './never-repeated';
 
 beforeAll(() => nock.enableNetConnect());
 
@@ -296,7 +296,7 @@ describe('5. lookup answers are checked', () => {
 describe("6. n8n's Retry On Fail never repeats a write that may have taken effect", () => {
 	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 
-	// Every operation the records mark never repeated (test/node/never-repeated.ts), none listed here.
+	// Every operation the records mark never repeated, with its contract case (test/node/never-repeated.ts), none listed here.
 	test.each(NEVER_REPEATED)('$name applied and answered 500 is sent once, and fails "may or may not"', async ({ name, sends }) => {
 		const server = await localService(() => ({ status: 500, body: { success: false, message: 'something went wrong!', meta: {}, errors: [] } }));
 		current = server;
@@ -307,10 +307,6 @@ describe("6. n8n's Retry On Fail never repeats a write that may have taken effec
 		expect(server.requests.filter(sends)).toHaveLength(1);
 		expect(result.error?.message).toMatch(/may or may not have taken effect/);
 		expectNoSecrets(serializeRun(result));
-	});
-
-	test('the never-repeated cases name only operations the records mark never repeated', () => {
-		expect(staleCases()).toEqual([]);
 	});
 
 	test('a swap that succeeded is not sent again when another item makes Retry On Fail run the node again', async () => {

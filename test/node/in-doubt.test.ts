@@ -239,7 +239,7 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {
 	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
-	// Every operation the records mark never repeated (test/node/never-repeated.ts), none listed here.
+	// Every operation the records mark never repeated, with its contract case (test/node/never-repeated.ts), none listed here.
 	test.each(NEVER_REPEATED)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
 		const server = await serve(() => ({ status: 200, reset: true }));
 		const result = await runWorkflow({

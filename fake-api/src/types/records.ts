@@ -2,7 +2,7 @@
  * The records the fake API keeps. Record shapes follow docs/api.md (the specification and, where
  * it is silent, the public notes).
  */
-import type { TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import type { LIFECYCLES, TRADE_EVENT_STATUSES } from '../../../nodes/CryptoSettlement/helpers/catalog';
 import type { Currency, FaultKind, FiatWallets } from './options';
 
 export interface Account {
@@ -112,7 +112,8 @@ export interface PayoutAddress {
 	integration: string;
 }
 
-export type WithdrawalStatus = (typeof WITHDRAWAL_EVENT_STATUSES)[number];
+/** Every withdrawal status of the table, those without an event too (a cancelled withdrawal is seen in records only). */
+export type WithdrawalStatus = keyof (typeof LIFECYCLES)['withdrawal'];
 
 /** Withdrawal (docs/api.md, public notes); crypto, bank and auto-settlement payouts. */
 export interface Withdrawal {
