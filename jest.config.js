@@ -13,5 +13,11 @@ module.exports = {
 	// loaded 2-core machine may need minutes for what takes seconds when idle.
 	testTimeout: 600_000,
 	maxWorkers: 2,
+	// Each HTTP request made after nock is loaded leaves two parsers that Node never frees
+	// (nock 14's @mswjs/interceptors, mswjs/interceptors#779), and with them each test file's
+	// modules: a worker grew to ~1.5 GB over a run, and a worker that large can take longer than the
+	// 500 ms jest gives it to exit on a busy machine ("A worker process has failed to exit
+	// gracefully"). A worker past this size is replaced before its next file.
+	workerIdleMemoryLimit: '700MB',
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
