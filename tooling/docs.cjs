@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Every list in the docs that the records own is a generated section, so a doc cannot drift from
-// the code: the statuses and their events (helpers/catalog.ts, LIFECYCLES), the triggers' Events
-// options (CryptoSettlementTrigger/events.ts) and the README's Operations table
-// (tooling/operations-table.cjs). test/node/docs.test.ts fails when a section is stale.
+// the code: the statuses and their events (helpers/catalog.ts, LIFECYCLES) and what prose says of
+// them (which are refunded, which still open, the life cycles), the triggers' Events options
+// (CryptoSettlementTrigger/events.ts) and the README's Operations table (tooling/operations-table.cjs).
+// test/node/docs.test.ts fails when a section is stale (it renders them from the TypeScript sources,
+// so no build is needed for it to see a change).
 //   npm run docs                        rebuild, then rewrite every section
 //   node tooling/docs.cjs [--write]     print (or rewrite) them from dist/ (needs `npm run build`)
-// A section is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`.
+// A section is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`: on lines of
+// its own for a table, or inline within a sentence or a table cell (a section that holds no line
+// break stays on one line, so a generated list can sit inside the prose a person reads).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +18,7 @@ const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections (the README's Operations table has its own markers). */
 const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'fake-api/README.md'];
 
-const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', file));
+const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 
 /** One row per record status: where it stands, whether it can change, and its event. */
 function statusesTable({ LIFECYCLES }) {
@@ -49,10 +53,54 @@ function kindsTable({ RESOURCES }) {
 	return rows.join('\n');
 }
 
+const code = (names) => names.map((name) => `\`${name}\``).join(', ');
+/** A kind's statuses whose entry passes a test, in the table's order. */
+const statusesWhere = (statuses, test) => Object.keys(statuses).filter((status) => test(statuses[status]));
+
+/** Inline: the withdrawal statuses whose money went back. */
+function refundedList({ LIFECYCLES }) {
+	return code(statusesWhere(LIFECYCLES.withdrawal, (entry) => entry.refunded));
+}
+
+/** Inline: the statuses of records that can still change, per record. */
+function openList({ LIFECYCLES }) {
+	return Object.entries(LIFECYCLES)
+		.map(([kind, statuses]) => `${kind}s ${code(statusesWhere(statuses, (entry) => entry.open))}`)
+		.join('; ');
+}
+
+/** Inline: each record's life in rank order; statuses of one rank exclude each other. */
+function lifecyclesList({ LIFECYCLES }) {
+	return Object.entries(LIFECYCLES)
+		.map(([kind, statuses]) => {
+			const ranks = [...new Set(Object.values(statuses).map((entry) => entry.rank))].sort((a, b) => a - b);
+			const steps = ranks.map((rank) => {
+				const names = statusesWhere(statuses, (entry) => entry.rank === rank);
+				return names.length === 1 ? code(names) : `one of ${code(names)}`;
+			});
+			return `a ${kind} goes ${steps.join(' → ')}`;
+		})
+		.join('; ');
+}
+
+/** Inline: the statuses seen in records only (the service documents no event for them). */
+function recordsOnlyList({ LIFECYCLES }) {
+	return Object.entries(LIFECYCLES)
+		.map(([kind, statuses]) => [kind, statusesWhere(statuses, (entry) => !entry.event)])
+		.filter(([, names]) => names.length > 0)
+		.map(([kind, names]) => `${kind} ${code(names)}`)
+		.join('; ');
+}
+
+/** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
-	statuses: () => statusesTable(dist('CryptoSettlement/helpers/catalog.js')),
-	events: () => eventsTable(dist('CryptoSettlementTrigger/events.js')),
-	kinds: () => kindsTable(dist('CryptoSettlement/resources/index.js')),
+	statuses: (load) => statusesTable(load('CryptoSettlement/helpers/catalog')),
+	refunded: (load) => refundedList(load('CryptoSettlement/helpers/catalog')),
+	open: (load) => openList(load('CryptoSettlement/helpers/catalog')),
+	lifecycles: (load) => lifecyclesList(load('CryptoSettlement/helpers/catalog')),
+	recordsonly: (load) => recordsOnlyList(load('CryptoSettlement/helpers/catalog')),
+	events: (load) => eventsTable(load('CryptoSettlementTrigger/events')),
+	kinds: (load) => kindsTable(load('CryptoSettlement/resources/index')),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;
@@ -62,11 +110,16 @@ function sectionsOf(text) {
 	return [...text.matchAll(SECTION)].map((match) => ({ name: match[2], text: match[3].trim() }));
 }
 
-/** The text with every section rewritten from the records. */
-function regenerate(text) {
-	return text.replace(SECTION, (_all, open, name, _old, close) => {
+/** The text with every section rewritten from the records (read through `load`). */
+function regenerate(text, load = dist) {
+	return text.replace(SECTION, (_all, open, name, old, close, offset) => {
 		if (!GENERATORS[name]) throw new Error(`unknown generated section "${name}" (known: ${Object.keys(GENERATORS).join(', ')})`);
-		return `${open}\n${GENERATORS[name]()}\n${close}`;
+		const next = GENERATORS[name](load);
+		if (old.includes('\n')) return `${open}\n${next}\n${close}`;
+		if (next.includes('\n')) throw new Error(`generated section "${name}" spans lines: put its markers on lines of their own`);
+		// A comment that starts a line ends the paragraph around it in Markdown: keep text before it.
+		if (/^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset))) throw new Error(`inline section "${name}" starts a line: keep it within the sentence`);
+		return `${open}${next}${close}`;
 	});
 }
 

@@ -77,7 +77,7 @@ describe('description', () => {
 		expect(unsigned?.displayName).toMatch(/Unsafe/);
 	});
 
-	test('events: the wildcard and the eight documented events, no * in names', () => {
+	test(`events: the wildcard and the ${EVENTS.length} documented events, no * in names`, () => {
 		const events = type.description.properties.find((p) => p.name === 'events') as INodeProperties;
 		expect(events.type).toBe('multiOptions');
 		const options = events.options as Array<{ name: string; value: string }>;

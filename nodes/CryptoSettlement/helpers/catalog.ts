@@ -36,8 +36,9 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
  *   found under an External ID in such a status is never reported as that payment's success;
  * - `event`: the service sends `<kind>.<status>` on entering it (docs/trigger.md, "Events"); a status
  *   without one is seen in records only.
- * A trade goes pending → completed | flagged, and flagged → completed; a withdrawal, crypto and
- * bank alike, goes pending (→ processing) → completed | reversed | rejected | cancelled.
+ * Entries go in the order of the record's life (crypto and bank withdrawals share one). The docs'
+ * statuses table and every list of statuses in their prose are generated from this table
+ * (`npm run docs`; docs/architecture.md, "Statuses and events"), so it is not repeated here.
  */
 export const LIFECYCLES = {
 	trade: {

@@ -241,8 +241,8 @@ function todayStart(dateHeader: string | undefined): number {
 
 /**
  * Today's (UTC, see todayStart) withdrawals of this credential, in USD, from the service's own
- * list: pending and completed count, refunded ones do not, nor the payouts the service makes by
- * itself from deposits (auto-settlement: records with a `trade`). The spec does not say in which
+ * list: every withdrawal counts but those whose status LIFECYCLES marks refunded, nor the payouts
+ * the service makes by itself from deposits (auto-settlement: records with a `trade`). The spec does not say in which
  * order the list comes, so the walk stops at a page wholly before today only once the list has shown
  * itself newest first (every record so far no newer than the one before it, some older); otherwise
  * it reads every page, within the list's page budget, and refuses when that is not enough.
