@@ -5,6 +5,7 @@ import type { HttpCall } from './transport';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
+import { rowOf } from './values';
 import { lookUp } from './withdrawals';
 
 /**
@@ -33,14 +34,6 @@ const LISTED = 10;
 
 /** An item's request, or why it cannot go; and its External ID, to name the row in messages. */
 type ItemPlan = ({ parts: RequestParts } | { error: Error }) & { externalId?: string };
-
-/**
- * How messages name an item: rows count from 1, as a person reads the input table, with the
- * External ID that identifies the payment ("row 3 (payout-3003)").
- */
-export function rowOf(itemIndex: number, externalId?: string): string {
-	return `row ${itemIndex + 1}${externalId ? ` (${externalId})` : ''}`;
-}
 
 /** The External ID an item shows, planned or as typed; undefined when it has none (or it cannot be read). */
 function typedExternalId(ctx: IExecuteSingleFunctions): string | undefined {
@@ -425,7 +418,7 @@ function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperation
 	const { text, submitted } = batch.summary();
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		`Not sent: ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first, so the rows after it were stopped`,
+		`Not sent: ${rowOf(ctx.getItemIndex(), batch.entries.get(ctx.getItemIndex())?.externalId)}, because ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first and stopped the rows after it`,
 		{ itemIndex: ctx.getItemIndex(), description: text },
 	);
 	error.context = { ...(error.context ?? {}), submittedItems: submitted };
