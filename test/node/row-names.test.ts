@@ -48,7 +48,7 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		expect(error.description).toContain(`Fix 'Amount (USD)' (set by an expression) for row ${bad + 1} (n8n item ${bad}).`);
 	});
 
-	test("a service's 422 for row 2: the editor's suffix and the description name the same item", async () => {
+	test("a service's 422 for row 2 after row 1 was paid: the message names the failed row, the editor adds nothing", async () => {
 		const baseUrl = await service((body) =>
 			body.walletAddress === '0xWrongChain'
 				? { status: 422, body: { success: false, message: 'validation errors', errors: [{ field: 'walletAddress', message: 'invalid wallet address' }], data: {} } }
@@ -58,8 +58,9 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		const run = await runNode(usdt, { items, credentials: { baseUrl } });
 		const error = run.error as unknown as { message: string; description: string; context: IDataObject };
 		expect(error.context.itemIndex).toBe(1);
-		// The message states the service's refusal (no row); the editor then names n8n's item 1, the row the description names.
-		expect(shownTitle(error, items.length)).toBe(`${error.message} [item 1]`);
+		// Row 1 was paid: the message says which row failed, so the count of other rows is not read as the suffix's.
+		expect(error.message).toBe("validation errors (HTTP 422) — 'Wallet Address': invalid wallet address — row 2 (pay-2, n8n item 1) failed; 1 other row was already submitted (see details)");
+		expect(shownTitle(error, items.length)).toBe(error.message);
 		expect(error.description).toMatch(/^Fix 'Wallet Address' for row 2 \(pay-2, n8n item 1\)\. It must be a USDT address on TRC20/);
 		expect(error.description).toContain('Already submitted: row 1 (pay-1, n8n item 0).');
 	});
@@ -70,4 +71,12 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		const run = await runNode(usdt, { items, credentials: { baseUrl }, continueOnFail: true });
 		expect(String(run.items[1].json.message)).toMatch(/^row 2 \(pay-2, n8n item 1\): Fix 'Amount \(USD\)'/);
 	});
+});
+
+test("a service's 422 of a single row: the row is in the description, and a one-item run gets no suffix", async () => {
+	const baseUrl = await service(() => ({ status: 422, body: { success: false, message: 'validation errors', errors: [{ field: 'walletAddress', message: 'invalid wallet address' }], data: {} } }));
+	const run = await runNode(usdt, { items: [{ address: '0xWrongChain', amount: '10', ref: 'pay-1' }], credentials: { baseUrl } });
+	const error = run.error as unknown as { message: string; description: string; context: IDataObject };
+	expect(shownTitle(error, 1)).toBe(error.message);
+	expect(error.description).toMatch(/^Fix 'Wallet Address' for row 1 \(pay-1, n8n item 0\)\./);
 });

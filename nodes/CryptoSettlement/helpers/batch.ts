@@ -394,7 +394,7 @@ export async function sendInTurn(
 			await batch.allJoined;
 			await batch.allSettled();
 		}
-		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail);
+		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail, itemIndex);
 	}
 }
 
@@ -403,14 +403,22 @@ function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
 }
 
-function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean): E {
+/**
+ * With Continue On Fail off, the failing item's error also says what the run already submitted.
+ * Its message then names the failing row, so the count of other rows cannot be read as n8n's
+ * " [item K]" suffix's: "… — row 2 (pay-2, n8n item 1) failed; 1 other row was already submitted".
+ */
+function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean, itemIndex: number): E {
 	if (!stopped) return error;
 	const { text, submitted } = batch.summary();
 	if (!submitted.length && batch.entries.size <= 1) return error;
 	const target = error as E & { description?: string; context?: IDataObject };
 	target.description = `${target.description ? `${target.description} ` : ''}${text}`;
 	target.context = { ...(target.context ?? {}), submittedItems: submitted };
-	if (submitted.length) target.message = `${target.message} — ${submitted.length} other item(s) were already submitted (see details)`;
+	if (submitted.length) {
+		const others = submitted.length === 1 ? '1 other row was' : `${submitted.length} other rows were`;
+		target.message = `${target.message} — ${rowOf(itemIndex, batch.entries.get(itemIndex)?.externalId)} failed; ${others} already submitted (see details)`;
+	}
 	return error;
 }
 
