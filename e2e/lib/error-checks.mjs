@@ -85,6 +85,9 @@ export async function errorsCheck({ n8n, sandbox, workflowId, artifacts }) {
 				throw new Error(`the empty list shows n8n's error view: ${JSON.stringify(dropdown)} (screenshot ${file})`);
 			}
 			if (items.map((item) => item.trim()).join('|') !== NONE_YET.bankAccounts) throw new Error(`the empty list offers ${JSON.stringify(items)} (screenshot ${file})`);
+			// Shown whole: the dropdown, as wide as the field, cuts a longer name with an ellipsis.
+			const cut = await page.locator('[data-test-id="rlc-item"]').first().evaluate((item) => [item, ...item.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth + 1));
+			if (cut) throw new Error(`the empty list's entry is cut off (screenshot ${file})`);
 			const sent = sandbox.requests.length;
 			await page.locator('[data-test-id="rlc-item"]').first().click();
 			await sleep(1000);

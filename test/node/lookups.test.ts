@@ -210,9 +210,9 @@ describe('Wallet and bank account locators (paginated lists)', () => {
 
 		test('each names the operation that adds one, by its labels in the editor', () => {
 			expect(NONE_YET).toEqual({
-				bankAccounts: expect.stringMatching(/^No saved bank accounts yet: add one with Bank Account → Create/),
-				payoutAddresses: expect.stringMatching(/^No saved payout addresses yet: add one with Payout Address → Create/),
-				wallets: expect.stringMatching(/^No wallets yet: create one with Wallet → Create/),
+				bankAccounts: 'None saved yet: add one with Bank Account → Create',
+				payoutAddresses: 'None saved yet: add one with Payout Address → Create',
+				wallets: 'No wallets yet: create one with Wallet → Create',
 			});
 		});
 

@@ -141,10 +141,11 @@ function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListS
 	};
 }
 
+/** Short enough to show whole in the field-wide dropdown (it cuts longer names with an ellipsis). */
 export const NONE_YET = {
-	bankAccounts: 'No saved bank accounts yet: add one with Bank Account → Create, then open this list again',
-	payoutAddresses: 'No saved payout addresses yet: add one with Payout Address → Create, then open this list again',
-	wallets: 'No wallets yet: create one with Wallet → Create, then open this list again',
+	bankAccounts: 'None saved yet: add one with Bank Account → Create',
+	payoutAddresses: 'None saved yet: add one with Payout Address → Create',
+	wallets: 'No wallets yet: create one with Wallet → Create',
 };
 
 export const searchWallets = pagedSearch(
