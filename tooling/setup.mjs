@@ -30,6 +30,8 @@ export const E2E = {
 	pollTrigger: 'csE2ePollTrig001',
 	/** What only the editor shows (e2e/lib/browser.mjs, editorCheck). */
 	editor: 'csE2eEditor00001',
+	/** Errors and an empty list as the editor shows them (e2e/lib/error-checks.mjs). */
+	errors: 'csE2eErrors00001',
 };
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */

@@ -66,7 +66,7 @@ async function shownParameters(page) {
 	);
 }
 
-async function openNode(page, baseUrl, workflow, nodeName, ready = '[data-test-id="parameter-input-resource"], [data-test-id="parameter-input-operation"]') {
+export async function openNode(page, baseUrl, workflow, nodeName, ready = '[data-test-id="parameter-input-resource"], [data-test-id="parameter-input-operation"]') {
 	const node = workflow.nodes.find((n) => n.name === nodeName);
 	if (!node) throw new Error(`node ${nodeName} not in workflow ${workflow.id}`);
 	const ndv = page.locator('[data-test-id="ndv"]');
@@ -88,7 +88,7 @@ async function openNode(page, baseUrl, workflow, nodeName, ready = '[data-test-i
 }
 
 /** A page of the n8n editor, logged in, for `work(page)`; the browser is closed afterwards. */
-async function withEditor(n8n, work) {
+export async function withEditor(n8n, work) {
 	const { chromium } = loadPlaywright();
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
 	try {

@@ -69,7 +69,7 @@ export async function executeChecks({ n8n, sandbox }) {
 		assert(refused.length === 1, `Refused: ${JSON.stringify(refused).slice(0, 300)}`);
 		// The error item keeps its row: counted from 1, with the External ID (and the input's fields).
 		assert(
-			/^row 3 \(payout-2003\): /.test(refused[0].message ?? '') && refused[0].payoutId === 'payout-2003',
+			/^row 3 \(payout-2003, n8n item 2\): /.test(refused[0].message ?? '') && refused[0].payoutId === 'payout-2003',
 			`Refused row identity: ${JSON.stringify(refused[0]).slice(0, 300)}`,
 		);
 		const posts = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payments/withdraw/address') && /^payout-200/.test(r.body?.externalId ?? '')).length;

@@ -11,6 +11,7 @@ import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
 import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
 import { startCollector } from './collector.mjs';
+import { errorsCheck } from './error-checks.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
@@ -59,6 +60,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		pollExample: loadWorkflow('poll-trigger'),
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
 		editor: loadWorkflow('e2e-editor'),
+		errors: loadWorkflow('e2e-errors'),
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
 		...(line === '2' ? { review: reviewWorkflow(), reviewExample: loadWorkflow('agent-payouts-review') } : {}),
@@ -139,6 +141,11 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
 				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts, docsScreenshot });
 			});
+			if (line === '2') {
+				await check("browser: errors as the editor shows them (row named once, a service's 422) and an empty bank account list", async () => {
+					return await errorsCheck({ n8n, sandbox, workflowId: E2E.errors, artifacts });
+				});
+			}
 		}
 	} finally {
 		await n8n.stop().catch(() => {});

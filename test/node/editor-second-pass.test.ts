@@ -225,6 +225,35 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 		expect(bank.items[0].json).toMatchObject({ dryRun: true, payout: { amount: 20, amountCurrency: 'USD', fee: expect.stringMatching(/^the service's bank fee, in the bank account's currency/) } });
 		expect(moneySent()).toBe(0);
 	});
+
+	test('a bank payout is asked in USD and paid from the NGN or GHS balance: no USD figure leaves, the fee is in that currency', async () => {
+		const bank = { resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('bank-1'), amount: '20', externalId: 'dry-bank', dryRun: true };
+		const converted = "the NGN or GHS equivalent of 20.00 USD (the bank account's currency, at the service's rate)";
+		const fee = "the service's bank fee, in the bank account's currency";
+		const payouts: IDataObject = {};
+		for (const bearer of ['user', 'business', undefined]) {
+			const { baseUrl, moneySent } = await service(bearer);
+			const run = await runNode(bank, { credentials: { baseUrl } });
+			payouts[bearer ?? 'unknown'] = run.items[0].json.payout;
+			expect(moneySent()).toBe(0);
+		}
+		expect(payouts.user).toEqual({
+			amount: 20,
+			amountCurrency: 'USD',
+			feeBearer: 'user',
+			fee: `${fee}; the created record shows it (fee, feeCurrency)`,
+			leavesBalance: `${converted}, from the balance in the bank account's currency`,
+			recipientReceives: `${converted}, less ${fee}`,
+			summary: `The NGN or GHS equivalent of 20.00 USD (the bank account's currency, at the service's rate) leaves the balance in that currency; ${fee} is deducted from it; the recipient receives the rest. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`,
+		});
+		expect(payouts.business).toMatchObject({ leavesBalance: `${converted}, plus ${fee}, from the balance in the bank account's currency`, recipientReceives: converted });
+		expect(payouts.unknown).toMatchObject({ leavesBalance: expect.stringContaining('plus the fee if the business bears fees'), recipientReceives: `${converted}, less the fee if the recipient bears fees` });
+		// Nothing claims a USD sum leaves or arrives: only the amount asked is in USD.
+		for (const payout of Object.values(payouts) as IDataObject[]) {
+			expect(String(payout.leavesBalance)).not.toMatch(/^\d/);
+			expect(String(payout.recipientReceives)).not.toMatch(/^\d/);
+		}
+	});
 });
 
 describe("6. a service's 422 names the row, says nothing was paid, and advises as the node's own errors do", () => {
@@ -243,7 +272,7 @@ describe("6. a service's 422 names the row, says nothing was paid, and advises a
 		expect(run.items[1].json).toEqual({
 			error: "validation errors (HTTP 422) — 'Wallet Address': invalid wallet address",
 			message:
-				"row 2 (pay-2): Fix 'Wallet Address' for row 2 (pay-2). It must be a USDT address on TRC20, the Network chosen: an address of another chain is refused. The service refused it, so nothing was paid for this item. The service rejected one or more fields.",
+				"row 2 (pay-2, n8n item 1): Fix 'Wallet Address' for row 2 (pay-2, n8n item 1). It must be a USDT address on TRC20, the Network chosen: an address of another chain is refused. The service refused it, so nothing was paid for this item. The service rejected one or more fields.",
 		});
 		expect(run.items[0].json).toMatchObject({ externalId: 'pay-1' });
 	});

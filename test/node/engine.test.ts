@@ -21,7 +21,7 @@ test("the engine starts every item's hook before any is awaited, and each item's
 		cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' }),
 		{ items: [{ amount: 1, ref: 'a' }, { amount: 2, ref: 'b' }, { amount: 3.333, ref: 'c' }] },
 	);
-	expect(run.error?.message).toMatch(/^1 of 3 rows are invalid, so nothing was sent: row 3 \(c\): .*received 3\.333/);
+	expect(run.error?.message).toMatch(/^1 of 3 rows are invalid, so nothing was sent: row 3 \(c, n8n item 2\): .*received 3\.333/);
 	expect(posted.isDone()).toBe(false);
 });
 

@@ -54,7 +54,7 @@ describe('1. every item is checked before any money moves', () => {
 			],
 		});
 		expect(server.requests).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^2 of 4 rows are invalid, so nothing was sent: row 2 \(p-2\): 'Amount \(USD\)' must have at most 2 decimal places.*; row 4 \(p-4\): .*plain decimal number/);
+		expect(result.error?.message).toMatch(/^2 of 4 rows are invalid, so nothing was sent: row 2 \(p-2, n8n item 1\): 'Amount \(USD\)' must have at most 2 decimal places.*; row 4 \(p-4, n8n item 3\): .*plain decimal number/);
 		expect(result.items).toHaveLength(0);
 	});
 
@@ -91,7 +91,7 @@ describe('1. every item is checked before any money moves', () => {
 			const failed = items.find((item) => item.json.error !== undefined);
 			expect(failed?.json).toEqual({
 				error: expect.stringMatching(/^'Amount \(USD\)' must have at most 2 decimal places/),
-				message: expect.stringMatching(/^row 3 \(payout-3003\): Fix 'Amount \(USD\)' \(set by an expression\) for row 3\./),
+				message: expect.stringMatching(/^row 3 \(payout-3003, n8n item 2\): Fix 'Amount \(USD\)' \(set by an expression\) for row 3 \(n8n item 2\)\./),
 			});
 			expect(failed?.pairedItem).toEqual({ item: 2 });
 		},
@@ -107,10 +107,10 @@ describe('1. every item is checked before any money moves', () => {
 		const submitted = (result.error?.context as IDataObject).submittedItems as IDataObject[];
 		expect(submitted.map((s) => s.externalId).sort()).toEqual([...service.byExternalId.keys()].sort());
 		expect(submitted.length).toBeGreaterThan(0);
-		for (const { itemIndex, externalId } of submitted) expect(result.error?.description).toContain(`row ${Number(itemIndex) + 1} (${String(externalId)})`);
+		for (const { itemIndex, externalId } of submitted) expect(result.error?.description).toContain(`row ${Number(itemIndex) + 1} (${String(externalId)}, n8n item ${Number(itemIndex)})`);
 		// Items are sent in order, a few at a time: the tail of the batch was never sent.
 		expect(posts().map((r) => r.body?.externalId)).not.toContain('p-8');
-		expect(result.error?.description).toMatch(/Not sent: row .*8 \(p-8\)/);
+		expect(result.error?.description).toMatch(/Not sent: row .*8 \(p-8, n8n item 7\)/);
 	});
 
 	test("with n8n's Batching option (items started apart in time), one bad row still sends nothing", async () => {
@@ -122,7 +122,7 @@ describe('1. every item is checked before any money moves', () => {
 				{ amount: 7.777, ref: 'b-3' },
 			],
 		});
-		expect(result.error?.message).toMatch(/^1 of 3 rows are invalid, so nothing was sent: row 3 \(b-3\)/);
+		expect(result.error?.message).toMatch(/^1 of 3 rows are invalid, so nothing was sent: row 3 \(b-3, n8n item 2\)/);
 		expect(server.requests).toHaveLength(0);
 	});
 

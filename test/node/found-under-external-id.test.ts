@@ -268,7 +268,7 @@ describe('10. a row already paid is reported as paid whatever a guardrail now sa
 			items: [{ amount: 100, ref: 'b-1' }, { amount: 20, ref: 'b-2' }, { amount: 600, ref: 'b-3' }],
 			credentials: { baseUrl, maxPerWithdrawalUsd: 50 },
 		});
-		expect(run.error?.message).toBe('1 of 3 rows are invalid, so nothing was sent: row 3 (b-3): Max per withdrawal is 50.00 USD; this item is 600.00 USD');
+		expect(run.error?.message).toBe('1 of 3 rows are invalid, so nothing was sent: row 3 (b-3, n8n item 2): Max per withdrawal is 50.00 USD; this item is 600.00 USD');
 		expect(posts()).toBe(1);
 	});
 

@@ -83,7 +83,7 @@ describe('Max per withdrawal', () => {
 			items: [{ amount: 100, ref: 'p-1' }, { amount: '812.40', ref: 'p-2' }],
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
-		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
+		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2, n8n item 1): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
 		expect(run.error?.description).toMatch(/under Guardrails → Max per Withdrawal \(USD\)\. Nothing was sent/);
 		expect(moneySent()).toBe(0);
 	});
@@ -96,7 +96,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
-		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^row 2 \(p-2\): Set by the credential's owner/) });
+		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^row 2 \(p-2, n8n item 1\): Set by the credential's owner/) });
 		expect(moneySent()).toBe(1);
 	});
 
@@ -457,7 +457,7 @@ describe('Dry run', () => {
 			credentials: { baseUrl },
 		});
 		expect(run.error?.message).toMatch(/rows are invalid, so nothing was sent: row 2\b.*'Dry Run' must be true or false \(a boolean, or the text true or false\), received "yes"$/);
-		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2 \(n8n item 1\)\. Nothing was sent/);
 		const number = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), { items: [{ amount: 20, ref: 'e-7', dry: 1 }], credentials: { baseUrl } });
 		expect(number.error?.message).toBe("'Dry Run' must be true or false (a boolean, or the text true or false), received 1");
 		expect(moneySent()).toBe(0);

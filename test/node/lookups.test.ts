@@ -1,7 +1,8 @@
 import nock from 'nock';
 import { NodeApiError, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
 import { loadEditorList, type EditorListRequest } from '../harness';
-import { api, CREDENTIALS, expectNoSecrets, fail, ok, setupNock } from './helpers';
+import { NONE_YET } from '../../nodes/CryptoSettlement/helpers/lookups';
+import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock } from './helpers';
 
 setupNock();
 
@@ -186,18 +187,50 @@ describe('Wallet and bank account locators (paginated lists)', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	test('an empty bank account list says how to add one, instead of "No results" (issue 27)', async () => {
-		const empty = () => api().get('/payments/integration-banks').query({ page: '1', size: '100' }).reply(200, ok([], 'ok', pageMeta(1, 1)));
-		empty();
-		const error = await ask('searchBankAccounts', { resource: 'withdrawal', operation: 'createBank' }).then(
-			() => undefined,
-			(reason: unknown) => reason as { message: string; description?: string },
-		);
-		expect(error?.message).toBe('No saved bank accounts yet');
-		expect(error?.description).toMatch(/^Save one first: run Bank Account → Create with its bank and account number/);
-		// A search that matches nothing is an ordinary empty result.
-		empty();
-		expect(await search('searchBankAccounts', { resource: 'withdrawal', operation: 'createBank' }, 'zenith')).toEqual({ results: [] });
+	describe('a list with nothing to choose from says there is none yet and how to add one (issues 27, 36)', () => {
+		// One entry, not an error: n8n's editor titles a list's error "Could not load list".
+		test.each([
+			['searchBankAccounts', '/payments/integration-banks', { resource: 'withdrawal', operation: 'createBank' }, NONE_YET.bankAccounts],
+			['searchWallets', '/trades/wallets', getWallet, NONE_YET.wallets],
+		])('%s', async (method, path, parameters, none) => {
+			const empty = () => api().get(path).query({ page: '1', size: '100' }).reply(200, ok([], 'ok', pageMeta(1, 1)));
+			empty();
+			expect(await search(method, parameters)).toEqual({ results: [{ name: none, value: '' }] });
+			// A search that matches nothing is an ordinary empty result.
+			empty();
+			expect(await search(method, parameters, 'zenith')).toEqual({ results: [] });
+		});
+
+		test('searchPayoutAddresses', async () => {
+			api().get('/payments/wallet-addresses').times(2).reply(200, ok([], 'data fetched'));
+			const parameters = { resource: 'payoutAddress', operation: 'delete' };
+			expect(await search('searchPayoutAddresses', parameters)).toEqual({ results: [{ name: NONE_YET.payoutAddresses, value: '' }] });
+			expect(await search('searchPayoutAddresses', parameters, 'trc20')).toEqual({ results: [] });
+		});
+
+		test('each names the operation that adds one, by its labels in the editor', () => {
+			expect(NONE_YET).toEqual({
+				bankAccounts: 'None saved yet: add one with Bank Account → Create',
+				payoutAddresses: 'None saved yet: add one with Payout Address → Create',
+				wallets: 'No wallets yet: create one with Wallet → Create',
+			});
+		});
+
+		test.each([
+			['Bank Account', { resource: 'withdrawal', operation: 'createBank', amount: '20', externalId: 'b-1' }, 'bankAccountId', NONE_YET.bankAccounts],
+			['Wallet', { resource: 'wallet', operation: 'get' }, 'walletId', NONE_YET.wallets],
+			['Payout Address', { resource: 'payoutAddress', operation: 'delete' }, 'payoutAddressId', NONE_YET.payoutAddresses],
+		])('picked, the entry leaves %s empty: the node refuses naming the field, and sends nothing', async (label, parameters, field, none) => {
+			const requests = recordRequests();
+			// What the editor stores when the entry is picked: its value, and its name as the shown text.
+			const picked = { __rl: true, mode: 'list', value: '', cachedResultName: none };
+			// n8n refuses to start the workflow: the required field is empty.
+			await expect(runNode({ ...parameters, [field]: picked })).rejects.toThrow(`Parameter "${label}" is required.`);
+			// Through an expression n8n cannot judge beforehand, the node's own check refuses it.
+			const run = await runNode({ ...parameters, [field]: { ...picked, value: "={{ '' }}" } });
+			expect(run.error?.message).toBe(`'${label}' is required`);
+			expect(requests.count()).toBe(0);
+		});
 	});
 
 	test("a failing page shows the service's message", async () => {

@@ -3,6 +3,7 @@ import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
 import { fieldOf } from './description';
 import { RETRY_OF_KIND, type OperationSpec, type RetryPolicy } from './types';
+import { rowOf } from './values';
 
 /**
  * The API client's errors: the service's message, the HTTP code and the first validation entry,
@@ -90,8 +91,7 @@ function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?:
 	const operation = request.operation;
 	if (!operation || RETRY_OF_KIND[operation.kind] === 'safe') return undefined;
 	const label = entry?.field ? labelOf(operation, entry.field) : undefined;
-	const externalId = typeof request.body?.externalId === 'string' ? ` (${request.body.externalId})` : '';
-	const row = `row ${itemIndexOf(ctx) + 1}${externalId}`;
+	const row = rowOf(itemIndexOf(ctx), typeof request.body?.externalId === 'string' ? request.body.externalId : undefined);
 	const what = operation.payment ? 'nothing was paid for this item' : 'nothing was done for this item';
 	return `${label ? `Fix '${label}' for ${row}.` : `The service refused ${row}.`}${adviceOf(entry?.field, request.body)} The service refused it, so ${what}.`;
 }

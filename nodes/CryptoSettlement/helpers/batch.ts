@@ -5,6 +5,7 @@ import type { HttpCall } from './transport';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
+import { rowOf } from './values';
 import { lookUp } from './withdrawals';
 
 /**
@@ -33,14 +34,6 @@ const LISTED = 10;
 
 /** An item's request, or why it cannot go; and its External ID, to name the row in messages. */
 type ItemPlan = ({ parts: RequestParts } | { error: Error }) & { externalId?: string };
-
-/**
- * How messages name an item: rows count from 1, as a person reads the input table, with the
- * External ID that identifies the payment ("row 3 (payout-3003)").
- */
-export function rowOf(itemIndex: number, externalId?: string): string {
-	return `row ${itemIndex + 1}${externalId ? ` (${externalId})` : ''}`;
-}
 
 /** The External ID an item shows, planned or as typed; undefined when it has none (or it cannot be read). */
 function typedExternalId(ctx: IExecuteSingleFunctions): string | undefined {
@@ -401,7 +394,7 @@ export async function sendInTurn(
 			await batch.allJoined;
 			await batch.allSettled();
 		}
-		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail);
+		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail, itemIndex);
 	}
 }
 
@@ -410,14 +403,22 @@ function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
 }
 
-function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean): E {
+/**
+ * With Continue On Fail off, the failing item's error also says what the run already submitted.
+ * Its message then names the failing row, so the count of other rows cannot be read as n8n's
+ * " [item K]" suffix's: "… — row 2 (pay-2, n8n item 1) failed; 1 other row was already submitted".
+ */
+function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean, itemIndex: number): E {
 	if (!stopped) return error;
 	const { text, submitted } = batch.summary();
 	if (!submitted.length && batch.entries.size <= 1) return error;
 	const target = error as E & { description?: string; context?: IDataObject };
 	target.description = `${target.description ? `${target.description} ` : ''}${text}`;
 	target.context = { ...(target.context ?? {}), submittedItems: submitted };
-	if (submitted.length) target.message = `${target.message} — ${submitted.length} other item(s) were already submitted (see details)`;
+	if (submitted.length) {
+		const others = submitted.length === 1 ? '1 other row was' : `${submitted.length} other rows were`;
+		target.message = `${target.message} — ${rowOf(itemIndex, batch.entries.get(itemIndex)?.externalId)} failed; ${others} already submitted (see details)`;
+	}
 	return error;
 }
 
@@ -425,7 +426,7 @@ function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperation
 	const { text, submitted } = batch.summary();
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		`Not sent: ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first, so the rows after it were stopped`,
+		`Not sent: ${rowOf(ctx.getItemIndex(), batch.entries.get(ctx.getItemIndex())?.externalId)}, because ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first and stopped the rows after it`,
 		{ itemIndex: ctx.getItemIndex(), description: text },
 	);
 	error.context = { ...(error.context ?? {}), submittedItems: submitted };

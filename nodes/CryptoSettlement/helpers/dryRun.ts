@@ -116,12 +116,10 @@ export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: I
 		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 	};
 	const fee = inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees');
-	const what = crypto ? `${token}${body.network ? ` on ${String(body.network)}` : ''}` : "the bank account's currency (NGN or GHS) at the service's rate";
+	if (!crypto) return bankPayoutOf(amount, feeBearer);
+	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
 	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: feeBearer ?? 'unknown' };
-	if (!crypto) {
-		// The service quotes no bank fee before a payout: it is known from the created record.
-		statement.fee = "the service's bank fee, in the bank account's currency; the created record shows it (fee, feeCurrency)";
-	} else if (fee === undefined) {
+	if (fee === undefined) {
 		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
 	} else {
 		statement.fee = fee;
@@ -145,5 +143,41 @@ export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: I
 			: feeBearer === 'business'
 				? `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`
 				: `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
+	return statement;
+}
+
+/**
+ * A bank payout's statement (docs/api.md, "Withdrawals and the External ID" and "Withdrawal
+ * fees"): the amount is asked in USD; the service converts it to the bank account's currency (NGN
+ * or GHS) at its rate and debits the balance in that currency; its fee is in that currency. No
+ * route quotes the rate of a payout or its fee beforehand, so what leaves and what arrives are
+ * stated by what they are made of, never as a USD figure: the created record gives the numbers.
+ */
+function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
+	const converted = `the NGN or GHS equivalent of ${money(amount, 'USD')} (the bank account's currency, at the service's rate)`;
+	const fee = "the service's bank fee, in the bank account's currency";
+	const from = "from the balance in the bank account's currency";
+	const statement: IDataObject = {
+		amount,
+		amountCurrency: 'USD',
+		feeBearer: feeBearer ?? 'unknown',
+		fee: `${fee}; the created record shows it (fee, feeCurrency)`,
+	};
+	let summary: string;
+	if (feeBearer === 'user') {
+		statement.leavesBalance = `${converted}, ${from}`;
+		statement.recipientReceives = `${converted}, less ${fee}`;
+		summary = `${converted} leaves the balance in that currency; ${fee} is deducted from it; the recipient receives the rest`;
+	} else if (feeBearer === 'business') {
+		statement.leavesBalance = `${converted}, plus ${fee}, ${from}`;
+		statement.recipientReceives = converted;
+		summary = `${converted}, plus ${fee}, leaves the balance in that currency; the recipient receives ${converted}`;
+	} else {
+		statement.leavesBalance = `${converted}, ${from}, plus the fee if the business bears fees (the fee bearer could not be read)`;
+		statement.recipientReceives = `${converted}, less the fee if the recipient bears fees`;
+		summary = `${converted} leaves the balance in that currency, plus the fee if the business bears fees (the fee bearer could not be read); the recipient receives it, less the fee if the recipient bears fees`;
+	}
+	const [first, ...rest] = summary;
+	statement.summary = `${first.toUpperCase()}${rest.join('')}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
 	return statement;
 }

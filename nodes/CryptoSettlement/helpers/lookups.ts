@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -121,31 +120,42 @@ async function searchPaged(
 	return { results, paginationToken: String(page) };
 }
 
-/** What to do when a list has nothing to choose from: the editor shows this instead of "No results". */
-interface EmptyList {
-	message: string;
-	description: string;
+/**
+ * What a list with nothing to choose from offers (issue 36): one entry saying there is none yet and
+ * how to add one, instead of n8n's "No results", or its "Could not load list" title above an error.
+ * The editor shows only an entry's name. Its value is empty: picked, it leaves the field empty, so
+ * the node refuses the item naming the field before any request.
+ */
+function noneYet(name: string): INodeListSearchResult {
+	return { results: [{ name, value: '' }] };
 }
 
 /**
- * A list search over one of the node's paged lists (its Get Many path), one result per record.
- * With `empty`, a list that has no record at all says how to add one (raised as the list's error,
- * which the editor shows in the dropdown).
+ * A list search over one of the node's paged lists (its Get Many path), one result per record; a
+ * list with no record at all (no search text) offers `none` instead.
  */
-function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, empty?: EmptyList) {
+function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, none: string) {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		const found = await searchPaged(this, path, toResult, filter, paginationToken);
-		if (empty && !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken) {
-			throw new NodeOperationError(this.getNode(), empty.message, { description: empty.description });
-		}
-		return found;
+		return !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken ? noneYet(none) : found;
 	};
 }
 
-export const searchWallets = pagedSearch(SPECS.wallet.getAll.path, (wallet) => ({
-	name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
-	value: text(wallet.id),
-}));
+/** Short enough to show whole in the field-wide dropdown (it cuts longer names with an ellipsis). */
+export const NONE_YET = {
+	bankAccounts: 'None saved yet: add one with Bank Account → Create',
+	payoutAddresses: 'None saved yet: add one with Payout Address → Create',
+	wallets: 'No wallets yet: create one with Wallet → Create',
+};
+
+export const searchWallets = pagedSearch(
+	SPECS.wallet.getAll.path,
+	(wallet) => ({
+		name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
+		value: text(wallet.id),
+	}),
+	NONE_YET.wallets,
+);
 
 export const searchBankAccounts = pagedSearch(
 	SPECS.bankAccount.getAll.path,
@@ -153,11 +163,7 @@ export const searchBankAccounts = pagedSearch(
 		name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
 		value: text(account.id),
 	}),
-	{
-		message: 'No saved bank accounts yet',
-		description:
-			'Save one first: run Bank Account → Create with its bank and account number (Bank → Verify Account shows the holder name), then open this list again.',
-	},
+	NONE_YET.bankAccounts,
 );
 
 /** The service returns every payout address at once; a search filters that list. */
@@ -166,6 +172,7 @@ export async function searchPayoutAddresses(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const { records } = await fetchList(this, SPECS.payoutAddress.getAll.path);
+	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);
 	return {
 		results: records
 			.map((address) => ({

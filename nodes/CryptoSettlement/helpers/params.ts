@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } fr
 import { fieldOf } from './description';
 import { checkRequired, type Violation } from './rules';
 import type { OperationSpec } from './types';
+import { rowOf } from './values';
 
 const NETWORK_HINT =
 	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
@@ -137,7 +138,7 @@ export class Params {
 			text,
 			{
 				itemIndex: this.itemIndex,
-				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for row ${this.itemIndex + 1}. Nothing was sent to the service for this item.${hint}`,
+				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex)}. Nothing was sent to the service for this item.${hint}`,
 			},
 		);
 	}

@@ -6,7 +6,7 @@ import {
 	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { joinBatch, planItem, rowOf, sendInTurn, type SendTurn } from './batch';
+import { joinBatch, planItem, sendInTurn, type SendTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from './credentials';
 import { createHttpCall, raisedByEngine } from './engine';
 import { checkMoneyClass } from './guardrails';
@@ -15,7 +15,7 @@ import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
-import { isObject } from './values';
+import { isObject, rowOf } from './values';
 import { dryRunRecord, dryRunWithdrawal } from './dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from './withdrawals';
 

@@ -11,3 +11,14 @@ export function scalarText(value: unknown): string {
 	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
 	return '';
 }
+
+/**
+ * How every message names an item: its row counted from 1, as a person reads the input table,
+ * with the External ID that identifies the payment and n8n's own item number, which counts from 0
+ * ("row 3 (payout-3003, n8n item 2)"). n8n's editor appends " [item 2]" to an error's message when
+ * the input has several items, unless the message already contains "item 2": naming it here keeps
+ * that suffix from contradicting the row.
+ */
+export function rowOf(itemIndex: number, externalId?: string): string {
+	return `row ${itemIndex + 1} (${externalId ? `${externalId}, ` : ''}n8n item ${itemIndex})`;
+}
