@@ -272,7 +272,7 @@ describe("6. a service's 422 names the row, says nothing was paid, and advises a
 		expect(run.items[1].json).toEqual({
 			error: "validation errors (HTTP 422) — 'Wallet Address': invalid wallet address",
 			message:
-				"row 2 (pay-2, n8n item 1): Fix 'Wallet Address' for row 2 (pay-2, n8n item 1). It must be a USDT address on TRC20, the Network chosen: an address of another chain is refused. The service refused it, so nothing was paid for this item. The service rejected one or more fields.",
+				"Fix 'Wallet Address' for row 2 (pay-2, n8n item 1). It must be a USDT address on TRC20, the Network chosen: an address of another chain is refused. The service refused it, so nothing was paid for this item. The service rejected one or more fields.",
 		});
 		expect(run.items[0].json).toMatchObject({ externalId: 'pay-1' });
 	});

@@ -125,7 +125,7 @@ describe('6. errors speak the editor’s language', () => {
 		expect(run.error?.name).toBe('NodeOperationError');
 		expect(run.error?.stack).toMatch(/^NodeOperationError: 'Amount \(USD\)' must have/);
 		expect((run.error as { httpCode?: unknown }).httpCode).toBeUndefined();
-		expect(run.error?.description).toBe("Fix 'Amount (USD)' for row 1 (n8n item 0). Nothing was sent to the service for this item.");
+		expect(run.error?.description).toBe("Fix 'Amount (USD)' for row 1 (order-1, n8n item 0). Nothing was sent to the service for this item.");
 		expect(run.error?.context?.itemIndex).toBe(0);
 	});
 
@@ -162,7 +162,7 @@ describe('6. errors speak the editor’s language', () => {
 
 		const mapped = await runNode(cryptoWithdrawal({ token: '={{ "BTC" }}', network: '={{ "TRC20" }}', feeLevel: '={{ "low" }}' }));
 		expect(mapped.error?.message).toBe("Invalid 'Network': BTC does not support a network, received \"TRC20\"");
-		expect(mapped.error?.description).toMatch(/^Fix 'Network' \(set by an expression\) for row 1 \(n8n item 0\)\./);
+		expect(mapped.error?.description).toMatch(/^Fix 'Network' \(set by an expression\) for row 1 \(order-1, n8n item 0\)\./);
 		expect(mapped.error?.description).toMatch(/'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too/);
 	});
 

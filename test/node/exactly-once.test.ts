@@ -91,7 +91,7 @@ describe('1. every item is checked before any money moves', () => {
 			const failed = items.find((item) => item.json.error !== undefined);
 			expect(failed?.json).toEqual({
 				error: expect.stringMatching(/^'Amount \(USD\)' must have at most 2 decimal places/),
-				message: expect.stringMatching(/^row 3 \(payout-3003, n8n item 2\): Fix 'Amount \(USD\)' \(set by an expression\) for row 3 \(n8n item 2\)\./),
+				message: expect.stringMatching(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 3 \(payout-3003, n8n item 2\)\. Nothing was sent/),
 			});
 			expect(failed?.pairedItem).toEqual({ item: 2 });
 		},

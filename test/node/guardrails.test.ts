@@ -457,7 +457,7 @@ describe('Dry run', () => {
 			credentials: { baseUrl },
 		});
 		expect(run.error?.message).toMatch(/rows are invalid, so nothing was sent: row 2\b.*'Dry Run' must be true or false \(a boolean, or the text true or false\), received "yes"$/);
-		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2 \(n8n item 1\)\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2 \((e-6, )?n8n item 1\)\. Nothing was sent/);
 		const number = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), { items: [{ amount: 20, ref: 'e-7', dry: 1 }], credentials: { baseUrl } });
 		expect(number.error?.message).toBe("'Dry Run' must be true or false (a boolean, or the text true or false), received 1");
 		expect(moneySent()).toBe(0);

@@ -45,7 +45,8 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		expect(error.message).toContain(`item ${bad}`);
 		expect(error.message).toContain(`row ${bad + 1} (pay-${bad + 1}, n8n item ${bad}): 'Amount (USD)' must have at most 2 decimal places`);
 		expect(shownTitle(error, items.length)).toBe(error.message);
-		expect(error.description).toContain(`Fix 'Amount (USD)' (set by an expression) for row ${bad + 1} (n8n item ${bad}).`);
+		expect(error.description).toContain(`Fix 'Amount (USD)' (set by an expression) for row ${bad + 1} (pay-${bad + 1}, n8n item ${bad}).`);
+		expect(error.description.split(`row ${bad + 1} (`)).toHaveLength(2); // the row, said once
 	});
 
 	test("a service's 422 for row 2 after row 1 was paid: the message names the failed row, the editor adds nothing", async () => {
@@ -65,11 +66,13 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		expect(error.description).toContain('Already submitted: row 1 (pay-1, n8n item 0).');
 	});
 
-	test('with Continue On Fail, an error item\'s message starts with its row', async () => {
+	test('with Continue On Fail, an error item\'s message names its row once, with its External ID', async () => {
 		const baseUrl = await service();
 		const items = [{ address: 'T1', amount: '10', ref: 'pay-1' }, { address: 'T2', amount: '1.234', ref: 'pay-2' }];
 		const run = await runNode(usdt, { items, credentials: { baseUrl }, continueOnFail: true });
-		expect(String(run.items[1].json.message)).toMatch(/^row 2 \(pay-2, n8n item 1\): Fix 'Amount \(USD\)'/);
+		const message = String(run.items[1].json.message);
+		expect(message).toMatch(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 2 \(pay-2, n8n item 1\)\. Nothing was sent/);
+		expect(message.split('row 2 (')).toHaveLength(2); // the row, said once
 	});
 });
 

@@ -3,7 +3,7 @@ import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
 import { fieldOf } from './description';
 import { RETRY_OF_KIND, type OperationSpec, type RetryPolicy } from './types';
-import { rowOf } from './values';
+import { namingItsRow, rowOf } from './values';
 
 /**
  * The API client's errors: the service's message, the HTTP code and the first validation entry,
@@ -115,8 +115,9 @@ export function serviceError(
 	const message = firstEntry
 		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
 		: `${serviceMessage} (HTTP ${status})`;
+	const refused = status === 422 ? refusedFieldText(ctx, request, first) : undefined;
 	const description = [
-		status === 422 ? refusedFieldText(ctx, request, first) : undefined,
+		refused,
 		hint ??
 			request.operation?.errorHint?.[status] ??
 			STATUS_HINTS[status] ??
@@ -128,12 +129,13 @@ export function serviceError(
 		.filter(Boolean)
 		.join(' ');
 	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
-	return apiError(ctx.getNode(), details, {
+	const error = apiError(ctx.getNode(), details, {
 		message,
 		description,
 		httpCode: String(status),
 		itemIndex: itemIndexOf(ctx),
 	});
+	return refused ? namingItsRow(error) : error;
 }
 
 export function rateLimitError(

@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } fr
 import { fieldOf } from './description';
 import { checkRequired, type Violation } from './rules';
 import type { OperationSpec } from './types';
-import { rowOf } from './values';
+import { namingItsRow, rowOf } from './values';
 
 const NETWORK_HINT =
 	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
@@ -133,14 +133,24 @@ export class Params {
 		const fromExpression = this.isExpression(first.field);
 		const hint =
 			(first.field === 'network' || first.field === 'feeLevel') && this.isExpression('token') ? NETWORK_HINT : '';
-		throw new NodeOperationError(
-			this.ctx.getNode(),
-			text,
-			{
+		throw namingItsRow(
+			new NodeOperationError(this.ctx.getNode(), text, {
 				itemIndex: this.itemIndex,
-				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex)}. Nothing was sent to the service for this item.${hint}`,
-			},
+				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex, first.field === 'externalId' ? undefined : this.typedExternalId())}. Nothing was sent to the service for this item.${hint}`,
+			}),
 		);
+	}
+
+	/** The External ID typed for this row, to name the row by; none when the operation has none or it is not plain. */
+	private typedExternalId(): string | undefined {
+		if (!fieldOf(this.spec, 'externalId')) return undefined;
+		try {
+			const typed = this.ctx.getNodeParameter('externalId', '');
+			const text = typeof typed === 'number' && Number.isSafeInteger(typed) ? String(typed) : typeof typed === 'string' ? typed.trim() : '';
+			return text || undefined;
+		} catch {
+			return undefined;
+		}
 	}
 
 	/** A refusal that is not a single field's rule (for example sandbox-only operations). */

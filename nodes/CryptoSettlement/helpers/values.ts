@@ -22,3 +22,16 @@ export function scalarText(value: unknown): string {
 export function rowOf(itemIndex: number, externalId?: string): string {
 	return `row ${itemIndex + 1} (${externalId ? `${externalId}, ` : ''}n8n item ${itemIndex})`;
 }
+
+/** Errors whose description already names their row with rowOf. */
+const rowNamedErrors = new WeakSet<object>();
+
+/** Marks an error whose description names its row, so that a caller listing rows does not say it twice. */
+export function namingItsRow<E extends object>(error: E): E {
+	rowNamedErrors.add(error);
+	return error;
+}
+
+export function namesItsRow(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && rowNamedErrors.has(error);
+}
