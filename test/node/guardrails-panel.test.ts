@@ -11,7 +11,8 @@
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 import { ACTION_NODE, loadEditorList, loadPackage, type EditorListRequest } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/resources';
-import { GUARDRAILS_SHOWN, guardrailsInShort } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
+import { GUARDRAILS_SHOWN } from '../../nodes/CryptoSettlement/helpers/fields';
+import { guardrailsInShort } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
 import { CREDENTIALS, PIN, rl, runNode, SECRET, serversClosedAfterEach, WEBHOOK_SECRET } from './helpers';
 import { localService, withdrawalService } from './local-service';
 
@@ -126,6 +127,14 @@ describe('where the field is, and what it is', () => {
 		}
 		const stored = NodeHelpers.getNodeParameters(desc.properties, { resource: 'withdrawal', operation: 'createCrypto' }, false, false, { typeVersion: 1 } as INode, desc);
 		expect(stored).not.toHaveProperty('credentialGuardrails');
+	});
+
+	test('the wording module loads first without breaking the description (the browser check loads it so)', () => {
+		jest.isolateModules(() => {
+			require('../../nodes/CryptoSettlement/helpers/guardrailSummary');
+			const { properties } = require('../../nodes/CryptoSettlement/resources') as { properties: INodeProperties[] };
+			expect(properties.filter((p) => p.name === 'credentialGuardrails').length).toBeGreaterThan(0);
+		});
 	});
 
 	const servers = serversClosedAfterEach();

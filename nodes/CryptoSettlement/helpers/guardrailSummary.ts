@@ -1,5 +1,6 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './credentials';
+import { GUARDRAILS_SHOWN } from './fields';
 import { guardrailsOf, misreadText } from './guardrails';
 
 /**
@@ -42,34 +43,11 @@ export function describeGuardrails(credentials: IDataObject): IDataObject {
 	};
 }
 
-/**
- * The panel of an operation that moves money (money class `pays` or `destination`; placed by
- * resources/index.ts) shows its credential's guardrails before any run. n8n's hints and notices
- * cannot read a credential, a dropdown's options can: this read-only field loads ONE option, always
- * of the value GUARDRAILS_SHOWN (its default, so it is never stored nor flagged as invalid), whose
- * name the editor shows in the field; the editor loads it again when the credential changes. It has
- * no routing, so it sends nothing, and takes no expression, so an AI agent never fills it.
- */
-export const GUARDRAILS_SHOWN = 'credential';
-
-export const CREDENTIAL_GUARDRAILS: INodeProperties = {
-	// n8n's rules for a field whose options are loaded fix its label's end and its tooltip; the
-	// hint under the field says what it is.
-	displayName: 'Credential Guardrails Name or ID',
-	name: 'credentialGuardrails',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getCredentialGuardrails' },
-	noDataExpression: true,
-	default: GUARDRAILS_SHOWN,
-	description:
-		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-	hint: "What the selected credential allows, read from it; only its owner changes it (Guardrails). Open the list for details.",
-};
-
 const ENVIRONMENT: Record<string, string> = { production: 'Production', sandbox: 'Sandbox' };
 
 /**
- * The guardrails in a few words (the option's name, shown in the field), what is not limited
+ * What the field Credential Guardrails (helpers/fields.ts, CREDENTIAL_GUARDRAILS) shows: the
+ * guardrails in a few words (the option's name, shown in the field), what is not limited
  * marked ⚠, and in full (its description). For an AI agent's tool, first what an agent may do.
  */
 export function guardrailsInShort(

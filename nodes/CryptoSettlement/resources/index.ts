@@ -1,6 +1,6 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
 import { describeNode, describeSubtitle, type ResourceEntry } from '../helpers/description';
-import { CREDENTIAL_GUARDRAILS } from '../helpers/guardrailSummary';
+import { CREDENTIAL_GUARDRAILS } from '../helpers/fields';
 import type { OperationSpec, ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
@@ -42,14 +42,15 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, { specs }]) => [resource, specs]),
 );
 
-/** An operation that moves money or changes where it goes: its panel shows the credential's guardrails. */
-const movesMoney = (spec: OperationSpec) => spec.money === 'pays' || spec.money === 'destination';
-
 /**
- * The records as the panel shows them: an operation that moves money shows its credential's
- * guardrails first (helpers/guardrailSummary.ts). Only the panel: the field is no field of the
- * operation, which neither reads nor sends it.
+ * The fields an operation's panel shows: its record's, after the credential's guardrails when it
+ * moves money or changes where it goes (helpers/guardrailSummary.ts). The guardrails are no field
+ * of the operation, which neither reads nor sends them.
  */
+export const shownFields = (spec: OperationSpec): INodeProperties[] =>
+	spec.money === 'pays' || spec.money === 'destination' ? [CREDENTIAL_GUARDRAILS, ...spec.fields] : spec.fields;
+
+/** The records as the panel shows them. */
 const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(
 	Object.entries(RESOURCES).map(([resource, entry]) => [
 		resource,
@@ -58,7 +59,7 @@ const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(
 			specs: Object.fromEntries(
 				Object.entries(entry.specs).map(([operation, spec]) => [
 					operation,
-					movesMoney(spec) ? { ...spec, fields: [CREDENTIAL_GUARDRAILS, ...spec.fields] } : spec,
+					{ ...spec, fields: shownFields(spec) },
 				]),
 			),
 		},
