@@ -237,15 +237,20 @@ async function guardrailsFieldCheck({ page, n8n, workflow, shot, toDocs }) {
 	await sleep(800);
 	await page.locator(`[data-test-id="node-credentials-select-item-${GUARDED_CREDENTIAL.id}"], .el-select-dropdown__item:has-text("${GUARDED_CREDENTIAL.name}")`).first().click();
 	shown = await fieldShown(page, configured);
-	await page.mouse.move(0, 0);
-	await sleep(500);
-	file = await shot(GUARDRAILS_FIELD_PICTURE);
+	file = await shot('guardrails-field-configured.png');
 	if (shown !== configured) throw new Error(`after switching to ${GUARDED_CREDENTIAL.name}, Credential Guardrails shows ${JSON.stringify(shown)}, not ${JSON.stringify(configured)} (screenshot ${file})`);
 	if (await page.locator('[data-test-id="parameter-input-credentialGuardrails"] [data-test-id="parameter-issues"]').count()) {
 		throw new Error(`Credential Guardrails is flagged as an issue (screenshot ${file})`);
 	}
+	// The list open: its one entry says the guardrails in full (the field may cut the name short).
+	await page.locator('[data-test-id="parameter-input-credentialGuardrails"]').first().click();
+	await sleep(1000);
+	file = await shot(GUARDRAILS_FIELD_PICTURE);
+	const entry = await page.locator('.el-select-dropdown__item').filter({ hasText: configured }).first().innerText().catch(() => '');
+	if (!entry.includes(`'${GUARDED_CREDENTIAL.name}' (Sandbox)`)) throw new Error(`the open list shows ${JSON.stringify(entry)}, not the guardrails in full (screenshot ${file})`);
+	await page.keyboard.press('Escape');
 	toDocs(file, GUARDRAILS_FIELD_PICTURE);
-	notes.push(`switched to the configured credential it reads "${shown}"`);
+	notes.push(`switched to the configured credential it reads "${shown}", its list saying it in full`);
 
 	await openNode(page, n8n.baseUrl, workflow, 'Withdrawals by Status', '[data-test-id="parameter-input-status"]');
 	await sleep(1000);

@@ -5,7 +5,8 @@
  * called on n8n-core's LoadOptionsContext (test/harness/editor-list.ts) as the editor's REST call
  * does. What the field shows is asserted as text: "no limit" and ⚠ where nothing is limited, each
  * limit with its unit, a refusal (never "no limit") for a value the checks cannot read, and a
- * clear wording with no credential or an unreadable one; never a secret. The field sends nothing.
+ * clear wording with no credential or an unreadable one; never a secret. The field has no routing
+ * and is no field of any operation record, from which alone the pipeline builds requests.
  * The browser check (e2e/lib/browser.mjs, guardrailsFieldCheck) reads it in a real editor.
  */
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
@@ -13,8 +14,7 @@ import { ACTION_NODE, loadEditorList, loadPackage, type EditorListRequest } from
 import { SPECS } from '../../nodes/CryptoSettlement/resources';
 import { GUARDRAILS_SHOWN } from '../../nodes/CryptoSettlement/helpers/fields';
 import { guardrailsInShort } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
-import { CREDENTIALS, PIN, rl, runNode, SECRET, serversClosedAfterEach, WEBHOOK_SECRET } from './helpers';
-import { localService, withdrawalService } from './local-service';
+import { CREDENTIALS, PIN, SECRET, WEBHOOK_SECRET } from './helpers';
 
 /** What the editor's field shows for the node's selected credential: its one loaded option. */
 async function shown(credentials: EditorListRequest['credentials']): Promise<INodePropertyOptions> {
@@ -135,22 +135,5 @@ describe('where the field is, and what it is', () => {
 			const { properties } = require('../../nodes/CryptoSettlement/resources') as { properties: INodeProperties[] };
 			expect(properties.filter((p) => p.name === 'credentialGuardrails').length).toBeGreaterThan(0);
 		});
-	});
-
-	const servers = serversClosedAfterEach();
-
-	test('a payment with the field in its parameters sends nothing of it', async () => {
-		const withdrawals = withdrawalService();
-		const server = await localService(withdrawals.handler);
-		servers.push(server);
-		const run = await runNode(
-			{ resource: 'withdrawal', operation: 'createBank', bankAccountId: rl('ba-1'), amount: 25, externalId: 'panel-1', credentialGuardrails: GUARDRAILS_SHOWN },
-			{ credentials: { baseUrl: server.baseUrl } },
-		);
-		expect(run.error).toBeUndefined();
-		const sent = server.requests.filter((r) => r.method === 'POST');
-		expect(sent).toHaveLength(1);
-		expect(JSON.stringify([sent[0].path, sent[0].body, sent[0].headers])).not.toContain('credentialGuardrails');
-		expect(Object.values(sent[0].body ?? {})).not.toContain(GUARDRAILS_SHOWN);
 	});
 });
