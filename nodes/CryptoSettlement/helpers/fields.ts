@@ -39,11 +39,12 @@ export const PIN: INodeProperties = {
 
 /**
  * The panel of an operation that moves money (money class `pays` or `destination`; placed by
- * resources/index.ts) shows its credential's guardrails before any run (helpers/guardrailSummary.ts). n8n's hints and notices
- * cannot read a credential, a dropdown's options can: this read-only field loads ONE option, always
- * of the value GUARDRAILS_SHOWN (its default, so it is never stored nor flagged as invalid), whose
- * name the editor shows in the field; the editor loads it again when the credential changes. It has
- * no routing, so it sends nothing, and takes no expression, so an AI agent never fills it.
+ * resources/index.ts) shows its credential's guardrails before any run, worded by
+ * helpers/guardrailSummary.ts. n8n's hints and notices cannot read a credential, a dropdown's
+ * options can: this read-only field loads ONE option, always of the value GUARDRAILS_SHOWN (its
+ * default, so it is never stored nor flagged as invalid), whose name the editor shows in the field;
+ * the editor loads it again when the credential changes. It has no routing and is no field of any
+ * operation record, so nothing sends it, and takes no expression, so an AI agent never fills it.
  */
 export const GUARDRAILS_SHOWN = 'credential';
 
