@@ -242,15 +242,15 @@ async function guardrailsFieldCheck({ page, n8n, workflow, shot, toDocs }) {
 	if (await page.locator('[data-test-id="parameter-input-credentialGuardrails"] [data-test-id="parameter-issues"]').count()) {
 		throw new Error(`Credential Guardrails is flagged as an issue (screenshot ${file})`);
 	}
-	// The list open: its one entry says the guardrails in full (the field may cut the name short).
+	// The list open: its one entry shows the name whole (the field may cut it short) and what agents may do.
 	await page.locator('[data-test-id="parameter-input-credentialGuardrails"]').first().click();
 	await sleep(1000);
 	file = await shot(GUARDRAILS_FIELD_PICTURE);
 	const entry = await page.locator('.el-select-dropdown__item').filter({ hasText: configured }).first().innerText().catch(() => '');
-	if (!entry.includes(`'${GUARDED_CREDENTIAL.name}' (Sandbox)`)) throw new Error(`the open list shows ${JSON.stringify(entry)}, not the guardrails in full (screenshot ${file})`);
+	if (!entry.includes('AI agents may pay, without review')) throw new Error(`the open list shows ${JSON.stringify(entry)}, not what agents may do (screenshot ${file})`);
 	await page.keyboard.press('Escape');
 	toDocs(file, GUARDRAILS_FIELD_PICTURE);
-	notes.push(`switched to the configured credential it reads "${shown}", its list saying it in full`);
+	notes.push(`switched to the configured credential it reads "${shown}", its open list adding what agents may do`);
 
 	await openNode(page, n8n.baseUrl, workflow, 'Withdrawals by Status', '[data-test-id="parameter-input-status"]');
 	await sleep(1000);

@@ -48,7 +48,8 @@ const ENVIRONMENT: Record<string, string> = { production: 'Production', sandbox:
 /**
  * What the field Credential Guardrails (helpers/fields.ts, CREDENTIAL_GUARDRAILS) shows: the
  * guardrails in a few words (the option's name, shown in the field), what is not limited
- * marked ⚠, and in full (its description). For an AI agent's tool, first what an agent may do.
+ * marked ⚠, and the rest (its description): what AI agents may do, what is not limited, who
+ * changes them. For an AI agent's tool, the name starts with what an agent may do.
  */
 export function guardrailsInShort(
 	credentials: IDataObject,
@@ -56,7 +57,7 @@ export function guardrailsInShort(
 	{ asTool = false } = {},
 ): Pick<INodePropertyOptions, 'name' | 'description'> {
 	const rails = describeGuardrails(credentials);
-	const owner = "Only the credential's owner changes them, in the credential under Guardrails.";
+	const owner = `Only the owner of '${credentialName}' changes them, in the credential under Guardrails.`;
 	if (rails.unreadable !== undefined) {
 		return {
 			name: '⛔ Every payment refused: a guardrail of the credential cannot be read',
@@ -72,11 +73,8 @@ export function guardrailsInShort(
 	const limits = `${notLimited.length ? '⚠ ' : ''}${environment}: ${perWithdrawal}, ${perDay}, ${String(rails.destinations)}`;
 	return {
 		name: asTool ? `${agents} · ${limits}` : limits,
-		description: [
-			`'${credentialName}' (${environment}): ${perWithdrawal}, ${perDay}, crypto to ${String(rails.destinations)}; ${agents}.`,
-			...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []),
-			owner,
-		].join(' '),
+		// The open list shows the name whole and the description's start: what the name does not say first.
+		description: [`${agents}.`, ...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []), owner].join(' '),
 	};
 }
 
