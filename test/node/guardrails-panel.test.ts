@@ -129,10 +129,10 @@ describe('where the field is, and what it is', () => {
 		expect(stored).not.toHaveProperty('credentialGuardrails');
 	});
 
-	test('the wording module loads first without breaking the description (the browser check loads it so)', () => {
-		jest.isolateModules(() => {
-			require('../../nodes/CryptoSettlement/helpers/guardrailSummary');
-			const { properties } = require('../../nodes/CryptoSettlement/resources') as { properties: INodeProperties[] };
+	test('the wording module loads first without breaking the description (the browser check loads it so)', async () => {
+		await jest.isolateModulesAsync(async () => {
+			await import('../../nodes/CryptoSettlement/helpers/guardrailSummary');
+			const { properties } = await import('../../nodes/CryptoSettlement/resources');
 			expect(properties.filter((p) => p.name === 'credentialGuardrails').length).toBeGreaterThan(0);
 		});
 	});
