@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { REPO_ROOT, runCommand, sleep } from '../../tooling/util.mjs';
+import { GUARDED_CREDENTIAL } from './agent-checks.mjs';
 import { credentialGuardrailsCheck } from './credential-screenshot.mjs';
 
 export const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
@@ -193,12 +194,83 @@ const AGENT_TOOL_PICTURE = 'agent-tool-panel.png';
 const AGENT_TOOL = "As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments";
 
 /** The start of the hint that points a person to Dry Run while it is off (resources/withdrawal.ts). */
-const GUARDRAILS = "This node pays within its credential's guardrails";
+const GUARDRAILS = 'Before paying, turn on Dry Run';
+
+/** README picture of the guardrails a money-moving node's panel shows (docs/images/). */
+const GUARDRAILS_FIELD_PICTURE = 'node-guardrails-field.png';
+
+/** What the Credential Guardrails field shows for these guardrails, as the built node words it. */
+function guardrailsShown(credential, options) {
+	const { guardrailsInShort } = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/helpers/guardrailSummary.js'));
+	return guardrailsInShort({ environment: 'sandbox', ...credential.guardrails }, credential.name, options).name;
+}
+
+/** The text the Credential Guardrails field shows once the editor has loaded it ('' if it never does). */
+async function fieldShown(page, expected) {
+	const input = page.locator('[data-test-id="parameter-input-credentialGuardrails"] input').first();
+	let text = '';
+	for (let waited = 0; waited < 30000; waited += 500) {
+		text = await input.inputValue().catch(() => '');
+		if (text === expected) break;
+		await sleep(500);
+	}
+	return text;
+}
 
 /**
- * What a person sees before paying (issue 36), in the e2e-editor workflow: Dry Run at the top of
- * the payment; while it is off, a hint points to it (the editor cannot show a credential's
- * guardrails); Execute step on a Dry Run names the credential's guardrails ("no limit" for the
+ * The panel of a money-moving node shows its credential's guardrails before any run (issue 36):
+ * the sandbox credential (the defaults) reads ⚠ with "no limit" for each guardrail; switching the
+ * node to a configured credential (GUARDED_CREDENTIAL) changes the field to its limits; a read
+ * does not show the field; the node as an agent's tool first says whether agents may pay.
+ */
+async function guardrailsFieldCheck({ page, n8n, workflow, shot, toDocs }) {
+	const notes = [];
+	const defaults = guardrailsShown({ name: 'Crypto Settlement Sandbox', guardrails: {} });
+	const configured = guardrailsShown(GUARDED_CREDENTIAL);
+	await openNode(page, n8n.baseUrl, workflow, 'Empty External ID', '[data-test-id="parameter-input-credentialGuardrails"]');
+	let shown = await fieldShown(page, defaults);
+	let file = await shot('guardrails-field-defaults.png');
+	if (shown !== defaults) throw new Error(`Credential Guardrails shows ${JSON.stringify(shown)} for the defaults, not ${JSON.stringify(defaults)} (screenshot ${file})`);
+	notes.push(`the defaults credential's panel reads "${shown}"`);
+
+	await page.locator('[data-test-id="node-credentials-select"]').first().click();
+	await sleep(800);
+	await page.locator(`[data-test-id="node-credentials-select-item-${GUARDED_CREDENTIAL.id}"], .el-select-dropdown__item:has-text("${GUARDED_CREDENTIAL.name}")`).first().click();
+	shown = await fieldShown(page, configured);
+	file = await shot('guardrails-field-configured.png');
+	if (shown !== configured) throw new Error(`after switching to ${GUARDED_CREDENTIAL.name}, Credential Guardrails shows ${JSON.stringify(shown)}, not ${JSON.stringify(configured)} (screenshot ${file})`);
+	if (await page.locator('[data-test-id="parameter-input-credentialGuardrails"] [data-test-id="parameter-issues"]').count()) {
+		throw new Error(`Credential Guardrails is flagged as an issue (screenshot ${file})`);
+	}
+	// The list open: its one entry shows the name whole (the field may cut it short) and what agents may do.
+	await page.locator('[data-test-id="parameter-input-credentialGuardrails"]').first().click();
+	await sleep(1000);
+	file = await shot(GUARDRAILS_FIELD_PICTURE);
+	const entry = await page.locator('.el-select-dropdown__item').filter({ hasText: configured }).first().innerText().catch(() => '');
+	if (!entry.includes('AI agents may pay, without review')) throw new Error(`the open list shows ${JSON.stringify(entry)}, not what agents may do (screenshot ${file})`);
+	await page.keyboard.press('Escape');
+	toDocs(file, GUARDRAILS_FIELD_PICTURE);
+	notes.push(`switched to the configured credential it reads "${shown}", its open list adding what agents may do`);
+
+	await openNode(page, n8n.baseUrl, workflow, 'Withdrawals by Status', '[data-test-id="parameter-input-status"]');
+	await sleep(1000);
+	if ((await shownParameters(page)).includes('credentialGuardrails')) throw new Error(`a read (Withdrawals by Status) shows Credential Guardrails (screenshot ${await shot('guardrails-field-read.png')})`);
+	notes.push('a read shows no guardrails');
+
+	if (n8n.line === '2') {
+		const asTool = guardrailsShown({ name: 'Crypto Settlement Sandbox', guardrails: {} }, { asTool: true });
+		await openNode(page, n8n.baseUrl, workflow, 'Pay Supplier Tool', '[data-test-id="parameter-input-credentialGuardrails"]');
+		shown = await fieldShown(page, asTool);
+		if (shown !== asTool) throw new Error(`the agent's tool shows ${JSON.stringify(shown)}, not ${JSON.stringify(asTool)} (screenshot ${await shot('guardrails-field-tool.png')})`);
+		notes.push(`the agent's tool reads "${shown}"`);
+	}
+	return notes.join('; ');
+}
+
+/**
+ * What a person sees before paying (issue 36), in the e2e-editor workflow: the credential's
+ * guardrails (guardrailsFieldCheck); Dry Run at the top of the payment; while it is off, a hint
+ * points to it; Execute step on a Dry Run names the credential's guardrails ("no limit" for the
  * sandbox credential) and states what leaves the balance, the fee and what the recipient
  * receives, each with its unit (10 USD of USDT on TRC20, whose fee is 1.50 USD in the fake API,
  * borne by the recipient: 8.50 USD arrives), and nothing is paid; Dry Run stays on when the
@@ -208,6 +280,7 @@ const GUARDRAILS = "This node pays within its credential's guardrails";
 async function beforePayingCheck({ page, n8n, workflow, shot, panelText, docsScreenshot }) {
 	const notes = [];
 	const toDocs = (file, picture) => docsScreenshot && fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), picture));
+	notes.push(await guardrailsFieldCheck({ page, n8n, workflow, shot, toDocs }));
 	const switchedOn = async (name) =>
 		(await page.locator(`[data-test-id="parameter-input-${name}"] [role="switch"]`).first().getAttribute('aria-checked')) === 'true';
 

@@ -2,6 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { hints, properties, SPECS, subtitle } from './resources';
 import { CREDENTIAL_TYPE } from './helpers/credentials';
 import { APP_DESCRIPTION } from './helpers/description';
+import { getCredentialGuardrails } from './helpers/guardrailSummary';
 import { createOperationRunner } from './helpers/pipeline';
 import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
 
@@ -33,7 +34,7 @@ export class CryptoSettlement implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getBanks, getDepositAssets },
+		loadOptions: { getBanks, getCredentialGuardrails, getDepositAssets },
 		listSearch: { searchBankAccounts, searchPayoutAddresses, searchWallets },
 	};
 }

@@ -17,7 +17,8 @@ export interface EditorListRequest {
 	method: string;
 	/** The node's parameters as the editor holds them when it asks. */
 	parameters: INodeParameters;
-	credentials: ICredentialDataDecryptedObject;
+	/** The selected credential's data; `null`: the node has none selected; 'unreadable': n8n cannot read it. */
+	credentials: ICredentialDataDecryptedObject | null | 'unreadable';
 	/** For list search: the text typed in the search box and the token of the next page. */
 	filter?: string;
 	paginationToken?: string;
@@ -36,11 +37,13 @@ export async function loadEditorList(
 	const { loadOptions = {}, listSearch = {} } = nodeType.methods ?? {};
 	const node = actionWorkflow(request.parameters).nodes[0];
 	node.name = 'Temp-Node';
+	if (request.credentials === null) delete node.credentials;
 	const workflow = new Workflow({ nodes: [node], connections: {}, nodeTypes, active: false });
 	const hooks = new ExecutionLifecycleHooks('internal', 'harness-editor', {} as IWorkflowBase);
 	const credentialsHelper = new HarnessCredentialsHelper(
 		{ [CREDENTIAL_TYPE]: credentialType },
-		{ [CREDENTIAL_TYPE]: request.credentials },
+		// Without the type's data the harness's credentials helper fails to decrypt, as n8n's may.
+		request.credentials && request.credentials !== 'unreadable' ? { [CREDENTIAL_TYPE]: request.credentials } : {},
 	);
 	const additionalData = createAdditionalData({
 		hooks,

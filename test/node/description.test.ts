@@ -1,12 +1,12 @@
 /**
  * The generated description (nodes/CryptoSettlement/helpers/description.ts) shows each operation
- * exactly the fields its record lists, in its order, whatever the values of the fields that decide
+ * exactly the fields its record lists (after the credential's guardrails where it moves money), in its order, whatever the values of the fields that decide
  * what else is shown; and merges identical definitions.
  */
 import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { CryptoSettlement } from '../../nodes/CryptoSettlement/CryptoSettlement.node';
 import { describeNode, type ResourceEntry } from '../../nodes/CryptoSettlement/helpers/description';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { RESOURCES, shownFields } from '../../nodes/CryptoSettlement/resources';
 import { TOKENS } from '../../nodes/CryptoSettlement/helpers/rules';
 import type { OperationSpec } from '../../nodes/CryptoSettlement/helpers/types';
 
@@ -41,7 +41,8 @@ describe.each(operations)('$resource → $operation', ({ resource, operation, sp
 		for (const scenario of SCENARIOS) {
 			const values = { resource, operation, ...scenario };
 			const fields = shown(description.properties, values).filter((entry) => !['resource', 'operation'].includes(entry.name));
-			const listed = shown(spec.fields, values);
+			// The record's fields, after the credential's guardrails where it moves money (guardrails-panel.test.ts).
+			const listed = shown(shownFields(spec), values);
 			expect({ scenario, fields: fields.map(own) }).toEqual({ scenario, fields: listed.map((field) => JSON.stringify(field)) });
 		}
 	});
@@ -60,7 +61,7 @@ test('identical definitions share an entry: no two entries could be one', () => 
 			operationNames.filter((operation) => RESOURCES[resource].specs[operation]).map((operation) => ({ resource, operation })),
 		);
 		const listing = reached.filter(({ resource, operation }) =>
-			RESOURCES[resource].specs[operation].fields.some((field) => JSON.stringify(field) === own(entries[0])),
+			shownFields(RESOURCES[resource].specs[operation]).some((field) => JSON.stringify(field) === own(entries[0])),
 		);
 		expect(listing.length).toBeLessThan(reached.length);
 	}

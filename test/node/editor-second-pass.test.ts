@@ -21,7 +21,7 @@ import {
 } from 'n8n-workflow';
 import { ACTION_NODE, loadPackage } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/resources';
-import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
+import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
 import { describeGuardrails } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
 import { CREDENTIALS, rl, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
@@ -150,7 +150,7 @@ describe("4. an agent's tool says what an agent may do, not the manual-run warni
 	test.each(MONEY_MOVING)('$resource → $operation', async ({ resource, operation }) => {
 		expect(await hintsShown({ resource, operation }, { asTool: true })).toEqual([AGENT_TOOL_HINT]);
 		const externalId = SPECS[resource][operation].kind === 'withdrawal' ? [EMPTY_EXTERNAL_ID_HINT] : [];
-		expect(await hintsShown({ resource, operation })).toEqual([...externalId, GUARDRAILS_HINT]);
+		expect(await hintsShown({ resource, operation })).toEqual([...externalId, DRY_RUN_HINT]);
 		// With Dry Run on, its output names the guardrails: the pointer to it goes.
 		expect(await hintsShown({ resource, operation, dryRun: true })).toEqual(externalId);
 	});

@@ -38,6 +38,31 @@ export const PIN: INodeProperties = {
 };
 
 /**
+ * The panel of an operation that moves money (money class `pays` or `destination`; placed by
+ * resources/index.ts) shows its credential's guardrails before any run, worded by
+ * helpers/guardrailSummary.ts. n8n's hints and notices cannot read a credential, a dropdown's
+ * options can: this read-only field loads ONE option, always of the value GUARDRAILS_SHOWN (its
+ * default, so it is never stored nor flagged as invalid), whose name the editor shows in the field;
+ * the editor loads it again when the credential changes. It has no routing and is no field of any
+ * operation record, so nothing sends it, and takes no expression, so an AI agent never fills it.
+ */
+export const GUARDRAILS_SHOWN = 'credential';
+
+export const CREDENTIAL_GUARDRAILS: INodeProperties = {
+	// n8n's rules for a field whose options are loaded fix its label's end and its tooltip; the
+	// hint under the field says what it is.
+	displayName: 'Credential Guardrails Name or ID',
+	name: 'credentialGuardrails',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getCredentialGuardrails' },
+	noDataExpression: true,
+	default: GUARDRAILS_SHOWN,
+	description:
+		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	hint: "What the selected credential allows, read from it; only its owner changes it (Guardrails). Open the list for details.",
+};
+
+/**
  * Money-moving operations: check everything, send nothing (README, "Guardrails"). Shown at the top
  * of the operation, where a person looks before paying, and one entry for the three operations,
  * so it stays on when the operation changes between them. 'Additional Fields' keeps its own Dry

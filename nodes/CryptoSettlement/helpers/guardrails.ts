@@ -150,7 +150,7 @@ const whereIs = (name: string) =>
 	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${guardrailLabel(name)}. Nothing was sent for this item.`;
 
 /** The refusal of a guardrail value that cannot be read: the guardrail, the value, the rule, where to change it. */
-function misreadText({ name, value, rule }: Misread): string {
+export function misreadText({ name, value, rule }: Misread): string {
 	const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
 	return `The credential's guardrail '${guardrailLabel(name)}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
 }

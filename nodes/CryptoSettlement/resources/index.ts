@@ -1,6 +1,7 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
 import { describeNode, describeSubtitle, type ResourceEntry } from '../helpers/description';
-import type { ResourceSpecs } from '../helpers/types';
+import { CREDENTIAL_GUARDRAILS } from '../helpers/fields';
+import type { OperationSpec, ResourceSpecs } from '../helpers/types';
 import { account } from './account';
 import { asset } from './asset';
 import { bank } from './bank';
@@ -12,7 +13,7 @@ import { sandbox } from './sandbox';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { AGENT_TOOL_HINT, EMPTY_EXTERNAL_ID_HINT, GUARDRAILS_HINT, withdrawal } from './withdrawal';
+import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
 const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
@@ -42,11 +43,35 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 );
 
 /**
+ * The fields an operation's panel shows: its record's, after the credential's guardrails when it
+ * moves money or changes where it goes (helpers/guardrailSummary.ts). The guardrails are no field
+ * of the operation, which neither reads nor sends them.
+ */
+export const shownFields = (spec: OperationSpec): INodeProperties[] =>
+	spec.money === 'pays' || spec.money === 'destination' ? [CREDENTIAL_GUARDRAILS, ...spec.fields] : spec.fields;
+
+/** The records as the panel shows them. */
+const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(
+	Object.entries(RESOURCES).map(([resource, entry]) => [
+		resource,
+		{
+			...entry,
+			specs: Object.fromEntries(
+				Object.entries(entry.specs).map(([operation, spec]) => [
+					operation,
+					{ ...spec, fields: shownFields(spec) },
+				]),
+			),
+		},
+	]),
+);
+
+/**
  * The node's properties, generated from the operation records (helpers/description.ts). A node
  * just placed (and the node given to an AI Agent as a tool) opens on a read: Account → Get.
  * n8n stores only parameters that differ from their default, so these defaults stay fixed.
  */
-export const properties: INodeProperties[] = describeNode(RESOURCES, 'account');
+export const properties: INodeProperties[] = describeNode(SHOWN, 'account');
 
 /** The node's subtitle: the chosen operation's action. */
 export const subtitle = describeSubtitle(RESOURCES);
@@ -70,8 +95,8 @@ const AS_TOOL = '($parameter["descriptionType"] !== undefined || $parameter["too
  * External ID before it applies a field's displayOptions, and one it cannot resolve yet (no input
  * data) counts as empty there, while a hint whose condition cannot be resolved stays hidden. An
  * agent's tool has no manual runs to warn about: it says instead what an agent may do with the
- * credential. n8n's hints cannot read a credential, so an operation that moves money points to Dry
- * Run, whose output names the credential's guardrails, while Dry Run is off.
+ * credential. n8n's hints cannot read a credential: the Credential Guardrails field shows its
+ * guardrails (SHOWN above), and an operation that pays points to Dry Run while it is off.
  */
 export const hints: NodeHint[] = [
 	{
@@ -82,7 +107,7 @@ export const hints: NodeHint[] = [
 		displayCondition: `={{ ${operationsWhere((spec) => spec.kind === 'withdrawal')}.includes($parameter["resource"] + ":" + $parameter["operation"]) && !${AS_TOOL} && !String($parameter["externalId"] || "").trim() }}`,
 	},
 	{
-		message: GUARDRAILS_HINT,
+		message: DRY_RUN_HINT,
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',

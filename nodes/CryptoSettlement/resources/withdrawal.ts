@@ -68,18 +68,18 @@ export const EMPTY_EXTERNAL_ID_HINT =
 
 /**
  * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (resources/index.ts):
- * what an agent may do with the credential. n8n's hints cannot read a credential, so the
- * credential's own settings are named by a Dry Run (helpers/guardrailSummary.ts).
+ * what an agent may do with a credential. The Credential Guardrails field shows what the
+ * selected credential allows (helpers/guardrailSummary.ts).
  */
 export const AGENT_TOOL_HINT =
-	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations); a Dry Run names them under guardrails. An agent never changes where money goes. Reads are always allowed.";
+	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations), shown under Credential Guardrails. An agent never changes where money goes. Reads are always allowed.";
 
 /**
- * Shown on an operation that moves money, outside an agent's tool, while Dry Run is off
- * (resources/index.ts): the editor cannot show the credential's guardrails, a Dry Run can.
+ * Shown on an operation that pays, outside an agent's tool, while Dry Run is off
+ * (resources/index.ts). The guardrails themselves are shown by the Credential Guardrails field.
  */
-export const GUARDRAILS_HINT =
-	"This node pays within its credential's guardrails, which only the credential's owner sees and sets; a new credential limits nothing (no limit per withdrawal or per day, any address). Before paying with a credential, turn on Dry Run: its output names the guardrails and what they leave unlimited, and what the recipient receives.";
+export const DRY_RUN_HINT =
+	"Before paying, turn on Dry Run: it runs every check, the credential's guardrails included, and shows what leaves the balance, the fee and what the recipient receives, without sending anything.";
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
