@@ -137,7 +137,7 @@ describe('rules run per item on values resolved from expressions', () => {
 		expect(run.items).toHaveLength(3);
 		expect(run.items[0].json).toMatchObject({ id: 'wd-a', externalId: 'a' });
 		expect(run.items[1].json.error).toMatch(/'Amount \(USD\)' must have at most 2 decimal places \(it is never rounded\), received 5\.555/);
-		expect(run.items[1].json.message).toMatch(/^row 2\b/);
+		expect(run.items[1].json.message).toMatch(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 2 \(b, n8n item 1\)\./);
 		expect(run.items[2].json).toMatchObject({ id: 'wd-c', externalId: 'c' });
 		expect(sent.map((body) => body.externalId)).toEqual(['a', 'c']);
 	});

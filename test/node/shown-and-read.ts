@@ -5,10 +5,14 @@
  */
 import path from 'node:path';
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_GUARDRAILS } from '../../nodes/CryptoSettlement/helpers/fields';
 import { ACTION_NODE, loadPackage, PACKAGE_ROOT } from '../harness';
 
-/** Not fields of an operation: the selectors, and n8n's own request options. */
-const NOT_FIELDS = new Set(['resource', 'operation', 'requestOptions']);
+/**
+ * Not fields of an operation: the selectors, n8n's own request options, and the field that only
+ * shows the credential's guardrails (helpers/fields.ts), which nothing reads.
+ */
+const NOT_FIELDS = new Set(['resource', 'operation', 'requestOptions', CREDENTIAL_GUARDRAILS.name]);
 
 /** Top-level parameters the editor shows for these parameter values (defaults filled in as n8n does). */
 export async function shownFields(parameters: IDataObject): Promise<string[]> {
