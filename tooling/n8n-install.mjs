@@ -196,7 +196,8 @@ export function ensureN8n(lineKey = '2') {
 	});
 	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
 	runWithProgressSync({
-		label: `2/2 compiling native modules for Node ${line.node} (${line.rebuild.join(', ')})`,
+		// isolated-vm finds its prebuilt binary; sqlite3's prebuilt ones download from GitHub, so it compiles.
+		label: `2/2 native modules for Node ${line.node} (${line.rebuild.join(', ')}; compiling sqlite3 takes a minute or two)`,
 		cmd: 'npm',
 		args: ['rebuild', '--foreground-scripts', ...line.rebuild],
 		cwd: dir,
