@@ -5,7 +5,7 @@ import type { HttpCall } from './transport';
 import { contextForItem, inputItems, runOf } from './engine';
 import { Params } from './params';
 import type { OperationSpec, RequestParts } from './types';
-import { namesItsRow, rowOf } from './values';
+import { rowOf, withItsRow } from './values';
 import { lookUp } from './withdrawals';
 
 /**
@@ -319,7 +319,7 @@ function invalidBatchError(
 			itemIndex: invalid[0].index,
 			description: `Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.${
 				(invalid[0].error as { description?: string }).description
-					? ` ${namesItsRow(invalid[0].error) ? '' : `${rowOf(invalid[0].index, invalid[0].externalId)}: `}${(invalid[0].error as { description?: string }).description}`
+					? ` ${withItsRow(invalid[0].error, rowOf(invalid[0].index, invalid[0].externalId), String((invalid[0].error as { description?: string }).description))}`
 					: ''
 			}`,
 		},

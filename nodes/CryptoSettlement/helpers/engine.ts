@@ -5,6 +5,7 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
+	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS, type ApiResponse, type HttpCall } from './transport';
@@ -38,12 +39,17 @@ export function contextForItem<T extends IExecuteSingleFunctions>(ctx: T, itemIn
 	return view;
 }
 
+/** Whether a node is the AI-agent tool variant n8n generates: the node's type, ending in 'Tool'. */
+export function isToolVariant(node: Pick<INode, 'type'>): boolean {
+	return node.type.endsWith('Tool');
+}
+
 /**
  * Whether this run is an AI agent calling the node as a tool: n8n gives such a node the generated
  * `…Tool` type, and feeds it the tool's input (`ai_tool`) instead of the main input.
  */
 export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
-	if (ctx.getNode().type.endsWith('Tool')) return true;
+	if (isToolVariant(ctx.getNode())) return true;
 	const data = ctx.getExecuteData()?.data;
 	return !!data && data.main === undefined && data.ai_tool !== undefined;
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './credentials';
+import { isToolVariant } from './engine';
 import { GUARDRAILS_SHOWN } from './fields';
 import { guardrailsOf, misreadText } from './guardrails';
 
@@ -86,8 +87,7 @@ export async function getCredentialGuardrails(this: ILoadOptionsFunctions): Prom
 		shown = { name: 'No credential selected', description: 'Select a Crypto Settlement API credential to see its guardrails here' };
 	} else {
 		try {
-			// n8n names the node's AI-agent tool variant after the node, ending in 'Tool'.
-			const asTool = this.getNode().type.endsWith('Tool');
+			const asTool = isToolVariant(this.getNode());
 			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, { asTool });
 		} catch (error) {
 			shown = {

@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } fr
 import { fieldOf } from './description';
 import { checkRequired, type Violation } from './rules';
 import type { OperationSpec } from './types';
-import { namingItsRow, rowOf } from './values';
+import { namingItsRow, rowOf, scalarText } from './values';
 
 const NETWORK_HINT =
 	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
@@ -145,9 +145,7 @@ export class Params {
 	private typedExternalId(): string | undefined {
 		if (!fieldOf(this.spec, 'externalId')) return undefined;
 		try {
-			const typed = this.ctx.getNodeParameter('externalId', '');
-			const text = typeof typed === 'number' && Number.isSafeInteger(typed) ? String(typed) : typeof typed === 'string' ? typed.trim() : '';
-			return text || undefined;
+			return scalarText(this.ctx.getNodeParameter('externalId', '')).trim() || undefined;
 		} catch {
 			return undefined;
 		}

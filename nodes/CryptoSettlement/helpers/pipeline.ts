@@ -15,7 +15,7 @@ import { Params } from './params';
 import { redact, redactError } from './redact';
 import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
-import { isObject, namesItsRow, rowOf } from './values';
+import { isObject, rowOf, withItsRow } from './values';
 import { dryRunRecord, dryRunWithdrawal } from './dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from './withdrawals';
 
@@ -103,8 +103,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 				// object with the bare message.
 				const { message, description } = redacted as { message?: string; description?: string };
 				const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
-				const named = namesItsRow(error) && description ? description : `${row}: ${description ?? String(message)}`;
-				return [{ json: { error: String(message), message: named }, pairedItem: { item: itemIndex } }];
+				return [{ json: { error: String(message), message: withItsRow(error, row, description ?? String(message)) }, pairedItem: { item: itemIndex } }];
 			}
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);

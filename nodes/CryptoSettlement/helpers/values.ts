@@ -32,6 +32,11 @@ export function namingItsRow<E extends object>(error: E): E {
 	return error;
 }
 
-export function namesItsRow(error: unknown): boolean {
+function namesItsRow(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && rowNamedErrors.has(error);
+}
+
+/** An error's description with its row before it, unless the description names the row already. */
+export function withItsRow(error: unknown, row: string, description: string): string {
+	return namesItsRow(error) ? description : `${row}: ${description}`;
 }
