@@ -68,7 +68,11 @@ function downstream(connections: Connections, from: string, types = ['main']): S
 	const visit = (name: string) => {
 		for (const type of types) {
 			for (const output of connections[name]?.[type] ?? []) {
-				for (const { node } of output) if (!seen.has(node)) (seen.add(node), visit(node));
+				for (const { node } of output) {
+					if (seen.has(node)) continue;
+					seen.add(node);
+					visit(node);
+				}
 			}
 		}
 	};
