@@ -37,7 +37,17 @@ const builtHas = (file, text) => {
 		return false;
 	}
 };
+/** Whether any built .js file under `dir` (in dist/) contains `text`. */
+function builtHasAny(dir, text) {
+	const root = path.join(REPO_ROOT, 'dist', dir);
+	const walk = (at) =>
+		fs.readdirSync(at, { withFileTypes: true }).some((entry) =>
+			entry.isDirectory() ? walk(path.join(at, entry.name)) : entry.name.endsWith('.js') && fs.readFileSync(path.join(at, entry.name), 'utf8').includes(text),
+		);
+	return fs.existsSync(root) && walk(root);
+}
 const FEATURES = {
+	statement: () => fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'CryptoSettlement')) && builtHasAny('nodes/CryptoSettlement', "'statement'") && fs.existsSync(path.join(REPO_ROOT, 'fake-api', 'src', 'seed.ts')),
 	eventKey: () => builtHas('nodes/CryptoSettlementTrigger/CryptoSettlementTrigger.node.js', 'eventKey') || fs.readdirSync(path.join(REPO_ROOT, 'dist', 'nodes', 'CryptoSettlementTrigger')).some((f) => f.endsWith('.js') && builtHas(`nodes/CryptoSettlementTrigger/${f}`, 'eventKey')),
 };
 
@@ -237,6 +247,13 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line }) {
 		return `"${email.subject}"; ${NEW_ROWS.join(', ')} sent once; ${PAID_BEFORE} already paid; ${OVER_LIMIT}: "${results[OVER_LIMIT].Detail.slice(0, 160)}"; run again: ${JSON.stringify(rerun)}`;
 	});
 
+	if (!FEATURES.statement()) {
+		skip('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept', 'Statement → Get is not in this build yet (branch statement)');
+		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
+	} else {
+		await statementCheck({ n8n, sandbox, smtp, collector, line });
+		await checkSheetCheck({ n8n, sandbox, collector });
+	}
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice credits once', "the triggers' eventKey is not in this build yet (another branch)");
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
 }
@@ -298,5 +315,93 @@ async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 		} finally {
 			sandbox.setWebhook(previous ?? null, WEBHOOK_SECRET);
 		}
+	});
+}
+
+const yesterday = () => new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+const dayBefore = (day) => new Date(Date.parse(`${day}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
+
+/** Seeds a day of records of every kind in the fake API (its admin route); its answer. */
+async function seedDay(sandbox, day, records, prefix) {
+	const res = await httpJson('POST', `${sandbox.url.replace(/\/v1$/, '')}/_sandbox/seed-day`, { body: { day, records, prefix } });
+	assert(res.status === 200, `seed-day answered ${res.status}: ${res.text.slice(0, 200)}`);
+	return res.json.data;
+}
+
+/** The day's records in the fake API's own state (createdAt within the UTC day). */
+const recordsOf = (sandbox, day) => ({
+	trades: sandbox.state.trades.filter((t) => String(t.createdAt).slice(0, 10) === day),
+	withdrawals: sandbox.state.withdrawals.filter((w) => String(w.createdAt).slice(0, 10) === day),
+});
+
+/** Saves a template copy through REST (as the editor saves an imported file) and returns its id. */
+async function saveCopy(n8n, copy) {
+	const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
+	return saved.id;
+}
+
+/** Template 3: yesterday's seeded day; the CSV by email holds every completed record, exceptions in one chat message, closing balances kept. */
+async function statementCheck({ n8n, sandbox, smtp, collector }) {
+	await check('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept for tomorrow', async () => {
+		const day = yesterday();
+		const seeded = await seedDay(sandbox, day, 30, 'tplstatement');
+		const project = await personalProject(n8n);
+		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_statement_balances', columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
+		// the balances kept the day before (as yesterday's run would have kept them)
+		await n8n.rest('POST', `/projects/${project}/data-tables/${table.id}/insert`, { data: [{ day: dayBefore(day), closingBalances: JSON.stringify(seeded.openingBalances) }], returnType: 'id' });
+		const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
+		copy.name = `e2e: ${copy.name}`;
+		setting(copy, 'balancesTableId', table.id);
+		standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
+		const id = await saveCopy(n8n, copy);
+		const before = smtp.messages.length;
+		const run = await n8n.execute(id);
+		assert(run.ok, `the run failed: ${JSON.stringify(run.error ?? run.stderr).slice(0, 400)}`);
+		const email = await smtp.next((m) => m.subject.includes(`statement for ${day}`), { after: before, timeoutMs: 30000 });
+		const csv = email.parts.find((part) => /csv/i.test(part.type))?.text ?? '';
+		assert(csv.startsWith('Date,Amount,Payee,Description,Reference,Currency'), `the attachment: ${JSON.stringify(email.parts.map((p) => p.type))} ${csv.slice(0, 200)}`);
+		const { trades, withdrawals } = recordsOf(sandbox, day);
+		const moved = [...trades.filter((t) => t.status === 'completed'), ...withdrawals.filter((w) => w.status === 'completed')];
+		const missing = moved.filter((record) => !csv.includes(record.id)).map((record) => record.id);
+		assert(moved.length && !missing.length, `${missing.length} of ${moved.length} completed records missing from the CSV: ${missing.slice(0, 5).join(', ')}`);
+		const chat = collector.on('/chat');
+		assert(chat.length === 1 && Array.isArray(chat[0].body.data) && chat[0].body.data.length > 0, `chat messages: ${JSON.stringify(chat.map((h) => h.body)).slice(0, 300)}`);
+		const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
+		const kept = (rows?.data ?? rows ?? []).find((row) => row.day === day);
+		assert(kept && JSON.stringify(JSON.parse(kept.closingBalances)) === JSON.stringify(seeded.closingBalances), `kept for ${day}: ${JSON.stringify(kept)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)}`);
+		return `${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records; ${chat[0].body.data.length} exceptions in one message; closing balances ${kept.closingBalances} kept`;
+	});
+}
+
+/** Template 5: rows of a seeded day's payouts matched and marked, and counted. */
+async function checkSheetCheck({ n8n, sandbox, collector }) {
+	await check('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', async () => {
+		const day = dayBefore(yesterday());
+		await seedDay(sandbox, day, 40, 'tplcheck');
+		const payouts = sandbox.state.withdrawals.filter((w) => String(w.externalId ?? '').startsWith('tplcheck-'));
+		const pick = (status) => payouts.find((w) => w.status === status);
+		const completed = payouts.filter((w) => w.status === 'completed');
+		const cases = [
+			{ record: completed[0], amount: completed[0]?.amount, mark: 'paid' },
+			{ record: pick('pending'), amount: pick('pending')?.amount, mark: 'pending' },
+			{ record: pick('rejected') ?? pick('reversed'), amount: (pick('rejected') ?? pick('reversed'))?.amount, mark: 'refunded' },
+			{ record: completed[1], amount: Number(completed[1]?.amount) + 5, mark: 'different' },
+			{ record: { externalId: 'tplcheck-never-paid' }, amount: 10, mark: 'missing' },
+		];
+		assert(cases.every((c) => c.record), `the seeded day lacks a case: ${JSON.stringify(payouts.map((w) => w.status))}`);
+		const rows = cases.map((c) => ({ 'External ID': c.record.externalId, 'Amount (USD)': String(c.amount) }));
+		const copy = loadTemplate('checkPayouts', TEMPLATE_BINDINGS);
+		copy.name = `e2e: ${copy.name}`;
+		standIn(copy, 'Read Payout Rows', localRows(rows));
+		standIn(copy, 'Write Marks to the Sheet', postEach(`${collector.url}/marks`));
+		const id = await saveCopy(n8n, copy);
+		const run = await n8n.execute(id);
+		assert(run.ok, `the run failed: ${JSON.stringify(run.error ?? run.stderr).slice(0, 400)}`);
+		const marks = Object.fromEntries(collector.on('/marks').map((hit) => [hit.body['External ID'], hit.body.Check]));
+		for (const c of cases) assert(marks[c.record.externalId] === c.mark, `${c.record.externalId} marked ${marks[c.record.externalId]}, want ${c.mark}: ${JSON.stringify(marks)}`);
+		const summary = (run.runData.Summary?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+		const counted = Object.fromEntries(summary.map((row) => [row.Check, row.count_External_ID ?? Object.values(row).find((v) => typeof v === 'number')]));
+		for (const mark of ['paid', 'pending', 'refunded', 'different', 'missing']) assert(counted[mark] === 1, `the summary: ${JSON.stringify(summary)}`);
+		return `marks ${JSON.stringify(marks)}; summary ${JSON.stringify(counted)}`;
 	});
 }
