@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Every list in the docs that the records own is a generated section, so a doc cannot drift from
-// the code: the statuses and their events (helpers/catalog.ts, LIFECYCLES) and what prose says of
+// the code: the statuses and their events (service/catalog.ts, LIFECYCLES) and what prose says of
 // them (which are refunded, which still open, the life cycles), the triggers' Events options
 // (CryptoSettlementTrigger/events.ts) and the README's Operations table (tooling/operations-table.cjs).
 // test/node/docs.test.ts fails when a section is stale (it renders them from the TypeScript sources,
@@ -94,13 +94,13 @@ function recordsOnlyList({ LIFECYCLES }) {
 
 /** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
-	statuses: (load) => statusesTable(load('CryptoSettlement/helpers/catalog')),
-	refunded: (load) => refundedList(load('CryptoSettlement/helpers/catalog')),
-	open: (load) => openList(load('CryptoSettlement/helpers/catalog')),
-	lifecycles: (load) => lifecyclesList(load('CryptoSettlement/helpers/catalog')),
-	recordsonly: (load) => recordsOnlyList(load('CryptoSettlement/helpers/catalog')),
+	statuses: (load) => statusesTable(load('service/catalog')),
+	refunded: (load) => refundedList(load('service/catalog')),
+	open: (load) => openList(load('service/catalog')),
+	lifecycles: (load) => lifecyclesList(load('service/catalog')),
+	recordsonly: (load) => recordsOnlyList(load('service/catalog')),
 	events: (load) => eventsTable(load('CryptoSettlementTrigger/events')),
-	kinds: (load) => kindsTable(load('CryptoSettlement/resources/index')),
+	kinds: (load) => kindsTable(load('CryptoSettlement/operations/index')),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;

@@ -65,7 +65,7 @@ function fieldsText(fields) {
 	return names.join('; ') || '—';
 }
 
-/** The table for these resources (RESOURCES of nodes/CryptoSettlement/resources). */
+/** The table for these resources (RESOURCES of nodes/CryptoSettlement/operations). */
 function operationsTable(resources) {
 	const rows = ['| Resource | Operation | Money | Request | Fields | Source |', '|---|---|---|---|---|---|'];
 	for (const { name, specs } of Object.values(resources)) {
@@ -106,7 +106,7 @@ function readmeTable(text = fs.readFileSync(README, 'utf8'), block = 'operations
 	return text.slice(start + START.length, end).trim();
 }
 
-const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources')).RESOURCES;
+const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'operations')).RESOURCES;
 const builtTables = () => ({ operations: operationsTable(builtResources()), classes: classesTable(builtResources()) });
 
 /** Rewrites the Operations and money classes tables in README.md from the built records (`npm run docs` does this too). */

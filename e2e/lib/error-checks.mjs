@@ -6,7 +6,7 @@ import path from 'node:path';
 import { REPO_ROOT, sleep } from '../../tooling/util.mjs';
 import { openNode, withEditor } from './browser.mjs';
 
-/** The built node's texts, so the check reads what the package says (helpers/lookups.ts). */
+/** The built node's texts, so the check reads what the package says (pipeline/lookups.ts). */
 const built = (file) => createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/helpers', file));
 
 /**

@@ -1,10 +1,10 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { hints, properties, SPECS, subtitle } from './resources';
-import { CREDENTIAL_TYPE } from './helpers/credentials';
-import { APP_DESCRIPTION } from './helpers/description';
-import { getCredentialGuardrails } from './helpers/guardrailSummary';
-import { createOperationRunner } from './helpers/pipeline';
-import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
+import { hints, properties, SPECS, subtitle } from './operations';
+import { CREDENTIAL_TYPE } from '../service/credentials';
+import { APP_DESCRIPTION } from './fields/description';
+import { getCredentialGuardrails } from './money/guardrailSummary';
+import { createOperationRunner } from './pipeline/pipeline';
+import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './pipeline/lookups';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {

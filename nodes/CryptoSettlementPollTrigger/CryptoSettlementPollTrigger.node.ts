@@ -9,7 +9,7 @@ import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
 import { eventsProperty } from '../CryptoSettlementTrigger/events';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
-import { optionsCollection } from '../CryptoSettlement/helpers/fields';
+import { optionsCollection } from '../CryptoSettlement/fields/fields';
 
 export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {

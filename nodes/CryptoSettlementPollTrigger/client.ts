@@ -1,6 +1,6 @@
 import { NodeApiError, sleep, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
-import { ambiguousError, redirectError } from '../CryptoSettlement/helpers/apiErrors';
-import { backoffMs, credentialKey, header, laneFor, RETRY } from '../CryptoSettlement/helpers/pacing';
+import { ambiguousError, redirectError } from '../service/apiErrors';
+import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pacing';
 import {
 	createAuthenticatedHttpCall,
 	exchange,
@@ -10,14 +10,14 @@ import {
 	type ApiRequest,
 	type ApiResponse,
 	type HttpCall,
-} from '../CryptoSettlement/helpers/transport';
+} from '../service/transport';
 import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { scalarText } from '../service/values';
 import type { PageRead } from './read';
 
 /**
  * The poll trigger's requests (docs/trigger.md, "How it polls"): the action node's request path
- * (helpers/transport.ts: pacing, errors without the request), inside n8n's poll budget, with the
+ * (service/transport.ts: pacing, errors without the request), inside n8n's poll budget, with the
  * service's own clock read from its `Date` header.
  */
 

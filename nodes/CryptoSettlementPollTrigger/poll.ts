@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
-import { secretsOf } from '../CryptoSettlement/helpers/credentials';
-import { redact, redactError } from '../CryptoSettlement/helpers/redact';
+import { secretsOf } from '../service/credentials';
+import { redact, redactError } from '../service/redact';
 import { CREDENTIAL_TYPE, lifecycleRank } from '../CryptoSettlementTrigger/confirm';
 import { isEventSelected } from '../CryptoSettlementTrigger/events';
 import { Budget, PollClient, type StopReason } from './client';

@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { recordPath } from '../CryptoSettlement/helpers/transport';
-import { LIFECYCLES, statusOf } from '../CryptoSettlement/helpers/rules';
-import { scalarText } from '../CryptoSettlement/helpers/values';
-import { SPECS } from '../CryptoSettlement/resources';
+import { recordPath } from '../service/transport';
+import { LIFECYCLES, statusOf } from '../CryptoSettlement/fields/rules';
+import { scalarText } from '../service/values';
+import { SPECS } from '../CryptoSettlement/operations';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import type { Change, Identity, ListCursor, ListSource, Range } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';

@@ -8,12 +8,12 @@ import {
 	type ApiRequest,
 	type HttpCall,
 	type Outcome,
-} from '../CryptoSettlement/helpers/transport';
-import { SPECS } from '../CryptoSettlement/resources';
-import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+} from '../service/transport';
+import { SPECS } from '../CryptoSettlement/operations';
+import { LIFECYCLES } from '../CryptoSettlement/fields/rules';
+import { scalarText } from '../service/values';
 
-import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 
 export { CREDENTIAL_TYPE };
 

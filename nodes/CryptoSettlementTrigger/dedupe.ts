@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { base64url, sha256 } from './hash';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { scalarText } from '../service/values';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { APP_DESCRIPTION } from '../CryptoSettlement/helpers/description';
+import { APP_DESCRIPTION } from '../CryptoSettlement/fields/description';
 import { eventsProperty } from './events';
 
 /**

@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
+import { LIFECYCLES } from '../CryptoSettlement/fields/rules';
 
 /** Value of the "All Events" option. The option's name must not contain `*` (lint). */
 export const ALL_EVENTS = '*';
@@ -8,7 +8,7 @@ const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /**
  * Events documented by the service (docs/trigger.md, "Events"): the deposit address, and one per
- * status with an event in the statuses table (helpers/rules.ts, LIFECYCLES). Unknown event names
+ * status with an event in the statuses table (fields/rules.ts, LIFECYCLES). Unknown event names
  * the service may add later still reach the workflow when "All Events" is selected.
  */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [

@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import * as catalog from '../../nodes/CryptoSettlement/helpers/catalog';
-import { LIFECYCLES, statusesWithEvents } from '../../nodes/CryptoSettlement/helpers/catalog';
-import * as resources from '../../nodes/CryptoSettlement/resources';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import * as catalog from '../../nodes/service/catalog';
+import { LIFECYCLES, statusesWithEvents } from '../../nodes/service/catalog';
+import * as resources from '../../nodes/CryptoSettlement/operations';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import * as events from '../../nodes/CryptoSettlementTrigger/events';
 import { EVENT_OPTIONS } from '../../nodes/CryptoSettlementTrigger/events';
 
@@ -23,8 +23,8 @@ const docs = require('../../tooling/docs.cjs') as {
 
 /** The generators' modules from the TypeScript sources, so a change fails here before any build. */
 const SOURCES: Record<string, unknown> = {
-	'CryptoSettlement/helpers/catalog': catalog,
-	'CryptoSettlement/resources/index': resources,
+	'service/catalog': catalog,
+	'CryptoSettlement/operations/index': resources,
 	'CryptoSettlementTrigger/events': events,
 };
 const fromSources = (file: string) => {

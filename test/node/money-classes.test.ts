@@ -5,8 +5,8 @@
  * agent's tool with agent payments off and on. A refusal comes before any request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { fieldOf } from '../../nodes/CryptoSettlement/helpers/description';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { fieldOf } from '../../nodes/CryptoSettlement/fields/description';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { rl, runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
 

@@ -1,0 +1,156 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { Payment } from '../money/guardrails';
+import type { Params } from './params';
+
+/**
+ * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
+ * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
+ * request was refused), so every operation retries it. Derived from the operation's kind.
+ * - `safe`: reads and idempotent writes; retried with backoff.
+ * - `never`: a write that could be applied twice; never repeated, the error says so.
+ * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
+ */
+export type RetryPolicy = 'safe' | 'never' | 'withdrawal';
+
+/** The key that makes a withdrawal happen at most once, and where it came from. */
+export interface IdempotencyKey {
+	externalId: string;
+	/** Derived from the execution because the user left 'External ID' empty. */
+	derived: boolean;
+}
+
+/** What an operation sends, after its parameters passed the field rules. */
+export interface RequestParts {
+	/**
+	 * For withdrawals: the External ID, what a record found under it must match, and whether the
+	 * created record is read back by id ('Return Full Record').
+	 */
+	idempotency?: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean };
+	pathParams?: Record<string, string>;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** Input echoed in the output when the service answers with an empty `data`. */
+	identity?: IDataObject;
+	/** For paged lists: the node's own filter, applied to the records fetched (Limit counts the matches). */
+	keep?: (record: IDataObject) => boolean;
+	/** 'Dry Run': every check runs, and the request is output instead of sent. */
+	dryRun?: boolean;
+	/** The item's value in USD, when the guardrails valued it. */
+	valueUsd?: number;
+	/**
+	 * For withdrawals: the withdrawal already found under the External ID while the batch was
+	 * checked (money/batch.ts): the item is reported as it and never sent.
+	 */
+	existing?: IDataObject;
+}
+
+/**
+ * What an operation can do to money (README, "Guardrails"), which decides who may run it:
+ * - `pays`: moves money out (withdrawals, swaps): the credential's guardrails check every item,
+ *   batch-wide; an AI agent only with Allow Agent Payments.
+ * - `destination`: changes where money goes (saved payout addresses and bank accounts, a wallet's
+ *   settlement): refused whenever Allowed Destinations restricts payouts, so the credential cannot
+ *   add a destination and then pay it; never from an AI agent.
+ * - `settings`: changes account settings or replays events: never from an AI agent.
+ * - `none`: reads, quotes and checks, and writes that move nothing: always allowed.
+ */
+export type MoneyClass = 'pays' | 'destination' | 'settings' | 'none';
+
+/** The specification, the service's public notes, third-party code, or nothing at all. */
+export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+
+interface OperationBase {
+	/** Display name, action and description shown in n8n. */
+	option: Omit<INodePropertyOptions, 'value' | 'routing'>;
+	method: IHttpRequestMethods;
+	/** Path relative to the base URL; `{name}` placeholders come from `pathParams`. */
+	path: string;
+	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
+	source: EndpointSource;
+	/**
+	 * The operation's fields, in the order the editor shows them (fields/description.ts merges
+	 * them into the node's description). A field's own displayOptions may only refer to fields of
+	 * the same operation; resource and operation are added by the generator.
+	 */
+	fields: INodeProperties[];
+	/** Validates the item's parameters (throwing before any request) and builds the request. */
+	build?: (params: Params) => RequestParts | Promise<RequestParts>;
+	/** What to tell the user for a given HTTP status of this operation, instead of the generic hint. */
+	errorHint?: Partial<Record<number, string>>;
+	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
+	rateLimit?: number;
+	/** Shapes each output record of this operation (a withdrawal names each amount's currency). */
+	output?: (record: IDataObject) => IDataObject;
+	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
+	explainError?: (ctx: IExecuteSingleFunctions, error: unknown) => Promise<void>;
+	/**
+	 * The class of an item that adds any of these 'Additional Fields', when they make the operation
+	 * do more to money than its `money` says (Wallet → Create with a settlement bank changes where
+	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
+	 */
+	moneyWith?: { money: 'destination' | 'settings'; name: string; fields: string[] };
+}
+
+/**
+ * What an operation is, which decides how it is sent, repeated and output (docs/architecture.md):
+ * - `read`: one request that changes nothing; repeated after ambiguous failures.
+ * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
+ * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
+ * - `neverRepeated`: one request that could act twice: never repeated; checked with the whole batch
+ *   first, then sent in item order.
+ * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
+ *   sent at most once.
+ * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
+ * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
+ */
+export type OperationSpec = OperationBase &
+	/** What the operation can do to money: who may run it, and which guardrails apply. */
+	(
+		| {
+				money: 'pays';
+				/**
+				 * What the credential's guardrails check (money/guardrails.ts), from the request the
+				 * item would send. Such operations also take 'Dry Run'.
+				 */
+				payment: (parts: RequestParts) => Payment;
+		  }
+		| { money: Exclude<MoneyClass, 'pays'>; payment?: never }
+	) &
+	(
+		| {
+				kind: 'read';
+				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
+				records?: (data: unknown) => IDataObject[];
+		  }
+		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
+		| { kind: 'pagedList'; pageSize: number }
+		| {
+				kind: 'withdrawal';
+				/** Where a withdrawal is read by its id or External ID (the path of withdrawal → get). */
+				lookupPath: string;
+		  }
+	);
+
+export type OperationKind = OperationSpec['kind'];
+
+/** How each kind may be repeated after an ambiguous failure. */
+export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
+	read: 'safe',
+	update: 'safe',
+	delete: 'safe',
+	pagedList: 'safe',
+	wholeList: 'safe',
+	neverRepeated: 'never',
+	withdrawal: 'withdrawal',
+};
+
+export type ResourceSpecs = Record<string, OperationSpec>;
+
+/** The success envelope (docs/api.md, "Envelope"); the swap answer carries only message, success and data. */
+export interface Envelope {
+	message?: string;
+	success?: boolean;
+	data?: unknown;
+	meta?: IDataObject;
+	errors?: Array<{ message?: string; field?: string; location?: string }>;
+}
