@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { confirmedFields } from '../CryptoSettlementTrigger/confirm';
-import { deliveryKey, normalizeEvent } from '../CryptoSettlementTrigger/dedupe';
+import { deliveryKey, normalizeEvent } from '../events/identity';
+import { confirmedFields } from '../events/item';
 import { scalarText } from '../service/values';
 import { timeMs } from './read';
 

@@ -1,8 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
-import type { ApiContext, ApiRequest, ApiResponse, Outcome } from './transport';
-import { fieldOf } from '../CryptoSettlement/fields/description';
-import { RETRY_OF_KIND, type OperationSpec, type RetryPolicy } from '../CryptoSettlement/fields/types';
+import type { ApiContext, ApiRequest, ApiResponse, ErrorWording, Outcome, RetryPolicy } from './api';
 import { namingItsRow, rowOf } from './values';
 
 /**
@@ -55,23 +53,14 @@ const STATUS_HINTS: Record<number, string> = {
 	500: 'The service failed unexpectedly.',
 };
 
-/** Body fields the API names differently from the node's parameter (bankAccountFields sends `bankId` as `id`). */
-const PARAMETER_OF_BODY_FIELD: Record<string, string> = { id: 'bankId' };
-
-/** The label the editor shows for a field the service names, on this operation; undefined if it shows none. */
-function labelOf(operation: OperationSpec, field: string): string | undefined {
-	const own = (name: string) => (name === '' ? undefined : fieldOf(operation, name)?.displayName);
-	return own(field) ?? own(Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field) ? PARAMETER_OF_BODY_FIELD[field] : '');
-}
-
 /**
  * A validation entry in the editor's words: "'Wallet Address': invalid wallet address", or
  * "'Amount (USD)' must have at most 2 decimal places" when the service starts with its field name.
  */
-function entryText(entry: { field?: string; message?: string }, operation?: OperationSpec): string {
+function entryText(entry: { field?: string; message?: string }, wording?: ErrorWording): string {
 	const field = entry.field ?? 'request';
 	const text = entry.message ?? 'Invalid value';
-	const label = operation && entry.field ? labelOf(operation, entry.field) : undefined;
+	const label = wording && entry.field ? wording.labelOf(entry.field) : undefined;
 	if (!label) return `${field}: ${text}`;
 	return text.startsWith(`${field} `) ? `'${label}' ${text.slice(field.length + 1)}` : `'${label}': ${text}`;
 }
@@ -88,11 +77,11 @@ function adviceOf(field: string | undefined, body: ApiRequest['body']): string {
  * the field's label, the row (counted from 1, with its External ID) and that nothing was done.
  */
 function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?: string } | undefined): string | undefined {
-	const operation = request.operation;
-	if (!operation || RETRY_OF_KIND[operation.kind] === 'safe') return undefined;
-	const label = entry?.field ? labelOf(operation, entry.field) : undefined;
+	const wording = request.wording;
+	if (!wording?.oneShot) return undefined;
+	const label = entry?.field ? wording.labelOf(entry.field) : undefined;
 	const row = rowOf(itemIndexOf(ctx), typeof request.body?.externalId === 'string' ? request.body.externalId : undefined);
-	const what = operation.payment ? 'nothing was paid for this item' : 'nothing was done for this item';
+	const what = wording.pays ? 'nothing was paid for this item' : 'nothing was done for this item';
 	return `${label ? `Fix '${label}' for ${row}.` : `The service refused ${row}.`}${adviceOf(entry?.field, request.body)} The service refused it, so ${what}.`;
 }
 
@@ -111,7 +100,7 @@ export function serviceError(
 	const serviceMessage = response.body?.message || `HTTP ${status}`;
 	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
 	const [first] = errors;
-	const firstEntry = first ? entryText(first, request.operation) : undefined;
+	const firstEntry = first ? entryText(first, request.wording) : undefined;
 	const message = firstEntry
 		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
 		: `${serviceMessage} (HTTP ${status})`;
@@ -119,7 +108,7 @@ export function serviceError(
 	const description = [
 		refused,
 		hint ??
-			request.operation?.errorHint?.[status] ??
+			request.wording?.hints?.[status] ??
 			STATUS_HINTS[status] ??
 			`The service answered ${request.method} ${request.url} with HTTP ${status}.`,
 		firstEntry && errors.length > 1

@@ -3,7 +3,7 @@
  * tokens, networks per token, fee levels, currencies, limits and every record's statuses.
  *
  * Facts only, no checks: the node judges with fields/rules.ts, and the local fake API reads these
- * facts but judges requests with its own code (fake-api/src/routes/judge.ts), so a wrong rule in the
+ * facts but judges requests with its own code (fake-api/src/routes/validation.ts), so a wrong rule in the
  * node is refused by the fake instead of copied into it. Pure TypeScript with no imports.
  */
 
@@ -85,3 +85,6 @@ export const CRYPTO_DECIMALS = 8;
 /** Both ends are accepted: the API documents "between 0 and 10" and "0 to 10". */
 export const MARKUP_MIN = 0;
 export const MARKUP_MAX = 10;
+
+/** What the package does: the action node's description, and the start of the webhook trigger's. */
+export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';

@@ -1,5 +1,5 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './api';
 
 /**
  * Pacing and retry bounds of the API client (service/transport.ts): the rolling-minute budget of

@@ -2,17 +2,13 @@ import {
 	sleep,
 	type IDataObject,
 	type IAllExecuteFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import type { Envelope, OperationSpec, RetryPolicy } from '../CryptoSettlement/fields/types';
+import type { ApiContext, ApiRequest, ApiResponse, Envelope, HttpCall, Outcome, RetryPolicy } from './api';
 import { ambiguousError, rateLimitError, redirectError, unsentError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
 
-export { apiError, isInDoubt, isSuccess, markInDoubt, serviceError } from './apiErrors';
-export { backoffMs, CONCURRENCY, credentialKey, Gate, header, oneAtATime, rateLimitWaitMs, RETRY } from './pacing';
 
 /**
  * The one path every request takes: pacing under the service's rate limits (docs/api.md, "Rate limits"), bounded waits on 429,
@@ -26,54 +22,8 @@ export { backoffMs, CONCURRENCY, credentialKey, Gate, header, oneAtATime, rateLi
  */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	/** The path template, for example `/trades/wallets/{walletId}`: the rate-limit route. */
-	route: string;
-	url: string;
-	qs?: IDataObject;
-	body?: IDataObject;
-	/** A shorter wait for an answer than REQUEST_TIMEOUT_MS, where a caller must answer quickly. */
-	timeoutMs?: number;
-	/**
-	 * Requests per minute the service allows on this route, per integration (the operation's
-	 * `rateLimit`); routes do not share a budget (docs/api.md, "Rate limits").
-	 */
-	rateLimit?: number;
-	/** The operation the request is for: its field labels and hints word the service's errors. */
-	operation?: OperationSpec;
-}
-
-export interface ApiResponse {
-	statusCode: number;
-	headers: IDataObject;
-	body: Envelope;
-	/** Whether the body was a JSON object (an HTML page or an empty body is not an answer we can read). */
-	json: boolean;
-}
-
-/**
- * The service answered; or the exchange ended without an answer we can trust, after the request
- * may have reached the service (`ambiguous`: a 5xx, a timeout, a dropped connection, an answer
- * that is not one); or it failed before any byte left (`unsent`: connection refused, no such host),
- * which proves nothing was done.
- */
-export type Outcome =
-	| { kind: 'answered'; response: ApiResponse }
-	| { kind: 'ambiguous'; reason: string; statusCode?: number; redirectedTo?: string }
-	| { kind: 'unsent'; reason: string };
-
 /** Socket codes of a connection that failed before the request was written: nothing reached the service. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** Sends one request and hands back the full response, whatever its status. */
-export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
-
-/**
- * What pacing and errors need from n8n's context: the node (its credential id and name), and the
- * item the request is for. An action item's context has both; a trigger's has no item (index 0).
- */
-export type ApiContext = Pick<IExecuteSingleFunctions, 'getNode'> & Partial<Pick<IExecuteSingleFunctions, 'getItemIndex'>>;
 
 /** Bounds a caller may tighten; the defaults are RETRY's. */
 export interface ExchangeLimits {

@@ -7,7 +7,7 @@ import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeType
 import { CryptoSettlement } from '../../nodes/CryptoSettlement/CryptoSettlement.node';
 import { describeNode, type ResourceEntry } from '../../nodes/CryptoSettlement/fields/description';
 import { RESOURCES, shownFields } from '../../nodes/CryptoSettlement/operations';
-import { TOKENS } from '../../nodes/CryptoSettlement/fields/rules';
+import { TOKENS } from '../../nodes/service/catalog';
 import type { OperationSpec } from '../../nodes/CryptoSettlement/fields/types';
 
 const description = new CryptoSettlement().description as INodeTypeDescription;

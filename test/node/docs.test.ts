@@ -10,8 +10,8 @@ import * as catalog from '../../nodes/service/catalog';
 import { LIFECYCLES, statusesWithEvents } from '../../nodes/service/catalog';
 import * as resources from '../../nodes/CryptoSettlement/operations';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
-import * as events from '../../nodes/CryptoSettlementTrigger/events';
-import { EVENT_OPTIONS } from '../../nodes/CryptoSettlementTrigger/events';
+import * as events from '../../nodes/events/events';
+import { EVENT_OPTIONS } from '../../nodes/events/events';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generator is a CommonJS tool
 const docs = require('../../tooling/docs.cjs') as {
@@ -25,7 +25,7 @@ const docs = require('../../tooling/docs.cjs') as {
 const SOURCES: Record<string, unknown> = {
 	'service/catalog': catalog,
 	'CryptoSettlement/operations/index': resources,
-	'CryptoSettlementTrigger/events': events,
+	'events/events': events,
 };
 const fromSources = (file: string) => {
 	if (!(file in SOURCES)) throw new Error(`tooling/docs.cjs reads ${file}: add it to SOURCES`);
@@ -42,7 +42,7 @@ test.each(docs.FILES)('%s: its generated sections are as the records say (npm ru
 });
 
 test('the statuses, events and kinds, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
-	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds']));
+	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed']));
 });
 
 const STATUSES = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) => Object.keys(statuses).map((status) => ({ kind, status })));

@@ -2,10 +2,10 @@
  * Statuses and their events live in one table (fields/rules.ts, LIFECYCLES): the webhook
  * trigger's Events and confirmation ranks, and the Status filters, are read from it.
  */
-import { LIFECYCLES } from '../../nodes/CryptoSettlement/fields/rules';
+import { LIFECYCLES } from '../../nodes/service/catalog';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
-import { lifecycleRank } from '../../nodes/CryptoSettlementTrigger/confirm';
-import { ALL_EVENTS, EVENT_OPTIONS } from '../../nodes/CryptoSettlementTrigger/events';
+import { lifecycleRank } from '../../nodes/events/identity';
+import { ALL_EVENTS, EVENT_OPTIONS } from '../../nodes/events/events';
 
 const announced = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) =>
 	Object.entries(statuses as Record<string, { event?: string; rank: number }>)

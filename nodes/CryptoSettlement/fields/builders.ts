@@ -1,15 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsOf } from '../../service/credentials';
 import { typeName, type Params } from './params';
-import {
-	checkNarration,
-	checkOneOf,
-	checkTokenNetworkFee,
-	checkWithdrawalAmount,
-	isStablecoin,
-	plainDecimal,
-	toNumber,
-} from './rules';
+import { checkNarration, checkOneOf, checkTokenNetworkFee, checkWithdrawalAmount, isStablecoin, plainDecimal, toNumber } from './rules';
 import type { IdempotencyKey } from './types';
 
 /** token plus network (stablecoins) or feeLevel (UTXO coins), never both, validated together. */

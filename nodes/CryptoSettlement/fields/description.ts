@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { OperationSpec, ResourceSpecs } from './types';
+import type { ErrorWording } from '../../service/api';
+import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './types';
 
 /**
  * Builds the node's properties from the operation records (docs/architecture.md, "The
@@ -10,9 +11,6 @@ import type { OperationSpec, ResourceSpecs } from './types';
  * operation that does not list the field. Entries are ordered so that each operation shows its
  * fields in the order it lists them.
  */
-
-/** What the package does: the action node's description, and the start of the webhook trigger's. */
-export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
 
 export interface ResourceEntry {
 	name: string;
@@ -210,4 +208,25 @@ export function fieldOf(spec: OperationSpec, name: string): INodeProperties | un
 		fieldsByName.set(spec, byName);
 	}
 	return byName.get(name);
+}
+
+/** Body fields the API names differently from the node's parameter (bankAccountFields sends `bankId` as `id`). */
+const PARAMETER_OF_BODY_FIELD: Record<string, string> = { id: 'bankId' };
+
+const wordings = new WeakMap<OperationSpec, ErrorWording>();
+
+/** How the service's errors for this operation are worded: its field labels and hints, and whether it may repeat. */
+export function wordingOf(spec: OperationSpec): ErrorWording {
+	let wording = wordings.get(spec);
+	if (!wording) {
+		const own = (name: string) => (name === '' ? undefined : fieldOf(spec, name)?.displayName);
+		wording = {
+			labelOf: (field) => own(field) ?? own(Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field) ? PARAMETER_OF_BODY_FIELD[field] : ''),
+			hints: spec.errorHint,
+			oneShot: RETRY_OF_KIND[spec.kind] !== 'safe',
+			pays: spec.payment !== undefined,
+		};
+		wordings.set(spec, wording);
+	}
+	return wording;
 }

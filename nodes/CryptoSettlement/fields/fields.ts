@@ -1,14 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import {
-	CHAIN_OF_NETWORK,
-	CRYPTO_DECIMALS,
-	FEE_LEVELS,
-	NARRATION_MAX_LENGTH,
-	NETWORKS_BY_TOKEN,
-	TOKENS,
-	USD_DECIMALS,
-	UTXO_TOKENS,
-} from './rules';
+import { CHAIN_OF_NETWORK } from './rules';
+import { CRYPTO_DECIMALS, FEE_LEVELS, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields

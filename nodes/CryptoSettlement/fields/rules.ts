@@ -7,7 +7,6 @@
 
 import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, UTXO_TOKENS, type Token } from '../../service/catalog';
 
-export * from '../../service/catalog';
 
 /** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
 export const CHAIN_OF_NETWORK: Readonly<Record<(typeof NETWORKS)[number], string>> = {

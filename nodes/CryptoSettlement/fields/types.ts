@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { Payment } from '../money/guardrails';
+import type { RetryPolicy } from '../../service/api';
 import type { Params } from './params';
 
 /**
@@ -10,7 +10,6 @@ import type { Params } from './params';
  * - `never`: a write that could be applied twice; never repeated, the error says so.
  * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
  */
-export type RetryPolicy = 'safe' | 'never' | 'withdrawal';
 
 /** The key that makes a withdrawal happen at most once, and where it came from. */
 export interface IdempotencyKey {
@@ -45,16 +44,46 @@ export interface RequestParts {
 }
 
 /**
- * What an operation can do to money (README, "Guardrails"), which decides who may run it:
- * - `pays`: moves money out (withdrawals, swaps): the credential's guardrails check every item,
- *   batch-wide; an AI agent only with Allow Agent Payments.
- * - `destination`: changes where money goes (saved payout addresses and bank accounts, a wallet's
- *   settlement): refused whenever Allowed Destinations restricts payouts, so the credential cannot
- *   add a destination and then pay it; never from an AI agent.
- * - `settings`: changes account settings or replays events: never from an AI agent.
- * - `none`: reads, quotes and checks, and writes that move nothing: always allowed.
+ * What an operation can do to money, which decides who may run it (README, "Guardrails"): the
+ * one table of the classes a record's `money` names, with the words every reader uses (the
+ * guardrails' refusals, the README's tables through tooling/operations-table.cjs). A new kind of
+ * write (a cancel, say) that fits no class is a new row here.
  */
-export type MoneyClass = 'pays' | 'destination' | 'settings' | 'none';
+export const MONEY_CLASSES = {
+	pays: {
+		name: 'pays',
+		does: 'moves money out (withdrawals, swaps)',
+		guardrails: 'all of them, batch-wide; takes Dry Run',
+		agents: "only with **Allow Agent Payments**, and a person's review of each call unless **Agent Payments Need Human Review** is off",
+	},
+	destination: {
+		name: 'changes where money goes',
+		does: "changes where money goes (saved payout addresses and bank accounts, a wallet's settlement bank)",
+		guardrails:
+			"refused whenever **Allowed Destinations** is not Any Address, so the credential cannot add a destination and then pay it (manage destinations in the service's dashboard, or with another credential)",
+		agents: 'never',
+		/** What an AI agent is refused: "This tool may not …". */
+		refusedToAgents: 'change where money goes',
+	},
+	settings: {
+		name: 'changes settings or replays events',
+		does: 'changes account settings or replays webhook events',
+		guardrails: '—',
+		agents: 'never',
+		refusedToAgents: 'change account settings or replay events',
+	},
+	none: {
+		name: 'moves nothing',
+		does: 'reads, quotes and checks, and writes that move nothing',
+		guardrails: '—',
+		agents: 'always',
+	},
+} as const;
+
+export type MoneyClass = keyof typeof MONEY_CLASSES;
+
+/** The classes an AI agent may never run, with what it is refused. */
+export type RefusedToAgents = { [C in MoneyClass]: (typeof MONEY_CLASSES)[C] extends { refusedToAgents: string } ? C : never }[MoneyClass];
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
 export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
@@ -88,7 +117,7 @@ interface OperationBase {
 	 * do more to money than its `money` says (Wallet → Create with a settlement bank changes where
 	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
 	 */
-	moneyWith?: { money: 'destination' | 'settings'; name: string; fields: string[] };
+	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
 }
 
 /**
@@ -146,11 +175,12 @@ export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 
 export type ResourceSpecs = Record<string, OperationSpec>;
 
-/** The success envelope (docs/api.md, "Envelope"); the swap answer carries only message, success and data. */
-export interface Envelope {
-	message?: string;
-	success?: boolean;
-	data?: unknown;
-	meta?: IDataObject;
-	errors?: Array<{ message?: string; field?: string; location?: string }>;
+/** What a money-moving item would do, as its operation record states it (`payment`). */
+export interface Payment {
+	/** The amount as the request states it: in USD, in a token, or in a local currency. */
+	amount: { usd: number } | { token: string; crypto: number } | { fiat: string; value: number };
+	/** A crypto destination, checked against the allowed destinations. */
+	destination?: { token: string; network?: string; address: string };
+	/** The withdrawal's External ID (swaps have none). */
+	key?: IdempotencyKey;
 }

@@ -1,5 +1,5 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { requestingNode, workflowNodeType } from '../pipeline/engine';
+import { requestingNode, workflowNodeType } from '../engine/engine';
 
 /**
  * Whether a person approved this very tool call (README, "AI agents"). n8n 2.x gates an AI

@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from './guardrails';
-import type { HttpCall } from '../../service/transport';
-import { contextForItem, inputItems, runOf } from '../pipeline/engine';
+import type { HttpCall } from '../../service/api';
+import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../fields/params';
 import type { OperationSpec, RequestParts } from '../fields/types';
 import { rowOf, withItsRow } from '../../service/values';

@@ -1,10 +1,13 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { SPECS } from '../operations';
+import { ROUTES } from '../../service/routes';
 import { credentialsOf } from '../../service/credentials';
-import { runOf } from '../pipeline/engine';
+import { runOf } from '../engine/engine';
 import { describeGuardrails } from './guardrailSummary';
-import { callApi, isSuccess, type ApiRequest, type HttpCall } from '../../service/transport';
-import { CRYPTO_DECIMALS, plainDecimal } from '../fields/rules';
+import { callApi } from '../../service/transport';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { isSuccess } from '../../service/apiErrors';
+import { plainDecimal } from '../fields/rules';
+import { CRYPTO_DECIMALS } from '../../service/catalog';
 import type { RequestParts } from '../fields/types';
 import { isObject } from '../../service/values';
 import { lookUp } from './withdrawals';
@@ -50,13 +53,12 @@ export async function dryRunWithdrawal(
 	delete sent.pin;
 	delete sent.externalId;
 	const quote = sent;
-	const estimate: ApiRequest = { method: 'POST', route: SPECS.withdrawal.estimateNetworkFee.path, url: SPECS.withdrawal.estimateNetworkFee.path, body: quote };
+	const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: quote };
 	try {
 		const response = await callApi(ctx, http, estimate, 'safe');
 		if (isSuccess(response)) {
-			const { output } = SPECS.withdrawal.estimateNetworkFee;
 			const quoted = response.body.data as IDataObject;
-			const networkFee = output && isObject(quoted) ? output(quoted) : quoted;
+			const networkFee = isObject(quoted) ? quoteWithUnits(quoted) : quoted;
 			return withPayout(record, payoutOf(sent, feeBearer, networkFee), { networkFee });
 		}
 		const networkFeeUnavailable = `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`;
@@ -81,7 +83,7 @@ async function feeBearerOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promis
 	const run = runOf(ctx);
 	let bearer = bearers.get(run);
 	if (!bearer) {
-		const path = SPECS.account.get.path;
+		const { path } = ROUTES.account;
 		bearer = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
 			(response) => {
 				const data = isSuccess(response) && isObject(response.body.data) ? response.body.data : {};
@@ -180,4 +182,19 @@ function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
 	const [first, ...rest] = summary;
 	statement.summary = `${first.toUpperCase()}${rest.join('')}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
 	return statement;
+}
+
+/**
+ * A fee quote with the unit of its crypto amounts named right after them (`cryptoFee` and the
+ * per-level `cryptoFees` are in the token), where the service does not name it itself.
+ */
+export function quoteWithUnits(record: IDataObject): IDataObject {
+	if (typeof record.token !== 'string') return record;
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const unit = `${key}Currency`;
+		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
+	}
+	return shaped;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
-import { isToolVariant } from '../pipeline/engine';
+import { isToolVariant } from '../engine/engine';
 import { GUARDRAILS_SHOWN } from '../fields/fields';
 import { guardrailsOf, misreadText } from './guardrails';
 

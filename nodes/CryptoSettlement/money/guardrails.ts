@@ -1,15 +1,19 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
-import { RESOURCES, SPECS } from '../operations';
+import { ROUTES } from '../../service/routes';
 import { reviewedByPerson, REVIEW_REFUSAL } from './agentReview';
 import { credentialsOf } from '../../service/credentials';
-import { isAgentRun, runOf } from '../pipeline/engine';
-import { maxPagesFor } from '../pipeline/lists';
+import { isAgentRun, runOf } from '../engine/engine';
+import { maxPagesFor } from '../engine/lists';
 import { oneAtATime } from '../../service/pacing';
-import { callApi, credentialKey, header, isSuccess, serviceError, type ApiRequest, type HttpCall } from '../../service/transport';
+import { callApi } from '../../service/transport';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { credentialKey, header } from '../../service/pacing';
 import { fieldOf } from '../fields/description';
-import type { IdempotencyKey, MoneyClass, OperationSpec, RequestParts } from '../fields/types';
-import { isStablecoin, NETWORKS_BY_TOKEN, statusOf, TOKENS } from '../fields/rules';
+import { MONEY_CLASSES, type MoneyClass, type OperationSpec, type Payment, type RefusedToAgents, type RequestParts } from '../fields/types';
+import { isStablecoin } from '../fields/rules';
+import { NETWORKS_BY_TOKEN, statusOf, TOKENS } from '../../service/catalog';
 import { isObject, scalarText } from '../../service/values';
 
 /**
@@ -18,15 +22,6 @@ import { isObject, scalarText } from '../../service/values';
  * who may only use a shared credential can neither see nor change them.
  */
 
-/** What a money-moving item would do, as its operation record states it (`payment`). */
-export interface Payment {
-	/** The amount as the request states it: in USD, in a token, or in a local currency. */
-	amount: { usd: number } | { token: string; crypto: number } | { fiat: string; value: number };
-	/** A crypto destination, checked against the allowed destinations. */
-	destination?: { token: string; network?: string; address: string };
-	/** The withdrawal's External ID (swaps have none). */
-	key?: IdempotencyKey;
-}
 
 export type Destinations = 'any' | 'savedOnly' | 'allowList';
 
@@ -168,8 +163,8 @@ interface Rates {
 }
 
 async function readRates(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Rates> {
-	const spec = SPECS.rate.getSellRates;
-	const request: ApiRequest = { method: 'GET', route: spec.path, url: spec.path, rateLimit: spec.rateLimit };
+	const { path, rateLimit } = ROUTES.sellRates;
+	const request: ApiRequest = { method: 'GET', route: path, url: path, rateLimit };
 	const response = await callApi(ctx, http, request, 'safe');
 	if (!isSuccess(response)) throw serviceError(ctx, request, response);
 	const rates: Rates = { usdPerToken: new Map(), localPerUsd: new Map() };
@@ -201,7 +196,7 @@ function valueUsd(payment: Payment, rates: Rates | undefined): number | string {
 }
 
 async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Guardrails['allowed']> {
-	const { path } = SPECS.payoutAddress.getAll;
+	const { path } = ROUTES.payoutAddresses;
 	const request: ApiRequest = { method: 'GET', route: path, url: path };
 	const response = await callApi(ctx, http, request, 'safe');
 	if (!isSuccess(response)) throw serviceError(ctx, request, response);
@@ -239,6 +234,9 @@ function todayStart(dateHeader: string | undefined): number {
 	return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
 }
 
+/** The page size of the daily limit's reads of the withdrawal list (the size Withdrawal → Get Many reads). */
+const WITHDRAWALS_PAGE_SIZE = 100;
+
 /**
  * Today's (UTC, see todayStart) withdrawals of this credential, in USD, from the service's own
  * list: every withdrawal counts but those whose status LIFECYCLES marks refunded, nor the payouts
@@ -248,15 +246,15 @@ function todayStart(dateHeader: string | undefined): number {
  * it reads every page, within the list's page budget, and refuses when that is not enough.
  */
 async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
-	const spec = SPECS.withdrawal.getAll;
-	const size = 'pageSize' in spec ? spec.pageSize : 100;
+	const { path } = ROUTES.withdrawals;
+	const size = WITHDRAWALS_PAGE_SIZE;
 	let total = 0;
 	let dayStart: number | undefined;
 	const counted = new Set<string>();
 	let previous: number | undefined;
 	let newestFirst: boolean | undefined;
 	for (let page = 1; page <= maxPagesFor(size); page++) {
-		const request: ApiRequest = { method: 'GET', route: spec.path, url: spec.path, qs: { page, size } };
+		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size } };
 		const response = await callApi(ctx, http, request, 'safe');
 		if (!isSuccess(response)) throw serviceError(ctx, request, response);
 		dayStart ??= todayStart(header(response.headers, 'date'));
@@ -423,26 +421,21 @@ export async function checkGuardrails(
 	});
 }
 
-/** The operation's name as the editor shows it: 'Payout Address → Create'. */
-function operationName(spec: OperationSpec): string {
-	for (const { name, specs } of Object.values(RESOURCES)) {
-		for (const operation of Object.values(specs)) if (operation === spec) return `${name} → ${spec.option.name}`;
-	}
-	return spec.option.name;
-}
+/** Whether a class is one AI agents may never run (the table's `refusedToAgents`). */
+const refusedToAgents = (money: MoneyClass): money is RefusedToAgents => 'refusedToAgents' in MONEY_CLASSES[money];
 
-const AGENT_REFUSAL: Record<'destination' | 'settings', string> = {
-	destination: 'change where money goes',
-	settings: 'change account settings or replay events',
-};
+/** What AI agents may never do through this node, in words, from the table. */
+const NEVER_FOR_AGENTS = (Object.keys(MONEY_CLASSES) as MoneyClass[])
+	.filter(refusedToAgents)
+	.map((money) => MONEY_CLASSES[money].does)
+	.join(', or ');
 
 /**
  * What this item can do to money, and the operation's name for it: the record's `moneyWith` class
  * when the item adds any of its fields to 'Additional Fields' (named by their labels), else its
  * `money`. Additional Fields the node cannot read count as adding them (a guardrail fails closed).
  */
-function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec): { money: MoneyClass; name: string } {
-	const name = operationName(spec);
+function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: string): { money: MoneyClass; name: string } {
 	if (!spec.moneyWith) return { money: spec.money, name };
 	const added: unknown = ctx.getNodeParameter('additionalFields', {});
 	const set = spec.moneyWith.fields.filter((field) => !isObject(added) || added[field] !== undefined);
@@ -459,16 +452,16 @@ function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec): { money
  * destination and then pay it. Payments are checked item by item with the batch (checkGuardrails);
  * reads are always allowed.
  */
-export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, credentials: IDataObject): void {
-	const { money, name } = moneyOfItem(ctx, spec);
-	if (money !== 'destination' && money !== 'settings') return;
+export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, title: string, credentials: IDataObject): void {
+	const { money, name } = moneyOfItem(ctx, spec, title);
+	if (!refusedToAgents(money)) return;
 	const fail = (message: string, description: string) => {
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 	};
 	if (isAgentRun(ctx)) {
 		fail(
-			`This tool may not ${AGENT_REFUSAL[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
-			'Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; changing payout destinations, settlement banks or account settings, and replaying webhook events, is left to people, in a workflow without an agent. Nothing was sent.',
+			`This tool may not ${MONEY_CLASSES[money].refusedToAgents} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			`Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; anything that ${NEVER_FOR_AGENTS}, is left to people, in a workflow without an agent. Nothing was sent.`,
 		);
 	}
 	if (money !== 'destination') return;

@@ -1,8 +1,9 @@
 import { NodeApiError, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
-import { runOf } from '../pipeline/engine';
+import { runOf } from '../engine/engine';
 import { toNumber } from '../fields/rules';
-import { callApi, createAuthenticatedHttpCall, isSuccess } from '../../service/transport';
+import { callApi, createAuthenticatedHttpCall } from '../../service/transport';
+import { isSuccess } from '../../service/apiErrors';
 import { isObject } from '../../service/values';
 
 /**

@@ -1,22 +1,10 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import {
-	apiError,
-	backoffMs,
-	callApi,
-	credentialKey,
-	exchangeOnce,
-	markInDoubt,
-	oneAtATime,
-	recordPath,
-	RETRY,
-	serviceError,
-	type ApiRequest,
-	type ApiResponse,
-	type HttpCall,
-	type Outcome,
-} from '../../service/transport';
+import { callApi, exchangeOnce, recordPath } from '../../service/transport';
+import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
+import { apiError, markInDoubt, serviceError } from '../../service/apiErrors';
+import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import type { SendTurn } from './batch';
-import { statusOf } from '../fields/rules';
+import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey } from '../fields/types';
 import { scalarText } from '../../service/values';
 

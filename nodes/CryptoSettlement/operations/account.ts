@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { withoutSecretKeys } from '../../service/redact';
-import { checkMarkupPercent, checkOneOf, MARKUP_MAX, MARKUP_MIN, toNumber, WITHDRAWAL_FEE_BEARERS } from '../fields/rules';
+import { checkMarkupPercent, checkOneOf, toNumber } from '../fields/rules';
+import { MARKUP_MAX, MARKUP_MIN, WITHDRAWAL_FEE_BEARERS } from '../../service/catalog';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 export const account: ResourceSpecs = {
 	get: {
@@ -11,7 +13,7 @@ export const account: ResourceSpecs = {
 			description: 'Get the integration account: balances, fees and settings',
 		},
 		method: 'GET',
-		path: '/users/fetch-integration',
+		path: ROUTES.account.path,
 		source: 'public notes (third-party)',
 		kind: 'read',
 		money: 'none',

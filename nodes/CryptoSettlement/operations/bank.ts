@@ -1,6 +1,7 @@
 import { bankAccountFields } from '../fields/builders';
 import { BANK_ACCOUNT_FIELDS, CURRENCY, LIST_FIELDS } from '../fields/fields';
-import { checkOneOf, FIAT_CURRENCIES } from '../fields/rules';
+import { checkOneOf } from '../fields/rules';
+import { FIAT_CURRENCIES } from '../../service/catalog';
 import type { Params } from '../fields/params';
 import type { ResourceSpecs } from '../fields/types';
 

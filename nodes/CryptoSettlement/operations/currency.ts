@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { dryRunOf, transactionPin } from '../fields/builders';
 import { additionalFields, amountField, CURRENCY, DRY_RUN, PIN } from '../fields/fields';
-import { checkSwap, toNumber, USD_DECIMALS } from '../fields/rules';
+import { checkSwap, toNumber } from '../fields/rules';
+import { USD_DECIMALS } from '../../service/catalog';
 import type { ResourceSpecs } from '../fields/types';
 
 /** From and To: the fiat currencies of Currency (NGN, GHS). */

@@ -1,6 +1,7 @@
 import { tokenNetworkFee } from '../fields/builders';
 import { LABEL, LIST_FIELDS, locator, requiredText, tokenFields } from '../fields/fields';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 const ADDRESS = requiredText('address', 'Address', { description: 'Payout address to check or save' });
 
@@ -12,7 +13,7 @@ export const payoutAddress: ResourceSpecs = {
 			description: 'Save a withdrawal address; saving the same address, token and network again updates its label',
 		},
 		method: 'POST',
-		path: '/payments/wallet-addresses',
+		path: ROUTES.payoutAddresses.path,
 		source: 'public notes (third-party)',
 		// Saving is documented as an upsert on address + network + token, but a saved address is a
 		// payout destination (the credential's "saved only" guardrail trusts it): after an unclear
@@ -41,7 +42,7 @@ export const payoutAddress: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many payout addresses', description: 'List saved withdrawal addresses' },
 		method: 'GET',
-		path: '/payments/wallet-addresses',
+		path: ROUTES.payoutAddresses.path,
 		source: 'spec',
 		kind: 'wholeList',
 		money: 'none',

@@ -1,6 +1,8 @@
-import { checkOneOf, checkPositiveAmount, FIAT_CURRENCIES, toNumber, USD_DECIMALS } from '../fields/rules';
+import { checkOneOf, checkPositiveAmount, toNumber } from '../fields/rules';
+import { FIAT_CURRENCIES, USD_DECIMALS } from '../../service/catalog';
 import { AMOUNT_IN_USD, ASSET_ID, CURRENCY, requiredText } from '../fields/fields';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 export const rate: ResourceSpecs = {
 	calculate: {
@@ -50,11 +52,11 @@ export const rate: ResourceSpecs = {
 			description: 'Get the current sell rates (limited to 20 requests per minute)',
 		},
 		method: 'GET',
-		path: '/trades/pbc/sell/rates',
+		path: ROUTES.sellRates.path,
 		source: 'spec',
 		kind: 'read',
 		money: 'none',
-		rateLimit: 20,
+		rateLimit: ROUTES.sellRates.rateLimit,
 		fields: [],
 	},
 };

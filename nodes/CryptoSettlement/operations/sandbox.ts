@@ -1,5 +1,6 @@
 import { credentialsOf } from '../../service/credentials';
-import { checkPositiveAmount, toNumber, USD_DECIMALS } from '../fields/rules';
+import { checkPositiveAmount, toNumber } from '../fields/rules';
+import { USD_DECIMALS } from '../../service/catalog';
 import { additionalFields, amountField, AMOUNT_IN_USD, REFERENCE, requiredText, WALLET_ADDRESS } from '../fields/fields';
 import type { ResourceSpecs } from '../fields/types';
 

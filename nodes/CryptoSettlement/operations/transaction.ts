@@ -1,13 +1,14 @@
 import { recordFilter } from '../fields/filters';
 import { LIST_FIELDS, listFilters, requiredText } from '../fields/fields';
-import { TRADE_EVENT_STATUSES } from '../fields/rules';
+import { TRADE_EVENT_STATUSES } from '../../service/catalog';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 export const transaction: ResourceSpecs = {
 	get: {
 		option: { name: 'Get', action: 'Get a transaction', description: 'Get a deposit (trade) transaction by ID' },
 		method: 'GET',
-		path: '/trades/transactions/{transactionId}',
+		path: ROUTES.trade.path,
 		source: 'public notes',
 		kind: 'read',
 		money: 'none',
@@ -17,7 +18,7 @@ export const transaction: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many transactions', description: 'List deposit and trade transactions' },
 		method: 'GET',
-		path: '/trades/transactions',
+		path: ROUTES.trades.path,
 		source: 'spec',
 		kind: 'pagedList',
 		money: 'none',

@@ -3,6 +3,7 @@ import { bankAccountFields, narrationOf } from '../fields/builders';
 import { additionalFields, ASSET_ID, BANK_ACCOUNT_FIELDS, LABEL, LIST_FIELDS, locator, NARRATION } from '../fields/fields';
 import { checkRequired } from '../fields/rules';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 const WALLET_ID = locator('walletId', 'Wallet', 'searchWallets');
 
@@ -74,7 +75,7 @@ export const wallet: ResourceSpecs = {
 	get: {
 		option: { name: 'Get', action: 'Get a wallet', description: 'Get a deposit wallet by ID' },
 		method: 'GET',
-		path: '/trades/wallets/{walletId}',
+		path: ROUTES.wallet.path,
 		source: 'spec',
 		kind: 'read',
 		money: 'none',

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { LIST_FIELDS, REFERENCE, requiredText } from '../fields/fields';
 import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
 
 /** The service's own filters of stored deliveries, sent as query parameters. */
 const FILTERS: INodeProperties = {
@@ -62,7 +63,7 @@ export const webhookEvent: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
 		method: 'GET',
-		path: '/transactions/webhooks',
+		path: ROUTES.webhookEvents.path,
 		source: 'public notes',
 		kind: 'pagedList',
 		money: 'none',

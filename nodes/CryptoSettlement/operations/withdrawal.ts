@@ -14,13 +14,16 @@ import {
 	WALLET_ADDRESS,
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
-import { checkPositiveAmount, TOKENS, toNumber, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../fields/rules';
+import { checkPositiveAmount, toNumber } from '../fields/rules';
+import { TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
 import { recordFilter } from '../fields/filters';
 import { explainWithLimits } from '../money/limits';
 import type { Params } from '../fields/params';
 import type { ResourceSpecs } from '../fields/types';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { asset } from './asset';
+import { ROUTES } from '../../service/routes';
+import { quoteWithUnits } from '../money/dryRun';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
@@ -36,7 +39,7 @@ const BANK_REFUSED_HINT =
 const explainError = explainWithLimits(asset.getWithdrawalAssets.path);
 
 /** Where a withdrawal is read by its id or by the External ID it was sent with. */
-const LOOKUP_PATH = '/payments/withdrawal/{withdrawalId}';
+const LOOKUP_PATH = ROUTES.withdrawal.path;
 
 /** The fields every withdrawal ends with: its idempotency key and what to output. */
 const PAYMENT_FIELDS: INodeProperties[] = [
@@ -121,20 +124,6 @@ export function withCurrencies(record: IDataObject): IDataObject {
 	return shaped;
 }
 
-/**
- * A fee quote with the unit of its crypto amounts named right after them (`cryptoFee` and the
- * per-level `cryptoFees` are in the token), where the service does not name it itself.
- */
-export function quoteWithUnits(record: IDataObject): IDataObject {
-	if (typeof record.token !== 'string') return record;
-	const shaped: IDataObject = {};
-	for (const [key, value] of Object.entries(record)) {
-		shaped[key] = value;
-		const unit = `${key}Currency`;
-		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
-	}
-	return shaped;
-}
 
 /** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
 function submittedRecord(record: IDataObject): IDataObject {
@@ -231,7 +220,7 @@ export const withdrawal: ResourceSpecs = {
 			description: 'Quote the network fee of a crypto withdrawal before sending it',
 		},
 		method: 'POST',
-		path: '/payments/estimate-network-fee',
+		path: ROUTES.estimateNetworkFee.path,
 		source: 'spec',
 		// A quote changes nothing, so it may be repeated.
 		kind: 'read',
@@ -268,7 +257,7 @@ export const withdrawal: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many withdrawals', description: 'List crypto and bank withdrawals' },
 		method: 'GET',
-		path: '/payments/withdrawals',
+		path: ROUTES.withdrawals.path,
 		source: 'spec',
 		kind: 'pagedList',
 		money: 'none',

@@ -8,13 +8,16 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn, type SendTurn } from '../money/batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
-import { createHttpCall, raisedByEngine } from './engine';
+import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
-import { fetchPages, limitOf, WholeList } from './lists';
+import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../fields/params';
+import { wordingOf, type ResourceEntry } from '../fields/description';
 import { redact, redactError } from '../../service/redact';
-import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpCall } from '../../service/transport';
-import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from '../fields/types';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { callApi, fillPath } from '../../service/transport';
+import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
+import { RETRY_OF_KIND, type OperationSpec, type RequestParts } from '../fields/types';
 import { isObject, rowOf, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
@@ -36,8 +39,8 @@ export function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {
 const own = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /** The record of resource → operation; undefined for anything else (including inherited names). */
-function specOf(resources: Record<string, ResourceSpecs>, resource: unknown, operation: unknown): OperationSpec | undefined {
-	const specs = typeof resource === 'string' && own(resources, resource) ? resources[resource] : undefined;
+function specOf(resources: Record<string, ResourceEntry>, resource: unknown, operation: unknown): OperationSpec | undefined {
+	const specs = typeof resource === 'string' && own(resources, resource) ? resources[resource].specs : undefined;
 	return specs && typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
 }
 
@@ -45,7 +48,7 @@ function specOf(resources: Record<string, ResourceSpecs>, resource: unknown, ope
  * The engine's pagination hook, used for every operation so that each request of the node goes
  * through the same pipeline: validation, pacing, retries, error mapping and output shaping.
  */
-export function createOperationRunner(resources: Record<string, ResourceSpecs>) {
+export function createOperationRunner(resources: Record<string, ResourceEntry>) {
 	return async function runOperation(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -72,7 +75,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			const credentials = await credentialsOf(this);
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
-			checkMoneyClass(this, spec, credentials);
+			checkMoneyClass(this, spec, `${resources[resource].name} → ${spec.option.name}`, credentials);
 			const http = createHttpCall(this, requestData);
 			if (batch) {
 				const parts = await planItem(this, batch, spec, http);
@@ -129,7 +132,7 @@ async function perform(
 		qs: parts.qs,
 		body: parts.body,
 		rateLimit: spec.rateLimit,
-		operation: spec,
+		wording: wordingOf(spec),
 	};
 	switch (spec.kind) {
 		case 'pagedList':

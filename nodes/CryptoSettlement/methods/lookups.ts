@@ -9,7 +9,9 @@ import {
 import { SPECS } from '../operations';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { scalarText } from '../../service/values';
-import { apiError, callApi, createAuthenticatedHttpCall, isSuccess, networkCode, type ApiRequest, type ApiResponse } from '../../service/transport';
+import { callApi, createAuthenticatedHttpCall, networkCode } from '../../service/transport';
+import type { ApiRequest, ApiResponse } from '../../service/api';
+import { apiError, isSuccess } from '../../service/apiErrors';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
 export const SEARCH_PAGE_SIZE = 100;

@@ -1,6 +1,8 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { Params } from '../fields/params';
-import { callApi, isSuccess, serviceError, type ApiRequest, type ApiResponse, type HttpCall } from '../../service/transport';
+import { callApi } from '../../service/transport';
+import type { ApiRequest, ApiResponse, HttpCall } from '../../service/api';
+import { isSuccess, serviceError } from '../../service/apiErrors';
 import { isObject } from '../../service/values';
 
 /**

@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { LIFECYCLES } from '../CryptoSettlement/fields/rules';
+import { LIFECYCLES } from '../service/catalog';
 
 /** Value of the "All Events" option. The option's name must not contain `*` (lint). */
 export const ALL_EVENTS = '*';

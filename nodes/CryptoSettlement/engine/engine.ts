@@ -8,7 +8,8 @@ import {
 	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { isJsonObject, REQUEST_TIMEOUT_MS, type ApiResponse, type HttpCall } from '../../service/transport';
+import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
+import type { ApiResponse, HttpCall } from '../../service/api';
 
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
