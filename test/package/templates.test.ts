@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../harness';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
 
 interface TemplateNode {
 	name: string;
