@@ -248,8 +248,46 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line }) {
 		await statementCheck({ n8n, sandbox, smtp, collector, line });
 		await checkSheetCheck({ n8n, sandbox, collector });
 	}
+	await ledgerCheck({ n8n, smtp, collector });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
+}
+
+/**
+ * Template 2's ledger on its own, whatever the trigger: its trigger replaced by a Code node giving one
+ * deposit event (with an eventKey, as the triggers give it), run by two `n8n execute` processes at the
+ * same moment and then once more. Two n8n processes, one event: credited once.
+ */
+async function ledgerCheck({ n8n, smtp, collector }) {
+	await check('template "Credit each deposit …": its Data Table ledger credits one event once, run by two n8n processes at once and then again', async () => {
+		const project = await personalProject(n8n);
+		const columns = ['eventKey', 'tradeId', 'customer', 'token', 'amountUsd', 'localAmount'].map((name) => ({ name, type: 'string' }));
+		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_deposit_ledger_processes', columns });
+		const event = { event: 'trade.completed', id: 'ledger-trade-1', status: 'completed', eventKey: 'trade.completed:ledger-trade-1:completed', walletLabel: 'customer-7', amountInUSD: 25, token: 'USDT', amount: 37305, currency: 'ngn' };
+		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
+		copy.name = `e2e: ${copy.name} (ledger)`;
+		setting(copy, 'ledgerTableId', table.id);
+		setting(copy, 'creditUrl', `${collector.url}/credit-ledger`);
+		standIn(copy, 'On a Completed Deposit', localRows([event]));
+		copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
+		delete copy.connections['Or Poll for Deposits'];
+		copy.nodes.push({ id: uuid('ledger-start'), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [-280, 0], parameters: {} });
+		copy.connections.Start = { main: [[{ node: 'On a Completed Deposit', type: 'main', index: 0 }]] };
+		const id = await saveCopy(n8n, copy);
+		const before = smtp.messages.length;
+		const together = await Promise.all([n8n.execute(id), n8n.execute(id)]);
+		const again = await n8n.execute(id);
+		const failed = [...together, again].filter((run) => !run.ok);
+		assert(!failed.length, `${failed.length} run(s) failed: ${failed.map((run) => JSON.stringify(run.error ?? run.stderr).slice(0, 300)).join(' | ')}`);
+		const credited = collector.on('/credit-ledger');
+		const emails = smtp.messages.slice(before).filter((m) => /Deposit credited/.test(m.subject));
+		const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
+		const ledger = rows?.data ?? rows ?? [];
+		assert(credited.length === 1 && credited[0].body.customer === 'customer-7' && credited[0].headers['idempotency-key'] === event.eventKey, `credited ${credited.length} times: ${JSON.stringify(credited.map((h) => h.body))}`);
+		assert(emails.length === 1, `notifications: ${JSON.stringify(emails.map((m) => m.subject))}`);
+		assert(ledger.length >= 1 && ledger.length <= 2, `ledger rows: ${JSON.stringify(ledger)}`);
+		return `3 runs (2 at once): credited once, "${emails[0].subject}"; ${ledger.length} ledger row(s), the first one credits`;
+	});
 }
 
 /** The personal project's id (Data Tables live in a project). */
