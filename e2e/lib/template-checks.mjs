@@ -246,20 +246,20 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line }) {
 		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
 	} else {
 		await statementCheck({ n8n, sandbox, smtp, collector, line });
-		await checkSheetCheck({ n8n, sandbox, collector });
+		await checkSheetCheck({ n8n, sandbox, collector, line });
 	}
-	await ledgerCheck({ n8n, smtp, collector });
+	await ledgerCheck({ n8n, smtp, collector, line });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
 }
 
 /**
  * Template 2's ledger on its own, whatever the trigger: its trigger replaced by a Code node giving one
- * deposit event (with an eventKey, as the triggers give it), run by two `n8n execute` processes at the
- * same moment and then once more. Two n8n processes, one event: credited once.
+ * deposit event (with an eventKey, as the triggers give it), started twice at the same moment and then
+ * once more. Two executions of one event at once: credited once.
  */
-async function ledgerCheck({ n8n, smtp, collector }) {
-	await check('template "Credit each deposit …": its Data Table ledger credits one event once, run by two n8n processes at once and then again', async () => {
+async function ledgerCheck({ n8n, smtp, collector, line }) {
+	await check('template "Credit each deposit …": its Data Table ledger credits one event once, the same event run twice at the same moment and then again', async () => {
 		const project = await personalProject(n8n);
 		const columns = ['eventKey', 'tradeId', 'customer', 'token', 'amountUsd', 'localAmount'].map((name) => ({ name, type: 'string' }));
 		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_deposit_ledger_processes', columns });
@@ -271,14 +271,14 @@ async function ledgerCheck({ n8n, smtp, collector }) {
 		standIn(copy, 'On a Completed Deposit', localRows([event]));
 		copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
 		delete copy.connections['Or Poll for Deposits'];
-		copy.nodes.push({ id: uuid('ledger-start'), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [-280, 0], parameters: {} });
-		copy.connections.Start = { main: [[{ node: 'On a Completed Deposit', type: 'main', index: 0 }]] };
-		const id = await saveCopy(n8n, copy);
+		copy.nodes.push({ id: uuid('ledger-start'), name: 'Delivery', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [-280, 0], parameters: {} });
+		copy.connections.Delivery = { main: [[{ node: 'On a Completed Deposit', type: 'main', index: 0 }]] };
+		const started = await publishCopy(n8n, copy, 'Delivery', line);
 		const before = smtp.messages.length;
-		const together = await Promise.all([n8n.execute(id), n8n.execute(id)]);
-		const again = await n8n.execute(id);
-		const failed = [...together, again].filter((run) => !run.ok);
-		assert(!failed.length, `${failed.length} run(s) failed: ${failed.map((run) => JSON.stringify(run.error ?? run.stderr).slice(0, 300)).join(' | ')}`);
+		await Promise.all([started.run(), started.run()]);
+		await started.finished(2);
+		await started.run();
+		await started.finished(3);
 		const credited = collector.on('/credit-ledger');
 		const emails = smtp.messages.slice(before).filter((m) => /Deposit credited/.test(m.subject));
 		const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
@@ -370,14 +370,44 @@ const recordsOf = (sandbox, day) => ({
 	withdrawals: sandbox.state.withdrawals.filter((w) => String(w.createdAt).slice(0, 10) === day),
 });
 
-/** Saves a template copy through REST (as the editor saves an imported file) and returns its id. */
-async function saveCopy(n8n, copy) {
+/**
+ * A template copy started by a Webhook node of its trigger's name (so the running n8n runs it, with
+ * its Data Tables: a copy is created after its table), saved and published through REST as the
+ * editor does; returns { id, run(): POSTs to it, finished(n): waits for n finished executions }.
+ */
+async function publishCopy(n8n, copy, trigger, line) {
+	const hook = `e2e-template-${uuid(copy.name).slice(0, 8)}`;
+	standIn(copy, trigger, webhookTrigger(hook));
 	const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
-	return saved.id;
+	if (line === '1') await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
+	else await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+	const url = `${n8n.baseUrl}/webhook/${hook}`;
+	const run = async () => {
+		let res;
+		await waitFor(async () => (res = await httpJson('POST', url, { body: {} })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the copy's webhook ${url}` });
+		assert(res.status === 200, `${url} answered ${res.status}: ${res.text.slice(0, 200)}`);
+	};
+	const done = async () => (await n8n.executions(saved.id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+	const finished = async (count) => {
+		const runs = await waitFor(async () => ((await done()).length >= count ? await done() : undefined), { timeoutMs: 90000, what: `${count} finished execution(s) of ${copy.name}` });
+		const failed = runs.filter((e) => e.status !== 'success');
+		if (failed.length) {
+			const details = await Promise.all(failed.map((e) => n8n.rest('GET', `/executions/${e.id}`).catch(() => ({}))));
+			throw new Error(`${failed.length} execution(s) of ${copy.name} failed: ${details.map((d) => errorOf(d)).join(' | ')}`);
+		}
+		return runs;
+	};
+	return { id: saved.id, run, finished };
+}
+
+/** The error of an execution as n8n's REST API gives it (its data is flatted JSON: the message is found by search). */
+function errorOf(execution) {
+	const text = typeof execution?.data === 'string' ? execution.data : JSON.stringify(execution ?? {});
+	return (/"(?:message|description)":"([^"]{4,300})"/.exec(text)?.[1] ?? text.slice(0, 300)).trim();
 }
 
 /** Template 3: yesterday's seeded day; the CSV by email holds every completed record, exceptions in one chat message, closing balances kept. */
-async function statementCheck({ n8n, sandbox, smtp, collector }) {
+async function statementCheck({ n8n, sandbox, smtp, collector, line }) {
 	await check('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept for tomorrow', async () => {
 		const day = yesterday();
 		const seeded = await seedDay(sandbox, day, 30, 'tplstatement');
@@ -389,10 +419,10 @@ async function statementCheck({ n8n, sandbox, smtp, collector }) {
 		copy.name = `e2e: ${copy.name}`;
 		setting(copy, 'balancesTableId', table.id);
 		standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
-		const id = await saveCopy(n8n, copy);
+		const started = await publishCopy(n8n, copy, 'Every Morning', line);
 		const before = smtp.messages.length;
-		const run = await n8n.execute(id);
-		assert(run.ok, `the run failed: ${JSON.stringify(run.error ?? run.stderr).slice(0, 400)}`);
+		await started.run();
+		await started.finished(1);
 		const email = await smtp.next((m) => m.subject.includes(`statement for ${day}`), { after: before, timeoutMs: 30000 });
 		const csv = email.parts.find((part) => /csv/i.test(part.type))?.text ?? '';
 		assert(csv.startsWith('Date,Amount,Payee,Description,Reference,Currency'), `the attachment: ${JSON.stringify(email.parts.map((p) => p.type))} ${csv.slice(0, 200)}`);
@@ -410,7 +440,7 @@ async function statementCheck({ n8n, sandbox, smtp, collector }) {
 }
 
 /** Template 5: rows of a seeded day's payouts matched and marked, and counted. */
-async function checkSheetCheck({ n8n, sandbox, collector }) {
+async function checkSheetCheck({ n8n, sandbox, collector, line }) {
 	await check('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', async () => {
 		const day = dayBefore(yesterday());
 		await seedDay(sandbox, day, 40, 'tplcheck');
@@ -430,12 +460,14 @@ async function checkSheetCheck({ n8n, sandbox, collector }) {
 		copy.name = `e2e: ${copy.name}`;
 		standIn(copy, 'Read Payout Rows', localRows(rows));
 		standIn(copy, 'Write Marks to the Sheet', postEach(`${collector.url}/marks`));
-		const id = await saveCopy(n8n, copy);
-		const run = await n8n.execute(id);
-		assert(run.ok, `the run failed: ${JSON.stringify(run.error ?? run.stderr).slice(0, 400)}`);
+		copy.nodes.push({ id: uuid('summary-out'), name: 'Summary Out', position: [1960, 400], ...postEach(`${collector.url}/summary`) });
+		copy.connections.Summary = { main: [[{ node: 'Summary Out', type: 'main', index: 0 }]] };
+		const started = await publishCopy(n8n, copy, 'Check the Sheet', line);
+		await started.run();
+		await started.finished(1);
 		const marks = Object.fromEntries(collector.on('/marks').map((hit) => [hit.body['External ID'], hit.body.Check]));
 		for (const c of cases) assert(marks[c.record.externalId] === c.mark, `${c.record.externalId} marked ${marks[c.record.externalId]}, want ${c.mark}: ${JSON.stringify(marks)}`);
-		const summary = (run.runData.Summary?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+		const summary = collector.on('/summary').map((hit) => hit.body);
 		const counted = Object.fromEntries(summary.map((row) => [row.Check, row.count_External_ID ?? Object.values(row).find((v) => typeof v === 'number')]));
 		for (const mark of ['paid', 'pending', 'refunded', 'different', 'missing']) assert(counted[mark] === 1, `the summary: ${JSON.stringify(summary)}`);
 		return `marks ${JSON.stringify(marks)}; summary ${JSON.stringify(counted)}`;
