@@ -21,7 +21,7 @@ const EVENTS = CONTRACT_EVENTS;
  * label (the body's, as nothing is confirmed); a withdrawal body's `amount` states no unit.
  */
 function describedFields(event: string, body: IDataObject): IDataObject {
-	const eventKey = expect.stringMatching(/^[\w-]{22}$/) as unknown;
+	const eventKey = expect.stringMatching(/^[\w-]{22}$/) as string;
 	if (event === 'trade.address.created') return { eventKey, token: null, walletLabel: body.label };
 	if (event.startsWith('trade.')) return { eventKey, token: null, walletLabel: body.destinationDescription };
 	return { eventKey, amountCurrency: 'not stated' };
