@@ -95,7 +95,7 @@ export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined
 }
 
 /** How long naming the items' tokens and wallet labels may take in one poll (docs/trigger.md, "Cost"). */
-const DESCRIBE_MS = 3_000;
+const DESCRIBE_MS = 2_000;
 /** Deposit wallets whose label one poll may read (labels read once are kept; the rest say `null` until a later poll). */
 const WALLET_READS_PER_POLL = 20;
 

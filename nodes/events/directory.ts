@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
@@ -116,6 +116,15 @@ export class EventDirectory {
 		return this.deadline - Date.now();
 	}
 
+	/**
+	 * A lookup's answer, or undefined once the deadline passes: a request may also wait for its
+	 * route's pace or a free slot before it is sent, which its own timeout does not bound. A lookup
+	 * given up on still fills the cache when it ends.
+	 */
+	private async withinDeadline<T>(lookup: Promise<T>): Promise<T | undefined> {
+		return await Promise.race([lookup, sleep(Math.max(0, this.timeLeft())).then(() => undefined)]);
+	}
+
 	/** The token symbol (and network name) of a deposit asset by its id or identifier; token `null` when unknown. */
 	async asset(ref: unknown): Promise<AssetFacts> {
 		const text = scalarText(ref).trim().toUpperCase();
@@ -123,9 +132,11 @@ export class EventDirectory {
 		const directory = this.directory;
 		const known = () => directory.assets?.byRef.get(text);
 		const fresh = directory.assets !== undefined && Date.now() - directory.assets.at <= ASSETS_FRESH_MS;
-		// Read the list when it is missing, old, or lacks this asset (one read a minute at most).
-		const due = Date.now() - (directory.assetsTriedAt ?? 0) >= RETRY_AFTER_MS;
-		if (directory.assetsLoading || (due && !(fresh && known()))) await this.loadAssets();
+		const hit = known();
+		if (fresh && hit) return hit;
+		// Read the list when it is missing, old, or lacks this asset: at most once a minute (an old
+		// list still answers meanwhile), or join a read in progress.
+		if (directory.assetsLoading || Date.now() - (directory.assetsTriedAt ?? 0) >= RETRY_AFTER_MS) await this.loadAssets();
 		return known() ?? { token: null };
 	}
 
@@ -143,7 +154,7 @@ export class EventDirectory {
 				directory.assetsLoading = undefined;
 			});
 		}
-		await directory.assetsLoading;
+		await this.withinDeadline(directory.assetsLoading);
 	}
 
 	/** The label a deposit wallet was generated with, by the wallet's id; `null` when unknown. */
@@ -159,7 +170,7 @@ export class EventDirectory {
 			return null;
 		}
 		this.walletReads++;
-		const data = await this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs);
+		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
 		const label = data && typeof data === 'object' && !Array.isArray(data) ? scalarText((data as IDataObject).label).trim() : '';
 		if (label === '') {
 			labelsFailedAt.set(id, Date.now());

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { ASSET_IDS, start, type Client } from '../../fake-api/test/helpers';
 import { startListService, type ListService } from '../poll/list-service';
-import { Poller } from '../poll/poll-harness';
+import { Poller, startLocalServer } from '../poll/poll-harness';
 import { captureLogs, CREDENTIALS, TriggerHarness, WITHOUT_CONFIRMATION } from '../trigger/webhook-harness';
 
 /**
@@ -245,4 +245,23 @@ describe('against a local service', () => {
 		expect(Object.keys(item).indexOf('avatar')).toBeLessThan(Object.keys(item).indexOf('record'));
 		expect(item).toMatchObject({ token: 'USDT', walletLabel: 'customer-5' });
 	});
+});
+
+test('an asset list that never answers: the delivery is still emitted, its token null, within the lookups\' bound', async () => {
+	const record = { id: '66f1c0ffee0000000000abc1', status: 'completed', asset: 'a-usdt', amount: 100, currency: 'ngn' };
+	const hanging = await startLocalServer((_method, path) =>
+		path === '/trades/assets'
+			? new Promise(() => undefined)
+			: path === `/trades/transactions/${record.id}`
+				? { status: 200, body: { success: true, message: 'ok', data: record } }
+				: { status: 404, body: { success: false, message: 'not found' } },
+	);
+	try {
+		const h = await TriggerHarness.create({ events: ['*'], credentials: { ...CREDENTIALS, appId: 'app-hanging', baseUrl: hanging.url } });
+		const r = await h.deliver({ body: { event: 'trade.completed', id: record.id } });
+		expect(r).toMatchObject({ status: 200, started: true });
+		expect(r.items[0]).toMatchObject({ id: record.id, token: null, amountCurrency: 'NGN' });
+	} finally {
+		await hanging.close();
+	}
 });
