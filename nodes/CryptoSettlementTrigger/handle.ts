@@ -185,7 +185,7 @@ async function describeDelivery(
 	item: IDataObject,
 	credentials: Credentials,
 ): Promise<IDataObject> {
-	item.eventKey = eventKey(event, item.verification && (item.verification as IDataObject).confirmedWithApi === true ? { id: item.id } : body);
+	item.eventKey = eventKey(event, settings.confirmWithApi ? { id: item.id } : body);
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	const directory = new EventDirectory(
