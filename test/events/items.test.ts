@@ -105,6 +105,40 @@ describe('against the fake API: a USDT deposit and a withdrawal through both tri
 		expect(new Set([pendingKey, ...completedKeys, queued[0].eventKey, done[0].eventKey]).size).toBe(4);
 	});
 
+	test('the same delivery on two n8n processes at the same moment: both emit it (nothing atomic spans processes), with one eventKey', async () => {
+		// A second n8n process: the package loaded again in its own module registry, so nothing of the
+		// first process's memory (its in-flight claims, the keys it handed over) is shared.
+		const deposit = await client.call('POST', '/trades/sell/mock-trade', {
+			walletAddress: wallet.address,
+			asset: 'USDT_TRX_TEST',
+			amountInUSD: 25,
+			cryptoReceived: '25',
+			reference: 'items-ref-3',
+			txHash: 'items-hash-3',
+		});
+		await client.sandbox.settle();
+		const [body] = sent(String(deposit.body.data.id), 'trade.completed');
+		// One workflow (the same id, node and static data as loaded) published on both processes.
+		const setup = { events: ['trade.completed'], credentials, workflowId: 'one-workflow-two-processes' };
+		const first = await TriggerHarness.create(setup);
+		let second!: TriggerHarness;
+		await jest.isolateModulesAsync(async () => {
+			const other = await import('../trigger/webhook-harness');
+			other.captureLogs();
+			second = (await other.TriggerHarness.create(setup)) as unknown as TriggerHarness;
+		});
+		const [a, b] = await Promise.all([first.deliver({ body }), second.deliver({ body })]);
+		expect([a.status, b.status]).toEqual([200, 200]);
+		expect([a.started, b.started]).toEqual([true, true]);
+		expect(a.items[0].eventKey).toMatch(KEY);
+		expect(b.items[0].eventKey).toBe(a.items[0].eventKey);
+
+		// Within one process the same two copies at once: one emitted, the other answered 503 (retry).
+		const alone = await TriggerHarness.create({ ...setup, workflowId: 'one-process' });
+		const statuses = (await Promise.all([alone.deliver({ body }), alone.deliver({ body })])).map((r) => r.status).sort();
+		expect(statuses).toEqual([200, 503]);
+	});
+
 	test('a deposit says what arrived: token, each amount with its unit, the wallet label; the data-URI avatar last', async () => {
 		const { emitted } = await triggers();
 		const deposit = await client.call('POST', '/trades/sell/mock-trade', {
