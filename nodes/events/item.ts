@@ -82,18 +82,17 @@ function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, c
 	return withUnits(item, TRADE_UNIT_FIELDS, { amount: local, feeAmount: local, amountReceived: confirmed ? 'USD' : NOT_STATED });
 }
 
-/** The lead fields first, the bulky ones last, everything else in its order between. */
+/**
+ * The lead fields first, the bulky ones last, everything else in its order between. Built from
+ * entries, so a field of any name (`constructor`, `__proto__`) stays an ordinary field.
+ */
 export function ordered(item: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const key of LEAD_FIELDS) if (key in item && !isBulky(item[key])) out[key] = item[key];
-	const bulky: string[] = [];
-	for (const [key, value] of Object.entries(item)) {
-		if (key in out) continue;
-		if (isBulky(value)) bulky.push(key);
-		else out[key] = value;
-	}
-	for (const key of bulky) out[key] = item[key];
-	return out;
+	const entries = Object.entries(item);
+	const lead = LEAD_FIELDS.flatMap((key) => entries.filter(([name, value]) => name === key && !isBulky(value)));
+	const placed = new Set(lead.map(([name]) => name));
+	const middle = entries.filter(([name, value]) => !placed.has(name) && !isBulky(value));
+	const last = entries.filter(([name, value]) => !placed.has(name) && isBulky(value));
+	return Object.fromEntries([...lead, ...middle, ...last]) as IDataObject;
 }
 
 /**

@@ -31,13 +31,15 @@ export function currencyUnit(value: unknown): string | undefined {
  * names wins). `undefined` in `unitOf` leaves that amount unlabelled.
  */
 export function withUnits(record: IDataObject, names: Record<string, string>, unitOf: Record<string, string | undefined>): IDataObject {
-	const shaped: IDataObject = {};
-	for (const [key, value] of Object.entries(record)) {
-		shaped[key] = value;
+	const has = (key: string) => Object.prototype.hasOwnProperty.call(record, key);
+	const entries = Object.entries(record).flatMap(([key, value]): Array<[string, unknown]> => {
 		const field = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : undefined;
-		if (field && !(field in record) && (typeof value === 'number' || key === 'currency') && unitOf[key]) shaped[field] = unitOf[key];
-	}
-	return shaped;
+		const unit = Object.prototype.hasOwnProperty.call(unitOf, key) ? unitOf[key] : undefined;
+		const named = field !== undefined && !has(field) && (typeof value === 'number' || key === 'currency') && unit;
+		return named ? [[key, value], [field, unit]] : [[key, value]];
+	});
+	// From entries: a field of any name (`__proto__` in a delivery's JSON) stays an ordinary field.
+	return Object.fromEntries(entries) as IDataObject;
 }
 
 /**

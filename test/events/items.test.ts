@@ -299,3 +299,13 @@ test('an asset list that never answers: the delivery is still emitted, its token
 		await hanging.close();
 	}
 });
+
+test('fields of any name survive the shaping: `constructor`, `toString` and `__proto__` in a delivery stay ordinary fields', async () => {
+	const h = await TriggerHarness.create({ events: ['*'], credentials: { ...CREDENTIALS, appId: 'app-odd-names' }, parameters: WITHOUT_CONFIRMATION });
+	const raw = '{"event":"withdrawal.completed","id":"w-odd-1","constructor":"c","toString":"t","__proto__":{"polluted":true},"amount":5}';
+	const [item] = (await h.deliver({ raw, contentType: 'application/json' })).items;
+	expect(Object.keys(item)).toEqual(expect.arrayContaining(['constructor', 'toString', '__proto__', 'amount', 'amountCurrency']));
+	expect(Object.getOwnPropertyDescriptor(item, '__proto__')?.value).toEqual({ polluted: true });
+	expect(item).toMatchObject({ constructor: 'c', toString: 't', amountCurrency: 'not stated' });
+	expect(({} as IDataObject).polluted).toBeUndefined();
+});
