@@ -33,6 +33,8 @@ const ASSETS_FRESH_MS = 60 * 60_000;
 const RETRY_AFTER_MS = 60_000;
 /** Wallet labels kept per credential (a label never changes: the API has no call to change it). */
 const WALLETS_KEPT = 5_000;
+/** How often a wait for a lookup looks at the deadline (ms). */
+const DEADLINE_STEP_MS = 25;
 /** Credentials kept. */
 const CREDENTIALS_KEPT = 100;
 /** Ids are database ids; anything else is never put in a URL (as Confirm With API does). */
@@ -119,10 +121,19 @@ export class EventDirectory {
 	/**
 	 * A lookup's answer, or undefined once the deadline passes: a request may also wait for its
 	 * route's pace or a free slot before it is sent, which its own timeout does not bound. A lookup
-	 * given up on still fills the cache when it ends.
+	 * given up on still fills the cache when it ends. Waits in short steps, so that no timer
+	 * outlives the lookup by more than one step.
 	 */
 	private async withinDeadline<T>(lookup: Promise<T>): Promise<T | undefined> {
-		return await Promise.race([lookup, sleep(Math.max(0, this.timeLeft())).then(() => undefined)]);
+		let settled = false;
+		const answer = lookup.finally(() => {
+			settled = true;
+		});
+		const deadlinePassed = (async () => {
+			while (!settled && this.timeLeft() > 0) await sleep(Math.min(DEADLINE_STEP_MS, this.timeLeft()));
+			return undefined;
+		})();
+		return await Promise.race([answer, deadlinePassed]);
 	}
 
 	/** The token symbol (and network name) of a deposit asset by its id or identifier; token `null` when unknown. */

@@ -139,6 +139,17 @@ describe('against the fake API: a USDT deposit and a withdrawal through both tri
 		expect(statuses).toEqual([200, 503]);
 	});
 
+	test('a new deposit address (trade.address.created) names its token and label, confirmed or not, with one eventKey', async () => {
+		const [body] = sent(wallet.id, 'trade.address.created');
+		const confirmed = await TriggerHarness.create({ events: ['*'], credentials });
+		const unconfirmed = await TriggerHarness.create({ events: ['*'], credentials, parameters: WITHOUT_CONFIRMATION });
+		const [fromApi] = (await confirmed.deliver({ body })).items;
+		const [asSent] = (await unconfirmed.deliver({ body })).items;
+		for (const item of [fromApi, asSent]) expect(item).toMatchObject({ id: wallet.id, token: 'USDT', network: 'Tron Shasta', walletLabel: 'customer-7' });
+		expect(fromApi.verification).toMatchObject({ confirmedWithApi: true });
+		expect(asSent.eventKey).toBe(fromApi.eventKey);
+	});
+
 	test('a deposit says what arrived: token, each amount with its unit, the wallet label; the data-URI avatar last', async () => {
 		const { emitted } = await triggers();
 		const deposit = await client.call('POST', '/trades/sell/mock-trade', {
