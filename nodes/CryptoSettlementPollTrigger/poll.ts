@@ -6,7 +6,7 @@ import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
 import { readCursor, type ListCursor } from './cursor';
-import type { PolledEvent, Source } from './items';
+import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
 import { ListWalk } from './walk';
@@ -68,7 +68,8 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 		const warn = (message: string) => ctx.logger.warn(redact(`Crypto Settlement Poll Trigger: ${message}`, secrets));
 		const events =
 			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings) : await pollOnce(ctx, settings, warn);
-		return events.length ? [events.map((event) => ({ json: redact(event.json, secrets) }))] : null;
+		const items = await describeEvents(ctx, credentials, events);
+		return items.length ? [items.map((json) => ({ json: redact(json, secrets) }))] : null;
 	} catch (error) {
 		throw redactError(error, secrets);
 	}

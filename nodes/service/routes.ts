@@ -15,5 +15,7 @@ export const ROUTES = {
 	trades: { path: '/trades/transactions' },
 	trade: { path: '/trades/transactions/{transactionId}' },
 	wallet: { path: '/trades/wallets/{walletId}' },
+	/** The deposit assets (the triggers name an event's token from it). */
+	depositAssets: { path: '/trades/assets' },
 	webhookEvents: { path: '/transactions/webhooks' },
 } as const;
