@@ -87,6 +87,8 @@ export interface ListCursor {
 	floor?: number | null;
 	/** Oldest first: the page that held the position. */
 	page?: number;
+	/** Oldest first: the last record read, in the list's order; records after it were appended since (new, whatever their dates). */
+	last?: string;
 	gap?: Gap;
 	/** Records read: identity → [creation time, statuses] (without a creation time: [null, statuses, last read]). */
 	seen: Record<string, [number | null, Statuses, number?]>;

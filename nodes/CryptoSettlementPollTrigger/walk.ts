@@ -114,13 +114,14 @@ export class ListWalk {
 		return page;
 	}
 
-	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean): PageSeen {
+	/** `appendedFrom`: the records from this index on were appended to a list sorted oldest first since it was last read. */
+	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean, appendedFrom = Number.POSITIVE_INFINITY): PageSeen {
 		const seen: PageSeen = { reached: false, late: false };
 		let last: number | undefined;
-		for (const record of page.records) {
+		for (const [index, record] of page.records.entries()) {
 			const identity = this.source.identify(record);
 			if (identity?.at != null) last = identity.at;
-			if (identity && !skip?.(identity)) this.visit(record, identity, seen);
+			if (identity && !skip?.(identity)) this.visit(record, identity, seen, index >= appendedFrom);
 		}
 		// The page ends below the position: what follows is older (a record near its top may be an old one updated lately).
 		const position = this.cursor.position?.at;
@@ -129,7 +130,7 @@ export class ListWalk {
 	}
 
 	/** Classifies one record: known (perhaps with a new status), new, or older than what the poll looks at. */
-	private visit(record: IDataObject, identity: Identity, page: PageSeen): void {
+	private visit(record: IDataObject, identity: Identity, page: PageSeen, appended = false): void {
 		const { id, at, status } = identity;
 		const { seen, open, position, floor } = this.cursor;
 		this.visited.add(id);
@@ -153,7 +154,8 @@ export class ListWalk {
 			if (!known.includes(status) && !this.firstLook) this.changes.push({ record, identity });
 			return;
 		}
-		const fresh = !this.firstLook && (at === null ? !this.passedBoundary : floor == null || at > floor);
+		// Appended after the last record read of a list sorted oldest first: new, whatever its date.
+		const fresh = !this.firstLook && (appended || (at === null ? !this.passedBoundary : floor == null || at > floor));
 		this.added.add(id);
 		if (at === null) this.undatedAdded.push(id);
 		// An old record seen for the first time (below the floor) is not followed.
@@ -209,6 +211,7 @@ export class ListWalk {
 		this.cursor.order = order;
 		if (order === 'oldestFirst') this.cursor.page = end.n;
 		this.visitPage(end.page);
+		if (order === 'oldestFirst' && !this.cut) this.cursor.last = this.lastIdOf(end.page);
 		if (this.cut || end.page.records.length === 0) {
 			// The end was not reached yet, or the list is empty: what is created from now on (the
 			// service's clock) is new; from an empty list, also a record listed late within the lag.
@@ -426,14 +429,27 @@ export class ListWalk {
 		let page = await this.page(n, range);
 		// Records removed before the position move it to an earlier page.
 		while (page && !range && n > 1 && this.startsAfter(page, position)) page = await this.page(--n);
+		// Records after the last one read before (the anchor) were appended since: new whatever their dates.
+		const anchor = range ? undefined : this.cursor.last;
+		let passed = anchor === undefined;
+		let lastRead: string | undefined;
 		while (page) {
-			this.visitPage(page);
+			const at = passed ? -1 : page.records.findIndex((record) => this.source.identify(record)?.id === anchor);
+			this.visitPage(page, undefined, anchor === undefined ? undefined : passed ? 0 : at >= 0 ? at + 1 : undefined);
+			passed ||= at >= 0;
+			lastRead = this.lastIdOf(page) ?? lastRead;
 			if (!range) this.cursor.page = n;
 			if (!page.hasNextPage) break;
 			page = await this.page(++n, range);
 		}
+		// The next anchor: the list's end as read, or where a walk that had to stop after the anchor stopped.
+		if (!range && lastRead !== undefined && (!this.cut || (anchor !== undefined && passed))) this.cursor.last = lastRead;
 		this.advance(this.newest);
 		this.reachedBoundary = !this.cut;
+	}
+
+	private lastIdOf(page: PageRead): string | undefined {
+		return [...page.records].reverse().map((record) => this.source.identify(record)?.id).find((id) => id !== undefined);
 	}
 
 	private startsAfter(page: PageRead, position: Mark): boolean {
