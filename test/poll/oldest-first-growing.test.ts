@@ -72,4 +72,3 @@ describe.each([
 		emitted.expectExactly(eventsOf('trade', fresh));
 	});
 });
-});

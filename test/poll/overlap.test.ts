@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { Emitted, eventsOf } from './exactly-once';
 import { trade } from './list-service';
 import { listServiceForEachTest } from './list-service-per-test';
@@ -18,7 +18,7 @@ const local = listServiceForEachTest(T0, { testClock: true });
 
 /** Lets the event loop run until `done()` holds, at most `turns` times (sockets and timers are real). */
 async function until(done: () => boolean, turns = 2_000): Promise<void> {
-	for (let turn = 0; turn < turns && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
+	for (let turn = 0; turn < turns && !done(); turn++) await sleep(1);
 }
 
 function aMinuteOf(count: number): IDataObject[] {
