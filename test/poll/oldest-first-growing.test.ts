@@ -26,11 +26,14 @@ function appended(count: number, spanMs: number, shift = 0): IDataObject[] {
 	return added;
 }
 
+const second = 1000;
+
 describe.each([
-	{ name: 'dated when created', oldShift: 0, newShift: 0 },
-	{ name: 'dated when first seen, 15 minutes before they are listed', oldShift: 0, newShift: -15 * minute },
-	{ name: 'dated right, after older trades dated an hour ahead (local time stamped "Z")', oldShift: hour, newShift: 0 },
-])('330 trades oldest first, 100 a page, no page count; new trades $name', ({ oldShift, newShift }) => {
+	{ name: 'dated when created', oldSpan: hour, oldShift: 0, newShift: 0 },
+	{ name: 'dated when first seen, 15 minutes before they are listed', oldSpan: hour, oldShift: 0, newShift: -15 * minute },
+	{ name: 'dated right, after older trades dated an hour ahead (local time stamped "Z")', oldSpan: hour, oldShift: hour, newShift: 0 },
+	{ name: "dated by the service's clock, after older trades dated one a second from its time at activation on", oldSpan: 330 * second, oldShift: 330 * second, newShift: 0 },
+])('330 trades oldest first, 100 a page, no page count; new trades $name', ({ oldSpan, oldShift, newShift }) => {
 	beforeEach(() => {
 		local.service.order = 'oldestFirst';
 		local.service.sortBy = 'insertion';
@@ -38,7 +41,7 @@ describe.each([
 	});
 
 	test('four new trades on the last page: eight polls a minute apart read page 4 and emit each once', async () => {
-		appended(330, 60 * minute, oldShift);
+		appended(330, oldSpan, oldShift);
 		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		expect((await poller.poll()).items).toBeNull();
 		const emitted = new Emitted();
@@ -58,7 +61,7 @@ describe.each([
 		{ old: 330, maxPagesPerPoll: 10 },
 		{ old: 150, maxPagesPerPoll: 2 },
 	])('$old trades, then trades appended over several pages, Max Pages per Poll $maxPagesPerPoll: each once', async ({ old, maxPagesPerPoll }) => {
-		appended(old, 60 * minute, oldShift);
+		appended(old, oldSpan, oldShift);
 		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll } }, local.credentials());
 		await poller.poll();
 		const emitted = new Emitted();
