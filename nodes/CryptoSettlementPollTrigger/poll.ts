@@ -46,7 +46,8 @@ const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
 };
 
 /**
- * The polls of this process under way, by workflow and node (docs/trigger.md, "Two polls at once").
+ * The polls of this process under way, by workflow and node (docs/trigger.md, "How it polls": two
+ * polls at once).
  * n8n starts a poll on schedule even while the previous one still runs; both would read the same
  * state and emit the same events, and n8n 2.x gives each its own copy of the state to commit. So a
  * poll that finds one under way reads nothing, changes nothing and emits nothing: it commits no

@@ -85,3 +85,36 @@ describe.each([
 		emitted.expectExactly(eventsOf('trade', fresh));
 	});
 });
+
+/**
+ * n8n 2.x with durable poll cursors abandons a poll past its budget (its copy of the state is not
+ * committed): a poll held past twice the budget no longer holds the next one back.
+ */
+test('a poll held past twice n8n\'s budget no longer holds the next one back; n8n abandons it, so each trade is emitted once', async () => {
+	aMinuteOf(60);
+	const budgetMs = 36_000;
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { stateCopies: true, budgetMs });
+	await poller.poll();
+	const emitted = new Emitted();
+	const fresh = aMinuteOf(3);
+	let letGo!: () => void;
+	const held = new Promise<void>((resolve) => (letGo = resolve));
+	local.service.latencyMs = 1_000;
+	local.service.wait = async (ms) => {
+		await held;
+		jest.setSystemTime(Date.now() + ms);
+	};
+	const first = poller.poll();
+	await until(() => local.service.requests.length > 0);
+	expect(local.service.requests.length).toBeGreaterThan(0);
+	// The first poll's answer does not come: n8n's clock passes twice its budget, and the next poll starts.
+	jest.setSystemTime(Date.now() + 2 * budgetMs + 1_000);
+	local.service.wait = async (ms) => void jest.setSystemTime(Date.now() + ms);
+	// It reads and emits: the held poll no longer holds it back.
+	expect(emitted.add(await poller.poll())).toHaveLength(3);
+	letGo();
+	expect((await first).abandoned).toBe(true);
+	fresh.push(...aMinuteOf(4));
+	emitted.add(await poller.poll());
+	emitted.expectExactly(eventsOf('trade', fresh));
+});

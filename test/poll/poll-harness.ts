@@ -155,7 +155,8 @@ export class Poller {
 			this.build();
 			return { items: null, logs, ms, abandoned: true };
 		}
-		if (copy) this.commitCopy(node, copy);
+		// A poll that failed commits nothing (n8n records the error instead).
+		if (copy && !result.error) this.commitCopy(node, copy);
 		this.saved = this.staticDataRoot();
 		return { ...result, ms, abandoned: false };
 	}
