@@ -230,14 +230,25 @@ export class ListWalk {
 	}
 
 	/**
-	 * The order from page 1's dates or, when they do not tell, from the last page's; a list of
-	 * several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
+	 * The order from page 1's dates or, when they do not tell (all equal: a bulk import at the list's
+	 * start), from the last page's; without `meta.pages`, from the first page after it whose dates
+	 * do tell (within Max Pages per Poll; a list sorted oldest first is stepped through anyway). A
+	 * list of several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
 	 */
 	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
 		const told = orderOf(first.records);
-		if (told || !first.hasNextPage) return told;
-		const last = first.pages && hasDates(first) ? await this.page(first.pages, range) : undefined;
-		return (last && orderAcross(first, last)) ?? 'newestFirst';
+		if (told || !first.hasNextPage || !hasDates(first)) return told ?? (first.hasNextPage ? 'newestFirst' : undefined);
+		if (first.pages) {
+			const last = await this.page(first.pages, range);
+			return (last && orderAcross(first, last)) ?? 'newestFirst';
+		}
+		// Leaves a page of Max Pages per Poll unused: the walk itself goes on, and a probe never cuts it.
+		for (let n = 2, page: PageRead | undefined = first; page?.hasNextPage && this.pagesRead < this.maxPages - 1; n++) {
+			page = await this.page(n, range);
+			const order = page && (orderOf(page.records) ?? orderAcross(first, page));
+			if (order) return order;
+		}
+		return 'newestFirst';
 	}
 
 	/** Newest first: from page 1 down to the position (for stored deliveries, from the overlap before it on). */

@@ -75,3 +75,23 @@ describe.each([
 		emitted.expectExactly(eventsOf('trade', fresh));
 	});
 });
+
+test('a list sorted oldest first without a page count whose first page holds a bulk import (one date): read from its new end, new trades once each', async () => {
+	local.service.order = 'oldestFirst';
+	local.service.sortBy = 'insertion';
+	local.service.meta = 'hasNextPage';
+	const imported = (local.service.clock as number) - 2 * hour;
+	local.service.records.trades.push(...Array.from({ length: 150 }, () => trade(++local.created, imported)));
+	appended(180, hour);
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
+	expect((await poller.poll()).items).toBeNull();
+	const emitted = new Emitted();
+	const fresh: IDataObject[] = [];
+	for (const count of [4, 0, 120, 0]) {
+		local.service.clock = (local.service.clock as number) + minute;
+		fresh.push(...appended(count, minute));
+		poller.restart();
+		emitted.add(await poller.poll());
+	}
+	emitted.expectExactly(eventsOf('trade', fresh));
+});
