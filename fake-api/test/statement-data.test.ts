@@ -95,7 +95,7 @@ describe('fake API: a seeded day', () => {
 		client = await start();
 		const base = client.sandbox.url.replace(/\/v1$/, '');
 		const post = (body: unknown) =>
-			fetch(`${base}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+			fetch(`${base}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { trades: number; withdrawals: number } } }));
 		const ok = await post({ day: DAY, records: 25 });
 		expect(ok.status).toBe(200);
 		expect(ok.body.data.trades + ok.body.data.withdrawals).toBe(25);

@@ -68,6 +68,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 		const batch = retry === 'safe' ? undefined : joinBatch(this);
 		let secrets: string[] = [];
 		let records: IDataObject[];
+		let reported: INodeExecutionData[] | undefined;
 		try {
 			const credentials = await credentialsOf(this);
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
@@ -87,6 +88,9 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 					async (turn) => await perform(this, spec, parts, http, { turn, ahead }),
 					retry === 'withdrawal',
 				);
+			} else if (spec.kind === 'report') {
+				reported = await spec.report(new Params(this, spec), http);
+				records = [];
 			} else {
 				const params = new Params(this, spec);
 				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, { params });
@@ -108,6 +112,11 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
 			throw redacted;
+		}
+		if (reported) {
+			// A report's items may carry a file (binary); their JSON is redacted like every record.
+			const json = redact(reported.map((item) => item.json), secrets);
+			return reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
 		}
 		records = redact(spec.output ? records.map(spec.output) : records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));

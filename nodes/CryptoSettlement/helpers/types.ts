@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { Payment } from './guardrails';
 import type { Params } from './params';
+import type { HttpCall } from './transport';
 
 /**
  * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
@@ -102,6 +103,7 @@ interface OperationBase {
  *   sent at most once.
  * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
  * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
+ * - `report`: reads several lists and makes its own items (Statement, docs/statement.md); reads only.
  */
 export type OperationSpec = OperationBase &
 	/** What the operation can do to money: who may run it, and which guardrails apply. */
@@ -125,6 +127,11 @@ export type OperationSpec = OperationBase &
 		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }
 		| {
+				kind: 'report';
+				/** The item's output: it reads what it needs through `http` (paced and retried like every request). */
+				report: (params: Params, http: HttpCall) => Promise<INodeExecutionData[]>;
+		  }
+		| {
 				kind: 'withdrawal';
 				/** Where a withdrawal is read by its id or External ID (the path of withdrawal → get). */
 				lookupPath: string;
@@ -140,6 +147,7 @@ export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	delete: 'safe',
 	pagedList: 'safe',
 	wholeList: 'safe',
+	report: 'safe',
 	neverRepeated: 'never',
 	withdrawal: 'withdrawal',
 };
