@@ -86,6 +86,11 @@ export class FakeApiCore {
 		return objectId(this.now());
 	}
 
+	/** Waits `ms` (a slow service's answer, options.pageDelayMs). */
+	async pause(ms: number): Promise<void> {
+		if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+	}
+
 	// ---- persistence ------------------------------------------------------------------------
 
 	private load(): void {

@@ -71,8 +71,7 @@ export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number)
 export async function pageOf<T>(ctx: Context, items: T[], message: string, view: (item: T) => unknown = (item) => item): Promise<Reply> {
 	const { data, meta } = paginate(items, ctx.query, ctx.core.options.maxPageSize);
 	const reply = ok(message, data.map(view), { ...meta });
-	const delay = ctx.core.options.pageDelayMs;
-	if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+	await ctx.core.pause(ctx.core.options.pageDelayMs);
 	return reply;
 }
 
