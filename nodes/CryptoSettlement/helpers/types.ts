@@ -128,6 +128,8 @@ export type OperationSpec = OperationBase &
 		| { kind: 'pagedList'; pageSize: number }
 		| {
 				kind: 'report';
+				/** Every route it reads, `METHOD /path` (the README's Operations table). */
+				reads: string[];
 				/** The item's output: it reads what it needs through `http` (paced and retried like every request). */
 				report: (params: Params, http: HttpCall) => Promise<INodeExecutionData[]>;
 		  }

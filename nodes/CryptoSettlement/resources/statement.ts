@@ -92,7 +92,7 @@ const MATCH_FIELDS: INodeProperties[] = [
 		displayName: 'Expected Amount (USD)',
 		name: 'expectedAmount',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		typeOptions: { minValue: 0 },
 		default: 0,
 		description:
 			'The amount the row expects, in USD (a withdrawal\'s amount, a deposit\'s amountReceived). 0 or empty: the amount is not checked.',
@@ -211,6 +211,8 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 }
 
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
+/** Every route the statement reads (the README's Operations table). */
+const ROUTES_READ = [...Object.values(LIST_PATHS), ACCOUNT_PATH].map((path) => `GET ${path}`);
 
 export const statement: ResourceSpecs = {
 	get: {
@@ -223,6 +225,7 @@ export const statement: ResourceSpecs = {
 		path: LIST_PATHS.transactions,
 		source: 'spec + public notes',
 		kind: 'report',
+		reads: ROUTES_READ,
 		money: 'none',
 		fields: GET_FIELDS,
 		report: getStatement,
@@ -237,6 +240,7 @@ export const statement: ResourceSpecs = {
 		path: LIST_PATHS.withdrawals,
 		source: 'spec + public notes',
 		kind: 'report',
+		reads: ROUTES_READ.slice(0, 3),
 		money: 'none',
 		fields: MATCH_FIELDS,
 		report: matchItem,
