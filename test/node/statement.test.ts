@@ -5,7 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi, type SeededDay } from '../../fake-api/src/server';
-import { runNode } from './helpers';
+import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow } from '../harness';
+import { NODE, runNode } from './helpers';
 import { localService, type Seen } from './local-service';
 
 const DAY = '2026-03-10';
@@ -302,6 +303,30 @@ describe('Statement → Get against odd lists', () => {
 			expect(result.error?.message).toMatch(/page 2 of the withdrawals list \(GET \/payments\/withdrawals\?page=2&size=100\) failed after its retries/);
 			// Retried before giving up.
 			expect(local.requests.filter((r) => r.path === '/v1/payments/withdrawals' && r.query.get('page') === '2').length).toBeGreaterThan(1);
+		} finally {
+			await local.close();
+		}
+	});
+
+	it("n8n's Retry On Fail reads the lists again after a page failed: a failed read is not kept for the run", async () => {
+		let failures = 0;
+		const local = await service((seen) => {
+			if (seen.query.get('page') === '2' && failures < 4) {
+				failures++;
+				return { status: 500, body: { success: false, message: 'something went wrong!' } };
+			}
+			return page([withdrawal(Number(seen.query.get('page')))], Number(seen.query.get('page')), 2);
+		});
+		try {
+			const result = await runWorkflow({
+				workflow: actionWorkflow({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
+				items: [{ json: {} }],
+				credentials: { [CREDENTIAL_TYPE]: { appId: 'app-odd', appSecret: 'odd-lists-secret', environment: 'sandbox', baseUrl: local.baseUrl } as never },
+			});
+			expect(result.error).toBeUndefined();
+			expect(failures).toBe(4);
+			const withdrawals = result.output(NODE).map((item) => item.json).filter((line) => line.kind === 'cryptoWithdrawal');
+			expect(withdrawals.map((line) => line.recordId).sort()).toEqual(['w1', 'w2']);
 		} finally {
 			await local.close();
 		}

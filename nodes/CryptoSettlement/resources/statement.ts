@@ -118,7 +118,12 @@ function readOnce(ctx: IExecuteSingleFunctions, key: string, read: () => Promise
 	if (!byKey) reads.set(run, (byKey = new Map()));
 	let lists = byKey.get(key);
 	if (!lists) {
-		lists = read();
+		const reading = read();
+		// A failed read is not kept: n8n's Retry On Fail (the same node run) reads again.
+		reading.catch(() => {
+			if (byKey?.get(key) === reading) byKey.delete(key);
+		});
+		lists = reading;
 		byKey.set(key, lists);
 	}
 	return lists;
@@ -185,6 +190,15 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	return [{ json: summary }];
 }
 
+/** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
+function inputOf(ctx: IExecuteSingleFunctions): IDataObject {
+	try {
+		return ctx.getInputData()?.json ?? {};
+	} catch {
+		return {};
+	}
+}
+
 async function matchItem(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const by = scalarText(params.raw('matchBy', 'externalId'));
@@ -207,7 +221,7 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 		return { ...read, index: matchIndex(read) };
 	});
 	const result = matchRow(lists.index as MatchIndex, by as MatchBy, key, expected || undefined, tolerance as number);
-	return [{ json: { ...ctx.getInputData().json, ...result } }];
+	return [{ json: { ...inputOf(ctx), ...result } }];
 }
 
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
