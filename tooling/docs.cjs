@@ -16,7 +16,7 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections (the README's Operations table has its own markers). */
-const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'fake-api/README.md'];
+const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
 
 const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 
@@ -92,6 +92,18 @@ function recordsOnlyList({ LIFECYCLES }) {
 		.join('; ');
 }
 
+/** A table of names and what each means (a statement's line kinds, Match's results). */
+function meaningsTable(header, meanings) {
+	const rows = [`| ${header} | What it is |`, '|---|---|'];
+	for (const [name, meaning] of Object.entries(meanings)) rows.push(`| \`${name}\` | ${meaning} |`);
+	return rows.join('\n');
+}
+
+/** What the API does not list, as the statement's summary says it (`notListed`). */
+function notListedList({ NOT_LISTED }) {
+	return NOT_LISTED.map((text) => `- ${text}`).join('\n');
+}
+
 /** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
 	statuses: (load) => statusesTable(load('CryptoSettlement/helpers/catalog')),
@@ -101,6 +113,9 @@ const GENERATORS = {
 	recordsonly: (load) => recordsOnlyList(load('CryptoSettlement/helpers/catalog')),
 	events: (load) => eventsTable(load('CryptoSettlementTrigger/events')),
 	kinds: (load) => kindsTable(load('CryptoSettlement/resources/index')),
+	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
+	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
+	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;

@@ -117,7 +117,8 @@ export function seedDay(core: FakeApiCore, options: SeedDayOptions): SeededDay {
 	const kinds: Partial<Record<SeededKind, number>> = {};
 	const trades: Trade[] = [];
 	const withdrawals: Withdrawal[] = [];
-	let serial = 0;
+	// Ids as the service's (24 hex digits, seconds first), stable for one state: the same seed gives the same ids.
+	let serial = state.trades.length + state.withdrawals.length;
 	const id = () => `${(Math.floor(start / 1000) + serial).toString(16).padStart(8, '0').slice(-8)}${(serial++).toString(16).padStart(16, '0')}`;
 	// Slots over the day: the first at 00:00:00.000, the last at 23:59:59.999.
 	const slots = count;
@@ -326,8 +327,7 @@ export function seedDay(core: FakeApiCore, options: SeedDayOptions): SeededDay {
 	state.trades.sort(byTime);
 	state.withdrawals.push(...withdrawals);
 	state.withdrawals.sort(byTime);
-	core.save();
-	return {
+	const seeded: SeededDay = {
 		day: options.day,
 		openingBalances,
 		closingBalances: { ...state.account.fiatWallets },
@@ -335,4 +335,7 @@ export function seedDay(core: FakeApiCore, options: SeedDayOptions): SeededDay {
 		trades: trades.length,
 		withdrawals: withdrawals.length,
 	};
+	state.seededDays.push(seeded);
+	core.save();
+	return seeded;
 }

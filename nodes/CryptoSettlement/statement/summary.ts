@@ -141,19 +141,20 @@ export function summarize(input: SummaryInput): IDataObject {
 				why: `No opening balance was given for ${missingOpening.join(', ')}, which the day's lines move; the closing balance of ${missingOpening.join(', ')} counts from 0.`,
 			}
 		: balanceCheck(closing, input.linesAfter, input.account, dayEnded);
+	// What a person reads first comes first: the day, whether it balances, the balances, then the detail.
 	return {
 		day: input.day.day,
 		from: new Date(input.day.start).toISOString(),
 		to: new Date(input.day.end).toISOString(),
 		complete: dayEnded,
+		balanceCheck: check,
+		...(opening ? { openingBalances: opening, closingBalances: closing } : {}),
+		net,
+		exceptionCount: exceptions.length,
 		lines: lines.length,
 		counts,
 		totals,
-		net,
-		exceptionCount: exceptions.length,
 		exceptions,
-		...(opening ? { openingBalances: opening, closingBalances: closing } : {}),
-		balanceCheck: check,
 		withdrawalFeeBearer: scalarText(input.account?.withdrawalFeeBearer) || 'not stated',
 		pendingAfterHours: input.pendingAfterHours,
 		readAt: new Date(input.now).toISOString(),
