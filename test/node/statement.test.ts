@@ -335,10 +335,10 @@ describe('Statement → Get against odd lists', () => {
 	it('the CSV file keeps service text from running as a formula and quotes what needs it; an unknown status is an exception', async () => {
 		const local = await localService((seen) => {
 			if (seen.path === '/v1/trades/transactions') {
-				return page([{ ...trade(1, 10), wallet: 'w-evil' }, { ...trade(2, 20), status: 'held-by-compliance' }], 1, 1);
+				return page([{ ...trade(1, 10), wallet: 'w-evil' }, { ...trade(2, 20), status: 'held-by-compliance' }, { ...trade(3, 30), wallet: 'w-leak' }], 1, 1);
 			}
 			if (seen.path === '/v1/payments/withdrawals') return page([], 1, 1);
-			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w-evil', label: '=HYPERLINK("http://x.invalid","pay, now")', address: 'addr-9' }, { id: 'w1', label: 'alice', address: 'addr-1' }], 1, 1);
+			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w-evil', label: '=HYPERLINK("http://x.invalid","pay, now")', address: 'addr-9' }, { id: 'w1', label: 'alice', address: 'addr-1' }, { id: 'w-leak', label: 'odd-lists-secret', address: 'addr-2' }], 1, 1);
 			return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
 		});
 		try {
@@ -348,6 +348,9 @@ describe('Statement → Get against odd lists', () => {
 			const csv = Buffer.from(String(file.items[0].binary?.data?.data), 'base64').toString('utf8');
 			const rows = csv.trimEnd().split('\r\n');
 			// The label arrives as text in the Payee column: apostrophe first, quoted (comma and quotes inside).
+			// A secret the service echoes (here as a label) is redacted in the file as in the JSON.
+			expect(csv).not.toContain('odd-lists-secret');
+			expect(csv).toContain('[redacted]');
 			expect(rows[1]).toBe(`${DAY},1010.00,"'=HYPERLINK(""http://x.invalid"",""pay, now"")","Deposit of 1 USD to wallet =HYPERLINK(""http://x.invalid"",""pay, now"")",deposit:t1,NGN`);
 			const exceptions = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'exceptions' }, { credentials });
 			expect(exceptions.items.map((item) => [item.json.recordId, item.json.exception])).toEqual([

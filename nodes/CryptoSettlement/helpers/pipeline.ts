@@ -12,7 +12,7 @@ import { createHttpCall, raisedByEngine } from './engine';
 import { checkMoneyClass } from './guardrails';
 import { fetchPages, limitOf, WholeList } from './lists';
 import { Params } from './params';
-import { redact, redactError } from './redact';
+import { redact, redactError, redactMessage } from './redact';
 import { callApi, fillPath, isSuccess, serviceError, type ApiRequest, type HttpCall } from './transport';
 import { RETRY_OF_KIND, type Envelope, type OperationSpec, type RequestParts, type ResourceSpecs } from './types';
 import { isObject, rowOf, withItsRow } from './values';
@@ -89,7 +89,7 @@ export function createOperationRunner(resources: Record<string, ResourceSpecs>) 
 					retry === 'withdrawal',
 				);
 			} else if (spec.kind === 'report') {
-				reported = await spec.report(new Params(this, spec), http);
+				reported = await spec.report(new Params(this, spec), http, (text) => redactMessage(text, secrets));
 				records = [];
 			} else {
 				const params = new Params(this, spec);

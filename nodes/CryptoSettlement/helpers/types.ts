@@ -130,8 +130,12 @@ export type OperationSpec = OperationBase &
 				kind: 'report';
 				/** Every route it reads, `METHOD /path` (the README's Operations table). */
 				reads: string[];
-				/** The item's output: it reads what it needs through `http` (paced and retried like every request). */
-				report: (params: Params, http: HttpCall) => Promise<INodeExecutionData[]>;
+				/**
+				 * The item's output: it reads what it needs through `http` (paced and retried like every
+				 * request). The pipeline redacts the items' JSON; `redactText` does it for text the report
+				 * puts elsewhere (a file).
+				 */
+				report: (params: Params, http: HttpCall, redactText: (text: string) => string) => Promise<INodeExecutionData[]>;
 		  }
 		| {
 				kind: 'withdrawal';
