@@ -345,7 +345,7 @@ export const DOCS_PANELS = [
 	{ workflow: 'tour', node: 'Bank Withdrawal', ready: 'bankAccountId', texts: ['Amount (USD)', 'External ID', 'Return Full Record'], file: 'create-bank-panel.png' },
 	{ workflow: 'trigger', node: 'Crypto Settlement Trigger', ready: 'events', texts: ['Events'], file: 'trigger-panel.png' },
 	// Executed in the editor (Execute step), its output as JSON: the statement's summary (docs/statement.md).
-	{ workflow: 'statement', node: 'Statement Summary', ready: 'output', execute: 'balanceCheck', texts: ['balanceCheck', 'balanced', 'closingBalances'], file: 'statement-summary.png' },
+	{ workflow: 'statement', node: 'Statement Summary', ready: 'output', execute: 'balanceCheck', texts: ['balanceCheck', 'serviceBalancesAtEnd', 'closingBalances'], file: 'statement-summary.png' },
 ];
 
 /**
