@@ -8,6 +8,8 @@ module.exports = {
 	},
 	// n8n-core's logger stays quiet during expected failures (see the file).
 	setupFiles: ['<rootDir>/test/setup/quiet-logs.js'],
+	// Tests load the built package: a run after an edit builds first (see the file).
+	globalSetup: '<rootDir>/test/setup/fresh-build.js',
 	// A bound that only catches a hang: no verdict reads the machine's speed (fake clocks, or services
 	// that wait for the node), but integration tests send hundreds of requests through n8n and a
 	// loaded 2-core machine may need minutes for what takes seconds when idle.

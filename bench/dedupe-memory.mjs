@@ -20,6 +20,7 @@ const BURST = 300;
 const HOUR = 3_600_000;
 
 const dedupe = createRequire(import.meta.url)(path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'));
+const { deliveryKey } = createRequire(import.meta.url)(path.join(DIST, 'nodes/events/identity.js'));
 /** Versions before the memory was kept by the hour: `remember(staticData, key)` on a list capped at 2,000. */
 const hourly = 'DEDUPE_WINDOW_HOURS' in dedupe;
 
@@ -38,7 +39,7 @@ function burst(round) {
 	const started = process.hrtime.bigint();
 	for (let i = 0; i < BURST; i++) {
 		const staticData = JSON.parse(saved).node;
-		const key = dedupe.deliveryKey('trade.completed', { id: `r${round}-${i}`, status: 'completed' });
+		const key = deliveryKey('trade.completed', { id: `r${round}-${i}`, status: 'completed' });
 		const now = Date.now();
 		if (dedupe.duplicateState(scope, staticData, key, now) !== 'new') throw new Error('a new delivery was taken for a duplicate');
 		dedupe.claim(scope, key);

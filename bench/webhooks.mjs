@@ -241,7 +241,8 @@ async function main() {
 
 		// What n8n saved of each row's duplicate memory (the node's static data in PostgreSQL), before
 		// any duplicate is sent (a later call would write back keys a simultaneous save lost).
-		const { DEDUPE_STATIC_KEY, deliveryKey, wasEmitted } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
+		const { DEDUPE_STATIC_KEY, wasEmitted } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
+		const { deliveryKey } = require('../dist/nodes/events/identity.js');
 		const savedKeys = {};
 		for (const row of selected.filter((candidate) => candidate.dedupes)) {
 			const stored = await postgres.sql(`SELECT ("staticData"::json)->'node:Crypto Settlement Trigger'->>'emittedDeliveries' FROM workflow_entity WHERE id = '${row.workflow.id}'`);

@@ -69,7 +69,7 @@ async function main() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
 	process.on(signal, () => {
 		say(`interrupted (${signal}): stopping n8n`);
-		process.exit(130); // the 'exit' handler in lib/n8n.mjs kills running n8n processes
+		process.exit(130); // the 'exit' handler in tooling/n8n.mjs kills running n8n processes
 	});
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Every list in the docs that the records own is a generated section, so a doc cannot drift from
-// the code: the statuses and their events (helpers/catalog.ts, LIFECYCLES) and what prose says of
+// the code: the statuses and their events (service/catalog.ts, LIFECYCLES) and what prose says of
 // them (which are refunded, which still open, the life cycles), the triggers' Events options
-// (CryptoSettlementTrigger/events.ts) and the README's Operations table (tooling/operations-table.cjs).
+// (events/events.ts) and the README's Operations table (tooling/operations-table.cjs).
 // test/node/docs.test.ts fails when a section is stale (it renders them from the TypeScript sources,
 // so no build is needed for it to see a change).
 //   npm run docs                        rebuild, then rewrite every section
@@ -104,15 +104,41 @@ function notListedList({ NOT_LISTED }) {
 	return NOT_LISTED.map((text) => `- ${text}`).join('\n');
 }
 
+/** Every operation of the records, as the editor names it, with its record. */
+const operationsOf = ({ RESOURCES }) =>
+	Object.values(RESOURCES).flatMap(({ name, specs }) => Object.values(specs).map((spec) => ({ title: `${name} → ${spec.option.name}`, spec })));
+
+/** Inline: the operations whose path no source confirms (the record's `source` is `unconfirmed`). */
+function unconfirmedList(operations) {
+	return operationsOf(operations)
+		.filter(({ spec }) => spec.source === 'unconfirmed')
+		.map(({ title }) => title)
+		.join(', ');
+}
+
+/**
+ * Inline: the operations whose output names each amount's currency beside it, found by what their
+ * `output` does to a withdrawal record the service lists without units.
+ */
+function currencyNamedList(operations) {
+	const sample = { id: 'w1', amount: 20, fee: 50, payoutAmount: 29950, currency: 'ngn', status: 'pending' };
+	return operationsOf(operations)
+		.filter(({ spec }) => typeof spec.output === 'function' && spec.output({ ...sample }).amountCurrency !== undefined)
+		.map(({ title }) => title)
+		.join(', ');
+}
+
 /** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
-	statuses: (load) => statusesTable(load('CryptoSettlement/helpers/catalog')),
-	refunded: (load) => refundedList(load('CryptoSettlement/helpers/catalog')),
-	open: (load) => openList(load('CryptoSettlement/helpers/catalog')),
-	lifecycles: (load) => lifecyclesList(load('CryptoSettlement/helpers/catalog')),
-	recordsonly: (load) => recordsOnlyList(load('CryptoSettlement/helpers/catalog')),
-	events: (load) => eventsTable(load('CryptoSettlementTrigger/events')),
-	kinds: (load) => kindsTable(load('CryptoSettlement/resources/index')),
+	statuses: (load) => statusesTable(load('service/catalog')),
+	refunded: (load) => refundedList(load('service/catalog')),
+	open: (load) => openList(load('service/catalog')),
+	lifecycles: (load) => lifecyclesList(load('service/catalog')),
+	recordsonly: (load) => recordsOnlyList(load('service/catalog')),
+	events: (load) => eventsTable(load('events/events')),
+	kinds: (load) => kindsTable(load('CryptoSettlement/operations/index')),
+	unconfirmed: (load) => unconfirmedList(load('CryptoSettlement/operations/index')),
+	currencynamed: (load) => currencyNamedList(load('CryptoSettlement/operations/index')),
 	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
 	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),

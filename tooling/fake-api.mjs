@@ -25,7 +25,7 @@ export async function ensureFakeApiBuilt({ log = () => {} } = {}) {
 	const built = fs.existsSync(SERVER_JS) ? fs.statSync(SERVER_JS).mtimeMs : 0;
 	const sources = Math.max(
 		newestMtime(path.join(PACKAGE_DIR, 'src'), '.ts'),
-		newestMtime(path.join(REPO_ROOT, 'nodes', 'CryptoSettlement', 'helpers'), '.ts'),
+		newestMtime(path.join(REPO_ROOT, 'nodes', 'service'), '.ts'),
 	);
 	if (built && built >= sources) return SERVER_JS;
 	log('compiling the fake API (tsc -p fake-api/tsconfig.json)');

@@ -24,32 +24,15 @@ const KIND_NOTES = {
 	report: () => 'every page of its lists, once per run; docs/statement.md',
 };
 
-/** What each class of operation can do to money (the record's `money`), and who may run it (README, "Guardrails"). */
-const MONEY_CLASSES = {
-	pays: {
-		name: 'pays',
-		guardrails: 'all of them, batch-wide; takes Dry Run',
-		agent: 'only with **Allow Agent Payments**, and a person\'s review of each call unless **Agent Payments Need Human Review** is off',
-	},
-	destination: {
-		name: 'changes where money goes',
-		guardrails:
-			"refused whenever **Allowed Destinations** is not Any Address, so the credential cannot add a destination and then pay it (manage destinations in the service's dashboard, or with another credential)",
-		agent: 'never',
-	},
-	settings: { name: 'changes settings or replays events', guardrails: '—', agent: 'never' },
-	none: { name: 'moves nothing', guardrails: '—', agent: 'always' },
-};
-
 /** The class of an operation record, refusing a record without one. */
-function classOf(resourceName, spec) {
+function classOf(resourceName, spec, MONEY_CLASSES = builtClasses()) {
 	const money = MONEY_CLASSES[spec.money];
 	if (!money) throw new Error(`${resourceName} → ${spec.option.name} has no class of what it can do to money`);
 	return money;
 }
 
 /** The class of an item that adds the record's `moneyWith` Additional Fields ('with a settlement bank'), if any. */
-function classWith(resourceName, spec) {
+function classWith(resourceName, spec, MONEY_CLASSES = builtClasses()) {
 	if (!spec.moneyWith) return undefined;
 	const money = MONEY_CLASSES[spec.moneyWith.money];
 	if (!money) throw new Error(`${resourceName} → ${spec.option.name} ${spec.moneyWith.name} has no class of what it can do to money`);
@@ -66,7 +49,7 @@ function fieldsText(fields) {
 	return names.join('; ') || '—';
 }
 
-/** The table for these resources (RESOURCES of nodes/CryptoSettlement/resources). */
+/** The table for these resources (RESOURCES of nodes/CryptoSettlement/operations). */
 function operationsTable(resources) {
 	const rows = ['| Resource | Operation | Money | Request | Fields | Source |', '|---|---|---|---|---|---|'];
 	for (const { name, specs } of Object.values(resources)) {
@@ -83,19 +66,22 @@ function operationsTable(resources) {
 	return rows.join('\n');
 }
 
-/** The classes of what an operation can do to money, each with its operations as the records class them. */
-function classesTable(resources) {
+/**
+ * The classes of what an operation can do to money (MONEY_CLASSES of fields/types.ts, their words
+ * written there once), each with its operations as the records class them.
+ */
+function classesTable(resources, MONEY_CLASSES = builtClasses()) {
 	const rows = ['| Class | Operations | Guardrails | From an AI agent |', '|---|---|---|---|'];
 	for (const [value, money] of Object.entries(MONEY_CLASSES)) {
 		const operations = [];
 		for (const { name, specs } of Object.values(resources)) {
 			const names = Object.values(specs).flatMap((spec) => [
-				...(classOf(name, spec) === money ? [`${spec.option.name}${spec.moneyWith ? ` (not ${spec.moneyWith.name})` : ''}`] : []),
-				...(classWith(name, spec) === money ? [`${spec.option.name} ${spec.moneyWith.name}`] : []),
+				...(classOf(name, spec, MONEY_CLASSES) === money ? [`${spec.option.name}${spec.moneyWith ? ` (not ${spec.moneyWith.name})` : ''}`] : []),
+				...(classWith(name, spec, MONEY_CLASSES) === money ? [`${spec.option.name} ${spec.moneyWith.name}`] : []),
 			]);
 			if (names.length) operations.push(`${name} → ${names.join(', ')}`);
 		}
-		rows.push(`| **${money.name}** (\`${value}\`) | ${operations.join('; ')} | ${money.guardrails} | ${money.agent} |`);
+		rows.push(`| **${money.name}** (\`${value}\`) | ${operations.join('; ')} | ${money.guardrails} | ${money.agents} |`);
 	}
 	return rows.join('\n');
 }
@@ -109,7 +95,8 @@ function readmeTable(text = fs.readFileSync(README, 'utf8'), block = 'operations
 	return text.slice(start + START.length, end).trim();
 }
 
-const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'resources')).RESOURCES;
+const builtClasses = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'fields', 'types')).MONEY_CLASSES;
+const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'operations')).RESOURCES;
 const builtTables = () => ({ operations: operationsTable(builtResources()), classes: classesTable(builtResources()) });
 
 /** Rewrites the Operations and money classes tables in README.md from the built records (`npm run docs` does this too). */

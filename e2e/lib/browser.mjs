@@ -108,7 +108,7 @@ export async function withEditor(n8n, work) {
 /** The README's picture of that warning, in docs/images/. */
 const EMPTY_EXTERNAL_ID_PICTURE = 'empty-external-id-warning.png';
 
-/** The start of the warning shown while a withdrawal's External ID is empty (resources/withdrawal.ts). */
+/** The start of the warning shown while a withdrawal's External ID is empty (operations/withdrawal.ts). */
 const EMPTY_EXTERNAL_ID = 'External ID is empty, so each run derives a new one';
 
 /**
@@ -167,7 +167,7 @@ export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts
 		);
 		file = await shot('status-options.png');
 		// The choices the records give (the withdrawal statuses with an event), as the built node has them.
-		const expected = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/helpers/catalog.js'))
+		const expected = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/service/catalog.js'))
 			.WITHDRAWAL_EVENT_STATUSES.map((status) => status[0].toUpperCase() + status.slice(1));
 		if (statuses.join() !== expected.join()) throw new Error(`Status offers ${JSON.stringify(statuses)}, not ${JSON.stringify(expected)} (screenshot ${file})`);
 		notes.push(`Status offers ${statuses.join(', ')}`);
@@ -190,10 +190,10 @@ export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts
 const DRY_RUN_PICTURE = 'dry-run-output.png';
 const AGENT_TOOL_PICTURE = 'agent-tool-panel.png';
 
-/** The start of the hint an agent's tool shows instead of the External ID warning (resources/withdrawal.ts). */
+/** The start of the hint an agent's tool shows instead of the External ID warning (operations/withdrawal.ts). */
 const AGENT_TOOL = "As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments";
 
-/** The start of the hint that points a person to Dry Run while it is off (resources/withdrawal.ts). */
+/** The start of the hint that points a person to Dry Run while it is off (operations/withdrawal.ts). */
 const GUARDRAILS = 'Before paying, turn on Dry Run';
 
 /** README picture of the guardrails a money-moving node's panel shows (docs/images/). */
@@ -201,7 +201,7 @@ const GUARDRAILS_FIELD_PICTURE = 'node-guardrails-field.png';
 
 /** What the Credential Guardrails field shows for these guardrails, as the built node words it. */
 function guardrailsShown(credential, options) {
-	const { guardrailsInShort } = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/helpers/guardrailSummary.js'));
+	const { guardrailsInShort } = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/money/guardrailSummary.js'));
 	return guardrailsInShort({ environment: 'sandbox', ...credential.guardrails }, credential.name, options).name;
 }
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { REPO_ROOT, sleep } from '../../tooling/util.mjs';
 import { openNode, withEditor } from './browser.mjs';
 
-/** The built node's texts, so the check reads what the package says (helpers/lookups.ts). */
-const built = (file) => createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/helpers', file));
+/** The built node's texts, so the check reads what the package says (methods/lookups.ts). */
+const built = (file) => createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement/methods', file));
 
 /**
  * - "Refuse Row 2": the node's own refusal of a multi-item run names row 2 with n8n's item 1, so

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { ENVIRONMENTS } from '../../nodes/CryptoSettlement/helpers/catalog';
+import { ENVIRONMENTS } from '../../nodes/service/catalog';
 import type { FakeApiCore } from './core';
 import { findFaultRule, pickFault } from './faults';
 import { ApiError, MESSAGES, errorBody, type Reply } from './http';

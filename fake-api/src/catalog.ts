@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { NETWORKS_BY_TOKEN, STABLECOINS, TOKENS } from '../../nodes/CryptoSettlement/helpers/catalog';
+import { NETWORKS_BY_TOKEN, STABLECOINS, TOKENS } from '../../nodes/service/catalog';
 
 export function isStablecoin(token: unknown): token is (typeof STABLECOINS)[number] {
 	return (STABLECOINS as readonly unknown[]).includes(token);

@@ -8,11 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NETWORKS_BY_TOKEN, NARRATION_MAX_LENGTH, TOKENS, UTXO_TOKENS } from '../../nodes/CryptoSettlement/helpers/catalog';
+import { NETWORKS_BY_TOKEN, NARRATION_MAX_LENGTH, TOKENS, UTXO_TOKENS } from '../../nodes/service/catalog';
 import { ADDRESSES, cryptoWithdrawal, start, type Client } from './helpers';
 
-jest.mock('../../nodes/CryptoSettlement/helpers/rules', () => {
-	const actual = jest.requireActual('../../nodes/CryptoSettlement/helpers/rules');
+jest.mock('../../nodes/CryptoSettlement/fields/rules', () => {
+	const actual = jest.requireActual('../../nodes/CryptoSettlement/fields/rules');
 	const allowEverything = () => [];
 	return Object.fromEntries(
 		Object.entries(actual).map(([name, value]) => [name, typeof value === 'function' && name.startsWith('check') ? allowEverything : value]),
@@ -29,7 +29,7 @@ function sourcesOf(dir: string): string[] {
 }
 
 test("the fake API's sources import the node's catalog of facts, never its rules", () => {
-	const importers = sourcesOf(SOURCE).filter((file) => /from '[./]+\/nodes\/CryptoSettlement\/helpers\/(?!catalog')/.test(fs.readFileSync(file, 'utf8')));
+	const importers = sourcesOf(SOURCE).filter((file) => /from '[./]+\/nodes\/(?!service\/catalog')/.test(fs.readFileSync(file, 'utf8')));
 	expect(importers.map((file) => path.relative(SOURCE, file))).toEqual([]);
 });
 

@@ -1,10 +1,10 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { hints, properties, SPECS, subtitle } from './resources';
-import { CREDENTIAL_TYPE } from './helpers/credentials';
-import { APP_DESCRIPTION } from './helpers/description';
-import { getCredentialGuardrails } from './helpers/guardrailSummary';
-import { createOperationRunner } from './helpers/pipeline';
-import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './helpers/lookups';
+import { hints, properties, RESOURCES, subtitle } from './operations';
+import { CREDENTIAL_TYPE } from '../service/credentials';
+import { APP_DESCRIPTION } from '../service/catalog';
+import { getCredentialGuardrails } from './money/guardrailSummary';
+import { createOperationRunner } from './pipeline/pipeline';
+import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './methods/lookups';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +29,7 @@ export class CryptoSettlement implements INodeType {
 		},
 		// Every operation's option sets `send.paginate`, so this runs each item's request(s)
 		// (docs/architecture.md, "Why declarative, and why every operation goes through one hook").
-		requestOperations: { pagination: createOperationRunner(SPECS) },
+		requestOperations: { pagination: createOperationRunner(RESOURCES) },
 		properties,
 	};
 

@@ -1,23 +1,16 @@
 import { NodeApiError, sleep, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
-import { ambiguousError, redirectError } from '../CryptoSettlement/helpers/apiErrors';
-import { backoffMs, credentialKey, header, laneFor, RETRY } from '../CryptoSettlement/helpers/pacing';
-import {
-	createAuthenticatedHttpCall,
-	exchange,
-	isSuccess,
-	REQUEST_TIMEOUT_MS,
-	serviceError,
-	type ApiRequest,
-	type ApiResponse,
-	type HttpCall,
-} from '../CryptoSettlement/helpers/transport';
-import { CREDENTIAL_TYPE } from '../CryptoSettlementTrigger/confirm';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { ambiguousError, redirectError } from '../service/apiErrors';
+import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pacing';
+import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../service/transport';
+import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
+import { isSuccess, serviceError } from '../service/apiErrors';
+import { CREDENTIAL_TYPE } from '../service/credentials';
+import { scalarText } from '../service/values';
 import type { PageRead } from './read';
 
 /**
  * The poll trigger's requests (docs/trigger.md, "How it polls"): the action node's request path
- * (helpers/transport.ts: pacing, errors without the request), inside n8n's poll budget, with the
+ * (service/transport.ts: pacing, errors without the request), inside n8n's poll budget, with the
  * service's own clock read from its `Date` header.
  */
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { confirmedFields } from '../CryptoSettlementTrigger/confirm';
-import { deliveryKey, normalizeEvent } from '../CryptoSettlementTrigger/dedupe';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { deliveryKey, normalizeEvent } from '../events/identity';
+import { confirmedFields } from '../events/item';
+import { scalarText } from '../service/values';
 import { timeMs } from './read';
 
 /**

@@ -1,5 +1,5 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
-import { isEventSelected } from '../CryptoSettlementTrigger/events';
+import { isEventSelected } from '../events/events';
 import { Budget, PollClient } from './client';
 import type { ListSource } from './cursor';
 import type { PolledEvent } from './items';

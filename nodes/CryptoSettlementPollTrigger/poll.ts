@@ -1,9 +1,9 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
-import { secretsOf } from '../CryptoSettlement/helpers/credentials';
-import { redact, redactError } from '../CryptoSettlement/helpers/redact';
-import { CREDENTIAL_TYPE, lifecycleRank } from '../CryptoSettlementTrigger/confirm';
-import { isEventSelected } from '../CryptoSettlementTrigger/events';
+import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
+import { redact, redactError } from '../service/redact';
+import { isEventSelected } from '../events/events';
+import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
 import { readCursor, type ListCursor } from './cursor';
 import type { PolledEvent, Source } from './items';

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { scalarText } from '../service/values';
 
 /**
  * Pages of the service's lists and their order. The API pages with `page`/`size` and

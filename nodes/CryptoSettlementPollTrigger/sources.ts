@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { recordPath } from '../CryptoSettlement/helpers/transport';
-import { LIFECYCLES, statusOf } from '../CryptoSettlement/helpers/rules';
-import { scalarText } from '../CryptoSettlement/helpers/values';
-import { SPECS } from '../CryptoSettlement/resources';
+import { recordPath } from '../service/transport';
+import { LIFECYCLES, statusOf } from '../service/catalog';
+import { scalarText } from '../service/values';
+import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import type { Change, Identity, ListCursor, ListSource, Range } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
@@ -27,12 +27,12 @@ interface ListSpec {
 }
 
 export const RECORD_LISTS: ListSpec[] = [
-	{ name: 'trades', kind: 'trade', route: SPECS.transaction.getAll.path, size: 100, lookup: SPECS.transaction.get.path },
-	{ name: 'withdrawals', kind: 'withdrawal', route: SPECS.withdrawal.getAll.path, size: 100, lookup: SPECS.withdrawal.get.path },
+	{ name: 'trades', kind: 'trade', route: ROUTES.trades.path, size: 100, lookup: ROUTES.trade.path },
+	{ name: 'withdrawals', kind: 'withdrawal', route: ROUTES.withdrawals.path, size: 100, lookup: ROUTES.withdrawal.path },
 ];
 
 /** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
-export const STORED_DELIVERIES: ListSpec = { name: 'deliveries', route: SPECS.webhookEvent.getAll.path, size: 200 };
+export const STORED_DELIVERIES: ListSpec = { name: 'deliveries', route: ROUTES.webhookEvents.path, size: 200 };
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
 const OPEN_STATUSES: Record<RecordKind, string[]> = {

@@ -8,7 +8,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from './confirm';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 import { forgetDeliveryCredentials } from './credentialCache';
 import { TRIGGER_DESCRIPTION, triggerProperties } from './description';
 import { answer, handleDelivery } from './handle';

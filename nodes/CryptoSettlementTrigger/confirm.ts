@@ -1,21 +1,10 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
-import {
-	exchange,
-	fullResponseOptions,
-	recordPath,
-	toApiResponse,
-	type ApiRequest,
-	type HttpCall,
-	type Outcome,
-} from '../CryptoSettlement/helpers/transport';
-import { SPECS } from '../CryptoSettlement/resources';
-import { LIFECYCLES } from '../CryptoSettlement/helpers/rules';
-import { scalarText } from '../CryptoSettlement/helpers/values';
-
-import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
-
-export { CREDENTIAL_TYPE };
+import { exchange, fullResponseOptions, recordPath, toApiResponse } from '../service/transport';
+import type { ApiRequest, HttpCall, Outcome } from '../service/api';
+import { ROUTES as API_ROUTES } from '../service/routes';
+import { LIFECYCLES } from '../service/catalog';
+import { scalarText } from '../service/values';
 
 const authentication = new CryptoSettlementApi();
 
@@ -42,11 +31,11 @@ export interface Lookup {
 	expectedStatus?: string;
 }
 
-/** Where each kind of record is read: the action node's Get operations (and their rate-limit routes). */
+/** Where each kind of record is read: the routes of the action node's Get operations (and their rate-limit routes). */
 const ROUTES: Record<Lookup['kind'], string> = {
-	trade: SPECS.transaction.get.path,
-	withdrawal: SPECS.withdrawal.get.path,
-	wallet: SPECS.wallet.get.path,
+	trade: API_ROUTES.trade.path,
+	withdrawal: API_ROUTES.withdrawal.path,
+	wallet: API_ROUTES.wallet.path,
 };
 
 /**
@@ -86,22 +75,15 @@ export type Confirmation =
 	| { outcome: 'retry'; reason: string };
 
 /**
- * Where each status stands in its record's life (docs/trigger.md, "Confirm With API"). A trade goes
- * pending → completed | flagged, and flagged → completed; a withdrawal goes pending (→ processing)
- * → completed | reversed | rejected. A record at a lower rank than the event is behind (the event
- * is newer than what the API shows yet); at a higher rank it is ahead (the event is stale).
+ * Where each status stands in its record's life: the ranks of the statuses table (LIFECYCLES,
+ * service/catalog.ts; the life cycles in words: docs/trigger.md, "Confirm With API"). A record at a
+ * lower rank than the event is behind (the event is newer than what the API shows yet); at a higher
+ * rank it is ahead (the event is stale).
  */
 const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
 	trade: Object.fromEntries(Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank])),
 	withdrawal: Object.fromEntries(Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank])),
 };
-
-/** Where an event stands in its record's life: orders events that carry the same time. */
-export function lifecycleRank(event: string): number {
-	const [kind, status] = event.split('.');
-	if (status === 'address') return -1;
-	return RANKS[kind as 'trade' | 'withdrawal']?.[status] ?? 3;
-}
 
 /** Compares the record's status with the event's: equal, behind (retry), or ahead / contradicting (drop). */
 function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'other' {
@@ -199,28 +181,4 @@ export async function confirmDelivery(
 		}
 	}
 	return { outcome: 'confirmed', record };
-}
-
-/**
- * Trade deliveries name some fields differently from the trade record (docs/trigger.md, "The
- * item"): webhook name → record name. With confirmation, the webhook-named field carries the
- * record's value, so `json.amountInUSD` is what the API says, never what the body claimed.
- */
-const TRADE_ALIASES: Array<[string, string]> = [
-	['amountInUSD', 'amountReceived'],
-	['cryptoAmount', 'cryptoReceived'],
-	['destinationAddress', 'address'],
-	['destinationDescription', 'label'],
-	['senderAddress', 'sourceAddress'],
-];
-
-/** The confirmed fields of an item: the record's own, plus the webhook names of trade fields. */
-export function confirmedFields(kind: Lookup['kind'], record: IDataObject): IDataObject {
-	const fields: IDataObject = { ...record };
-	if (kind === 'trade') {
-		for (const [webhookName, recordName] of TRADE_ALIASES) {
-			if (record[webhookName] === undefined && record[recordName] !== undefined) fields[webhookName] = record[recordName];
-		}
-	}
-	return fields;
 }

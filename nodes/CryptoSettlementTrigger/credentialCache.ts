@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../CryptoSettlement/helpers/credentials';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 
 /**
  * How long a production delivery reuses the credential an earlier delivery of the same workflow

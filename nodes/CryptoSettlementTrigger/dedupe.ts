@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { base64url, sha256 } from './hash';
-import { scalarText } from '../CryptoSettlement/helpers/values';
+import { KEY_LENGTH } from '../events/identity';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for
@@ -19,46 +18,7 @@ export const DEDUPE_CAPACITY = 26000;
 /** Key of the remembered deliveries in the node's static data. */
 export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 
-/**
- * Characters of a key: 60 bits of a SHA-256, so a new delivery matches one of a full memory's 26,000
- * by chance (and is dropped as a duplicate) with odds of about 1 in 4 × 10^13. Earlier versions
- * stored 12 and 22 characters; their keys are read by this prefix.
- */
-export const KEY_LENGTH = 10;
-
 const HOUR_MS = 3_600_000;
-
-/** An event name as compared and emitted: trimmed, lowercase (`Trade.Completed` is `trade.completed`). */
-export function normalizeEvent(event: string): string {
-	return event.trim().toLowerCase();
-}
-
-/**
- * The status a delivery speaks about: its `status` field (trimmed, lowercase) or, when absent, the
- * part of the event name after the family (`trade.completed` → `completed`).
- */
-export function deliveryStatus(event: string, body: IDataObject): string {
-	const stated = scalarText(body.status).trim().toLowerCase();
-	if (stated !== '') return stated;
-	const normalized = normalizeEvent(event);
-	const dot = normalized.indexOf('.');
-	return dot === -1 ? '' : normalized.slice(dot + 1);
-}
-
-/**
- * What makes a delivery distinct: the normalised event kind + `id` + status (case-insensitive,
- * taken from the event name when the body has none), plus `confirmations` for `trade.pending`
- * (which legitimately repeats with rising confirmations). A delivery without an `id` is keyed on its
- * whole body. The key is a short hash, so memory stays bounded whatever the payload holds.
- */
-export function deliveryKey(event: string, body: IDataObject, text?: string): string {
-	const kind = normalizeEvent(event);
-	const id = scalarText(body.id).trim();
-	const parts =
-		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
-	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return base64url(sha256(JSON.stringify(parts))).slice(0, KEY_LENGTH);
-}
 
 /**
  * The keys are stored as one string of hour buckets, oldest first: `<hour>:<keys>` separated by a

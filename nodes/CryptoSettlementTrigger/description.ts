@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { APP_DESCRIPTION } from '../CryptoSettlement/helpers/description';
-import { eventsProperty } from './events';
+import { APP_DESCRIPTION } from '../service/catalog';
+import { eventsProperty } from '../events/events';
 
 /**
  * The trigger's description. n8n's node creator shows a node `xTrigger` and a node `x` that has

@@ -1,8 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { confirmDelivery, confirmedFields, lookupFor, type Confirmation, type Lookup } from './confirm';
+import { confirmDelivery, lookupFor, type Confirmation, type Lookup } from './confirm';
 import { deliveryCredentials } from './credentialCache';
-import { bringUpToDate, claim, deliveryKey, duplicateState, markEmitted, normalizeEvent, release, settleHandOver, touch } from './dedupe';
-import { isEventSelected } from './events';
+import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
+import { isEventSelected } from '../events/events';
+import { deliveryKey, normalizeEvent } from '../events/identity';
+import { confirmedFields } from '../events/item';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from './payload';
 import { readEvents, readSettings, secretOf } from './settings';

@@ -1,12 +1,12 @@
 import type { ICredentialDataDecryptedObject, Logger } from 'n8n-workflow';
-import { secretsOf } from '../CryptoSettlement/helpers/credentials';
-import { redact, redactError, redactMessage } from '../CryptoSettlement/helpers/redact';
+import { secretsOf } from '../service/credentials';
+import { redact, redactError, redactMessage } from '../service/redact';
 
 /**
  * What one delivery writes to n8n's log, and the errors and items it hands on, with the
  * credential's secrets (app secret, PIN, webhook secret) replaced: the service may echo them in an
  * answer (a 5xx message, a record), and the node's own messages quote such answers. The same
- * redaction as the action node's (helpers/redact.ts).
+ * redaction as the action node's (service/redact.ts).
  */
 export class DeliveryLog {
 	private secrets: readonly string[] = [];

@@ -4,7 +4,7 @@ import {
 	type IHookFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from './confirm';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 import { hasLeadingZeroOctet, isAllowListSet, parseAllowList } from './verify';
 
 interface TriggerOptions {

@@ -1,4 +1,4 @@
-import { constantTimeEqual, sha256 } from './hash';
+import { constantTimeEqual, sha256 } from '../events/hash';
 
 /** Header that carries the static shared secret (docs/trigger.md, "Connect the trigger"). */
 export const SECRET_HEADER = 'x-webhook-secret';

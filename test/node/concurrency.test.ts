@@ -5,7 +5,7 @@
  * speed itself is measured by `npm run bench`, never by a test.
  */
 import nock from 'nock';
-import { CONCURRENCY, Gate } from '../../nodes/CryptoSettlement/helpers/transport';
+import { CONCURRENCY, Gate } from '../../nodes/service/pacing';
 import { rl, runNode } from './helpers';
 import { envelope, localService } from './local-service';
 

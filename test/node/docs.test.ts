@@ -6,12 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import * as catalog from '../../nodes/CryptoSettlement/helpers/catalog';
-import { LIFECYCLES, statusesWithEvents } from '../../nodes/CryptoSettlement/helpers/catalog';
-import * as resources from '../../nodes/CryptoSettlement/resources';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import * as events from '../../nodes/CryptoSettlementTrigger/events';
-import { EVENT_OPTIONS } from '../../nodes/CryptoSettlementTrigger/events';
+import * as catalog from '../../nodes/service/catalog';
+import { LIFECYCLES, statusesWithEvents } from '../../nodes/service/catalog';
+import * as resources from '../../nodes/CryptoSettlement/operations';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
+import * as events from '../../nodes/events/events';
+import { EVENT_OPTIONS } from '../../nodes/events/events';
 import * as statementLines from '../../nodes/CryptoSettlement/statement/lines';
 import * as statementMatch from '../../nodes/CryptoSettlement/statement/match';
 import * as statementSummary from '../../nodes/CryptoSettlement/statement/summary';
@@ -26,9 +26,9 @@ const docs = require('../../tooling/docs.cjs') as {
 
 /** The generators' modules from the TypeScript sources, so a change fails here before any build. */
 const SOURCES: Record<string, unknown> = {
-	'CryptoSettlement/helpers/catalog': catalog,
-	'CryptoSettlement/resources/index': resources,
-	'CryptoSettlementTrigger/events': events,
+	'service/catalog': catalog,
+	'CryptoSettlement/operations/index': resources,
+	'events/events': events,
 	'CryptoSettlement/statement/lines': statementLines,
 	'CryptoSettlement/statement/match': statementMatch,
 	'CryptoSettlement/statement/summary': statementSummary,
@@ -48,7 +48,7 @@ test.each(docs.FILES)('%s: its generated sections are as the records say (npm ru
 });
 
 test('the statuses, events and kinds, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
-	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'linekinds', 'matchresults', 'notlisted']));
+	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'linekinds', 'matchresults', 'notlisted']));
 });
 
 const STATUSES = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) => Object.keys(statuses).map((status) => ({ kind, status })));

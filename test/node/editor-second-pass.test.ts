@@ -20,9 +20,9 @@ import {
 	type INodeTypes,
 } from 'n8n-workflow';
 import { ACTION_NODE, loadPackage } from '../harness';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
-import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT } from '../../nodes/CryptoSettlement/resources/withdrawal';
-import { describeGuardrails } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
+import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT } from '../../nodes/CryptoSettlement/operations/withdrawal';
+import { describeGuardrails } from '../../nodes/CryptoSettlement/money/guardrailSummary';
 import { CREDENTIALS, rl, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
 

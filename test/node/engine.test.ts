@@ -1,6 +1,6 @@
 /**
  * The n8n-core behaviours the node relies on beyond the documented node API
- * (nodes/CryptoSettlement/helpers/engine.ts). If a new n8n version stops honouring one, these fail.
+ * (nodes/CryptoSettlement/engine/engine.ts). If a new n8n version stops honouring one, these fail.
  */
 import { ExecuteSingleContext } from 'n8n-core';
 import { api, cryptoWithdrawal, noWithdrawalsYet, ok, rl, runNode, setupNock } from './helpers';
@@ -34,7 +34,7 @@ test("the engine post-processes the hook's routing request with the hook's postR
 });
 
 test('an engine that stops honouring the postReceive replacement fails loudly, with nothing misread', async () => {
-	const { createHttpCall } = await import('../../nodes/CryptoSettlement/helpers/engine');
+	const { createHttpCall } = await import('../../nodes/CryptoSettlement/engine/engine');
 	const requestData = { options: {}, preSend: [], postReceive: [], requestOperations: {} } as never;
 	const context = {
 		getNode: () => ({ name: 'Crypto Settlement' }),

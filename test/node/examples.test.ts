@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { PACKAGE_ROOT } from '../harness';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
 
 interface WorkflowNode {
 	name: string;

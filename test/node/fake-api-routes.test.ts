@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import { fillPath } from '../../nodes/CryptoSettlement/helpers/transport';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
+import { fillPath } from '../../nodes/service/transport';
 import { routes } from '../../fake-api/src/routes/router';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { PACKAGE_ROOT } from '../harness';

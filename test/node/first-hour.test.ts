@@ -6,8 +6,8 @@
  */
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { ACTION_NODE, loadPackage } from '../harness';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import { FEE_LEVELS, TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../nodes/CryptoSettlement/helpers/rules';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
+import { FEE_LEVELS, TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../nodes/service/catalog';
 import { api, fail, noWithdrawalsYet, ok, operationsOfKind, recordRequests, rl, runNode, setupNock } from './helpers';
 
 setupNock();

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow } from '../harness';
-import { LIFECYCLES } from '../../nodes/CryptoSettlement/helpers/rules';
+import { LIFECYCLES } from '../../nodes/service/catalog';
 import { CREDENTIALS, cryptoWithdrawal, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
 

@@ -11,9 +11,9 @@
  */
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 import { ACTION_NODE, loadEditorList, loadPackage, type EditorListRequest } from '../harness';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
-import { GUARDRAILS_SHOWN } from '../../nodes/CryptoSettlement/helpers/fields';
-import { guardrailsInShort } from '../../nodes/CryptoSettlement/helpers/guardrailSummary';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
+import { GUARDRAILS_SHOWN } from '../../nodes/CryptoSettlement/fields/fields';
+import { guardrailsInShort } from '../../nodes/CryptoSettlement/money/guardrailSummary';
 import { CREDENTIALS, PIN, SECRET, WEBHOOK_SECRET } from './helpers';
 
 /** What the editor's field shows for the node's selected credential: its one loaded option. */
@@ -131,8 +131,8 @@ describe('where the field is, and what it is', () => {
 
 	test('the wording module loads first without breaking the description (the browser check loads it so)', async () => {
 		await jest.isolateModulesAsync(async () => {
-			await import('../../nodes/CryptoSettlement/helpers/guardrailSummary');
-			const { properties } = await import('../../nodes/CryptoSettlement/resources');
+			await import('../../nodes/CryptoSettlement/money/guardrailSummary');
+			const { properties } = await import('../../nodes/CryptoSettlement/operations');
 			expect(properties.filter((p) => p.name === 'credentialGuardrails').length).toBeGreaterThan(0);
 		});
 	});

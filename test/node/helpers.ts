@@ -3,8 +3,8 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import path from 'node:path';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
-import type { OperationKind } from '../../nodes/CryptoSettlement/helpers/types';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
+import type { OperationKind } from '../../nodes/CryptoSettlement/fields/types';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
 
 /** The [resource, operation] pairs whose record has this kind: tests read the records, never a list of their own. */
 export const operationsOfKind = (kind: OperationKind): Array<[string, string]> =>
@@ -138,7 +138,7 @@ export function expectNoSecrets(text: string): void {
  */
 export function builtRetry(): { inDoubtLookupWindowMs: number } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as n8n loads it
-	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/CryptoSettlement/helpers/pacing.js')) as { RETRY: { inDoubtLookupWindowMs: number } }).RETRY;
+	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/service/pacing.js')) as { RETRY: { inDoubtLookupWindowMs: number } }).RETRY;
 }
 
 /** Shortens the in-doubt lookup window (12 s) for the tests of this file or block that do not test it. */

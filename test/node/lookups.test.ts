@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { NodeApiError, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
 import { loadEditorList, type EditorListRequest } from '../harness';
-import { NONE_YET } from '../../nodes/CryptoSettlement/helpers/lookups';
+import { NONE_YET } from '../../nodes/CryptoSettlement/methods/lookups';
 import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock } from './helpers';
 
 setupNock();

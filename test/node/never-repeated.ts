@@ -7,7 +7,7 @@
  * with no case in the table fails its test by name.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { CASES } from './operation-cases';
 
 export interface NeverRepeated {

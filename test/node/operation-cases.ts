@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode } from './helpers';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { recordReads, shownFields } from './shown-and-read';
 
 export interface Case {

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { rateLimitWaitMs } from '../../nodes/CryptoSettlement/helpers/transport';
-import { SPECS } from '../../nodes/CryptoSettlement/resources';
+import { rateLimitWaitMs } from '../../nodes/service/pacing';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
 import { api, BASE, expectNoSecrets, fail, ok, runNode, setupNock, type NodeRun } from './helpers';
 
 setupNock();

@@ -3,7 +3,7 @@
  * are generated from the node's operation records (tooling/operations-table.cjs): this fails when
  * they drift apart.
  */
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { classesTable, operationsTable, readmeTable } = require('../../tooling/operations-table.cjs') as {

@@ -7,7 +7,7 @@
  * (e2e/lib/browser.mjs) reads the same errors in a real editor.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { rowOf } from '../../nodes/CryptoSettlement/helpers/values';
+import { rowOf } from '../../nodes/service/values';
 import { runNode, serversClosedAfterEach } from './helpers';
 import { localService, withdrawalService } from './local-service';
 

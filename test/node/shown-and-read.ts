@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
-import { CREDENTIAL_GUARDRAILS } from '../../nodes/CryptoSettlement/helpers/fields';
+import { CREDENTIAL_GUARDRAILS } from '../../nodes/CryptoSettlement/fields/fields';
 import { ACTION_NODE, loadPackage, PACKAGE_ROOT } from '../harness';
 
 /**
  * Not fields of an operation: the selectors, n8n's own request options, and the field that only
- * shows the credential's guardrails (helpers/fields.ts), which nothing reads.
+ * shows the credential's guardrails (fields/fields.ts), which nothing reads.
  */
 const NOT_FIELDS = new Set(['resource', 'operation', 'requestOptions', CREDENTIAL_GUARDRAILS.name]);
 
@@ -29,7 +29,7 @@ export async function shownFields(parameters: IDataObject): Promise<string[]> {
 
 /** Records the top-level parameters the node's builders read (through its `Params`), loaded from dist/. */
 export function recordReads(): { names: () => string[]; stop: () => void } {
-	const file = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'helpers', 'params.js');
+	const file = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'fields', 'params.js');
 	// The same module instance n8n-core's loader required from dist/.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { Params } = require(file) as { Params: { prototype: { raw(name: string, fallback?: unknown): unknown } } };

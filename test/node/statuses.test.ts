@@ -1,11 +1,11 @@
 /**
- * Statuses and their events live in one table (helpers/rules.ts, LIFECYCLES): the webhook
+ * Statuses and their events live in one table (fields/rules.ts, LIFECYCLES): the webhook
  * trigger's Events and confirmation ranks, and the Status filters, are read from it.
  */
-import { LIFECYCLES } from '../../nodes/CryptoSettlement/helpers/rules';
-import { RESOURCES } from '../../nodes/CryptoSettlement/resources';
-import { lifecycleRank } from '../../nodes/CryptoSettlementTrigger/confirm';
-import { ALL_EVENTS, EVENT_OPTIONS } from '../../nodes/CryptoSettlementTrigger/events';
+import { LIFECYCLES } from '../../nodes/service/catalog';
+import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
+import { lifecycleRank } from '../../nodes/events/identity';
+import { ALL_EVENTS, EVENT_OPTIONS } from '../../nodes/events/events';
 
 const announced = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) =>
 	Object.entries(statuses as Record<string, { event?: string; rank: number }>)

@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { confirmedFields } from '../../nodes/CryptoSettlementTrigger/confirm';
+import { confirmedFields } from '../../nodes/events/item';
 import { LISTING_LAG_MS, OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../../fake-api/test/helpers';
 import { Poller } from './poll-harness';

@@ -4,7 +4,7 @@ import { Poller } from './poll-harness';
 /**
  * Issue #24, point 5 (poll trigger): the service may echo the app secret (or the webhook secret)
  * in an answer; it never reaches the poll trigger's errors, their details, its log lines or its
- * items (nodes/CryptoSettlement/helpers/redact.ts, with the credential's secrets).
+ * items (nodes/service/redact.ts, with the credential's secrets).
  */
 /** The credential's app secret and webhook secret, which the service echoes below. */
 const APP_ECHO = 'app-secret-DO-NOT-LEAK-poll-5f1e';

@@ -7,10 +7,10 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	DEDUPE_CAPACITY,
 	DEDUPE_WINDOW_HOURS,
-	deliveryKey,
 	keysOf,
 	remember,
 } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { deliveryKey } from '../../nodes/events/identity';
 import { triggerTestSetup, TriggerHarness, WITHOUT_CONFIRMATION } from './webhook-harness';
 
 const logs = triggerTestSetup();

@@ -1,6 +1,6 @@
 /** The node's pure helpers: address matching, secret comparison, header redaction, body parsing, keys. */
 import * as nodeCrypto from 'node:crypto';
-import { base64url, constantTimeEqual, sha256 } from '../../nodes/CryptoSettlementTrigger/hash';
+import { base64url, constantTimeEqual, sha256 } from '../../nodes/events/hash';
 import {
 	formatIp,
 	hasLeadingZeroOctet,
@@ -11,7 +11,8 @@ import {
 	secretMatches,
 } from '../../nodes/CryptoSettlementTrigger/verify';
 import { MAX_BODY_BYTES, nestingDepth, parseDelivery } from '../../nodes/CryptoSettlementTrigger/payload';
-import { DEDUPE_STATIC_KEY, deliveryKey, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { DEDUPE_STATIC_KEY, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { deliveryKey } from '../../nodes/events/identity';
 import { lookupFor } from '../../nodes/CryptoSettlementTrigger/confirm';
 
 describe('parseIp', () => {

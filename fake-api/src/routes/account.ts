@@ -1,5 +1,5 @@
 /** The integration (the node's `account` resource): profile, fee bearer, markup. */
-import { WITHDRAWAL_FEE_BEARERS } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { WITHDRAWAL_FEE_BEARERS } from '../../../nodes/service/catalog';
 import { assertValid, ok } from '../http';
 import type { Context, Route } from './context';
 import { markupPercent, numberOf, oneOf } from './validation';

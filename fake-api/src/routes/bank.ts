@@ -1,5 +1,5 @@
 /** Banks and account-name resolution (the node's `bank` resource). */
-import { FIAT_CURRENCIES } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { FIAT_CURRENCIES } from '../../../nodes/service/catalog';
 import { maskAccountNumber } from '../catalog';
 import { ApiError, MESSAGES, assertValid, ok } from '../http';
 import type { Route } from './context';

@@ -2,7 +2,7 @@
  * Mock deposits, sandbox environment only (the node's `sandbox` resource, operation `mockDeposit`;
  * docs/api.md, public notes).
  */
-import { CRYPTO_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { CRYPTO_DECIMALS } from '../../../nodes/service/catalog';
 import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from '../http';
 import { createTrade } from '../trades';
 import type { Route } from './context';

@@ -1,5 +1,5 @@
 /** Public rates, no credentials (the node's `rate` resource; docs/api.md). */
-import { CRYPTO_DECIMALS, FIAT_CURRENCIES, USD_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { CRYPTO_DECIMALS, FIAT_CURRENCIES, USD_DECIMALS } from '../../../nodes/service/catalog';
 import { PRICES_USD, SELL_RATE, round } from '../catalog';
 import { assertValid, ok, type Violation } from '../http';
 import type { Route } from './context';

@@ -1,5 +1,5 @@
 /**
- * The route table: one file per resource of the node (nodes/CryptoSettlement/resources/), in the
+ * The route table: one file per resource of the node (nodes/CryptoSettlement/operations/), in the
  * order the table was always matched in. Paths are relative to /v1.
  */
 import { accountRoutes } from './account';

@@ -1,6 +1,6 @@
 /**
  * How the service judges request bodies, written here from the specification (docs/api.md, "Field
- * rules" and "Envelope"), with its messages: never with the node's checks (helpers/rules.ts), so a
+ * rules" and "Envelope"), with its messages: never with the node's checks (fields/rules.ts), so a
  * rule the node gets wrong is refused here instead of copied (fake-api/test/judges-for-itself.test.ts).
  * Only the facts (tokens, networks per token, limits) come from the shared catalog.
  */
@@ -14,7 +14,7 @@ import {
 	TOKENS,
 	USD_DECIMALS,
 	CRYPTO_DECIMALS,
-} from '../../../nodes/CryptoSettlement/helpers/catalog';
+} from '../../../nodes/service/catalog';
 import type { Violation } from '../http';
 
 export function isBlank(value: unknown): boolean {

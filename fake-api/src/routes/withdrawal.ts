@@ -1,5 +1,5 @@
 /** Crypto and bank payouts (the node's `withdrawal` resource), their fees and their records. */
-import { CRYPTO_DECIMALS, USD_DECIMALS } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import { CRYPTO_DECIMALS, USD_DECIMALS } from '../../../nodes/service/catalog';
 import {
 	BANK_FEES,
 	NETWORK_FEES_USD,

@@ -2,7 +2,7 @@
  * The records the fake API keeps. Record shapes follow docs/api.md (the specification and, where
  * it is silent, the public notes).
  */
-import type { LIFECYCLES, TRADE_EVENT_STATUSES } from '../../../nodes/CryptoSettlement/helpers/catalog';
+import type { LIFECYCLES, TRADE_EVENT_STATUSES } from '../../../nodes/service/catalog';
 import type { Currency, FaultKind, FiatWallets } from './options';
 
 export interface Account {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { statusOf } from '../helpers/catalog';
-import { isObject, scalarText } from '../helpers/values';
+import { statusOf } from '../../service/catalog';
+import { isObject, scalarText } from '../../service/values';
 import { HOUR_MS, type Day } from './day';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { statusOf } from '../helpers/catalog';
-import { scalarText } from '../helpers/values';
+import { statusOf } from '../../service/catalog';
+import { scalarText } from '../../service/values';
 import { numberIn } from './lines';
 
 /**

@@ -1,21 +1,24 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { callApi, isSuccess, serviceError, type ApiRequest, type HttpCall } from '../helpers/transport';
-import { isObject, scalarText } from '../helpers/values';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { ROUTES } from '../../service/routes';
+import { callApi } from '../../service/transport';
+import { isObject, scalarText } from '../../service/values';
 
 /**
  * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
  * withdrawal and wallet lists and the account, with the pacing and retries of every request
- * (helpers/transport.ts). Pages are read a window at a time once the first page gives the count;
+ * (nodes/service/transport.ts). Pages are read a window at a time once the first page gives the count;
  * a record on two pages (a list that shifted while read) is kept once; a page that still fails
  * after its retries fails the whole read, naming the page: never a statement with a hole in it.
  */
 
 export const LIST_PATHS = {
-	transactions: '/trades/transactions',
-	withdrawals: '/payments/withdrawals',
-	wallets: '/trades/wallets',
+	transactions: ROUTES.trades.path,
+	withdrawals: ROUTES.withdrawals.path,
+	wallets: ROUTES.wallets.path,
 } as const;
-export const ACCOUNT_PATH = '/users/fetch-integration';
+export const ACCOUNT_PATH = ROUTES.account.path;
 
 /** Records per page asked for (the service's largest page is not documented; a smaller one is followed). */
 export const STATEMENT_PAGE_SIZE = 100;

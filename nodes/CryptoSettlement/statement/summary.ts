@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { isObject, scalarText } from '../helpers/values';
+import { isObject, scalarText } from '../../service/values';
 import type { Day } from './day';
 import { cents, LINE_KINDS, numberIn, type Line } from './lines';
 

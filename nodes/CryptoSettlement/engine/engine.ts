@@ -1,0 +1,171 @@
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IN8nHttpFullResponse,
+	type INode,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
+import type { ApiResponse, HttpCall } from '../../service/api';
+
+/**
+ * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
+ * checked at run time so that an n8n version that changes them fails loudly instead of silently
+ * (docs/architecture.md, "What the node relies on"; test/node/engine.test.ts).
+ */
+
+/** The items the node received in this run (the engine gives each item's context the whole input). */
+export function inputItems(ctx: IExecuteSingleFunctions): INodeExecutionData[] {
+	const data = ctx.getExecuteData()?.data;
+	// Run as an AI agent's tool, the engine reads the tool's input instead of the main input.
+	const items = (data?.main ?? data?.ai_tool)?.[0];
+	if (!Array.isArray(items)) throw engineChanged(ctx, 'the input items of this run are not available');
+	return items;
+}
+
+/**
+ * The context of another item of the same run. n8n-core's ExecuteSingleContext reads everything
+ * item-specific (parameters, expressions, credentials) through its `itemIndex`; the engine itself
+ * derives the pagination context from it the same way (Object.create).
+ */
+export function contextForItem<T extends IExecuteSingleFunctions>(ctx: T, itemIndex: number): T {
+	if (itemIndex === ctx.getItemIndex()) return ctx;
+	const view = Object.create(ctx, { itemIndex: { value: itemIndex } }) as T;
+	if (view.getItemIndex() !== itemIndex) {
+		throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
+	}
+	return view;
+}
+
+/** Whether a node is the AI-agent tool variant n8n generates: the node's type, ending in 'Tool'. */
+export function isToolVariant(node: Pick<INode, 'type'>): boolean {
+	return node.type.endsWith('Tool');
+}
+
+/**
+ * Whether this run is an AI agent calling the node as a tool: n8n gives such a node the generated
+ * `…Tool` type, and feeds it the tool's input (`ai_tool`) instead of the main input.
+ */
+export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
+	if (isToolVariant(ctx.getNode())) return true;
+	const data = ctx.getExecuteData()?.data;
+	return !!data && data.main === undefined && data.ai_tool !== undefined;
+}
+
+/**
+ * The node whose request ran this node, as n8n-core's engine records it in the run's source (one
+ * `main` entry): for a tool an AI Agent calls (n8n 2.x), the agent, or, once a person approved the
+ * call, the human review node between them. Undefined when the source has any other shape.
+ */
+export function requestingNode(ctx: IExecuteSingleFunctions): string | undefined {
+	const main = ctx.getExecuteData()?.source?.main;
+	if (!Array.isArray(main) || main.length !== 1) return undefined;
+	const previous = main[0]?.previousNode;
+	return typeof previous === 'string' && previous !== '' ? previous : undefined;
+}
+
+/**
+ * The type of an enabled node of this run's workflow, by name. The node API lists a node's parents
+ * with their types, but never a node's own type; n8n-core's execution contexts hold the run's
+ * Workflow as `workflow` (with `getNode`). Undefined when that is not so, or the node is missing or
+ * disabled: a caller that needs the type then refuses.
+ */
+export function workflowNodeType(ctx: IExecuteSingleFunctions, name: string): string | undefined {
+	const workflow = (ctx as unknown as { workflow?: { getNode?: unknown } }).workflow;
+	if (typeof workflow?.getNode !== 'function') return undefined;
+	const node = (workflow.getNode as (name: string) => unknown).call(workflow, name) as { type?: unknown; disabled?: unknown } | null;
+	return node && typeof node.type === 'string' && node.disabled !== true ? node.type : undefined;
+}
+
+/** An object that stays the same for every item and every Retry On Fail attempt of one node run. */
+export function runOf(ctx: IExecuteSingleFunctions): object {
+	const run = ctx.getExecuteData();
+	if (!run || typeof run !== 'object') throw engineChanged(ctx, 'the node run cannot be identified');
+	return run;
+}
+
+/** n8n's declarative default for one request; the node uses a shorter one unless the user set theirs. */
+const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * The HTTP call of the pagination hook, on the engine's own routing request (which reuses the
+ * decrypted credential and the credential's authenticate). n8n-core's `makeRoutingRequest`
+ * post-processes each response with the `postReceive` actions of the request data the hook
+ * received; replacing them with one action keeps status, headers and body. An answer that does
+ * not come back in that shape means the engine stopped honouring it: the call fails loudly.
+ */
+export function createHttpCall(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): HttpCall {
+	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
+	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
+	const timeout =
+		requestData.options.timeout && requestData.options.timeout !== ENGINE_DEFAULT_TIMEOUT_MS
+			? requestData.options.timeout
+			: REQUEST_TIMEOUT_MS;
+	return async (options) => {
+		const [item] = await ctx.makeRoutingRequest({
+			...requestData,
+			options: {
+				...requestData.options,
+				...options,
+				json: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect would carry the credentials (headers, and the PIN in the body) to its target.
+				disableFollowRedirect: true,
+				timeout,
+			},
+		});
+		const response = item?.json as Partial<ApiResponse> | undefined;
+		if (typeof response?.statusCode !== 'number' || typeof response.json !== 'boolean') {
+			throw engineChanged(ctx, 'the routing request did not return the full response');
+		}
+		return response as ApiResponse;
+	};
+}
+
+async function keepFullResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const json = isJsonObject(response.body);
+	const body = json ? response.body : {};
+	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
+}
+
+function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `This n8n version is not supported: ${what}`, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
+	});
+}
+
+/**
+ * Makes the routing engine raise a node error itself, unchanged. n8n-core's RoutingNode turns a
+ * rejected hook's error into a NodeApiError with "Error code: none" unless it already is one, so a
+ * check that failed before anything was sent would read like an API failure. A hook that instead
+ * resolves with this list has the error raised by the engine the moment it reads the list, at the
+ * item's turn in item order, exactly as a rejection would be. Every read other than the promise's
+ * `then` check throws, so an engine that consumed results differently still raises the error
+ * instead of dropping the item. Only for Continue On Fail off: with it on, the engine keeps a
+ * rejected hook's error as it is, as the item's error output.
+ */
+export function raisedByEngine(error: Error): INodeExecutionData[] {
+	return new Proxy([] as INodeExecutionData[], {
+		get(_target, property) {
+			if (property === 'then') return undefined;
+			if (property === Symbol.iterator) {
+				return (): Iterator<INodeExecutionData> => {
+					throw error;
+				};
+			}
+			throw error;
+		},
+	});
+}

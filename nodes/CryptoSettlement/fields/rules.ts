@@ -1,0 +1,235 @@
+/**
+ * The API's field rules (docs/api.md, "Field rules"), in one place: the node's descriptions (which
+ * options exist and when a field shows) and its pre-flight validation (nothing is sent when a rule
+ * fails). The facts they apply (tokens, networks, limits, statuses) live in ./catalog, which the
+ * local fake API also reads; the fake judges with its own code, never with these checks.
+ */
+
+import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, UTXO_TOKENS, type Token } from '../../service/catalog';
+
+
+/** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
+export const CHAIN_OF_NETWORK: Readonly<Record<(typeof NETWORKS)[number], string>> = {
+	ERC20: 'Ethereum',
+	TRC20: 'Tron',
+	BSC: 'BNB Smart Chain',
+	SOL: 'Solana',
+	TON: 'TON',
+	BASE: 'Base',
+};
+
+/** One broken rule: the API field, what the rule says, and the value received. */
+export interface Violation {
+	field: string;
+	message: string;
+	value?: unknown;
+}
+
+export function isStablecoin(token: unknown): token is 'USDT' | 'USDC' {
+	return token === 'USDT' || token === 'USDC';
+}
+
+export function isUtxoToken(token: unknown): boolean {
+	return (UTXO_TOKENS as readonly unknown[]).includes(token);
+}
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Digits a JSON number carries exactly: any decimal of up to 15 significant digits survives a double. */
+export const MAX_SIGNIFICANT_DIGITS = 15;
+
+/** Writes a finite number as plain decimal text (1e-7 → "0.0000001", 1e21 → "1000000000000000000000"). */
+export function plainDecimal(value: number): string {
+	const text = String(Math.abs(value));
+	const sign = value < 0 ? '-' : '';
+	const match = /^(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+	if (!match) return sign + text;
+	const [, whole, fraction = '', exponentText] = match;
+	const digits = whole + fraction;
+	const point = whole.length + Number(exponentText);
+	if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+	if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+	return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * A decimal read exactly from a number or from plain decimal text (expressions often yield text):
+ * digits with at most one dot and an optional leading minus. Hex, binary, octal, exponents, spaces
+ * inside and anything else are refused rather than guessed at.
+ */
+export function readDecimal(value: unknown): { text: string; decimals: number; significant: number } | undefined {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return undefined;
+		text = plainDecimal(value);
+	} else if (typeof value === 'string') {
+		text = value.trim();
+	} else {
+		return undefined;
+	}
+	const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+	if (!match) return undefined;
+	const [, sign, whole, rawFraction = ''] = match;
+	const fraction = rawFraction.replace(/0+$/, '');
+	const significant = (whole + fraction).replace(/^0+/, '').length;
+	const normal = `${sign}${whole.replace(/^0+(?=\d)/, '')}${fraction ? `.${fraction}` : ''}`;
+	return { text: normal === '-0' ? '0' : normal, decimals: fraction.length, significant };
+}
+
+/** Number of decimal places of a finite number, exponent notation included (1e-7 has 7). */
+export function decimalPlaces(value: number): number {
+	return readDecimal(value)?.decimals ?? 0;
+}
+
+/** The number a decimal number or decimal text stands for; undefined for anything else. */
+export function toNumber(value: unknown): number | undefined {
+	const decimal = readDecimal(value);
+	return decimal === undefined ? undefined : Number(decimal.text);
+}
+
+/** A plain decimal with at most `decimals` places that a JSON number carries exactly. */
+export function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
+	const decimal = readDecimal(value);
+	if (decimal === undefined) {
+		return [{ field, message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`, value }];
+	}
+	if (decimal.decimals > decimals) {
+		// 1 + 0.14 is 1.1400000000000001 in JavaScript: say how to round it where it is computed.
+		const noise = (readDecimal(Number(Number(decimal.text).toPrecision(MAX_SIGNIFICANT_DIGITS)))?.decimals ?? 99) <= decimals;
+		const hint = noise ? `; round it where it is computed, for example with .toFixed(${decimals})` : '';
+		return [{ field, message: `${field} must have at most ${decimals} decimal places (it is never rounded${hint})`, value }];
+	}
+	if (decimal.significant > MAX_SIGNIFICANT_DIGITS) {
+		return [
+			{
+				field,
+				message: `${field} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits and cannot be sent exactly`,
+				value,
+			},
+		];
+	}
+	return [];
+}
+
+export function checkRequired(field: string, value: unknown): Violation[] {
+	return isBlank(value) ? [{ field, message: `${field} is required`, value }] : [];
+}
+
+export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): Violation[] {
+	if (isBlank(value)) return [{ field, message: `${field} is required`, value }];
+	return allowed.includes(value as string)
+		? []
+		: [{ field, message: `${field} must be one of ${allowed.join(', ')}`, value }];
+}
+
+/** token, network and fee level together. */
+export function checkTokenNetworkFee(
+	input: { token?: unknown; network?: unknown; feeLevel?: unknown },
+	options: { feeLevelRequired: boolean } = { feeLevelRequired: true },
+): Violation[] {
+	const tokenViolations = checkOneOf('token', input.token, TOKENS);
+	if (tokenViolations.length) return tokenViolations;
+	const token = input.token as Token;
+	const violations: Violation[] = [];
+	if (isStablecoin(token)) {
+		const allowed = NETWORKS_BY_TOKEN[token];
+		if (isBlank(input.network)) {
+			violations.push({ field: 'network', message: 'network is required', value: input.network });
+		} else if (!allowed.includes(input.network as string)) {
+			violations.push({
+				field: 'network',
+				message: `network must be one of ${allowed.join(', ')} for ${token}`,
+				value: input.network,
+			});
+		}
+	} else {
+		if (!isBlank(input.network)) {
+			violations.push({
+				field: 'network',
+				message: `${token} does not support a network`,
+				value: input.network,
+			});
+		}
+		if (options.feeLevelRequired || !isBlank(input.feeLevel)) {
+			violations.push(...checkOneOf('feeLevel', input.feeLevel, FEE_LEVELS));
+		}
+	}
+	return violations;
+}
+
+/** A positive amount with at most `decimals` decimal places, never rounded. */
+export function checkPositiveAmount(field: string, value: unknown, decimals: number): Violation[] {
+	const violations = checkDecimal(field, value, decimals);
+	if (violations.length) return violations;
+	return (toNumber(value) as number) <= 0 ? [{ field, message: `${field} must be greater than 0`, value }] : [];
+}
+
+/**
+ * amount (USD, 2 decimals) or cryptoAmount (8 decimals): exactly one.
+ * Neither yields the service's eight entries, the actionable one first.
+ */
+export function checkWithdrawalAmount(input: { amount?: unknown; cryptoAmount?: unknown }): Violation[] {
+	const hasAmount = !isBlank(input.amount);
+	const hasCrypto = !isBlank(input.cryptoAmount);
+	if (hasAmount && hasCrypto) {
+		return [
+			{
+				field: 'amount',
+				message: 'send either amount or cryptoAmount, not both',
+				value: { amount: input.amount, cryptoAmount: input.cryptoAmount },
+			},
+		];
+	}
+	if (hasAmount) return checkPositiveAmount('amount', input.amount, USD_DECIMALS);
+	if (hasCrypto) return checkPositiveAmount('cryptoAmount', input.cryptoAmount, CRYPTO_DECIMALS);
+	const missing = (field: string, decimals: number): Violation[] => [
+		{ field, message: 'either amount or cryptoAmount is required', value: undefined },
+		{ field, message: `${field} must be a number`, value: undefined },
+		{ field, message: `${field} must be greater than 0`, value: undefined },
+		{ field, message: `${field} must have at most ${decimals} decimal places`, value: undefined },
+	];
+	return [...missing('amount', USD_DECIMALS), ...missing('cryptoAmount', CRYPTO_DECIMALS)];
+}
+
+export function checkNarration(value: unknown): Violation[] {
+	if (value === undefined || value === null || value === '') return [];
+	if (typeof value !== 'string') return [{ field: 'narration', message: 'narration must be text', value }];
+	return value.length > NARRATION_MAX_LENGTH
+		? [
+				{
+					field: 'narration',
+					message: `narration must be at most ${NARRATION_MAX_LENGTH} characters (got ${value.length})`,
+					value,
+				},
+			]
+		: [];
+}
+
+export function checkMarkupPercent(value: unknown): Violation[] {
+	const violations = checkDecimal('markupPercent', value, USD_DECIMALS);
+	if (violations.length) return violations;
+	const markup = toNumber(value) as number;
+	return markup < MARKUP_MIN || markup > MARKUP_MAX
+		? [
+				{
+					field: 'markupPercent',
+					message: `markupPercent must be between ${MARKUP_MIN} and ${MARKUP_MAX} (both included)`,
+					value,
+				},
+			]
+		: [];
+}
+
+export function checkSwap(input: { amount?: unknown; from?: unknown; to?: unknown }): Violation[] {
+	const violations = [
+		...checkPositiveAmount('amount', input.amount, USD_DECIMALS),
+		...checkOneOf('from', input.from, FIAT_CURRENCIES),
+		...checkOneOf('to', input.to, FIAT_CURRENCIES),
+	];
+	if (!violations.length && input.from === input.to) {
+		violations.push({ field: 'to', message: 'to must differ from from', value: input.to });
+	}
+	return violations;
+}

@@ -1,0 +1,199 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { HttpCall, RetryPolicy } from '../../service/api';
+import type { Params } from './params';
+
+/**
+ * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
+ * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
+ * request was refused), so every operation retries it. Derived from the operation's kind.
+ * - `safe`: reads and idempotent writes; retried with backoff.
+ * - `never`: a write that could be applied twice; never repeated, the error says so.
+ * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
+ */
+
+/** The key that makes a withdrawal happen at most once, and where it came from. */
+export interface IdempotencyKey {
+	externalId: string;
+	/** Derived from the execution because the user left 'External ID' empty. */
+	derived: boolean;
+}
+
+/** What an operation sends, after its parameters passed the field rules. */
+export interface RequestParts {
+	/**
+	 * For withdrawals: the External ID, what a record found under it must match, and whether the
+	 * created record is read back by id ('Return Full Record').
+	 */
+	idempotency?: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean };
+	pathParams?: Record<string, string>;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** Input echoed in the output when the service answers with an empty `data`. */
+	identity?: IDataObject;
+	/** For paged lists: the node's own filter, applied to the records fetched (Limit counts the matches). */
+	keep?: (record: IDataObject) => boolean;
+	/** 'Dry Run': every check runs, and the request is output instead of sent. */
+	dryRun?: boolean;
+	/** The item's value in USD, when the guardrails valued it. */
+	valueUsd?: number;
+	/**
+	 * For withdrawals: the withdrawal already found under the External ID while the batch was
+	 * checked (money/batch.ts): the item is reported as it and never sent.
+	 */
+	existing?: IDataObject;
+}
+
+/**
+ * What an operation can do to money, which decides who may run it (README, "Guardrails"): the
+ * one table of the classes a record's `money` names, with the words every reader uses (the
+ * guardrails' refusals, the README's tables through tooling/operations-table.cjs). A new kind of
+ * write (a cancel, say) that fits no class is a new row here.
+ */
+export const MONEY_CLASSES = {
+	pays: {
+		name: 'pays',
+		does: 'moves money out (withdrawals, swaps)',
+		guardrails: 'all of them, batch-wide; takes Dry Run',
+		agents: "only with **Allow Agent Payments**, and a person's review of each call unless **Agent Payments Need Human Review** is off",
+	},
+	destination: {
+		name: 'changes where money goes',
+		does: "changes where money goes (saved payout addresses and bank accounts, a wallet's settlement bank)",
+		guardrails:
+			"refused whenever **Allowed Destinations** is not Any Address, so the credential cannot add a destination and then pay it (manage destinations in the service's dashboard, or with another credential)",
+		agents: 'never',
+		/** What an AI agent is refused: "This tool may not …". */
+		refusedToAgents: 'change where money goes',
+	},
+	settings: {
+		name: 'changes settings or replays events',
+		does: 'changes account settings or replays webhook events',
+		guardrails: '—',
+		agents: 'never',
+		refusedToAgents: 'change account settings or replay events',
+	},
+	none: {
+		name: 'moves nothing',
+		does: 'reads, quotes and checks, and writes that move nothing',
+		guardrails: '—',
+		agents: 'always',
+	},
+} as const;
+
+export type MoneyClass = keyof typeof MONEY_CLASSES;
+
+/** The classes an AI agent may never run, with what it is refused. */
+export type RefusedToAgents = { [C in MoneyClass]: (typeof MONEY_CLASSES)[C] extends { refusedToAgents: string } ? C : never }[MoneyClass];
+
+/** The specification, the service's public notes, third-party code, or nothing at all. */
+export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+
+interface OperationBase {
+	/** Display name, action and description shown in n8n. */
+	option: Omit<INodePropertyOptions, 'value' | 'routing'>;
+	method: IHttpRequestMethods;
+	/** Path relative to the base URL; `{name}` placeholders come from `pathParams`. */
+	path: string;
+	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
+	source: EndpointSource;
+	/**
+	 * The operation's fields, in the order the editor shows them (fields/description.ts merges
+	 * them into the node's description). A field's own displayOptions may only refer to fields of
+	 * the same operation; resource and operation are added by the generator.
+	 */
+	fields: INodeProperties[];
+	/** Validates the item's parameters (throwing before any request) and builds the request. */
+	build?: (params: Params) => RequestParts | Promise<RequestParts>;
+	/** What to tell the user for a given HTTP status of this operation, instead of the generic hint. */
+	errorHint?: Partial<Record<number, string>>;
+	/** Requests per minute the service allows on this route, per integration (docs/api.md, "Rate limits"). */
+	rateLimit?: number;
+	/** Shapes each output record of this operation (a withdrawal names each amount's currency). */
+	output?: (record: IDataObject) => IDataObject;
+	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
+	explainError?: (ctx: IExecuteSingleFunctions, error: unknown) => Promise<void>;
+	/**
+	 * The class of an item that adds any of these 'Additional Fields', when they make the operation
+	 * do more to money than its `money` says (Wallet → Create with a settlement bank changes where
+	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
+	 */
+	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
+}
+
+/**
+ * What an operation is, which decides how it is sent, repeated and output (docs/architecture.md):
+ * - `read`: one request that changes nothing; repeated after ambiguous failures.
+ * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
+ * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
+ * - `neverRepeated`: one request that could act twice: never repeated; checked with the whole batch
+ *   first, then sent in item order.
+ * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
+ *   sent at most once.
+ * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
+ * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
+ * - `report`: reads several lists and makes its own items (Statement, docs/statement.md); reads only.
+ */
+export type OperationSpec = OperationBase &
+	/** What the operation can do to money: who may run it, and which guardrails apply. */
+	(
+		| {
+				money: 'pays';
+				/**
+				 * What the credential's guardrails check (money/guardrails.ts), from the request the
+				 * item would send. Such operations also take 'Dry Run'.
+				 */
+				payment: (parts: RequestParts) => Payment;
+		  }
+		| { money: Exclude<MoneyClass, 'pays'>; payment?: never }
+	) &
+	(
+		| {
+				kind: 'read';
+				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
+				records?: (data: unknown) => IDataObject[];
+		  }
+		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
+		| { kind: 'pagedList'; pageSize: number }
+		| {
+				kind: 'report';
+				/** Every route it reads, `METHOD /path` (the README's Operations table). */
+				reads: string[];
+				/**
+				 * The item's output: it reads what it needs through `http` (paced and retried like every
+				 * request). The pipeline redacts the items' JSON; `redactText` does it for text the report
+				 * puts elsewhere (a file).
+				 */
+				report: (params: Params, http: HttpCall, redactText: (text: string) => string) => Promise<INodeExecutionData[]>;
+		  }
+		| {
+				kind: 'withdrawal';
+				/** Where a withdrawal is read by its id or External ID (the path of withdrawal → get). */
+				lookupPath: string;
+		  }
+	);
+
+export type OperationKind = OperationSpec['kind'];
+
+/** How each kind may be repeated after an ambiguous failure. */
+export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
+	read: 'safe',
+	update: 'safe',
+	delete: 'safe',
+	pagedList: 'safe',
+	wholeList: 'safe',
+	report: 'safe',
+	neverRepeated: 'never',
+	withdrawal: 'withdrawal',
+};
+
+export type ResourceSpecs = Record<string, OperationSpec>;
+
+/** What a money-moving item would do, as its operation record states it (`payment`). */
+export interface Payment {
+	/** The amount as the request states it: in USD, in a token, or in a local currency. */
+	amount: { usd: number } | { token: string; crypto: number } | { fiat: string; value: number };
+	/** A crypto destination, checked against the allowed destinations. */
+	destination?: { token: string; network?: string; address: string };
+	/** The withdrawal's External ID (swaps have none). */
+	key?: IdempotencyKey;
+}

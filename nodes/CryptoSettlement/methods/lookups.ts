@@ -1,0 +1,186 @@
+import {
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type INodeListSearchResult,
+	type INodeListSearchItems,
+	type INodePropertyOptions,
+	type JsonObject,
+} from 'n8n-workflow';
+import { SPECS } from '../operations';
+import { CREDENTIAL_TYPE } from '../../service/credentials';
+import { scalarText } from '../../service/values';
+import { callApi, createAuthenticatedHttpCall, networkCode } from '../../service/transport';
+import type { ApiRequest, ApiResponse } from '../../service/api';
+import { apiError, isSuccess } from '../../service/apiErrors';
+
+/** Records asked for per page by the locators' lists (the service's largest page). */
+export const SEARCH_PAGE_SIZE = 100;
+/** With a search text, pages scanned per call before the list offers "load more". */
+export const SEARCH_PAGES_PER_CALL = 10;
+
+interface ListPage {
+	records: IDataObject[];
+	hasNextPage: boolean;
+}
+
+/**
+ * Choices for the editor's dropdowns and resource locators. A failing call raises the service's
+ * own message and HTTP code (n8n shows the message in the dropdown), never the request, which
+ * holds the credentials.
+ */
+async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<ListPage> {
+	const request: ApiRequest = { method: 'GET', route: url, url, qs };
+	let response: ApiResponse;
+	try {
+		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
+		response = await callApi(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), request, 'safe');
+	} catch (error) {
+		const reason = networkCode(error) ?? (error as Error).message;
+		const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
+		throw apiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+			message: `Could not load the list: ${reason}`,
+			httpCode,
+		});
+	}
+	const body = response.body;
+	if (!isSuccess(response)) {
+		const httpCode = String(response.statusCode);
+		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;
+		throw apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
+			message: `Could not load the list: ${message}`,
+			httpCode,
+		});
+	}
+	return {
+		records: Array.isArray(body.data) ? (body.data as IDataObject[]) : [],
+		hasNextPage: body.meta?.hasNextPage === true,
+	};
+}
+
+const text = scalarText;
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/** A search matches the shown name or the ID, ignoring case. */
+function matches(result: INodeListSearchItems, filter?: string): boolean {
+	if (!filter?.trim()) return true;
+	const wanted = filter.trim().toLowerCase();
+	return result.name.toLowerCase().includes(wanted) || String(result.value).toLowerCase().includes(wanted);
+}
+
+export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { records } = await fetchList(this, SPECS.asset.getDepositAssets.path);
+	return records
+		.map((asset) => ({
+			name: `${text(asset.name)} (${text(asset.symbol)}${asset.network ? ` on ${text(asset.network)}` : ''})`,
+			value: text(asset.id ?? asset._id),
+			description: asset.identifier ? `Identifier ${text(asset.identifier)}` : undefined,
+		}))
+		.sort(byName);
+}
+
+/** Banks of the chosen currency; where the operation has no currency, NGN and GHS banks together. */
+export async function getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const chosen = this.getCurrentNodeParameter('currency') as string | undefined;
+	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
+	const lists = await Promise.all(
+		currencies.map(async (currency) =>
+			(await fetchList(this, SPECS.bank.getAll.path, { currency })).records.map((bank) => ({ bank, currency })),
+		),
+	);
+	return lists
+		.flat()
+		.map(({ bank, currency }) => ({
+			name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
+			value: text(bank.id),
+		}))
+		.sort(byName);
+}
+
+/**
+ * One page of a paginated list; with a search text (the service has none), pages are scanned
+ * until enough matches are found or SEARCH_PAGES_PER_CALL is reached, and the token says where
+ * the next call goes on.
+ */
+async function searchPaged(
+	ctx: ILoadOptionsFunctions,
+	url: string,
+	toResult: (record: IDataObject) => INodeListSearchItems,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	let page = Math.max(1, Number(paginationToken) || 1);
+	const results: INodeListSearchItems[] = [];
+	const pagesPerCall = filter?.trim() ? SEARCH_PAGES_PER_CALL : 1;
+	for (let scanned = 0; scanned < pagesPerCall; scanned++) {
+		const { records, hasNextPage } = await fetchList(ctx, url, { page, size: SEARCH_PAGE_SIZE });
+		results.push(...records.map(toResult).filter((result) => matches(result, filter)));
+		if (!hasNextPage || records.length === 0) return { results };
+		page++;
+		if (results.length >= SEARCH_PAGE_SIZE) break;
+	}
+	return { results, paginationToken: String(page) };
+}
+
+/**
+ * What a list with nothing to choose from offers (issue 36): one entry saying there is none yet and
+ * how to add one, instead of n8n's "No results", or its "Could not load list" title above an error.
+ * The editor shows only an entry's name. Its value is empty: picked, it leaves the field empty, so
+ * the node refuses the item naming the field before any request.
+ */
+function noneYet(name: string): INodeListSearchResult {
+	return { results: [{ name, value: '' }] };
+}
+
+/**
+ * A list search over one of the node's paged lists (its Get Many path), one result per record; a
+ * list with no record at all (no search text) offers `none` instead.
+ */
+function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, none: string) {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		const found = await searchPaged(this, path, toResult, filter, paginationToken);
+		return !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken ? noneYet(none) : found;
+	};
+}
+
+/** Short enough to show whole in the field-wide dropdown (it cuts longer names with an ellipsis). */
+export const NONE_YET = {
+	bankAccounts: 'None saved yet: add one with Bank Account → Create',
+	payoutAddresses: 'None saved yet: add one with Payout Address → Create',
+	wallets: 'No wallets yet: create one with Wallet → Create',
+};
+
+export const searchWallets = pagedSearch(
+	SPECS.wallet.getAll.path,
+	(wallet) => ({
+		name: `${text(wallet.label) || text(wallet.id)} — ${text(wallet.name)} ${text(wallet.address)}`.trim(),
+		value: text(wallet.id),
+	}),
+	NONE_YET.wallets,
+);
+
+export const searchBankAccounts = pagedSearch(
+	SPECS.bankAccount.getAll.path,
+	(account) => ({
+		name: `${text(account.bankName)} ${text(account.accountNumber)} — ${text(account.accountName)}`.trim(),
+		value: text(account.id),
+	}),
+	NONE_YET.bankAccounts,
+);
+
+/** The service returns every payout address at once; a search filters that list. */
+export async function searchPayoutAddresses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const { records } = await fetchList(this, SPECS.payoutAddress.getAll.path);
+	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);
+	return {
+		results: records
+			.map((address) => ({
+				name: `${text(address.label) || text(address.address)} — ${text(address.token)}${address.network ? ` ${text(address.network)}` : ''}`,
+				value: text(address.id ?? address._id),
+			}))
+			.filter((result) => matches(result, filter)),
+	};
+}

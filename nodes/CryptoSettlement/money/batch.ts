@@ -1,0 +1,436 @@
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { isInDoubt } from '../../service/apiErrors';
+import { checkGuardrails } from './guardrails';
+import type { HttpCall } from '../../service/api';
+import { contextForItem, inputItems, runOf } from '../engine/engine';
+import { Params } from '../fields/params';
+import type { OperationSpec, RequestParts } from '../fields/types';
+import { rowOf, withItsRow } from '../../service/values';
+import { lookUp } from './withdrawals';
+
+/**
+ * Money movements and other writes that must not repeat are planned for the whole run before any
+ * is sent (docs/architecture.md, "Batches that move money"):
+ * - every item's parameters are checked first: with Continue On Fail off, one invalid item means no
+ *   request at all, and the error names every invalid item;
+ * - items are then sent in item order, a few at a time; with Continue On Fail off, the first
+ *   failure stops the items not yet sent, and the error lists what was already submitted (with
+ *   External IDs), so nobody re-runs blindly;
+ * - within one execution, n8n's Retry On Fail does not send again a write that already took effect
+ *   or ended in doubt: the earlier result or error is given back (a withdrawal in doubt is looked
+ *   up once more first).
+ */
+
+/** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
+export const MONEY_IN_FLIGHT = 4;
+/**
+ * Items beyond those in flight whose reads before sending (a withdrawal's lookup) may start: enough
+ * that a read is done by the item's turn, few enough that reads of items sent a minute later do not
+ * compete with the sends of now.
+ */
+export const READ_AHEAD = 4 * MONEY_IN_FLIGHT;
+/** Items named in one error message at most; the rest are counted. */
+const LISTED = 10;
+
+/** An item's request, or why it cannot go; and its External ID, to name the row in messages. */
+type ItemPlan = ({ parts: RequestParts } | { error: Error }) & { externalId?: string };
+
+/** The External ID an item shows, planned or as typed; undefined when it has none (or it cannot be read). */
+function typedExternalId(ctx: IExecuteSingleFunctions): string | undefined {
+	try {
+		const value = ctx.getNodeParameter('externalId', '') as unknown;
+		return (typeof value === 'string' && value.trim() !== '') || typeof value === 'number' ? String(value).trim() : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+type Settled =
+	| { state: 'submitted'; externalId?: string; id?: string }
+	| { state: 'failed'; message: string }
+	| { state: 'not sent' }
+	| { state: 'invalid' };
+
+interface Entry {
+	settled?: Settled;
+	externalId?: string;
+	done: Promise<void>;
+	markDone: () => void;
+	start?: () => void;
+	started: boolean;
+}
+
+class Batch {
+	readonly entries = new Map<number, Entry>();
+
+	private joined!: () => void;
+
+	/**
+	 * Resolves once every item of the run has joined. With n8n's Batching option the engine starts
+	 * items apart in time and awaits them only after the last one started: an item that failed
+	 * earlier waits for this, so n8n never sees a rejection it is not awaiting yet.
+	 */
+	readonly allJoined = new Promise<void>((resolve) => (this.joined = resolve));
+
+	constructor(private readonly size: number) {}
+
+	plans: Promise<ItemPlan[]> | undefined;
+
+	stoppedBy: number | undefined;
+
+	private inFlight = 0;
+
+	private readonly queue: number[] = [];
+
+	/** Items whose send was answered without a creation, not settled yet: nothing new starts meanwhile. */
+	private readonly held = new Set<number>();
+
+	/** Items waiting to be near their turn (`near`), and how to tell them whether they will be sent. */
+	private readonly nearing = new Map<number, (needed: boolean) => void>();
+
+	register(itemIndex: number): void {
+		let markDone!: () => void;
+		const done = new Promise<void>((resolve) => (markDone = resolve));
+		this.entries.set(itemIndex, { done, markDone, started: false });
+		this.queue.push(itemIndex);
+		if (this.entries.size >= this.size) this.joined();
+	}
+
+	/** Resolves when it is this item's turn: items start in order, a few at a time. */
+	async turn(itemIndex: number): Promise<void> {
+		const entry = this.entries.get(itemIndex) as Entry;
+		await new Promise<void>((resolve) => {
+			entry.start = resolve;
+			this.pump();
+		});
+	}
+
+	/**
+	 * Resolves once the item is among the next READ_AHEAD to start (true), or settled without
+	 * starting (false: it will not be sent, so it needs no read).
+	 */
+	async near(itemIndex: number): Promise<boolean> {
+		const entry = this.entries.get(itemIndex) as Entry;
+		if (entry.started) return true;
+		if (entry.settled) return false;
+		const position = this.queue.indexOf(itemIndex);
+		if (position >= 0 && position < READ_AHEAD) return true;
+		return await new Promise<boolean>((resolve) => this.nearing.set(itemIndex, resolve));
+	}
+
+	private tellNear(itemIndex: number, needed: boolean): void {
+		const resolve = this.nearing.get(itemIndex);
+		if (!resolve) return;
+		this.nearing.delete(itemIndex);
+		resolve(needed);
+	}
+
+	private pump(): void {
+		while (this.inFlight < MONEY_IN_FLIGHT && this.queue.length && !this.held.size) {
+			const entry = this.entries.get(this.queue[0]) as Entry;
+			if (!entry.start) break; // the next item in order is not ready yet: keep the order
+			const itemIndex = this.queue.shift() as number;
+			entry.started = true;
+			this.inFlight++;
+			this.tellNear(itemIndex, true);
+			entry.start();
+		}
+		if (this.nearing.size) for (const itemIndex of this.queue.slice(0, READ_AHEAD)) this.tellNear(itemIndex, true);
+	}
+
+	hold(itemIndex: number): void {
+		if (!this.entries.get(itemIndex)?.settled) this.held.add(itemIndex);
+	}
+
+	settle(itemIndex: number, settled: Settled): void {
+		const entry = this.entries.get(itemIndex) as Entry;
+		this.held.delete(itemIndex);
+		if (entry.settled) return;
+		this.tellNear(itemIndex, entry.started);
+		entry.settled = settled;
+		const queued = this.queue.indexOf(itemIndex);
+		if (queued >= 0) this.queue.splice(queued, 1);
+		if (entry.started) this.inFlight--;
+		entry.markDone();
+		this.pump();
+	}
+
+	async allSettled(): Promise<void> {
+		await Promise.all([...this.entries.values()].map(async (entry) => await entry.done));
+	}
+
+	summary(): { text: string; submitted: IDataObject[] } {
+		const sorted = [...this.entries.entries()].sort(([a], [b]) => a - b);
+		const submitted = sorted
+			.filter(([, entry]) => entry.settled?.state === 'submitted')
+			.map(([itemIndex, entry]) => {
+				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
+				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
+			});
+		const rows = (state: Settled['state']) =>
+			sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
+		const list = (named: string[]) =>
+			named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
+		const failed = rows('failed');
+		const notSent = rows('not sent');
+		const parts = [
+			submitted.length
+				? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.`
+				: 'Nothing was submitted.',
+			failed.length ? `Failed: ${list(failed)}.` : '',
+			notSent.length ? `Not sent: ${list(notSent)}.` : '',
+		];
+		return { text: parts.filter(Boolean).join(' '), submitted };
+	}
+}
+
+const batches = new WeakMap<object, Batch>();
+/** Results of writes that must not repeat, per run and item, for n8n's Retry On Fail. */
+const ledgers = new WeakMap<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
+
+/** This item's place in the run's batch; a new batch when this item already had one (Retry On Fail). */
+export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
+	const run = runOf(ctx);
+	const itemIndex = ctx.getItemIndex();
+	let batch = batches.get(run);
+	if (!batch || batch.entries.has(itemIndex)) {
+		batch = new Batch(inputItems(ctx).length);
+		batches.set(run, batch);
+	}
+	batch.register(itemIndex);
+	return batch;
+}
+
+/** Checks every item of the run once, and gives this item its request, or the reason it cannot go. */
+export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec, http: HttpCall): Promise<RequestParts> {
+	const itemIndex = ctx.getItemIndex();
+	batch.plans ??= planAll(ctx, spec, http, batch).then((plans) => {
+		plans.forEach((plan, index) => {
+			const entry = batch.entries.get(index);
+			if (entry) entry.externalId = plan.externalId;
+		});
+		return plans;
+	});
+	const plans = await batch.plans;
+	const own = plans[itemIndex];
+	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error, externalId: plan.externalId }] : []));
+	if (invalid.length && !ctx.continueOnFail()) {
+		batch.settle(itemIndex, { state: 'invalid' });
+		await batch.allJoined;
+		throw plans.length === 1 ? invalid[0].error : invalidBatchError(ctx, invalid, plans.length);
+	}
+	if (!own || 'error' in own) {
+		batch.settle(itemIndex, { state: 'invalid' });
+		throw own ? own.error : new NodeOperationError(ctx.getNode(), 'This item was not checked', { itemIndex });
+	}
+	return own.parts;
+}
+
+async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch): Promise<ItemPlan[]> {
+	const count = inputItems(ctx).length;
+	const plans: ItemPlan[] = [];
+	for (let index = 0; index < count; index++) {
+		const itemCtx = contextForItem(ctx, index);
+		try {
+			const parts = spec.build ? await spec.build(new Params(itemCtx, spec)) : {};
+			plans.push({ parts, externalId: parts.idempotency?.externalId ?? typedExternalId(itemCtx) });
+		} catch (error) {
+			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
+		}
+	}
+	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
+	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
+	let checked = await checkGuardrails(ctx, http, spec, valid);
+	let found = new Map<number, Found>();
+	if (checked.refused.size && spec.kind === 'withdrawal') {
+		// A guardrail speaks of a new send. A row whose External ID already holds this withdrawal is
+		// reported as it whatever the guardrails now say, and is left out of their check (it is in the
+		// day's list already); a refunded or unmatched one is refused naming it.
+		found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
+		const settled: number[] = [];
+		for (const [index, outcome] of found) {
+			const { externalId } = plans[index];
+			if ('unchecked' in outcome) continue;
+			settled.push(index);
+			plans[index] = 'existing' in outcome
+				? { parts: { ...(plans[index] as { parts: RequestParts }).parts, existing: outcome.existing }, externalId }
+				: { error: outcome.error, externalId };
+		}
+		if (settled.length) {
+			checked.release();
+			checked = await checkGuardrails(ctx, http, spec, valid.filter(({ index }) => !settled.includes(index)));
+		}
+	}
+	for (const [index, error] of checked.refused) {
+		const { externalId } = plans[index];
+		const outcome = found.get(index);
+		if (outcome && 'unchecked' in outcome) {
+			const refusal = error as { description?: string };
+			refusal.description = `${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
+		}
+		plans[index] = { error, externalId };
+	}
+	void batch.allSettled().then(checked.release);
+	return plans;
+}
+
+/** What a row's External ID holds: this withdrawal, one that cannot be this row's, or no answer. */
+type Found = { existing: IDataObject } | { error: Error } | { unchecked: string };
+
+/** Each row's External ID looked up (withdrawals.ts, lookUp); a row with nothing under it is left out. */
+async function foundUnderExternalIds(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	lookupPath: string,
+	rows: Array<{ index: number; parts: RequestParts }>,
+): Promise<Map<number, Found>> {
+	const found = new Map<number, Found>();
+	await Promise.all(
+		rows.map(async ({ index, parts }) => {
+			// A derived External ID is new in this execution: no earlier run can have paid it.
+			if (!parts.idempotency || parts.idempotency.derived) return;
+			try {
+				const existing = await lookUp(contextForItem(ctx, index), http, { ...parts.idempotency, lookupPath });
+				if (existing) found.set(index, { existing });
+			} catch (error) {
+				// The lookup got no answer (an API error): the guardrail's refusal stands, saying so. A
+				// NodeOperationError is the record's own verdict (refunded, another payment's).
+				found.set(index, error instanceof NodeApiError ? { unchecked: error.message } : { error: error as Error });
+			}
+		}),
+	);
+	return found;
+}
+
+function invalidBatchError(
+	ctx: IExecuteSingleFunctions,
+	invalid: Array<{ index: number; error: Error; externalId?: string }>,
+	count: number,
+): NodeOperationError {
+	const listed = invalid
+		.slice(0, LISTED)
+		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
+		.join('; ');
+	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
+		{
+			itemIndex: invalid[0].index,
+			description: `Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.${
+				(invalid[0].error as { description?: string }).description
+					? ` ${withItsRow(invalid[0].error, rowOf(invalid[0].index, invalid[0].externalId), String((invalid[0].error as { description?: string }).description))}`
+					: ''
+			}`,
+		},
+	);
+}
+
+/** What the batch tells a send, and what the send tells the batch. */
+export interface SendTurn {
+	/**
+	 * The error of an in-doubt attempt of this item earlier in the run (n8n's Retry On Fail), for
+	 * kinds that can resolve it without sending (withdrawals, by their External ID).
+	 */
+	earlierInDoubt?: Error;
+	/**
+	 * The write took effect (the service created it, with this id): the item's turn ends here, so
+	 * reading the record back does not hold up the next item's send.
+	 */
+	created: (id?: string) => void;
+	/**
+	 * The send was answered without a creation (a refusal, or no clear answer): no further item
+	 * starts until this one settles, so that a failure still stops the items not yet sent.
+	 */
+	notCreated: () => void;
+}
+
+/**
+ * Sends this item in its turn. With Continue On Fail off, an earlier failure means it is not sent,
+ * and a failure names what the run already submitted. An in-doubt attempt of this item earlier in
+ * the run is given to kinds that can resolve it without sending (`resolvesInDoubt`); other kinds
+ * get its error back.
+ */
+export async function sendInTurn(
+	ctx: IExecuteSingleFunctions,
+	batch: Batch,
+	parts: RequestParts,
+	send: (turn: SendTurn) => Promise<IDataObject[]>,
+	resolvesInDoubt: boolean,
+): Promise<IDataObject[]> {
+	const itemIndex = ctx.getItemIndex();
+	const continueOnFail = ctx.continueOnFail();
+	const run = runOf(ctx);
+	let ledger = ledgers.get(run);
+	if (!ledger) ledgers.set(run, (ledger = new Map()));
+	const earlier = ledger.get(itemIndex);
+
+	// Nothing moves until the engine has started every item: an item it refuses itself (an
+	// expression that fails) stops the run before any money moves.
+	await batch.allJoined;
+	await batch.turn(itemIndex);
+	if (batch.stoppedBy !== undefined && !continueOnFail) {
+		batch.settle(itemIndex, { state: 'not sent' });
+		await batch.allSettled();
+		throw notSentError(ctx, batch);
+	}
+	try {
+		if (earlier && 'error' in earlier && !resolvesInDoubt) throw earlier.error;
+		const submitted = (id?: string) => batch.settle(itemIndex, { state: 'submitted', externalId: parts.idempotency?.externalId, id });
+		const turn: SendTurn = {
+			earlierInDoubt: earlier && 'error' in earlier ? earlier.error : undefined,
+			created: submitted,
+			// With Continue On Fail on, a failure stops nothing, so there is nothing to hold for.
+			notCreated: () => (continueOnFail ? undefined : batch.hold(itemIndex)),
+		};
+		const records = earlier && 'records' in earlier ? earlier.records : await send(turn);
+		ledger.set(itemIndex, { records });
+		const [first] = records;
+		submitted(typeof first?.id === 'string' ? first.id : undefined);
+		return records;
+	} catch (error) {
+		if (isInDoubt(error)) ledger.set(itemIndex, { error: error as Error });
+		batch.settle(itemIndex, { state: 'failed', message: (error as Error).message });
+		batch.stoppedBy ??= continueOnFail ? undefined : itemIndex;
+		if (!continueOnFail) {
+			await batch.allJoined;
+			await batch.allSettled();
+		}
+		throw withSummary(asNodeError(ctx, error), batch, !continueOnFail, itemIndex);
+	}
+}
+
+function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
+}
+
+/**
+ * With Continue On Fail off, the failing item's error also says what the run already submitted.
+ * Its message then names the failing row, so the count of other rows cannot be read as n8n's
+ * " [item K]" suffix's: "… — row 2 (pay-2, n8n item 1) failed; 1 other row was already submitted".
+ */
+function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean, itemIndex: number): E {
+	if (!stopped) return error;
+	const { text, submitted } = batch.summary();
+	if (!submitted.length && batch.entries.size <= 1) return error;
+	const target = error as E & { description?: string; context?: IDataObject };
+	target.description = `${target.description ? `${target.description} ` : ''}${text}`;
+	target.context = { ...(target.context ?? {}), submittedItems: submitted };
+	if (submitted.length) {
+		const others = submitted.length === 1 ? '1 other row was' : `${submitted.length} other rows were`;
+		target.message = `${target.message} — ${rowOf(itemIndex, batch.entries.get(itemIndex)?.externalId)} failed; ${others} already submitted (see details)`;
+	}
+	return error;
+}
+
+function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperationError {
+	const { text, submitted } = batch.summary();
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`Not sent: ${rowOf(ctx.getItemIndex(), batch.entries.get(ctx.getItemIndex())?.externalId)}, because ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first and stopped the rows after it`,
+		{ itemIndex: ctx.getItemIndex(), description: text },
+	);
+	error.context = { ...(error.context ?? {}), submittedItems: submitted };
+	return error;
+}

@@ -1,0 +1,200 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { ROUTES } from '../../service/routes';
+import { credentialsOf } from '../../service/credentials';
+import { runOf } from '../engine/engine';
+import { describeGuardrails } from './guardrailSummary';
+import { callApi } from '../../service/transport';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { isSuccess } from '../../service/apiErrors';
+import { plainDecimal } from '../fields/rules';
+import { CRYPTO_DECIMALS } from '../../service/catalog';
+import type { RequestParts } from '../fields/types';
+import { isObject } from '../../service/values';
+import { lookUp } from './withdrawals';
+
+/**
+ * 'Dry Run' of a money-moving item (README, "Guardrails"): it has passed every check (fields, the
+ * credential's guardrails, for a withdrawal the External ID lookup), and what would be sent is
+ * output with `dryRun: true` instead, with the credential's guardrails and, for a withdrawal, what
+ * leaves the balance, the fee and what the recipient receives. Nothing that moves money is sent.
+ */
+
+/** The request the item would send (never its PIN), its USD value when the guardrails valued it, and the credential's guardrails. */
+export async function dryRunRecord(ctx: IExecuteSingleFunctions, request: ApiRequest, parts: RequestParts): Promise<IDataObject> {
+	const body = { ...(parts.body ?? {}) };
+	delete body.pin;
+	return {
+		dryRun: true,
+		message: 'Dry run: every check passed; nothing was sent',
+		request: { method: request.method, path: request.url, body },
+		...(parts.valueUsd !== undefined ? { valueUsd: parts.valueUsd } : {}),
+		guardrails: describeGuardrails(await credentialsOf(ctx)),
+	};
+}
+
+/** A withdrawal's dry run: looked up like a real one, and for crypto with the network fee estimate. */
+export async function dryRunWithdrawal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	parts: RequestParts,
+	lookupPath: string,
+): Promise<IDataObject> {
+	const idempotency = parts.idempotency as NonNullable<RequestParts['idempotency']>;
+	const existing = parts.existing ?? (await lookUp(ctx, http, { ...idempotency, lookupPath }));
+	if (existing) {
+		return { ...existing, dryRun: true, message: 'Dry run: this payment already exists under its External ID, so nothing would be sent' };
+	}
+	const record: IDataObject = { ...(await dryRunRecord(ctx, request, parts)), externalId: idempotency.externalId };
+	const sent = { ...(parts.body ?? {}) };
+	const feeBearer = await feeBearerOf(ctx, http);
+	if (sent.walletAddress === undefined) return withPayout(record, payoutOf(sent, feeBearer));
+	// The fee quote takes what the withdrawal sends, less its PIN and External ID.
+	delete sent.pin;
+	delete sent.externalId;
+	const quote = sent;
+	const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: quote };
+	try {
+		const response = await callApi(ctx, http, estimate, 'safe');
+		if (isSuccess(response)) {
+			const quoted = response.body.data as IDataObject;
+			const networkFee = isObject(quoted) ? quoteWithUnits(quoted) : quoted;
+			return withPayout(record, payoutOf(sent, feeBearer, networkFee), { networkFee });
+		}
+		const networkFeeUnavailable = `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`;
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable });
+	} catch (error) {
+		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable: (error as Error).message });
+	}
+}
+
+/** What a person reads first: what leaves, the fee and what arrives, then the guardrails, then the request. */
+function withPayout(record: IDataObject, payout: IDataObject, extra: IDataObject = {}): IDataObject {
+	const { dryRun, message, guardrails, ...rest } = record;
+	return { dryRun, message, payout, guardrails, ...rest, ...extra };
+}
+
+type FeeBearer = 'user' | 'business' | undefined;
+
+/** The account's withdrawal fee bearer (Account → Get), read once per node run; undefined when it cannot be read. */
+const bearers = new WeakMap<object, Promise<FeeBearer>>();
+
+async function feeBearerOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<FeeBearer> {
+	const run = runOf(ctx);
+	let bearer = bearers.get(run);
+	if (!bearer) {
+		const { path } = ROUTES.account;
+		bearer = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
+			(response) => {
+				const data = isSuccess(response) && isObject(response.body.data) ? response.body.data : {};
+				return data.withdrawalFeeBearer === 'user' || data.withdrawalFeeBearer === 'business' ? data.withdrawalFeeBearer : undefined;
+			},
+			() => undefined,
+		);
+		bearers.set(run, bearer);
+	}
+	return await bearer;
+}
+
+/** An amount with its unit: USD with 2 decimals, a token's amount with at most 8 (as the node sends them). */
+const money = (value: number, unit: string) =>
+	`${unit === 'USD' ? value.toFixed(2) : plainDecimal(Number(value.toFixed(CRYPTO_DECIMALS)))} ${unit}`;
+
+/**
+ * What leaves the balance, the fee and what the recipient receives, each with its unit, by the
+ * account's withdrawal fee bearer (docs/api.md, "Withdrawal fees"): `user`, the fee is deducted
+ * from the payout; `business`, it is added to what leaves the balance.
+ */
+export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
+	const crypto = body.walletAddress !== undefined;
+	const token = String(body.token ?? '');
+	const inToken = body.cryptoAmount !== undefined;
+	const amount = Number(inToken ? body.cryptoAmount : body.amount);
+	const unit = inToken ? token : 'USD';
+	// The fee in the amount's unit: USD as quoted, or in the token when the quote gives that too.
+	const level = typeof body.feeLevel === 'string' ? body.feeLevel : undefined;
+	const quoted = (key: string, perLevel: string) => {
+		const value = networkFee?.[key] ?? (level && isObject(networkFee?.[perLevel]) ? (networkFee[perLevel] as IDataObject)[level] : undefined);
+		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+	};
+	const fee = inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees');
+	if (!crypto) return bankPayoutOf(amount, feeBearer);
+	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
+	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: feeBearer ?? 'unknown' };
+	if (fee === undefined) {
+		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
+	} else {
+		statement.fee = fee;
+		statement.feeCurrency = unit;
+	}
+	const known = typeof statement.fee === 'number';
+	if (feeBearer === 'user') {
+		statement.leavesBalance = money(amount, unit);
+		statement.recipientReceives = known ? `${money(amount - fee!, unit)} in ${what}` : `${money(amount, unit)} less the fee, in ${what}`;
+	} else if (feeBearer === 'business') {
+		statement.leavesBalance = known ? money(amount + fee!, unit) : `${money(amount, unit)} plus the fee`;
+		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
+	} else {
+		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
+		statement.recipientReceives = `${money(amount, unit)} in ${what}, less the fee if the recipient bears fees`;
+	}
+	const feeText = known ? money(fee!, unit) : 'the fee';
+	statement.summary =
+		feeBearer === 'user'
+			? `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`
+			: feeBearer === 'business'
+				? `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`
+				: `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
+	return statement;
+}
+
+/**
+ * A bank payout's statement (docs/api.md, "Withdrawals and the External ID" and "Withdrawal
+ * fees"): the amount is asked in USD; the service converts it to the bank account's currency (NGN
+ * or GHS) at its rate and debits the balance in that currency; its fee is in that currency. No
+ * route quotes the rate of a payout or its fee beforehand, so what leaves and what arrives are
+ * stated by what they are made of, never as a USD figure: the created record gives the numbers.
+ */
+function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
+	const converted = `the NGN or GHS equivalent of ${money(amount, 'USD')} (the bank account's currency, at the service's rate)`;
+	const fee = "the service's bank fee, in the bank account's currency";
+	const from = "from the balance in the bank account's currency";
+	const statement: IDataObject = {
+		amount,
+		amountCurrency: 'USD',
+		feeBearer: feeBearer ?? 'unknown',
+		fee: `${fee}; the created record shows it (fee, feeCurrency)`,
+	};
+	let summary: string;
+	if (feeBearer === 'user') {
+		statement.leavesBalance = `${converted}, ${from}`;
+		statement.recipientReceives = `${converted}, less ${fee}`;
+		summary = `${converted} leaves the balance in that currency; ${fee} is deducted from it; the recipient receives the rest`;
+	} else if (feeBearer === 'business') {
+		statement.leavesBalance = `${converted}, plus ${fee}, ${from}`;
+		statement.recipientReceives = converted;
+		summary = `${converted}, plus ${fee}, leaves the balance in that currency; the recipient receives ${converted}`;
+	} else {
+		statement.leavesBalance = `${converted}, ${from}, plus the fee if the business bears fees (the fee bearer could not be read)`;
+		statement.recipientReceives = `${converted}, less the fee if the recipient bears fees`;
+		summary = `${converted} leaves the balance in that currency, plus the fee if the business bears fees (the fee bearer could not be read); the recipient receives it, less the fee if the recipient bears fees`;
+	}
+	const [first, ...rest] = summary;
+	statement.summary = `${first.toUpperCase()}${rest.join('')}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
+	return statement;
+}
+
+/**
+ * A fee quote with the unit of its crypto amounts named right after them (`cryptoFee` and the
+ * per-level `cryptoFees` are in the token), where the service does not name it itself.
+ */
+export function quoteWithUnits(record: IDataObject): IDataObject {
+	if (typeof record.token !== 'string') return record;
+	const shaped: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		shaped[key] = value;
+		const unit = `${key}Currency`;
+		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
+	}
+	return shaped;
+}

@@ -1,0 +1,100 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../../service/credentials';
+import { isToolVariant } from '../engine/engine';
+import { GUARDRAILS_SHOWN } from '../fields/fields';
+import { guardrailsOf, misreadText } from './guardrails';
+
+/**
+ * What the credential's guardrails allow, in words (README, "Guardrails"), output by a Dry Run as
+ * `guardrails`: n8n 2.41 lets neither a declarative node's hints (the editor) nor its execution
+ * hints (none for declarative nodes) read or report a credential, so the Dry Run says it. "no
+ * limit" where the owner set none, and `notLimited` names those. The checks are money/guardrails.ts.
+ */
+
+const usd = (value: number) => `${value.toFixed(2)} USD`;
+
+export function describeGuardrails(credentials: IDataObject): IDataObject {
+	let rails: ReturnType<typeof guardrailsOf>;
+	try {
+		rails = guardrailsOf(credentials);
+	} catch (error) {
+		// A value the checks cannot understand refuses every payment (they fail closed): say so.
+		return { unreadable: (error as Error).message };
+	}
+	// A value that cannot be read refuses every payment, never reads as "no limit".
+	if (rails.misread.length) return { unreadable: misreadText(rails.misread[0]) };
+	const notLimited = [
+		...(rails.maxPerWithdrawalUsd > 0 ? [] : ['the amount per withdrawal']),
+		...(rails.maxPerDayUsd > 0 ? [] : ['the total per day']),
+		...(rails.destinations === 'any' ? ['where crypto goes'] : []),
+	];
+	const listed = rails.allowed.length;
+	return {
+		environment: rails.production ? 'production' : 'sandbox',
+		maxPerWithdrawal: rails.maxPerWithdrawalUsd > 0 ? usd(rails.maxPerWithdrawalUsd) : 'no limit',
+		maxPerDay: rails.maxPerDayUsd > 0 ? usd(rails.maxPerDayUsd) : 'no limit',
+		destinations:
+			rails.destinations === 'savedOnly'
+				? 'saved payout addresses only'
+				: rails.destinations === 'allowList'
+					? `${listed} listed address${listed === 1 ? '' : 'es'} only`
+					: 'any address',
+		agentPayments: rails.allowAgentPayments ? 'allowed' : 'not allowed',
+		...(notLimited.length ? { notLimited } : {}),
+	};
+}
+
+const ENVIRONMENT: Record<string, string> = { production: 'Production', sandbox: 'Sandbox' };
+
+/**
+ * What the field Credential Guardrails (fields/fields.ts, CREDENTIAL_GUARDRAILS) shows: the
+ * guardrails in a few words (the option's name, shown in the field), what is not limited
+ * marked ⚠, and the rest (its description): what AI agents may do, what is not limited, who
+ * changes them. For an AI agent's tool, the name starts with what an agent may do.
+ */
+export function guardrailsInShort(
+	credentials: IDataObject,
+	credentialName: string,
+	{ asTool = false } = {},
+): Pick<INodePropertyOptions, 'name' | 'description'> {
+	const rails = describeGuardrails(credentials);
+	const owner = `Only the owner of '${credentialName}' changes them, in the credential under Guardrails.`;
+	if (rails.unreadable !== undefined) {
+		return {
+			name: '⛔ Every payment refused: a guardrail of the credential cannot be read',
+			description: `${String(rails.unreadable)}. ${owner}`,
+		};
+	}
+	const environment = ENVIRONMENT[String(rails.environment)];
+	const notLimited = (rails.notLimited as string[] | undefined) ?? [];
+	const perWithdrawal = rails.maxPerWithdrawal === 'no limit' ? 'no limit per withdrawal' : `max ${String(rails.maxPerWithdrawal)} per withdrawal`;
+	const perDay = rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
+	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview ? ', each approved by a person' : ', without review';
+	const agents = rails.agentPayments === 'allowed' ? `AI agents may pay${reviewed}` : 'AI agents may not pay';
+	const limits = `${notLimited.length ? '⚠ ' : ''}${environment}: ${perWithdrawal}, ${perDay}, ${String(rails.destinations)}`;
+	return {
+		name: asTool ? `${agents} · ${limits}` : limits,
+		// The open list shows the name whole and the description's start: what the name does not say first.
+		description: [`${agents}.`, ...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []), owner].join(' '),
+	};
+}
+
+/** Loads the field's one option: the selected credential's guardrails; never throws (an error would empty the field). */
+export async function getCredentialGuardrails(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	let shown: Pick<INodePropertyOptions, 'name' | 'description'>;
+	if (!selected) {
+		shown = { name: 'No credential selected', description: 'Select a Crypto Settlement API credential to see its guardrails here' };
+	} else {
+		try {
+			const asTool = isToolVariant(this.getNode());
+			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, { asTool });
+		} catch (error) {
+			shown = {
+				name: `⚠ The guardrails of '${selected.name}' could not be read here`,
+				description: `${(error as Error).message}. A payment is checked against them when the node runs, and refused if they cannot be read then.`,
+			};
+		}
+	}
+	return [{ value: GUARDRAILS_SHOWN, ...shown }];
+}

@@ -1,0 +1,490 @@
+import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
+import { ROUTES } from '../../service/routes';
+import { reviewedByPerson, REVIEW_REFUSAL } from './agentReview';
+import { credentialsOf } from '../../service/credentials';
+import { isAgentRun, runOf } from '../engine/engine';
+import { maxPagesFor } from '../engine/lists';
+import { oneAtATime } from '../../service/pacing';
+import { callApi } from '../../service/transport';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { credentialKey, header } from '../../service/pacing';
+import { fieldOf } from '../fields/description';
+import { MONEY_CLASSES, type MoneyClass, type OperationSpec, type Payment, type RefusedToAgents, type RequestParts } from '../fields/types';
+import { isStablecoin } from '../fields/rules';
+import { NETWORKS_BY_TOKEN, statusOf, TOKENS } from '../../service/catalog';
+import { isObject, scalarText } from '../../service/values';
+
+/**
+ * The credential owner's guardrails (README, "Guardrails"), checked for every money-moving item
+ * with the batch's other checks, before anything is sent. They live on the credential, so a person
+ * who may only use a shared credential can neither see nor change them.
+ */
+
+
+export type Destinations = 'any' | 'savedOnly' | 'allowList';
+
+/** A guardrail value the node cannot understand: it refuses what the guardrail guards, never switches it off. */
+export interface Misread {
+	/** The credential property (`maxPerDayUsd`). */
+	name: string;
+	/** What the owner typed, or the part of it that cannot be read. */
+	value: unknown;
+	/** What the value must be. */
+	rule: string;
+}
+
+export interface Guardrails {
+	maxPerWithdrawalUsd: number;
+	maxPerDayUsd: number;
+	destinations: Destinations;
+	allowed: Array<{ token?: string; network?: string; address: string }>;
+	requireExternalId: boolean;
+	allowAgentPayments: boolean;
+	agentPaymentsNeedHumanReview: boolean;
+	production: boolean;
+	/** Values that cannot be read; any one refuses every item the guardrails check. */
+	misread: Misread[];
+}
+
+/** The credential's fields as its editor shows them, so that refusals use the owner's words. */
+const CREDENTIAL_FIELDS = new Map(new CryptoSettlementApi().properties.map((property) => [property.name, property]));
+
+/** The label the credential's editor shows for a guardrail ('Max per Day (USD)'). */
+export function guardrailLabel(name: string): string {
+	return CREDENTIAL_FIELDS.get(name)?.displayName ?? name;
+}
+
+/** The label of one option of a guardrail ('Saved Payout Addresses Only'). */
+function optionLabel(name: string, value: unknown): string {
+	const option = (CREDENTIAL_FIELDS.get(name)?.options ?? []).find((entry) => 'value' in entry && entry.value === value);
+	return option && 'value' in option ? option.name : String(value);
+}
+
+const DESTINATIONS: readonly Destinations[] = ['any', 'savedOnly', 'allowList'];
+
+/** n8n may store a number field the owner never set as nothing at all: unset is the default. */
+const unset = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A USD limit: unset or 0 is no limit; anything but a number of 0 or more cannot be read. */
+function limitOf(credentials: IDataObject, name: string, misread: Misread[]): number {
+	const value = credentials[name];
+	if (unset(value)) return 0;
+	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+	if (Number.isFinite(number) && number >= 0) return number;
+	misread.push({ name, value, rule: 'a number of USD, 0 for no limit' });
+	return 0;
+}
+
+/**
+ * One address a line, optionally `TOKEN:NETWORK:address` (network empty for UTXO coins), `#`
+ * starting a comment. A line that starts with a token but does not name a network of it (or names
+ * one for a UTXO coin), or an address with spaces, cannot be read: it is reported, never guessed.
+ */
+function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails['allowed'] {
+	const allowed: Guardrails['allowed'] = [];
+	const lines = String(text ?? '')
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter((line) => line !== '' && !line.startsWith('#'));
+	for (const line of lines) {
+		const [first, ...rest] = line.split(':');
+		const token = first.toUpperCase();
+		if (!(TOKENS as readonly string[]).includes(token) || !rest.length) {
+			if (/\s/.test(line)) misread.push({ name: 'allowedAddresses', value: line, rule: 'one address a line, without spaces' });
+			else allowed.push({ address: line });
+			continue;
+		}
+		const network = (rest.length > 1 ? rest[0] : '').toUpperCase();
+		const address = rest.slice(1).join(':');
+		const networks: readonly string[] = isStablecoin(token) ? NETWORKS_BY_TOKEN[token as keyof typeof NETWORKS_BY_TOKEN] : [''];
+		if (!networks.includes(network) || !address || /\s/.test(address)) {
+			const expected = isStablecoin(token) ? `${token}:${networks.join('|')}:address` : `${token}::address`;
+			misread.push({ name: 'allowedAddresses', value: line, rule: `a line starting with ${token} reads ${expected}` });
+			continue;
+		}
+		allowed.push({ token, ...(network ? { network } : {}), address });
+	}
+	return allowed;
+}
+
+export function guardrailsOf(credentials: IDataObject): Guardrails {
+	const misread: Misread[] = [];
+	const maxPerWithdrawalUsd = limitOf(credentials, 'maxPerWithdrawalUsd', misread);
+	const maxPerDayUsd = limitOf(credentials, 'maxPerDayUsd', misread);
+	let destinations: Destinations = 'any';
+	if (DESTINATIONS.includes(credentials.destinations as Destinations)) destinations = credentials.destinations as Destinations;
+	else if (!unset(credentials.destinations)) {
+		misread.push({ name: 'destinations', value: credentials.destinations, rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}` });
+	}
+	const allowed = destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
+	if (destinations === 'allowList' && !allowed.length && !misread.some((entry) => entry.name === 'allowedAddresses')) {
+		misread.push({ name: 'allowedAddresses', value: credentials.allowedAddresses ?? '', rule: `at least one address, as ${optionLabel('destinations', 'allowList')} is chosen` });
+	}
+	return {
+		maxPerWithdrawalUsd,
+		maxPerDayUsd,
+		destinations,
+		allowed,
+		// Both default as the credential does when the field was never saved (older credentials).
+		requireExternalId: credentials.requireExternalId !== false,
+		allowAgentPayments: credentials.allowAgentPayments === true,
+		// Only an explicit "off" lifts the review (a credential saved before it existed needs one).
+		agentPaymentsNeedHumanReview: credentials.agentPaymentsNeedHumanReview !== false,
+		production: credentials.environment === 'production',
+		misread,
+	};
+}
+
+const usd = (value: number) => `${value.toFixed(2)} USD`;
+const WHERE = "Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
+
+/** Where a guardrail is changed, in the credential editor's words. */
+const whereIs = (name: string) =>
+	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${guardrailLabel(name)}. Nothing was sent for this item.`;
+
+/** The refusal of a guardrail value that cannot be read: the guardrail, the value, the rule, where to change it. */
+export function misreadText({ name, value, rule }: Misread): string {
+	const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+	return `The credential's guardrail '${guardrailLabel(name)}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
+}
+
+function refusal(ctx: IExecuteSingleFunctions, index: number, message: string, detail = WHERE): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
+}
+
+// ------------------------------------------------------------------------------ the service's reads
+
+/** Prices and local-currency rates from the sell rates (read once per run, paced as that route requires). */
+interface Rates {
+	usdPerToken: Map<string, number>;
+	localPerUsd: Map<string, number>;
+}
+
+async function readRates(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Rates> {
+	const { path, rateLimit } = ROUTES.sellRates;
+	const request: ApiRequest = { method: 'GET', route: path, url: path, rateLimit };
+	const response = await callApi(ctx, http, request, 'safe');
+	if (!isSuccess(response)) throw serviceError(ctx, request, response);
+	const rates: Rates = { usdPerToken: new Map(), localPerUsd: new Map() };
+	for (const entry of Array.isArray(response.body.data) ? response.body.data : []) {
+		if (!isObject(entry)) continue;
+		const symbol = scalarText(entry.symbol).toUpperCase();
+		const price = Number(entry.priceUSD);
+		if (symbol && Number.isFinite(price) && price > 0) rates.usdPerToken.set(symbol, price);
+		// A stablecoin's sell rate is the local currency per USD.
+		if ((symbol === 'USDT' || symbol === 'USDC') && isObject(entry.rate)) {
+			for (const [currency, rate] of Object.entries(entry.rate)) {
+				if (Number(rate) > 0 && !rates.localPerUsd.has(currency.toUpperCase())) rates.localPerUsd.set(currency.toUpperCase(), Number(rate));
+			}
+		}
+	}
+	return rates;
+}
+
+function valueUsd(payment: Payment, rates: Rates | undefined): number | string {
+	const { amount } = payment;
+	if ('usd' in amount) return amount.usd;
+	if (!rates) return 'the service\'s rates could not be read';
+	if ('crypto' in amount) {
+		const price = rates.usdPerToken.get(amount.token.toUpperCase());
+		return price ? amount.crypto * price : `the service's rates give no USD price for ${amount.token}`;
+	}
+	const rate = rates.localPerUsd.get(amount.fiat.toUpperCase());
+	return rate ? amount.value / rate : `the service's rates give no ${amount.fiat.toUpperCase()} rate`;
+}
+
+async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Guardrails['allowed']> {
+	const { path } = ROUTES.payoutAddresses;
+	const request: ApiRequest = { method: 'GET', route: path, url: path };
+	const response = await callApi(ctx, http, request, 'safe');
+	if (!isSuccess(response)) throw serviceError(ctx, request, response);
+	const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
+	// A saved address vouches only for what it names: one without a token, or a stablecoin one
+	// without a network, names no destination a withdrawal could be checked against.
+	return records.flatMap((record) => {
+		const token = scalarText(record.token).toUpperCase();
+		const network = scalarText(record.network).toUpperCase() || undefined;
+		const address = scalarText(record.address).trim();
+		if (!token || !address || (isStablecoin(token) && !network)) return [];
+		return [{ token, network, address }];
+	});
+}
+
+
+/**
+ * How far the service's clock (its Date header) may move n8n's "today": minutes, never a day. A
+ * header further off refuses the item: n8n's clock or the service's is wrong, and which day it is
+ * cannot be told, so the day's total cannot be either.
+ */
+export const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The start (UTC) of today: n8n's clock, moved by the service's Date header within SERVICE_CLOCK_SKEW_MS. */
+function todayStart(dateHeader: string | undefined): number {
+	const now = Date.now();
+	const told = Date.parse(dateHeader ?? '');
+	if (Number.isFinite(told) && Math.abs(told - now) > SERVICE_CLOCK_SKEW_MS) {
+		const minutes = Math.round((told - now) / 60_000);
+		throw new Error(
+			`the service's clock (Date: ${String(dateHeader)}) is ${Math.abs(minutes)} minutes ${minutes > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the ${SERVICE_CLOCK_SKEW_MS / 60_000} minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
+		);
+	}
+	const today = new Date(Number.isFinite(told) ? told : now);
+	return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+}
+
+/** The page size of the daily limit's reads of the withdrawal list (the size Withdrawal → Get Many reads). */
+const WITHDRAWALS_PAGE_SIZE = 100;
+
+/**
+ * Today's (UTC, see todayStart) withdrawals of this credential, in USD, from the service's own
+ * list: every withdrawal counts but those whose status LIFECYCLES marks refunded, nor the payouts
+ * the service makes by itself from deposits (auto-settlement: records with a `trade`). The spec does not say in which
+ * order the list comes, so the walk stops at a page wholly before today only once the list has shown
+ * itself newest first (every record so far no newer than the one before it, some older); otherwise
+ * it reads every page, within the list's page budget, and refuses when that is not enough.
+ */
+async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
+	const { path } = ROUTES.withdrawals;
+	const size = WITHDRAWALS_PAGE_SIZE;
+	let total = 0;
+	let dayStart: number | undefined;
+	const counted = new Set<string>();
+	let previous: number | undefined;
+	let newestFirst: boolean | undefined;
+	for (let page = 1; page <= maxPagesFor(size); page++) {
+		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size } };
+		const response = await callApi(ctx, http, request, 'safe');
+		if (!isSuccess(response)) throw serviceError(ctx, request, response);
+		dayStart ??= todayStart(header(response.headers, 'date'));
+		const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
+		let older = 0;
+		for (const record of records) {
+			const created = Date.parse(scalarText(record.createdAt));
+			if (!Number.isFinite(created)) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
+			if (previous !== undefined && created !== previous) newestFirst = created < previous && newestFirst !== false;
+			previous = created;
+			if (created < dayStart) {
+				older++;
+				continue;
+			}
+			// A list that shifts while it is read repeats a record at a page boundary: counted once.
+			const id = scalarText(record.id);
+			if (id && counted.has(id)) continue;
+			if (id) counted.add(id);
+			if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || (record.trade !== null && record.trade !== undefined && record.trade !== '')) continue;
+			total += recordUsd(record, await rates());
+		}
+		if (records.length === 0 || response.body.meta?.hasNextPage !== true) return total;
+		if (newestFirst === true && older === records.length) return total;
+	}
+	throw new Error(`today's withdrawals could not be counted within ${maxPagesFor(size)} pages of the service's withdrawal list`);
+}
+
+function recordUsd(record: IDataObject, rates: Rates | undefined): number {
+	const amount = Number(record.amount);
+	if (record.amount !== null && record.amount !== undefined && Number.isFinite(amount)) return amount;
+	const value = valueUsd({ amount: { token: scalarText(record.token), crypto: Number(record.cryptoAmount) } }, rates);
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	throw new Error(`withdrawal ${scalarText(record.id)} cannot be valued in USD`);
+}
+
+// ------------------------------------------------------------------------------------- the check
+
+/** What this process's runs are about to send today, per credential, until their batch settles. */
+const reserved = new Map<string, Map<object, number>>();
+
+/**
+ * Checks the guardrails of every money-moving item of a run. Returns the refusal of each refused
+ * item (by index), sets each accepted item's `valueUsd`, and a `release` to call once the run's
+ * sends have settled (its reservation against the day's limit ends then).
+ */
+export async function checkGuardrails(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	spec: OperationSpec,
+	items: Array<{ index: number; parts: RequestParts }>,
+): Promise<{ refused: Map<number, Error>; release: () => void }> {
+	const refused = new Map<number, Error>();
+	const release = () => undefined;
+	if (!spec.payment || !items.length) return { refused, release };
+	const rails = guardrailsOf(await credentialsOf(ctx));
+	const payments = items.map((item) => ({ ...item, payment: (spec.payment as NonNullable<OperationSpec['payment']>)(item.parts) }));
+	const refuse = (index: number, message: string, detail?: string) => {
+		if (!refused.has(index)) refused.set(index, refusal(ctx, index, message, detail));
+	};
+
+	if (isAgentRun(ctx) && !rails.allowAgentPayments) {
+		for (const { index } of payments) {
+			refuse(
+				index,
+				'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.',
+				"Allow Agent Payments is off in the Crypto Settlement API credential (Guardrails). Reads stay allowed. Nothing was sent.",
+			);
+		}
+		return { refused, release };
+	}
+	if (isAgentRun(ctx) && rails.agentPaymentsNeedHumanReview && !reviewedByPerson(ctx)) {
+		for (const { index } of payments) refuse(index, REVIEW_REFUSAL.message, REVIEW_REFUSAL.description);
+		return { refused, release };
+	}
+
+	if (rails.misread.length) {
+		for (const { index } of payments) refuse(index, misreadText(rails.misread[0]), whereIs(rails.misread[0].name));
+		return { refused, release };
+	}
+
+	if (rails.requireExternalId && rails.production) {
+		for (const { index, payment } of payments) {
+			if (payment.key?.derived) {
+				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
+			}
+		}
+	}
+
+	const destinationsOk = await allowedDestinations(ctx, http, rails).catch((error: Error) => error);
+	for (const { index, payment } of payments) {
+		if (!payment.destination || rails.destinations === 'any') continue;
+		if (destinationsOk instanceof Error) {
+			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`, whereIs('destinations'));
+			continue;
+		}
+		if (!destinationsOk.some((allowed) => matches(allowed, payment.destination as NonNullable<Payment['destination']>))) {
+			const { token, network, address } = payment.destination;
+			refuse(
+				index,
+				rails.destinations === 'savedOnly'
+					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
+					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
+				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
+			);
+		}
+	}
+
+	const valuing = rails.maxPerWithdrawalUsd > 0 || rails.maxPerDayUsd > 0;
+	let ratesRead: Promise<Rates | undefined> | undefined;
+	const rates = async () => await (ratesRead ??= readRates(ctx, http).catch(() => undefined));
+	const values = new Map<number, number>();
+	if (valuing) {
+		for (const { index, payment, parts } of payments) {
+			const value = valueUsd(payment, 'usd' in payment.amount ? undefined : await rates());
+			if (typeof value === 'string') {
+				refuse(index, `This item cannot be valued in USD, so its limits cannot be checked: ${value}`);
+				continue;
+			}
+			parts.valueUsd = Math.round(value * 100) / 100;
+			values.set(index, value);
+			if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
+				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
+			}
+		}
+	}
+	if (rails.maxPerDayUsd <= 0) return { refused, release };
+
+	// One run at a time per credential reads the day and reserves its share.
+	const key = credentialKey(ctx);
+	const run = runOf(ctx);
+	return await oneAtATime(`guardrails ${key}`, async () => {
+		let today: number;
+		try {
+			today = await readTodaysTotal(ctx, http, rates);
+		} catch (error) {
+			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
+			return { refused, release };
+		}
+		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
+		let planned = 0;
+		for (const { index } of payments) {
+			const value = values.get(index);
+			if (value === undefined || refused.has(index)) continue;
+			if (today + others + planned + value > rails.maxPerDayUsd) {
+				refuse(
+					index,
+					`Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`,
+					whereIs('maxPerDayUsd'),
+				);
+				continue;
+			}
+			planned += value;
+		}
+		const runs = reserved.get(key) ?? new Map<object, number>();
+		runs.set(run, (runs.get(run) ?? 0) + planned);
+		reserved.set(key, runs);
+		return {
+			refused,
+			release: () => {
+				runs.delete(run);
+				if (!runs.size) reserved.delete(key);
+			},
+		};
+	});
+}
+
+/** Whether a class is one AI agents may never run (the table's `refusedToAgents`). */
+const refusedToAgents = (money: MoneyClass): money is RefusedToAgents => 'refusedToAgents' in MONEY_CLASSES[money];
+
+/** What AI agents may never do through this node, in words, from the table. */
+const NEVER_FOR_AGENTS = (Object.keys(MONEY_CLASSES) as MoneyClass[])
+	.filter(refusedToAgents)
+	.map((money) => MONEY_CLASSES[money].does)
+	.join(', or ');
+
+/**
+ * What this item can do to money, and the operation's name for it: the record's `moneyWith` class
+ * when the item adds any of its fields to 'Additional Fields' (named by their labels), else its
+ * `money`. Additional Fields the node cannot read count as adding them (a guardrail fails closed).
+ */
+function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: string): { money: MoneyClass; name: string } {
+	if (!spec.moneyWith) return { money: spec.money, name };
+	const added: unknown = ctx.getNodeParameter('additionalFields', {});
+	const set = spec.moneyWith.fields.filter((field) => !isObject(added) || added[field] !== undefined);
+	if (!set.length) return { money: spec.money, name };
+	const labels = set.map((field) => `'${fieldOf(spec, field)?.displayName ?? field}'`);
+	return { money: spec.moneyWith.money, name: `${name} ${spec.moneyWith.name} (${labels.join(', ')})` };
+}
+
+/**
+ * Refuses, before any request, an operation that this run may not run at all by what it can do to
+ * money (its record's `money`, or `moneyWith` by the item's Additional Fields): an AI agent never
+ * changes where money goes, settings, or replays events; with Allowed Destinations restricted, no
+ * operation through this credential changes where money goes, so the credential cannot add a
+ * destination and then pay it. Payments are checked item by item with the batch (checkGuardrails);
+ * reads are always allowed.
+ */
+export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, title: string, credentials: IDataObject): void {
+	const { money, name } = moneyOfItem(ctx, spec, title);
+	if (!refusedToAgents(money)) return;
+	const fail = (message: string, description: string) => {
+		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+	};
+	if (isAgentRun(ctx)) {
+		fail(
+			`This tool may not ${MONEY_CLASSES[money].refusedToAgents} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			`Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; anything that ${NEVER_FOR_AGENTS}, is left to people, in a workflow without an agent. Nothing was sent.`,
+		);
+	}
+	if (money !== 'destination') return;
+	const rails = guardrailsOf(credentials);
+	const misread = rails.misread.find((entry) => entry.name === 'destinations');
+	if (misread) fail(misreadText(misread), whereIs('destinations'));
+	if (rails.destinations !== 'any') {
+		fail(
+			`${name} is refused: this credential's '${guardrailLabel('destinations')}' is '${optionLabel('destinations', rails.destinations)}', so it may not change where money goes`,
+			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor set a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
+		);
+	}
+}
+
+async function allowedDestinations(ctx: IExecuteSingleFunctions, http: HttpCall, rails: Guardrails): Promise<Guardrails['allowed']> {
+	if (rails.destinations === 'allowList') return rails.allowed;
+	if (rails.destinations === 'savedOnly') return await readSavedAddresses(ctx, http);
+	return [];
+}
+
+/** An allowed entry covers a destination: the same address, and token and network where the entry names them. */
+function matches(allowed: Guardrails['allowed'][number], destination: NonNullable<Payment['destination']>): boolean {
+	if (allowed.address !== destination.address) return false;
+	if (allowed.token && allowed.token !== destination.token.toUpperCase()) return false;
+	return !allowed.network || allowed.network === (destination.network ?? '').toUpperCase();
+}

@@ -1,0 +1,432 @@
+import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { callApi, exchangeOnce, recordPath } from '../../service/transport';
+import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
+import { apiError, markInDoubt, serviceError } from '../../service/apiErrors';
+import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
+import type { SendTurn } from './batch';
+import { statusOf } from '../../service/catalog';
+import type { IdempotencyKey } from '../fields/types';
+import { scalarText } from '../../service/values';
+
+/**
+ * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
+ * - the External ID is looked up before it is sent: a record found there is this payment only when
+ *   it is the same kind and shows every field the request sets with the same value, and it was
+ *   not refunded; a different or unprovable record means the ID is taken;
+ * - in one n8n process, submissions with the same External ID and credential take turns;
+ * - it is sent once per run: only a JSON envelope with `success: true` and `data.id` counts as
+ *   created; any other answer is in doubt and resolved by lookups, never by sending again.
+ */
+
+export type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
+
+/** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
+export type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
+
+/** The read of one withdrawal by its id or External ID. */
+function lookupRequest(lookupPath: string, id: string): ApiRequest {
+	return { method: 'GET', route: lookupPath, url: recordPath(lookupPath, id) };
+}
+
+/** The withdrawal stored under this External ID, or undefined when the service has none. */
+async function findWithdrawal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	externalId: string,
+	lookupPath: string,
+): Promise<IDataObject | undefined> {
+	const request = lookupRequest(lookupPath, externalId);
+	const response = await callApi(ctx, http, request, 'safe');
+	// Not found; 400 and 422 say the service cannot look this value up, which is not found either.
+	if ([400, 404, 422].includes(response.statusCode)) return undefined;
+	if (response.statusCode >= 300 || !response.json || response.body.success === false) {
+		throw serviceError(ctx, request, response);
+	}
+	const record = response.body.data;
+	// Only a record that carries an id and exactly this External ID is this withdrawal.
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	const found = record as IDataObject;
+	const id = found.id ?? found._id;
+	if (typeof id !== 'string' || id === '' || found.externalId !== externalId) return undefined;
+	return found;
+}
+
+const sameText = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
+
+/** Bank or crypto: the record's `type`, else told by its destination; undefined when it shows neither. */
+function paymentKindOf(record: IDataObject): string | undefined {
+	if (typeof record.type === 'string' && record.type.trim() !== '') return record.type.trim().toLowerCase();
+	const present = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	if (present(record.bankAccount)) return 'bank';
+	if (present(record.walletAddress)) return 'crypto';
+	return undefined;
+}
+
+/**
+ * How the record found under an External ID compares with this request: the fields that conflict
+ * (a different kind of payment, a different value, or `null` where the request sets one), and the
+ * fields the record does not show, which leave the match unproven.
+ */
+export function compareWithRecord(record: IDataObject, expected: IDataObject): { conflicts: string[]; unshown: string[] } {
+	const conflicts: string[] = [];
+	const unshown: string[] = [];
+	for (const [field, wanted] of Object.entries(expected)) {
+		if (wanted === undefined) continue;
+		const actual = field === 'type' ? paymentKindOf(record) : record[field];
+		if (actual === undefined) unshown.push(field);
+		else if (actual === null) conflicts.push(field);
+		else if (typeof wanted === 'number' ? Number(actual) !== wanted : field === 'walletAddress' ? String(actual) !== wanted : !sameText(actual, wanted))
+			conflicts.push(field);
+	}
+	return { conflicts, unshown };
+}
+
+/**
+ * Sends a withdrawal at most once (README, "Never paid twice"): looked up first; sent once; an
+ * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
+ * followed by lookups for a late commit, never by a second send. Only a connection that failed
+ * before any byte left, or a 429, is sent again. With the turn's `earlierInDoubt` (n8n's Retry On
+ * Fail after an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once
+ * more, and its error given back when it is still not found. Once created, the turn is told before
+ * the record is read back, so the read is off the next item's critical path.
+ */
+export async function submitWithdrawal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
+	lookupPath: string,
+	turn?: SendTurn,
+	ahead?: LookupAhead,
+): Promise<IDataObject> {
+	const key: Submission = { ...idempotency, lookupPath };
+	const earlierInDoubt = turn?.earlierInDoubt;
+	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
+	const lockKey = lockKeyOf(ctx, key);
+	return await oneAtATime(lockKey, async () => {
+		if (earlierInDoubt) {
+			const found = await findWithdrawal(ctx, http, key.externalId, key.lookupPath).catch(() => undefined);
+			if (found) return matchOrRefuse(ctx, found, key, 'an earlier attempt of this run had no clear answer');
+			throw earlierInDoubt;
+		}
+		const existing = await lookUp(ctx, http, key, ahead);
+		if (existing) return existing;
+		try {
+			return await sendOnce(ctx, http, request, key, turn);
+		} finally {
+			noteSendEnded(lockKey);
+		}
+	});
+}
+
+/** The one send of a withdrawal not found under its External ID, and what its answer proves. */
+async function sendOnce(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	key: Submission,
+	turn?: SendTurn,
+): Promise<IDataObject> {
+	const outcome = await exchangeOnce(ctx, http, request);
+	const created = outcome.kind === 'answered' ? createdId(outcome.response) : undefined;
+	if (created === undefined) turn?.notCreated();
+	else turn?.created(created);
+	if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
+	const { response } = outcome;
+	if (created !== undefined) {
+		const data = response.body.data as IDataObject;
+		const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
+		return {
+			...data,
+			...full.record,
+			id: created,
+			externalId: key.externalId,
+			alreadySubmitted: false,
+			message: response.body.message ?? '',
+			...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
+		};
+	}
+	if (response.statusCode >= 200 && response.statusCode < 300) {
+		const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
+		return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode }, RETRY.inDoubtLookupWindowMs);
+	}
+	if (response.statusCode === 400 || response.statusCode === 409) {
+		// Refused; if that is because this External ID exists, the lookup says whose it is.
+		const refusal = serviceError(ctx, request, response);
+		const found = await lookUpAfterRefusal(ctx, http, key, refusal);
+		if (found) return found;
+		throw refusal;
+	}
+	throw serviceError(ctx, request, response);
+}
+
+/**
+ * After a send whose outcome is unknown: looks the External ID up over `windowMs`, with backoff, so
+ * a late commit is found and reported; not found by then, the item fails as in doubt.
+ */
+async function resolveInDoubt(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	cause: Pick<Ambiguous, 'reason' | 'statusCode'>,
+	windowMs: number,
+): Promise<IDataObject> {
+	const deadline = Date.now() + windowMs;
+	for (let attempt = 1; ; attempt++) {
+		let record: IDataObject | undefined;
+		try {
+			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+		} catch {
+			// The lookup failed too: keep trying within the window.
+		}
+		if (record) return matchOrRefuse(ctx, record, key, cause.reason);
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
+		await sleep(Math.min(backoffMs(attempt), remaining));
+	}
+}
+
+/**
+ * The withdrawal just created, as the service stores it (status, amounts, fee, destination), read
+ * by its id on the lookup route, which is not rate-limited. The withdrawal exists whatever happens
+ * here, so a failed read never fails the item: the creation answer is output with the reason.
+ */
+async function fullRecord(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	id: string,
+	lookupPath: string,
+): Promise<{ record: IDataObject; unavailable?: string }> {
+	const request = lookupRequest(lookupPath, id);
+	try {
+		const response = await callApi(ctx, http, request, 'safe');
+		const data = response.body.data as IDataObject | undefined;
+		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
+		if (response.statusCode < 300 && response.json && response.body.success !== false && found && String(found.id ?? found._id) === id) {
+			return { record: found };
+		}
+		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+	} catch (error) {
+		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}` };
+	}
+}
+
+/** The id of a created withdrawal: a JSON envelope with `success: true` and a non-empty `data.id`. */
+function createdId(response: ApiResponse): string | undefined {
+	if (response.statusCode < 200 || response.statusCode >= 300 || !response.json) return undefined;
+	if (response.body.success !== true) return undefined;
+	const data = response.body.data as IDataObject | undefined;
+	const id = data && typeof data === 'object' ? data.id : undefined;
+	return typeof id === 'string' && id.trim() !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+}
+
+/**
+ * The lookup before the send; a match is this payment, a record of another payment is a reused ID.
+ * A lookup made ahead of the item's turn (`ahead`) stands in for it while it is still true; without
+ * an answer it cannot be known whether the withdrawal exists, so it is not sent.
+ */
+export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, ahead?: LookupAhead): Promise<IDataObject | undefined> {
+	const early = await ahead;
+	let record: IDataObject | undefined;
+	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
+	else {
+		try {
+			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+		} catch (error) {
+			throw lookupFailedError(ctx, key.externalId, error);
+		}
+	}
+	return record && matchOrRefuse(ctx, record, key);
+}
+
+/**
+ * Sends of withdrawals in this n8n process, numbered as they end, with the number of the last one
+ * per credential and External ID: a lookup that began before a send of its External ID ended may
+ * not show that withdrawal, so it is not used (docs/architecture.md, "Never paid twice").
+ */
+let sendsEnded = 0;
+const lastSendEnded = new Map<string, number>();
+/** External IDs remembered; a lookup made ahead is used only while fewer sends than this ended since. */
+const REMEMBERED_SENDS = 10_000;
+
+function noteSendEnded(lockKey: string): void {
+	lastSendEnded.delete(lockKey);
+	lastSendEnded.set(lockKey, ++sendsEnded);
+	// The oldest key goes: a lookup that could need it is older than REMEMBERED_SENDS sends (stillTrue).
+	if (lastSendEnded.size > REMEMBERED_SENDS) lastSendEnded.delete(lastSendEnded.keys().next().value as string);
+}
+
+/**
+ * A lookup of a withdrawal's External ID made ahead of its turn, and when it began (in sends
+ * ended); undefined when the item turned out not to be sent.
+ */
+export type LookupAhead = Promise<
+	({ record: IDataObject | undefined } | { error: unknown }) & { since: number } | undefined
+>;
+
+/**
+ * Looks the External ID up once `near` says the item is close to its turn, so that the lookup is
+ * done by then and only the send is on the paced route's critical path (README, "Speed"). A read
+ * only: its answer is checked again under the External ID's lock before it is trusted
+ * (`stillTrue`), and a failed one is repeated then.
+ */
+export async function lookUpAhead(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, near: Promise<boolean>): LookupAhead {
+	if (!(await near)) return undefined;
+	const since = sendsEnded;
+	try {
+		return { record: await findWithdrawal(ctx, http, key.externalId, key.lookupPath), since };
+	} catch (error) {
+		return { error, since };
+	}
+}
+
+/** No send of this External ID in this process ended since the lookup began (a duplicate from elsewhere is refused by the service, then looked up). */
+function stillTrue(ahead: { since: number }, lockKey: string): boolean {
+	return sendsEnded - ahead.since < REMEMBERED_SENDS && (lastSendEnded.get(lockKey) ?? 0) <= ahead.since;
+}
+
+function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
+	return `${credentialKey(ctx)} ${key.externalId}`;
+}
+
+async function lookUpAfterRefusal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	refusal: NodeApiError,
+): Promise<IDataObject | undefined> {
+	let record: IDataObject | undefined;
+	try {
+		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+	} catch (error) {
+		// Keep the refusal, which is what the user must act on, and say the check failed too.
+		refusal.description = `${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
+		throw refusal;
+	}
+	return record && matchOrRefuse(ctx, record, key);
+}
+
+/**
+ * A found record is this payment only when it is provably the same and its money did not go back;
+ * otherwise the item fails naming it. `inDoubt` is why this item's own send proved nothing, when
+ * the record was found after it: the item then fails in doubt (a typed flag, markInDoubt), saying
+ * the withdrawal may have been made and to check it, never that the External ID is someone else's.
+ */
+function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }, inDoubt?: string): IDataObject {
+	const { conflicts, unshown } = compareWithRecord(record, key.expected);
+	const id = String(record.id ?? record._id);
+	const status = scalarText(record.status).trim().toLowerCase();
+	if (statusOf('withdrawal', status)?.refunded) throw refundedError(ctx, record, key.externalId, inDoubt);
+	const shown = (field: string) => JSON.stringify(field === 'type' ? (paymentKindOf(record) ?? null) : (record[field] ?? null));
+	const detail = conflicts.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
+	if (inDoubt !== undefined && (conflicts.length || unshown.length)) {
+		const why = conflicts.length ? `it differs: ${detail}` : `it does not show ${unshown.join(', ')}`;
+		throw markInDoubt(
+			new NodeOperationError(
+				ctx.getNode(),
+				`The withdrawal with External ID ${key.externalId} may have been made (${inDoubt}): the service shows ${withdrawalNamed(record)} under it, which cannot be matched to this payment (${why}); check it before any retry`,
+				{
+					itemIndex: ctx.getItemIndex(),
+					description: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id}, which ${conflicts.length ? 'differs from this item' : 'does not show enough to tell whether it is this payment'}. It was not sent again, and it is not reported as this payment. Check withdrawal ${id} (Withdrawal → Get, or the dashboard) before any retry: if it is this payment, it is paid. Do not pay this item under a new External ID until you have made sure it was not paid.`,
+				},
+			),
+		);
+	}
+	if (conflicts.length) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`External ID ${key.externalId} was already used for a different withdrawal (${detail})`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description: `A withdrawal with this External ID exists (id ${id}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
+			},
+		);
+	}
+	if (unshown.length) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`External ID ${key.externalId} is already used; the service's record cannot be matched to this payment (it does not show ${unshown.join(', ')})`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description: `A withdrawal with this External ID exists (id ${id}), but its record does not show enough to tell whether it is this payment, so nothing was sent and it is not reported as this one. Check it with Withdrawal → Get; give a different payment its own External ID.`,
+			},
+		);
+	}
+	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
+}
+
+/** "withdrawal wd-3 (100 USD, pending)": its id, amount and status as the record shows them. */
+function withdrawalNamed(record: IDataObject): string {
+	const present = (value: unknown) => value !== undefined && value !== null && scalarText(value).trim() !== '';
+	const amount = present(record.amount)
+		? `${scalarText(record.amount)} USD`
+		: present(record.cryptoAmount)
+			? `${scalarText(record.cryptoAmount)} ${scalarText(record.token)}`.trim()
+			: 'amount not shown';
+	const status = present(record.status) ? scalarText(record.status) : 'status not shown';
+	return `withdrawal ${scalarText(record.id ?? record._id)} (${amount}, ${status})`;
+}
+
+/**
+ * A withdrawal whose money went back (a refunded status of LIFECYCLES) found under the External ID:
+ * not this payment's success. Running again with the same External ID finds it again and sends
+ * nothing; a new External ID pays a new withdrawal, so the message asks to check first.
+ */
+function refundedError(ctx: IExecuteSingleFunctions, record: IDataObject, externalId: string, inDoubt?: string): NodeOperationError {
+	const id = scalarText(record.id ?? record._id);
+	const status = scalarText(record.status).trim();
+	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
+	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
+	const error = new NodeOperationError(ctx.getNode(), inDoubt === undefined ? `${found}, and nothing was sent` : `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			inDoubt === undefined
+				? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
+				: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
+	});
+	return inDoubt === undefined ? error : markInDoubt(error);
+}
+
+function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		"A retried execution cannot recognise withdrawals by a derived External ID: map 'External ID' to your own payment ID",
+		{
+			itemIndex: ctx.getItemIndex(),
+			description:
+				"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
+		},
+	);
+}
+
+function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
+	const reason = (error as Error)?.message ?? 'no answer';
+	const httpCode = (error as { httpCode?: string })?.httpCode;
+	return apiError(
+		ctx.getNode(),
+		{ message: reason, ...(httpCode ? { httpCode } : {}) },
+		{
+			message: `Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
+			description: 'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
+			httpCode,
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
+}
+
+function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
+	const httpCode = statusCode ? String(statusCode) : undefined;
+	return markInDoubt(
+		apiError(
+			ctx.getNode(),
+			{ message: reason, ...(httpCode ? { httpCode } : {}) },
+			{
+				message: `The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
+				description:
+					'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
+				httpCode,
+				itemIndex: ctx.getItemIndex(),
+			},
+		),
+	);
+}

@@ -1,0 +1,44 @@
+import { bankAccountFields } from '../fields/builders';
+import { BANK_ACCOUNT_FIELDS, CURRENCY, LIST_FIELDS } from '../fields/fields';
+import { checkOneOf } from '../fields/rules';
+import { FIAT_CURRENCIES } from '../../service/catalog';
+import type { Params } from '../fields/params';
+import type { ResourceSpecs } from '../fields/types';
+
+function currencyOf(params: Params): string {
+	const currency = params.text('currency', 'ngn');
+	params.assert(checkOneOf('currency', currency, FIAT_CURRENCIES));
+	return currency as string;
+}
+
+export const bank: ResourceSpecs = {
+	getAll: {
+		option: {
+			name: 'Get Many',
+			action: 'Get many banks',
+			description: 'List the banks of a currency, the source of bank IDs',
+		},
+		method: 'GET',
+		path: '/payments/banks',
+		source: 'public notes',
+		kind: 'wholeList',
+		money: 'none',
+		fields: [CURRENCY, ...LIST_FIELDS],
+		build: (params) => ({ qs: { currency: currencyOf(params) } }),
+	},
+	verifyAccount: {
+		option: {
+			name: 'Verify Account',
+			action: 'Verify a bank account',
+			description: 'Resolve the holder name of a bank account number',
+		},
+		method: 'POST',
+		path: '/payments/banks/validate',
+		source: 'spec',
+		// Resolving a holder name changes nothing.
+		kind: 'read',
+		money: 'none',
+		fields: [CURRENCY, ...BANK_ACCOUNT_FIELDS],
+		build: (params) => ({ body: { ...bankAccountFields(params), currency: currencyOf(params) } }),
+	},
+};

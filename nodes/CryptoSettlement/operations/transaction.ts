@@ -1,0 +1,29 @@
+import { recordFilter } from '../fields/filters';
+import { LIST_FIELDS, listFilters, requiredText } from '../fields/fields';
+import { TRADE_EVENT_STATUSES } from '../../service/catalog';
+import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
+
+export const transaction: ResourceSpecs = {
+	get: {
+		option: { name: 'Get', action: 'Get a transaction', description: 'Get a deposit (trade) transaction by ID' },
+		method: 'GET',
+		path: ROUTES.trade.path,
+		source: 'public notes',
+		kind: 'read',
+		money: 'none',
+		fields: [requiredText('transactionId', 'Transaction ID', { description: 'Trade (deposit) ID, as carried by trade.* webhooks' })],
+		build: (params) => ({ pathParams: { transactionId: params.pathId('transactionId') } }),
+	},
+	getAll: {
+		option: { name: 'Get Many', action: 'Get many transactions', description: 'List deposit and trade transactions' },
+		method: 'GET',
+		path: ROUTES.trades.path,
+		source: 'spec',
+		kind: 'pagedList',
+		money: 'none',
+		pageSize: 100,
+		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_EVENT_STATUSES, [])],
+		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
+	},
+};

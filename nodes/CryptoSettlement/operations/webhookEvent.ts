@@ -1,0 +1,97 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { LIST_FIELDS, REFERENCE, requiredText } from '../fields/fields';
+import type { ResourceSpecs } from '../fields/types';
+import { ROUTES } from '../../service/routes';
+
+/** The service's own filters of stored deliveries, sent as query parameters. */
+const FILTERS: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'End Date',
+			name: 'endDate',
+			type: 'dateTime',
+			default: '',
+			description: 'Only events created before this time',
+		},
+		{
+			displayName: 'Filter',
+			name: 'filter',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. eventType=withdrawal.completed',
+			description:
+				"Sent unchanged as the service's filter expression, for example to list one event kind. The service does not publish the syntax, so the example is a starting point: check that the results match it. Start Date and End Date are documented filters.",
+		},
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. -createdAt',
+			description: "Sort expression in the service's own syntax",
+		},
+		{
+			displayName: 'Start Date',
+			name: 'startDate',
+			type: 'dateTime',
+			default: '',
+			description: 'Only events created after this time',
+		},
+	],
+};
+
+export const webhookEvent: ResourceSpecs = {
+	get: {
+		option: {
+			name: 'Get',
+			action: 'Get a webhook event',
+			description: 'Get a stored webhook delivery with its attempts',
+		},
+		method: 'GET',
+		path: '/transactions/webhooks/{webhookEventId}',
+		source: 'public notes',
+		kind: 'read',
+		money: 'none',
+		fields: [requiredText('webhookEventId', 'Webhook Event ID')],
+		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
+	},
+	getAll: {
+		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
+		method: 'GET',
+		path: ROUTES.webhookEvents.path,
+		source: 'public notes',
+		kind: 'pagedList',
+		money: 'none',
+		pageSize: 200,
+		fields: [...LIST_FIELDS, FILTERS],
+		build: (params) => {
+			const filters = (params.raw('filters', {}) as IDataObject) ?? {};
+			const qs: IDataObject = {};
+			for (const key of ['startDate', 'endDate', 'sort', 'filter']) {
+				const value = filters[key];
+				if (value !== undefined && value !== null && String(value).trim() !== '') qs[key] = String(value).trim();
+			}
+			return { qs };
+		},
+	},
+	resend: {
+		option: {
+			name: 'Resend',
+			action: 'Resend webhook events',
+			description: 'Send again every webhook of a trade or withdrawal; check each result’s status',
+		},
+		method: 'POST',
+		path: '/transactions/webhooks/resend/{reference}',
+		source: 'public notes',
+		// A repeat only re-delivers webhooks, which receivers must already tolerate.
+		kind: 'update',
+		money: 'settings',
+		fields: [REFERENCE],
+		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
+	},
+};

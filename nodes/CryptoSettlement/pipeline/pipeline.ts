@@ -1,0 +1,190 @@
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+import { joinBatch, planItem, sendInTurn, type SendTurn } from '../money/batch';
+import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
+import { createHttpCall, raisedByEngine } from '../engine/engine';
+import { checkMoneyClass } from '../money/guardrails';
+import { fetchPages, limitOf, WholeList } from '../engine/lists';
+import { Params } from '../fields/params';
+import { wordingOf, type ResourceEntry } from '../fields/description';
+import { redact, redactError, redactMessage } from '../../service/redact';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { callApi, fillPath } from '../../service/transport';
+import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
+import { RETRY_OF_KIND, type OperationSpec, type RequestParts } from '../fields/types';
+import { isObject, rowOf, withItsRow } from '../../service/values';
+import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
+import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
+
+/**
+ * The node's one pipeline (docs/architecture.md, "An item's lifecycle"): the engine's pagination
+ * hook runs every item of every operation through here, by the operation's kind.
+ */
+
+/** Unwraps the envelope: an array gives one record per element; an empty `data` gives a status record. */
+export function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {
+	const { data } = body;
+	if (Array.isArray(data))
+		return data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] }));
+	if (isObject(data) && Object.keys(data).length) return [data];
+	return [{ success: true, message: body.message ?? '', ...parts.identity }];
+}
+
+const own = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
+/** The record of resource → operation; undefined for anything else (including inherited names). */
+function specOf(resources: Record<string, ResourceEntry>, resource: unknown, operation: unknown): OperationSpec | undefined {
+	const specs = typeof resource === 'string' && own(resources, resource) ? resources[resource].specs : undefined;
+	return specs && typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
+}
+
+/**
+ * The engine's pagination hook, used for every operation so that each request of the node goes
+ * through the same pipeline: validation, pacing, retries, error mapping and output shaping.
+ */
+export function createOperationRunner(resources: Record<string, ResourceEntry>) {
+	return async function runOperation(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		// Resource and operation take no expressions (noDataExpression): their stored values are
+		// read directly, which spares two parameter resolutions per item.
+		const { resource: storedResource, operation: storedOperation } = this.getNode().parameters;
+		let spec = specOf(resources, storedResource, storedOperation);
+		const resource = spec ? String(storedResource) : (this.getNodeParameter('resource') as string);
+		const operation = spec ? String(storedOperation) : (this.getNodeParameter('operation') as string);
+		spec ??= specOf(resources, resource, operation);
+		const itemIndex = this.getItemIndex();
+		if (!spec) {
+			throw new NodeOperationError(this.getNode(), `Unknown operation '${operation}' of resource '${resource}'`, {
+				itemIndex,
+			});
+		}
+		const retry = RETRY_OF_KIND[spec.kind];
+		// Writes that must not repeat join the run's batch now, in item order, before anything is awaited.
+		const batch = retry === 'safe' ? undefined : joinBatch(this);
+		let secrets: string[] = [];
+		let records: IDataObject[];
+		let reported: INodeExecutionData[] | undefined;
+		try {
+			const credentials = await credentialsOf(this);
+			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
+			assertUsableCredential(this, credentials);
+			checkMoneyClass(this, spec, `${resources[resource].name} → ${spec.option.name}`, credentials);
+			const http = createHttpCall(this, requestData);
+			if (batch) {
+				const parts = await planItem(this, batch, spec, http);
+				// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
+				const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
+					? lookUpAhead(this, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(itemIndex))
+					: undefined;
+				records = await sendInTurn(
+					this,
+					batch,
+					parts,
+					async (turn) => await perform(this, spec, parts, http, { turn, ahead }),
+					retry === 'withdrawal',
+				);
+			} else if (spec.kind === 'report') {
+				reported = await spec.report(new Params(this, spec), http, (text) => redactMessage(text, secrets));
+				records = [];
+			} else {
+				const params = new Params(this, spec);
+				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, { params });
+			}
+		} catch (error) {
+			batch?.settle(itemIndex, { state: 'invalid' });
+			await spec.explainError?.(this, error);
+			const redacted = redactError(error, secrets);
+			if (this.continueOnFail()) {
+				// The error item keeps its row's identity: pairedItem, and a message naming the row
+				// (counted from 1) and its External ID, so a reconciler knows which payout failed. Only
+				// `error` and `message`: n8n (1.x and 2.x) routes exactly such items to the error output,
+				// merged with the input row's fields, and replaces the JSON of an item carrying an error
+				// object with the bare message.
+				const { message, description } = redacted as { message?: string; description?: string };
+				const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
+				return [{ json: { error: String(message), message: withItsRow(error, row, description ?? String(message)) }, pairedItem: { item: itemIndex } }];
+			}
+			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
+			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
+			throw redacted;
+		}
+		if (reported) {
+			// A report's items may carry a file (binary); their JSON is redacted like every record.
+			const json = redact(reported.map((item) => item.json), secrets);
+			return reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
+		}
+		records = redact(spec.output ? records.map(spec.output) : records, secrets);
+		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	};
+}
+
+/** One item's request(s), by the operation's kind. */
+async function perform(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	parts: RequestParts,
+	http: HttpCall,
+	{ params = new Params(ctx, spec), turn, ahead }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead } = {},
+): Promise<IDataObject[]> {
+	const request: ApiRequest = {
+		method: spec.method,
+		route: spec.path,
+		url: fillPath(spec.path, parts.pathParams),
+		qs: parts.qs,
+		body: parts.body,
+		rateLimit: spec.rateLimit,
+		wording: wordingOf(spec),
+	};
+	switch (spec.kind) {
+		case 'pagedList':
+			if (!parts.keep) return await fetchPages(params, http, request, spec.pageSize);
+			// The node's own filter (fields/filters.ts): every page is read, then Limit counts the matches.
+			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
+				.filter(parts.keep)
+				.slice(0, limitOf(params));
+		case 'withdrawal':
+			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
+			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
+			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
+		default: {
+			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
+			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
+			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
+			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
+			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
+			const records = unwrap(response.body, parts);
+			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
+		}
+	}
+}
+
+const pinFields = new WeakMap<OperationSpec, boolean>();
+
+/** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
+function takesPin(spec: OperationSpec): boolean {
+	let takes = pinFields.get(spec);
+	if (takes === undefined) {
+		takes = spec.fields.some((field) => field.name === 'pin' || (field.options ?? []).some((option) => 'name' in option && option.name === 'pin'));
+		pinFields.set(spec, takes);
+	}
+	return takes;
+}
+
+/** The PIN typed into this item's node field, if any: a secret like the credential's. */
+function nodePin(ctx: IExecuteSingleFunctions): unknown {
+	try {
+		const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
+		return additional?.pin;
+	} catch {
+		return undefined;
+	}
+}
+

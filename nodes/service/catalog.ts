@@ -1,0 +1,90 @@
+/**
+ * The service's facts (docs/api.md, "Field rules"; docs/architecture.md, "Statuses and events"):
+ * tokens, networks per token, fee levels, currencies, limits and every record's statuses.
+ *
+ * Facts only, no checks: the node judges with fields/rules.ts, and the local fake API reads these
+ * facts but judges requests with its own code (fake-api/src/routes/validation.ts), so a wrong rule in the
+ * node is refused by the fake instead of copied into it. Pure TypeScript with no imports.
+ */
+
+export const TOKENS = ['USDT', 'USDC', 'BTC', 'LTC', 'DOGE', 'BCH'] as const;
+export type Token = (typeof TOKENS)[number];
+
+export const STABLECOINS = ['USDT', 'USDC'] as const;
+export const UTXO_TOKENS = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
+
+/** Networks per stablecoin: TON is USDT-only, BASE is USDC-only. */
+export const NETWORKS_BY_TOKEN: Readonly<Record<'USDT' | 'USDC', readonly string[]>> = {
+	USDT: ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON'],
+	USDC: ['ERC20', 'TRC20', 'BSC', 'SOL', 'BASE'],
+};
+export const NETWORKS = ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON', 'BASE'] as const;
+
+export const FEE_LEVELS = ['low', 'medium', 'high'] as const;
+export const FIAT_CURRENCIES = ['ngn', 'ghs'] as const;
+export const WITHDRAWAL_FEE_BEARERS = ['user', 'business'] as const;
+export const ENVIRONMENTS = ['sandbox', 'production'] as const;
+
+/**
+ * Every record status and its event, in one table (docs/architecture.md, "Statuses and events"):
+ * the Status filters, the fake API's records, both triggers' Events, the webhook trigger's
+ * confirmation, the poll trigger's open records and the guardrails' daily total all read it.
+ * - `rank`: where the status stands in its record's life (a record at a lower rank than an event
+ *   is behind it; docs/trigger.md, "Confirm With API");
+ * - `open`: the record can still change;
+ * - `refunded`: the money went back: it does not count toward a day's withdrawals, and a withdrawal
+ *   found under an External ID in such a status is never reported as that payment's success;
+ * - `event`: the service sends `<kind>.<status>` on entering it (docs/trigger.md, "Events"); a status
+ *   without one is seen in records only.
+ * Entries go in the order of the record's life (crypto and bank withdrawals share one). The docs'
+ * statuses table and every list of statuses in their prose are generated from this table
+ * (`npm run docs`; docs/architecture.md, "Statuses and events"), so it is not repeated here.
+ */
+export const LIFECYCLES = {
+	trade: {
+		pending: { rank: 0, open: true, event: 'A deposit is seen on chain, not yet confirmed; repeats as confirmations rise' },
+		flagged: { rank: 1, open: true, event: 'A deposit is on chain but failed a check; funds are held' },
+		completed: { rank: 2, open: false, event: 'A deposit is confirmed, checked and credited' },
+	},
+	withdrawal: {
+		pending: { rank: 0, open: true, event: 'A withdrawal is accepted and queued' },
+		processing: { rank: 1, open: true },
+		completed: { rank: 2, open: false, event: 'A withdrawal reached its destination' },
+		rejected: { rank: 2, open: false, refunded: true, event: 'A withdrawal failed a check before broadcast and was refunded' },
+		reversed: { rank: 2, open: false, refunded: true, event: 'A withdrawal broadcast failed and was refunded' },
+		// Seen in records only: no event is documented for it.
+		cancelled: { rank: 2, open: false, refunded: true },
+	},
+} as const;
+
+export type RecordKind = keyof typeof LIFECYCLES;
+type Lifecycle<K extends RecordKind> = (typeof LIFECYCLES)[K];
+/** The statuses of a kind that the service announces with an event. */
+export type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
+
+export function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
+	return Object.entries(LIFECYCLES[kind])
+		.filter(([, status]) => 'event' in status)
+		.map(([name]) => name as EventStatus<K>);
+}
+
+/** A status's entry, or undefined for a status the table does not know. */
+export function statusOf(kind: RecordKind, status: string): { rank: number; open: boolean; refunded?: boolean; event?: string } | undefined {
+	const statuses = LIFECYCLES[kind] as Record<string, { rank: number; open: boolean; refunded?: boolean; event?: string }>;
+	return Object.prototype.hasOwnProperty.call(statuses, status) ? statuses[status] : undefined;
+}
+
+/** A withdrawal's statuses with events: the Status filter's choices and the fake API's records. */
+export const WITHDRAWAL_EVENT_STATUSES = statusesWithEvents('withdrawal');
+/** A deposit's (trade's) statuses with events. */
+export const TRADE_EVENT_STATUSES = statusesWithEvents('trade');
+
+export const NARRATION_MAX_LENGTH = 32;
+export const USD_DECIMALS = 2;
+export const CRYPTO_DECIMALS = 8;
+/** Both ends are accepted: the API documents "between 0 and 10" and "0 to 10". */
+export const MARKUP_MIN = 0;
+export const MARKUP_MAX = 10;
+
+/** What the package does: the action node's description, and the start of the webhook trigger's. */
+export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';

@@ -1,0 +1,20 @@
+/**
+ * The API's routes that code other than their own operation record reads: the guardrails' and Dry
+ * Run's reads, the triggers' lookups and lists (docs/api.md). The records of these operations take
+ * their path from here, so each path is written once; every other record states its own.
+ */
+export const ROUTES = {
+	account: { path: '/users/fetch-integration' },
+	/** The service allows 20 requests a minute on this route (docs/api.md, "Rate limits"). */
+	sellRates: { path: '/trades/pbc/sell/rates', rateLimit: 20 },
+	payoutAddresses: { path: '/payments/wallet-addresses' },
+	estimateNetworkFee: { path: '/payments/estimate-network-fee' },
+	withdrawals: { path: '/payments/withdrawals' },
+	/** A withdrawal by its id or its External ID (docs/api.md, "Withdrawals and the External ID"). */
+	withdrawal: { path: '/payments/withdrawal/{withdrawalId}' },
+	trades: { path: '/trades/transactions' },
+	trade: { path: '/trades/transactions/{transactionId}' },
+	wallets: { path: '/trades/wallets' },
+	wallet: { path: '/trades/wallets/{walletId}' },
+	webhookEvents: { path: '/transactions/webhooks' },
+} as const;
