@@ -361,3 +361,89 @@ describe('Statement → Get against odd lists', () => {
 		}
 	});
 });
+
+describe("a busy day balances to the cent against the fake API's own ledger", () => {
+	afterEach(async () => await fakeApi.close());
+
+	it('3,000 seeded records with the business bearing the fees: balanced, closing = the fake API\'s balances after the day, no difference', async () => {
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		fakeApi.state.account.withdrawalFeeBearer = 'business';
+		fakeApi.state.account.markupPercent = 2.5;
+		fakeApi.seedDay({ day: '2026-03-09', records: 500 });
+		const busy = fakeApi.seedDay({ day: DAY, records: 3000 });
+		fakeApi.seedDay({ day: '2026-03-11', records: 500 });
+		const { items } = await get({ output: 'summary', options: { openingBalances: upper(busy.openingBalances) } });
+		const summary = items[0].json;
+		expect(summary.closingBalances).toEqual(upper(busy.closingBalances));
+		expect(summary.balanceCheck).toEqual({ result: 'balanced', serviceBalancesAtEnd: upper(busy.closingBalances), why: expect.any(String) });
+		expect(summary.lines).toBeGreaterThan(3000);
+	});
+
+	it('a day made through the API (withdrawals completed, rejected, reversed and stuck, deposits credited, flagged and auto-settled, the fee bearer switched midday): balanced; a swap after it differs by exactly the swap', async () => {
+		let clock = Date.parse('2026-04-01T23:00:00.000Z');
+		const TRC20 = 'TN3W4H6rK2ce4vX9YnFQHwKENnHjoxb3m9';
+		const ERC20 = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+		const STUCK = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, now: () => clock, rejectAddresses: [ERC20], reverseAddresses: ['0123456780'], stuckAddresses: [STUCK] });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		const call = async (method: string, path: string, body?: IDataObject) => {
+			const response = await fetch(`${fakeApi.url}${path}`, {
+				method,
+				headers: { 'content-type': 'application/json', 'x-app-id': fakeApi.appId, 'x-app-secret': fakeApi.appSecret, 'X-Service-Env': 'sandbox' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const json = (await response.json()) as { data: IDataObject };
+			if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+			return json.data;
+		};
+		const crypto = (walletAddress: string, amount: number, externalId: string, network = 'TRC20') =>
+			call('POST', '/payments/withdraw/address', { pin: fakeApi.pin, token: 'USDT', network, amount, walletAddress, externalId });
+		const USDT_TRX_TEST = '64f1a2b3c4d5e6f7a8b9c0d3';
+		// The day before: a payout, so the day starts from balances something already moved.
+		await crypto(TRC20, 30, 'before-1');
+		await fakeApi.settle();
+		const opening = upper({ ...fakeApi.state.account.fiatWallets });
+
+		clock = Date.parse('2026-04-02T08:00:00.000Z');
+		const bank = await call('POST', '/payments/banks/add', { id: '39', accountNumber: '0123456789' });
+		const failingBank = await call('POST', '/payments/banks/add', { id: '39', accountNumber: '0123456780' });
+		const customer = await call('POST', `/trades/sell/assets/${USDT_TRX_TEST}/generate-address`, { label: 'cust-1' });
+		const settled = await call('POST', `/trades/sell/assets/${USDT_TRX_TEST}/generate-address`, { label: 'cust-auto', bankId: '39', accountNumber: '0123456789', autoSettlement: true });
+		await call('PUT', '/users/markup-percent', { markupPercent: 3 });
+		await crypto(TRC20, 25, 'day-1');
+		await crypto(ERC20, 40, 'day-rejected', 'ERC20');
+		await crypto(STUCK, 12, 'day-stuck');
+		await call('POST', `/payments/withdraw/bank/${String(bank.id)}`, { pin: fakeApi.pin, amount: 20, externalId: 'day-bank-1' });
+		await call('POST', `/payments/withdraw/bank/${String(failingBank.id)}`, { pin: fakeApi.pin, amount: 15, externalId: 'day-bank-reversed' });
+		const deposit = (wallet: IDataObject, amountInUSD: number, reference: string) =>
+			call('POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'USDT_TRX_TEST', amountInUSD, cryptoReceived: amountInUSD, reference, txHash: `0x${reference}` });
+		await deposit(customer, 120, 'dep-1');
+		await deposit(customer, 5, 'dep-flagged');
+		await deposit(settled, 300, 'dep-auto');
+		await fakeApi.settle();
+		clock = Date.parse('2026-04-02T15:00:00.000Z');
+		await call('PUT', '/users/withdrawal-fee-bearer', { withdrawalFeeBearer: 'business' });
+		await crypto(TRC20, 18, 'day-2');
+		await call('POST', `/payments/withdraw/bank/${String(bank.id)}`, { pin: fakeApi.pin, amount: 22, externalId: 'day-bank-2' });
+		await deposit(settled, 80, 'dep-auto-2');
+		await fakeApi.settle();
+		const closing = upper({ ...fakeApi.state.account.fiatWallets });
+		expect(fakeApi.state.withdrawals.map((w) => w.status).sort()).toEqual(
+			['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'pending', 'rejected', 'reversed'],
+		);
+
+		clock = Date.parse('2026-04-03T01:00:00.000Z');
+		const day = { day: '2026-04-02', options: { openingBalances: opening } };
+		let summary = (await get({ output: 'summary', ...day })).items[0].json;
+		expect(summary.closingBalances).toEqual(closing);
+		expect(summary.balanceCheck).toMatchObject({ result: 'balanced', serviceBalancesAtEnd: closing });
+		expect((summary.counts as IDataObject).autoSettlement).toBe(2);
+
+		// A swap after the day: the API lists no swap, so the balances now differ by exactly it.
+		clock = Date.parse('2026-04-03T02:00:00.000Z');
+		await call('POST', '/payments/swap-currency', { amount: 15000, from: 'ngn', to: 'ghs', pin: fakeApi.pin });
+		summary = (await get({ output: 'summary', ...day })).items[0].json;
+		expect(summary.balanceCheck).toMatchObject({ result: 'differs', difference: { NGN: 15000, GHS: -150 } });
+	});
+});
