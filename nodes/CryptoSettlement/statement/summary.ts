@@ -15,7 +15,7 @@ export const NOT_LISTED: readonly string[] = [
 	'Transaction (deposit) record fields: from the public notes (amount credited and feeAmount in currency, amountReceived in USD, cryptoReceived in the asset); the asset is named from the wallet list.',
 	'Which fee bearer applied to a past withdrawal: records do not say; the summary gives the account\'s setting now.',
 	'The balance at the end of the day: the API gives the balances now only (GET /users/fetch-integration, public notes), so the check takes them back by the lines of records created since the day ended.',
-	'Deposits held in USD (the dashboard\'s holding currency, public notes 5.6) are read like any other currency the record names.',
+	'Deposits held in USD (a holding currency the service\'s dashboard offers besides NGN and GHS) are read like any other currency the record names.',
 ];
 
 /** Balances as given (currency → amount), with currencies in capitals; or why they cannot be read. */
