@@ -14,7 +14,7 @@ const authentication = new CryptoSettlementApi();
  * would read and decrypt the credential again, with an expression isolate of its own (n8n 2.x), for
  * every delivery. The headers are the credential's own `authenticate`.
  */
-function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
+export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
 	return async (options) =>
 		toApiResponse((await ctx.helpers.httpRequest(await authentication.authenticate(credentials, fullResponseOptions(options)))) as IN8nHttpFullResponse);
 }

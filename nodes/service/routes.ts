@@ -16,5 +16,7 @@ export const ROUTES = {
 	trade: { path: '/trades/transactions/{transactionId}' },
 	wallets: { path: '/trades/wallets' },
 	wallet: { path: '/trades/wallets/{walletId}' },
+	/** The deposit assets (the triggers name an event's token from it). */
+	depositAssets: { path: '/trades/assets' },
 	webhookEvents: { path: '/transactions/webhooks' },
 } as const;
