@@ -19,7 +19,7 @@ import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
 import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
 import { startFakeApi } from '../tooling/fake-api.mjs';
-import { EXAMPLES, loadWorkflow, sandboxCredential, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
+import { EXAMPLES, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -71,6 +71,10 @@ async function main() {
 		{ log: step },
 	);
 	step(`fake API listening on ${sandbox.url}`);
+	// The statement example's day: yesterday (UTC), seeded once with every kind of line.
+	const seeded = seedStatementDay(sandbox);
+	workflows.statement = loadWorkflow('statement', statementVars(seeded));
+	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
 
 	let stopping = false;
 	const stop = async (code = 0) => {

@@ -20,6 +20,8 @@ export const EXAMPLES = {
 	pollTrigger: 'csExPollTrig0001',
 	/** Imported inactive; needs n8n 2.x and the user's OpenAI and SMTP credentials (its sticky notes). */
 	agentReview: 'csExAgentReview1',
+	/** Yesterday's statement and a payout sheet matched: needs the day seeded (seedStatementDay). */
+	statement: 'csExStatement001',
 };
 
 /** Workflows only the e2e tests import. */
@@ -33,6 +35,25 @@ export const E2E = {
 	/** Errors and an empty list as the editor shows them (e2e/lib/error-checks.mjs). */
 	errors: 'csE2eErrors00001',
 };
+
+/** Records of the seeded day behind the statement example (every kind of line twice). */
+export const STATEMENT_RECORDS = 40;
+
+/**
+ * Yesterday (UTC) in the fake API, seeded once (docs/fake-api.md, "A seeded day"): the statement
+ * example's day. Returns the seeded day (its balances before and after); a fake API that already
+ * holds it (a restart, a kept state file) is not seeded again.
+ */
+export function seedStatementDay(sandbox, now = Date.now()) {
+	const day = new Date(now - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+	return sandbox.state.seededDays.find((seeded) => seeded.day === day) ?? sandbox.seedDay({ day, records: STATEMENT_RECORDS });
+}
+
+/** The statement example's placeholders: the seeded day, and its opening balances (JSON within a JSON string). */
+export function statementVars(seeded) {
+	const opening = Object.fromEntries(Object.entries(seeded.openingBalances).map(([currency, amount]) => [currency.toUpperCase(), amount]));
+	return { STATEMENT_DAY: seeded.day, OPENING_BALANCES: JSON.stringify(JSON.stringify(opening)).slice(1, -1) };
+}
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */
 export function loadWorkflow(file, vars = {}) {
