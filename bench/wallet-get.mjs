@@ -12,6 +12,7 @@
 // (~/.cache/n8n-nodes-crypto-settlement, installed on first use; never a dependency of the package).
 
 import { pollPagesRows } from './poll-pages.mjs';
+import { statementRows } from './statement.mjs';
 import { startServer } from './lib/server.mjs';
 import {
 	compileHarness,
@@ -151,6 +152,7 @@ async function main() {
 	console.log(`\nbench: CPU per item, ours / HTTP Request node = ${ratio.toFixed(2)}× (target ≤ 1.50×): ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
 	await bulkRows(harness, HttpRequest, rounds);
 	console.log(await pollPagesRows());
+	console.log(await statementRows());
 }
 
 /** Wall time of one run, in ms. */

@@ -14,6 +14,7 @@ export const RESOURCES = [
 	'rate',
 	'webhookEvent',
 	'sandbox',
+	'statement',
 ];
 
 function assert(cond, message) {

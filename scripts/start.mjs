@@ -22,7 +22,19 @@ import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
 import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
 import { startFakeApi } from '../tooling/fake-api.mjs';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	EXAMPLES,
+	loadTemplate,
+	loadWorkflow,
+	sandboxCredential,
+	seedStatementDay,
+	statementVars,
+	TEMPLATES,
+	triggerUrl,
+	WEBHOOK_SECRET,
+} from '../tooling/setup.mjs';
 import { startFakeLlm } from '../e2e/lib/fake-llm.mjs';
 import { approvalLinks, startSmtpServer } from '../e2e/lib/smtp-server.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
@@ -94,6 +106,10 @@ async function main() {
 		{ log: step },
 	);
 	step(`fake API listening on ${sandbox.url}`);
+	// The statement example's day: yesterday (UTC), seeded once with every kind of line.
+	const seeded = seedStatementDay(sandbox);
+	workflows.statement = loadWorkflow('statement', statementVars(seeded));
+	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
 
 	// the agent template's local model and mailbox; each approval email's links are printed
 	const model = await startFakeLlm({}, { demo: true });

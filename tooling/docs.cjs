@@ -16,7 +16,7 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections (the README's Operations table has its own markers). */
-const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'fake-api/README.md'];
+const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
 
 const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 
@@ -92,6 +92,18 @@ function recordsOnlyList({ LIFECYCLES }) {
 		.join('; ');
 }
 
+/** A table of names and what each means (a statement's line kinds, Match's results). */
+function meaningsTable(header, meanings) {
+	const rows = [`| ${header} | What it is |`, '|---|---|'];
+	for (const [name, meaning] of Object.entries(meanings)) rows.push(`| \`${name}\` | ${meaning} |`);
+	return rows.join('\n');
+}
+
+/** What the API does not list, as the statement's summary says it (`notListed`). */
+function notListedList({ NOT_LISTED }) {
+	return NOT_LISTED.map((text) => `- ${text}`).join('\n');
+}
+
 /** Every operation of the records, as the editor names it, with its record. */
 const operationsOf = ({ RESOURCES }) =>
 	Object.values(RESOURCES).flatMap(({ name, specs }) => Object.values(specs).map((spec) => ({ title: `${name} → ${spec.option.name}`, spec })));
@@ -127,6 +139,9 @@ const GENERATORS = {
 	kinds: (load) => kindsTable(load('CryptoSettlement/operations/index')),
 	unconfirmed: (load) => unconfirmedList(load('CryptoSettlement/operations/index')),
 	currencynamed: (load) => currencyNamedList(load('CryptoSettlement/operations/index')),
+	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
+	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
+	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;

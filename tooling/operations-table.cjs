@@ -21,6 +21,7 @@ const KIND_NOTES = {
 	wholeList: () => 'whole list',
 	withdrawal: () => 'sent once per External ID',
 	neverRepeated: () => 'never repeated',
+	report: () => 'every page of its lists, once per run; docs/statement.md',
 };
 
 /** The class of an operation record, refusing a record without one. */
@@ -57,7 +58,9 @@ function operationsTable(resources) {
 			const raised = classWith(name, spec);
 			const money = `${classOf(name, spec).name}${raised ? `; ${raised.name} ${spec.moneyWith.name}` : ''}`;
 			const source = spec.source === 'unconfirmed' ? '**path unconfirmed anywhere**' : spec.source;
-			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | \`${spec.method} ${spec.path}\` | ${fieldsText(spec.fields)} | ${source} |`);
+			// A report reads several routes (its `reads`); every other operation sends one request.
+			const request = (spec.reads ?? [`${spec.method} ${spec.path}`]).map((route) => `\`${route}\``).join(', ');
+			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | ${request} | ${fieldsText(spec.fields)} | ${source} |`);
 		}
 	}
 	return rows.join('\n');

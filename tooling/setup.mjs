@@ -18,6 +18,8 @@ export const EXAMPLES = {
 	trigger: 'csExTrigger00001',
 	/** Imported inactive. */
 	pollTrigger: 'csExPollTrig0001',
+	/** Yesterday's statement and a payout sheet matched: needs the day seeded (seedStatementDay). */
+	statement: 'csExStatement001',
 };
 
 export const TEMPLATES_DIR = path.join(REPO_ROOT, 'templates');
@@ -59,6 +61,25 @@ export const E2E = {
 	/** Errors and an empty list as the editor shows them (e2e/lib/error-checks.mjs). */
 	errors: 'csE2eErrors00001',
 };
+
+/** Records of the seeded day behind the statement example (every kind of line twice). */
+export const STATEMENT_RECORDS = 40;
+
+/**
+ * Yesterday (UTC) in the fake API, seeded once (docs/fake-api.md, "A seeded day"): the statement
+ * example's day. Returns the seeded day (its balances before and after); a fake API that already
+ * holds it (a restart, a kept state file) is not seeded again.
+ */
+export function seedStatementDay(sandbox, now = Date.now()) {
+	const day = new Date(now - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+	return sandbox.state.seededDays.find((seeded) => seeded.day === day) ?? sandbox.seedDay({ day, records: STATEMENT_RECORDS });
+}
+
+/** The statement example's placeholders: the seeded day, and its opening balances (JSON within a JSON string). */
+export function statementVars(seeded) {
+	const opening = Object.fromEntries(Object.entries(seeded.openingBalances).map(([currency, amount]) => [currency.toUpperCase(), amount]));
+	return { STATEMENT_DAY: seeded.day, OPENING_BALANCES: JSON.stringify(JSON.stringify(opening)).slice(1, -1) };
+}
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */
 export function loadWorkflow(file, vars = {}) {

@@ -344,6 +344,8 @@ export const DOCS_SCREENSHOT = path.join(REPO_ROOT, 'docs', 'images', 'crypto-se
 export const DOCS_PANELS = [
 	{ workflow: 'tour', node: 'Bank Withdrawal', ready: 'bankAccountId', texts: ['Amount (USD)', 'External ID', 'Return Full Record'], file: 'create-bank-panel.png' },
 	{ workflow: 'trigger', node: 'Crypto Settlement Trigger', ready: 'events', texts: ['Events'], file: 'trigger-panel.png' },
+	// Executed in the editor (Execute step), its output as JSON: the statement's summary (docs/statement.md).
+	{ workflow: 'statement', node: 'Statement Summary', ready: 'output', execute: 'balanceCheck', texts: ['balanceCheck', 'serviceBalancesAtEnd', 'closingBalances'], file: 'statement-summary.png' },
 ];
 
 /**
@@ -401,6 +403,13 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 			const wf = await n8n.rest('GET', `/workflows/${p.workflowId}`);
 			await openNode(page, n8n.baseUrl, wf, p.node, `[data-test-id="parameter-input-${p.ready}"]`);
 			await sleep(1000);
+			if (p.execute) {
+				await page.locator('[data-test-id="node-execute-button"]').first().click();
+				await page.getByText('Node executed successfully').first().waitFor({ timeout: 60000 }).catch(() => {});
+				await page.getByText('JSON', { exact: true }).last().click().catch(() => {});
+				await page.getByText(p.execute).first().waitFor({ timeout: 30000 }).catch(() => {});
+				await sleep(1500);
+			}
 			const file = path.join(artifacts, p.file);
 			await page.screenshot({ path: file });
 			const text = await panelText();

@@ -5,9 +5,12 @@ import { secs } from '../../tooling/util.mjs';
 import { RESOURCES, tourExpectations } from '../expectations.mjs';
 import { assert, check } from './report.mjs';
 import { describeFailure, itemsOf, nodeError } from './run-data.mjs';
+import { statementCheck } from './statement-checks.mjs';
 
-export async function executeChecks({ n8n, sandbox }) {
+export async function executeChecks({ n8n, sandbox, seeded }) {
 	const covered = new Set();
+	// First, before the tour moves money today: yesterday's balances are then the seeded day's.
+	if (await statementCheck({ n8n, sandbox, seeded })) covered.add('statement');
 	const before = sandbox.requests.length;
 	const tour = await n8n.execute(EXAMPLES.tour);
 	await check('tour workflow ran (n8n execute --rawOutput)', async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { cacheDir, LINES } from '../../tooling/n8n-install.mjs';
 import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
-import { E2E, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
+import { E2E, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
 import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
@@ -48,6 +48,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		webhookUrl: `${collector.url}/sink`,
 		webhookRetryDelaysMs: [500, 1000],
 	});
+	// The statement example's day: yesterday (UTC), seeded before anything else moves money.
+	const seeded = seedStatementDay(sandbox);
 	// E2E_PORT: the first port to try, for a run beside another (the port is taken only when n8n starts).
 	const port = await freePort(Number(process.env.E2E_PORT) || 5700 + Number(line) * 10);
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(artifacts, 'n8n-start.log') });
@@ -64,6 +66,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
 		editor: loadWorkflow('e2e-editor'),
 		errors: loadWorkflow('e2e-errors'),
+		statement: loadWorkflow('statement', statementVars(seeded)),
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
 		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS) } : {}),
@@ -115,7 +118,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		});
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
-		await executeChecks({ n8n, sandbox });
+		await executeChecks({ n8n, sandbox, seeded });
 		await agentChecks({ n8n, sandbox, model });
 
 		// ---- phase 2: n8n start with the trigger workflow active ------------------------
@@ -125,7 +128,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
-		await templateChecks({ n8n, sandbox, smtp, collector, line });
+		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded });
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		await pollTriggerCheck({ n8n, sandbox, collector });

@@ -152,7 +152,7 @@ async function knownNodesCheck({ n8n, line }) {
 	});
 }
 
-export async function templateChecks({ n8n, sandbox, smtp, collector, line }) {
+export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
 
@@ -245,8 +245,8 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line }) {
 		skip('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept', 'Statement → Get is not in this build yet (branch statement)');
 		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
 	} else {
-		await statementCheck({ n8n, sandbox, smtp, collector, line });
-		await checkSheetCheck({ n8n, sandbox, collector, line });
+		await statementCheck({ n8n, sandbox, smtp, collector, line, seeded });
+		await checkSheetCheck({ n8n, sandbox, collector, line, seeded });
 	}
 	await ledgerCheck({ n8n, smtp, collector, line });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
@@ -357,12 +357,6 @@ async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 const yesterday = () => new Date(Date.now() - 86400000).toISOString().slice(0, 10);
 const dayBefore = (day) => new Date(Date.parse(`${day}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
 
-/** Seeds a day of records of every kind in the fake API (its admin route); its answer. */
-async function seedDay(sandbox, day, records, prefix) {
-	const res = await httpJson('POST', `${sandbox.url.replace(/\/v1$/, '')}/_sandbox/seed-day`, { body: { day, records, prefix } });
-	assert(res.status === 200, `seed-day answered ${res.status}: ${res.text.slice(0, 200)}`);
-	return res.json.data;
-}
 
 /** The day's records in the fake API's own state (createdAt within the UTC day). */
 const recordsOf = (sandbox, day) => ({
@@ -406,15 +400,22 @@ function errorOf(execution) {
 	return (/"(?:message|description)":"([^"]{4,300})"/.exec(text)?.[1] ?? text.slice(0, 300)).trim();
 }
 
-/** Template 3: yesterday's seeded day; the CSV by email holds every completed record, exceptions in one chat message, closing balances kept. */
-async function statementCheck({ n8n, sandbox, smtp, collector, line }) {
+/** Currency → amount with upper-case codes (the statement's form). */
+const upper = (balances) => Object.fromEntries(Object.entries(balances ?? {}).map(([currency, amount]) => [currency.toUpperCase(), Number(amount)]));
+
+/**
+ * Template 3 on yesterday as the line seeded it before anything else moved money (tooling/setup.mjs,
+ * seedStatementDay): the CSV by email holds every completed record, the exceptions come in one chat
+ * message, and the closing balances kept are the fake API's own.
+ */
+async function statementCheck({ n8n, sandbox, smtp, collector, line, seeded }) {
 	await check('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept for tomorrow', async () => {
-		const day = yesterday();
-		const seeded = await seedDay(sandbox, day, 30, 'tplstatement');
+		const { day } = seeded;
+		assert(day === yesterday(), `the seeded day ${day} is not yesterday (${yesterday()})`);
 		const project = await personalProject(n8n);
 		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_statement_balances', columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
 		// the balances kept the day before (as yesterday's run would have kept them)
-		await n8n.rest('POST', `/projects/${project}/data-tables/${table.id}/insert`, { data: [{ day: dayBefore(day), closingBalances: JSON.stringify(seeded.openingBalances) }], returnType: 'id' });
+		await n8n.rest('POST', `/projects/${project}/data-tables/${table.id}/insert`, { data: [{ day: dayBefore(day), closingBalances: JSON.stringify(upper(seeded.openingBalances)) }], returnType: 'id' });
 		const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
 		copy.name = `e2e: ${copy.name}`;
 		setting(copy, 'balancesTableId', table.id);
@@ -434,19 +435,17 @@ async function statementCheck({ n8n, sandbox, smtp, collector, line }) {
 		assert(chat.length === 1 && Array.isArray(chat[0].body.data) && chat[0].body.data.length > 0, `chat messages: ${JSON.stringify(chat.map((h) => h.body)).slice(0, 300)}`);
 		const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
 		const kept = (rows?.data ?? rows ?? []).find((row) => row.day === day);
-		const keptBalances = kept ? JSON.parse(kept.closingBalances) : {};
-		const differ = Object.entries(seeded.closingBalances).filter(([currency, amount]) => Math.abs(Number(keptBalances[currency]) - Number(amount)) > 0.005);
+		const keptBalances = upper(kept ? JSON.parse(kept.closingBalances) : {});
+		const differ = Object.entries(upper(seeded.closingBalances)).filter(([currency, amount]) => !(Math.abs(keptBalances[currency] - amount) <= 0.005));
 		assert(kept && !differ.length, `kept for ${day}: ${JSON.stringify(kept)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)}`);
 		return `${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records; ${chat[0].body.data.length} exceptions in one message; closing balances ${kept.closingBalances} kept`;
 	});
 }
 
-/** Template 5: rows of a seeded day's payouts matched and marked, and counted. */
-async function checkSheetCheck({ n8n, sandbox, collector, line }) {
+/** Template 5: rows taken from the seeded day's payouts, matched and marked, and counted. */
+async function checkSheetCheck({ n8n, sandbox, collector, line, seeded }) {
 	await check('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', async () => {
-		const day = dayBefore(yesterday());
-		await seedDay(sandbox, day, 40, 'tplcheck');
-		const payouts = sandbox.state.withdrawals.filter((w) => String(w.externalId ?? '').startsWith('tplcheck-'));
+		const payouts = sandbox.state.withdrawals.filter((w) => String(w.createdAt).slice(0, 10) === seeded.day && w.externalId);
 		const pick = (status) => payouts.find((w) => w.status === status);
 		const completed = payouts.filter((w) => w.status === 'completed');
 		const cases = [
@@ -454,7 +453,7 @@ async function checkSheetCheck({ n8n, sandbox, collector, line }) {
 			{ record: pick('pending'), amount: pick('pending')?.amount, mark: 'pending' },
 			{ record: pick('rejected') ?? pick('reversed'), amount: (pick('rejected') ?? pick('reversed'))?.amount, mark: 'refunded' },
 			{ record: completed[1], amount: Number(completed[1]?.amount) + 5, mark: 'different' },
-			{ record: { externalId: 'tplcheck-never-paid' }, amount: 10, mark: 'missing' },
+			{ record: { externalId: `${seeded.day}-never-paid` }, amount: 10, mark: 'missing' },
 		];
 		assert(cases.every((c) => c.record), `the seeded day lacks a case: ${JSON.stringify(payouts.map((w) => w.status))}`);
 		const rows = cases.map((c) => ({ 'External ID': c.record.externalId, 'Amount (USD)': String(c.amount) }));

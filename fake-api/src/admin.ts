@@ -55,6 +55,13 @@ export async function handleAdmin(
 		case 'PUT /_sandbox/balances':
 			fakeApi.setBalances(body as Partial<FiatWallets>);
 			return okReply(core.state.account.fiatWallets);
+		case 'POST /_sandbox/seed-day': {
+			try {
+				return okReply(fakeApi.seedDay({ day: String(body.day ?? ''), records: Number(body.records), prefix: typeof body.prefix === 'string' ? body.prefix : undefined }));
+			} catch (error) {
+				return send(res, { status: 400, body: { ok: false, message: (error as Error).message } });
+			}
+		}
 		case 'POST /_sandbox/settle':
 			await fakeApi.settle({ retries: body.retries === true });
 			return okReply({});

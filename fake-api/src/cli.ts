@@ -49,6 +49,12 @@ const FLAGS: Record<string, Flag> = {
 		env: 'SANDBOX_REVERSE_ADDRESSES',
 		help: 'comma-separated destinations whose withdrawals end reversed',
 	},
+	stuckAddresses: {
+		flag: '--stuck-addresses',
+		env: 'SANDBOX_STUCK_ADDRESSES',
+		help: 'comma-separated destinations whose withdrawals stay pending',
+	},
+	pageDelayMs: { flag: '--page-delay-ms', env: 'SANDBOX_PAGE_DELAY_MS', help: 'each list page is answered this much later (default 0)' },
 	faults: { flag: '--faults', env: 'SANDBOX_FAULTS', help: 'fault switches as JSON, e.g. \'{"*":{"rate5xx":0.1}}\'' },
 };
 
@@ -108,6 +114,8 @@ async function main(): Promise<void> {
 		},
 		rejectAddresses: list(args.rejectAddresses),
 		reverseAddresses: list(args.reverseAddresses),
+		stuckAddresses: list(args.stuckAddresses),
+		pageDelayMs: integer('--page-delay-ms', args.pageDelayMs),
 		faults: args.faults ? (JSON.parse(args.faults) as FaultConfig) : undefined,
 	};
 	const sandbox = await startFakeApi(options);

@@ -26,7 +26,7 @@ import { Scheduler, postJson } from './webhooks';
 import { scheduleWithdrawal } from './withdrawals';
 
 const WEBHOOK_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-const PERSISTED_KEYS = ['account', 'wallets', 'bankAccounts', 'payoutAddresses', 'withdrawals', 'trades', 'webhookEvents'] as const;
+const PERSISTED_KEYS = ['account', 'wallets', 'bankAccounts', 'payoutAddresses', 'withdrawals', 'trades', 'webhookEvents', 'seededDays'] as const;
 
 export class FakeApiCore {
 	readonly options: ResolvedOptions;
@@ -69,6 +69,7 @@ export class FakeApiCore {
 			withdrawals: [],
 			trades: [],
 			webhookEvents: [],
+			seededDays: [],
 			requests: [],
 		};
 		this.load();
@@ -84,6 +85,11 @@ export class FakeApiCore {
 
 	newId(): string {
 		return objectId(this.now());
+	}
+
+	/** Waits `ms` (a slow service's answer, options.pageDelayMs). */
+	async pause(ms: number): Promise<void> {
+		if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 	}
 
 	// ---- persistence ------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 /** What startFakeApi() returns: the running fake API, its live state and its switches. */
+import type { SeedDayOptions, SeededDay } from './seed';
 import type { FakeApiState, FaultConfig, FiatWallets, RateLimitKey, RequestLogEntry } from './types';
 
 export interface FakeApi {
@@ -31,4 +32,6 @@ export interface FakeApi {
 	/** Forgets the current rate-limit windows. */
 	resetRateLimits(): void;
 	setBalances(balances: Partial<FiatWallets>): void;
+	/** Writes a day of N records of every kind a statement shows (seed.ts; docs/fake-api.md, "A seeded day"). */
+	seedDay(options: SeedDayOptions): SeededDay;
 }

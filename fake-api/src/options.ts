@@ -28,6 +28,8 @@ export interface ResolvedOptions {
 	lifecycleDelayMs: number;
 	rejectAddresses: string[];
 	reverseAddresses: string[];
+	stuckAddresses: string[];
+	pageDelayMs: number;
 	now: () => number;
 	random: () => number;
 	payoutCapacityUsd: number;
@@ -48,6 +50,8 @@ export function resolveOptions(options: FakeApiOptions): ResolvedOptions {
 		lifecycleDelayMs: options.lifecycleDelayMs ?? DEFAULTS.lifecycleDelayMs,
 		rejectAddresses: options.rejectAddresses ?? [],
 		reverseAddresses: options.reverseAddresses ?? [],
+		stuckAddresses: options.stuckAddresses ?? [],
+		pageDelayMs: options.pageDelayMs ?? 0,
 		now: options.now ?? Date.now,
 		random: options.random ?? Math.random,
 		payoutCapacityUsd: options.payoutCapacityUsd ?? DEFAULTS.payoutCapacityUsd,

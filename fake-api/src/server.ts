@@ -18,11 +18,14 @@ import { FakeApiCore } from './core';
 import type { FakeApi } from './handle';
 import { readBody, send, serverError } from './io';
 import { RateLimiter } from './rate-limiter';
+import { seedDay } from './seed';
 import type { FakeApiOptions, FaultConfig } from './types';
 
 export type * from './types';
 export type { FakeApi } from './handle';
 export { DEFAULTS } from './options';
+export type { SeedDayOptions, SeededDay, SeededKind } from './seed';
+export { PATTERN as SEEDED_PATTERN } from './seed';
 
 /** Starts the fake API on 127.0.0.1 (options.port, default 0 = a free port). */
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
@@ -106,6 +109,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 				if (typeof value === 'number' && Number.isFinite(value)) state.account.fiatWallets[currency] = value;
 			}
 			core.save();
+		},
+		seedDay(seedOptions) {
+			return seedDay(core, seedOptions);
 		},
 	};
 	return fakeApi;

@@ -56,6 +56,8 @@ function finishWithdrawal(core: FakeApiCore, id: string): void {
 	const withdrawal = core.state.withdrawals.find((candidate) => candidate.id === id);
 	if (!withdrawal || withdrawal.status !== 'pending') return;
 	const destination = withdrawal.walletAddress ?? withdrawal.accountNumber ?? '';
+	// A stuck payout stays pending for good (docs/fake-api.md, "Lifecycle").
+	if (core.options.stuckAddresses.includes(destination)) return;
 	const now = core.iso();
 	if (core.options.rejectAddresses.includes(destination)) {
 		withdrawal.status = 'rejected';

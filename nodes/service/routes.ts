@@ -14,6 +14,7 @@ export const ROUTES = {
 	withdrawal: { path: '/payments/withdrawal/{withdrawalId}' },
 	trades: { path: '/trades/transactions' },
 	trade: { path: '/trades/transactions/{transactionId}' },
+	wallets: { path: '/trades/wallets' },
 	wallet: { path: '/trades/wallets/{walletId}' },
 	/** The deposit assets (the triggers name an event's token from it). */
 	depositAssets: { path: '/trades/assets' },

@@ -12,6 +12,9 @@ import * as resources from '../../nodes/CryptoSettlement/operations';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import * as events from '../../nodes/events/events';
 import { EVENT_OPTIONS } from '../../nodes/events/events';
+import * as statementLines from '../../nodes/CryptoSettlement/statement/lines';
+import * as statementMatch from '../../nodes/CryptoSettlement/statement/match';
+import * as statementSummary from '../../nodes/CryptoSettlement/statement/summary';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generator is a CommonJS tool
 const docs = require('../../tooling/docs.cjs') as {
@@ -26,6 +29,9 @@ const SOURCES: Record<string, unknown> = {
 	'service/catalog': catalog,
 	'CryptoSettlement/operations/index': resources,
 	'events/events': events,
+	'CryptoSettlement/statement/lines': statementLines,
+	'CryptoSettlement/statement/match': statementMatch,
+	'CryptoSettlement/statement/summary': statementSummary,
 };
 const fromSources = (file: string) => {
 	if (!(file in SOURCES)) throw new Error(`tooling/docs.cjs reads ${file}: add it to SOURCES`);
@@ -42,7 +48,7 @@ test.each(docs.FILES)('%s: its generated sections are as the records say (npm ru
 });
 
 test('the statuses, events and kinds, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
-	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed']));
+	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'linekinds', 'matchresults', 'notlisted']));
 });
 
 const STATUSES = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) => Object.keys(statuses).map((status) => ({ kind, status })));

@@ -36,6 +36,7 @@ const SAMPLES: IDataObject = {
 	to: 'NGN',
 	asset: 'USDT',
 	externalId: 'ext-1',
+	day: '2026-03-10',
 };
 
 /**

@@ -28,6 +28,8 @@ export const CONTRACT_GROUPS = {
 	'operations-deposits': ['account', 'asset', 'wallet', 'sandbox'],
 	'operations-payouts': ['withdrawal', 'payoutAddress', 'bank', 'bankAccount'],
 	'operations-rates-records': ['transaction', 'currency', 'rate', 'webhookEvent'],
+	// Reads several lists per item: its own workflow tests (statement.test.ts), no single-request case.
+	statement: ['statement'],
 };
 
 /** Operations per resource, as the operation records list them. */

@@ -18,6 +18,7 @@ const LAYERS: Array<{ folder: string; role: string; mayNotImport?: string[] }> =
 	{ folder: 'nodes/CryptoSettlement/fields', role: 'fields and rules', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/engine', role: "what the node relies on in n8n-core's engine", mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/money', role: 'money safety: batch, guardrails, Dry Run, withdrawals', mayNotImport: ['nodes/events'] },
+	{ folder: 'nodes/CryptoSettlement/statement', role: 'reconciliation: statements and matches (pure, and the lists they read)', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/pipeline', role: 'the request pipeline (the engine hook)', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/operations', role: 'the operation records', mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'] },
 	{ folder: 'nodes/CryptoSettlement/methods', role: "the node's load-options and list-search methods", mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'] },

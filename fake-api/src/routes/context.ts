@@ -67,10 +67,12 @@ export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number)
 	};
 }
 
-/** A paginated list answer (the four main lists), each record shown through `view`. */
-export function pageOf<T>(ctx: Context, items: T[], message: string, view: (item: T) => unknown = (item) => item): Reply {
+/** A paginated list answer (the four main lists), each record shown through `view`, after `pageDelayMs`. */
+export async function pageOf<T>(ctx: Context, items: T[], message: string, view: (item: T) => unknown = (item) => item): Promise<Reply> {
 	const { data, meta } = paginate(items, ctx.query, ctx.core.options.maxPageSize);
-	return ok(message, data.map(view), { ...meta });
+	const reply = ok(message, data.map(view), { ...meta });
+	await ctx.core.pause(ctx.core.options.pageDelayMs);
+	return reply;
 }
 
 /** The record whose id is `id`, or a 404 `missing`. */

@@ -63,6 +63,10 @@ export interface FakeApiOptions {
 	/** Withdrawals to these addresses (or bank account numbers) end `rejected` / `reversed`. */
 	rejectAddresses?: string[];
 	reverseAddresses?: string[];
+	/** Withdrawals to these addresses (or bank account numbers) stay `pending` (a stuck payout). */
+	stuckAddresses?: string[];
+	/** Each page of a paginated list is answered this much later (a slow service; the statement's bench uses 40). */
+	pageDelayMs?: number;
 	faults?: FaultConfig;
 	/** Clock used for timestamps and rate-limit windows (default Date.now). */
 	now?: () => number;

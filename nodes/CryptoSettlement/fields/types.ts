@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { RetryPolicy } from '../../service/api';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { HttpCall, RetryPolicy } from '../../service/api';
 import type { Params } from './params';
 
 /**
@@ -131,6 +131,7 @@ interface OperationBase {
  *   sent at most once.
  * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
  * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
+ * - `report`: reads several lists and makes its own items (Statement, docs/statement.md); reads only.
  */
 export type OperationSpec = OperationBase &
 	/** What the operation can do to money: who may run it, and which guardrails apply. */
@@ -154,6 +155,17 @@ export type OperationSpec = OperationBase &
 		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }
 		| {
+				kind: 'report';
+				/** Every route it reads, `METHOD /path` (the README's Operations table). */
+				reads: string[];
+				/**
+				 * The item's output: it reads what it needs through `http` (paced and retried like every
+				 * request). The pipeline redacts the items' JSON; `redactText` does it for text the report
+				 * puts elsewhere (a file).
+				 */
+				report: (params: Params, http: HttpCall, redactText: (text: string) => string) => Promise<INodeExecutionData[]>;
+		  }
+		| {
 				kind: 'withdrawal';
 				/** Where a withdrawal is read by its id or External ID (the path of withdrawal → get). */
 				lookupPath: string;
@@ -169,6 +181,7 @@ export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	delete: 'safe',
 	pagedList: 'safe',
 	wholeList: 'safe',
+	report: 'safe',
 	neverRepeated: 'never',
 	withdrawal: 'withdrawal',
 };

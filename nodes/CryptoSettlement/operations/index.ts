@@ -10,6 +10,7 @@ import { currency } from './currency';
 import { payoutAddress } from './payoutAddress';
 import { rate } from './rate';
 import { sandbox } from './sandbox';
+import { statement } from './statement';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
@@ -32,6 +33,7 @@ export const RESOURCES: Record<string, ResourceEntry> = {
 	payoutAddress: entry('Payout Address', 'Saved crypto withdrawal addresses', payoutAddress, 'getAll'),
 	rate: entry('Rate', 'Rates and prices', rate, 'getSellRates'),
 	sandbox: entry('Sandbox', 'Testing helpers of the sandbox environment', sandbox, 'mockDeposit'),
+	statement: entry('Statement', 'Reconciliation: a day\'s statement, and rows matched against the service', statement, 'get'),
 	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
 	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
 	webhookEvent: entry('Webhook Event', 'Stored webhook deliveries', webhookEvent, 'getAll'),

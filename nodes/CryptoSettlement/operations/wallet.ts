@@ -85,7 +85,7 @@ export const wallet: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many wallets', description: 'List deposit wallets' },
 		method: 'GET',
-		path: '/trades/wallets',
+		path: ROUTES.wallets.path,
 		source: 'spec',
 		kind: 'pagedList',
 		money: 'none',

@@ -13,7 +13,7 @@ import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../fields/params';
 import { wordingOf, type ResourceEntry } from '../fields/description';
-import { redact, redactError } from '../../service/redact';
+import { redact, redactError, redactMessage } from '../../service/redact';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
@@ -71,6 +71,7 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 		const batch = retry === 'safe' ? undefined : joinBatch(this);
 		let secrets: string[] = [];
 		let records: IDataObject[];
+		let reported: INodeExecutionData[] | undefined;
 		try {
 			const credentials = await credentialsOf(this);
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
@@ -90,6 +91,9 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 					async (turn) => await perform(this, spec, parts, http, { turn, ahead }),
 					retry === 'withdrawal',
 				);
+			} else if (spec.kind === 'report') {
+				reported = await spec.report(new Params(this, spec), http, (text) => redactMessage(text, secrets));
+				records = [];
 			} else {
 				const params = new Params(this, spec);
 				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, { params });
@@ -111,6 +115,11 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
 			throw redacted;
+		}
+		if (reported) {
+			// A report's items may carry a file (binary); their JSON is redacted like every record.
+			const json = redact(reported.map((item) => item.json), secrets);
+			return reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
 		}
 		records = redact(spec.output ? records.map(spec.output) : records, secrets);
 		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Statement → Get over a day of 20,000 records (200 pages of 100) against the local fake API in a
+// child process, each list page answered 40 ms late (--page-delay-ms): the time from the run's start
+// to the summary, and the node process's heap (the peak above the heap before the run, sampled every
+// 5 ms, after a GC), against docs/statement.md's targets (< 10 s, < 150 MB). The fake API runs in its
+// own process, so its memory is not counted.
+//
+// Usage: npm run bench (last rows), or alone after it compiled: node --expose-gc bench/statement.mjs [--records 20000]
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileHarness, ROOT } from './lib/workflows.mjs';
+
+const TARGET_MS = 10_000;
+const TARGET_HEAP = 150 * 1024 * 1024;
+const DAY = '2026-03-10';
+
+function option(name, fallback) {
+	const at = process.argv.indexOf(`--${name}`);
+	return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+/** The fake API (compiled by tsc -p bench/tsconfig.json) in a child process; resolves with its base URL. */
+async function startFakeApi(pageDelayMs) {
+	const child = spawn(process.execPath, [path.join(ROOT, '.build', 'fake-api', 'src', 'cli.js'), '--port', '0', '--page-delay-ms', String(pageDelayMs)], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const url = await new Promise((resolve, reject) => {
+		let text = '';
+		child.stdout.on('data', (chunk) => {
+			text += chunk;
+			const match = /Base URL\s+(\S+)/.exec(text);
+			if (match) resolve(match[1]);
+		});
+		child.once('exit', (code) => reject(new Error(`the fake API exited (${code})`)));
+	});
+	return { url, stop: () => child.kill('SIGTERM') };
+}
+
+async function measure(records, pageDelayMs) {
+	const harness = compileHarness();
+	const fakeApi = await startFakeApi(pageDelayMs);
+	try {
+		const origin = fakeApi.url.replace(/\/v1$/, '');
+		const seeded = await (await fetch(`${origin}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify({ day: DAY, records }) })).json();
+		if (!seeded.ok) throw new Error(seeded.message);
+		const credentials = { appId: 'demo-app-id', appSecret: 'demo-app-secret', environment: 'sandbox', baseUrl: fakeApi.url };
+		const opening = Object.fromEntries(Object.entries(seeded.data.openingBalances).map(([c, v]) => [c.toUpperCase(), v]));
+		const run = async () =>
+			await harness.runWorkflow({
+				workflow: harness.actionWorkflow({ resource: 'statement', operation: 'get', day: DAY, output: 'summary', options: { openingBalances: opening } }),
+				items: [{ json: {} }],
+				credentials: { [harness.CREDENTIAL_TYPE]: credentials },
+			});
+		await run(); // warm: modules loaded, connections open
+		globalThis.gc?.();
+		const before = process.memoryUsage().heapUsed;
+		let peak = before;
+		const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+		const started = performance.now();
+		const result = await run();
+		const ms = performance.now() - started;
+		clearInterval(sampler);
+		peak = Math.max(peak, process.memoryUsage().heapUsed);
+		if (result.error) throw result.error;
+		const summary = result.output('Crypto Settlement')[0].json;
+		const pages = Object.entries(summary.pagesRead)
+			.filter(([list]) => list !== 'wallets')
+			.reduce((sum, [, n]) => sum + n, 0);
+		return { ms, heap: peak - before, summary, pages };
+	} finally {
+		fakeApi.stop();
+	}
+}
+
+export async function statementRows({ records = option('records', 20_000), pageDelayMs = 40 } = {}) {
+	const { ms, heap, summary, pages } = await measure(records, pageDelayMs);
+	const mb = heap / 1024 / 1024;
+	const met = ms < TARGET_MS && heap < TARGET_HEAP && summary.balanceCheck.result === 'balanced';
+	return [
+		`\nstatement → get, a day of ${records} records, ${pages} pages of transactions and withdrawals at ${pageDelayMs} ms a page`,
+		`${(ms / 1000).toFixed(2)} s, heap ${mb.toFixed(0)} MB above the start, ${summary.lines} lines, ${summary.exceptionCount} exceptions, balance check ${summary.balanceCheck.result}`,
+		`bench: statement of ${records} records = ${(ms / 1000).toFixed(2)} s (target < ${TARGET_MS / 1000} s), heap ${mb.toFixed(0)} MB (target < ${TARGET_HEAP / 1024 / 1024} MB): ${met ? 'met' : 'NOT met'}`,
+	].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await statementRows());

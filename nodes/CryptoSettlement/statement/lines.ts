@@ -1,0 +1,307 @@
+import type { IDataObject } from 'n8n-workflow';
+import { statusOf } from '../../service/catalog';
+import { isObject, scalarText } from '../../service/values';
+import { HOUR_MS, type Day } from './day';
+
+/**
+ * A statement's lines (docs/statement.md, "Lines"): every deposit, payout, fee and refund of the
+ * day's records, each with a stable key, its effect on a balance, its amounts with their units and
+ * what a person must check. Pure: records in, lines out.
+ */
+
+/** What a line is (docs/statement.md, "Kinds"). */
+export const LINE_KINDS = {
+	deposit: 'Crypto received on a deposit wallet and converted (a trade); credits the wallet\'s currency once completed',
+	depositFee: 'The platform fee the service deducted from a deposit',
+	autoSettlement: 'A payout the service made by itself from a deposit to the wallet\'s linked bank account (a withdrawal naming its `trade`)',
+	cryptoWithdrawal: 'A crypto withdrawal: what the recipient receives',
+	bankWithdrawal: 'A bank (NGN or GHS) withdrawal: what the recipient receives',
+	withdrawalFee: 'The fee of a withdrawal or an auto-settlement payout',
+	refund: 'A rejected, reversed or cancelled withdrawal given back to the balance (payout and fee)',
+} as const;
+
+export type LineKind = keyof typeof LINE_KINDS;
+
+/** An amount and its unit: a currency (USD, NGN, GHS) or a crypto asset. */
+export interface Amount extends IDataObject {
+	value: number | string;
+	unit: string;
+}
+
+export interface Line extends IDataObject {
+	/** `<kind>:<record id>`: the same line has the same key on every run. */
+	lineKey: string;
+	kind: LineKind;
+	day: string;
+	recordId: string;
+	/** `transaction` (deposit/trade list) or `withdrawal`. */
+	record: 'transaction' | 'withdrawal';
+	externalId: string;
+	walletLabel: string;
+	walletAddress: string;
+	/** Who the line is about: the External ID, the wallet's label (the customer), or the destination. */
+	reference: string;
+	status: string;
+	createdAt: string;
+	/** When the money moved: the record's creation, or for a refund its last update. */
+	time: string;
+	/** The line's effect on the balance of `currency`: credits positive, debits negative, 0 when it moved nothing (yet). */
+	amount: number;
+	currency: string;
+	/** Every amount the record states, each with its unit. */
+	amounts: IDataObject;
+	description: string;
+	/** Empty, or what a person must check. */
+	exception: string;
+}
+
+export interface StatementLists {
+	trades: IDataObject[];
+	withdrawals: IDataObject[];
+	wallets: IDataObject[];
+}
+
+export interface LineOptions {
+	day: Day;
+	/** n8n's clock, for the age of open records. */
+	now: number;
+	pendingAfterHours: number;
+}
+
+const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
+
+/** A number the record states (a number, or a numeric string); undefined otherwise. */
+export function numberIn(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+	return undefined;
+}
+
+/** Rounds to cents (money of the lines and their sums). */
+export const cents = (value: number) => Math.round(value * 100) / 100;
+
+const currencyIn = (value: unknown) => {
+	const text = scalarText(value).trim().toUpperCase();
+	return CURRENCIES.has(text) ? text : undefined;
+};
+
+const timeOf = (record: IDataObject) => {
+	const text = scalarText(record.createdAt);
+	const parsed = Date.parse(text);
+	return Number.isFinite(parsed) ? parsed : undefined;
+};
+
+/** Whether a record was created within the day (UTC; records without a readable date are never in it). */
+export function inDay(record: IDataObject, day: Day): boolean {
+	const at = timeOf(record);
+	return at !== undefined && at >= day.start && at < day.end;
+}
+
+export interface WalletIndex {
+	byId: Map<string, IDataObject>;
+}
+
+export function walletIndex(wallets: IDataObject[]): WalletIndex {
+	const byId = new Map<string, IDataObject>();
+	for (const wallet of wallets) {
+		const id = scalarText(wallet.id ?? wallet._id);
+		if (id) byId.set(id, wallet);
+	}
+	return { byId };
+}
+
+/** The open-too-long exception of a record whose status is not final (docs/statement.md, "Exceptions"). */
+function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options: LineOptions, what: string): string | undefined {
+	const status = scalarText(record.status).toLowerCase();
+	const entry = statusOf(kind, status);
+	if (!entry) return `Status ${JSON.stringify(status)} is unknown to the node: check this ${what} in the service's dashboard`;
+	if (!entry.open || status === 'flagged') return undefined;
+	const at = timeOf(record) ?? options.now;
+	const hours = (options.now - at) / HOUR_MS;
+	if (hours <= options.pendingAfterHours) return undefined;
+	return `Not final after ${Math.floor(hours)} hours (status ${status}; Pending After Hours is ${options.pendingAfterHours}): check this ${what} with the service`;
+}
+
+const join = (...parts: Array<string | undefined | false>) => parts.filter(Boolean).join('; ');
+
+function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day): Line {
+	const recordId = scalarText(record.id ?? record._id);
+	const createdAt = scalarText(record.createdAt);
+	return {
+		lineKey: `${kind}:${recordId}`,
+		kind,
+		day: day.day,
+		recordId,
+		record: recordType,
+		externalId: '',
+		walletLabel: '',
+		walletAddress: '',
+		reference: '',
+		status: scalarText(record.status).toLowerCase(),
+		createdAt,
+		time: createdAt,
+		amount: 0,
+		currency: '',
+		amounts: {},
+		description: '',
+		exception: '',
+	};
+}
+
+/** The lines of one deposit (trade): the deposit, and its platform fee when the wallet was credited. */
+export function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
+	const line = baseLine('deposit', record, 'transaction', options.day);
+	const wallet = wallets.byId.get(scalarText(record.wallet));
+	const label = scalarText(wallet?.label ?? record.label).trim();
+	const address = scalarText(record.address ?? wallet?.address);
+	const asset = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
+	const currency = currencyIn(record.currency);
+	const credited = numberIn(record.amount);
+	const fee = numberIn(record.feeAmount);
+	const usd = numberIn(record.amountReceived);
+	const completed = line.status === 'completed';
+	line.walletLabel = label;
+	line.walletAddress = address;
+	line.reference = label || address;
+	line.currency = currency ?? '';
+	const amounts: IDataObject = {};
+	if (usd !== undefined) amounts.amountReceived = { value: usd, unit: 'USD' };
+	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null) amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: asset };
+	if (credited !== undefined && currency) amounts.credited = { value: credited, unit: currency };
+	if (fee !== undefined && currency) amounts.feeAmount = { value: fee, unit: currency };
+	if (numberIn(record.feeAmountInUsd) !== undefined) amounts.feeAmountInUsd = { value: numberIn(record.feeAmountInUsd) as number, unit: 'USD' };
+	if (numberIn(record.rate) !== undefined && currency) amounts.rate = { value: numberIn(record.rate) as number, unit: `${currency} per USD` };
+	line.amounts = amounts;
+	// Only a completed deposit moved money, so only its amounts must be readable.
+	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
+	if (completed && !unreadable) line.amount = cents((credited as number) + (fee ?? 0));
+	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${asset})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
+	line.exception = join(
+		unreadable &&
+			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
+		!label && `Deposit to a wallet without a label (address ${address || 'unknown'}): check which customer owns this address`,
+		line.status === 'flagged' &&
+			`Flagged${scalarText(record.reason) ? ` (${scalarText(record.reason)})` : ''}: the funds are held and not credited; check this deposit in the service's dashboard`,
+		openTooLong('trade', record, options, 'deposit'),
+	);
+	const lines = [line];
+	if (completed && !unreadable && fee !== undefined && fee !== 0) {
+		const feeLine = baseLine('depositFee', record, 'transaction', options.day);
+		Object.assign(feeLine, {
+			walletLabel: label,
+			walletAddress: address,
+			reference: line.reference,
+			currency: line.currency,
+			amount: cents(-fee),
+			amounts: { feeAmount: { value: fee, unit: line.currency } },
+			description: `Platform fee of the deposit to ${label ? `wallet ${label}` : `address ${address}`}`,
+		});
+		lines.push(feeLine);
+	}
+	return lines;
+}
+
+function withdrawalKind(record: IDataObject): LineKind {
+	if (scalarText(record.trade)) return 'autoSettlement';
+	if (scalarText(record.token) || scalarText(record.walletAddress)) return 'cryptoWithdrawal';
+	if (scalarText(record.bankName) || scalarText(record.accountNumber) || scalarText(record.bankAccount)) return 'bankWithdrawal';
+	return scalarText(record.currency).toLowerCase() === 'usd' ? 'cryptoWithdrawal' : 'bankWithdrawal';
+}
+
+/**
+ * The lines of one withdrawal: what the recipient receives and the fee, both debited from the
+ * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
+ * the balance loses payout + fee); and for a refunded one, the refund of both.
+ */
+export function withdrawalLines(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Line[] {
+	const kind = withdrawalKind(record);
+	const line = baseLine(kind, record, 'withdrawal', options.day);
+	const currency = currencyIn(record.currency);
+	const payout = numberIn(record.payoutAmount);
+	const fee = numberIn(record.fee);
+	const usd = numberIn(record.amount);
+	const externalId = scalarText(record.externalId).trim();
+	const status = statusOf('withdrawal', line.status);
+	const trade = kind === 'autoSettlement' ? trades.get(scalarText(record.trade)) : undefined;
+	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
+	const destination =
+		kind === 'cryptoWithdrawal'
+			? scalarText(record.walletAddress)
+			: [scalarText(record.bankName), scalarText(record.accountNumber)].filter(Boolean).join(' ');
+	line.externalId = externalId;
+	line.walletLabel = scalarText(wallet?.label);
+	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
+	line.reference = externalId || line.walletLabel || destination;
+	line.currency = currency ?? '';
+	const amounts: IDataObject = {};
+	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
+	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
+	if (record.cryptoAmount !== undefined && record.cryptoAmount !== null && scalarText(record.token)) {
+		amounts.cryptoAmount = { value: numberIn(record.cryptoAmount) ?? scalarText(record.cryptoAmount), unit: scalarText(record.token) };
+	}
+	if (payout !== undefined && currency) amounts.payoutAmount = { value: payout, unit: currency };
+	if (fee !== undefined && currency) amounts.fee = { value: fee, unit: currency };
+	line.amounts = amounts;
+	const unreadable = !currency || payout === undefined || fee === undefined;
+	if (!unreadable) line.amount = cents(-payout);
+	const what = kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal';
+	line.description = `${kind === 'autoSettlement' ? `Auto-settlement of deposit ${scalarText(record.trade)}` : kind === 'cryptoWithdrawal' ? `Crypto withdrawal${scalarText(record.token) ? ` of ${scalarText(record.cryptoAmount)} ${scalarText(record.token)}${scalarText(record.network) ? ` (${scalarText(record.network)})` : ''}` : ''}` : 'Bank withdrawal'} to ${destination || 'an unnamed destination'}`;
+	const refunded = status?.refunded === true;
+	line.exception = join(
+		unreadable &&
+			`The record states no payout and fee the node can read (payoutAmount ${JSON.stringify(record.payoutAmount ?? null)}, fee ${JSON.stringify(record.fee ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this ${what} in the service's dashboard`,
+		refunded &&
+			`Refunded (status ${line.status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}): the recipient was not paid by this ${what} and the amount is back in the balance; check the reason and the destination`,
+		kind !== 'autoSettlement' &&
+			!externalId &&
+			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
+		kind === 'autoSettlement' && !trade && `The deposit ${scalarText(record.trade)} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
+		openTooLong('withdrawal', record, options, what),
+	);
+	const lines = [line];
+	if (unreadable) return lines;
+	if (fee !== 0) {
+		const feeLine = baseLine('withdrawalFee', record, 'withdrawal', options.day);
+		Object.assign(feeLine, {
+			externalId,
+			walletLabel: line.walletLabel,
+			walletAddress: line.walletAddress,
+			reference: line.reference,
+			currency: line.currency,
+			amount: cents(-fee),
+			amounts: { fee: { value: fee, unit: line.currency } },
+			description: `Fee of the ${what} to ${destination || 'an unnamed destination'}`,
+		});
+		lines.push(feeLine);
+	}
+	if (refunded) {
+		const refundLine = baseLine('refund', record, 'withdrawal', options.day);
+		Object.assign(refundLine, {
+			externalId,
+			walletLabel: line.walletLabel,
+			walletAddress: line.walletAddress,
+			reference: line.reference,
+			currency: line.currency,
+			time: scalarText(record.updatedAt) || line.createdAt,
+			amount: cents(payout + fee),
+			amounts: { payoutAmount: { value: payout, unit: line.currency }, fee: { value: fee, unit: line.currency } },
+			description: `Refund of the ${line.status} ${what} to ${destination || 'an unnamed destination'}`,
+		});
+		lines.push(refundLine);
+	}
+	return lines;
+}
+
+/**
+ * The lines of the records `keep` picks (by default those created within the day), in time order,
+ * then by key. Every record read is given, so that an auto-settlement payout finds its deposit.
+ */
+export function linesOf(lists: StatementLists, options: LineOptions, keep = (record: IDataObject) => inDay(record, options.day)): Line[] {
+	const wallets = walletIndex(lists.wallets);
+	const trades = new Map<string, IDataObject>();
+	for (const trade of lists.trades) if (isObject(trade) && scalarText(trade.id)) trades.set(scalarText(trade.id), trade);
+	const lines: Line[] = [];
+	for (const trade of lists.trades) if (keep(trade)) lines.push(...depositLines(trade, wallets, options));
+	for (const withdrawal of lists.withdrawals) if (keep(withdrawal)) lines.push(...withdrawalLines(withdrawal, trades, wallets, options));
+	return lines.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0));
+}

@@ -1,0 +1,86 @@
+import type { IDataObject } from 'n8n-workflow';
+import { statusOf } from '../../service/catalog';
+import { scalarText } from '../../service/values';
+import { numberIn } from './lines';
+
+/**
+ * Statement → Match (docs/statement.md, "Match"): a team's own rows against the service's records,
+ * by External ID (payouts), wallet address or wallet label (deposits). The index is built once per
+ * run from the lists; each row is then a lookup. Pure.
+ */
+
+export const MATCH_BY = ['externalId', 'walletAddress', 'walletLabel'] as const;
+export type MatchBy = (typeof MATCH_BY)[number];
+
+export const MATCH_RESULTS = {
+	paid: 'One withdrawal under the External ID, completed, for the expected amount (when one is given)',
+	pending: 'One record, not final yet (a withdrawal pending or processing; a deposit pending or flagged)',
+	refunded: 'One withdrawal, rejected, reversed or cancelled: the money went back, the recipient was not paid',
+	notFound: 'No record under the key',
+	amountDiffers: 'One final record whose USD amount differs from Expected Amount by more than Amount Tolerance',
+	received: 'One deposit to the wallet, completed, for the expected amount (when one is given)',
+	several: 'More than one record under the key',
+} as const;
+
+export type MatchResult = keyof typeof MATCH_RESULTS;
+
+export interface MatchIndex {
+	byExternalId: Map<string, IDataObject[]>;
+	byAddress: Map<string, IDataObject[]>;
+	byLabel: Map<string, IDataObject[]>;
+}
+
+function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject): void {
+	if (!key) return;
+	const list = map.get(key);
+	if (list) list.push(record);
+	else map.set(key, [record]);
+}
+
+/** Keys as a person types them: trimmed; addresses and labels compared as the service stores them. */
+const keyOf = (value: unknown) => scalarText(value).trim();
+
+export function matchIndex(lists: { trades: IDataObject[]; withdrawals: IDataObject[]; wallets: IDataObject[] }): MatchIndex {
+	const index: MatchIndex = { byExternalId: new Map(), byAddress: new Map(), byLabel: new Map() };
+	for (const withdrawal of lists.withdrawals) add(index.byExternalId, keyOf(withdrawal.externalId), withdrawal);
+	const labelOfWallet = new Map<string, string>();
+	for (const wallet of lists.wallets) labelOfWallet.set(keyOf(wallet.id ?? wallet._id), keyOf(wallet.label));
+	for (const trade of lists.trades) {
+		add(index.byAddress, keyOf(trade.address), trade);
+		add(index.byLabel, labelOfWallet.get(keyOf(trade.wallet)) ?? keyOf(trade.label), trade);
+	}
+	return index;
+}
+
+export interface RowMatch extends IDataObject {
+	match: MatchResult;
+	matchNote: string;
+	records: IDataObject[];
+}
+
+/** The match of one row: its key, and the expected USD amount with its tolerance when given. */
+export function matchRow(index: MatchIndex, by: MatchBy, key: string, expectedAmount: number | undefined, tolerance: number): RowMatch {
+	const records =
+		(by === 'externalId' ? index.byExternalId : by === 'walletAddress' ? index.byAddress : index.byLabel).get(key.trim()) ?? [];
+	if (records.length === 0) return { match: 'notFound', matchNote: `No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`, records };
+	if (records.length > 1) return { match: 'several', matchNote: `${records.length} records under ${JSON.stringify(key)}: check them one by one`, records };
+	const [record] = records;
+	const status = scalarText(record.status).toLowerCase();
+	const kind = by === 'externalId' ? 'withdrawal' : 'trade';
+	const entry = statusOf(kind, status);
+	if (!entry) return { match: 'pending', matchNote: `Status ${JSON.stringify(status)} is unknown to the node: not counted as final`, records };
+	if (entry.refunded) return { match: 'refunded', matchNote: `Status ${status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}`, records };
+	if (entry.open) return { match: 'pending', matchNote: `Status ${status}`, records };
+	const done: MatchResult = kind === 'withdrawal' ? 'paid' : 'received';
+	if (expectedAmount === undefined) return { match: done, matchNote: `Status ${status}`, records };
+	const field = kind === 'withdrawal' ? 'amount' : 'amountReceived';
+	const amount = numberIn(record[field]);
+	if (amount === undefined) {
+		return { match: 'amountDiffers', matchNote: `The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`, records };
+	}
+	const difference = Math.round((amount - expectedAmount) * 1e8) / 1e8;
+	if (Math.abs(difference) > tolerance + 1e-9) {
+		return { match: 'amountDiffers', matchNote: `${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`, records };
+	}
+	return { match: done, matchNote: `Status ${status}, ${field} ${amount} USD`, records };
+}
