@@ -7,6 +7,7 @@ import { Params } from '../fields/params';
 import type { OperationSpec, RequestParts } from '../fields/types';
 import { rowOf, withItsRow } from '../../service/values';
 import { lookUp } from './withdrawals';
+import { checkAddressesWithService } from './addressCheck';
 
 /**
  * Money movements and other writes that must not repeat are planned for the whole run before any
@@ -237,6 +238,12 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 		} catch (error) {
 			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
 		}
+	}
+	// Payout addresses whose form cannot decide are checked by the service (addressCheck.ts) before
+	// any item is sent, in a Dry Run too: a refused address makes its item invalid.
+	const toConfirm = plans.flatMap((plan, index) => ('parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : []));
+	if (toConfirm.length) {
+		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm)) plans[index] = { error, externalId: plans[index].externalId };
 	}
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
