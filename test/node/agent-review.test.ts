@@ -107,7 +107,7 @@ const payParameters: IDataObject = {
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: 'TSupplier',
+	walletAddress: 'TNfpNbjD7Ke8HgbPSBcxVG2QAo8a349nU2',
 	amountType: 'usd',
 	amount: "={{ $fromAI('amount', '', 'number') }}",
 	externalId: "={{ $fromAI('ref', '', 'string') }}",

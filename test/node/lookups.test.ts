@@ -246,14 +246,14 @@ describe('Payout address locator (one whole list)', () => {
 	test('label (or address), token and network, valued by ID; a search filters them', async () => {
 		const addresses = [
 			{ _id: 'p1', id: 'p1', label: 'Cold BTC', address: 'bc1q-cold', token: 'BTC', network: null },
-			{ _id: 'p2', id: 'p2', label: '', address: 'T-usdt-1', token: 'USDT', network: 'TRC20' },
+			{ _id: 'p2', id: 'p2', label: '', address: 'TGtmawsH3hEtzEjaxMZnqG997eqiWAbAnA', token: 'USDT', network: 'TRC20' },
 		];
 		api().get('/payments/wallet-addresses').times(2).reply(200, ok(addresses, 'data fetched'));
 		const all = await search('searchPayoutAddresses', { resource: 'payoutAddress', operation: 'delete' });
 		expect(all).toEqual({
 			results: [
 				{ name: 'Cold BTC — BTC', value: 'p1' },
-				{ name: 'T-usdt-1 — USDT TRC20', value: 'p2' },
+				{ name: 'TGtmawsH3hEtzEjaxMZnqG997eqiWAbAnA — USDT TRC20', value: 'p2' },
 			],
 		});
 		const filtered = await search('searchPayoutAddresses', { resource: 'payoutAddress', operation: 'delete' }, 'trc20');

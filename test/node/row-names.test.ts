@@ -10,6 +10,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { rowOf } from '../../nodes/service/values';
 import { runNode, serversClosedAfterEach } from './helpers';
 import { localService, withdrawalService } from './local-service';
+import { tronAddress } from './addresses';
+
+/** An address of Tron's form that the service refuses (the node's own check of the form passes it). */
+const REFUSED = tronAddress('refused by the service');
 
 const servers = serversClosedAfterEach();
 
@@ -38,7 +42,7 @@ test('a row is named once: from 1, with its External ID and "item K" for n8n\'s 
 describe("an error of a multi-item run shows no suffix that contradicts its row", () => {
 	test.each([1, 2, 11])('the node refuses the item at index %i before sending: the message names it, the editor adds nothing', async (bad) => {
 		const baseUrl = await service();
-		const items = Array.from({ length: 12 }, (_, i) => ({ address: `T${i}`, amount: i === bad ? '1.234' : '10', ref: `pay-${i + 1}` }));
+		const items = Array.from({ length: 12 }, (_, i) => ({ address: tronAddress(`row ${i}`), amount: i === bad ? '1.234' : '10', ref: `pay-${i + 1}` }));
 		const run = await runNode(usdt, { items, credentials: { baseUrl } });
 		const error = run.error as unknown as { message: string; description: string; context: IDataObject };
 		expect(error.context.itemIndex).toBe(bad);
@@ -51,11 +55,11 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 
 	test("a service's 422 for row 2 after row 1 was paid: the message names the failed row, the editor adds nothing", async () => {
 		const baseUrl = await service((body) =>
-			body.walletAddress === '0xWrongChain'
+			body.walletAddress === REFUSED
 				? { status: 422, body: { success: false, message: 'validation errors', errors: [{ field: 'walletAddress', message: 'invalid wallet address' }], data: {} } }
 				: 'create',
 		);
-		const items = [{ address: 'TGood', amount: '10', ref: 'pay-1' }, { address: '0xWrongChain', amount: '10', ref: 'pay-2' }];
+		const items = [{ address: 'TDtt3rDkpZ3d2viupRddQCaT15HuefWKgQ', amount: '10', ref: 'pay-1' }, { address: REFUSED, amount: '10', ref: 'pay-2' }];
 		const run = await runNode(usdt, { items, credentials: { baseUrl } });
 		const error = run.error as unknown as { message: string; description: string; context: IDataObject };
 		expect(error.context.itemIndex).toBe(1);
@@ -68,7 +72,7 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 
 	test('with Continue On Fail, an error item\'s message names its row once, with its External ID', async () => {
 		const baseUrl = await service();
-		const items = [{ address: 'T1', amount: '10', ref: 'pay-1' }, { address: 'T2', amount: '1.234', ref: 'pay-2' }];
+		const items = [{ address: tronAddress('one'), amount: '10', ref: 'pay-1' }, { address: tronAddress('two'), amount: '1.234', ref: 'pay-2' }];
 		const run = await runNode(usdt, { items, credentials: { baseUrl }, continueOnFail: true });
 		const message = String(run.items[1].json.message);
 		expect(message).toMatch(/^Fix 'Amount \(USD\)' \(set by an expression\) for row 2 \(pay-2, n8n item 1\)\. Nothing was sent/);
@@ -78,7 +82,7 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 
 test("a service's 422 of a single row: the row is in the description, and a one-item run gets no suffix", async () => {
 	const baseUrl = await service(() => ({ status: 422, body: { success: false, message: 'validation errors', errors: [{ field: 'walletAddress', message: 'invalid wallet address' }], data: {} } }));
-	const run = await runNode(usdt, { items: [{ address: '0xWrongChain', amount: '10', ref: 'pay-1' }], credentials: { baseUrl } });
+	const run = await runNode(usdt, { items: [{ address: REFUSED, amount: '10', ref: 'pay-1' }], credentials: { baseUrl } });
 	const error = run.error as unknown as { message: string; description: string; context: IDataObject };
 	expect(shownTitle(error, 1)).toBe(error.message);
 	expect(error.description).toMatch(/^Fix 'Wallet Address' for row 1 \(pay-1, n8n item 0\)\./);

@@ -46,7 +46,7 @@ function refusal(chain: string, form: string, address: string, problem?: string)
 
 /** 0x and 40 hex digits; mixed case is an EIP-55 checksum, checked; one case carries none. */
 function evm(address: string, chain: string): AddressVerdict {
-	const form = `an ${chain} address is ${FORM.EVM}`;
+	const form = `${chain} address is ${FORM.EVM}`;
 	if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return refusal('ERC20', form, address);
 	const hex = address.slice(2);
 	if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return unsure('written in one case, it carries no checksum');
@@ -152,7 +152,7 @@ function utxo(address: string, token: string): AddressVerdict {
 }
 
 /** The chain each network's addresses belong to. */
-const CHAIN_NAMES: Readonly<Record<string, string>> = { ERC20: 'ERC20 (Ethereum)', BSC: 'BSC (BNB Smart Chain)', BASE: 'BASE (Base)' };
+const CHAIN_NAMES: Readonly<Record<string, string>> = { ERC20: 'an ERC20 (Ethereum)', BSC: 'a BSC (BNB Smart Chain)', BASE: 'a BASE (Base)' };
 
 /**
  * The form of `address` for the token and, for a stablecoin, the network. A token/network pair the
