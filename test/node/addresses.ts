@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 export const EXAMPLES = {
 	TRC20: {
 		valid: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'],
+		/** The hexadecimal form (TRON's docs): no checksum, so the service decides. */
+		unsure: ['4189139CB1387AF85E3D24E212A008AC974967E561'],
 		invalid: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '0x52908400098527886E0F7030069857D2E4169EE7', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
 	},
 	ERC20: {
@@ -20,7 +22,7 @@ export const EXAMPLES = {
 	},
 	SOL: {
 		unsure: ['7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', '11111111111111111111111111111111'],
-		invalid: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10'],
+		invalid: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '1111111111111111111111111111111', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10'],
 	},
 	TON: {
 		valid: ['EQDKbjIcfM6ezt8KjKJJLshZJJSqX7XOA4ff-W72r5gqPrHF', 'UQDKbjIcfM6ezt8KjKJJLshZJJSqX7XOA4ff-W72r5gqPuwA', 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2'],

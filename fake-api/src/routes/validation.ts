@@ -256,7 +256,8 @@ export function isWalletAddress(address: unknown, token: unknown, network: unkno
 		case 'BASE':
 			return /^0x[0-9a-fA-F]{40}$/.test(address);
 		case 'TRC20':
-			return base58CheckVersion(address) === 0x41;
+			// Base58 (T…), or the hexadecimal form that TRON's API documentation also uses (41…).
+			return base58CheckVersion(address) === 0x41 || /^41[0-9a-fA-F]{40}$/.test(address);
 		case 'SOL':
 			return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && fromBase58(address)?.length === 32;
 		case 'TON':
