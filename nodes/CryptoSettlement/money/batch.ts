@@ -5,7 +5,7 @@ import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../fields/params';
 import type { OperationSpec, RequestParts } from '../fields/types';
-import { rowOf, withItsRow } from '../../service/values';
+import { rowOf } from '../../service/values';
 import { lookUp } from './withdrawals';
 import { checkAddressesWithService } from './addressCheck';
 
@@ -319,18 +319,37 @@ function invalidBatchError(
 		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
 		.join('; ');
 	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
+	// What to do about each row named, once: the message already says that nothing was sent and why.
+	const todo = invalid
+		.slice(0, LISTED)
+		.map(({ index, error, externalId }) => whatToDo(error, rowOf(index, externalId)))
+		.filter(Boolean)
+		.join(' ');
 	return new NodeOperationError(
 		ctx.getNode(),
 		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
 		{
 			itemIndex: invalid[0].index,
-			description: `Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.${
-				(invalid[0].error as { description?: string }).description
-					? ` ${withItsRow(invalid[0].error, rowOf(invalid[0].index, invalid[0].externalId), String((invalid[0].error as { description?: string }).description))}`
-					: ''
-			}`,
+			description: `${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
 		},
 	);
+}
+
+/**
+ * A refused row's advice for the batch's description: its error's description without the
+ * sentences saying that nothing was sent (the batch says it once) and without its own row's name,
+ * which leads it instead, as a sentence: "Row 2 (pay-2, n8n item 1): fix 'Amount (USD)'."
+ */
+function whatToDo(error: Error, row: string): string {
+	const description = (error as { description?: unknown }).description;
+	if (typeof description !== 'string') return '';
+	const advice = description
+		.replace(/\s*Nothing was sent[^.]*\./g, '')
+		.split(` for ${row}`)
+		.join('')
+		.trim();
+	if (!advice) return '';
+	return `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
 }
 
 /** What the batch tells a send, and what the send tells the batch. */
