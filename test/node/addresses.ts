@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code */
 import { createHash } from 'node:crypto';
 
 /**
