@@ -192,7 +192,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 			amountCurrency: 'USD',
 			fee: 1.5,
 			feeCurrency: 'USD',
-			feeBearer: 'user',
+			feeBearer: 'recipient',
 			leavesBalance: '10.00 USD',
 			recipientReceives: '8.50 USD in USDT on TRC20',
 			summary: '10.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 8.50 USD in USDT on TRC20',
@@ -243,7 +243,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 		expect(payouts.user).toEqual({
 			amount: 20,
 			amountCurrency: 'USD',
-			feeBearer: 'user',
+			feeBearer: 'recipient',
 			fee: `${fee}; the created record shows it (fee, feeCurrency)`,
 			leavesBalance: `${converted}, from the balance in the bank account's currency`,
 			recipientReceives: `${converted}, less ${fee}`,

@@ -412,7 +412,7 @@ describe('Dry run', () => {
 				amountCurrency: 'USD',
 				fee: 1.5,
 				feeCurrency: 'USD',
-				feeBearer: 'user',
+				feeBearer: 'recipient',
 				leavesBalance: '25.00 USD',
 				recipientReceives: '23.50 USD in USDT on TRC20',
 				summary: '25.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 23.50 USD in USDT on TRC20',
