@@ -217,7 +217,7 @@ describe("7. the service's errors in the editor's words", () => {
 			{ resource: 'withdrawal', operation: 'estimateNetworkFee', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: '={{ $json.amount }}' },
 			{ items: [{ amount: '50' }, { amount: '200000' }], continueOnFail: true },
 		);
-		expect(run.items.map((item) => String(item.json.message).replace(/^row \d+(?: \([^)]*\))?: /, '').split('. ')[0])).toEqual([
+		expect(run.items.map((item) => String(item.json.message).replace(/^Row \d+(?: \([^)]*\))?: /, '').split('. ')[0])).toEqual([
 			"This item's amount, 50 USD, is within the account's withdrawal limits (5 to 100000 USD), so the refusal has another cause",
 			"This item's amount, 200000 USD, is above the account's maximum withdrawal of 100000 USD",
 		]);

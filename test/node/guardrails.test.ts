@@ -96,7 +96,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
-		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^row 2 \(p-2, n8n item 1\): Set by the credential's owner/) });
+		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^Row 2 \(p-2, n8n item 1\): Set by the credential's owner/) });
 		expect(moneySent()).toBe(1);
 	});
 
