@@ -266,7 +266,7 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 		});
 		expect(run.error?.message).toBe(NOT_APPROVED);
 		expect(run.error?.message).not.toMatch(/add a human review step/);
-		expect((run.error as unknown as { description: string }).description).toMatch(/^Agent Payments Need Human Review is on .* Running the tool by hand \(Execute step, or testing it from its panel\) skips 'Review by Email', so it can never pay\./);
+		expect((run.error as unknown as { description: string }).description).toBe("Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). To try a payment, ask the agent (for example in the chat), then approve the call when 'Review by Email' asks you.");
 		expect(moneySent()).toBe(0);
 	});
 

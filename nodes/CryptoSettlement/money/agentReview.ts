@@ -45,7 +45,7 @@ export function reviewRefusal(ctx: IExecuteSingleFunctions): { message: string; 
 	if (step !== undefined) {
 		return {
 			message: `This call was not approved by a person, so nothing was sent: a payment by this tool goes only when a person approved that very call in its review step ('${step}'), and a manual run of the tool never is.`,
-			description: `Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). Running the tool by hand (Execute step, or testing it from its panel) skips '${step}', so it can never pay. To try a payment, ask the agent (for example in the chat), then approve the call when '${step}' asks you.`,
+			description: `Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). To try a payment, ask the agent (for example in the chat), then approve the call when '${step}' asks you.`,
 		};
 	}
 	return {
