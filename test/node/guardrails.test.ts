@@ -84,7 +84,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2, n8n item 1): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
-		expect(run.error?.description).toMatch(/under Guardrails → Max per Withdrawal \(USD\)\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/^Row 2 \(p-2, n8n item 1\): set by the credential's owner in the Crypto Settlement API credential, under Guardrails → Max per Withdrawal \(USD\)\. Every row is checked/);
 		expect(moneySent()).toBe(0);
 	});
 
@@ -462,7 +462,7 @@ describe('Dry run', () => {
 			credentials: { baseUrl },
 		});
 		expect(run.error?.message).toMatch(/rows are invalid, so nothing was sent: row 2\b.*'Dry Run' must be true or false \(a boolean, or the text true or false\), received "yes"$/);
-		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2 \((e-6, )?n8n item 1\)\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/^Row 2 \((e-6, )?n8n item 1\): fix 'Dry Run' \(set by an expression\)\. Every row is checked/);
 		const number = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), { items: [{ amount: 20, ref: 'e-7', dry: 1 }], credentials: { baseUrl } });
 		expect(number.error?.message).toBe("'Dry Run' must be true or false (a boolean, or the text true or false), received 1");
 		expect(moneySent()).toBe(0);

@@ -49,8 +49,10 @@ describe("an error of a multi-item run shows no suffix that contradicts its row"
 		expect(error.message).toContain(`item ${bad}`);
 		expect(error.message).toContain(`row ${bad + 1} (pay-${bad + 1}, n8n item ${bad}): 'Amount (USD)' must have at most 2 decimal places`);
 		expect(shownTitle(error, items.length)).toBe(error.message);
-		expect(error.description).toContain(`Fix 'Amount (USD)' (set by an expression) for row ${bad + 1} (pay-${bad + 1}, n8n item ${bad}).`);
-		expect(error.description.split(`row ${bad + 1} (`)).toHaveLength(2); // the row, said once
+		// What to do, led by the row, which starts the sentence; "nothing was sent" is the message's alone.
+		expect(error.description).toMatch(new RegExp(`^Row ${bad + 1} \\(pay-${bad + 1}, n8n item ${bad}\\): fix 'Amount \\(USD\\)' \\(set by an expression\\)\\. `));
+		expect(error.description.split(`ow ${bad + 1} (`)).toHaveLength(2); // the row, said once
+		expect(error.description).not.toMatch(/[Nn]othing was sent/);
 	});
 
 	test("a service's 422 for row 2 after row 1 was paid: the message names the failed row, the editor adds nothing", async () => {
@@ -86,4 +88,22 @@ test("a service's 422 of a single row: the row is in the description, and a one-
 	const error = run.error as unknown as { message: string; description: string; context: IDataObject };
 	expect(shownTitle(error, 1)).toBe(error.message);
 	expect(error.description).toMatch(/^Fix 'Wallet Address' for row 1 \(pay-1, n8n item 0\)\./);
+});
+
+test('two refused rows: each is named with what to do, once, each sentence starting with its row; "nothing was sent" is said once (issue 45)', async () => {
+	const baseUrl = await service();
+	const items = [
+		{ address: tronAddress('r1'), amount: '1.234', ref: 'pay-1' },
+		{ address: tronAddress('r2'), amount: '10', ref: 'pay-2' },
+		{ address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '10', ref: 'pay-3' },
+	];
+	const run = await runNode(usdt, { items, credentials: { baseUrl } });
+	const error = run.error as unknown as { message: string; description: string };
+	expect(error.message).toMatch(/^2 of 3 rows are invalid, so nothing was sent: row 1 \(pay-1, n8n item 0\): 'Amount \(USD\)' .*; row 3 \(pay-3, n8n item 2\): 'Wallet Address' is not a USDT address on TRC20: /);
+	expect(error.description).toBe(
+		"Row 1 (pay-1, n8n item 0): fix 'Amount (USD)' (set by an expression). Row 3 (pay-3, n8n item 2): fix 'Wallet Address' (set by an expression). Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.",
+	);
+	expect(`${error.message} ${error.description}`.match(/nothing was sent/gi)).toHaveLength(1);
+	// No sentence starts with a lowercase "row".
+	expect(error.description).not.toMatch(/\. row \d/);
 });
