@@ -146,7 +146,7 @@ export function swap(body: Record<string, unknown>): Violation[] {
 }
 
 /*
- * Payout addresses (spec 4.1: "Format check only"; docs/addresses.md lists each chain's forms).
+ * Payout addresses (docs/api.md: the service's address check is a format check only; docs/addresses.md lists each chain's forms).
  * The service's own judge, written here from each chain's documentation: base58check (Tron, and
  * the legacy addresses of BTC, LTC, DOGE, BCH), bech32/bech32m (segwit), CashAddr (BCH), TON's
  * user-friendly form with its CRC-16, Solana's 32-byte keys. Like many services it takes an EVM
