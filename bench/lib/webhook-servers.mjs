@@ -24,7 +24,17 @@ function serve() {
 			if (req.method === 'GET' && trade) {
 				lookups++;
 				const id = decodeURIComponent(trade[1]);
-				return json(res, 200, { success: true, message: 'transaction retrieved', data: { id, status: 'completed', amountReceived: 12.5, currency: 'ngn' } });
+				// Deposits of one token to 20 customers' wallets: the trigger names the token and the
+				// customer (docs/trigger.md, "The item") from the asset list and each wallet, read once.
+				const wallet = `w-${[...id].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 20}`;
+				return json(res, 200, { success: true, message: 'transaction retrieved', data: { id, status: 'completed', amount: 18750, amountReceived: 12.5, currency: 'ngn', asset: 'a-usdt', wallet } });
+			}
+			if (req.method === 'GET' && url.pathname === '/v1/trades/assets') {
+				return json(res, 200, { success: true, message: 'assets', data: [{ id: 'a-usdt', identifier: 'USDT_TRX', symbol: 'USDT', network: 'Tron' }] });
+			}
+			const wallet = /^\/v1\/trades\/wallets\/([^/]+)$/.exec(url.pathname);
+			if (req.method === 'GET' && wallet) {
+				return json(res, 200, { success: true, message: 'wallet', data: { id: decodeURIComponent(wallet[1]), label: `customer-${decodeURIComponent(wallet[1])}` } });
 			}
 			if (req.method === 'POST' && url.pathname === '/sink') {
 				let id;

@@ -1,9 +1,8 @@
 import { NodeApiError, sleep, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
-import { ambiguousError, redirectError } from '../service/apiErrors';
+import { ambiguousError, isSuccess, redirectError, serviceError } from '../service/apiErrors';
 import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pacing';
 import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
-import { isSuccess, serviceError } from '../service/apiErrors';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { scalarText } from '../service/values';
 import type { PageRead } from './read';

@@ -12,9 +12,14 @@ export const OVERLAP_MS = 10 * 60 * 1000;
 /**
  * How late a record may be listed (after records dated later: a read replica, an index that lags),
  * on the service's clock: each poll reads again the records created in this window before the time
- * of its first answer (its `Date` header, whole seconds), so such a record is still found.
+ * of its first answer (its `Date` header, whole seconds), so such a record is still found; when more
+ * than LISTING_LAG_RECORDS were created in it, only that many of the newest (docs/trigger.md, "What
+ * it guarantees": the window), and never less than LISTING_LAG_MIN_MS. The records read again cost at
+ * most one page more than the new ones.
  */
-export const LISTING_LAG_MS = 1000;
+export const LISTING_LAG_MS = 15_000;
+export const LISTING_LAG_RECORDS = 75;
+export const LISTING_LAG_MIN_MS = 1000;
 /** The most the whole state (every list) may take as JSON: n8n writes it to its database with every poll. */
 export const STATE_MAX_BYTES = 512 * 1024;
 /**
@@ -24,6 +29,27 @@ export const STATE_MAX_BYTES = 512 * 1024;
  */
 export const SEEN_MAX_BYTES = 150 * 1024;
 export const OPEN_MAX_BYTES = 90 * 1024;
+
+/**
+ * A record's statuses as kept: the one read or, once it changed, every status read, in the order
+ * first read (the last is its status now). A status read before is never emitted again, whatever
+ * the life-cycle table knows of it: a lagging replica may answer `pending` after `deleted`, or
+ * `completed` after `reversed`, back and forth (docs/trigger.md, "What it guarantees").
+ */
+export type Statuses = string | string[];
+
+/** The status a record has now, as far as the trigger read. */
+export const statusNow = (kept: Statuses): string => (typeof kept === 'string' ? kept : (kept.at(-1) ?? ''));
+
+/** Every status a record was read with, oldest first. */
+export const statusesOf = (kept: Statuses): string[] => (typeof kept === 'string' ? [kept] : kept);
+
+/** The statuses kept once `status` is read (a status read before changes nothing). */
+export function withStatus(kept: Statuses | undefined, status: string): Statuses {
+	if (kept === undefined) return status;
+	const all = statusesOf(kept);
+	return all.includes(status) ? kept : [...all, status];
+}
 
 /** A record's place in a list: its creation time on the service's clock (null when it has none) and identity. */
 export interface Mark {
@@ -61,11 +87,13 @@ export interface ListCursor {
 	floor?: number | null;
 	/** Oldest first: the page that held the position. */
 	page?: number;
+	/** Oldest first: the last record read, in the list's order; records after it were appended since (new, whatever their dates). */
+	last?: string;
 	gap?: Gap;
-	/** Records read: identity → [creation time, status] (without a creation time: [null, status, last read]). */
-	seen: Record<string, [number | null, string, number?]>;
-	/** Records not yet final: identity → [creation time (or first seen), status, last checked], service clock. */
-	open: Record<string, [number, string, number]>;
+	/** Records read: identity → [creation time, statuses] (without a creation time: [null, statuses, last read]). */
+	seen: Record<string, [number | null, Statuses, number?]>;
+	/** Records not yet final: identity → [creation time (or first seen), statuses, last checked], service clock. */
+	open: Record<string, [number, Statuses, number]>;
 	/** The page size the service really answers with. */
 	size?: number;
 	/** How far the records' dates run ahead of the service's clock (a list in local time stamped "Z"). */

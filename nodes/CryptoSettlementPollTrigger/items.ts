@@ -1,6 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
-import { deliveryKey, normalizeEvent } from '../events/identity';
-import { confirmedFields } from '../events/item';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { directoryKey, EventDirectory, fetchData } from '../events/directory';
+import { deliveryKey, eventKey, normalizeEvent } from '../events/identity';
+import { confirmedFields, describeItem } from '../events/item';
+import { CREDENTIAL_TYPE } from '../service/credentials';
+import { createAuthenticatedHttpCall } from '../service/transport';
 import { scalarText } from '../service/values';
 import { timeMs } from './read';
 
@@ -59,6 +62,7 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
 			...confirmedFields(kind, record),
 			id: record.id,
 			event,
+			eventKey: eventKey(event, { id }),
 			verification: verification(true),
 			record,
 			source: 'records',
@@ -85,6 +89,31 @@ export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined
 		event,
 		key: deliveryKey(event, keyed),
 		at: timeOf(stored.createdAt),
-		json: { ...body, event, verification: verification(false), source: 'webhookEvents' },
+		// `eventKey` of the body as the webhook trigger keys it (a body without `id` on its whole self).
+		json: { ...body, event, eventKey: eventKey(event, body), verification: verification(false), source: 'webhookEvents' },
 	};
+}
+
+/** How long naming the items' tokens and wallet labels may take in one poll (docs/trigger.md, "Cost"). */
+const DESCRIBE_MS = 2_000;
+/** Deposit wallets whose label one poll may read (labels read once are kept; the rest say `null` until a later poll). */
+const WALLET_READS_PER_POLL = 20;
+
+/**
+ * The emitted items as both triggers shape them (events/item.ts): token, wallet label, units, the
+ * lead fields first. The lookups share the action node's request path with the poll's credential;
+ * one that fails leaves its value `null` and never drops an event.
+ */
+export async function describeEvents(ctx: IPollFunctions, credentials: IDataObject, events: PolledEvent[]): Promise<IDataObject[]> {
+	if (events.length === 0) return [];
+	const selected = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	const directory = new EventDirectory(
+		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
+		fetchData(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE)),
+		Date.now() + DESCRIBE_MS,
+		WALLET_READS_PER_POLL,
+	);
+	const described: IDataObject[] = [];
+	for (const event of events) described.push(await describeItem(event.json, directory));
+	return described;
 }

@@ -6,7 +6,7 @@ import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
 import { readCursor, type ListCursor } from './cursor';
-import type { PolledEvent, Source } from './items';
+import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
 import { ListWalk } from './walk';
@@ -45,6 +45,23 @@ const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
 	rateLimit: () => 'the service answered 429 (rate limit)',
 };
 
+/**
+ * The polls of this process under way, by workflow and node (docs/trigger.md, "How it polls": two
+ * polls at once).
+ * n8n starts a poll on schedule even while the previous one still runs; both would read the same
+ * state and emit the same events, and n8n 2.x gives each its own copy of the state to commit. So a
+ * poll that finds one under way reads nothing, changes nothing and emits nothing: it commits no
+ * state over the first one's, and the next poll continues from what the first one saved. A poll
+ * ends within n8n's budget (every request has a timeout); one held longer than twice the budget is
+ * taken as lost, so a stuck poll cannot silence the trigger.
+ */
+const underWay = new Map<string, { startedAt: number; expiresAt: number }>();
+
+function pollKey(ctx: IPollFunctions): string {
+	const node = ctx.getNode();
+	return `${String(ctx.getWorkflow().id)}:${node.id ?? node.name}`;
+}
+
 function readState(staticData: IDataObject, source: Source): PollState | undefined {
 	const state = staticData[STATE_KEY] as PollState | undefined;
 	return state && typeof state === 'object' && state.version === 2 && state.source === source && typeof state.lists === 'object'
@@ -56,6 +73,27 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 	if (settings.events.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Select at least one event (or "All Events") in Events');
 	}
+	if (ctx.getMode() === 'manual') return await readAndEmit(ctx, settings);
+	// Taken before the first await: two polls started together cannot both pass.
+	const key = pollKey(ctx);
+	const now = Date.now();
+	const running = underWay.get(key);
+	if (running && running.expiresAt > now) {
+		ctx.logger.warn(
+			`Crypto Settlement Poll Trigger: the previous poll of this trigger is still running (since ${Math.round((now - running.startedAt) / 1000)} s); this poll reads nothing and the next one continues from where the previous one ends`,
+		);
+		return null;
+	}
+	const mine = { startedAt: now, expiresAt: now + 2 * Budget.of(ctx).totalMs };
+	underWay.set(key, mine);
+	try {
+		return await readAndEmit(ctx, settings);
+	} finally {
+		if (underWay.get(key) === mine) underWay.delete(key);
+	}
+}
+
+async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
 	const credentials = await ctx.getCredentials<IDataObject>(CREDENTIAL_TYPE);
 	const secrets = secretsOf(credentials);
 	try {
@@ -68,7 +106,8 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 		const warn = (message: string) => ctx.logger.warn(redact(`Crypto Settlement Poll Trigger: ${message}`, secrets));
 		const events =
 			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings) : await pollOnce(ctx, settings, warn);
-		return events.length ? [events.map((event) => ({ json: redact(event.json, secrets) }))] : null;
+		const items = await describeEvents(ctx, credentials, events);
+		return items.length ? [items.map((json) => ({ json: redact(json, secrets) }))] : null;
 	} catch (error) {
 		throw redactError(error, secrets);
 	}

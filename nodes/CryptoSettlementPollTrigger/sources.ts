@@ -4,7 +4,7 @@ import { LIFECYCLES, statusOf } from '../service/catalog';
 import { scalarText } from '../service/values';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
-import type { Change, Identity, ListCursor, ListSource, Range } from './cursor';
+import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
 import { timeMs } from './read';
 
@@ -117,7 +117,7 @@ export async function followOpen(
 		.sort((a, b) => a[1][2] - b[1][2])
 		.slice(0, limit);
 	const changes: Change[] = [];
-	for (const [id, [at, status]] of due) {
+	for (const [id, [at, kept]] of due) {
 		const record = await client.record(lookup, recordPath(lookup, id), lastStart);
 		if (typeof record === 'string') {
 			list.stopped = record;
@@ -128,14 +128,16 @@ export async function followOpen(
 			delete cursor.open[id];
 			continue;
 		}
-		// A lagging replica's older status changes nothing.
-		if (list.source.isBehind(identity.status, status)) {
-			cursor.open[id] = [at, status, now];
+		// A status read before, or a lagging replica's earlier one, changes nothing.
+		const known = statusesOf(kept);
+		if (known.includes(identity.status) || known.some((earlier) => list.source.isBehind(identity.status, earlier))) {
+			cursor.open[id] = [at, kept, now];
 			continue;
 		}
-		if (identity.status !== status) changes.push({ record, identity: { ...identity, id } });
-		if (cursor.seen[id]) cursor.seen[id] = [cursor.seen[id][0], identity.status];
-		if (list.source.isOpen(identity.status)) cursor.open[id] = [at, identity.status, now];
+		changes.push({ record, identity: { ...identity, id } });
+		const next = withStatus(kept, identity.status);
+		if (cursor.seen[id]) cursor.seen[id][1] = next;
+		if (list.source.isOpen(identity.status)) cursor.open[id] = [at, next, now];
 		else delete cursor.open[id];
 	}
 	return changes;

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
+	LISTING_LAG_MIN_MS,
 	LISTING_LAG_MS,
+	LISTING_LAG_RECORDS,
 	OVERLAP_MS,
 	forget,
 	type Change,
@@ -10,6 +12,10 @@ import {
 	type ListSource,
 	type Mark,
 	type Range,
+	type Statuses,
+	statusNow,
+	statusesOf,
+	withStatus,
 } from './cursor';
 import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './read';
 
@@ -108,13 +114,14 @@ export class ListWalk {
 		return page;
 	}
 
-	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean): PageSeen {
+	/** `appendedFrom`: the records from this index on were appended to a list sorted oldest first since it was last read. */
+	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean, appendedFrom = Number.POSITIVE_INFINITY): PageSeen {
 		const seen: PageSeen = { reached: false, late: false };
 		let last: number | undefined;
-		for (const record of page.records) {
+		for (const [index, record] of page.records.entries()) {
 			const identity = this.source.identify(record);
 			if (identity?.at != null) last = identity.at;
-			if (identity && !skip?.(identity)) this.visit(record, identity, seen);
+			if (identity && !skip?.(identity)) this.visit(record, identity, seen, index >= appendedFrom);
 		}
 		// The page ends below the position: what follows is older (a record near its top may be an old one updated lately).
 		const position = this.cursor.position?.at;
@@ -123,7 +130,7 @@ export class ListWalk {
 	}
 
 	/** Classifies one record: known (perhaps with a new status), new, or older than what the poll looks at. */
-	private visit(record: IDataObject, identity: Identity, page: PageSeen): void {
+	private visit(record: IDataObject, identity: Identity, page: PageSeen, appended = false): void {
 		const { id, at, status } = identity;
 		const { seen, open, position, floor } = this.cursor;
 		this.visited.add(id);
@@ -133,42 +140,46 @@ export class ListWalk {
 			this.recent.push(at);
 			this.recent.sort((a, b) => b - a).splice(3);
 		}
-		const before = seen[id]?.[1] ?? open[id]?.[1];
-		if (before !== undefined) {
+		const kept = seen[id]?.[1] ?? open[id]?.[1];
+		if (kept !== undefined) {
 			if (at === null && !this.added.has(id) && !this.above.has(id)) {
 				this.passedBoundary = true;
 				page.reached = true;
 			}
-			// A status earlier in the life cycle than one read before (a lagging replica): what was read stands.
-			if (before !== status && this.source.isBehind(status, before)) return;
-			this.remember(identity);
-			if (before !== status && !this.firstLook) this.changes.push({ record, identity });
+			// A status read before (a lagging replica answering back and forth), or one earlier in the
+			// life cycle than a status read before: what was read stands, nothing is emitted.
+			const known = statusesOf(kept);
+			if (!known.includes(status) && known.some((earlier) => this.source.isBehind(status, earlier))) return;
+			this.remember(identity, withStatus(kept, status));
+			if (!known.includes(status) && !this.firstLook) this.changes.push({ record, identity });
 			return;
 		}
-		const fresh = !this.firstLook && (at === null ? !this.passedBoundary : floor == null || at > floor);
+		// Appended after the last record read of a list sorted oldest first: new, whatever its date.
+		const fresh = !this.firstLook && (appended || (at === null ? !this.passedBoundary : floor == null || at > floor));
 		this.added.add(id);
 		if (at === null) this.undatedAdded.push(id);
 		// An old record seen for the first time (below the floor) is not followed.
-		this.remember(identity, fresh || this.firstLook);
+		this.remember(identity, status, fresh || this.firstLook);
 		if (!fresh) return;
 		this.changes.push({ record, identity });
 		if (at !== null && position?.at != null && at <= position.at) page.late = true;
 	}
 
-	private remember({ id, at, status }: Identity, follow = true): void {
-		this.cursor.seen[id] = at === null ? [at, status, this.serviceNow()] : [at, status];
-		if (!follow || !this.source.isOpen(status)) {
+	/** Keeps a record read: its statuses, and while its status now can change, it is followed (unless `follow` is false). */
+	private remember({ id, at }: Identity, kept: Statuses, follow = true): void {
+		this.cursor.seen[id] = at === null ? [at, kept, this.serviceNow()] : [at, kept];
+		if (!follow || !this.source.isOpen(statusNow(kept))) {
 			delete this.cursor.open[id];
 			return;
 		}
 		const now = this.serviceNow();
-		this.cursor.open[id] = [at ?? this.cursor.open[id]?.[0] ?? now, status, now];
+		this.cursor.open[id] = [at ?? this.cursor.open[id]?.[0] ?? now, kept, now];
 	}
 
 	/** Moves the position up to `mark`, never past the service's clock plus the tolerance, never back. */
-	private advance(mark: Mark | undefined): void {
+	private advance(mark: Mark | undefined, lagMs?: number): void {
 		if (!mark) return;
-		const next = this.capped(mark);
+		const next = this.capped(mark, lagMs);
 		const position = this.cursor.position;
 		if (position?.at != null && (next.at === null || next.at < position.at)) return;
 		this.cursor.position = next;
@@ -200,30 +211,44 @@ export class ListWalk {
 		this.cursor.order = order;
 		if (order === 'oldestFirst') this.cursor.page = end.n;
 		this.visitPage(end.page);
+		if (order === 'oldestFirst' && !this.cut) this.cursor.last = this.lastIdOf(end.page);
 		if (this.cut || end.page.records.length === 0) {
 			// The end was not reached yet, or the list is empty: what is created from now on (the
 			// service's clock) is new; from an empty list, also a record listed late within the lag.
-			const now = this.cut ? this.answeredAt() : this.settled();
+			const now = this.cut ? this.answeredAt() : this.settled(LISTING_LAG_MIN_MS);
 			this.cursor.position = { at: now, id: '' };
 			this.cursor.floor = now;
 			return;
 		}
+		// What was created before activation (its first answer less the shortest listing lag) is old,
+		// also when listed later; every record above the floor was read on this page.
 		this.cursor.position = { at: null, id: '' };
-		this.advance(this.newest);
+		this.advance(this.newest, LISTING_LAG_MIN_MS);
 		const { at } = this.cursor.position;
 		const dates = end.page.records.map((record) => this.source.identify(record)?.at ?? null).filter((time): time is number => time !== null);
-		this.cursor.floor = at === null ? null : Math.max(Math.min(at, ...dates), at - OVERLAP_MS);
+		this.cursor.floor = at === null ? null : Math.max(at, dates.length ? Math.min(...dates) : at);
 	}
 
 	/**
-	 * The order from page 1's dates or, when they do not tell, from the last page's; a list of
-	 * several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
+	 * The order from page 1's dates or, when they do not tell (all equal: a bulk import at the list's
+	 * start), from the last page's; without `meta.pages`, from the first page after it whose dates
+	 * do tell (within Max Pages per Poll; a list sorted oldest first is stepped through anyway). A
+	 * list of several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
 	 */
 	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
 		const told = orderOf(first.records);
-		if (told || !first.hasNextPage) return told;
-		const last = first.pages && hasDates(first) ? await this.page(first.pages, range) : undefined;
-		return (last && orderAcross(first, last)) ?? 'newestFirst';
+		if (told || !first.hasNextPage || !hasDates(first)) return told ?? (first.hasNextPage ? 'newestFirst' : undefined);
+		if (first.pages) {
+			const last = await this.page(first.pages, range);
+			return (last && orderAcross(first, last)) ?? 'newestFirst';
+		}
+		// Leaves a page of Max Pages per Poll unused: the walk itself goes on, and a probe never cuts it.
+		for (let n = 2, page: PageRead | undefined = first; page?.hasNextPage && this.pagesRead < this.maxPages - 1; n++) {
+			page = await this.page(n, range);
+			const order = page && (orderOf(page.records) ?? orderAcross(first, page));
+			if (order) return order;
+		}
+		return 'newestFirst';
 	}
 
 	/** Newest first: from page 1 down to the position (for stored deliveries, from the overlap before it on). */
@@ -297,14 +322,25 @@ export class ListWalk {
 	 * late, so the next walk reads them again (a future-dated record is read and emitted, but does
 	 * not move the position past it either).
 	 */
-	private capped(mark: Mark): Mark {
-		const limit = this.settled();
+	private capped(mark: Mark, lagMs?: number): Mark {
+		const limit = this.settled(lagMs);
 		return mark.at !== null && mark.at > limit ? { at: limit, id: '' } : { at: mark.at, id: mark.id };
 	}
 
-	/** Up to when, on the records' clock, the list answered is complete: the first answer's time, less the listing lag. */
-	private settled(): number {
-		return this.answeredAt() - LISTING_LAG_MS;
+	/**
+	 * Up to when, on the records' clock, the list answered is complete: the first answer's time, less
+	 * the listing lag (LISTING_LAG_MS, or down to LISTING_LAG_MIN_MS where more than
+	 * LISTING_LAG_RECORDS known records were created in it: the next walk reads at most that many again).
+	 */
+	private settled(lagMs?: number): number {
+		const answered = this.answeredAt();
+		if (lagMs !== undefined) return answered - lagMs;
+		const window = Object.values(this.cursor.seen)
+			.map(([at]) => at)
+			.filter((at): at is number => at !== null && at > answered - LISTING_LAG_MS)
+			.sort((a, b) => b - a);
+		const bounded = window.length > LISTING_LAG_RECORDS ? window[LISTING_LAG_RECORDS] : Number.NEGATIVE_INFINITY;
+		return Math.min(answered - LISTING_LAG_MIN_MS, Math.max(answered - LISTING_LAG_MS, bounded));
 	}
 
 	/** The time of the walk's first answer, on the records' clock. */
@@ -404,14 +440,27 @@ export class ListWalk {
 		let page = await this.page(n, range);
 		// Records removed before the position move it to an earlier page.
 		while (page && !range && n > 1 && this.startsAfter(page, position)) page = await this.page(--n);
+		// Records after the last one read before (the anchor) were appended since: new whatever their dates.
+		const anchor = range ? undefined : this.cursor.last;
+		let passed = anchor === undefined;
+		let lastRead: string | undefined;
 		while (page) {
-			this.visitPage(page);
+			const at = passed ? -1 : page.records.findIndex((record) => this.source.identify(record)?.id === anchor);
+			this.visitPage(page, undefined, anchor === undefined ? undefined : passed ? 0 : at >= 0 ? at + 1 : undefined);
+			passed ||= at >= 0;
+			lastRead = this.lastIdOf(page) ?? lastRead;
 			if (!range) this.cursor.page = n;
 			if (!page.hasNextPage) break;
 			page = await this.page(++n, range);
 		}
+		// The next anchor: the list's end as read, or where a walk that had to stop after the anchor stopped.
+		if (!range && lastRead !== undefined && (!this.cut || (anchor !== undefined && passed))) this.cursor.last = lastRead;
 		this.advance(this.newest);
 		this.reachedBoundary = !this.cut;
+	}
+
+	private lastIdOf(page: PageRead): string | undefined {
+		return [...page.records].reverse().map((record) => this.source.identify(record)?.id).find((id) => id !== undefined);
 	}
 
 	private startsAfter(page: PageRead, position: Mark): boolean {

@@ -1,10 +1,12 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { confirmDelivery, lookupFor, type Confirmation, type Lookup } from './confirm';
+import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { confirmDelivery, credentialHttpCall, lookupFor, type Confirmation, type Lookup } from './confirm';
 import { deliveryCredentials } from './credentialCache';
 import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from '../events/events';
-import { deliveryKey, normalizeEvent } from '../events/identity';
-import { confirmedFields } from '../events/item';
+import { deliveryKey, eventKey, normalizeEvent } from '../events/identity';
+import { confirmedFields, describeItem } from '../events/item';
+import { directoryKey, EventDirectory, fetchData } from '../events/directory';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from './payload';
 import { readEvents, readSettings, secretOf } from './settings';
@@ -47,43 +49,54 @@ function emit(item: IDataObject, beforeSave: () => void): IWebhookResponseData {
 	return result;
 }
 
-/**
- * One delivery, checked in order: source address, secret, body, event selection, duplicates,
- * confirmation with the API; then emitted, or answered without an execution.
- */
-export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog): Promise<IWebhookResponseData> {
-	const settings = readSettings.call(this);
-	const req = this.getRequestObject();
-	const headers = this.getHeaderData();
-	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
-	// Each check says what it found, never a bare `false` for a check that was not configured.
-	const verification: IDataObject = {
-		secret: 'not configured',
-		ip: 'not configured',
-		confirmedWithApi: false,
-		sourceIp: sourceIp ? formatIp(sourceIp) : null,
-	};
+type Settings = ReturnType<typeof readSettings>;
+type Credentials = ICredentialDataDecryptedObject | undefined;
 
-	// 1. Source address.
-	if (isAllowListSet(settings.allowedIps)) {
-		const list = parseAllowList(settings.allowedIps);
-		if (list.invalid.length > 0) {
-			log.error('Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery');
-			return answer.call(this, 403, 'Forbidden');
-		}
-		if (!isIpAllowed(sourceIp, list)) {
-			log.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
-			return answer.call(this, 403, 'Forbidden');
-		}
-		verification.ip = 'in allowed list';
+/** A delivery's key in the duplicate memory, claimed while it is processed (docs/trigger.md, "Duplicates"). */
+interface Claim {
+	scope: string;
+	key: string;
+	staticData: IDataObject;
+}
+
+/** What `verification` starts as: each check says what it found, never a bare `false` for a check that was not configured. */
+function startVerification(sourceIp: ReturnType<typeof parseIp>): IDataObject {
+	return { secret: 'not configured', ip: 'not configured', confirmedWithApi: false, sourceIp: sourceIp ? formatIp(sourceIp) : null };
+}
+
+/** 1. Source address: Allowed IPs, when set. Refuses with 403, or returns nothing. */
+function checkSource(
+	this: IWebhookFunctions,
+	settings: Settings,
+	sourceIp: ReturnType<typeof parseIp>,
+	verification: IDataObject,
+	log: DeliveryLog,
+): IWebhookResponseData | undefined {
+	if (!isAllowListSet(settings.allowedIps)) return undefined;
+	const list = parseAllowList(settings.allowedIps);
+	if (list.invalid.length > 0) {
+		log.error('Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery');
+		return answer.call(this, 403, 'Forbidden');
 	}
+	if (!isIpAllowed(sourceIp, list)) {
+		log.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
+		return answer.call(this, 403, 'Forbidden');
+	}
+	verification.ip = 'in allowed list';
+	return undefined;
+}
 
-	// 2. Shared secret: always checked when the credential has one (fails closed otherwise).
-	const credentials = await deliveryCredentials.call(this);
-	log.useCredential(credentials);
+/** 2. Shared secret: always checked when the credential has one (fails closed otherwise). */
+function checkSecret(
+	this: IWebhookFunctions,
+	settings: Settings,
+	credentials: Credentials,
+	verification: IDataObject,
+	log: DeliveryLog,
+): IWebhookResponseData | undefined {
 	const secret = secretOf(credentials);
 	if (secret !== undefined) {
-		if (!secretMatches(headers[SECRET_HEADER], secret)) {
+		if (!secretMatches(this.getHeaderData()[SECRET_HEADER], secret)) {
 			log.warn('Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret');
 			return answer.call(this, 401, 'Unauthorized');
 		}
@@ -94,83 +107,153 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 		);
 		return answer.call(this, 500, 'The webhook secret is not configured');
 	}
+	return undefined;
+}
 
-	// 3. Body.
+/**
+ * 5. Duplicates. A key is remembered only once its execution is handed to n8n; a copy that
+ * arrives while the first is still being processed gets a retryable 503, never a 2xx. Returns the
+ * answer for a duplicate, or the claim (none with Ignore Duplicates off).
+ */
+function claimDelivery(
+	this: IWebhookFunctions,
+	settings: Settings,
+	parsed: { event: string; body: IDataObject; text?: string },
+	log: DeliveryLog,
+): { refused: IWebhookResponseData } | { claim?: Claim } {
+	if (!settings.ignoreDuplicates) return {};
+	const staticData = this.getWorkflowStaticData('node');
+	const key = deliveryKey(parsed.event, parsed.body, parsed.text);
+	const scope = `${String(this.getWorkflow().id)}:${this.getNode().id ?? this.getNode().name}:${this.getMode()}`;
+	const state = duplicateState(scope, staticData, key, Date.now());
+	if (state === 'emitted') return { refused: ignore('duplicate delivery') };
+	if (state === 'inFlight') {
+		log.info(`Crypto Settlement Trigger: a copy of ${JSON.stringify(parsed.event)} is still being processed; answering 503 so the service retries`);
+		return { refused: answer.call(this, 503, 'A copy of this delivery is being processed; retry later') };
+	}
+	claim(scope, key);
+	return { claim: { scope, key, staticData } };
+}
+
+/**
+ * 6. Confirmation with the API (Confirm With API): the item whose top level is the record, every
+ * field the record has winning and the body's own values only under `unconfirmedBody`; or the
+ * answer when it cannot be confirmed (503, retry) or is not (200, dropped).
+ */
+async function confirmedItem(
+	this: IWebhookFunctions,
+	event: string,
+	body: IDataObject,
+	verification: IDataObject,
+	credentials: Credentials,
+	log: DeliveryLog,
+): Promise<{ item: IDataObject } | { refused: IWebhookResponseData }> {
+	const lookup = lookupFor(event, body.id);
+	const result: Confirmation =
+		typeof lookup === 'string'
+			? { outcome: 'rejected', reason: lookup }
+			: credentials === undefined
+				? { outcome: 'retry', reason: 'no credential is selected' }
+				: await confirmDelivery.call(this, lookup, body, credentials);
+	if (result.outcome === 'retry') {
+		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
+		return { refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later') };
+	}
+	if (result.outcome === 'rejected') {
+		log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
+		return { refused: ignore('not confirmed by the API') };
+	}
+	verification.confirmedWithApi = true;
+	const kind = (lookup as Lookup).kind;
+	const item = { ...confirmedFields(kind, result.record), id: result.record.id ?? body.id, event, verification, record: result.record, unconfirmedBody: body };
+	return { item };
+}
+
+/** How long naming an item's token and wallet label may take (docs/trigger.md, "Speed"). */
+const DESCRIBE_MS = 3_000;
+
+/**
+ * 7. The item as both triggers shape it: `eventKey` (of the record's id when confirmed, else of
+ * the body), the headers with Include Headers, then token, wallet label and units
+ * (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
+ */
+async function describeDelivery(
+	this: IWebhookFunctions,
+	settings: Settings,
+	event: string,
+	body: IDataObject,
+	item: IDataObject,
+	credentials: Credentials,
+): Promise<IDataObject> {
+	item.eventKey = eventKey(event, settings.confirmWithApi ? { id: item.id } : body);
+	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
+	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	const directory = new EventDirectory(
+		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
+		credentials === undefined ? undefined : fetchData(this, credentialHttpCall(this, credentials)),
+		Date.now() + DESCRIBE_MS,
+		1,
+	);
+	return await describeItem(item, directory);
+}
+
+/**
+ * 8. Hands the item to n8n. With a claim, the key is marked emitted; n8n answers once the execution
+ * is handed over and the static data saved, or with an error when it could not: that answer
+ * settles the key in this process's memory.
+ */
+function emitClaimed(this: IWebhookFunctions, item: IDataObject, held: Claim | undefined, log: DeliveryLog): IWebhookResponseData {
+	if (held !== undefined) {
+		const { scope, key, staticData } = held;
+		const trackSave = this.getMode() !== 'manual';
+		const full = markEmitted(scope, staticData, key, Date.now(), trackSave);
+		if (full !== undefined) log.warn(`Crypto Settlement Trigger: ${full}`);
+		const res = this.getResponseObject();
+		if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
+	}
+	return emit(log.redact(item), () => {
+		if (held === undefined) return;
+		bringUpToDate(held.scope, held.staticData, Date.now());
+		touch(held.staticData);
+	});
+}
+
+/**
+ * One delivery, checked in order: source address, secret, body, event selection, duplicates,
+ * confirmation with the API; then described and emitted, or answered without an execution.
+ */
+export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog): Promise<IWebhookResponseData> {
+	const settings = readSettings.call(this);
+	const req = this.getRequestObject();
+	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
+	const verification = startVerification(sourceIp);
+	const wrongSource = checkSource.call(this, settings, sourceIp, verification, log);
+	if (wrongSource) return wrongSource;
+	const credentials = await deliveryCredentials.call(this);
+	log.useCredential(credentials);
+	const unsigned = checkSecret.call(this, settings, credentials, verification, log);
+	if (unsigned) return unsigned;
+
+	// 3. Body; 4. event selection.
 	const parsed = parseDelivery(req.rawBody ?? (await readUnreadBody(req)), this.getBodyData());
 	if (!parsed.ok) return answer.call(this, parsed.status, parsed.message);
-	const { body } = parsed;
+	const { body, text } = parsed;
 	const event = normalizeEvent(parsed.event);
-
-	// 4. Event selection.
 	if (!isEventSelected(readEvents.call(this), event)) return ignore('event not selected');
 
-	// 5. Duplicates. A key is remembered only once its execution is handed to n8n; a copy that
-	// arrives while the first is still being processed gets a retryable 503, never a 2xx.
-	const staticData = this.getWorkflowStaticData('node');
-	const key = settings.ignoreDuplicates ? deliveryKey(event, body, parsed.text) : undefined;
-	const scope = `${String(this.getWorkflow().id)}:${this.getNode().id ?? this.getNode().name}:${this.getMode()}`;
-	if (key !== undefined) {
-		const state = duplicateState(scope, staticData, key, Date.now());
-		if (state === 'emitted') return ignore('duplicate delivery');
-		if (state === 'inFlight') {
-			log.info(`Crypto Settlement Trigger: a copy of ${JSON.stringify(event)} is still being processed; answering 503 so the service retries`);
-			return answer.call(this, 503, 'A copy of this delivery is being processed; retry later');
-		}
-		claim(scope, key);
-	}
+	const claimed = claimDelivery.call(this, settings, { event, body, text }, log);
+	if ('refused' in claimed) return claimed.refused;
 	try {
-		// 6. Confirmation with the API.
-		let item: IDataObject = { ...body, event, verification };
-		if (settings.confirmWithApi) {
-			const lookup = lookupFor(event, body.id);
-			const result: Confirmation =
-				typeof lookup === 'string'
-					? { outcome: 'rejected', reason: lookup }
-					: credentials === undefined
-						? { outcome: 'retry', reason: 'no credential is selected' }
-						: await confirmDelivery.call(this, lookup, body, credentials);
-			if (result.outcome === 'retry') {
-				log.warn(
-					`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`,
-				);
-				return answer.call(this, 503, 'The delivery could not be confirmed yet; retry later');
-			}
-			if (result.outcome === 'rejected') {
-				log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
-				return ignore('not confirmed by the API');
-			}
-			verification.confirmedWithApi = true;
-			const kind = (lookup as Lookup).kind;
-			// Every field the record has wins; the body's own values only under unconfirmedBody.
-			item = {
-				...confirmedFields(kind, result.record),
-				id: result.record.id ?? body.id,
-				event,
-				verification,
-				record: result.record,
-				unconfirmedBody: body,
-			};
-		}
-		if (settings.includeHeaders) item.headers = redactHeaders(headers);
-
-		if (key !== undefined) {
-			const trackSave = this.getMode() !== 'manual';
-			const full = markEmitted(scope, staticData, key, Date.now(), trackSave);
-			if (full !== undefined) log.warn(`Crypto Settlement Trigger: ${full}`);
-			// n8n answers once the execution is handed over and the static data saved, or with an
-			// error when it could not: that answer settles the key in this process's memory.
-			const res = this.getResponseObject();
-			if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
-		}
-		return emit(log.redact(item), () => {
-			if (key === undefined) return;
-			bringUpToDate(scope, staticData, Date.now());
-			touch(staticData);
-		});
+		const built = settings.confirmWithApi
+			? await confirmedItem.call(this, event, body, verification, credentials, log)
+			: { item: { ...body, event, verification } };
+		if ('refused' in built) return built.refused;
+		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials);
+		return emitClaimed.call(this, item, claimed.claim, log);
 	} finally {
-		if (key !== undefined) {
-			release(scope, key);
-			bringUpToDate(scope, staticData, Date.now());
+		if (claimed.claim !== undefined) {
+			release(claimed.claim.scope, claimed.claim.key);
+			bringUpToDate(claimed.claim.scope, claimed.claim.staticData, Date.now());
 		}
 	}
 }

@@ -48,6 +48,48 @@ export function deliveryKey(event: string, body: IDataObject, text?: string): st
 }
 
 
+/** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
+export const EVENT_KEY_LENGTH = 22;
+
+/** JSON text with every object's keys sorted: the same value gives the same text whatever its key order or spacing. */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry === undefined ? null : entry)).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, entry]) => entry !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The status an event announces: the part of a `trade.*` / `withdrawal.*` name after the family
+ * (`trade.completed` → `completed`, `trade.address.created` → `address.created`); for a name of
+ * another family, the delivery's `status`.
+ */
+function announcedStatus(kind: string, body: IDataObject): string {
+	const match = /^(trade|withdrawal)\.(.+)$/.exec(kind);
+	return match ? match[2] : deliveryStatus(kind, body);
+}
+
+/**
+ * `eventKey` (docs/trigger.md, "Exactly once: the ledger"): the same text for the same event and
+ * status, whichever trigger, source or n8n process emits it, for a ledger's idempotent insert.
+ * An event is its normalised name (which states the status) and its record's `id`: a
+ * `trade.pending` repeated with rising confirmations is one event (the duplicate key above tells
+ * the repeats apart, this key does not), and the webhook's body, a stored delivery's body and the
+ * record read from a list give the same key. An event without an `id` is keyed on its whole body,
+ * compared as canonical JSON (key order and spacing do not matter).
+ */
+export function eventKey(event: string, body: IDataObject): string {
+	const kind = normalizeEvent(event);
+	const id = scalarText(body.id).trim();
+	const parts = id === '' ? ['body', kind, canonicalJson({ ...body, event: kind })] : ['event', kind, id, announcedStatus(kind, body)];
+	return base64url(sha256(JSON.stringify(parts))).slice(0, EVENT_KEY_LENGTH);
+}
+
+
 /** Ranks beyond any status the table knows: an unknown status sorts after every known one of its record. */
 const AFTER_KNOWN: Record<RecordKind, number> = {
 	trade: Math.max(...Object.values(LIFECYCLES.trade).map(({ rank }) => rank)) + 1,

@@ -5,7 +5,7 @@
  */
 export const ROUTES = {
 	account: { path: '/users/fetch-integration' },
-	/** The service allows 20 requests a minute on this route (spec 4.13). */
+	/** The service allows 20 requests a minute on this route (docs/api.md, "Rate limits"). */
 	sellRates: { path: '/trades/pbc/sell/rates', rateLimit: 20 },
 	payoutAddresses: { path: '/payments/wallet-addresses' },
 	/** The service's format check of a payout address, made for each row of a batch whose address form cannot decide (fields/addresses.ts). */
@@ -17,5 +17,7 @@ export const ROUTES = {
 	trades: { path: '/trades/transactions' },
 	trade: { path: '/trades/transactions/{transactionId}' },
 	wallet: { path: '/trades/wallets/{walletId}' },
+	/** The deposit assets (the triggers name an event's token from it). */
+	depositAssets: { path: '/trades/assets' },
 	webhookEvents: { path: '/transactions/webhooks' },
 } as const;

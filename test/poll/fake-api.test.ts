@@ -91,6 +91,15 @@ describe('source: records', () => {
 			verification: { source: 'read from the API', confirmedWithApi: true },
 			record,
 			source: 'records',
+			// What both triggers add (docs/trigger.md, "The item"): the event's key, the token and the
+			// wallet's label looked up, each amount's unit.
+			eventKey: expect.stringMatching(/^[\w-]{22}$/),
+			token: 'TRX',
+			network: 'Tron Shasta',
+			walletLabel: 'poll',
+			amountCurrency: 'NGN',
+			feeAmountCurrency: 'NGN',
+			amountReceivedCurrency: 'USD',
 		});
 		expect(item).toMatchObject({ amountInUSD: 100, destinationAddress: wallet.address, status: 'completed' });
 
@@ -175,6 +184,12 @@ describe('source: webhookEvents (stored deliveries)', () => {
 			event: 'trade.completed',
 			verification: { source: 'read from the API', confirmedWithApi: false },
 			source: 'webhookEvents',
+			// What both triggers add: a delivery's body states no unit for `amount`.
+			eventKey: expect.stringMatching(/^[\w-]{22}$/),
+			token: 'TRX',
+			network: 'Tron Shasta',
+			walletLabel: 'poll',
+			amountCurrency: 'not stated',
 		});
 		poller.restart();
 		expect((await poller.poll()).items).toBeNull();

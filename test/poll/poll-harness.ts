@@ -39,6 +39,11 @@ export interface PollerOptions {
 	budgetMs?: number;
 	/** n8n 1.x: the poll context has no `getPollBudgetMs`. */
 	withoutBudget?: boolean;
+	/**
+	 * n8n 2.x with durable poll cursors: each poll reads its own copy of the node's static data (as
+	 * committed when it started) and commits it when it returns, if it changed; the last commit wins.
+	 */
+	stateCopies?: boolean;
 }
 
 export interface PollOptions {
@@ -114,6 +119,7 @@ export class Poller {
 		const additionalData = createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
 		const logs: PollResult['logs'] = [];
 		const budgetMs = this.options.budgetMs ?? 36_000;
+		const copy = this.options.stateCopies ? this.copyOfState(node) : undefined;
 		const context = new PollContext(
 			this.workflow,
 			node,
@@ -124,7 +130,7 @@ export class Poller {
 			() => undefined,
 			async () => undefined,
 			async (poll) => await poll(),
-			() => this.workflow.getStaticData('node', node),
+			() => copy?.state ?? this.workflow.getStaticData('node', node),
 			() => budgetMs,
 		);
 		if (this.options.withoutBudget) Object.defineProperty(context, 'getPollBudgetMs', { value: undefined, configurable: true });
@@ -149,8 +155,23 @@ export class Poller {
 			this.build();
 			return { items: null, logs, ms, abandoned: true };
 		}
+		// A poll that failed commits nothing (n8n records the error instead).
+		if (copy && !result.error) this.commitCopy(node, copy);
 		this.saved = this.staticDataRoot();
 		return { ...result, ms, abandoned: false };
+	}
+
+	private copyOfState(node: INode): { seed: string; state: IDataObject } {
+		const seed = JSON.stringify(this.workflow.getStaticData('node', node));
+		return { seed, state: JSON.parse(seed) as IDataObject };
+	}
+
+	/** n8n commits a poll's copy when it changed, over whatever was committed meanwhile. */
+	private commitCopy(node: INode, copy: { seed: string; state: IDataObject }): void {
+		if (JSON.stringify(copy.state) === copy.seed) return;
+		const committed = this.workflow.getStaticData('node', node);
+		for (const key of Object.keys(committed)) delete committed[key];
+		Object.assign(committed, JSON.parse(JSON.stringify(copy.state)) as IDataObject);
 	}
 
 	private staticDataRoot(): IDataObject {

@@ -83,6 +83,9 @@ test('a forged amount and label in a real trade.completed delivery are never cre
 	const body = tradePayload('trade.completed', { amountInUSD: 50000, destinationDescription: 'attacker-account' });
 	const record = tradeRecord(String(body.id));
 	nock(BASE_URL).get(`/trades/transactions/${body.id}`).reply(200, { success: true, message: 'transaction retrieved successfully', data: record });
+	// The token and the customer come from the API too: the asset list and the deposit wallet.
+	nock(BASE_URL).get('/trades/assets').reply(200, { success: true, message: 'ok', data: [{ id: record.asset, identifier: 'SOL_TEST', symbol: 'SOL' }] });
+	nock(BASE_URL).get(`/trades/wallets/${String(record.wallet)}`).reply(200, { success: true, message: 'ok', data: { id: record.wallet, label: 'customer-42' } });
 	const delivered = await h.deliver({ body, secret: WEBHOOK_SECRET, ip: '46.101.225.97' });
 	expect(delivered.started).toBe(true);
 	const item = delivered.items[0];
@@ -101,16 +104,19 @@ test('a forged amount and label in a real trade.completed delivery are never cre
 	// Run the Code node's JavaScript as n8n's Code node would ($input.all()).
 	const out = runCode(delivered.items);
 	expect(out).toHaveLength(1);
+	expect(item.eventKey).toMatch(/^[\w-]{22}$/);
 	expect(out[0].json).toEqual({
-		ledgerKey: `deposit:${body.id}`,
+		ledgerKey: item.eventKey,
 		tradeId: body.id,
+		customer: 'customer-42',
+		token: 'SOL',
 		walletId: record.wallet,
 		depositAddress: record.address,
 		grossUsd: 21.379,
 		cryptoAmount: '0.15',
 		netLocal: 20310.46,
 		feeLocal: 1068.97,
-		currency: 'ngn',
+		currency: 'NGN',
 		txHash: '5uXf2hash',
 		creditedAt: '2024-11-22T04:34:20.000Z',
 	});

@@ -15,6 +15,18 @@ import {
 
 const EVENTS = CONTRACT_EVENTS;
 
+/**
+ * What every item gains over the body (docs/trigger.md, "The item"): `eventKey`; for a deposit
+ * or a wallet the token (`null` here: this test's service has no asset list) and the wallet's
+ * label (the body's, as nothing is confirmed); a withdrawal body's `amount` states no unit.
+ */
+function describedFields(event: string, body: IDataObject): IDataObject {
+	const eventKey = expect.stringMatching(/^[\w-]{22}$/) as string;
+	if (event === 'trade.address.created') return { eventKey, token: null, walletLabel: body.label };
+	if (event.startsWith('trade.')) return { eventKey, token: null, walletLabel: body.destinationDescription };
+	return { eventKey, amountCurrency: 'not stated' };
+}
+
 function payloadFor(event: string): IDataObject {
 	if (event === 'trade.address.created') return addressPayload();
 	return event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
@@ -36,6 +48,7 @@ describe.each(EVENTS)('%s', (event) => {
 			...body,
 			event,
 			verification: { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: '46.101.201.155' },
+			...describedFields(event, body),
 		});
 	});
 

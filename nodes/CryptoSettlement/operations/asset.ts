@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpecs } from '../fields/types';
 import { isObject } from '../../service/values';
+import { ROUTES } from '../../service/routes';
 
 /**
  * One item per token (with its networks and fees), each carrying the account-wide `limits` and
@@ -21,7 +22,7 @@ export const asset: ResourceSpecs = {
 			description: 'List the crypto assets you can receive, with minimums, confirmations and rates',
 		},
 		method: 'GET',
-		path: '/trades/assets',
+		path: ROUTES.depositAssets.path,
 		source: 'spec',
 		kind: 'read',
 		money: 'none',

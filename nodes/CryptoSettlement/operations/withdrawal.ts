@@ -24,6 +24,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { asset } from './asset';
 import { ROUTES } from '../../service/routes';
 import { quoteWithUnits } from '../money/dryRun';
+import { withCurrencies } from '../../service/units';
 
 const CAPACITY_HINT =
 	'If the service cannot price a payout of this size in this coin right now (temporary payout capacity), retry later or with a smaller amount. Other causes of a 400 are the balance and duplicate withdrawals.';
@@ -86,44 +87,6 @@ export const DRY_RUN_HINT =
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
-
-/**
- * Which field names the unit of each amount of a withdrawal record, and what the record's own
- * `currency` is: the settlement currency (the balance paid from), not the unit of `amount`.
- */
-const CURRENCY_FIELDS: Record<string, string> = {
-	amount: 'amountCurrency',
-	fee: 'feeCurrency',
-	payoutAmount: 'payoutCurrency',
-	currency: 'settlementCurrency',
-};
-
-/**
- * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
- * records"), where the service does not name it itself: `amount` is the USD value asked for (both
- * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`, which is
- * named `settlementCurrency` beside it so that `currency: "ngn"` never reads as the unit of
- * `amount`. The `amount` of an auto-settlement payout (a record with a `trade`) is left
- * unlabelled: its unit is not documented. A bank payout otherwise reads `amount: 20` beside
- * `fee: 50` and `payoutAmount: 29950`.
- */
-export function withCurrencies(record: IDataObject): IDataObject {
-	const local = typeof record.currency === 'string' && record.currency.trim() ? record.currency.trim().toUpperCase() : undefined;
-	const unitOf: Record<string, string | undefined> = {
-		amount: record.trade ? undefined : 'USD',
-		fee: local,
-		payoutAmount: local,
-		currency: local,
-	};
-	const shaped: IDataObject = {};
-	for (const [key, value] of Object.entries(record)) {
-		shaped[key] = value;
-		const field = Object.prototype.hasOwnProperty.call(CURRENCY_FIELDS, key) ? CURRENCY_FIELDS[key] : undefined;
-		if (field && !(field in record) && (typeof value === 'number' || key === 'currency') && unitOf[key]) shaped[field] = unitOf[key];
-	}
-	return shaped;
-}
-
 
 /** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
 function submittedRecord(record: IDataObject): IDataObject {

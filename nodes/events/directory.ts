@@ -1,0 +1,199 @@
+import { sleep, type IDataObject } from 'n8n-workflow';
+import type { ApiContext, HttpCall } from '../service/api';
+import { isSuccess } from '../service/apiErrors';
+import { exchange, recordPath } from '../service/transport';
+import { ROUTES } from '../service/routes';
+import { scalarText } from '../service/values';
+
+/**
+ * What an event's item names that its record holds only as an id (docs/trigger.md, "The item"):
+ * the deposit asset's token symbol (`GET /trades/assets`) and the deposit wallet's label
+ * (`GET /trades/wallets/{id}`), kept in this n8n process per credential. A lookup that fails or
+ * takes too long leaves the value `null`: it never drops, delays for long or fails an event.
+ */
+
+/** The `data` of a successful GET, or undefined (no answer, an error, a 429): never throws. */
+export type FetchData = (route: string, url: string, timeoutMs: number) => Promise<unknown>;
+
+/** A GET through the service client (pacing shared with the action node, no redirects, one attempt). */
+export function fetchData(ctx: ApiContext, http: HttpCall): FetchData {
+	return async (route, url, timeoutMs) => {
+		try {
+			const outcome = await exchange(ctx, http, { method: 'GET', route, url, timeoutMs }, { maxRateLimitedAttempts: 1 });
+			return outcome.kind === 'answered' && isSuccess(outcome.response) ? outcome.response.body.data : undefined;
+		} catch {
+			return undefined;
+		}
+	};
+}
+
+/** How long a read asset list is used: the service adds or disables assets now and then. */
+const ASSETS_FRESH_MS = 60 * 60_000;
+/** After a failed lookup, or an asset id the list lacks, the same lookup waits this long. */
+const RETRY_AFTER_MS = 60_000;
+/** Wallet labels kept per credential (a label never changes: the API has no call to change it). */
+const WALLETS_KEPT = 5_000;
+/** How often a wait for a lookup looks at the deadline (ms). */
+const DEADLINE_STEP_MS = 25;
+/** Credentials kept. */
+const CREDENTIALS_KEPT = 100;
+/** Ids are database ids; anything else is never put in a URL (as Confirm With API does). */
+const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
+
+export interface AssetFacts {
+	token: string | null;
+	network?: string;
+}
+
+interface Directory {
+	assets?: { at: number; byRef: Map<string, AssetFacts> };
+	assetsLoading?: Promise<void>;
+	assetsTriedAt?: number;
+	labels: Map<string, string>;
+	labelsFailedAt: Map<string, number>;
+}
+
+const directories = new Map<string, Directory>();
+
+/** The key of a credential's facts: its id and what selects the account (never a secret). */
+export function directoryKey(credentialId: string, credentials: IDataObject | undefined): string {
+	const part = (name: string) => scalarText(credentials?.[name]).trim();
+	return [credentialId, part('baseUrl'), part('environment'), part('appId')].join('\u0000');
+}
+
+function directoryOf(key: string): Directory {
+	let directory = directories.get(key);
+	if (!directory) {
+		directory = { labels: new Map(), labelsFailedAt: new Map() };
+		directories.set(key, directory);
+		while (directories.size > CREDENTIALS_KEPT) {
+			const oldest = directories.keys().next().value;
+			if (oldest === undefined) break;
+			directories.delete(oldest);
+		}
+	}
+	return directory;
+}
+
+/** Forgets every credential's facts (tests; a process that must read them afresh). */
+export function forgetDirectories(): void {
+	directories.clear();
+}
+
+function assetIndex(data: unknown): Map<string, AssetFacts> | undefined {
+	if (!Array.isArray(data)) return undefined;
+	const byRef = new Map<string, AssetFacts>();
+	for (const entry of data) {
+		if (!entry || typeof entry !== 'object') continue;
+		const asset = entry as IDataObject;
+		const symbol = scalarText(asset.symbol).trim();
+		const network = scalarText(asset.network).trim();
+		const facts: AssetFacts = { token: symbol === '' ? null : symbol, ...(network ? { network } : {}) };
+		for (const ref of [asset.id, asset.identifier]) {
+			const text = scalarText(ref).trim();
+			if (text !== '') byRef.set(text.toUpperCase(), facts);
+		}
+	}
+	return byRef;
+}
+
+/**
+ * The lookups of one delivery or one poll. `deadline` (n8n's clock) ends them: no request starts
+ * after it and none waits past it; `maxWalletReads` bounds the wallets read (not yet known).
+ */
+export class EventDirectory {
+	private readonly directory: Directory;
+	private walletReads = 0;
+
+	constructor(
+		key: string,
+		private readonly fetch: FetchData | undefined,
+		private readonly deadline: number,
+		private readonly maxWalletReads: number,
+	) {
+		this.directory = directoryOf(key);
+	}
+
+	private timeLeft(): number {
+		return this.deadline - Date.now();
+	}
+
+	/**
+	 * A lookup's answer, or undefined once the deadline passes: a request may also wait for its
+	 * route's pace or a free slot before it is sent, which its own timeout does not bound. A lookup
+	 * given up on still fills the cache when it ends. Waits in short steps, so that no timer
+	 * outlives the lookup by more than one step.
+	 */
+	private async withinDeadline<T>(lookup: Promise<T>): Promise<T | undefined> {
+		let settled = false;
+		const answer = lookup.finally(() => {
+			settled = true;
+		});
+		const deadlinePassed = (async () => {
+			while (!settled && this.timeLeft() > 0) await sleep(Math.min(DEADLINE_STEP_MS, this.timeLeft()));
+			return undefined;
+		})();
+		return await Promise.race([answer, deadlinePassed]);
+	}
+
+	/** The token symbol (and network name) of a deposit asset by its id or identifier; token `null` when unknown. */
+	async asset(ref: unknown): Promise<AssetFacts> {
+		const text = scalarText(ref).trim().toUpperCase();
+		if (text === '') return { token: null };
+		const directory = this.directory;
+		const known = () => directory.assets?.byRef.get(text);
+		const fresh = directory.assets !== undefined && Date.now() - directory.assets.at <= ASSETS_FRESH_MS;
+		const hit = known();
+		if (fresh && hit) return hit;
+		// Read the list when it is missing, old, or lacks this asset: at most once a minute (an old
+		// list still answers meanwhile), or join a read in progress.
+		if (directory.assetsLoading || Date.now() - (directory.assetsTriedAt ?? 0) >= RETRY_AFTER_MS) await this.loadAssets();
+		return known() ?? { token: null };
+	}
+
+	private async loadAssets(): Promise<void> {
+		const directory = this.directory;
+		if (!directory.assetsLoading) {
+			const fetch = this.fetch;
+			const timeoutMs = Math.min(5_000, this.timeLeft());
+			if (!fetch || timeoutMs < 250) return;
+			directory.assetsTriedAt = Date.now();
+			directory.assetsLoading = (async () => {
+				const byRef = assetIndex(await fetch(ROUTES.depositAssets.path, ROUTES.depositAssets.path, timeoutMs));
+				if (byRef) directory.assets = { at: Date.now(), byRef };
+			})().finally(() => {
+				directory.assetsLoading = undefined;
+			});
+		}
+		await this.withinDeadline(directory.assetsLoading);
+	}
+
+	/** The label a deposit wallet was generated with, by the wallet's id; `null` when unknown. */
+	async walletLabel(walletId: unknown): Promise<string | null> {
+		const id = scalarText(walletId).trim();
+		if (id === '' || !SAFE_ID.test(id)) return null;
+		const { labels, labelsFailedAt } = this.directory;
+		const known = labels.get(id);
+		if (known !== undefined) return known;
+		const now = Date.now();
+		const timeoutMs = Math.min(5_000, this.timeLeft());
+		if (!this.fetch || timeoutMs < 250 || this.walletReads >= this.maxWalletReads || now - (labelsFailedAt.get(id) ?? 0) < RETRY_AFTER_MS) {
+			return null;
+		}
+		this.walletReads++;
+		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
+		const label = data && typeof data === 'object' && !Array.isArray(data) ? scalarText((data as IDataObject).label).trim() : '';
+		if (label === '') {
+			labelsFailedAt.set(id, Date.now());
+			return null;
+		}
+		labelsFailedAt.delete(id);
+		labels.set(id, label);
+		while (labels.size > WALLETS_KEPT) {
+			const oldest = labels.keys().next().value;
+			if (oldest === undefined) break;
+			labels.delete(oldest);
+		}
+		return label;
+	}
+}

@@ -1,0 +1,62 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The unit of each amount in the service's records, named beside the amount (docs/api.md,
+ * "Withdrawal records"; docs/trigger.md, "The item"). Shared by the action node's withdrawal
+ * records and both triggers' items, so a record reads the same wherever it is output.
+ */
+
+/** What an item says for an amount whose unit no source states. */
+export const NOT_STATED = 'not stated';
+
+/**
+ * Which field names the unit of each amount of a withdrawal record, and what the record's own
+ * `currency` is: the settlement currency (the balance paid from), not the unit of `amount`.
+ */
+export const WITHDRAWAL_UNIT_FIELDS: Record<string, string> = {
+	amount: 'amountCurrency',
+	fee: 'feeCurrency',
+	payoutAmount: 'payoutCurrency',
+	currency: 'settlementCurrency',
+};
+
+/** A record's `currency` as a unit: `ngn` → `NGN`; undefined when it names none. */
+export function currencyUnit(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() ? value.trim().toUpperCase() : undefined;
+}
+
+/**
+ * A copy of `record` with `unitOf[field]` named beside each amount (as `names[field]`), right after
+ * it, wherever the record has the amount and does not name its unit itself (a unit the service
+ * names wins). `undefined` in `unitOf` leaves that amount unlabelled.
+ */
+export function withUnits(record: IDataObject, names: Record<string, string>, unitOf: Record<string, string | undefined>): IDataObject {
+	const has = (key: string) => Object.prototype.hasOwnProperty.call(record, key);
+	const entries = Object.entries(record).flatMap(([key, value]): Array<[string, unknown]> => {
+		const field = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : undefined;
+		const unit = Object.prototype.hasOwnProperty.call(unitOf, key) ? unitOf[key] : undefined;
+		const named = field !== undefined && !has(field) && (typeof value === 'number' || key === 'currency') && unit;
+		return named ? [[key, value], [field, unit]] : [[key, value]];
+	});
+	// From entries: a field of any name (`__proto__` in a delivery's JSON) stays an ordinary field.
+	return Object.fromEntries(entries) as IDataObject;
+}
+
+/**
+ * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
+ * records"), where the service does not name it itself: `amount` is the USD value asked for (both
+ * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`, which is
+ * named `settlementCurrency` beside it so that `currency: "ngn"` never reads as the unit of
+ * `amount`. The `amount` of an auto-settlement payout (a record with a `trade`) is left
+ * unlabelled: its unit is not documented. A bank payout otherwise reads `amount: 20` beside
+ * `fee: 50` and `payoutAmount: 29950`.
+ */
+export function withCurrencies(record: IDataObject): IDataObject {
+	const local = currencyUnit(record.currency);
+	return withUnits(record, WITHDRAWAL_UNIT_FIELDS, {
+		amount: record.trade ? undefined : 'USD',
+		fee: local,
+		payoutAmount: local,
+		currency: local,
+	});
+}
