@@ -81,6 +81,31 @@ describe.each(NETWORKS)('$name: the address form of the network', ({ token, netw
 	});
 });
 
+describe.each(NETWORKS)('$name: its examples in one batch', ({ name, token, network, examples }) => {
+	const good = [...(examples.valid ?? []), ...(examples.unsure ?? [])];
+	const rowsOf = (addresses: readonly string[], run: string) => addresses.map((address, i) => ({ address, ref: `${name}-${run}-${i + 1}` }));
+	const batch = (dryRun: boolean) => payout(token, network, '={{ $json.address }}', { externalId: '={{ $json.ref }}', dryRun });
+
+	test.each([['a Dry Run', true], ['a real run', false]])('%s of every valid and undecided example passes; the service checks each undecided one once', async (label, dryRun) => {
+		const run = await runNode(batch(dryRun), { credentials, items: rowsOf(good, dryRun ? 'dry' : 'paid') });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(good.length);
+		expect(posted(VALIDATE).map((request) => (request.body as IDataObject).address).sort()).toEqual([...(examples.unsure ?? [])].sort());
+		expect(posted(WITHDRAW)).toHaveLength(dryRun ? 0 : good.length);
+	});
+
+	test.each([['a Dry Run', true], ['a real run', false]])('%s with every invalid example after the valid ones is refused whole, naming each invalid row; nothing is sent', async (label, dryRun) => {
+		const addresses = [...good, ...examples.invalid];
+		const run = await runNode(batch(dryRun), { credentials, items: rowsOf(addresses, dryRun ? 'dry-bad' : 'bad') });
+		const message = String(run.error?.message);
+		expect(message).toMatch(new RegExp(`^${examples.invalid.length} of ${addresses.length} rows are invalid, so nothing was sent: `));
+		for (let i = good.length; i < addresses.length; i++) {
+			expect(message).toContain(`row ${i + 1} (${name}-${dryRun ? 'dry-bad' : 'bad'}-${i + 1}, n8n item ${i}): 'Wallet Address' is not a ${where(token, network)}: `);
+		}
+		expect(posted(WITHDRAW)).toEqual([]);
+	});
+});
+
 describe('the batch of the issue: three vendors in USDT on TRC20, one with an Ethereum-style address', () => {
 	const vendors = [
 		{ ref: 'vendor-1', address: EXAMPLES.TRC20.valid[0] },
@@ -93,11 +118,12 @@ describe('the batch of the issue: three vendors in USDT on TRC20, one with an Et
 
 	test.each([['a Dry Run', true], ['a real run', false]])('%s refuses the whole batch, and nothing is sent', async (_, dryRun) => {
 		const balanceBefore = JSON.stringify(sandbox.state.account);
+		const withdrawalsBefore = sandbox.state.withdrawals.length;
 		const run = await runNode(batch(dryRun), { credentials, items: vendors });
 		expect(run.error?.message).toBe(message);
 		expect((run.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
 		expect(posted(WITHDRAW)).toEqual([]);
-		expect(sandbox.state.withdrawals).toEqual([]);
+		expect(sandbox.state.withdrawals).toHaveLength(withdrawalsBefore);
 		expect(JSON.stringify(sandbox.state.account)).toBe(balanceBefore);
 	});
 
