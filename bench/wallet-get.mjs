@@ -233,7 +233,7 @@ async function withdrawalsRow(harness) {
 	const limited = await startServer(0, 10);
 	try {
 		const items = Array.from({ length: 600 }, (_, i) => ({ json: { ref: `bench-${Date.now()}-${i}` } }));
-		const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
+		const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
 		const started = Date.now();
 		const { ms, out } = await timed(async () => {
 			const result = await harness.runWorkflow({

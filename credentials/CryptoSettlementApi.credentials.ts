@@ -121,6 +121,8 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Max per Withdrawal (USD)',
 			name: 'maxPerWithdrawalUsd',
+			// A fixed value: a guardrail read from an expression could change with the data it guards.
+			noDataExpression: true,
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
@@ -138,6 +140,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Max per Day (USD)',
 			name: 'maxPerDayUsd',
+			noDataExpression: true,
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
@@ -155,6 +158,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Allowed Destinations',
 			name: 'destinations',
+			noDataExpression: true,
 			type: 'options',
 			options: [
 				{ name: 'Any Address', value: 'any' },
@@ -176,6 +180,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Allowed Addresses',
 			name: 'allowedAddresses',
+			noDataExpression: true,
 			type: 'string',
 			typeOptions: { rows: 4 },
 			default: '',
@@ -186,6 +191,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Require External ID in Production',
 			name: 'requireExternalId',
+			noDataExpression: true,
 			type: 'boolean',
 			default: true,
 			description:
@@ -194,6 +200,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Allow Agent Payments',
 			name: 'allowAgentPayments',
+			noDataExpression: true,
 			type: 'boolean',
 			default: false,
 			description:
@@ -202,6 +209,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		{
 			displayName: 'Agent Payments Need Human Review',
 			name: 'agentPaymentsNeedHumanReview',
+			noDataExpression: true,
 			type: 'boolean',
 			default: true,
 			description:

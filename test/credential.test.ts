@@ -59,3 +59,22 @@ describe('credential cryptoSettlementApi', () => {
 		expect(byName.environment.default).toBe('sandbox');
 	});
 });
+
+// Issue 45: a guardrail is a fixed value. n8n lets a credential's field take an expression unless
+// it says noDataExpression; a limit read from an expression could change with the data it guards.
+test('every guardrail field of the credential takes a fixed value, never an expression', async () => {
+	const { CryptoSettlementApi } = await import('../credentials/CryptoSettlementApi.credentials');
+	const { properties } = new CryptoSettlementApi();
+	const start = properties.findIndex((property) => property.name === 'guardrailsNotice');
+	const guardrails = properties.slice(start + 1).filter((property) => property.type !== 'notice');
+	expect(guardrails.map((property) => property.name)).toEqual([
+		'maxPerWithdrawalUsd',
+		'maxPerDayUsd',
+		'destinations',
+		'allowedAddresses',
+		'requireExternalId',
+		'allowAgentPayments',
+		'agentPaymentsNeedHumanReview',
+	]);
+	for (const property of guardrails) expect({ name: property.name, noDataExpression: property.noDataExpression }).toEqual({ name: property.name, noDataExpression: true });
+});

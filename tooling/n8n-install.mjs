@@ -196,8 +196,9 @@ export function ensureN8n(lineKey = '2') {
 	});
 	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
 	runWithProgressSync({
-		// isolated-vm finds its prebuilt binary; sqlite3's prebuilt ones download from GitHub, so it compiles.
-		label: `2/2 native modules for Node ${line.node} (${line.rebuild.join(', ')}; compiling sqlite3 takes a minute or two)`,
+		// isolated-vm (line 2) finds its prebuilt binary in seconds; sqlite3's prebuilt ones download
+		// from GitHub, so it compiles: the step is named by what a person waits for.
+		label: `2/2 compiling n8n's database module (SQLite) for Node ${line.node}: a minute or two`,
 		cmd: 'npm',
 		args: ['rebuild', '--foreground-scripts', ...line.rebuild],
 		cwd: dir,

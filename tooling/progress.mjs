@@ -70,10 +70,17 @@ export function npmActivity() {
 	};
 }
 
-/** The last line of other output (a compiler's), shortened: what a build is working on. */
-function lastLine(text) {
-	const line = text.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
-	return line.length > 90 ? `${line.slice(0, 87)}...` : line;
+/**
+ * What a native build is doing, from the lines node-gyp's make prints for each file ("CXX(target)
+ * Release/obj.target/sqlite3/…/sqlite3.o" → "compiling sqlite3.o", "SOLINK_MODULE(target) …" →
+ * "linking node_sqlite3.node"); undefined for any other line. A compiler's warnings and their
+ * source excerpts ("|       ^~~~") say nothing about progress, so they are never shown.
+ */
+export function buildActivity(line) {
+	const step = /^\s*(CC|CXX|SOLINK_MODULE|LINK|COPY|ACTION|TOUCH)\([^)]*\)\s+(\S+)/.exec(line);
+	if (!step) return undefined;
+	const file = path.basename(step[2]);
+	return ['CC', 'CXX'].includes(step[1]) ? `compiling ${file}` : ['SOLINK_MODULE', 'LINK'].includes(step[1]) ? `linking ${file}` : `building ${file}`;
 }
 
 /**
@@ -86,12 +93,12 @@ export async function runWithProgress({ label, cmd, args = [], cwd, env = proces
 	const started = Date.now();
 	const npm = npmActivity();
 	let output = '';
-	let other = '';
+	let building = '';
 	let changedAt = started;
 	const status = () => {
-		const doing = npm.summary() || lastLine(other);
+		const doing = npm.summary() || building;
 		const last = npm.state.last ? `; last: ${npm.state.last}` : '';
-		const quiet = Date.now() - changedAt >= 15000 ? ` (nothing new for ${elapsed(Date.now() - changedAt)}: npm is writing node_modules or compiling)` : '';
+		const quiet = Date.now() - changedAt >= 15000 ? ` (nothing new for ${elapsed(Date.now() - changedAt)}: npm is writing node_modules, or a large file is compiling)` : '';
 		return `${PREFIX} ${label}: ${elapsed(Date.now() - started)}${doing ? `, ${doing}` : ''}${npm.summary() ? last : ''}${quiet}`;
 	};
 	const print = (final = false) => {
@@ -110,7 +117,7 @@ export async function runWithProgress({ label, cmd, args = [], cwd, env = proces
 		const lines = pending.split('\n');
 		pending = lines.pop() ?? '';
 		for (const line of lines) {
-			if (!npm.read(line.trim()) && line.trim() && !/^npm (warn|notice|http)/.test(line.trim())) other = `${other}\n${line}`.slice(-2000);
+			if (!npm.read(line.trim())) building = buildActivity(line) ?? building;
 			changedAt = Date.now();
 		}
 	};

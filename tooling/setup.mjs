@@ -60,6 +60,8 @@ export const E2E = {
 	editor: 'csE2eEditor00001',
 	/** Errors and an empty list as the editor shows them (e2e/lib/error-checks.mjs). */
 	errors: 'csE2eErrors00001',
+	/** Issue 45 in the editor: addresses checked first, a gated tool run by hand, a list without a credential (e2e/lib/first-hour-checks.mjs). */
+	firstHour: 'csE2eFirstHour01',
 };
 
 /** Records of the seeded day behind the statement example (every kind of line twice). */

@@ -17,7 +17,7 @@ export function serve() {
 	let created = 0;
 	const withdrawals = new Map();
 	const received = [];
-	const wallet = (id) => ({ id, label: `wallet ${id}`, address: 'TQ4o1bH2mM3nN4pP5qQ6rR7sS8tT9uU0vV', asset: 'USDT', network: 'TRC20' });
+	const wallet = (id) => ({ id, label: `wallet ${id}`, address: 'TUDicd4DY4cnv5wmnsufft6f5sw1zV8Nbw', asset: 'USDT', network: 'TRC20' });
 	const answer = (res, status, payload, headers = {}) => {
 		const body = JSON.stringify(payload);
 		const send = () => {

@@ -12,6 +12,7 @@ import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from '.
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
 import { startCollector } from './collector.mjs';
 import { errorsCheck } from './error-checks.mjs';
+import { firstHourCheck } from './first-hour-checks.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
@@ -67,6 +68,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		editor: loadWorkflow('e2e-editor'),
 		errors: loadWorkflow('e2e-errors'),
 		statement: loadWorkflow('statement', statementVars(seeded)),
+		// its gated tool uses the review workflow's credentials (n8n 2.x only)
+		...(line === '2' ? { firstHour: loadWorkflow('e2e-first-hour') } : {}),
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
 		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS) } : {}),
@@ -157,8 +160,12 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts, docsScreenshot });
 			});
 			if (line === '2') {
-				await check("browser: errors as the editor shows them (row named once, a service's 422) and an empty bank account list", async () => {
+				await check("browser: errors as the editor shows them (row named once, a wrong-chain address refused before sending) and an empty bank account list", async () => {
 					return await errorsCheck({ n8n, sandbox, workflowId: E2E.errors, artifacts });
+				});
+				await check('browser: the first hour (issue 45): a batch with a wrong-network address refused before anything is sent, a gated tool run by hand, a list without a credential', async () => {
+					const docsDir = updateScreenshot ? path.dirname(DOCS_SCREENSHOT) : undefined;
+					return await firstHourCheck({ n8n, sandbox, workflowId: E2E.firstHour, artifacts, docsDir });
 				});
 			}
 		}

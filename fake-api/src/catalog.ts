@@ -155,37 +155,6 @@ export function withdrawalAssetsInfo(): Record<string, unknown> {
 	};
 }
 
-const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
-const EVM = /^0x[0-9a-fA-F]{40}$/;
-const ADDRESS_FORMATS: Readonly<Record<string, RegExp[]>> = {
-	ERC20: [EVM],
-	BSC: [EVM],
-	BASE: [EVM],
-	TRC20: [new RegExp(`^T${BASE58}{33}$`)],
-	SOL: [new RegExp(`^${BASE58}{32,44}$`)],
-	TON: [/^(EQ|UQ|kQ|0Q)[A-Za-z0-9_-]{46}$/, /^-?[01]:[0-9a-fA-F]{64}$/],
-	BTC: [/^(bc1|tb1|bcrt1)[02-9ac-hj-np-z]{11,71}$/, new RegExp(`^[13mn2]${BASE58}{25,34}$`)],
-	LTC: [/^(ltc1|tltc1)[02-9ac-hj-np-z]{11,71}$/, new RegExp(`^[LM3mnQ2]${BASE58}{25,34}$`)],
-	DOGE: [new RegExp(`^[DA9n2]${BASE58}{25,34}$`)],
-	BCH: [/^((bitcoincash|bchtest):)?[qp][02-9ac-hj-np-z]{41}$/, new RegExp(`^[13mn2]${BASE58}{25,34}$`)],
-};
-
-/**
- * Format check of a payout address for a token (and network for stablecoins). False when the
- * token/network pair is not supported.
- */
-export function isValidAddress(address: unknown, token: unknown, network: unknown): boolean {
-	if (typeof address !== 'string' || typeof token !== 'string') return false;
-	let chain: string;
-	if (isStablecoin(token)) {
-		if (typeof network !== 'string' || !NETWORKS_BY_TOKEN[token].includes(network)) return false;
-		chain = network;
-	} else {
-		chain = token;
-	}
-	return (ADDRESS_FORMATS[chain] ?? []).some((format) => format.test(address));
-}
-
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32_ALPHABET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 

@@ -5,7 +5,7 @@ describe('sandbox: crypto withdrawals (spec 4.6, 7.5)', () => {
 	beforeEach(async () => {
 		client = await start({
 			balances: { usd: 1000 },
-			rejectAddresses: ['TRejectXXXXXXXXXXXXXXXXXXXXXXXXXXX'],
+			rejectAddresses: ['TRoeER5eVVDSDJUQgM9FP8QoUmPHu7w6HE'],
 			reverseAddresses: [ADDRESSES.ERC20],
 		});
 	});
@@ -148,7 +148,7 @@ describe('sandbox: crypto withdrawals (spec 4.6, 7.5)', () => {
 
 	it('rejected and reversed withdrawals are refunded in full', async () => {
 		await client.call('PUT', '/users/withdrawal-fee-bearer', { withdrawalFeeBearer: 'business' });
-		const reject = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ walletAddress: 'TRejectXXXXXXXXXXXXXXXXXXXXXXXXXXX' }));
+		const reject = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ walletAddress: 'TRoeER5eVVDSDJUQgM9FP8QoUmPHu7w6HE' }));
 		const reverse = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ network: 'ERC20', walletAddress: ADDRESSES.ERC20 }));
 		expect([reject.status, reverse.status]).toEqual([200, 200]);
 		expect(usd()).toBe(1000 - 11.5 - 15);

@@ -4,7 +4,7 @@ import { CREDENTIAL_TYPE } from '../service/credentials';
 import { APP_DESCRIPTION } from '../service/catalog';
 import { getCredentialGuardrails } from './money/guardrailSummary';
 import { createOperationRunner } from './pipeline/pipeline';
-import { getBanks, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './methods/lookups';
+import { getBanks, getDepositAssetIdentifiers, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './methods/lookups';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,7 +34,7 @@ export class CryptoSettlement implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getBanks, getCredentialGuardrails, getDepositAssets },
+		loadOptions: { getBanks, getCredentialGuardrails, getDepositAssetIdentifiers, getDepositAssets },
 		listSearch: { searchBankAccounts, searchPayoutAddresses, searchWallets },
 	};
 }

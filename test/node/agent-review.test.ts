@@ -18,6 +18,8 @@ const TOOL_TYPE = `${ACTION_NODE}Tool`;
 const REVIEW_TYPE = 'n8n-nodes-base.emailSendHitlTool';
 
 const REVIEW_REFUSAL = 'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.';
+/** A tool with its review step, run without a person's approval (a manual run, or the agent's call not passing through it). */
+const NOT_APPROVED = `This call was not approved by a person, so nothing was sent: a payment by this tool goes only when a person approved that very call in its review step ('${REVIEW}'), and a manual run of the tool never is.`;
 const AGENT_OFF = 'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 
 /** One tool call of the scripted agent: which tool, its arguments, and the node the engine names as its source. */
@@ -107,7 +109,7 @@ const payParameters: IDataObject = {
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: 'TSupplier',
+	walletAddress: 'TNfpNbjD7Ke8HgbPSBcxVG2QAo8a349nU2',
 	amountType: 'usd',
 	amount: "={{ $fromAI('amount', '', 'number') }}",
 	externalId: "={{ $fromAI('ref', '', 'string') }}",
@@ -216,9 +218,10 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 	});
 
 	describe('anything but a review node this tool is connected into is no review (fails closed)', () => {
-		const cases: Array<[string, { calls: Call[]; workflow?: ReturnType<typeof gatedWorkflow>; credentials?: IDataObject }]> = [
+		const cases: Array<[string, { calls: Call[]; workflow?: ReturnType<typeof gatedWorkflow>; credentials?: IDataObject; refusal?: string }]> = [
 			['a credential value that is not the boolean false', { calls: [{ tool: UNGATED, args: pay(40, 'odd-1') }], credentials: { agentPaymentsNeedHumanReview: 'false' } }],
-			['the source is the agent itself, named as the approver', { calls: [{ tool: GATED, args: pay(40, 'odd-2'), approvedBy: AGENT }] }],
+			// The tool has its review step: the call did not pass through it.
+			['the source is the agent itself, named as the approver', { calls: [{ tool: GATED, args: pay(40, 'odd-2'), approvedBy: AGENT }], refusal: NOT_APPROVED }],
 			['the source is a review node of another tool', { calls: [{ tool: UNGATED, args: pay(40, 'odd-3'), approvedBy: REVIEW }] }],
 			[
 				'the review node is disabled',
@@ -242,12 +245,29 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 				},
 			],
 		];
-		test.each(cases)('%s', async (_label, { calls, workflow, credentials }) => {
+		test.each(cases)('%s', async (_label, { calls, workflow, credentials, refusal = REVIEW_REFUSAL }) => {
 			const { baseUrl, moneySent } = await service();
 			const run = await runAgent(calls, { baseUrl, ...ON, ...credentials }, workflow);
-			expect(run.toolRuns(calls[0].tool)).toEqual([REVIEW_REFUSAL]);
+			expect(run.toolRuns(calls[0].tool)).toEqual([refusal]);
 			expect(moneySent()).toBe(0);
 		});
+	});
+
+	test('a manual run of the gated tool (Execute step) is told that this call was not approved, never to add the review step it has', async () => {
+		const { nodeTypes } = await loadPackage();
+		nodeTypes.register(TOOL_TYPE, nodeTypes.getByName(ACTION_NODE));
+		const { baseUrl, moneySent } = await service();
+		const gated = gatedWorkflow();
+		// The editor's Execute step on the tool: the tool starts the run, with no source.
+		const run = await runWorkflow({
+			workflow: { nodes: [tool(GATED, { ...payParameters, amount: 40, externalId: 'manual-1' }), ...gated.nodes.filter((n) => n.name !== GATED)], connections: gated.connections },
+			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl, ...ON } as never },
+			nodeTypes: { 'test.start': startType, 'test.scriptedAgent': scriptedAgent([]), [REVIEW_TYPE]: reviewType },
+		});
+		expect(run.error?.message).toBe(NOT_APPROVED);
+		expect(run.error?.message).not.toMatch(/add a human review step/);
+		expect((run.error as unknown as { description: string }).description).toBe("Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). To try a payment, ask the agent (for example in the chat), then approve the call when 'Review by Email' asks you.");
+		expect(moneySent()).toBe(0);
 	});
 
 	test('the node run with no source at all (not through the engine) is no review', async () => {

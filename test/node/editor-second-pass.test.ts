@@ -25,6 +25,9 @@ import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT } from '../../nod
 import { describeGuardrails } from '../../nodes/CryptoSettlement/money/guardrailSummary';
 import { CREDENTIALS, rl, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from './local-service';
+import { tronAddress } from './addresses';
+
+const REFUSED = tronAddress('refused by the service');
 
 async function description(): Promise<INodeTypeDescription> {
 	const { nodeTypes } = await loadPackage();
@@ -177,7 +180,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 		return { baseUrl: server.baseUrl, moneySent };
 	}
 
-	const usdt = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TAddr', amountType: 'usd', amount: '10', externalId: 'dry-10', dryRun: true };
+	const usdt = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TFBFDZuZHpj1WkTSfmRKdMF55hGRq198o1', amountType: 'usd', amount: '10', externalId: 'dry-10', dryRun: true };
 
 	test('the recipient bears the fee: 10 USD leaves, 1.50 USD fee, 8.50 USD arrives', async () => {
 		const { baseUrl, moneySent } = await service('user');
@@ -189,7 +192,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 			amountCurrency: 'USD',
 			fee: 1.5,
 			feeCurrency: 'USD',
-			feeBearer: 'user',
+			feeBearer: 'recipient',
 			leavesBalance: '10.00 USD',
 			recipientReceives: '8.50 USD in USDT on TRC20',
 			summary: '10.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 8.50 USD in USDT on TRC20',
@@ -205,7 +208,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 
 	test('a crypto amount is stated in its token, the fee of the chosen level too', async () => {
 		const { baseUrl } = await service('user');
-		const btc = { resource: 'withdrawal', operation: 'createCrypto', token: 'BTC', feeLevel: 'low', walletAddress: 'bc1q', amountType: 'crypto', cryptoAmount: '0.001', externalId: 'dry-btc', additionalFields: { dryRun: true } };
+		const btc = { resource: 'withdrawal', operation: 'createCrypto', token: 'BTC', feeLevel: 'low', walletAddress: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', amountType: 'crypto', cryptoAmount: '0.001', externalId: 'dry-btc', additionalFields: { dryRun: true } };
 		const run = await runNode(btc, { credentials: { baseUrl } });
 		expect(run.items[0].json.payout).toMatchObject({ amount: 0.001, amountCurrency: 'BTC', fee: 0.00002, feeCurrency: 'BTC', leavesBalance: '0.001 BTC', recipientReceives: '0.00098 BTC in BTC' });
 	});
@@ -240,7 +243,7 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 		expect(payouts.user).toEqual({
 			amount: 20,
 			amountCurrency: 'USD',
-			feeBearer: 'user',
+			feeBearer: 'recipient',
 			fee: `${fee}; the created record shows it (fee, feeCurrency)`,
 			leavesBalance: `${converted}, from the balance in the bank account's currency`,
 			recipientReceives: `${converted}, less ${fee}`,
@@ -258,16 +261,17 @@ describe('5. a Dry Run states what leaves the balance, the fee and what arrives'
 
 describe("6. a service's 422 names the row, says nothing was paid, and advises as the node's own errors do", () => {
 
-	test('an address of another chain: the label, the row with its External ID, the network to match', async () => {
+	// An address of Tron's form that the service refuses (the node's own check of the form passes it).
+	test('an address the service refuses: the label, the row with its External ID, the network to match', async () => {
 		const withdrawals = withdrawalService((body) =>
-			body.walletAddress === '0xWrongChain'
+			body.walletAddress === REFUSED
 				? { status: 422, body: { success: false, message: 'validation errors', errors: [{ field: 'walletAddress', message: 'invalid wallet address', location: 'body' }], data: {} } }
 				: 'create',
 		);
 		const server = await localService((request) => withdrawals.handler(request));
 		servers.push(server);
 		const usdt = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: '={{ $json.address }}', amountType: 'usd', amount: '10', externalId: '={{ $json.ref }}' };
-		const items = [{ address: 'TGood', ref: 'pay-1' }, { address: '0xWrongChain', ref: 'pay-2' }];
+		const items = [{ address: 'TDtt3rDkpZ3d2viupRddQCaT15HuefWKgQ', ref: 'pay-1' }, { address: REFUSED, ref: 'pay-2' }];
 		const run = await runNode(usdt, { items, credentials: { baseUrl: server.baseUrl }, continueOnFail: true });
 		expect(run.items[1].json).toEqual({
 			error: "validation errors (HTTP 422) — 'Wallet Address': invalid wallet address",

@@ -182,7 +182,7 @@ describe('5. Create Crypto and Create Bank output the created withdrawal', () =>
 		currency: 'usd',
 		token: 'USDT',
 		network: 'TRC20',
-		walletAddress: 'TXyz',
+		walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
 	};
 
 	test('by default the record is read back by id: status, amounts, fee and destination, with externalId and alreadySubmitted', async () => {

@@ -51,7 +51,7 @@ describe('service errors surface the message, the HTTP code and the first valida
 			operation: 'createCrypto',
 			token: 'USDT',
 			network: 'TRC20',
-			walletAddress: 'T1',
+			walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
 			amount: 5,
 			externalId: 'x-1',
 		});
@@ -69,7 +69,7 @@ describe('service errors surface the message, the HTTP code and the first valida
 			operation: 'estimateNetworkFee',
 			token: 'BTC',
 			feeLevel: 'low',
-			walletAddress: 'bc1',
+			walletAddress: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
 			amount: 900000,
 		});
 		expect(run.error?.message).toBe('cannot process payout of this size now (HTTP 400)');

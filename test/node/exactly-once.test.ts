@@ -16,7 +16,7 @@ const crypto = (extra: IDataObject = {}) => ({
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: '={{ $json.address ?? "TXyz" }}',
+	walletAddress: '={{ $json.address ?? "TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp" }}',
 	amountType: 'usd',
 	amount: '={{ $json.amount }}',
 	externalId: '={{ $json.ref }}',
@@ -172,13 +172,13 @@ describe('2. a reused External ID on a different payment fails', () => {
 		const result = await run(crypto(), {
 			continueOnFail: true,
 			items: [
-				{ amount: 10, ref: 'ord-11', address: 'TAlice' },
-				{ amount: 2500, ref: 'ord-11', address: 'TBob' },
+				{ amount: 10, ref: 'ord-11', address: 'TX2fR37pjz3iRw5EiyinbtmzuHDgSWyha5' },
+				{ amount: 2500, ref: 'ord-11', address: 'TBTXE1SeZn5vdAVtW1rUrJLriwd2eM3Ft8' },
 			],
 		});
 		expect(service.byExternalId.size).toBe(1);
 		expect(result.items[0].json).toMatchObject({ externalId: 'ord-11', alreadySubmitted: false });
-		expect(result.items[1].json.error).toMatch(/^External ID ord-11 was already used for a different withdrawal \(walletAddress: "TAlice" there, "TBob" here; amount: 10 there, 2500 here\)/);
+		expect(result.items[1].json.error).toMatch(/^External ID ord-11 was already used for a different withdrawal \(walletAddress: "TX2fR37pjz3iRw5EiyinbtmzuHDgSWyha5" there, "TBTXE1SeZn5vdAVtW1rUrJLriwd2eM3Ft8" here; amount: 10 there, 2500 here\)/);
 	});
 
 	test('the same payment twice is reported as already submitted', async () => {
@@ -250,7 +250,7 @@ describe('4. only a JSON envelope with success true and data.id counts as create
 
 	test('200 text/html, and the withdrawal exists: the found record is output', async () => {
 		const { run, service } = await setUp((body) => {
-			service.store({ id: 'wd-77', externalId: body.externalId, amount: body.amount, token: 'USDT', network: 'TRC20', walletAddress: 'TXyz' });
+			service.store({ id: 'wd-77', externalId: body.externalId, amount: body.amount, token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp' });
 			return { status: 200, raw: '<html>ok</html>', headers: { 'content-type': 'text/html' } };
 		});
 		const result = await run(crypto(), { items: [{ amount: 5, ref: 'odd-2' }] });

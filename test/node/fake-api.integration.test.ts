@@ -41,7 +41,7 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 	const [saved] = await run({ resource: 'bankAccount', operation: 'create', bankId: String(bank.id), accountNumber: '0123456789' });
 	expect((await run({ resource: 'bankAccount', operation: 'getAll', returnAll: true })).map((b) => b.id)).toContain(saved.id);
 
-	const [address] = await run({ resource: 'payoutAddress', operation: 'validate', address: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyz12', token: 'USDT', network: 'TRC20' });
+	const [address] = await run({ resource: 'payoutAddress', operation: 'validate', address: 'TWm8rrRqfQVChka5t5djFisDeJLubSLdo4', token: 'USDT', network: 'TRC20' });
 	expect(address).toMatchObject({ valid: true, token: 'USDT', network: 'TRC20' });
 
 	const payout = {
@@ -49,7 +49,7 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 		operation: 'createCrypto',
 		token: 'USDT',
 		network: 'TRC20',
-		walletAddress: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyz12',
+		walletAddress: 'TWm8rrRqfQVChka5t5djFisDeJLubSLdo4',
 		amount: 25,
 		externalId: 'integration-payout-1',
 	};

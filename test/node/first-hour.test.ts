@@ -163,8 +163,8 @@ describe('3. withdrawal records say the currency of each amount', () => {
 
 describe('9. a withdrawal found under its External ID has a message too', () => {
 	test('alreadySubmitted: true comes with a message saying it was not sent again', async () => {
-		api().get('/payments/withdrawal/order-1').reply(200, ok({ id: 'wd-5', externalId: 'order-1', status: 'completed', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: 10 }));
-		const run = await runNode({ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: '10', externalId: 'order-1' });
+		api().get('/payments/withdrawal/order-1').reply(200, ok({ id: 'wd-5', externalId: 'order-1', status: 'completed', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: 10 }));
+		const run = await runNode({ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: '10', externalId: 'order-1' });
 		expect(run.items[0].json).toMatchObject({ alreadySubmitted: true, message: 'Already submitted: found under External ID order-1, not sent again' });
 	});
 });
@@ -175,7 +175,7 @@ describe("7. the service's errors in the editor's words", () => {
 		operation: 'createCrypto',
 		token: 'USDT',
 		network: 'TRC20',
-		walletAddress: 'TXyz',
+		walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
 		amount: '3',
 		externalId: 'order-3',
 		...overrides,
@@ -214,10 +214,10 @@ describe("7. the service's errors in the editor's words", () => {
 		api().post('/payments/estimate-network-fee').times(2).reply(403, fail(403, 'USDT on TRC20 is not available now'));
 		const read = limits();
 		const run = await runNode(
-			{ resource: 'withdrawal', operation: 'estimateNetworkFee', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: '={{ $json.amount }}' },
+			{ resource: 'withdrawal', operation: 'estimateNetworkFee', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: '={{ $json.amount }}' },
 			{ items: [{ amount: '50' }, { amount: '200000' }], continueOnFail: true },
 		);
-		expect(run.items.map((item) => String(item.json.message).replace(/^row \d+(?: \([^)]*\))?: /, '').split('. ')[0])).toEqual([
+		expect(run.items.map((item) => String(item.json.message).replace(/^Row \d+(?: \([^)]*\))?: /, '').split('. ')[0])).toEqual([
 			"This item's amount, 50 USD, is within the account's withdrawal limits (5 to 100000 USD), so the refusal has another cause",
 			"This item's amount, 200000 USD, is above the account's maximum withdrawal of 100000 USD",
 		]);

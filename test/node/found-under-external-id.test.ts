@@ -62,9 +62,9 @@ async function service(onPost: (store: () => IDataObject, request: Seen) => Repl
 
 const servers = serversClosedAfterEach();
 
-/** 100 USD of USDT on TRC20 to TXyz under External ID ord-9, and the record the service would store for it. */
+/** 100 USD of USDT on TRC20 to TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp under External ID ord-9, and the record the service would store for it. */
 const crypto = (extra: IDataObject = {}) => cryptoWithdrawal({ amount: 100, externalId: 'ord-9', ...extra });
-const SAME = { id: 'wd-7', externalId: 'ord-9', type: 'crypto', amount: 100, token: 'USDT', network: 'TRC20', walletAddress: 'TXyz' };
+const SAME = { id: 'wd-7', externalId: 'ord-9', type: 'crypto', amount: 100, token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp' };
 
 const inDoubt = (error: unknown) => (error as { context?: IDataObject } | undefined)?.context?.inDoubt;
 
@@ -282,9 +282,9 @@ describe('10. a row already paid is reported as paid whatever a guardrail now sa
 
 	test('a row whose External ID holds another payment is refused naming it, not the guardrail', async () => {
 		const { withdrawals, baseUrl, posts } = await service();
-		withdrawals.store({ ...SAME, walletAddress: 'TOther', status: 'completed' });
-		const run = await runNode(crypto(), { credentials: { baseUrl, destinations: 'allowList', allowedAddresses: 'TOther' } });
-		expect(run.error?.message).toBe('External ID ord-9 was already used for a different withdrawal (walletAddress: "TOther" there, "TXyz" here)');
+		withdrawals.store({ ...SAME, walletAddress: 'TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC', status: 'completed' });
+		const run = await runNode(crypto(), { credentials: { baseUrl, destinations: 'allowList', allowedAddresses: 'TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC' } });
+		expect(run.error?.message).toBe('External ID ord-9 was already used for a different withdrawal (walletAddress: "TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC" there, "TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp" here)');
 		expect(posts()).toBe(0);
 	});
 

@@ -57,7 +57,7 @@ const crypto = (extra: IDataObject = {}): IDataObject => ({
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: '={{ $json.address ?? "TSaved" }}',
+	walletAddress: '={{ $json.address ?? "TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk" }}',
 	amountType: 'usd',
 	amount: '={{ $json.amount }}',
 	externalId: '={{ $json.ref }}',
@@ -68,7 +68,7 @@ const btc = (extra: IDataObject = {}): IDataObject => ({
 	operation: 'createCrypto',
 	token: 'BTC',
 	feeLevel: 'low',
-	walletAddress: 'bc1saved',
+	walletAddress: 'bc1qgcujt69zrjhc4m5fmrc9puum7w8vvtwx3a22dw',
 	amountType: 'crypto',
 	cryptoAmount: '={{ $json.amount }}',
 	externalId: '={{ $json.ref }}',
@@ -84,7 +84,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.error?.message).toBe('1 of 2 rows are invalid, so nothing was sent: row 2 (p-2, n8n item 1): Max per withdrawal is 500.00 USD; this item is 812.40 USD');
-		expect(run.error?.description).toMatch(/under Guardrails → Max per Withdrawal \(USD\)\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/^Row 2 \(p-2, n8n item 1\): set by the credential's owner in the Crypto Settlement API credential, under Guardrails → Max per Withdrawal \(USD\)\. Every row is checked/);
 		expect(moneySent()).toBe(0);
 	});
 
@@ -96,7 +96,7 @@ describe('Max per withdrawal', () => {
 			credentials: { baseUrl, maxPerWithdrawalUsd: 500 },
 		});
 		expect(run.items[0].json).toMatchObject({ externalId: 'p-1', alreadySubmitted: false });
-		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^row 2 \(p-2, n8n item 1\): Set by the credential's owner/) });
+		expect(run.items[1].json).toMatchObject({ error: 'Max per withdrawal is 500.00 USD; this item is 812.40 USD', message: expect.stringMatching(/^Row 2 \(p-2, n8n item 1\): Set by the credential's owner/) });
 		expect(moneySent()).toBe(1);
 	});
 
@@ -239,19 +239,24 @@ describe('Max per day', () => {
 });
 
 describe('Allowed destinations', () => {
-	const saved = [{ _id: 's1', address: 'TSaved', token: 'USDT', network: 'TRC20', label: 'treasury' }];
+	// An Ethereum-style address is valid on ERC20 and BSC alike: saved for one, it is paid to on the other.
+	const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+	const saved = [
+		{ _id: 's1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20', label: 'treasury' },
+		{ _id: 's5', address: EVM, token: 'USDT', network: 'ERC20', label: 'treasury on Ethereum' },
+	];
 
 	test('saved only: the saved address passes; another address, or the saved one on another network, is refused', async () => {
 		const { baseUrl, moneySent } = await service({ saved });
 		const run = await runNode(crypto({ network: '={{ $json.network ?? "TRC20" }}' }), {
 			continueOnFail: true,
-			items: [{ amount: 5, ref: 'a-1' }, { amount: 5, ref: 'a-2', address: 'TOther' }, { amount: 5, ref: 'a-3', network: 'BSC' }],
+			items: [{ amount: 5, ref: 'a-1' }, { amount: 5, ref: 'a-2', address: 'TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC' }, { amount: 5, ref: 'a-3', address: EVM, network: 'BSC' }],
 			credentials: { baseUrl, destinations: 'savedOnly' },
 		});
 		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
 			'sent',
-			'Destination TOther (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
-			'Destination TSaved (USDT on BSC) is not a saved payout address, and this credential pays only to saved ones',
+			'Destination TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+			`Destination ${EVM} (USDT on BSC) is not a saved payout address, and this credential pays only to saved ones`,
 		]);
 		expect(moneySent()).toBe(1);
 	});
@@ -259,19 +264,19 @@ describe('Allowed destinations', () => {
 	test('saved only: a saved record vouches only for what it names (no token: nothing; a stablecoin without network: nothing)', async () => {
 		const { baseUrl, moneySent } = await service({
 			saved: [
-				{ _id: 's2', address: 'TNoToken', label: 'no token' },
-				{ _id: 's3', address: 'TNoNetwork', token: 'USDT', label: 'no network' },
-				{ _id: 's4', address: 'bc1saved', token: 'BTC', label: 'a UTXO coin has no network' },
+				{ _id: 's2', address: 'TJv5ijCL5s6AKaHkF2gkJ9WsX3kX2A79S2', label: 'no token' },
+				{ _id: 's3', address: 'TANFgfPMTaoYcztYqR5FSYZBJsC8j9REaw', token: 'USDT', label: 'no network' },
+				{ _id: 's4', address: 'bc1qgcujt69zrjhc4m5fmrc9puum7w8vvtwx3a22dw', token: 'BTC', label: 'a UTXO coin has no network' },
 			],
 		});
 		const run = await runNode(crypto(), {
 			continueOnFail: true,
-			items: [{ amount: 5, ref: 'n-1', address: 'TNoToken' }, { amount: 5, ref: 'n-2', address: 'TNoNetwork' }],
+			items: [{ amount: 5, ref: 'n-1', address: 'TJv5ijCL5s6AKaHkF2gkJ9WsX3kX2A79S2' }, { amount: 5, ref: 'n-2', address: 'TANFgfPMTaoYcztYqR5FSYZBJsC8j9REaw' }],
 			credentials: { baseUrl, destinations: 'savedOnly' },
 		});
 		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
-			'Destination TNoToken (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
-			'Destination TNoNetwork (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+			'Destination TJv5ijCL5s6AKaHkF2gkJ9WsX3kX2A79S2 (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
+			'Destination TANFgfPMTaoYcztYqR5FSYZBJsC8j9REaw (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones',
 		]);
 		const utxo = await runNode(btc(), { items: [{ amount: '0.001', ref: 'n-3' }], credentials: { baseUrl, destinations: 'savedOnly' } });
 		expect(utxo.error).toBeUndefined();
@@ -283,15 +288,15 @@ describe('Allowed destinations', () => {
 		const run = await runNode(crypto({ network: '={{ $json.network ?? "TRC20" }}' }), {
 			continueOnFail: true,
 			items: [
-				{ amount: 5, ref: 'l-1', address: 'TListed' },
-				{ amount: 5, ref: 'l-2', address: 'TListed', network: 'BSC' },
-				{ amount: 5, ref: 'l-3', address: 'TAnywhere', network: 'SOL' },
+				{ amount: 5, ref: 'l-1', address: 'TUBxXdmvckL2QinWZ8DbFU4hn2XggLbShV' },
+				{ amount: 5, ref: 'l-2', address: EVM, network: 'BSC' },
+				{ amount: 5, ref: 'l-3', address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', network: 'BSC' },
 			],
-			credentials: { baseUrl, destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TListed\n\nTAnywhere' },
+			credentials: { baseUrl, destinations: 'allowList', allowedAddresses: `USDT:TRC20:TUBxXdmvckL2QinWZ8DbFU4hn2XggLbShV\nUSDT:ERC20:${EVM}\n\n0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB` },
 		});
 		expect(run.items.map((item) => item.json.error ?? 'sent')).toEqual([
 			'sent',
-			"Destination TListed (USDT on BSC) is not in the credential's allowed addresses",
+			`Destination ${EVM} (USDT on BSC) is not in the credential's allowed addresses`,
 			'sent',
 		]);
 		expect(moneySent()).toBe(2);
@@ -311,12 +316,12 @@ describe('Guardrail values the node cannot read refuse every payment, naming the
 		['Allowed Destinations', '"saved"', { destinations: 'saved' }, DESTINATIONS],
 		['Allowed Addresses', '""', { destinations: 'allowList', allowedAddresses: '' }, 'at least one address, as Addresses Listed Below Only is chosen'],
 		['Allowed Addresses', '"# to do\\n"', { destinations: 'allowList', allowedAddresses: '# to do\n' }, 'at least one address, as Addresses Listed Below Only is chosen'],
-		['Allowed Addresses', '"USDT:TRX:TSaved"', { destinations: 'allowList', allowedAddresses: 'TSaved\nUSDT:TRX:TSaved' }, 'a line starting with USDT reads USDT:ERC20|TRC20|BSC|SOL|TON:address'],
+		['Allowed Addresses', '"USDT:TRX:TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk"', { destinations: 'allowList', allowedAddresses: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk\nUSDT:TRX:TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk' }, 'a line starting with USDT reads USDT:ERC20|TRC20|BSC|SOL|TON:address'],
 		['Allowed Addresses', '"USDT:TRC20"', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20' }, 'a line starting with USDT reads USDT:ERC20|TRC20|BSC|SOL|TON:address'],
-		['Allowed Addresses', '"BTC:MAIN:bc1saved"', { destinations: 'allowList', allowedAddresses: 'BTC:MAIN:bc1saved' }, 'a line starting with BTC reads BTC::address'],
-		['Allowed Addresses', '"TSaved TOther"', { destinations: 'allowList', allowedAddresses: 'TSaved TOther' }, 'one address a line, without spaces'],
+		['Allowed Addresses', '"BTC:MAIN:bc1qgcujt69zrjhc4m5fmrc9puum7w8vvtwx3a22dw"', { destinations: 'allowList', allowedAddresses: 'BTC:MAIN:bc1qgcujt69zrjhc4m5fmrc9puum7w8vvtwx3a22dw' }, 'a line starting with BTC reads BTC::address'],
+		['Allowed Addresses', '"TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC"', { destinations: 'allowList', allowedAddresses: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk TJ1oLciuSkVMDorz4vFy7yckiRfjp5jEdC' }, 'one address a line, without spaces'],
 	])('%s = %s', async (label, shown, guardrail, rule) => {
-		const { baseUrl, moneySent, server } = await service({ saved: [{ address: 'TSaved', token: 'USDT', network: 'TRC20' }] });
+		const { baseUrl, moneySent, server } = await service({ saved: [{ address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20' }] });
 		const expected = `The credential's guardrail '${label}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
 		const payout = await runNode(crypto(), { items: [{ amount: 5, ref: 'g-1' }], credentials: { baseUrl, ...guardrail } });
 		expect(payout.error?.message).toBe(expected);
@@ -399,7 +404,7 @@ describe('Dry run', () => {
 			message: 'Dry run: every check passed; nothing was sent',
 			externalId: 'dry-1',
 			valueUsd: 25,
-			request: { method: 'POST', path: '/payments/withdraw/address', body: { token: 'USDT', network: 'TRC20', walletAddress: 'TSaved', amount: 25, externalId: 'dry-1' } },
+			request: { method: 'POST', path: '/payments/withdraw/address', body: { token: 'USDT', network: 'TRC20', walletAddress: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', amount: 25, externalId: 'dry-1' } },
 			networkFee: { token: 'USDT', network: 'TRC20', fee: 1.5, feeCurrency: 'USD' },
 			guardrails: { environment: 'sandbox', maxPerWithdrawal: '500.00 USD', maxPerDay: '1000.00 USD', destinations: 'any address', agentPayments: 'not allowed', notLimited: ['where crypto goes'] },
 			payout: {
@@ -407,7 +412,7 @@ describe('Dry run', () => {
 				amountCurrency: 'USD',
 				fee: 1.5,
 				feeCurrency: 'USD',
-				feeBearer: 'user',
+				feeBearer: 'recipient',
 				leavesBalance: '25.00 USD',
 				recipientReceives: '23.50 USD in USDT on TRC20',
 				summary: '25.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 23.50 USD in USDT on TRC20',
@@ -457,7 +462,7 @@ describe('Dry run', () => {
 			credentials: { baseUrl },
 		});
 		expect(run.error?.message).toMatch(/rows are invalid, so nothing was sent: row 2\b.*'Dry Run' must be true or false \(a boolean, or the text true or false\), received "yes"$/);
-		expect(run.error?.description).toMatch(/Fix 'Dry Run' \(set by an expression\) for row 2 \((e-6, )?n8n item 1\)\. Nothing was sent/);
+		expect(run.error?.description).toMatch(/^Row 2 \((e-6, )?n8n item 1\): fix 'Dry Run' \(set by an expression\)\. Every row is checked/);
 		const number = await runNode(parameters({ additionalFields: { dryRun: '={{ $json.dry }}' } }), { items: [{ amount: 20, ref: 'e-7', dry: 1 }], credentials: { baseUrl } });
 		expect(number.error?.message).toBe("'Dry Run' must be true or false (a boolean, or the text true or false), received 1");
 		expect(moneySent()).toBe(0);

@@ -36,7 +36,7 @@ export const cryptoWithdrawal = (overrides: IDataObject = {}): IDataObject => ({
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: 'TXyz',
+	walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
 	amountType: 'usd',
 	amount: 10,
 	externalId: 'order-1',

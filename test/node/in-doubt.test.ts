@@ -16,7 +16,7 @@ async function serve(handler: (request: Seen) => Reply | Promise<Reply>, port = 
 	return server;
 }
 
-/** 100 USD of USDT on TRC20 to TXyz, External ID ord-9. */
+/** 100 USD of USDT on TRC20 to TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp, External ID ord-9. */
 const crypto = (extra: IDataObject = {}): IDataObject => cryptoWithdrawal({ amount: 100, externalId: 'ord-9', ...extra });
 const bank = (extra: IDataObject = {}): IDataObject => ({
 	resource: 'withdrawal',
@@ -70,7 +70,7 @@ describe('1. an External ID used by another payment is never reported as this on
 
 	test('told by its destination when the record has no type: a crypto record does not answer for a bank payment', async () => {
 		const { service, handler } = lateCommitService(() => ({ status: 500 }));
-		service.store({ id: 'wd-2', externalId: 'ord-9', amount: 100, walletAddress: 'TXyz', token: 'USDT', network: 'TRC20' });
+		service.store({ id: 'wd-2', externalId: 'ord-9', amount: 100, walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDT', network: 'TRC20' });
 		const server = await serve(handler);
 		const run = await runNode(bank(), { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error?.message).toMatch(/^External ID ord-9 was already used for a different withdrawal \(type: "crypto" there, "bank" here/);
@@ -90,7 +90,7 @@ describe('1. an External ID used by another payment is never reported as this on
 
 	test('the same payment found again is reported as already submitted, with a message', async () => {
 		const { service, handler } = lateCommitService(() => ({ status: 500 }));
-		service.store({ id: 'wd-4', externalId: 'ord-9', type: 'crypto', amount: 100, walletAddress: 'TXyz', token: 'USDT', network: 'TRC20' });
+		service.store({ id: 'wd-4', externalId: 'ord-9', type: 'crypto', amount: 100, walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDT', network: 'TRC20' });
 		const server = await serve(handler);
 		const run = await runNode(crypto(), { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error).toBeUndefined();

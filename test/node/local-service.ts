@@ -81,6 +81,11 @@ export function withdrawalService(script: (body: IDataObject, index: number) => 
 			const found = byExternalId.get(key) ?? [...byExternalId.values()].find((w) => w.id === key);
 			return found ? { status: 200, body: envelope(found, 'data fetched') } : { status: 404, body: refusal('withdrawal not found') };
 		}
+		// The service's address check (fields/addresses.ts asks it where an address's form cannot decide).
+		if (request.method === 'POST' && request.path === '/v1/payments/wallet-addresses/validate') {
+			const { address, token, network } = request.body ?? {};
+			return { status: 200, body: envelope({ address, token, ...(network ? { network } : {}), valid: true }, 'wallet address is valid') };
+		}
 		if (request.method === 'POST' && request.path.startsWith('/v1/payments/withdraw/')) {
 			const body = request.body ?? {};
 			const scripted = script(body, posts++);

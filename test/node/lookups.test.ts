@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { NodeApiError, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
 import { loadEditorList, type EditorListRequest } from '../harness';
-import { NONE_YET } from '../../nodes/CryptoSettlement/methods/lookups';
+import { NO_CREDENTIAL, NONE_YET } from '../../nodes/CryptoSettlement/methods/lookups';
 import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock } from './helpers';
 
 setupNock();
@@ -34,6 +34,37 @@ const wallet = (n: number, label = `wallet-${n}`) => ({
 	address: `T-address-${n}`,
 });
 const pageMeta = (page: number, pages: number) => ({ page, pages, size: 100, total: pages * 100, hasNextPage: page < pages });
+
+describe('a new node without its credential (issue 45): every list says to select one, and asks the service nothing', () => {
+	const lists: Array<[string, IDataObject]> = [
+		['getDepositAssets', { resource: 'wallet', operation: 'create' }],
+		['getDepositAssetIdentifiers', { resource: 'sandbox', operation: 'mockDeposit' }],
+		['getBanks', { resource: 'bank', operation: 'getAll', currency: 'ngn' }],
+		['searchWallets', { resource: 'wallet', operation: 'get' }],
+		['searchBankAccounts', { resource: 'withdrawal', operation: 'createBank' }],
+		['searchPayoutAddresses', { resource: 'payoutAddress', operation: 'delete' }],
+	];
+	test.each(lists)('%s', async (method, parameters) => {
+		const requests = recordRequests();
+		const answer = await ask(method, parameters, { credentials: null });
+		const entries = Array.isArray(answer) ? answer : answer.results;
+		// Its value is empty: picked, the field stays empty, and the node refuses the item naming it.
+		expect(entries).toEqual([{ name: NO_CREDENTIAL, value: '' }]);
+		expect(requests.count()).toBe(0);
+	});
+});
+
+describe("Mock Deposit's Asset: the list Wallet → Create offers, valued by the identifier the mock deposit takes", () => {
+	test('names as Wallet → Create shows them, values the identifiers', async () => {
+		api()
+			.get('/trades/assets')
+			.reply(200, ok([{ id: 'a2', name: 'Tether', symbol: 'USDT', network: 'TRC20', identifier: 'USDT_TRX_TEST' }, { id: 'a1', name: 'Bitcoin', symbol: 'BTC', identifier: 'BTC_TEST' }]));
+		expect(await options('getDepositAssetIdentifiers', { resource: 'sandbox', operation: 'mockDeposit' })).toEqual([
+			{ name: 'Bitcoin (BTC)', value: 'BTC_TEST', description: 'Identifier BTC_TEST' },
+			{ name: 'Tether (USDT on TRC20)', value: 'USDT_TRX_TEST', description: 'Identifier USDT_TRX_TEST' },
+		]);
+	});
+});
 
 describe('Asset dropdown (wallet → create, rate → calculate)', () => {
 	test('lists the deposit assets by name, symbol and network, sorted, valued by ID', async () => {
@@ -246,14 +277,14 @@ describe('Payout address locator (one whole list)', () => {
 	test('label (or address), token and network, valued by ID; a search filters them', async () => {
 		const addresses = [
 			{ _id: 'p1', id: 'p1', label: 'Cold BTC', address: 'bc1q-cold', token: 'BTC', network: null },
-			{ _id: 'p2', id: 'p2', label: '', address: 'T-usdt-1', token: 'USDT', network: 'TRC20' },
+			{ _id: 'p2', id: 'p2', label: '', address: 'TGtmawsH3hEtzEjaxMZnqG997eqiWAbAnA', token: 'USDT', network: 'TRC20' },
 		];
 		api().get('/payments/wallet-addresses').times(2).reply(200, ok(addresses, 'data fetched'));
 		const all = await search('searchPayoutAddresses', { resource: 'payoutAddress', operation: 'delete' });
 		expect(all).toEqual({
 			results: [
 				{ name: 'Cold BTC — BTC', value: 'p1' },
-				{ name: 'T-usdt-1 — USDT TRC20', value: 'p2' },
+				{ name: 'TGtmawsH3hEtzEjaxMZnqG997eqiWAbAnA — USDT TRC20', value: 'p2' },
 			],
 		});
 		const filtered = await search('searchPayoutAddresses', { resource: 'payoutAddress', operation: 'delete' }, 'trc20');

@@ -11,7 +11,7 @@ import { MONEY_CLASSES } from '../../nodes/CryptoSettlement/fields/types';
 import { rl, runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
 
-const SAVED = { _id: 's1', address: 'TSaved', token: 'USDT', network: 'TRC20', label: 'treasury' };
+const SAVED = { _id: 's1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20', label: 'treasury' };
 
 /** A service that accepts every request: lists are empty (but for the saved address), writes answer an id. */
 function accepting(request: Seen): Reply {
@@ -26,8 +26,8 @@ function accepting(request: Seen): Reply {
 /** Values for the fields an operation leaves empty by default, by parameter name (the contract's names). */
 const SAMPLES: IDataObject = {
 	network: 'TRC20',
-	walletAddress: 'TSaved',
-	address: 'TSaved',
+	walletAddress: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk',
+	address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk',
 	amount: '10',
 	amountInUSD: '10',
 	cryptoReceived: '0.001',
@@ -66,7 +66,7 @@ const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }
 const DESTINATIONS: Array<[string, IDataObject, string]> = [
 	['any', { destinations: 'any' }, 'Any Address'],
 	['savedOnly', { destinations: 'savedOnly' }, 'Saved Payout Addresses Only'],
-	['allowList', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TSaved' }, 'Addresses Listed Below Only'],
+	['allowList', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk' }, 'Addresses Listed Below Only'],
 ];
 
 const servers = serversClosedAfterEach();
@@ -132,7 +132,7 @@ describe.each([
 
 test('an Allowed Destinations value the node cannot read refuses a change of destination, naming it', async () => {
 	const server = await service();
-	const run = await runNode({ resource: 'payoutAddress', operation: 'create', address: 'TNew', token: 'USDT', network: 'TRC20', label: 'x' }, {
+	const run = await runNode({ resource: 'payoutAddress', operation: 'create', address: 'TSa4vPSBTPV51iimzKoWPai616EPLqKrpd', token: 'USDT', network: 'TRC20', label: 'x' }, {
 		credentials: { baseUrl: server.baseUrl, destinations: 'saved' },
 	});
 	expect(run.error?.message).toBe(
@@ -145,7 +145,7 @@ test('an Allowed Destinations value the node cannot read refuses a change of des
 test('a batch of changes of destination is refused row by row, with Continue On Fail off and on; nothing is sent', async () => {
 	const server = await service();
 	const create = { resource: 'payoutAddress', operation: 'create', address: '={{ $json.address }}', token: 'USDT', network: 'TRC20', label: 'x' };
-	const items = [{ address: 'TOne' }, { address: 'TTwo' }, { address: 'TThree' }];
+	const items = [{ address: 'TLXRDm3WFFx9HDkic4LeX4A6EW7CsZk1eN' }, { address: 'TD3BbqkhGcmTCzf9cTFschtAadGF366UHn' }, { address: 'TXg5VGywLcMFG5MEnDT8nSBLNMaL2vJXoj' }];
 	const credentials = { baseUrl: server.baseUrl, destinations: 'savedOnly' };
 	const stopped = await runNode(create, { items, credentials });
 	expect(stopped.error?.message).toMatch(/^Payout Address → Create is refused: /);

@@ -40,7 +40,7 @@ const operationsOf = (resources: string[]): Record<string, number> =>
 const page = (data: unknown[], hasNextPage = false) =>
 	ok(data, 'ok', { page: 1, pages: 1, totalDocs: data.length, hasNextPage, hasPrevPage: false, nextPage: null, prevPage: null });
 
-const wallet = { id: 'w1', label: 'customer-1', address: 'TQ1', name: 'Tron', currency: 'ngn', isActive: true };
+const wallet = { id: 'w1', label: 'customer-1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA', name: 'Tron', currency: 'ngn', isActive: true };
 
 /**
  * Every case, named `resource → operation` (a variant adds " (…)"), grouped as CONTRACT_GROUPS runs
@@ -111,8 +111,8 @@ export const CASES: Record<string, Case> = {
 		method: 'post',
 		path: '/trades/sell/assets/65f0a1/generate-address',
 		body: { label: 'customer-1', bankId: '39', accountNumber: '0123456789', narration: 'settle', autoSettlement: true },
-		reply: ok({ id: 'w1', address: 'TQ1' }, 'wallet address generated successfully'),
-		output: [{ id: 'w1', address: 'TQ1' }],
+		reply: ok({ id: 'w1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA' }, 'wallet address generated successfully'),
+		output: [{ id: 'w1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA' }],
 	},
 	'wallet → get': {
 		params: { resource: 'wallet', operation: 'get', walletId: rl('w1') },
@@ -156,7 +156,7 @@ export const CASES: Record<string, Case> = {
 		params: {
 			resource: 'sandbox',
 			operation: 'mockDeposit',
-			walletAddress: 'TQ1',
+			walletAddress: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA',
 			asset: 'TRX_TEST',
 			amountInUSD: 50,
 			cryptoReceived: 312.5,
@@ -167,7 +167,7 @@ export const CASES: Record<string, Case> = {
 		method: 'post',
 		path: '/trades/sell/mock-trade',
 		body: {
-			walletAddress: 'TQ1',
+			walletAddress: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA',
 			asset: 'TRX_TEST',
 			amountInUSD: 50,
 			cryptoReceived: 312.5,
@@ -185,7 +185,7 @@ export const CASES: Record<string, Case> = {
 		params: cryptoWithdrawal({ amount: 12.5, externalId: 'order-1', returnFullRecord: false }),
 		method: 'post',
 		path: '/payments/withdraw/address',
-		body: { token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amount: 12.5, externalId: 'order-1', pin: PIN },
+		body: { token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: 12.5, externalId: 'order-1', pin: PIN },
 		reply: ok({ id: 'wd1' }, 'withdrawal initiated successfully'),
 		output: [{ id: 'wd1', externalId: 'order-1', alreadySubmitted: false, message: 'withdrawal initiated successfully' }],
 	},
@@ -195,7 +195,7 @@ export const CASES: Record<string, Case> = {
 			operation: 'createCrypto',
 			token: 'BTC',
 			feeLevel: 'high',
-			walletAddress: 'bc1q',
+			walletAddress: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je',
 			amountType: 'crypto',
 			cryptoAmount: 0.00012345,
 			externalId: 'order-2',
@@ -204,7 +204,7 @@ export const CASES: Record<string, Case> = {
 		},
 		method: 'post',
 		path: '/payments/withdraw/address',
-		body: { token: 'BTC', feeLevel: 'high', walletAddress: 'bc1q', cryptoAmount: 0.00012345, externalId: 'order-2', pin: '0000' },
+		body: { token: 'BTC', feeLevel: 'high', walletAddress: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', cryptoAmount: 0.00012345, externalId: 'order-2', pin: '0000' },
 		reply: ok({ id: 'wd2' }, 'withdrawal initiated successfully'),
 		output: [{ id: 'wd2', externalId: 'order-2', alreadySubmitted: false, message: 'withdrawal initiated successfully' }],
 	},
@@ -230,13 +230,13 @@ export const CASES: Record<string, Case> = {
 			operation: 'estimateNetworkFee',
 			token: 'LTC',
 			feeLevel: 'low',
-			walletAddress: 'ltc1q',
+			walletAddress: 'ltc1q2kq76nz5nsvryrearq9xrwehwr0vels3y8jtmf',
 			amountType: 'usd',
 			amount: 20,
 		},
 		method: 'post',
 		path: '/payments/estimate-network-fee',
-		body: { token: 'LTC', feeLevel: 'low', walletAddress: 'ltc1q', amount: 20 },
+		body: { token: 'LTC', feeLevel: 'low', walletAddress: 'ltc1q2kq76nz5nsvryrearq9xrwehwr0vels3y8jtmf', amount: 20 },
 		reply: ok({ low: 0.1, medium: 0.2, high: 0.3 }),
 		output: [{ low: 0.1, medium: 0.2, high: 0.3 }],
 	},
@@ -256,20 +256,20 @@ export const CASES: Record<string, Case> = {
 		output: [{ id: 'wd1' }, { id: 'wd2' }],
 	},
 	'payoutAddress → validate': {
-		params: { resource: 'payoutAddress', operation: 'validate', address: 'bc1q', token: 'BTC' },
+		params: { resource: 'payoutAddress', operation: 'validate', address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC' },
 		method: 'post',
 		path: '/payments/wallet-addresses/validate',
-		body: { address: 'bc1q', token: 'BTC' },
-		reply: ok({ address: 'bc1q', token: 'BTC', valid: true }, 'wallet address is valid'),
-		output: [{ address: 'bc1q', token: 'BTC', valid: true }],
+		body: { address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC' },
+		reply: ok({ address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', valid: true }, 'wallet address is valid'),
+		output: [{ address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', valid: true }],
 	},
 	'payoutAddress → create': {
-		params: { resource: 'payoutAddress', operation: 'create', address: 'TXyz', token: 'USDC', network: 'BASE', label: 'treasury' },
+		params: { resource: 'payoutAddress', operation: 'create', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' },
 		method: 'post',
 		path: '/payments/wallet-addresses',
-		body: { address: 'TXyz', token: 'USDC', network: 'BASE', label: 'treasury' },
-		reply: ok({ _id: 'pa1', id: 'pa1', address: 'TXyz', token: 'USDC', network: 'BASE', label: 'treasury' }),
-		output: [{ _id: 'pa1', id: 'pa1', address: 'TXyz', token: 'USDC', network: 'BASE', label: 'treasury' }],
+		body: { address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' },
+		reply: ok({ _id: 'pa1', id: 'pa1', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' }),
+		output: [{ _id: 'pa1', id: 'pa1', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' }],
 	},
 	'payoutAddress → getAll': {
 		params: { resource: 'payoutAddress', operation: 'getAll', returnAll: false, limit: 1 },

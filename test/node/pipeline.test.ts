@@ -214,8 +214,8 @@ const withdrawal = (extra: IDataObject = {}) => ({
 	resource: 'withdrawal',
 	operation: 'createCrypto',
 	token: 'USDC',
-	network: 'SOL',
-	walletAddress: 'So1',
+	network: 'BASE',
+	walletAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
 	amount: '={{ $json.amount }}',
 	...extra,
 });

@@ -66,8 +66,8 @@ const accepted: Array<[string, IDataObject, IDataObject]> = [
 	['2 decimals on a USD amount', crypto({ amount: 10.12 }), { amount: 10.12 }],
 	['8 decimals on a crypto amount', crypto({ amountType: 'crypto', cryptoAmount: 0.12345678 }), { cryptoAmount: 0.12345678 }],
 	['a numeric string from an expression', crypto({ amount: '={{ "7.5" }}' }), { amount: 7.5 }],
-	['TON with USDT', crypto({ network: 'TON' }), { network: 'TON' }],
-	['BASE with USDC', crypto({ token: 'USDC', network: 'BASE' }), { network: 'BASE' }],
+	['TON with USDT', crypto({ network: 'TON', walletAddress: 'EQDKbjIcfM6ezt8KjKJJLshZJJSqX7XOA4ff-W72r5gqPrHF' }), { network: 'TON' }],
+	['BASE with USDC', crypto({ token: 'USDC', network: 'BASE', walletAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' }), { network: 'BASE' }],
 ];
 
 describe('valid boundary values are sent', () => {
@@ -92,7 +92,7 @@ describe('valid boundary values are sent', () => {
 			.times(2)
 			.reply(200, ok({ id: 'wd1' }));
 		await runNode(crypto({ feeLevel: 'high' }));
-		await runNode(crypto({ token: 'BCH', feeLevel: 'low', externalId: 'order-2' }));
+		await runNode(crypto({ token: 'BCH', feeLevel: 'low', externalId: 'order-2', walletAddress: 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a' }));
 		expect(bodies[0]).not.toHaveProperty('feeLevel');
 		expect(bodies[0]).toMatchObject({ token: 'USDT', network: 'TRC20' });
 		expect(bodies[1]).not.toHaveProperty('network');

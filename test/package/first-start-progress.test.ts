@@ -61,14 +61,32 @@ test('an npm install reports the step, the time taken and what it fetches, every
 	);
 });
 
-test("a build says what it compiles, and a failure shows the command's own output", () => {
-	const log = ['gyp info spawn make', '  CXX(target) Release/obj.target/isolated_vm/src/isolate/environment.o', 'gyp ERR! build error'];
-	const { code, lines, stderr } = runProgress('2/2 compiling native modules for Node 24 (isolated-vm)', standIn(log, 300, 2));
+test("a build says what it compiles, never a compiler's warnings, and a failure shows the command's own output", () => {
+	const log = [
+		'gyp info spawn make',
+		'  CC(target) Release/obj.target/sqlite3/gen/sqlite-autoconf-3440200/sqlite3.o',
+		'../src/statement.cc:12:5: warning: unused variable',
+		'   12 |     int unused;',
+		'      |       ^~~~~~~',
+		'  SOLINK_MODULE(target) Release/obj.target/node_sqlite3.node',
+		'gyp ERR! build error',
+	];
+	const { code, lines, stderr } = runProgress("2/2 compiling n8n's database module (SQLite) for Node 24: a minute or two", standIn(log, 300, 2));
 	expect(code).toBe(2);
+	const shown = lines.join('\n');
 	// The seconds depend on the machine's load; what it compiles is what matters.
-	expect(lines.join('\n')).toMatch(/2\/2 compiling native modules for Node 24 \(isolated-vm\): \d+s, CXX\(target\) Release\/obj\.target\/isolated_vm\/src\/isolate\/environment\.o/);
+	expect(shown).toMatch(/2\/2 compiling n8n's database module \(SQLite\) for Node 24: a minute or two: \d+s, compiling sqlite3\.o/);
+	expect(shown).toMatch(/: \d+s, linking node_sqlite3\.node/);
+	expect(shown).not.toMatch(/\^~|warning|\| {3}/);
 	expect(lines.at(-1)).toMatch(/: failed \(exit 2\) in \d+s$/);
 	expect(stderr).toContain('gyp ERR! build error');
+});
+
+test('no step of the first start is named by isolated-vm', () => {
+	const installer = fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-install.mjs'), 'utf8');
+	const labels = installer.match(/label: `[^`]*`/g) ?? [];
+	expect(labels.length).toBeGreaterThanOrEqual(3);
+	for (const label of labels) expect(label).not.toMatch(/isolated-vm|rebuild\.join/);
 });
 
 test("the installer's long steps (Node 24, npm install, native builds) all go through it", () => {

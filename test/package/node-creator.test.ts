@@ -40,3 +40,15 @@ test('the entry that holds the actions describes the actions, not only the trigg
 		expect(entry.description).toMatch(/trigger/i);
 	}
 });
+
+// Issue 45: n8n's node search reads a node's display name and its codex alias (the .node.json
+// beside it): a person looking for a payout finds the package by these words.
+test.each([
+	['CryptoSettlement', ['payout', 'withdrawal', 'USDT', 'USDC', 'BTC', 'stablecoin', 'settlement']],
+	['CryptoSettlementTrigger', ['deposit', 'payout', 'withdrawal', 'USDT']],
+	['CryptoSettlementPollTrigger', ['deposit', 'payout', 'withdrawal', 'USDT']],
+])('the node search finds %s by the words of a payout', (folder, words) => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the codex file as n8n reads it
+	const codex = require(`../../nodes/${folder}/${folder}.node.json`) as { alias?: string[] };
+	for (const word of words) expect(codex.alias).toContain(word);
+});

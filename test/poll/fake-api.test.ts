@@ -9,7 +9,8 @@ import { Poller } from './poll-harness';
  * "Poll trigger"): both sources, first poll, new deposits and withdrawals, status changes, the
  * event filter, duplicates across restarts, the manual test event and the 403 on stored events.
  */
-const REJECTED = 'TRejectRejectRejectRejectRejectRe1';
+/** A valid Tron address whose withdrawals the fake ends `rejected`. */
+const REJECTED = 'TUj72et9tS9ZahKE2RMZbEDfxdA6o76yRU';
 
 let client: Client;
 let credentials: ICredentialDataDecryptedObject;

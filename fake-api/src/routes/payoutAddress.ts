@@ -1,9 +1,9 @@
 /** Saved payout addresses (the node's `payoutAddress` resource). */
-import { imageOf, isStablecoin, isValidAddress } from '../catalog';
+import { imageOf, isStablecoin } from '../catalog';
 import { assertValid, ok, type Violation } from '../http';
 import type { PayoutAddress } from '../types';
 import { deleteRecordRoute, type Route } from './context';
-import { isBlank, optionalString, requiredString, text, tokenNetworkFee } from './validation';
+import { isBlank, isWalletAddress, optionalString, requiredString, text, tokenNetworkFee } from './validation';
 
 /** docs/api.md, "Field rules": an unsupported token/network pair is reported as an invalid address. */
 function addressViolations(body: Record<string, unknown>): Violation[] {
@@ -17,7 +17,7 @@ function addressViolations(body: Record<string, unknown>): Violation[] {
 	const addressGiven = !isBlank(body.address) && typeof body.address === 'string';
 	if (
 		pairUnsupported ||
-		(tokenOk && addressGiven && !pair.length && !isValidAddress(body.address, body.token, body.network))
+		(tokenOk && addressGiven && !pair.length && !isWalletAddress(body.address, body.token, body.network))
 	) {
 		violations.push({ field: 'address', message: 'invalid wallet address', value: body.address });
 	}

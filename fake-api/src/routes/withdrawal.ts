@@ -8,14 +8,13 @@ import {
 	UTXO_FEES_USD,
 	WITHDRAWAL_LIMITS,
 	isStablecoin,
-	isValidAddress,
 	round,
 } from '../catalog';
 import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from '../http';
 import { publicWithdrawal } from '../records';
 import { createWithdrawal } from '../withdrawals';
 import { checkPin, findOr404, pageOf, type Context, type Route } from './context';
-import { isBlank, narration, numberOf, optionalString, requiredAmount, requiredString, requiredText, text, tokenNetworkFee, withdrawalAmount } from './validation';
+import { isBlank, isWalletAddress, narration, numberOf, optionalString, requiredAmount, requiredString, requiredText, text, tokenNetworkFee, withdrawalAmount } from './validation';
 
 function checkExternalIdUnused(ctx: Context, externalId: string | undefined): void {
 	if (externalId && ctx.core.state.withdrawals.some((withdrawal) => withdrawal.externalId === externalId)) {
@@ -76,7 +75,7 @@ export const withdrawalRoutes: Route[] = [
 			];
 			if (
 				!violations.some((violation) => ['token', 'network', 'walletAddress'].includes(violation.field)) &&
-				!isValidAddress(body.walletAddress, body.token, body.network)
+				!isWalletAddress(body.walletAddress, body.token, body.network)
 			) {
 				violations.push({ field: 'walletAddress', message: 'invalid wallet address', value: body.walletAddress });
 			}

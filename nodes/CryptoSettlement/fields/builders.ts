@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsOf } from '../../service/credentials';
 import { typeName, type Params } from './params';
 import { checkNarration, checkOneOf, checkTokenNetworkFee, checkWithdrawalAmount, isStablecoin, plainDecimal, toNumber } from './rules';
-import type { IdempotencyKey } from './types';
+import type { AddressCheck, IdempotencyKey } from './types';
+import { addressForm, checkAddressForm } from './addresses';
 
 /** token plus network (stablecoins) or feeLevel (UTXO coins), never both, validated together. */
 export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }): IDataObject {
@@ -12,6 +13,18 @@ export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }):
 	params.assert(checkTokenNetworkFee({ token, network, feeLevel }, { feeLevelRequired: options.feeLevel }));
 	if (isStablecoin(token)) return { token, network };
 	return feeLevel === undefined ? { token } : { token, feeLevel };
+}
+
+/**
+ * The destination address of a payout, checked against its network's form (fields/addresses.ts);
+ * `check` is set when the form cannot decide, for the service's own check before the batch is sent.
+ */
+export function payoutAddressOf(params: Params, field: string, token: IDataObject): { address: string; check?: AddressCheck } {
+	const address = params.requiredText(field);
+	const [tokenName, network] = [String(token.token), token.network === undefined ? undefined : String(token.network)];
+	params.assert(checkAddressForm(field, address, tokenName, network));
+	const form = addressForm(address, tokenName, network);
+	return form.verdict === 'unsure' ? { address, check: { field, address, token: tokenName, network, why: form.why } } : { address };
 }
 
 export const AMOUNT_TYPES = ['usd', 'crypto'] as const;

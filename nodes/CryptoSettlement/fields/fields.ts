@@ -40,18 +40,22 @@ export const PIN: INodeProperties = {
  */
 export const GUARDRAILS_SHOWN = 'credential';
 
+/**
+ * Where the field's one option comes from. n8n's rules for a dropdown whose options are loaded (a
+ * label ending "Name or ID", a tooltip about choosing an ID by expression) are for a field a person
+ * fills; this one is read-only, takes no expression and holds no ID, so its label says what it shows.
+ */
+const GUARDRAILS_FROM_CREDENTIAL = { loadOptionsMethod: 'getCredentialGuardrails' };
+
 export const CREDENTIAL_GUARDRAILS: INodeProperties = {
-	// n8n's rules for a field whose options are loaded fix its label's end and its tooltip; the
-	// hint under the field says what it is.
-	displayName: 'Credential Guardrails Name or ID',
+	displayName: 'Credential Guardrails',
 	name: 'credentialGuardrails',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getCredentialGuardrails' },
+	typeOptions: GUARDRAILS_FROM_CREDENTIAL,
 	noDataExpression: true,
 	default: GUARDRAILS_SHOWN,
-	description:
-		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-	hint: "What the selected credential allows, read from it; only its owner changes it (Guardrails). Open the list for details.",
+	description: "What the selected credential allows, read from it: limits, destinations and what AI agents may do. Only the credential's owner changes them, in the credential under Guardrails.",
+	hint: 'Read from the selected credential; open the list for details.',
 };
 
 /**

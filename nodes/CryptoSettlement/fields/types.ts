@@ -19,6 +19,15 @@ export interface IdempotencyKey {
 }
 
 /** What an operation sends, after its parameters passed the field rules. */
+/** An address for the service's check: the field it came from, and why its form could not decide. */
+export interface AddressCheck {
+	field: string;
+	address: string;
+	token: string;
+	network?: string;
+	why: string;
+}
+
 export interface RequestParts {
 	/**
 	 * For withdrawals: the External ID, what a record found under it must match, and whether the
@@ -34,6 +43,11 @@ export interface RequestParts {
 	keep?: (record: IDataObject) => boolean;
 	/** 'Dry Run': every check runs, and the request is output instead of sent. */
 	dryRun?: boolean;
+	/**
+	 * A payout address whose form cannot decide whether it is valid (fields/addresses.ts): the
+	 * service's own check (Payout Address → Validate) decides before any item of the batch is sent.
+	 */
+	addressCheck?: AddressCheck;
 	/** The item's value in USD, when the guardrails valued it. */
 	valueUsd?: number;
 	/**

@@ -59,6 +59,22 @@ async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObjec
 
 const text = scalarText;
 
+/**
+ * What every list offers while the node has no credential (issue 45): a new node's lists are
+ * loaded from the service with the credential, and n8n loads them again once one is selected
+ * (a list depends on the node's credential). Without one, asking the service would only fail after
+ * its retries ("Error fetching options", and n8n's log blaming the service); one entry says what
+ * to do instead. Its value is empty: picked, the field stays empty and the node says so.
+ */
+export const NO_CREDENTIAL = 'Select a credential above first: this list comes from the service';
+
+function hasCredential(ctx: ILoadOptionsFunctions): boolean {
+	return !!ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+}
+
+/** The one entry of a dropdown without a credential. */
+const needsCredential = (): INodePropertyOptions[] => [{ name: NO_CREDENTIAL, value: '' }];
+
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
 /** A search matches the shown name or the ID, ignoring case. */
@@ -68,19 +84,32 @@ function matches(result: INodeListSearchItems, filter?: string): boolean {
 	return result.name.toLowerCase().includes(wanted) || String(result.value).toLowerCase().includes(wanted);
 }
 
-export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { records } = await fetchList(this, SPECS.asset.getDepositAssets.path);
+/** The deposit assets, by name; `value` picks what the option stands for (Wallet → Create: the id). */
+async function depositAssets(ctx: ILoadOptionsFunctions, value: (asset: IDataObject) => string): Promise<INodePropertyOptions[]> {
+	if (!hasCredential(ctx)) return needsCredential();
+	const { records } = await fetchList(ctx, SPECS.asset.getDepositAssets.path);
 	return records
 		.map((asset) => ({
 			name: `${text(asset.name)} (${text(asset.symbol)}${asset.network ? ` on ${text(asset.network)}` : ''})`,
-			value: text(asset.id ?? asset._id),
+			value: value(asset),
 			description: asset.identifier ? `Identifier ${text(asset.identifier)}` : undefined,
 		}))
+		.filter((option) => option.value !== '')
 		.sort(byName);
+}
+
+export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await depositAssets(this, (asset) => text(asset.id ?? asset._id));
+}
+
+/** Sandbox → Mock Deposit names the asset by its identifier (TRX_TEST), as Wallet → Create's list shows it. */
+export async function getDepositAssetIdentifiers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await depositAssets(this, (asset) => text(asset.identifier));
 }
 
 /** Banks of the chosen currency; where the operation has no currency, NGN and GHS banks together. */
 export async function getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	if (!hasCredential(this)) return needsCredential();
 	const chosen = this.getCurrentNodeParameter('currency') as string | undefined;
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
 	const lists = await Promise.all(
@@ -138,6 +167,7 @@ function noneYet(name: string): INodeListSearchResult {
  */
 function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, none: string) {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 		const found = await searchPaged(this, path, toResult, filter, paginationToken);
 		return !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken ? noneYet(none) : found;
 	};
@@ -173,6 +203,7 @@ export async function searchPayoutAddresses(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
+	if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 	const { records } = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);
 	return {

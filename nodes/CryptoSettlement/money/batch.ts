@@ -5,8 +5,9 @@ import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../fields/params';
 import type { OperationSpec, RequestParts } from '../fields/types';
-import { rowOf, withItsRow } from '../../service/values';
+import { rowOf } from '../../service/values';
 import { lookUp } from './withdrawals';
+import { checkAddressesWithService } from './addressCheck';
 
 /**
  * Money movements and other writes that must not repeat are planned for the whole run before any
@@ -238,6 +239,12 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
 		}
 	}
+	// Payout addresses whose form cannot decide are checked by the service (addressCheck.ts) before
+	// any item is sent, in a Dry Run too: a refused address makes its item invalid.
+	const toConfirm = plans.flatMap((plan, index) => ('parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : []));
+	if (toConfirm.length) {
+		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm)) plans[index] = { error, externalId: plans[index].externalId };
+	}
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
 	let checked = await checkGuardrails(ctx, http, spec, valid);
@@ -312,18 +319,37 @@ function invalidBatchError(
 		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
 		.join('; ');
 	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
+	// What to do about each row named, once: the message already says that nothing was sent and why.
+	const todo = invalid
+		.slice(0, LISTED)
+		.map(({ index, error, externalId }) => whatToDo(error, rowOf(index, externalId)))
+		.filter(Boolean)
+		.join(' ');
 	return new NodeOperationError(
 		ctx.getNode(),
 		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
 		{
 			itemIndex: invalid[0].index,
-			description: `Every row is checked before any payment is sent. Fix the rows named here and run the node again: nothing was sent for any item, so running again cannot pay twice. To send the valid items and get the invalid ones as error items, turn on Settings → On Error → Continue.${
-				(invalid[0].error as { description?: string }).description
-					? ` ${withItsRow(invalid[0].error, rowOf(invalid[0].index, invalid[0].externalId), String((invalid[0].error as { description?: string }).description))}`
-					: ''
-			}`,
+			description: `${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
 		},
 	);
+}
+
+/**
+ * A refused row's advice for the batch's description: its error's description without the
+ * sentences saying that nothing was sent (the batch says it once) and without its own row's name,
+ * which leads it instead, as a sentence: "Row 2 (pay-2, n8n item 1): fix 'Amount (USD)'."
+ */
+function whatToDo(error: Error, row: string): string {
+	const description = (error as { description?: unknown }).description;
+	if (typeof description !== 'string') return '';
+	const advice = description
+		.replace(/\s*Nothing was sent[^.]*\./g, '')
+		.split(` for ${row}`)
+		.join('')
+		.trim();
+	if (!advice) return '';
+	return `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
 }
 
 /** What the batch tells a send, and what the send tells the batch. */

@@ -101,6 +101,14 @@ const money = (value: number, unit: string) =>
 	`${unit === 'USD' ? value.toFixed(2) : plainDecimal(Number(value.toFixed(CRYPTO_DECIMALS)))} ${unit}`;
 
 /**
+ * Who bears the fee, in words a person reads one way: the service's `user` is the recipient (the
+ * fee is deducted from the payout), `business` the business (docs/api.md, "Withdrawal fees").
+ */
+function bearerName(feeBearer: FeeBearer): string {
+	return feeBearer === 'user' ? 'recipient' : feeBearer === 'business' ? 'business' : 'unknown';
+}
+
+/**
  * What leaves the balance, the fee and what the recipient receives, each with its unit, by the
  * account's withdrawal fee bearer (docs/api.md, "Withdrawal fees"): `user`, the fee is deducted
  * from the payout; `business`, it is added to what leaves the balance.
@@ -120,7 +128,7 @@ export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: I
 	const fee = inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees');
 	if (!crypto) return bankPayoutOf(amount, feeBearer);
 	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
-	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: feeBearer ?? 'unknown' };
+	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: bearerName(feeBearer) };
 	if (fee === undefined) {
 		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
 	} else {
@@ -162,7 +170,7 @@ function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
 	const statement: IDataObject = {
 		amount,
 		amountCurrency: 'USD',
-		feeBearer: feeBearer ?? 'unknown',
+		feeBearer: bearerName(feeBearer),
 		fee: `${fee}; the created record shows it (fee, feeCurrency)`,
 	};
 	let summary: string;

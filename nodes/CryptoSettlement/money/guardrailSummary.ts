@@ -58,7 +58,8 @@ export function guardrailsInShort(
 	{ asTool = false } = {},
 ): Pick<INodePropertyOptions, 'name' | 'description'> {
 	const rails = describeGuardrails(credentials);
-	const owner = `Only the owner of '${credentialName}' changes them, in the credential under Guardrails.`;
+	// Short: the open list shows only the description's start (about two lines).
+	const owner = `Set in '${credentialName}' (Guardrails).`;
 	if (rails.unreadable !== undefined) {
 		return {
 			name: '⛔ Every payment refused: a guardrail of the credential cannot be read',

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
 import { ROUTES } from '../../service/routes';
-import { reviewedByPerson, REVIEW_REFUSAL } from './agentReview';
+import { reviewedByPerson, reviewRefusal } from './agentReview';
 import { credentialsOf } from '../../service/credentials';
 import { isAgentRun, runOf } from '../engine/engine';
 import { maxPagesFor } from '../engine/lists';
@@ -326,7 +326,8 @@ export async function checkGuardrails(
 		return { refused, release };
 	}
 	if (isAgentRun(ctx) && rails.agentPaymentsNeedHumanReview && !reviewedByPerson(ctx)) {
-		for (const { index } of payments) refuse(index, REVIEW_REFUSAL.message, REVIEW_REFUSAL.description);
+		const review = reviewRefusal(ctx);
+		for (const { index } of payments) refuse(index, review.message, review.description);
 		return { refused, release };
 	}
 

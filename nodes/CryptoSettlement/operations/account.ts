@@ -9,8 +9,8 @@ export const account: ResourceSpecs = {
 	get: {
 		option: {
 			name: 'Get',
-			action: 'Get account details',
-			description: 'Get the integration account: balances, fees and settings',
+			action: 'Get account balance and settings',
+			description: 'Get the account: its balance (NGN and GHS fiat wallets), fees and settings',
 		},
 		method: 'GET',
 		path: ROUTES.account.path,
@@ -70,12 +70,13 @@ export const account: ResourceSpecs = {
 					{
 						name: 'Business',
 						value: 'business',
-						description: 'The fee is added to the amount debited; the recipient gets the full amount',
+						description: 'The business bears the fee: it is added to the amount debited, and the recipient gets the full amount',
 					},
 					{
-						name: 'User',
+						// The service calls the recipient "user".
+						name: 'Recipient (User)',
 						value: 'user',
-						description: 'The fee is deducted from the payout; the recipient gets the amount minus the fee',
+						description: 'The recipient bears the fee: it is deducted from the payout, and the recipient gets the amount minus the fee',
 					},
 				],
 				required: true,

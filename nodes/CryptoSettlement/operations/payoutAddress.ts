@@ -55,7 +55,7 @@ export const payoutAddress: ResourceSpecs = {
 			description: 'Check the format of an address for a token and network (it does not prove the address exists)',
 		},
 		method: 'POST',
-		path: '/payments/wallet-addresses/validate',
+		path: ROUTES.validateAddress.path,
 		source: 'spec',
 		kind: 'read',
 		money: 'none',

@@ -18,10 +18,18 @@ export const sandbox: ResourceSpecs = {
 		money: 'none',
 		fields: [
 			WALLET_ADDRESS,
-			requiredText('asset', 'Asset', {
-				placeholder: 'e.g. TRX_TEST',
-				description: 'Asset identifier of the deposit wallet, as listed by Asset → Get Deposit Assets',
-			}),
+			{
+				// The deposit wallet's asset, from the list Wallet → Create offers; its value is the
+				// asset's identifier (TRX_TEST), which the mock deposit takes.
+				displayName: 'Asset Name or ID',
+				name: 'asset',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getDepositAssetIdentifiers' },
+				required: true,
+				default: '',
+				description:
+					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+			},
 			AMOUNT_IN_USD,
 			// A mock deposit's crypto amount takes up to 18 decimals.
 			amountField('cryptoReceived', 'Crypto Received', 18, 'Crypto units received'),

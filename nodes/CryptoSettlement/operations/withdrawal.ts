@@ -1,4 +1,4 @@
-import { dryRunOf, externalIdOf, narrationOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../fields/builders';
+import { dryRunOf, externalIdOf, narrationOf, payoutAddressOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../fields/builders';
 import {
 	additionalFields,
 	amountField,
@@ -160,7 +160,7 @@ export const withdrawal: ResourceSpecs = {
 		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
-			const walletAddress = params.requiredText('walletAddress');
+			const { address: walletAddress, check } = payoutAddressOf(params, 'walletAddress', token);
 			const amount = withdrawalAmount(params);
 			const key = externalIdOf(params);
 			const pin = await transactionPin(params);
@@ -168,6 +168,7 @@ export const withdrawal: ResourceSpecs = {
 				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
 				idempotency: { ...key, expected: { type: 'crypto', ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
 				dryRun: dryRunOf(params),
+				...(check ? { addressCheck: check } : {}),
 			};
 		},
 		payment: ({ body = {}, idempotency }) => ({
@@ -194,7 +195,8 @@ export const withdrawal: ResourceSpecs = {
 		explainError,
 		build: (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
-			const walletAddress = params.requiredText('walletAddress');
+			// A quote reaches the service, which judges an address the form cannot decide itself.
+			const { address: walletAddress } = payoutAddressOf(params, 'walletAddress', token);
 			return { body: { ...token, walletAddress, ...withdrawalAmount(params) } };
 		},
 	},

@@ -1,0 +1,229 @@
+/**
+ * The encodings and checksums of payout addresses, in plain TypeScript (a verified node has no
+ * runtime dependencies and no Node modules): SHA-256 (base58check), Keccak-256 (EIP-55), base58,
+ * bech32 and bech32m (BIP-173, BIP-350), CashAddr (Bitcoin Cash) and CRC-16/XMODEM (TON). Which
+ * chain uses which is in ./addresses.ts (docs/addresses.md).
+ */
+
+const SHA256_K = new Uint32Array([
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+export function sha256(message: Uint8Array): Uint8Array {
+	const length = message.length;
+	const padded = new Uint8Array(Math.ceil((length + 9) / 64) * 64);
+	padded.set(message);
+	padded[length] = 0x80;
+	const view = new DataView(padded.buffer);
+	view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
+	view.setUint32(padded.length - 4, (length * 8) >>> 0);
+	const hash = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+	const w = new Uint32Array(64);
+	const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+	for (let offset = 0; offset < padded.length; offset += 64) {
+		for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
+		for (let i = 16; i < 64; i++) {
+			const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+			const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+			w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+		}
+		let [a, b, c, d, e, f, g, h] = hash;
+		for (let i = 0; i < 64; i++) {
+			const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i] + w[i]) >>> 0;
+			const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+			[h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+		}
+		[a, b, c, d, e, f, g, h].forEach((value, i) => (hash[i] = (hash[i] + value) >>> 0));
+	}
+	const out = new Uint8Array(32);
+	const outView = new DataView(out.buffer);
+	hash.forEach((value, i) => outView.setUint32(i * 4, value));
+	return out;
+}
+
+const MASK64 = (1n << 64n) - 1n;
+const KECCAK_RC = [
+	0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n, 0x000000000000808bn, 0x0000000080000001n,
+	0x8000000080008081n, 0x8000000000008009n, 0x000000000000008an, 0x0000000000000088n, 0x0000000080008009n, 0x000000008000000an,
+	0x000000008000808bn, 0x800000000000008bn, 0x8000000000008089n, 0x8000000000008003n, 0x8000000000008002n, 0x8000000000000080n,
+	0x000000000000800an, 0x800000008000000an, 0x8000000080008081n, 0x8000000000008080n, 0x0000000080000001n, 0x8000000080008008n,
+];
+/** Rotation of lane x + 5y. */
+const KECCAK_ROTATION = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14];
+
+function rotl64(value: bigint, by: number): bigint {
+	return by === 0 ? value : ((value << BigInt(by)) | (value >> BigInt(64 - by))) & MASK64;
+}
+
+function keccakF(state: bigint[]): void {
+	const b = new Array<bigint>(25).fill(0n);
+	for (const rc of KECCAK_RC) {
+		const c = [0, 1, 2, 3, 4].map((x) => state[x] ^ state[x + 5] ^ state[x + 10] ^ state[x + 15] ^ state[x + 20]);
+		for (let x = 0; x < 5; x++) {
+			const d = c[(x + 4) % 5] ^ rotl64(c[(x + 1) % 5], 1);
+			for (let y = 0; y < 25; y += 5) state[x + y] ^= d;
+		}
+		for (let x = 0; x < 5; x++) {
+			for (let y = 0; y < 5; y++) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl64(state[x + 5 * y], KECCAK_ROTATION[x + 5 * y]);
+		}
+		for (let x = 0; x < 5; x++) {
+			for (let y = 0; y < 25; y += 5) state[x + y] = b[x + y] ^ (~b[((x + 1) % 5) + y] & MASK64 & b[((x + 2) % 5) + y]);
+		}
+		state[0] ^= rc;
+	}
+}
+
+/** Keccak-256 as Ethereum uses it (the original padding, not SHA3-256's). */
+export function keccak256(message: Uint8Array): Uint8Array {
+	const rate = 136;
+	const padded = new Uint8Array(Math.floor(message.length / rate) * rate + rate);
+	padded.set(message);
+	padded[message.length] ^= 0x01;
+	padded[padded.length - 1] ^= 0x80;
+	const state = new Array<bigint>(25).fill(0n);
+	for (let offset = 0; offset < padded.length; offset += rate) {
+		for (let lane = 0; lane < rate / 8; lane++) {
+			let value = 0n;
+			for (let byte = 7; byte >= 0; byte--) value = (value << 8n) | BigInt(padded[offset + lane * 8 + byte]);
+			state[lane] ^= value;
+		}
+		keccakF(state);
+	}
+	const out = new Uint8Array(32);
+	for (let i = 0; i < 32; i++) out[i] = Number((state[i >> 3] >> BigInt(8 * (i & 7))) & 0xffn);
+	return out;
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** The bytes of base58 text (leading 1s are zero bytes); undefined for a character outside the alphabet. */
+export function base58Decode(text: string): Uint8Array | undefined {
+	const bytes: number[] = [];
+	for (const char of text) {
+		let carry = BASE58.indexOf(char);
+		if (carry < 0) return undefined;
+		for (let i = 0; i < bytes.length; i++) {
+			carry += bytes[i] * 58;
+			bytes[i] = carry & 0xff;
+			carry >>= 8;
+		}
+		for (; carry > 0; carry >>= 8) bytes.push(carry & 0xff);
+	}
+	const zeros = /^1*/.exec(text)?.[0].length ?? 0;
+	return Uint8Array.from([...new Array<number>(zeros).fill(0), ...bytes.reverse()]);
+}
+
+/** Base58check: the payload (version byte first) when its last four bytes are its double SHA-256's first four. */
+export function base58CheckDecode(text: string): { payload: Uint8Array } | { error: 'alphabet' | 'checksum' } {
+	const bytes = base58Decode(text);
+	if (!bytes) return { error: 'alphabet' };
+	if (bytes.length < 5) return { error: 'checksum' };
+	const payload = bytes.slice(0, -4);
+	const check = sha256(sha256(payload));
+	return bytes.slice(-4).every((byte, i) => byte === check[i]) ? { payload } : { error: 'checksum' };
+}
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BECH32_CONST = 1;
+const BECH32M_CONST = 0x2bc830a3;
+
+function bech32Polymod(values: number[]): number {
+	const generator = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+	let chk = 1;
+	for (const value of values) {
+		const top = chk >>> 25;
+		chk = (((chk & 0x1ffffff) << 5) ^ value) >>> 0;
+		for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk = (chk ^ generator[i]) >>> 0;
+	}
+	return chk;
+}
+
+/** 5-bit groups to bytes (BIP-173's convertbits without padding): undefined when the padding is not zero bits under 5. */
+export function fiveToEight(data: number[]): number[] | undefined {
+	let acc = 0;
+	let bits = 0;
+	const out: number[] = [];
+	for (const value of data) {
+		acc = (acc << 5) | value;
+		bits += 5;
+		while (bits >= 8) {
+			bits -= 8;
+			out.push((acc >> bits) & 0xff);
+		}
+		acc &= (1 << bits) - 1;
+	}
+	return bits >= 5 || acc !== 0 ? undefined : out;
+}
+
+export type Bech32 = { hrp: string; data: number[]; variant: 'bech32' | 'bech32m' };
+
+/** A bech32 or bech32m string (BIP-173, BIP-350): its human-readable part and data, checksum removed. */
+export function bech32Decode(text: string): Bech32 | { error: 'form' | 'checksum' } {
+	if (text.length > 90 || (text !== text.toLowerCase() && text !== text.toUpperCase())) return { error: 'form' };
+	const lower = text.toLowerCase();
+	const separator = lower.lastIndexOf('1');
+	if (separator < 1 || separator + 7 > lower.length) return { error: 'form' };
+	const hrp = lower.slice(0, separator);
+	const data = [...lower.slice(separator + 1)].map((char) => BECH32.indexOf(char));
+	if (data.some((value) => value < 0)) return { error: 'form' };
+	const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+	const check = bech32Polymod([...expanded, ...data]);
+	const variant = check === BECH32_CONST ? 'bech32' : check === BECH32M_CONST ? 'bech32m' : undefined;
+	return variant ? { hrp, data: data.slice(0, -6), variant } : { error: 'checksum' };
+}
+
+function cashAddrPolymod(values: number[]): bigint {
+	const generator = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];
+	let c = 1n;
+	for (const value of values) {
+		const top = c >> 35n;
+		c = ((c & 0x07ffffffffn) << 5n) ^ BigInt(value);
+		for (let i = 0; i < 5; i++) if ((top >> BigInt(i)) & 1n) c ^= generator[i];
+	}
+	return c ^ 1n;
+}
+
+/**
+ * A CashAddr (Bitcoin Cash) under this prefix: its payload bytes (version byte first) when the
+ * checksum holds. The prefix may be written or left out.
+ */
+export function cashAddrDecode(text: string, prefix: string): { payload: number[] } | { error: 'form' | 'checksum' } {
+	if (text !== text.toLowerCase() && text !== text.toUpperCase()) return { error: 'form' };
+	const lower = text.toLowerCase();
+	const colon = lower.indexOf(':');
+	if (colon >= 0 && lower.slice(0, colon) !== prefix) return { error: 'form' };
+	const body = colon >= 0 ? lower.slice(colon + 1) : lower;
+	const data = [...body].map((char) => BECH32.indexOf(char));
+	if (body.length < 9 || data.some((value) => value < 0)) return { error: 'form' };
+	if (cashAddrPolymod([...[...prefix].map((c) => c.charCodeAt(0) & 31), 0, ...data]) !== 0n) return { error: 'checksum' };
+	const payload = fiveToEight(data.slice(0, -8));
+	return payload ? { payload } : { error: 'form' };
+}
+
+/** Base64 or base64url text to bytes; undefined for anything else. */
+export function base64Decode(text: string): Uint8Array | undefined {
+	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+	const normal = text.replace(/-/g, '+').replace(/_/g, '/');
+	if (!/^[A-Za-z0-9+/]*$/.test(normal) || normal.length % 4 !== 0) return undefined;
+	const out: number[] = [];
+	for (let i = 0; i < normal.length; i += 4) {
+		const n = [...normal.slice(i, i + 4)].reduce((acc, char) => (acc << 6) | alphabet.indexOf(char), 0);
+		out.push((n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
+	}
+	return Uint8Array.from(out);
+}
+
+/** CRC-16/XMODEM (polynomial 0x1021, initial 0), the checksum of TON's user-friendly addresses. */
+export function crc16(bytes: Uint8Array): number {
+	let crc = 0;
+	for (const byte of bytes) {
+		crc ^= byte << 8;
+		for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+	}
+	return crc;
+}

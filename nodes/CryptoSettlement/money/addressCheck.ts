@@ -1,0 +1,73 @@
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import type { ApiRequest, HttpCall } from '../../service/api';
+import { ROUTES } from '../../service/routes';
+import { callApi } from '../../service/transport';
+import { contextForItem } from '../engine/engine';
+import { addressName } from '../fields/addresses';
+import { Params } from '../fields/params';
+import type { AddressCheck, OperationSpec } from '../fields/types';
+
+/** Service checks of one batch in flight at once. */
+const CHECKS_IN_FLIGHT = 4;
+
+/**
+ * The service's own check (Payout Address → Validate, `POST /payments/wallet-addresses/validate`,
+ * a call that moves nothing) of each row's payout address whose form the node cannot decide
+ * (fields/addresses.ts), before any row of the batch is sent, in a Dry Run too
+ * (docs/addresses.md). A row the service refuses, or whose check gets no usable answer, is
+ * invalid: the batch is refused as for any other invalid row (fail closed; nothing was sent).
+ * The same address, token and network is asked once per batch.
+ */
+export async function checkAddressesWithService(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	spec: OperationSpec,
+	rows: Array<{ index: number; check: AddressCheck }>,
+): Promise<Map<number, Error>> {
+	const verdicts = new Map<string, Promise<string | undefined>>();
+	const keyOf = (check: AddressCheck) => JSON.stringify([check.token, check.network ?? '', check.address]);
+	const queue = [...new Map(rows.map((row) => [keyOf(row.check), row])).values()];
+	const workers = Array.from({ length: Math.min(CHECKS_IN_FLIGHT, queue.length) }, async () => {
+		for (let row = queue.shift(); row; row = queue.shift()) {
+			const verdict = askService(contextForItem(ctx, row.index), http, row.check);
+			verdicts.set(keyOf(row.check), verdict);
+			await verdict;
+		}
+	});
+	await Promise.all(workers);
+	const refused = new Map<number, Error>();
+	for (const { index, check } of rows) {
+		const problem = await verdicts.get(keyOf(check));
+		if (problem === undefined) continue;
+		try {
+			new Params(contextForItem(ctx, index), spec).assert([{ field: check.field, message: `${check.field} ${problem}`, value: check.address }]);
+		} catch (error) {
+			refused.set(index, error as Error);
+		}
+	}
+	return refused;
+}
+
+/** Undefined when the service says the address is valid; otherwise the rule, worded for the row's error. */
+async function askService(ctx: IExecuteSingleFunctions, http: HttpCall, check: AddressCheck): Promise<string | undefined> {
+	const what = addressName(check.token, check.network);
+	const request: ApiRequest = {
+		method: 'POST',
+		route: ROUTES.validateAddress.path,
+		url: ROUTES.validateAddress.path,
+		body: { address: check.address, token: check.token, ...(check.network ? { network: check.network } : {}) },
+	};
+	const asked = `the service's address check (Payout Address → Validate), asked because ${check.why}`;
+	try {
+		const response = await callApi(ctx, http, request, 'safe');
+		const data = response.body.data as { valid?: unknown } | undefined;
+		if (response.statusCode === 200 && response.json && response.body.success !== false && data?.valid === true) return undefined;
+		if (response.statusCode === 422 || (response.statusCode === 200 && data?.valid === false)) {
+			const said = response.body.errors?.find((entry) => entry.field === 'address')?.message ?? response.body.errors?.[0]?.message ?? response.body.message ?? 'invalid wallet address';
+			return `is not a ${what}: ${asked}, answered "${said}"`;
+		}
+		return `could not be checked as a ${what}: ${asked}, answered HTTP ${response.statusCode}${response.body.message ? ` "${response.body.message}"` : ''}; run the node again when the service answers`;
+	} catch (error) {
+		return `could not be checked as a ${what}: ${asked}, got no answer (${(error as Error).message}); run the node again when the service answers`;
+	}
+}
