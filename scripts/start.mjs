@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: a real n8n with this package installed, a credential pointing at the local
-// fake API (fake-api/), the example workflows imported and the trigger workflow active.
+// fake API (fake-api/), the example workflows and the templates (templates/) imported, and the
+// trigger workflow active. On n8n 2.x the agent template runs offline: its chat model is a local
+// scripted OpenAI-compatible model (e2e/lib/fake-llm.mjs) and its approval emails go to a local
+// mailbox (e2e/lib/smtp-server.mjs) whose approval links are printed here.
 //
 //   npm start                      n8n 2.41.x on Node 24 (installed once into the cache)
 //   npm start -- --fresh           forget the previous n8n data and fake API state first
@@ -19,7 +22,21 @@ import { cacheDir, ensureN8n, LINES } from '../tooling/n8n-install.mjs';
 import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
 import { startFakeApi } from '../tooling/fake-api.mjs';
-import { EXAMPLES, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, triggerUrl, WEBHOOK_SECRET } from '../tooling/setup.mjs';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	EXAMPLES,
+	loadTemplate,
+	loadWorkflow,
+	sandboxCredential,
+	seedStatementDay,
+	statementVars,
+	TEMPLATES,
+	triggerUrl,
+	WEBHOOK_SECRET,
+} from '../tooling/setup.mjs';
+import { startFakeLlm } from '../e2e/lib/fake-llm.mjs';
+import { approvalLinks, startSmtpServer } from '../e2e/lib/smtp-server.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -36,7 +53,21 @@ const t0 = Date.now();
 const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
 
 // poll-trigger is imported inactive (its sticky note explains how to start it).
-const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger', pollTrigger: 'poll-trigger', agentReview: 'agent-payouts-review' };
+const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger', pollTrigger: 'poll-trigger' };
+
+/** The local stand-ins the templates are connected to (their placeholders bound by type, tooling/setup.mjs). */
+const LOCAL = {
+	model: { id: 'csStartLocalLlm1', name: 'Local scripted model (npm start)' },
+	mailbox: { id: 'csStartMailbox01', name: 'Local mailbox (npm start)' },
+	agentPays: { id: 'csStartAgentPay1', name: 'Crypto Settlement Sandbox (agents may pay, with review)' },
+};
+const sandboxRef = () => ({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
+/** Each template's bindings: the agent's tool gets the credential that lets agents pay (with a person's review). */
+const templateBindings = (key) => ({
+	cryptoSettlementApi: key === 'agentReview' ? LOCAL.agentPays : sandboxRef(),
+	smtp: LOCAL.mailbox,
+	openAiApi: LOCAL.model,
+});
 
 async function main() {
 	if (!LINES[line]) throw new Error(`unknown --line=${line} (use 2 or 1)`);
@@ -64,7 +95,11 @@ async function main() {
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(userFolder, 'n8n.log') });
 
 	// 5. the fake API, posting its webhooks to the example trigger workflow's production URL
-	const workflows = Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]));
+	const workflows = {
+		...Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)])),
+		// the agent template needs n8n 2.x (human review for tools)
+		...Object.fromEntries(Object.keys(TEMPLATES).filter((key) => line === '2' || key !== 'agentReview').map((key) => [key, loadTemplate(key, templateBindings(key))])),
+	};
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
 	const sandbox = await startFakeApi(
 		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json') },
@@ -76,6 +111,16 @@ async function main() {
 	workflows.statement = loadWorkflow('statement', statementVars(seeded));
 	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
 
+	// the agent template's local model and mailbox; each approval email's links are printed
+	const model = await startFakeLlm({}, { demo: true });
+	const mailbox = await startSmtpServer({
+		onMessage: (email) => {
+			const { approve, decline } = approvalLinks(email);
+			process.stdout.write(`\n  Email to ${email.to.join(', ')}: "${email.subject}"\n${approve ? `    Approve  ${approve}\n` : ''}${decline ? `    Decline  ${decline}\n` : ''}`);
+		},
+	});
+	step(`local scripted model on ${model.url}/v1, local mailbox on 127.0.0.1:${mailbox.port}`);
+
 	let stopping = false;
 	const stop = async (code = 0) => {
 		if (stopping) return;
@@ -83,6 +128,8 @@ async function main() {
 		step('stopping n8n and the fake API…');
 		await n8n.stop().catch(() => {});
 		await sandbox.close().catch(() => {});
+		await model.close().catch(() => {});
+		await mailbox.close().catch(() => {});
 		step('stopped');
 		process.exit(code);
 	};
@@ -94,8 +141,14 @@ async function main() {
 		step(`installed ${pkg.name}@${pkg.version} into ${n8n.nodesDir}`);
 
 		// 7. the credential (every start: the fake API port may differ) and the example workflows
-		await n8n.importCredentials([sandboxCredential(sandbox)]);
-		step('credential "Crypto Settlement Sandbox" imported (n8n import:credentials)');
+		const sandboxCred = sandboxCredential(sandbox);
+		await n8n.importCredentials([
+			sandboxCred,
+			{ ...sandboxCred, ...LOCAL.agentPays, data: { ...sandboxCred.data, allowAgentPayments: true } },
+			{ ...LOCAL.model, type: 'openAiApi', data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` } },
+			{ ...LOCAL.mailbox, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: mailbox.port, secure: false, disableStartTls: true } },
+		]);
+		step(`credentials imported (n8n import:credentials): ${[CREDENTIAL_NAME, ...Object.values(LOCAL).map((c) => c.name)].map((n) => `"${n}"`).join(', ')}`);
 		await n8n.registerPackage(pkg);
 		step('package recorded as an installed community package (Settings → Community nodes)');
 		const markerFile = path.join(userFolder, 'examples.json');
@@ -107,6 +160,11 @@ async function main() {
 			if (changed.some((wf) => wf.id === EXAMPLES.trigger)) {
 				await n8n.activate(EXAMPLES.trigger);
 				step(`trigger workflow activated (${line === '1' ? 'n8n update:workflow --active=true' : 'n8n publish:workflow'})`);
+			}
+			// the agent template answers its webhook (human review for tools needs n8n 2.x)
+			if (line === '2' && changed.some((wf) => wf.id === TEMPLATES.agentReview.id)) {
+				await n8n.activate(TEMPLATES.agentReview.id);
+				step('agent template published: it answers POST /webhook/payout-request');
 			}
 			writeJson(markerFile, Object.fromEntries(Object.values(workflows).map((wf) => [wf.id, hashOf(wf)])));
 		} else {
@@ -143,6 +201,14 @@ async function main() {
 				`  The trigger workflow is ${line === '1' ? 'active' : 'published'}: the fake API posts its webhooks to`,
 				`    ${webhookUrl}`,
 				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
+				'',
+				'  Templates (templates/README.md): connected to the sandbox; the Google Sheets ones need your Google credential.',
+				...(line === '2'
+					? [
+							'  Try the agent template offline (a local scripted model; approval emails are printed here):',
+							`    curl -X POST ${n8n.baseUrl}/webhook/payout-request -H 'content-type: application/json' -d '{"request":"Pay supplier order INV-1001: 40 USD"}'`,
+						]
+					: ['  The agent template needs n8n 2.x (npm start without --line=1).']),
 				'',
 				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
 				'  Send the fake API\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',

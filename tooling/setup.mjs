@@ -18,11 +18,37 @@ export const EXAMPLES = {
 	trigger: 'csExTrigger00001',
 	/** Imported inactive. */
 	pollTrigger: 'csExPollTrig0001',
-	/** Imported inactive; needs n8n 2.x and the user's OpenAI and SMTP credentials (its sticky notes). */
-	agentReview: 'csExAgentReview1',
 	/** Yesterday's statement and a payout sheet matched: needs the day seeded (seedStatementDay). */
 	statement: 'csExStatement001',
 };
+
+export const TEMPLATES_DIR = path.join(REPO_ROOT, 'templates');
+
+/**
+ * The templates (templates/README.md), imported inactive by `npm start` and the e2e under these
+ * ids (a template file has none). `agentReview` needs n8n 2.x (human review for tools).
+ */
+export const TEMPLATES = {
+	payVendors: { file: 'pay-vendors-from-a-sheet', id: 'csTplPayVendors1' },
+	creditDeposits: { file: 'credit-deposits-once', id: 'csTplCreditDep01' },
+	dailyStatement: { file: 'daily-statement', id: 'csTplStatement01' },
+	agentReview: { file: 'agent-payouts-review', id: 'csExAgentReview1' },
+	checkPayouts: { file: 'check-payout-sheet', id: 'csTplCheckSheet1' },
+};
+
+/**
+ * A template as `npm start` and the e2e import it: its id, and each credential placeholder
+ * (`{ id: '', name: 'Crypto Settlement account' }`) bound to a credential of that type in
+ * `credentials` (type → { id, name }); a type not given keeps its placeholder.
+ */
+export function loadTemplate(key, credentials = {}) {
+	const { file, id } = TEMPLATES[key];
+	const workflow = JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8'));
+	for (const node of workflow.nodes) {
+		for (const type of Object.keys(node.credentials ?? {})) if (credentials[type]) node.credentials[type] = { ...credentials[type] };
+	}
+	return { ...workflow, id };
+}
 
 /** Workflows only the e2e tests import. */
 export const E2E = {

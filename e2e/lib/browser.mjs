@@ -425,8 +425,8 @@ export async function browserCheck({ n8n, workflowId, artifacts, log = () => {},
 			await sleep(1500);
 			const file = path.join(artifacts, c.file);
 			await page.screenshot({ path: file });
-			if (docsScreenshot) fs.copyFileSync(file, path.join(path.dirname(docsScreenshot), c.file));
-			notes.push(`canvas of ${c.node}'s workflow${docsScreenshot ? ` saved to docs/images/${c.file}` : ''}`);
+			if (docsScreenshot) fs.copyFileSync(file, path.join(c.dir ?? path.dirname(docsScreenshot), c.file));
+			notes.push(`canvas of ${c.node}'s workflow${docsScreenshot ? ` saved to ${path.relative(REPO_ROOT, path.join(c.dir ?? path.dirname(docsScreenshot), c.file))}` : ''}`);
 		}
 		// The credential's Guardrails section, screenshotted with the other README pictures
 		notes.push(await credentialGuardrailsCheck({ page, n8n, artifacts, docsDir: docsScreenshot && path.dirname(docsScreenshot) }));

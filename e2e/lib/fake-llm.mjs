@@ -3,6 +3,8 @@
 // message; the scenario lists the tool calls to make, one per turn, and then a final answer that
 // repeats what the tools returned. Every request is kept, so a test can read what n8n sent back
 // to the model (the tool results) and which tools it offered (names and argument schemas).
+// With `{ demo: true }` (npm start), a conversation without a tag is played by demoSteps: a request
+// naming an amount in USD and an order pays it once with the offered payment tool.
 import http from 'node:http';
 
 import { withBody } from './collector.mjs';
@@ -11,7 +13,7 @@ import { withBody } from './collector.mjs';
  * `scenarios`: { [tag]: Array<{ tool: string, args: object }> }.
  * Routes: POST /v1/chat/completions (plain or `stream: true`), GET /v1/models.
  */
-export async function startFakeLlm(scenarios) {
+export async function startFakeLlm(scenarios, { demo = false } = {}) {
 	const requests = [];
 	const server = http.createServer((req, res) =>
 		withBody(req, (body) => {
@@ -20,10 +22,10 @@ export async function startFakeLlm(scenarios) {
 				res.end(JSON.stringify(json));
 			};
 			const route = `${req.method} ${req.url.split('?')[0].replace(/\/+$/, '')}`;
-			if (route === 'GET /v1/models') return send(200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'e2e' }] });
+			if (route === 'GET /v1/models') return send(200, { object: 'list', data: [MODEL, ...DEMO_MODELS].map((id) => ({ id, object: 'model', created: 0, owned_by: 'e2e' })) });
 			if (route !== 'POST /v1/chat/completions') return send(404, openAiError(`no route ${route}`));
 			const scenario = scenarioOf(body?.messages);
-			const steps = scenarios[scenario];
+			const steps = scenarios[scenario] ?? (demo && scenario === undefined ? demoSteps(body) : undefined);
 			const step = (body?.messages ?? []).filter((m) => m.role === 'tool').length;
 			requests.push({ at: Date.now(), scenario, step, body });
 			if (!steps) return send(400, openAiError(`no e2e scenario tagged in the user message (known: ${Object.keys(scenarios).join(', ')})`));
@@ -59,6 +61,30 @@ export async function startFakeLlm(scenarios) {
 }
 
 export const MODEL = 'e2e-scripted-model';
+/** The model names the templates ship with, answered the same way (the script ignores the name). */
+const DEMO_MODELS = ['gpt-4o-mini'];
+
+/**
+ * npm start's script for an untagged conversation: "Pay supplier order INV-1001: 40 USD" → one call
+ * of the first offered tool whose name says Pay, its amount and External ID arguments filled from
+ * the request (under `toolParameters` when the tool is behind a human review), then the answer.
+ * A request without an amount or an order gets an answer saying what to ask.
+ */
+export function demoSteps(body) {
+	const text = (body?.messages ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)).join(' ');
+	const amount = /(\d+(?:\.\d{1,2})?)\s*(?:USD|US\$|\$)/i.exec(text)?.[1];
+	const order = /\border\s+#?([A-Za-z0-9._-]*\d[A-Za-z0-9._-]*)/i.exec(text)?.[1];
+	const tool = (body?.tools ?? []).map((t) => t.function).find((f) => /pay/i.test(f?.name ?? ''));
+	if (!amount || !order || !tool) return [];
+	const gated = Boolean(tool.parameters?.properties?.toolParameters);
+	const schema = gated ? tool.parameters.properties.toolParameters : tool.parameters;
+	const args = {};
+	for (const name of Object.keys(schema?.properties ?? {})) {
+		if (/amount/i.test(name)) args[name] = amount;
+		else if (/external/i.test(name)) args[name] = order;
+	}
+	return [{ tool: tool.name, args: gated ? { toolParameters: args, hitlParameters: {} } : args }];
+}
 
 const TAG = /\[e2e:([a-z0-9-]+)\]/i;
 
@@ -83,7 +109,9 @@ export function toolResults(messages = []) {
 }
 
 function finalAnswer(messages) {
-	return `Done. The tools answered: ${toolResults(messages).join(' | ')}`;
+	const results = toolResults(messages);
+	if (!results.length) return 'Local scripted model (npm start): ask for a payout like "Pay supplier order INV-1001: 40 USD".';
+	return `Done. The tools answered: ${results.join(' | ')}`;
 }
 
 function openAiError(message) {

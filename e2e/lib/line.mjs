@@ -6,7 +6,7 @@ import path from 'node:path';
 import { cacheDir, LINES } from '../../tooling/n8n-install.mjs';
 import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
-import { E2E, EXAMPLES, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
+import { E2E, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
 import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
@@ -16,11 +16,13 @@ import { firstHourCheck } from './first-hour-checks.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
-import { REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
+import { REVIEW_BINDINGS, REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
 import { startSmtpServer } from './smtp-server.mjs';
+import { templateChecks, templateCredentials, templateWorkflows } from './template-checks.mjs';
 import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
+const TEMPLATES_IMAGES = path.join(REPO_ROOT, 'templates', 'images');
 
 /** `options`: { browserWanted, keep, updateScreenshot } from the command line. */
 export async function runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot }) {
@@ -52,6 +54,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	// E2E_PORT: the first port to try, for a run beside another (the port is taken only when n8n starts).
 	const port = await freePort(Number(process.env.E2E_PORT) || 5700 + Number(line) * 10);
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(artifacts, 'n8n-start.log') });
+	const templates = templateWorkflows(line, { collector });
 	const workflows = {
 		tour: loadWorkflow('tour'),
 		withdrawals: loadWorkflow('withdrawals'),
@@ -69,7 +72,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		...(line === '2' ? { firstHour: loadWorkflow('e2e-first-hour') } : {}),
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
-		...(line === '2' ? { review: reviewWorkflow(), reviewExample: loadWorkflow('agent-payouts-review') } : {}),
+		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS) } : {}),
+		...Object.fromEntries([...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow])),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -86,7 +90,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp)]);
+			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp), ...templateCredentials(sandbox)]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
@@ -112,6 +116,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			});
 		}
 
+		await check(`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`, async () => {
+			for (const id of templates.activate) await n8n.activate(id);
+		});
+
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
 		await executeChecks({ n8n, sandbox, seeded });
 		await agentChecks({ n8n, sandbox, model });
@@ -123,6 +131,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
+		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded });
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		await pollTriggerCheck({ n8n, sandbox, collector });
@@ -139,7 +148,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
 				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
 				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
-				const canvases = workflows.review ? [{ workflowId: EXAMPLES.agentReview, node: 'Approve by Email', file: 'agent-payouts-review.png' }] : [];
+				// each template's canvas, its picture in templates/images/ (with --update-screenshot)
+				const canvases = Object.values(TEMPLATES)
+					.filter(({ id }) => workflows[id] || (id === TEMPLATES.agentReview.id && workflows.review))
+					.map(({ id, file }) => ({ workflowId: id, node: 'Settings', file: `${file}.png`, dir: TEMPLATES_IMAGES }));
 				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels, canvases });
 				return out;
 			});

@@ -1,6 +1,6 @@
-// Issue #35 in a real n8n 2.x: agent payments with a person's approval. The example workflow
-// e2e/workflows/agent-payouts-review.json (a webhook starts n8n's AI Agent; its OpenAI Chat Model
-// is the scripted local model, fake-llm.mjs) connects Pay Supplier to the agent through Send Email's
+// Issue #35 in a real n8n 2.x: agent payments with a person's approval. The template
+// templates/agent-payouts-review.json (a webhook starts n8n's AI Agent; its OpenAI Chat Model,
+// model gpt-4o-mini as shipped, is bound to the scripted local model, fake-llm.mjs) connects Pay Supplier to the agent through Send Email's
 // human review for tools (`emailSendHitlTool`), which mails a local SMTP server (smtp-server.mjs).
 // The test adds an ungated copy of Pay Supplier, straight into the agent. The credential allows
 // agent payments and leaves Agent Payments Need Human Review at its default (on).
@@ -9,18 +9,23 @@
 //            the same External ID, approved again → answered as already submitted (no second payment)
 //   deny:    declined → nothing sent, the agent is told
 //   ungated: the copy without review → refused, nothing sent
-import { loadWorkflow, sandboxCredential } from '../../tooling/setup.mjs';
+import { loadTemplate, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
 import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
+import { approvalLinks } from './smtp-server.mjs';
 import { assert, check } from './report.mjs';
 
-/** The example as the test runs it (its own id: the example itself is imported unchanged, for the README's picture). */
+/** The template as the test runs it (its own id: the template itself is imported as npm start does, for its picture). */
 export const REVIEW_WORKFLOW = 'csE2eAgentReview';
 const PAY = 'Pay Supplier';
 const UNGATED = 'Pay Supplier (no review)';
 const REVIEW = 'Approve by Email';
 const CREDENTIAL = { id: 'csE2eAgentRev001', name: 'Crypto Settlement Sandbox (agent payments on, human review)' };
+const SMTP = { id: 'csE2eSmtp0000001', name: 'Approvals mailbox (SMTP)' };
+/** The template's credential placeholders bound to the e2e's: the scripted model (agent-checks.mjs), the local mailbox, the sandbox. */
+export const REVIEW_BINDINGS = { cryptoSettlementApi: CREDENTIAL, smtp: SMTP, openAiApi: { id: 'csE2eFakeLlm0001', name: 'Scripted chat model (e2e)' } };
+const template = () => loadTemplate('agentReview', REVIEW_BINDINGS);
 
 const pay = (amount, externalId) => ({ Amount__USD_: String(amount), External_ID: externalId });
 /** A gated tool takes the tool's own arguments and the review node's ($fromAI in it: none here). */
@@ -38,12 +43,11 @@ const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 /** n8n answers approval links only for a browser (it ignores link previews and bots). */
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
-/** The example workflow with the e2e credential on its tool and an ungated copy of the tool. */
+/** The template with the e2e credentials and an ungated copy of the tool. */
 export function reviewWorkflow() {
-	const workflow = { ...loadWorkflow('agent-payouts-review'), id: REVIEW_WORKFLOW };
+	const workflow = { ...template(), id: REVIEW_WORKFLOW };
 	workflow.name = `e2e: ${workflow.name}`;
 	const tool = workflow.nodes.find((node) => node.name === PAY);
-	tool.credentials = { cryptoSettlementApi: CREDENTIAL };
 	const agent = workflow.connections[REVIEW].ai_tool[0][0].node;
 	workflow.nodes.push({ ...tool, id: `${tool.id}-ungated`, name: UNGATED, position: [tool.position[0] + 260, tool.position[1] - 220] });
 	workflow.connections[UNGATED] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
@@ -53,24 +57,20 @@ export function reviewWorkflow() {
 /** The sandbox credential allowing agent payments (review left at its default), and the SMTP credential. */
 export function reviewCredentials(sandbox, smtp) {
 	const base = sandboxCredential(sandbox);
-	const smtpNode = loadWorkflow('agent-payouts-review').nodes.find((node) => node.name === REVIEW);
-	return [
-		{ ...base, ...CREDENTIAL, data: { ...base.data, allowAgentPayments: true } },
-		{ ...smtpNode.credentials.smtp, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true } },
-	];
+	return [{ ...base, ...CREDENTIAL, data: { ...base.data, allowAgentPayments: true } }, { ...SMTP, ...localSmtpCredential(smtp) }];
 }
 
-/** The approval email's links, by whether they approve. */
-function linksOf(email) {
-	const html = email.parts.find((part) => part.type === 'text/html')?.text ?? '';
-	const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
-	return { approve: links.find((l) => /[?&]approved=true/.test(l)), decline: links.find((l) => /[?&]approved=false/.test(l)), text: html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ') };
+
+/** An SMTP credential for the local mailbox (smtp-server.mjs): no user, no TLS. */
+export function localSmtpCredential(smtp) {
+	return { type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true } };
 }
 
 export async function reviewChecks({ n8n, sandbox, model, smtp }) {
-	const workflow = loadWorkflow('agent-payouts-review');
+	const workflow = template();
 	const hook = `${n8n.baseUrl}/webhook/${workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path}`;
-	const payNode = workflow.nodes.find((node) => node.name === PAY).parameters;
+	const settings = Object.fromEntries(workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments.map((a) => [a.name, a.value]));
+	const payNode = { ...workflow.nodes.find((node) => node.name === PAY).parameters, walletAddress: settings.supplierAddress };
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
 	const ask = async (scenario, request) => {
 		const res = await httpJson('POST', hook, { body: { request: `[e2e:${scenario}] ${request}` } });
@@ -96,7 +96,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		const before = smtp.messages.length;
 		await ask('review-approve', `Pay supplier order ${APPROVED.External_ID}: 40 USD.`);
 		const first = await email(APPROVED.External_ID, before);
-		const { approve, decline, text } = linksOf(first);
+		const { approve, decline, text } = approvalLinks(first);
 		for (const shown of [`${APPROVED.Amount__USD_} USD`, `${payNode.token} on ${payNode.network}`, payNode.walletAddress, `External ID ${APPROVED.External_ID}`]) {
 			assert(text.includes(shown), `the approval email does not say "${shown}": ${text.slice(0, 400)}`);
 		}
@@ -107,7 +107,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		assert(!sent(APPROVED.External_ID).length, 'a payment was sent before the approval');
 		await follow(approve);
 		const second = await email(APPROVED.External_ID, smtp.messages.indexOf(first) + 1);
-		await follow(linksOf(second).approve);
+		await follow(approvalLinks(second).approve);
 		await finished('review-approve');
 		const [paid, again] = toolResults(model.of('review-approve').at(-1).body.messages).map((answer) => JSON.parse(answer)[0]);
 		assert(paid?.externalId === APPROVED.External_ID && paid.alreadySubmitted === false, `first approved call gave back ${JSON.stringify(paid).slice(0, 300)}`);
@@ -120,7 +120,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	await check('agent with human review: declined, nothing is sent and the agent is told', async () => {
 		const before = smtp.messages.length;
 		await ask('review-deny', `Pay supplier order ${DECLINED.External_ID}: 35 USD.`);
-		await follow(linksOf(await email(DECLINED.External_ID, before)).decline);
+		await follow(approvalLinks(await email(DECLINED.External_ID, before)).decline);
 		await finished('review-deny');
 		const [answer] = toolResults(model.of('review-deny').at(-1).body.messages);
 		assert(/rejected/i.test(answer ?? ''), `the agent was told: ${answer?.slice(0, 300)}`);

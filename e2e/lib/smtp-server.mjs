@@ -1,9 +1,10 @@
 // A tiny SMTP server on loopback for n8n's Send Email node (credential: host 127.0.0.1, its port,
 // SSL/TLS off, STARTTLS disabled, no user). It accepts every message and keeps it: the envelope,
 // the headers and the decoded text of each part, so a test can read what a person would.
+// `onMessage` (npm start) is called with each message as it arrives.
 import net from 'node:net';
 
-export async function startSmtpServer() {
+export async function startSmtpServer({ onMessage } = {}) {
 	const messages = [];
 	const waiters = new Set();
 	const server = net.createServer((socket) => {
@@ -26,6 +27,7 @@ export async function startSmtpServer() {
 					}
 					const message = { ...envelope, at: Date.now(), ...parse(data.join('\r\n')) };
 					messages.push(message);
+					onMessage?.(message);
 					for (const waiter of waiters) waiter();
 					data = undefined;
 					envelope = { from: '', to: [] };
@@ -63,6 +65,17 @@ export async function startSmtpServer() {
 			}));
 		},
 		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** An approval email's links (n8n's Send and Wait), by what they answer, and its text without markup. */
+export function approvalLinks(email) {
+	const html = email.parts.find((part) => part.type === 'text/html')?.text ?? '';
+	const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+	return {
+		approve: links.find((l) => /[?&]approved=true/.test(l)),
+		decline: links.find((l) => /[?&]approved=false/.test(l)),
+		text: html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' '),
 	};
 }
 

@@ -25,7 +25,7 @@ const load = (file: string) =>
 		connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 	};
 
-const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger', 'agent-payouts-review', 'statement'];
+const EXAMPLES = ['tour', 'withdrawals', 'batch-payouts', 'trigger', 'poll-trigger', 'statement'];
 /** A node of an operation whose record's kind is `withdrawal`. */
 const isWithdrawal = (node: WorkflowNode) =>
 	node.type.endsWith('.cryptoSettlement') && SPECS[String(node.parameters.resource)]?.[String(node.parameters.operation)]?.kind === 'withdrawal';

@@ -1,0 +1,209 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the template files */
+/**
+ * The templates (templates/README.md, issue 44) follow n8n's creator rules and are safe as shipped.
+ * Every workflow file in templates/ is checked, so a new template cannot skip a rule:
+ * - a title "verb + thing + where"; no workflow id, not active;
+ * - an overview sticky note: what it does, how it works, set-up steps, requirements, and that it
+ *   needs a self-hosted n8n with this community package; a short sticky note over each step;
+ * - the values a user must change in one Set node, Settings, right after every trigger; the other
+ *   nodes read such values (a sheet, a mailbox, a channel, a table) from it, never a literal;
+ * - credentials referenced by placeholder (a name, no id), no secret anywhere;
+ * - no payout without a Dry Run or a person's approval before it, each with a mapped External ID,
+ *   and the credential's guardrails named in the overview;
+ * - a section and a picture in templates/README.md, and imported by `npm start` (tooling/setup.mjs).
+ * That each one imports and runs in real n8n is the e2e's (e2e/lib/template-checks.mjs).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../harness';
+import { SPECS } from '../../nodes/CryptoSettlement/operations';
+
+interface TemplateNode {
+	name: string;
+	type: string;
+	position: [number, number];
+	parameters: IDataObject;
+	credentials?: Record<string, { id?: string; name?: string }>;
+	disabled?: boolean;
+}
+type Connections = Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>;
+interface Template {
+	id?: string;
+	name: string;
+	active?: boolean;
+	nodes: TemplateNode[];
+	connections: Connections;
+}
+
+const DIR = path.join(PACKAGE_ROOT, 'templates');
+const FILES = readdirSync(DIR).filter((file) => file.endsWith('.json'));
+const load = (file: string) => JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Template;
+const README = readFileSync(path.join(DIR, 'README.md'), 'utf8');
+
+const isSticky = (node: TemplateNode) => node.type === 'n8n-nodes-base.stickyNote';
+const isTrigger = (node: TemplateNode) => /trigger$|\.webhook$|Trigger$/i.test(node.type);
+const content = (node: TemplateNode) => String(node.parameters.content ?? '');
+/** The overview: the one sticky note that starts with the template's title. */
+const overviewOf = (template: Template) => template.nodes.filter((node) => isSticky(node) && content(node).startsWith(`## ${template.name}\n`));
+/** A node's box with room for its label (n8n draws nodes 100 × 100 from their position), a sticky note's own. */
+const box = (node: TemplateNode) =>
+	isSticky(node)
+		? { left: node.position[0], top: node.position[1], right: node.position[0] + Number(node.parameters.width), bottom: node.position[1] + Number(node.parameters.height) }
+		: { left: node.position[0], top: node.position[1], right: node.position[0] + 200, bottom: node.position[1] + 150 };
+type Box = ReturnType<typeof box>;
+const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const inside = (a: Box, b: Box) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+
+/** Parameters that name something of the user's (a document, a mailbox, a channel, a table, an address). */
+const USER_RESOURCES = ['documentId', 'sheetName', 'fromEmail', 'toEmail', 'sendTo', 'channelId', 'dataTableId', 'walletAddress', 'chatId', 'url'];
+/** Parameter names a secret would live under; none may hold a value in a template. */
+const SECRETS = /^(pin|appSecret|apiKey|password|secret|webhookSecret|accessToken|privateKey|authorization)$/i;
+const paramText = (value: unknown) => (value && typeof value === 'object' && '__rl' in value ? String((value as IDataObject).value ?? '') : String(value ?? ''));
+const isExpression = (value: unknown) => paramText(value).startsWith('=');
+
+/** Every node a node's main (or ai_tool) connections lead to, transitively. */
+function downstream(connections: Connections, from: string, types = ['main']): Set<string> {
+	const seen = new Set<string>();
+	const visit = (name: string) => {
+		for (const type of types) {
+			for (const output of connections[name]?.[type] ?? []) {
+				for (const { node } of output) {
+					if (seen.has(node)) continue;
+					seen.add(node);
+					visit(node);
+				}
+			}
+		}
+	};
+	visit(from);
+	return seen;
+}
+
+const pays = (node: TemplateNode) =>
+	node.type.startsWith(`${PACKAGE_NAME}.cryptoSettlement`) && SPECS[String(node.parameters.resource)]?.[String(node.parameters.operation)]?.money === 'pays';
+
+describe('the templates follow n8n\'s creator rules and are safe as shipped', () => {
+	test('templates/ holds the five jobs', () => {
+		expect(FILES.length).toBeGreaterThanOrEqual(5);
+	});
+
+	test.each(FILES)('%s: a title "verb + thing + where", no workflow id, imported inactive', (file) => {
+		const template = load(file);
+		expect(template.name).toMatch(/^(Pay|Credit|Send|Prepare|Check|Reconcile|Approve|Create|Notify) \S.* (in|from|to|with|by|against|on|into) \S.*[A-Za-z]$/);
+		expect(template.id).toBeUndefined();
+		expect(template.active ?? false).toBe(false);
+	});
+
+	test.each(FILES)('%s: an overview sticky note with what it does, how it works, set-up steps, requirements, and the self-hosted n8n with this package', (file) => {
+		const template = load(file);
+		const overview = overviewOf(template);
+		expect(overview).toHaveLength(1);
+		const text = content(overview[0]);
+		for (const section of ['### What it does', '### How it works', '### Set up', '### Requirements']) expect(text).toContain(`\n${section}`);
+		const setUp = text.slice(text.indexOf('### Set up'), text.indexOf('### Requirements'));
+		expect(setUp).toMatch(/\n1\. .+\n2\. /);
+		const requirements = text.slice(text.indexOf('### Requirements'));
+		expect(requirements).toMatch(/self-hosted n8n/i);
+		expect(requirements).toContain(PACKAGE_NAME);
+	});
+
+	test.each(FILES)('%s: a short sticky note over each step, and nothing overlaps', (file) => {
+		const template = load(file);
+		const overview = overviewOf(template)[0];
+		const steps = template.nodes.filter((node) => !isSticky(node));
+		const notes = template.nodes.filter((node) => isSticky(node) && node !== overview);
+		const unnoted = steps.filter((step) => !notes.some((note) => inside(box(step), box(note)))).map((step) => step.name);
+		expect(unnoted).toEqual([]);
+		for (const note of notes) {
+			expect(content(note)).toMatch(/^### \S/);
+			expect(content(note).length).toBeLessThanOrEqual(450);
+		}
+		const clashes: string[] = [];
+		steps.forEach((a, i) => steps.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && clashes.push(`${a.name} / ${b.name}`)));
+		const all = [overview, ...notes];
+		all.forEach((a, i) => all.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && clashes.push(`${a.name} / ${b.name}`)));
+		for (const note of all) for (const step of steps) if (overlap(box(note), box(step)) && !inside(box(step), box(note))) clashes.push(`${note.name} cuts ${step.name}`);
+		expect(clashes).toEqual([]);
+	});
+
+	test.each(FILES)('%s: the values a user changes are in one Set node, Settings, right after every trigger; no other node names a resource of the user by a literal', (file) => {
+		const template = load(file);
+		const settings = template.nodes.filter((node) => node.name === 'Settings');
+		expect(settings.map((node) => node.type)).toEqual(['n8n-nodes-base.set']);
+		const assignments = ((settings[0].parameters.assignments as IDataObject)?.assignments ?? []) as IDataObject[];
+		expect(assignments.length).toBeGreaterThan(0);
+		for (const value of assignments) expect(String(value.value ?? '')).not.toBe('');
+		const triggers = template.nodes.filter((node) => isTrigger(node) && !isSticky(node));
+		expect(triggers.length).toBeGreaterThan(0);
+		for (const trigger of triggers) expect((template.connections[trigger.name]?.main ?? []).flat().map((c) => c.node)).toEqual(['Settings']);
+		const sets = template.nodes.filter((node) => node.type === 'n8n-nodes-base.set' && node.name !== 'Settings');
+		for (const node of sets) expect(triggers.some((trigger) => (template.connections[trigger.name]?.main ?? []).flat().some((c) => c.node === node.name))).toBe(false);
+		const literals = template.nodes
+			.filter((node) => !isSticky(node) && node.name !== 'Settings')
+			.flatMap((node) => USER_RESOURCES.filter((key) => key in node.parameters && paramText(node.parameters[key]) !== '' && !isExpression(node.parameters[key])).map((key) => `${node.name}.${key}`));
+		expect(literals).toEqual([]);
+	});
+
+	test.each(FILES)('%s: credentials by placeholder (a name, no id), and no secret anywhere', (file) => {
+		const template = load(file);
+		for (const node of template.nodes) {
+			for (const [type, reference] of Object.entries(node.credentials ?? {})) {
+				expect({ node: node.name, type, id: reference.id ?? '' }).toEqual({ node: node.name, type, id: '' });
+				expect(reference.name).toMatch(/ account$/);
+			}
+		}
+		const secrets: string[] = [];
+		const walk = (value: unknown, where: string) => {
+			if (Array.isArray(value)) value.forEach((entry, i) => walk(entry, `${where}[${i}]`));
+			else if (value && typeof value === 'object') {
+				for (const [key, entry] of Object.entries(value)) {
+					if (SECRETS.test(key) && entry !== '' && entry !== undefined && typeof entry !== 'object') secrets.push(`${where}.${key}`);
+					walk(entry, `${where}.${key}`);
+				}
+			}
+		};
+		walk(template.nodes.map((node) => node.parameters), 'nodes');
+		expect(secrets).toEqual([]);
+		const text = readFileSync(path.join(DIR, file), 'utf8');
+		expect(text).not.toMatch(/sk-[A-Za-z0-9]{8,}|xox[bp]-|-----BEGIN|"instanceId"/);
+	});
+
+	test.each(FILES)('%s: every payout comes after a Dry Run and a person\'s approval, or through human review, with a mapped External ID; the overview names the guardrails', async (file) => {
+		const template = load(file);
+		const payers = template.nodes.filter(pays);
+		if (!payers.length) return;
+		const approvals = template.nodes.filter((node) => node.parameters.operation === 'sendAndWait');
+		for (const node of payers) {
+			const externalId = String(node.parameters.externalId ?? '');
+			expect({ node: node.name, externalId }).toEqual({ node: node.name, externalId: expect.stringMatching(/^=\{\{.*(\$json|\$\(|\$fromAI)/) });
+			if (node.parameters.dryRun === true) continue;
+			const approved = approvals.some((approval) => downstream(template.connections, approval.name).has(node.name));
+			const reviewed = [...downstream(template.connections, node.name, ['ai_tool'])].some((name) => template.nodes.find((candidate) => candidate.name === name)?.type.endsWith('HitlTool'));
+			expect({ node: node.name, approvedOrReviewed: approved || reviewed }).toEqual({ node: node.name, approvedOrReviewed: true });
+			if (approved) {
+				const dryRuns = payers.filter((candidate) => candidate.parameters.dryRun === true && approvals.some((approval) => downstream(template.connections, candidate.name).has(approval.name)));
+				expect({ node: node.name, dryRunBeforeTheApproval: dryRuns.length > 0 }).toEqual({ node: node.name, dryRunBeforeTheApproval: true });
+			}
+		}
+		const { credentialType } = await loadPackage();
+		const label = (name: string) => credentialType.properties.find((property) => property.name === name)?.displayName;
+		const overview = content(overviewOf(template)[0]);
+		for (const guardrail of ['maxPerWithdrawalUsd', 'maxPerDayUsd', 'destinations']) expect(overview).toContain(`**${label(guardrail)}**`);
+		if (payers.some((node) => node.type.endsWith('Tool'))) {
+			for (const guardrail of ['allowAgentPayments', 'agentPaymentsNeedHumanReview']) expect(overview).toContain(`**${label(guardrail)}**`);
+		}
+	});
+
+	test.each(FILES)('%s: a section with its picture in templates/README.md, and imported by npm start', (file) => {
+		const template = load(file);
+		const slug = file.replace(/\.json$/, '');
+		const section = README.split(/\n(?=## )/).find((part) => part.startsWith(`## ${template.name}\n`));
+		expect(section).toBeDefined();
+		expect(section).toContain(`](${file})`);
+		const picture = /!\[[^\]]+\]\((images\/[\w-]+\.png)\)/.exec(section ?? '')?.[1];
+		expect(picture).toBe(`images/${slug}.png`);
+		expect(existsSync(path.join(DIR, String(picture)))).toBe(true);
+		expect(readFileSync(path.join(PACKAGE_ROOT, 'tooling', 'setup.mjs'), 'utf8')).toContain(`'${slug}'`);
+	});
+});
