@@ -17,6 +17,7 @@ import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
 import { REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
 import { startSmtpServer } from './smtp-server.mjs';
+import { MCP_WORKFLOW, mcpChecks, SUB_WORKFLOW_SCENARIOS, SUB_WORKFLOWS, subWorkflowAgentChecks, subWorkflowCredentials, subWorkflowWorkflows } from './subworkflow-checks.mjs';
 import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
@@ -35,7 +36,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const model = await startAgentModel(REVIEW_SCENARIOS);
+	const model = await startAgentModel({ ...REVIEW_SCENARIOS, ...SUB_WORKFLOW_SCENARIOS });
 	const smtp = await startSmtpServer();
 	const sandbox = await startFakeApi({
 		port: 0,
@@ -64,6 +65,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		agent: agentWorkflow(line),
 		// human review for tools exists on n8n 2.x only
 		...(line === '2' ? { review: reviewWorkflow(), reviewExample: loadWorkflow('agent-payouts-review') } : {}),
+		// sub-workflows an agent calls, and the MCP Server Trigger (issue #42): checked on n8n 2.x
+		...(line === '2' ? subWorkflowWorkflows() : {}),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -80,7 +83,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp)]);
+			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp), ...subWorkflowCredentials(sandbox)]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
@@ -104,6 +107,9 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('agent with human review workflow activated (its webhook starts the agent)', async () => {
 				await n8n.activate(REVIEW_WORKFLOW);
 			});
+			await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
+				for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
+			});
 		}
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
@@ -117,6 +123,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
+		if (workflows.mcp) {
+			await subWorkflowAgentChecks({ n8n, sandbox, model });
+			await mcpChecks({ n8n, sandbox });
+		}
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		await pollTriggerCheck({ n8n, sandbox, collector });
