@@ -111,11 +111,22 @@ describe("today's withdrawals are counted whatever the list's order (point 1)", 
 		expect(listReads()).toHaveLength(4);
 	});
 
+	test('a list that grows while it is read (new withdrawals on top of a newest-first list) is read once', async () => {
+		let served = 0;
+		const newestFirst = [...today, ...yesterday];
+		const fresh = Array.from({ length: 3 }, (_, i) => ({ id: `n-${i}`, status: 'pending', amount: 1, createdAt: at(700 + i) }));
+		const { baseUrl, listReads, moneySent } = await service({ listed: () => (served++ === 0 ? newestFirst : [...fresh, ...newestFirst]) });
+		const run = await pay(60, 'o-6', { baseUrl, ...LIMIT });
+		expect(run.error?.message).toBe(TOTAL_1000);
+		expect(moneySent()).toBe(0);
+		expect(listReads()).toHaveLength(2);
+	});
+
 	test('a list that says it holds more than any read finds refuses, naming it', async () => {
 		const { baseUrl, moneySent } = await service({ listed: today, totalDocs: (listed) => listed.length + 1 });
 		const run = await pay(5, 'o-5', { baseUrl, ...LIMIT });
 		expect(run.error?.message).toBe(
-			"Max per day could not be checked, so nothing is sent: the service's withdrawal list changed under every one of 3 reads (the last saw 50 of the 51 it holds), so today's withdrawals could not be counted",
+			"Max per day could not be checked, so nothing is sent: the service's withdrawal list changed under every one of 3 reads (the last saw 50 of the 51 it held when the read began), so today's withdrawals could not be counted",
 		);
 		expect(moneySent()).toBe(0);
 	});

@@ -59,7 +59,7 @@ function rangeAsked(now: number): IDataObject {
 	};
 }
 
-/** One complete read of the list: its distinct records, and what the service says of its length. */
+/** One complete read of the list: its distinct records, and what the service said of its length on the first page. */
 interface Walk {
 	records: IDataObject[];
 	totalDocs: number | undefined;
@@ -77,20 +77,22 @@ async function walkList(ctx: IExecuteSingleFunctions, http: HttpCall, range: IDa
 	const size = WITHDRAWALS_PAGE_SIZE;
 	const seen = new Map<string, IDataObject>();
 	let dateHeader: string | undefined;
+	let totalDocs: number | undefined;
 	for (let page = 1; page <= maxPagesFor(size); page++) {
 		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size, ...range } };
 		const response = await callApi(ctx, http, request, 'safe');
 		// The range is the service's to refuse: an answer of 400 or 422 to it is read again without.
 		if (page === 1 && range && (response.statusCode === 400 || response.statusCode === 422)) return response;
 		if (!isSuccess(response)) throw serviceError(ctx, request, response);
-		dateHeader ??= header(response.headers, 'date');
+		if (page === 1) {
+			dateHeader = header(response.headers, 'date');
+			const total = Number(response.body.meta?.totalDocs);
+			totalDocs = Number.isInteger(total) && total >= 0 ? total : undefined;
+		}
 		const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
 		// A list that shifts while it is read repeats a record at a page boundary: kept once.
 		for (const record of records) seen.set(recordKey(record), record);
-		if (records.length === 0 || response.body.meta?.hasNextPage !== true) {
-			const total = Number(response.body.meta?.totalDocs);
-			return { records: [...seen.values()], totalDocs: Number.isInteger(total) && total >= 0 ? total : undefined, dateHeader };
-		}
+		if (records.length === 0 || response.body.meta?.hasNextPage !== true) return { records: [...seen.values()], totalDocs, dateHeader };
 	}
 	throw new Error(
 		`the service's withdrawal list is longer than the node reads for one check (${maxPagesFor(size)} pages of ${size}), so today's withdrawals could not be counted`,
@@ -99,8 +101,10 @@ async function walkList(ctx: IExecuteSingleFunctions, http: HttpCall, range: IDa
 
 /**
  * The list, read whole: with today's range, or without where the service refuses the range. A
- * walk that saw fewer records than the service says the list holds missed some (a record moved to
- * a page already read): the list is read again, up to WALKS times, then the check is refused.
+ * walk that saw fewer distinct records than the list held when it began (`meta.totalDocs` of its
+ * first page) missed some (a record moved to a page already read): the list is read again, up to
+ * WALKS times, then the check is refused. Records added while a walk runs (the list grows on a
+ * busy account) do not make it read again: they were not there when it began.
  */
 async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: number): Promise<Walk> {
 	let range: IDataObject | undefined = rangeAsked(now);
@@ -112,7 +116,7 @@ async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: numbe
 			answer = (await walkList(ctx, http, range)) as Walk;
 		}
 		if (answer.totalDocs === undefined || answer.records.length >= answer.totalDocs) return answer;
-		short = `${answer.records.length} of the ${answer.totalDocs} it holds`;
+		short = `${answer.records.length} of the ${answer.totalDocs} it held when the read began`;
 	}
 	throw new Error(`the service's withdrawal list changed under every one of ${WALKS} reads (the last saw ${short}), so today's withdrawals could not be counted`);
 }
