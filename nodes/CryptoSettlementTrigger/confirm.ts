@@ -75,10 +75,10 @@ export type Confirmation =
 	| { outcome: 'retry'; reason: string };
 
 /**
- * Where each status stands in its record's life (docs/trigger.md, "Confirm With API"). A trade goes
- * pending → completed | flagged, and flagged → completed; a withdrawal goes pending (→ processing)
- * → completed | reversed | rejected. A record at a lower rank than the event is behind (the event
- * is newer than what the API shows yet); at a higher rank it is ahead (the event is stale).
+ * Where each status stands in its record's life: the ranks of the statuses table (LIFECYCLES,
+ * service/catalog.ts; the life cycles in words: docs/trigger.md, "Confirm With API"). A record at a
+ * lower rank than the event is behind (the event is newer than what the API shows yet); at a higher
+ * rank it is ahead (the event is stale).
  */
 const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
 	trade: Object.fromEntries(Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank])),

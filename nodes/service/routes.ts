@@ -5,7 +5,7 @@
  */
 export const ROUTES = {
 	account: { path: '/users/fetch-integration' },
-	/** The service allows 20 requests a minute on this route (spec 4.13). */
+	/** The service allows 20 requests a minute on this route (docs/api.md, "Rate limits"). */
 	sellRates: { path: '/trades/pbc/sell/rates', rateLimit: 20 },
 	payoutAddresses: { path: '/payments/wallet-addresses' },
 	estimateNetworkFee: { path: '/payments/estimate-network-fee' },
