@@ -11,6 +11,7 @@
 // The HTTP Request node comes from n8n-nodes-base of the local n8n install used by `npm start`
 // (~/.cache/n8n-nodes-crypto-settlement, installed on first use; never a dependency of the package).
 
+import { dailyLimitRows } from './daily-limit.mjs';
 import { pollPagesRows } from './poll-pages.mjs';
 import { statementRows } from './statement.mjs';
 import { startServer } from './lib/server.mjs';
@@ -153,6 +154,7 @@ async function main() {
 	await bulkRows(harness, HttpRequest, rounds);
 	console.log(await pollPagesRows());
 	console.log(await statementRows());
+	console.log(await dailyLimitRows());
 }
 
 /** Wall time of one run, in ms. */

@@ -216,6 +216,22 @@ export class CryptoSettlementApi implements ICredentialType {
 				"Whether an AI agent's withdrawal or swap goes only after a person approved that very call: the tool must reach the agent through one of n8n's human review steps for tools (n8n 2.x; on n8n 1.x agent payments are then refused). Off: agent payments need no review (every other guardrail still applies).",
 			displayOptions: { show: { allowAgentPayments: [true] } },
 		},
+		{
+			displayName: 'Allow Sub-Workflow Payments',
+			name: 'allowSubWorkflowPayments',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether a withdrawal or swap may run in a workflow started by another workflow (n8n's Execute Workflow node, an AI agent's Call n8n Workflow Tool, an error workflow). n8n does not tell the node which started it, so on, an AI agent pays through a sub-workflow whatever Allow Agent Payments says and without review; every other guardrail still applies.",
+		},
+		{
+			displayName:
+				"Payments in sub-workflows are allowed: any workflow or AI agent that can start a workflow holding this node can pay through it, without Allow Agent Payments or a person's review. Turn it on only if every workflow that may call these is trusted to pay.",
+			name: 'subWorkflowPaymentsAllowed',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { allowSubWorkflowPayments: [true] } },
+		},
 	];
 
 	/**

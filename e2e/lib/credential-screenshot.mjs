@@ -22,11 +22,14 @@ function guardrailProperties() {
 	const start = properties.findIndex((property) => property.name === 'guardrailsNotice');
 	if (start < 0) throw new Error('the credential has no guardrailsNotice');
 	const section = properties.slice(start + 1);
+	const defaults = Object.fromEntries(properties.map((property) => [property.name, property.default]));
+	const shownWithDefaults = (property) => Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) => values.includes(defaults[name]));
 	return {
 		notice: properties[start],
 		fields: section.filter((property) => property.type !== 'notice'),
-		// The notices saying a guardrail limits nothing (shown while it is 0 or "any").
-		unlimited: section.filter((property) => property.type === 'notice'),
+		// The notices saying a guardrail limits nothing (shown while it is 0 or "any", as it is by
+		// default); not those that warn about a value turned on (Allow Sub-Workflow Payments).
+		unlimited: section.filter((property) => property.type === 'notice' && shownWithDefaults(property)),
 	};
 }
 

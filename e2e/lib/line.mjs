@@ -19,6 +19,7 @@ import { serverChecks } from './server-checks.mjs';
 import { REVIEW_BINDINGS, REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
 import { startSmtpServer } from './smtp-server.mjs';
 import { templateChecks, templateCredentials, templateWorkflows } from './template-checks.mjs';
+import { MCP_WORKFLOW, mcpChecks, SUB_WORKFLOW_SCENARIOS, SUB_WORKFLOWS, subWorkflowAgentChecks, subWorkflowCredentials, subWorkflowWorkflows } from './subworkflow-checks.mjs';
 import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
@@ -38,7 +39,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const model = await startAgentModel(REVIEW_SCENARIOS);
+	const model = await startAgentModel({ ...REVIEW_SCENARIOS, ...SUB_WORKFLOW_SCENARIOS });
 	const smtp = await startSmtpServer();
 	const sandbox = await startFakeApi({
 		port: 0,
@@ -74,6 +75,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		// human review for tools exists on n8n 2.x only
 		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS) } : {}),
 		...Object.fromEntries([...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow])),
+		// sub-workflows an agent calls, and the MCP Server Trigger (issue #42): checked on n8n 2.x
+		...(line === '2' ? subWorkflowWorkflows() : {}),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
 	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
@@ -90,7 +93,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp), ...templateCredentials(sandbox)]);
+			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp), ...templateCredentials(sandbox), ...subWorkflowCredentials(sandbox)]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
@@ -114,6 +117,9 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			await check('agent with human review workflow activated (its webhook starts the agent)', async () => {
 				await n8n.activate(REVIEW_WORKFLOW);
 			});
+			await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
+				for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
+			});
 		}
 
 		await check(`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`, async () => {
@@ -132,6 +138,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
 		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded });
+		if (workflows.mcp) {
+			await subWorkflowAgentChecks({ n8n, sandbox, model });
+			await mcpChecks({ n8n, sandbox });
+		}
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		await pollTriggerCheck({ n8n, sandbox, collector });

@@ -61,6 +61,13 @@ describe('1. the credential says "no limit" where there is none', () => {
 		]);
 	});
 
+	test('Allow Sub-Workflow Payments on says what it lets through; off (the default) shows nothing', async () => {
+		const set = { maxPerWithdrawalUsd: 500, maxPerDayUsd: 2000, destinations: 'savedOnly' };
+		expect(await notices({ ...set, allowSubWorkflowPayments: true })).toEqual([
+			"Payments in sub-workflows are allowed: any workflow or AI agent that can start a workflow holding this node can pay through it, without Allow Agent Payments or a person's review. Turn it on only if every workflow that may call these is trusted to pay.",
+		]);
+	});
+
 	test('each notice goes once its guardrail is set', async () => {
 		expect(await notices({ maxPerWithdrawalUsd: 500 })).toHaveLength(2);
 		expect(await notices({ maxPerWithdrawalUsd: 500, maxPerDayUsd: 2000, destinations: 'savedOnly' })).toEqual([]);
@@ -75,6 +82,7 @@ describe("2. a Dry Run names the credential's guardrails, \"no limit\" where the
 			maxPerDay: 'no limit',
 			destinations: 'any address',
 			agentPayments: 'not allowed',
+			subWorkflowPayments: 'not allowed',
 			notLimited: ['the amount per withdrawal', 'the total per day', 'where crypto goes'],
 		});
 	});
@@ -82,7 +90,7 @@ describe("2. a Dry Run names the credential's guardrails, \"no limit\" where the
 	test('a configured credential: each limit with its unit, nothing unlimited', () => {
 		expect(
 			describeGuardrails({ ...CREDENTIALS, maxPerWithdrawalUsd: 500, maxPerDayUsd: 2000, destinations: 'allowList', allowedAddresses: 'TA\nUSDT:TRC20:TB', allowAgentPayments: true }),
-		).toEqual({ environment: 'sandbox', maxPerWithdrawal: '500.00 USD', maxPerDay: '2000.00 USD', destinations: '2 listed addresses only', agentPayments: 'allowed' });
+		).toEqual({ environment: 'sandbox', maxPerWithdrawal: '500.00 USD', maxPerDay: '2000.00 USD', destinations: '2 listed addresses only', agentPayments: 'allowed', subWorkflowPayments: 'not allowed' });
 	});
 });
 

@@ -35,7 +35,7 @@ describe('what the field shows for the selected credential', () => {
 		const option = await shown(CREDENTIALS);
 		expect(option.name).toBe('⚠ Sandbox: no limit per withdrawal, no limit per day, any address');
 		expect(option.description).toBe(
-			"AI agents may not pay. Not limited: the amount per withdrawal, the total per day, where crypto goes. Set in 'Crypto Settlement account' (Guardrails).",
+			"AI agents may not pay. Workflows started by another workflow (Execute Workflow, an AI agent's Call n8n Workflow Tool) may not pay. Not limited: the amount per withdrawal, the total per day, where crypto goes. Set in 'Crypto Settlement account' (Guardrails).",
 		);
 	});
 
@@ -55,7 +55,7 @@ describe('what the field shows for the selected credential', () => {
 		const option = await shown({ ...CREDENTIALS, maxPerWithdrawalUsd: 500, maxPerDayUsd: '2000', destinations: 'savedOnly', allowAgentPayments: true });
 		expect(option.name).toBe('Sandbox: max 500.00 USD per withdrawal, max 2000.00 USD per day, saved payout addresses only');
 		expect(option.description).toBe(
-			"AI agents may pay, each approved by a person. Set in 'Crypto Settlement account' (Guardrails).",
+			"AI agents may pay, each approved by a person. Workflows started by another workflow (Execute Workflow, an AI agent's Call n8n Workflow Tool) may not pay. Set in 'Crypto Settlement account' (Guardrails).",
 		);
 		expect((await shown({ ...CREDENTIALS, maxPerWithdrawalUsd: 1, maxPerDayUsd: 1, destinations: 'allowList', allowedAddresses: 'TA\nUSDT:TRC20:TB' })).name).toBe(
 			'Sandbox: max 1.00 USD per withdrawal, max 1.00 USD per day, 2 listed addresses only',

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import path from 'node:path';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
 import type { OperationKind } from '../../nodes/CryptoSettlement/fields/types';
@@ -51,19 +51,20 @@ export interface NodeRun extends RunResult {
 /** Runs the action node once over `items` (one empty item by default). */
 export async function runNode(
 	parameters: IDataObject,
-	options: { items?: IDataObject[]; credentials?: IDataObject; continueOnFail?: boolean; executionId?: string } = {},
+	options: { items?: IDataObject[]; credentials?: IDataObject; continueOnFail?: boolean; executionId?: string; mode?: WorkflowExecuteMode } = {},
 ): Promise<NodeRun> {
 	const result = await runWorkflow({
 		workflow: actionWorkflow(parameters, options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 		items: (options.items ?? [{}]).map((json) => ({ json })),
 		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...(options.credentials ?? {}) } as never },
 		executionId: options.executionId,
+		mode: options.mode,
 	});
 	return { ...result, items: result.output(NODE), text: serializeRun(result) };
 }
 
 /** Runs the node as n8n's generated tool type (`…Tool`), the way an AI Agent runs it. */
-export async function runAsTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}]): Promise<RunResult> {
+export async function runAsTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}], mode?: WorkflowExecuteMode): Promise<RunResult> {
 	const { nodeTypes } = await loadPackage();
 	const type = `${ACTION_NODE}Tool`;
 	nodeTypes.register(type, nodeTypes.getByName(ACTION_NODE));
@@ -71,6 +72,7 @@ export async function runAsTool(parameters: IDataObject, credentials: IDataObjec
 		workflow: actionWorkflow(parameters, { type }),
 		items: items.map((json) => ({ json })),
 		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...credentials } as never },
+		mode,
 	});
 }
 

@@ -56,6 +56,28 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
 }
 
 /**
+ * The execution modes (n8n-workflow's WorkflowExecuteMode) in which a person, a trigger, a webhook
+ * or n8n's CLI started the workflow itself. Every other mode counts as a workflow started by
+ * another workflow (docs/guardrails.md, "Payments in sub-workflows"): `integrated` (n8n's Execute
+ * Workflow node, or an AI agent's Call n8n Workflow Tool: n8n does not tell which), `error` (an
+ * error workflow, started by another workflow's failure, with that workflow's data), `agent`,
+ * `internal`, a mode a later n8n adds, and a mode that cannot be read.
+ */
+const STARTED_ON_ITS_OWN: readonly string[] = ['manual', 'trigger', 'webhook', 'retry', 'cli', 'chat', 'evaluation'];
+
+/** The execution mode of this run when another workflow started it (see STARTED_ON_ITS_OWN), else undefined. */
+export function startedByAnotherWorkflow(ctx: IExecuteSingleFunctions): string | undefined {
+	let mode: unknown;
+	try {
+		mode = ctx.getMode();
+	} catch {
+		mode = undefined;
+	}
+	if (typeof mode === 'string' && STARTED_ON_ITS_OWN.includes(mode)) return undefined;
+	return typeof mode === 'string' && mode !== '' ? mode : 'unknown';
+}
+
+/**
  * The node whose request ran this node, as n8n-core's engine records it in the run's source (one
  * `main` entry): for a tool an AI Agent calls (n8n 2.x), the agent, or, once a person approved the
  * call, the human review node between them. Undefined when the source has any other shape.

@@ -27,6 +27,7 @@ export function describeGuardrails(credentials: IDataObject): IDataObject {
 		...(rails.maxPerWithdrawalUsd > 0 ? [] : ['the amount per withdrawal']),
 		...(rails.maxPerDayUsd > 0 ? [] : ['the total per day']),
 		...(rails.destinations === 'any' ? ['where crypto goes'] : []),
+		...(rails.allowSubWorkflowPayments ? ['payments in workflows started by another workflow, AI agents\' included'] : []),
 	];
 	const listed = rails.allowed.length;
 	return {
@@ -40,6 +41,7 @@ export function describeGuardrails(credentials: IDataObject): IDataObject {
 					? `${listed} listed address${listed === 1 ? '' : 'es'} only`
 					: 'any address',
 		agentPayments: rails.allowAgentPayments ? 'allowed' : 'not allowed',
+		subWorkflowPayments: rails.allowSubWorkflowPayments ? 'allowed' : 'not allowed',
 		...(notLimited.length ? { notLimited } : {}),
 	};
 }
@@ -72,11 +74,15 @@ export function guardrailsInShort(
 	const perDay = rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
 	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview ? ', each approved by a person' : ', without review';
 	const agents = rails.agentPayments === 'allowed' ? `AI agents may pay${reviewed}` : 'AI agents may not pay';
-	const limits = `${notLimited.length ? '⚠ ' : ''}${environment}: ${perWithdrawal}, ${perDay}, ${String(rails.destinations)}`;
+	const limits = `${notLimited.length ? '⚠ ' : ''}${environment}: ${perWithdrawal}, ${perDay}, ${String(rails.destinations)}${rails.subWorkflowPayments === 'allowed' ? ', sub-workflows may pay' : ''}`;
+	const subWorkflows =
+		rails.subWorkflowPayments === 'allowed'
+			? "Workflows started by another workflow may pay: an AI agent's Call n8n Workflow Tool too, whatever Allow Agent Payments says and without review."
+			: "Workflows started by another workflow (Execute Workflow, an AI agent's Call n8n Workflow Tool) may not pay.";
 	return {
 		name: asTool ? `${agents} · ${limits}` : limits,
 		// The open list shows the name whole and the description's start: what the name does not say first.
-		description: [`${agents}.`, ...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []), owner].join(' '),
+		description: [`${agents}.`, subWorkflows, ...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []), owner].join(' '),
 	};
 }
 

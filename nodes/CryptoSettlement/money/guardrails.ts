@@ -3,18 +3,18 @@ import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.cr
 import { ROUTES } from '../../service/routes';
 import { reviewedByPerson, reviewRefusal } from './agentReview';
 import { credentialsOf } from '../../service/credentials';
-import { isAgentRun, runOf } from '../engine/engine';
-import { maxPagesFor } from '../engine/lists';
-import { oneAtATime } from '../../service/pacing';
+import { isAgentRun, runOf, startedByAnotherWorkflow } from '../engine/engine';
 import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
-import { credentialKey, header } from '../../service/pacing';
+import { credentialKey, oneAtATime } from '../../service/pacing';
 import { fieldOf } from '../fields/description';
 import { MONEY_CLASSES, type MoneyClass, type OperationSpec, type Payment, type RefusedToAgents, type RequestParts } from '../fields/types';
 import { isStablecoin } from '../fields/rules';
-import { NETWORKS_BY_TOKEN, statusOf, TOKENS } from '../../service/catalog';
+import { NETWORKS_BY_TOKEN, TOKENS } from '../../service/catalog';
 import { isObject, scalarText } from '../../service/values';
+import { readTodaysTotal } from './dailyTotal';
+import { readRates, valueUsd, type Rates } from './rates';
 
 /**
  * The credential owner's guardrails (README, "Guardrails"), checked for every money-moving item
@@ -43,6 +43,8 @@ export interface Guardrails {
 	requireExternalId: boolean;
 	allowAgentPayments: boolean;
 	agentPaymentsNeedHumanReview: boolean;
+	/** Payments in a workflow started by another workflow (engine.ts, startedByAnotherWorkflow). */
+	allowSubWorkflowPayments: boolean;
 	production: boolean;
 	/** Values that cannot be read; any one refuses every item the guardrails check. */
 	misread: Misread[];
@@ -132,6 +134,8 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 		allowAgentPayments: credentials.allowAgentPayments === true,
 		// Only an explicit "off" lifts the review (a credential saved before it existed needs one).
 		agentPaymentsNeedHumanReview: credentials.agentPaymentsNeedHumanReview !== false,
+		// Only an explicit "on" (a boolean, never the text "true") allows them.
+		allowSubWorkflowPayments: credentials.allowSubWorkflowPayments === true,
 		production: credentials.environment === 'production',
 		misread,
 	};
@@ -154,46 +158,214 @@ function refusal(ctx: IExecuteSingleFunctions, index: number, message: string, d
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
 }
 
-// ------------------------------------------------------------------------------ the service's reads
+// ------------------------------------------------------------------------------------- the check
 
-/** Prices and local-currency rates from the sell rates (read once per run, paced as that route requires). */
-interface Rates {
-	usdPerToken: Map<string, number>;
-	localPerUsd: Map<string, number>;
+/** What this process's runs are about to send today, per credential, until their batch settles. */
+const reserved = new Map<string, Map<object, number>>();
+
+type Refusals = Map<number, Error>;
+type Checked = { refused: Refusals; release: () => void };
+
+/** One check of a run's money-moving items: what its steps read, and where they record refusals. */
+interface Check {
+	ctx: IExecuteSingleFunctions;
+	http: HttpCall;
+	rails: Guardrails;
+	payments: Array<{ index: number; parts: RequestParts; payment: Payment }>;
+	refused: Refusals;
+	/** Refuses one item (its first refusal stands). */
+	refuse: (index: number, message: string, detail?: string) => void;
+	/** The service's rates, read once, when first needed; undefined when they cannot be read. */
+	rates: () => Promise<Rates | undefined>;
 }
 
-async function readRates(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Rates> {
-	const { path, rateLimit } = ROUTES.sellRates;
-	const request: ApiRequest = { method: 'GET', route: path, url: path, rateLimit };
-	const response = await callApi(ctx, http, request, 'safe');
-	if (!isSuccess(response)) throw serviceError(ctx, request, response);
-	const rates: Rates = { usdPerToken: new Map(), localPerUsd: new Map() };
-	for (const entry of Array.isArray(response.body.data) ? response.body.data : []) {
-		if (!isObject(entry)) continue;
-		const symbol = scalarText(entry.symbol).toUpperCase();
-		const price = Number(entry.priceUSD);
-		if (symbol && Number.isFinite(price) && price > 0) rates.usdPerToken.set(symbol, price);
-		// A stablecoin's sell rate is the local currency per USD.
-		if ((symbol === 'USDT' || symbol === 'USDC') && isObject(entry.rate)) {
-			for (const [currency, rate] of Object.entries(entry.rate)) {
-				if (Number(rate) > 0 && !rates.localPerUsd.has(currency.toUpperCase())) rates.localPerUsd.set(currency.toUpperCase(), Number(rate));
-			}
+/**
+ * Checks the guardrails of every money-moving item of a run, step by step. Returns the refusal of
+ * each refused item (by index), sets each accepted item's `valueUsd`, and a `release` to call once
+ * the run's sends have settled (its reservation against the day's limit ends then).
+ */
+export async function checkGuardrails(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	spec: OperationSpec,
+	items: Array<{ index: number; parts: RequestParts }>,
+): Promise<Checked> {
+	const refused: Refusals = new Map();
+	const nothingReserved: Checked = { refused, release: () => undefined };
+	if (!spec.payment || !items.length) return nothingReserved;
+	const check = await startCheck(ctx, http, spec.payment, items, refused);
+	if (refuseWhoMayNotPay(check) || refuseUnreadableGuardrails(check)) return nothingReserved;
+	refuseDerivedExternalIds(check);
+	await refuseDestinations(check);
+	const values = await valueEachItem(check);
+	if (check.rails.maxPerDayUsd <= 0) return nothingReserved;
+	return await reserveWithinTheDay(check, values);
+}
+
+async function startCheck(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	paymentOf: NonNullable<OperationSpec['payment']>,
+	items: Array<{ index: number; parts: RequestParts }>,
+	refused: Refusals,
+): Promise<Check> {
+	let ratesRead: Promise<Rates | undefined> | undefined;
+	return {
+		ctx,
+		http,
+		rails: guardrailsOf(await credentialsOf(ctx)),
+		payments: items.map((item) => ({ ...item, payment: paymentOf(item.parts) })),
+		refused,
+		refuse: (index, message, detail) => {
+			if (!refused.has(index)) refused.set(index, refusal(ctx, index, message, detail));
+		},
+		rates: async () => await (ratesRead ??= readRates(ctx, http).catch(() => undefined)),
+	};
+}
+
+const refuseEvery = (check: Check, message: string, detail?: string) => {
+	for (const { index } of check.payments) check.refuse(index, message, detail);
+};
+
+/**
+ * Who started the payment: an AI agent's tool run (Allow Agent Payments, and a person's review
+ * unless the owner lifted it), and a workflow started by another workflow (Allow Sub-Workflow
+ * Payments). Tells whether every item was refused.
+ */
+function refuseWhoMayNotPay(check: Check): boolean {
+	const { ctx, rails } = check;
+	if (isAgentRun(ctx) && !rails.allowAgentPayments) {
+		refuseEvery(
+			check,
+			'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.',
+			'Allow Agent Payments is off in the Crypto Settlement API credential (Guardrails). Reads stay allowed. Nothing was sent.',
+		);
+		return true;
+	}
+	if (isAgentRun(ctx) && rails.agentPaymentsNeedHumanReview && !reviewedByPerson(ctx)) {
+		const review = reviewRefusal(ctx);
+		refuseEvery(check, review.message, review.description);
+		return true;
+	}
+	const mode = startedByAnotherWorkflow(ctx);
+	if (mode !== undefined && !rails.allowSubWorkflowPayments) {
+		refuseEvery(check, subWorkflowRefusal(mode), SUB_WORKFLOW_REFUSAL_DETAIL);
+		return true;
+	}
+	return false;
+}
+
+/** Why a payment in a workflow another workflow started is refused, by the mode n8n ran it in. */
+function subWorkflowRefusal(mode: string): string {
+	const started =
+		mode === 'integrated'
+			? "this workflow was started by another workflow (n8n's Execute Workflow node, or an AI agent's Call n8n Workflow Tool: n8n does not tell which)"
+			: mode === 'error'
+				? "this is an error workflow, started by another workflow's failure"
+				: `this workflow runs in n8n's execution mode '${mode}', which the node does not know as a workflow started by a person, a trigger or a webhook`;
+	return `This payment is refused: ${started}, and the owner of the credential has not allowed payments in workflows started by another workflow. Nothing was sent.`;
+}
+
+const SUB_WORKFLOW_REFUSAL_DETAIL = `${guardrailLabel('allowSubWorkflowPayments')} is off in the Crypto Settlement API credential (Guardrails), so that an AI agent cannot pay through a sub-workflow. The credential's owner may turn it on only if every workflow that may start this one is trusted to pay: then every other guardrail still applies, but an AI agent's Call n8n Workflow Tool pays too, whatever Allow Agent Payments says, and without a person's review. Or run the payment in the starting workflow itself. Nothing was sent.`;
+
+/** A guardrail value the node cannot read refuses every item. Tells whether it did. */
+function refuseUnreadableGuardrails(check: Check): boolean {
+	const [first] = check.rails.misread;
+	if (first) refuseEvery(check, misreadText(first), whereIs(first.name));
+	return first !== undefined;
+}
+
+/** Require External ID in Production: a derived External ID is new in every execution. */
+function refuseDerivedExternalIds({ rails, payments, refuse }: Check): void {
+	if (!rails.requireExternalId || !rails.production) return;
+	for (const { index, payment } of payments) {
+		if (payment.key?.derived) {
+			refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
 		}
 	}
-	return rates;
 }
 
-function valueUsd(payment: Payment, rates: Rates | undefined): number | string {
-	const { amount } = payment;
-	if ('usd' in amount) return amount.usd;
-	if (!rates) return 'the service\'s rates could not be read';
-	if ('crypto' in amount) {
-		const price = rates.usdPerToken.get(amount.token.toUpperCase());
-		return price ? amount.crypto * price : `the service's rates give no USD price for ${amount.token}`;
+/** Allowed Destinations: the saved payout addresses, or the credential's list. */
+async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check): Promise<void> {
+	if (rails.destinations === 'any' || !payments.some(({ payment }) => payment.destination)) return;
+	const allowed = await allowedDestinations(ctx, http, rails).catch((error: Error) => error);
+	for (const { index, payment } of payments) {
+		const destination = payment.destination;
+		if (!destination) continue;
+		if (allowed instanceof Error) {
+			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${allowed.message}`, whereIs('destinations'));
+		} else if (!allowed.some((entry) => matches(entry, destination))) {
+			const { token, network, address } = destination;
+			refuse(
+				index,
+				rails.destinations === 'savedOnly'
+					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
+					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
+				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
+			);
+		}
 	}
-	const rate = rates.localPerUsd.get(amount.fiat.toUpperCase());
-	return rate ? amount.value / rate : `the service's rates give no ${amount.fiat.toUpperCase()} rate`;
 }
+
+/** Each item's USD value (set on the item as `valueUsd`), and Max per Withdrawal. Only when a limit is set. */
+async function valueEachItem({ rails, payments, refuse, rates }: Check): Promise<Map<number, number>> {
+	const values = new Map<number, number>();
+	if (rails.maxPerWithdrawalUsd <= 0 && rails.maxPerDayUsd <= 0) return values;
+	for (const { index, payment, parts } of payments) {
+		const value = valueUsd(payment.amount, 'usd' in payment.amount ? undefined : await rates());
+		if (typeof value === 'string') {
+			refuse(index, `This item cannot be valued in USD, so its limits cannot be checked: ${value}`);
+			continue;
+		}
+		parts.valueUsd = Math.round(value * 100) / 100;
+		values.set(index, value);
+		if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
+			refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
+		}
+	}
+	return values;
+}
+
+/**
+ * Max per Day: today's withdrawals from the service's list (dailyTotal.ts), what this process's
+ * other runs are about to send, and this run's items in order. One run at a time per credential
+ * reads the day and reserves its share, until `release`.
+ */
+async function reserveWithinTheDay(check: Check, values: Map<number, number>): Promise<Checked> {
+	const { ctx, http, rails, payments, refused, refuse } = check;
+	const key = credentialKey(ctx);
+	const run = runOf(ctx);
+	return await oneAtATime(`guardrails ${key}`, async () => {
+		let today: number;
+		try {
+			today = await readTodaysTotal(ctx, http, check.rates);
+		} catch (error) {
+			refuseEvery(check, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
+			return { refused, release: () => undefined };
+		}
+		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
+		let planned = 0;
+		for (const { index } of payments) {
+			const value = values.get(index);
+			if (value === undefined || refused.has(index)) continue;
+			if (today + others + planned + value > rails.maxPerDayUsd) {
+				refuse(index, `Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`, whereIs('maxPerDayUsd'));
+				continue;
+			}
+			planned += value;
+		}
+		const runs = reserved.get(key) ?? new Map<object, number>();
+		runs.set(run, (runs.get(run) ?? 0) + planned);
+		reserved.set(key, runs);
+		const release = () => {
+			runs.delete(run);
+			if (!runs.size) reserved.delete(key);
+		};
+		return { refused, release };
+	});
+}
+
+// ------------------------------------------------------------------------------ the service's reads
 
 async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Guardrails['allowed']> {
 	const { path } = ROUTES.payoutAddresses;
@@ -209,216 +381,6 @@ async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall):
 		const address = scalarText(record.address).trim();
 		if (!token || !address || (isStablecoin(token) && !network)) return [];
 		return [{ token, network, address }];
-	});
-}
-
-
-/**
- * How far the service's clock (its Date header) may move n8n's "today": minutes, never a day. A
- * header further off refuses the item: n8n's clock or the service's is wrong, and which day it is
- * cannot be told, so the day's total cannot be either.
- */
-export const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The start (UTC) of today: n8n's clock, moved by the service's Date header within SERVICE_CLOCK_SKEW_MS. */
-function todayStart(dateHeader: string | undefined): number {
-	const now = Date.now();
-	const told = Date.parse(dateHeader ?? '');
-	if (Number.isFinite(told) && Math.abs(told - now) > SERVICE_CLOCK_SKEW_MS) {
-		const minutes = Math.round((told - now) / 60_000);
-		throw new Error(
-			`the service's clock (Date: ${String(dateHeader)}) is ${Math.abs(minutes)} minutes ${minutes > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the ${SERVICE_CLOCK_SKEW_MS / 60_000} minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
-		);
-	}
-	const today = new Date(Number.isFinite(told) ? told : now);
-	return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-}
-
-/** The page size of the daily limit's reads of the withdrawal list (the size Withdrawal → Get Many reads). */
-const WITHDRAWALS_PAGE_SIZE = 100;
-
-/**
- * Today's (UTC, see todayStart) withdrawals of this credential, in USD, from the service's own
- * list: every withdrawal counts but those whose status LIFECYCLES marks refunded, nor the payouts
- * the service makes by itself from deposits (auto-settlement: records with a `trade`). The spec does not say in which
- * order the list comes, so the walk stops at a page wholly before today only once the list has shown
- * itself newest first (every record so far no newer than the one before it, some older); otherwise
- * it reads every page, within the list's page budget, and refuses when that is not enough.
- */
-async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
-	const { path } = ROUTES.withdrawals;
-	const size = WITHDRAWALS_PAGE_SIZE;
-	let total = 0;
-	let dayStart: number | undefined;
-	const counted = new Set<string>();
-	let previous: number | undefined;
-	let newestFirst: boolean | undefined;
-	for (let page = 1; page <= maxPagesFor(size); page++) {
-		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size } };
-		const response = await callApi(ctx, http, request, 'safe');
-		if (!isSuccess(response)) throw serviceError(ctx, request, response);
-		dayStart ??= todayStart(header(response.headers, 'date'));
-		const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
-		let older = 0;
-		for (const record of records) {
-			const created = Date.parse(scalarText(record.createdAt));
-			if (!Number.isFinite(created)) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
-			if (previous !== undefined && created !== previous) newestFirst = created < previous && newestFirst !== false;
-			previous = created;
-			if (created < dayStart) {
-				older++;
-				continue;
-			}
-			// A list that shifts while it is read repeats a record at a page boundary: counted once.
-			const id = scalarText(record.id);
-			if (id && counted.has(id)) continue;
-			if (id) counted.add(id);
-			if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || (record.trade !== null && record.trade !== undefined && record.trade !== '')) continue;
-			total += recordUsd(record, await rates());
-		}
-		if (records.length === 0 || response.body.meta?.hasNextPage !== true) return total;
-		if (newestFirst === true && older === records.length) return total;
-	}
-	throw new Error(`today's withdrawals could not be counted within ${maxPagesFor(size)} pages of the service's withdrawal list`);
-}
-
-function recordUsd(record: IDataObject, rates: Rates | undefined): number {
-	const amount = Number(record.amount);
-	if (record.amount !== null && record.amount !== undefined && Number.isFinite(amount)) return amount;
-	const value = valueUsd({ amount: { token: scalarText(record.token), crypto: Number(record.cryptoAmount) } }, rates);
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	throw new Error(`withdrawal ${scalarText(record.id)} cannot be valued in USD`);
-}
-
-// ------------------------------------------------------------------------------------- the check
-
-/** What this process's runs are about to send today, per credential, until their batch settles. */
-const reserved = new Map<string, Map<object, number>>();
-
-/**
- * Checks the guardrails of every money-moving item of a run. Returns the refusal of each refused
- * item (by index), sets each accepted item's `valueUsd`, and a `release` to call once the run's
- * sends have settled (its reservation against the day's limit ends then).
- */
-export async function checkGuardrails(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	spec: OperationSpec,
-	items: Array<{ index: number; parts: RequestParts }>,
-): Promise<{ refused: Map<number, Error>; release: () => void }> {
-	const refused = new Map<number, Error>();
-	const release = () => undefined;
-	if (!spec.payment || !items.length) return { refused, release };
-	const rails = guardrailsOf(await credentialsOf(ctx));
-	const payments = items.map((item) => ({ ...item, payment: (spec.payment as NonNullable<OperationSpec['payment']>)(item.parts) }));
-	const refuse = (index: number, message: string, detail?: string) => {
-		if (!refused.has(index)) refused.set(index, refusal(ctx, index, message, detail));
-	};
-
-	if (isAgentRun(ctx) && !rails.allowAgentPayments) {
-		for (const { index } of payments) {
-			refuse(
-				index,
-				'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.',
-				"Allow Agent Payments is off in the Crypto Settlement API credential (Guardrails). Reads stay allowed. Nothing was sent.",
-			);
-		}
-		return { refused, release };
-	}
-	if (isAgentRun(ctx) && rails.agentPaymentsNeedHumanReview && !reviewedByPerson(ctx)) {
-		const review = reviewRefusal(ctx);
-		for (const { index } of payments) refuse(index, review.message, review.description);
-		return { refused, release };
-	}
-
-	if (rails.misread.length) {
-		for (const { index } of payments) refuse(index, misreadText(rails.misread[0]), whereIs(rails.misread[0].name));
-		return { refused, release };
-	}
-
-	if (rails.requireExternalId && rails.production) {
-		for (const { index, payment } of payments) {
-			if (payment.key?.derived) {
-				refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
-			}
-		}
-	}
-
-	const destinationsOk = await allowedDestinations(ctx, http, rails).catch((error: Error) => error);
-	for (const { index, payment } of payments) {
-		if (!payment.destination || rails.destinations === 'any') continue;
-		if (destinationsOk instanceof Error) {
-			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${destinationsOk.message}`, whereIs('destinations'));
-			continue;
-		}
-		if (!destinationsOk.some((allowed) => matches(allowed, payment.destination as NonNullable<Payment['destination']>))) {
-			const { token, network, address } = payment.destination;
-			refuse(
-				index,
-				rails.destinations === 'savedOnly'
-					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
-					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
-				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
-			);
-		}
-	}
-
-	const valuing = rails.maxPerWithdrawalUsd > 0 || rails.maxPerDayUsd > 0;
-	let ratesRead: Promise<Rates | undefined> | undefined;
-	const rates = async () => await (ratesRead ??= readRates(ctx, http).catch(() => undefined));
-	const values = new Map<number, number>();
-	if (valuing) {
-		for (const { index, payment, parts } of payments) {
-			const value = valueUsd(payment, 'usd' in payment.amount ? undefined : await rates());
-			if (typeof value === 'string') {
-				refuse(index, `This item cannot be valued in USD, so its limits cannot be checked: ${value}`);
-				continue;
-			}
-			parts.valueUsd = Math.round(value * 100) / 100;
-			values.set(index, value);
-			if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
-				refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
-			}
-		}
-	}
-	if (rails.maxPerDayUsd <= 0) return { refused, release };
-
-	// One run at a time per credential reads the day and reserves its share.
-	const key = credentialKey(ctx);
-	const run = runOf(ctx);
-	return await oneAtATime(`guardrails ${key}`, async () => {
-		let today: number;
-		try {
-			today = await readTodaysTotal(ctx, http, rates);
-		} catch (error) {
-			for (const { index } of payments) refuse(index, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
-			return { refused, release };
-		}
-		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
-		let planned = 0;
-		for (const { index } of payments) {
-			const value = values.get(index);
-			if (value === undefined || refused.has(index)) continue;
-			if (today + others + planned + value > rails.maxPerDayUsd) {
-				refuse(
-					index,
-					`Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`,
-					whereIs('maxPerDayUsd'),
-				);
-				continue;
-			}
-			planned += value;
-		}
-		const runs = reserved.get(key) ?? new Map<object, number>();
-		runs.set(run, (runs.get(run) ?? 0) + planned);
-		reserved.set(key, runs);
-		return {
-			refused,
-			release: () => {
-				runs.delete(run);
-				if (!runs.size) reserved.delete(key);
-			},
-		};
 	});
 }
 
