@@ -4,6 +4,7 @@
  * service, on a clock the test sets: n8n's (faked) and the service's Date header.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { tronAddress } from './addresses';
 import { runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from './local-service';
 
@@ -59,7 +60,7 @@ async function service(options: ListOptions) {
 
 const pay = (amount: number, ref: string, credentials: IDataObject) =>
 	runNode(
-		{ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amountType: 'usd', amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' },
+		{ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: tronAddress('daily-limit'), amountType: 'usd', amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' },
 		{ items: [{ amount, ref }], credentials },
 	);
 

@@ -7,9 +7,13 @@
  * HTTP service.
  */
 import type { IDataObject, WorkflowExecuteMode } from 'n8n-workflow';
+import { tronAddress } from './addresses';
 import { runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, withdrawalService, type Seen } from './local-service';
 import { guardrailsInShort } from '../../nodes/CryptoSettlement/money/guardrailSummary';
+
+/** A valid TRC20 address (the node checks an address's form before any payment). */
+const DESTINATION = tronAddress('sub-workflows');
 
 const servers = serversClosedAfterEach();
 
@@ -30,7 +34,7 @@ const crypto: IDataObject = {
 	operation: 'createCrypto',
 	token: 'USDT',
 	network: 'TRC20',
-	walletAddress: 'TXyz',
+	walletAddress: DESTINATION,
 	amountType: 'usd',
 	amount: '={{ $json.amount }}',
 	externalId: '={{ $json.ref }}',
@@ -110,7 +114,7 @@ describe('on: the payment goes, and every other guardrail still applies', () => 
 		const on = { baseUrl, allowSubWorkflowPayments: true, maxPerWithdrawalUsd: 50 };
 		expect((await pay('integrated', on)).error).toBeUndefined();
 		expect((await pay('integrated', on, crypto, 80)).error?.message).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
-		expect((await pay('error', { ...on, destinations: 'savedOnly' })).error?.message).toBe('Destination TXyz (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones');
+		expect((await pay('error', { ...on, destinations: 'savedOnly' })).error?.message).toBe(`Destination ${DESTINATION} (USDT on TRC20) is not a saved payout address, and this credential pays only to saved ones`);
 		expect(moneySent()).toBe(1);
 	});
 
