@@ -16,7 +16,7 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections (the README's Operations table has its own markers). */
-const FILES = ['README.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
+const FILES = ['README.md', 'docs/usage.md', 'docs/guardrails.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
 
 const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 

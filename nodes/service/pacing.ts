@@ -14,7 +14,7 @@ import type { ApiContext } from './api';
  */
 const RATE_WINDOW_MS = 60_250;
 /**
- * Requests in flight per credential and route adapt to the service (README, "Pacing, retries and
+ * Requests in flight per credential and route adapt to the service (docs/usage.md, "Pacing, retries and
  * timeouts"): they start at 32, grow by one per fast clean answer (doubling per round trip) up to
  * 256, and halve on a 429, a 5xx, a failure without an answer, or an answer much slower than usual.
  */

@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { requestingNode, workflowNodeType } from '../engine/engine';
 
 /**
- * Whether a person approved this very tool call (README, "AI agents"). n8n 2.x gates an AI
+ * Whether a person approved this very tool call (docs/guardrails.md, "AI agents: a person approves each payment"). n8n 2.x gates an AI
  * Agent's tool behind a human review node (`…HitlTool`: Send Email, Slack, Telegram, Chat, … with
  * send and wait) connected `tool → review node → agent` (`ai_tool`). The agent calls the review
  * node; only after a person approved does the engine run the tool, with the review node as the

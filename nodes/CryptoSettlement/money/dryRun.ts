@@ -13,7 +13,7 @@ import { isObject } from '../../service/values';
 import { lookUp } from './withdrawals';
 
 /**
- * 'Dry Run' of a money-moving item (README, "Guardrails"): it has passed every check (fields, the
+ * 'Dry Run' of a money-moving item (docs/guardrails.md, "The guardrails"): it has passed every check (fields, the
  * credential's guardrails, for a withdrawal the External ID lookup), and what would be sent is
  * output with `dryRun: true` instead, with the credential's guardrails and, for a withdrawal, what
  * leaves the balance, the fee and what the recipient receives. Nothing that moves money is sent.

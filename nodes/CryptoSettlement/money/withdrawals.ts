@@ -82,7 +82,7 @@ export function compareWithRecord(record: IDataObject, expected: IDataObject): {
 }
 
 /**
- * Sends a withdrawal at most once (README, "Never paid twice"): looked up first; sent once; an
+ * Sends a withdrawal at most once (docs/usage.md, "Never paid twice"): looked up first; sent once; an
  * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
  * followed by lookups for a late commit, never by a second send. Only a connection that failed
  * before any byte left, or a 429, is sent again. With the turn's `earlierInDoubt` (n8n's Retry On
@@ -266,7 +266,7 @@ export type LookupAhead = Promise<
 
 /**
  * Looks the External ID up once `near` says the item is close to its turn, so that the lookup is
- * done by then and only the send is on the paced route's critical path (README, "Speed"). A read
+ * done by then and only the send is on the paced route's critical path (docs/speed.md). A read
  * only: its answer is checked again under the External ID's lock before it is trusted
  * (`stillTrue`), and a failed one is repeated then.
  */
