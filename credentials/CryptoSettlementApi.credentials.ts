@@ -221,6 +221,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			name: 'allowSubWorkflowPayments',
 			type: 'boolean',
 			default: false,
+			noDataExpression: true,
 			description:
 				"Whether a withdrawal or swap may run in a workflow started by another workflow (n8n's Execute Workflow node, an AI agent's Call n8n Workflow Tool, an error workflow). n8n does not tell the node which started it, so on, an AI agent pays through a sub-workflow whatever Allow Agent Payments says and without review; every other guardrail still applies.",
 		},

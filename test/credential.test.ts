@@ -75,6 +75,7 @@ test('every guardrail field of the credential takes a fixed value, never an expr
 		'requireExternalId',
 		'allowAgentPayments',
 		'agentPaymentsNeedHumanReview',
+		'allowSubWorkflowPayments',
 	]);
 	for (const property of guardrails) expect({ name: property.name, noDataExpression: property.noDataExpression }).toEqual({ name: property.name, noDataExpression: true });
 });

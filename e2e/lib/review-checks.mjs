@@ -13,7 +13,7 @@ import { loadTemplate, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
 import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
-import { approvalLinks } from './smtp-server.mjs';
+import { approvalLinks, followApprovalLink } from './smtp-server.mjs';
 import { assert, check } from './report.mjs';
 
 /** The template as the test runs it (its own id: the template itself is imported as npm start does, for its picture). */
@@ -40,8 +40,6 @@ export const REVIEW_SCENARIOS = {
 };
 const REVIEW_REFUSAL = 'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.';
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
-/** n8n answers approval links only for a browser (it ignores link previews and bots). */
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 /** The template with the e2e credentials and an ungated copy of the tool. */
 export function reviewWorkflow() {
@@ -80,17 +78,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		waitFor(() => model.of(scenario).length === REVIEW_SCENARIOS[scenario].length + 1, { timeoutMs: 90000, what: `the agent's answer in ${scenario}` });
 	const email = (externalId, after) => smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
 	// The email leaves before n8n has put the execution to wait: until then the link answers 409.
-	const follow = async (url) => {
-		let res;
-		await waitFor(
-			async () => {
-				res = await httpJson('GET', url, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
-				return res.status !== 409;
-			},
-			{ timeoutMs: 30000, intervalMs: 500, what: 'the execution waiting for the approval' },
-		);
-		assert(res.status === 200, `the link answered ${res.status}: ${res.text.slice(0, 200)}`);
-	};
+	const follow = followApprovalLink;
 
 	await check('agent with human review: the approval email names the payment; approved, it is paid once; asked again, answered as already submitted', async () => {
 		const before = smtp.messages.length;

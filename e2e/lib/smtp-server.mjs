@@ -4,6 +4,9 @@
 // `onMessage` (npm start) is called with each message as it arrives.
 import net from 'node:net';
 
+import { httpJson, waitFor } from '../../tooling/util.mjs';
+import { assert } from './report.mjs';
+
 export async function startSmtpServer({ onMessage } = {}) {
 	const messages = [];
 	const waiters = new Set();
@@ -128,4 +131,21 @@ function decodeWords(text) {
 			? Buffer.from(value, 'base64').toString('utf8')
 			: Buffer.from(value.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, hex) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
 	);
+}
+
+/** n8n ignores an approval link opened without a browser's user agent (a mail scanner's preview). */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+
+/** Opens an approval link as a person's browser would, once n8n has put the execution to wait. */
+export async function followApprovalLink(url) {
+	let res;
+	// The email leaves before n8n has put the execution to wait: until then the link answers 409.
+	await waitFor(
+		async () => {
+			res = await httpJson('GET', url, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
+			return res.status !== 409;
+		},
+		{ timeoutMs: 30000, intervalMs: 500, what: 'the execution waiting for the approval' },
+	);
+	assert(res.status === 200, `the link answered ${res.status}: ${res.text.slice(0, 200)}`);
 }

@@ -14,7 +14,7 @@ import { loadTemplate, sandboxApi, sandboxCredential, TEMPLATES, TEMPLATES_DIR, 
 import { REPO_ROOT } from '../../tooling/util.mjs';
 import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
-import { approvalLinks } from './smtp-server.mjs';
+import { approvalLinks, followApprovalLink } from './smtp-server.mjs';
 
 /** The e2e's credentials by type, bound to the templates' placeholders (the mailbox is review-checks.mjs's). */
 const PAYOUTS_CREDENTIAL = { id: 'csE2eTplPay00001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal)' };
@@ -58,8 +58,6 @@ const PAID_BEFORE = 'tpl-vendor-3';
 const OVER_LIMIT = 'tpl-vendor-4';
 
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
-/** n8n answers Send and Wait links only for a browser (it ignores link previews and bots). */
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 const uuid = (seed) => {
 	const h = crypto.createHash('sha256').update(seed).digest('hex');
@@ -157,18 +155,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 	await knownNodesCheck({ n8n, line });
 
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
-	const follow = async (url) => {
-		let res;
-		// The email leaves before n8n has put the execution to wait: until then the link answers 409.
-		await waitFor(
-			async () => {
-				res = await httpJson('GET', url, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
-				return res.status !== 409;
-			},
-			{ timeoutMs: 30000, intervalMs: 500, what: 'the execution waiting for the approval' },
-		);
-		assert(res.status === 200, `the link answered ${res.status}: ${res.text.slice(0, 200)}`);
-	};
+	const follow = followApprovalLink;
 
 	await check('template "Pay vendors …": one approval email naming the batch total, the fee and what recipients get; nothing paid before it; approved, each new row paid once; every row marked in the sheet; run again, nobody paid twice', async () => {
 		// A row paid before the run, under its External ID (as by an earlier run of the template).

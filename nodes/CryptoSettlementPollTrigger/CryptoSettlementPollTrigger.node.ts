@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { eventsProperty } from '../events/events';
+import { eventsProperty, optionsProperty } from '../events/events';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
 
@@ -74,13 +74,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 				displayOptions: { show: { source: ['webhookEvents'] } },
 			},
 			eventsProperty('Events that start the workflow; others are skipped'),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
+			optionsProperty([
 				{
 					displayName: 'Max Pages per Poll',
 					name: 'maxPagesPerPoll',
@@ -90,8 +84,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 					description:
 						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
 				},
-				],
-			},
+			]),
 		],
 	};
 

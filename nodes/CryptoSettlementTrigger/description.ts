@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { APP_DESCRIPTION } from '../service/catalog';
-import { eventsProperty } from '../events/events';
+import { eventsProperty, optionsProperty } from '../events/events';
 
 /**
  * The trigger's description. n8n's node creator shows a node `xTrigger` and a node `x` that has
@@ -35,13 +35,7 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Whether to drop a delivery whose event, ID and status (plus confirmations for trade.pending) were already emitted. Deliveries are at least once.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
+	optionsProperty([
 			{
 				displayName: 'Accept Unsigned Deliveries (Unsafe)',
 				name: 'acceptUnsignedDeliveries',
@@ -91,6 +85,5 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether to require the x-webhook-secret header. Kept for older workflows: the secret is always checked when the credential has one, and on here, activation also fails without one.',
 			},
-		],
-	},
+		]),
 ];

@@ -45,3 +45,8 @@ export function eventsProperty(description: string): INodeProperties {
 		description,
 	};
 }
+
+/** The Options collection of a trigger's panel. */
+export function optionsProperty(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
+}
