@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { tradeIdOf } from './values';
 
 /**
  * The unit of each amount in the service's records, named beside the amount (docs/api.md,
@@ -54,7 +55,7 @@ export function withUnits(record: IDataObject, names: Record<string, string>, un
 export function withCurrencies(record: IDataObject): IDataObject {
 	const local = currencyUnit(record.currency);
 	return withUnits(record, WITHDRAWAL_UNIT_FIELDS, {
-		amount: record.trade ? undefined : 'USD',
+		amount: tradeIdOf(record.trade) !== undefined ? undefined : 'USD',
 		fee: local,
 		payoutAmount: local,
 		currency: local,

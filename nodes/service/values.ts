@@ -40,3 +40,16 @@ function namesItsRow(error: unknown): boolean {
 export function withItsRow(error: unknown, row: string, description: string): string {
 	return namesItsRow(error) ? description : `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${description}`;
 }
+
+/**
+ * The trade a withdrawal record's `trade` names: an id, or an object with one (auto-settlement
+ * payouts the service makes from a deposit have one). `false`, `0`, `{}`, `""` and the text
+ * `"null"` name no trade (docs/guardrails.md, "The value of a listed withdrawal"). One reading for
+ * the daily limit, the statement and the units of a withdrawal's amounts.
+ */
+export function tradeIdOf(value: unknown): string | undefined {
+	if (isObject(value)) return tradeIdOf(value.id) ?? tradeIdOf(value._id);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	return /^[A-Za-z0-9][\w-]*$/.test(text) && !/^(null|undefined|none|nil|false|true|nan|0+)$/i.test(text) ? text : undefined;
+}

@@ -5,7 +5,7 @@ import type { ApiRequest, ApiResponse, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { header } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
-import { isObject, scalarText } from '../../service/values';
+import { isObject, scalarText, tradeIdOf } from '../../service/values';
 import { maxPagesFor } from '../engine/lists';
 import { valueUsd, type Rates } from './rates';
 
@@ -121,14 +121,6 @@ async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: numbe
 	throw new Error(`the service's withdrawal list changed under every one of ${WALKS} reads (the last saw ${short}), so today's withdrawals could not be counted`);
 }
 
-/** Whether a record's `trade` names a trade (an id, or an object with one): auto-settlement payouts have one. */
-export function namesATrade(value: unknown): boolean {
-	if (isObject(value)) return namesATrade(value.id) || namesATrade(value._id);
-	if (typeof value !== 'string') return false;
-	const text = value.trim();
-	return /^[A-Za-z0-9][\w-]*$/.test(text) && !/^(null|undefined|none|nil|false|true|nan|0+)$/i.test(text);
-}
-
 /** An amount a record states: a number of 0 or more (or such text); `missing` when absent or empty; `invalid` otherwise. */
 function statedAmount(value: unknown): number | 'missing' | 'invalid' {
 	if (value === undefined || value === null || value === '') return 'missing';
@@ -172,7 +164,7 @@ export async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCa
 		const created = Date.parse(scalarText(record.createdAt));
 		if (!Number.isFinite(created)) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
 		if (created < dayStart) continue;
-		if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || namesATrade(record.trade)) continue;
+		if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || tradeIdOf(record.trade) !== undefined) continue;
 		total += await recordUsd(record, rates);
 	}
 	return total;

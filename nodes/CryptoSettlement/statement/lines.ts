@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { statusOf } from '../../service/catalog';
-import { isObject, scalarText } from '../../service/values';
+import { isObject, scalarText, tradeIdOf } from '../../service/values';
 import { HOUR_MS, type Day } from './day';
 
 /**
@@ -202,7 +202,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 }
 
 function withdrawalKind(record: IDataObject): LineKind {
-	if (scalarText(record.trade)) return 'autoSettlement';
+	if (tradeIdOf(record.trade) !== undefined) return 'autoSettlement';
 	if (scalarText(record.token) || scalarText(record.walletAddress)) return 'cryptoWithdrawal';
 	if (scalarText(record.bankName) || scalarText(record.accountNumber) || scalarText(record.bankAccount)) return 'bankWithdrawal';
 	return scalarText(record.currency).toLowerCase() === 'usd' ? 'cryptoWithdrawal' : 'bankWithdrawal';
@@ -222,7 +222,7 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 	const usd = numberIn(record.amount);
 	const externalId = scalarText(record.externalId).trim();
 	const status = statusOf('withdrawal', line.status);
-	const trade = kind === 'autoSettlement' ? trades.get(scalarText(record.trade)) : undefined;
+	const trade = kind === 'autoSettlement' ? trades.get(tradeIdOf(record.trade) ?? '') : undefined;
 	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
 	const destination =
 		kind === 'cryptoWithdrawal'
@@ -245,7 +245,7 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 	const unreadable = !currency || payout === undefined || fee === undefined;
 	if (!unreadable) line.amount = cents(-payout);
 	const what = kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal';
-	line.description = `${kind === 'autoSettlement' ? `Auto-settlement of deposit ${scalarText(record.trade)}` : kind === 'cryptoWithdrawal' ? `Crypto withdrawal${scalarText(record.token) ? ` of ${scalarText(record.cryptoAmount)} ${scalarText(record.token)}${scalarText(record.network) ? ` (${scalarText(record.network)})` : ''}` : ''}` : 'Bank withdrawal'} to ${destination || 'an unnamed destination'}`;
+	line.description = `${kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}` : kind === 'cryptoWithdrawal' ? `Crypto withdrawal${scalarText(record.token) ? ` of ${scalarText(record.cryptoAmount)} ${scalarText(record.token)}${scalarText(record.network) ? ` (${scalarText(record.network)})` : ''}` : ''}` : 'Bank withdrawal'} to ${destination || 'an unnamed destination'}`;
 	const refunded = status?.refunded === true;
 	line.exception = join(
 		unreadable &&
@@ -255,7 +255,7 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 		kind !== 'autoSettlement' &&
 			!externalId &&
 			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
-		kind === 'autoSettlement' && !trade && `The deposit ${scalarText(record.trade)} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
+		kind === 'autoSettlement' && !trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
 		openTooLong('withdrawal', record, options, what),
 	);
 	const lines = [line];
