@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { PACKAGE_ROOT } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
+import { box, inside, isSticky, overlap } from '../harness/canvas';
 
 interface WorkflowNode {
 	name: string;
@@ -57,15 +58,6 @@ describe('the example workflows teach safe patterns', () => {
 });
 
 describe('the example workflows read well on the canvas (issue 27)', () => {
-	const isSticky = (node: WorkflowNode) => node.type === 'n8n-nodes-base.stickyNote';
-	/** A node's box on the canvas with room for its label below (n8n draws nodes 100 × 100 from their position). */
-	const box = (node: WorkflowNode) =>
-		isSticky(node)
-			? { left: node.position[0], top: node.position[1], right: node.position[0] + Number(node.parameters.width), bottom: node.position[1] + Number(node.parameters.height) }
-			: { left: node.position[0], top: node.position[1], right: node.position[0] + 200, bottom: node.position[1] + 150 };
-	type Box = ReturnType<typeof box>;
-	const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-	const inside = (a: Box, b: Box) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
 
 	test.each(EXAMPLES)('%s: no two nodes overlap, and a sticky note holds a node whole or not at all', (file) => {
 		const { nodes } = load(file);

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../harness';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
+import { box, inside, isSticky, overlap } from '../harness/canvas';
 
 interface TemplateNode {
 	name: string;
@@ -41,19 +42,10 @@ const FILES = readdirSync(DIR).filter((file) => file.endsWith('.json'));
 const load = (file: string) => JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Template;
 const README = readFileSync(path.join(DIR, 'README.md'), 'utf8');
 
-const isSticky = (node: TemplateNode) => node.type === 'n8n-nodes-base.stickyNote';
 const isTrigger = (node: TemplateNode) => /trigger$|\.webhook$|Trigger$/i.test(node.type);
 const content = (node: TemplateNode) => String(node.parameters.content ?? '');
 /** The overview: the one sticky note that starts with the template's title. */
 const overviewOf = (template: Template) => template.nodes.filter((node) => isSticky(node) && content(node).startsWith(`## ${template.name}\n`));
-/** A node's box with room for its label (n8n draws nodes 100 × 100 from their position), a sticky note's own. */
-const box = (node: TemplateNode) =>
-	isSticky(node)
-		? { left: node.position[0], top: node.position[1], right: node.position[0] + Number(node.parameters.width), bottom: node.position[1] + Number(node.parameters.height) }
-		: { left: node.position[0], top: node.position[1], right: node.position[0] + 200, bottom: node.position[1] + 150 };
-type Box = ReturnType<typeof box>;
-const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-const inside = (a: Box, b: Box) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
 
 /** Parameters that name something of the user's (a document, a mailbox, a channel, a table, an address). */
 const USER_RESOURCES = ['documentId', 'sheetName', 'fromEmail', 'toEmail', 'sendTo', 'channelId', 'dataTableId', 'walletAddress', 'chatId', 'url'];
