@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Webhook throughput in n8n's queue mode (issue #29): the real n8n 2.41.1 (tooling/n8n-install.mjs)
+// Webhook throughput in n8n's queue mode (issue #29): the real n8n 2.x (tooling/n8n-install.mjs)
 // with PostgreSQL and Redis from Debian's packages, one main and two workers (concurrency 5). Bursts
 // of deliveries from concurrent senders go to n8n's own Webhook node (POST, respond immediately)
 // and to this package's trigger with its default options (webhook secret, Confirm With API against

@@ -10,8 +10,8 @@ const require = createRequire(import.meta.url);
 
 /** n8n's HTTP Request node (a VersionedNodeType) from the local n8n install. */
 export async function loadHttpRequestNode() {
-	const { cacheDir, ensureN8n } = await import(path.join(ROOT, 'tooling', 'n8n-install.mjs'));
-	const candidates = ['n8n-2.41.1', 'n8n-1.123.81'].map((dir) =>
+	const { cacheDir, ensureN8n, LINES } = await import(path.join(ROOT, 'tooling', 'n8n-install.mjs'));
+	const candidates = [LINES[2], LINES[1]].map(({ version }) => `n8n-${version}`).map((dir) =>
 		path.join(cacheDir(), dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
 	);
 	let file = candidates.find((candidate) => fs.existsSync(candidate));
