@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { scalarText } from '../../service/values';
 import { runOf } from '../engine/engine';
@@ -21,6 +21,13 @@ import { readBalances, summarize } from '../statement/summary';
  */
 
 const OUTPUTS = ['summary', 'lines', 'exceptions', 'file'] as const;
+
+/**
+ * The most lines Output `lines` gives as items (docs/statement.md, "Speed"): a busy merchant's day of
+ * 200,000 records is about 400,000 lines, more than a workflow holds as items; such a day is taken as
+ * its file (one per currency) or its exceptions.
+ */
+export const LINES_OUTPUT_MAX = 100_000;
 const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
 const GET_FIELDS: INodeProperties[] = [
@@ -261,7 +268,16 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { olderThan, account: true }));
 	const dayLines = linesOf(lists, { day, now, pendingAfterHours });
 	const { lines } = dayLines;
-	if (output === 'lines') return lines.map((json) => ({ json }));
+	if (output === 'lines') {
+		if (lines.length > LINES_OUTPUT_MAX) {
+			throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
+				itemIndex: ctx.getItemIndex(),
+				description:
+					'A day this busy is taken as its files: Output File gives one file per currency with every line (import it, or read it with Extract From File a part at a time), and Output Exceptions only the lines that need a person.',
+			});
+		}
+		return lines.map((json) => ({ json }));
+	}
 	if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
 	const summary = summarize({ day, lines: dayLines, account: lists.account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = lists.pages;
