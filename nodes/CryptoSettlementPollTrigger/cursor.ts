@@ -131,13 +131,28 @@ export interface Change {
 	identity: Identity;
 }
 
+/**
+ * A table keyed by the service's ids, with no inherited keys: an id `__proto__`, `constructor` or
+ * `toString` is an entry like any other. Its JSON form is a plain object whose keys are the ids
+ * (`JSON.parse` makes each one an own key, `__proto__` too) and reads back the same.
+ */
+export function idTable<T>(entries: Iterable<[string, T]> = []): Record<string, T> {
+	const table = Object.create(null) as Record<string, T>;
+	for (const [id, value] of entries) table[id] = value;
+	return table;
+}
+
+/** The cursor of a list not read yet. */
+export const newCursor = (): ListCursor => ({ seen: idTable(), open: idTable() });
+
 /** The cursor as stored, or undefined when it is missing or unreadable (the next poll is a first look). */
 export function readCursor(value: unknown): ListCursor | undefined {
 	const stored = value as Partial<ListCursor> | undefined;
 	if (!stored || typeof stored !== 'object' || !stored.position || typeof stored.seen !== 'object' || typeof stored.open !== 'object') {
 		return undefined;
 	}
-	return JSON.parse(JSON.stringify(stored)) as ListCursor;
+	const copy = JSON.parse(JSON.stringify(stored)) as ListCursor;
+	return { ...copy, seen: idTable(Object.entries(copy.seen)), open: idTable(Object.entries(copy.open)) };
 }
 
 /** A memory entry's size as JSON (`"id":[…],`). */
