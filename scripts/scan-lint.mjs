@@ -14,8 +14,8 @@ import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-packag
 import { packPackage } from '../tooling/pack.mjs';
 import { REPO_ROOT } from '../tooling/util.mjs';
 
-// What the scanner lints in the published tarball (analyzePackageByName in its scanner.mjs): the
-// compiled JavaScript and package.json; the source leg covers the TypeScript.
+// What the scanner lints in the published tarball (its analyzePackageByName, which does not export
+// these patterns): the compiled JavaScript and package.json; the source leg covers the TypeScript.
 const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 
 /** The tarball `npm pack` makes of the current build, unpacked into a temporary folder. */
