@@ -132,6 +132,7 @@ describe('contributor commands', () => {
 	});
 
 	test("CI runs every test: npm test runs jest's quick lane and npm run test:slow the slow lane, and there are no others", () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest's configuration is CommonJS
 		const { projects } = require('../../jest.config.js') as { projects: { displayName: string }[] };
 		expect(projects.map((project) => project.displayName)).toEqual(['quick', 'slow']);
 		const { scripts } = JSON.parse(read('package.json'));
