@@ -9,8 +9,6 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
-
 import { packPackage } from '../tooling/pack.mjs';
 import { REPO_ROOT } from '../tooling/util.mjs';
 
@@ -39,6 +37,9 @@ async function scan(label, dir, patterns) {
 }
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+// Loading the scanner makes a temporary folder (for the downloads this script skips): in ours.
+process.env.TMPDIR = workDir;
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
 try {
 	const source = await scan('source (package.json, nodes/, credentials/)', REPO_ROOT, SOURCE_FILE_PATTERNS);
 	const packed = await scan('packed tarball', await unpackedTarball(workDir), TARBALL_FILE_PATTERNS);
