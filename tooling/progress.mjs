@@ -4,7 +4,7 @@
 // fetching or the build is compiling, every second on a terminal and every few seconds in a log.
 // A first `npm start` takes minutes; without this it printed one line for all of them.
 //
-//   node tooling/progress.mjs '{"label":"2/3 installing n8n 2.41.3","cmd":"npm","args":["install"],"cwd":"…"}'
+//   node tooling/progress.mjs '{"label":"2/3 installing n8n 2.41.1","cmd":"npm","args":["install"],"cwd":"…"}'
 //   env: PROGRESS_INTERVAL_MS (between lines when stdout is not a terminal; default 5000)
 //
 // runWithProgressSync() runs this file in a child process, so callers that block (ensureN8n) still

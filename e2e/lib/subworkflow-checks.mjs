@@ -1,4 +1,4 @@
-// Issue #42, points 3 and 4, in a real n8n 2.x (tooling/n8n-install.mjs; docs/guardrails.md):
+// Issue #42, points 3 and 4, in a real n8n 2.41.1 (docs/guardrails.md):
 //
 //   AI Agent → Call n8n Workflow Tool → a sub-workflow with the plain Crypto Settlement node
 //     (e2e-subworkflow-agent.json, e2e-subworkflow-pays.json): with the credential's defaults the

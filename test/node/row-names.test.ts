@@ -1,6 +1,6 @@
 /**
  * How messages name a row (issue 36, "row 2 (…) … [item 1]"): counted from 1, with the External ID
- * and n8n's item number, which counts from 0. n8n's editor (2.41 and 1.123 alike) appends
+ * and n8n's item number, which counts from 0. n8n's editor (2.41.1 and 1.123.81 alike) appends
  * " [item K]" to the message of an error from a multi-item run unless the message contains the text
  * "item K"; `shownTitle` is that check, so a message naming row K + 1 shows no suffix contradicting it.
  * The runs go through n8n-core's engine against a local HTTP server; the browser check
@@ -17,7 +17,7 @@ const REFUSED = tronAddress('refused by the service');
 
 const servers = serversClosedAfterEach();
 
-/** The title n8n's editor shows for a node error (NodeErrorView's addItemIndexSuffix, n8n 2.41 and 1.123). */
+/** The title n8n's editor shows for a node error (NodeErrorView's addItemIndexSuffix, n8n 2.41.1 and 1.123.81). */
 function shownTitle(error: { message: string; context?: IDataObject }, inputItems: number): string {
 	const suffix = inputItems > 1 && error.context?.itemIndex !== undefined ? `item ${String(error.context.itemIndex)}` : '';
 	return error.message.includes(suffix) ? error.message : `${error.message} [${suffix}]`;
