@@ -145,8 +145,8 @@ const GENERATORS = {
 	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
 	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
-	operations: (load) => operationsTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/fields/types').MONEY_CLASSES),
-	moneyclasses: (load) => classesTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/fields/types').MONEY_CLASSES),
+	operations: (load) => operationsTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
+	moneyclasses: (load) => classesTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;

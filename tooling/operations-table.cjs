@@ -56,8 +56,8 @@ function operationsTable(resources, MONEY_CLASSES) {
 }
 
 /**
- * The classes of what an operation can do to money (MONEY_CLASSES of fields/types.ts, their words
- * written there once), each with its operations as the records class them.
+ * The classes of what an operation can do to money (MONEY_CLASSES of record/moneyClasses.ts, their
+ * words written there once), each with its operations as the records class them.
  */
 function classesTable(resources, MONEY_CLASSES) {
 	const rows = ['| Class | Operations | Guardrails | From an AI agent |', '|---|---|---|---|'];

@@ -15,7 +15,7 @@ import { EVENT_OPTIONS } from '../../nodes/events/events';
 import * as statementLines from '../../nodes/CryptoSettlement/statement/lines';
 import * as statementMatch from '../../nodes/CryptoSettlement/statement/match';
 import * as statementSummary from '../../nodes/CryptoSettlement/statement/summary';
-import * as fieldTypes from '../../nodes/CryptoSettlement/fields/types';
+import * as moneyClasses from '../../nodes/CryptoSettlement/record/moneyClasses';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generator is a CommonJS tool
 const docs = require('../../tooling/docs.cjs') as {
@@ -33,7 +33,7 @@ const SOURCES: Record<string, unknown> = {
 	'CryptoSettlement/statement/lines': statementLines,
 	'CryptoSettlement/statement/match': statementMatch,
 	'CryptoSettlement/statement/summary': statementSummary,
-	'CryptoSettlement/fields/types': fieldTypes,
+	'CryptoSettlement/record/moneyClasses': moneyClasses,
 };
 const fromSources = (file: string) => {
 	if (!(file in SOURCES)) throw new Error(`tooling/docs.cjs reads ${file}: add it to SOURCES`);
