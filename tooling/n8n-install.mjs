@@ -27,7 +27,7 @@ export const LINES = {
 		key: '2',
 		version: '2.41.3',
 		node: 24,
-		overrides: { linkedom: '0.18.12' },
+		overrides: { linkedom: '0.18.12', '@n8n/agents': '0.26.1' },
 		rebuild: ['sqlite3', 'isolated-vm'],
 		extraEnv: {},
 	},
