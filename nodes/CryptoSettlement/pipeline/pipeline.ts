@@ -7,7 +7,6 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
-import type { SendTurn } from '../record/record';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
 import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
@@ -18,7 +17,7 @@ import { redact, redactError } from '../../service/redact';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
-import { RETRY_OF_KIND, type OperationSpec, type RequestParts } from '../record/record';
+import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { isObject, rowOf, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
