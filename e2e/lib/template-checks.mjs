@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../../tooling/util.mjs';
 import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
 import { approvalLinks, followApprovalLink } from './smtp-server.mjs';
+import { withEditor } from './browser.mjs';
 
 /**
  * The e2e's credentials by type, bound to the templates' placeholders as `npm start` binds them:
@@ -131,6 +132,39 @@ export async function runFromEditor(n8n, workflowId, trigger) {
 	return String(id);
 }
 
+/**
+ * How a check starts a template: in a browser, from the canvas, as a newcomer does (its Execute
+ * workflow button; `shot(name)` photographs the canvas into `artifacts`, and with `imagesDir` into
+ * templates/images/ too), or without one through the same REST call the button makes.
+ */
+async function withRunner(n8n, browser, work) {
+	if (!browser) return await work({ start: (workflowId, trigger) => runFromEditor(n8n, workflowId, trigger), shot: async () => undefined, how: 'Execute workflow (REST)' });
+	return await withEditor(n8n, async (page) => {
+		const open = async (workflowId) => {
+			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+			await page.locator('[data-test-id="execute-workflow-button"]').first().waitFor({ timeout: 60000 });
+			await sleep(1500);
+		};
+		const start = async (workflowId) => {
+			await open(workflowId);
+			const answered = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === `/rest/workflows/${workflowId}/run`, { timeout: 60000 });
+			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+			const res = await answered;
+			const id = (await res.json().catch(() => ({})))?.data?.executionId;
+			assert(res.ok() && id, `the canvas's Execute workflow answered ${res.status()}`);
+			return String(id);
+		};
+		const shot = async (file) => {
+			await sleep(2000);
+			const at = path.join(browser.artifacts, file);
+			await page.screenshot({ path: at });
+			if (browser.imagesDir) fs.copyFileSync(at, path.join(browser.imagesDir, file));
+			return at;
+		};
+		return await work({ start, shot, how: 'the canvas (browser)' });
+	});
+}
+
 /** An execution once it has ended (or waits, with `waiting`): { status, runData, error }. */
 export async function executionOf(n8n, id, { waiting = false, timeoutMs = 90000 } = {}) {
 	const ended = (status) => !['new', 'running', ...(waiting ? [] : ['waiting'])].includes(status);
@@ -191,12 +225,13 @@ async function knownNodesCheck({ n8n, line }) {
 	});
 }
 
-export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded }) {
+/** `browser`: { artifacts, imagesDir? } to run the sheet templates from the canvas in a browser. */
+export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
 
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
-	await payVendorsCheck({ n8n, sandbox, smtp, sent });
+	await payVendorsCheck({ n8n, sandbox, smtp, sent, browser });
 	await refusedRowCheck({ n8n, smtp, sent });
 
 	if (!FEATURES.statement()) {
@@ -204,7 +239,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
 	} else {
 		await statementCheck({ n8n, sandbox, smtp, collector, line, seeded });
-		await checkSheetCheck({ n8n });
+		await checkSheetCheck({ n8n, browser });
 	}
 	await ledgerCheck({ n8n, smtp, collector, line });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
@@ -234,8 +269,8 @@ async function quoted(sandbox, rows) {
  * the recipients get) and no row already paid; nothing paid before it; approved, each row paid once
  * and shown in Payout Results. Run again: nobody is asked, nothing is paid, every row already paid.
  */
-async function payVendorsCheck({ n8n, sandbox, smtp, sent }) {
-	await check('template "Pay vendors …" as imported, on its sample rows: one approval email with the Dry Run\'s figures; nothing paid before it; approved, each row paid once; run again, nobody asked and nobody paid', async () => {
+async function payVendorsCheck({ n8n, sandbox, smtp, sent, browser }) {
+	await check(`template "Pay vendors …" as imported, on its sample rows, from ${browser ? 'the canvas' : 'Execute workflow'}: one approval email with the Dry Run's figures; nothing paid before it; approved, each row paid once; run again, nobody asked and nobody paid`, async () => withRunner(n8n, browser, async ({ start, shot, how }) => {
 		const template = loadTemplate('payVendors');
 		const rows = sampleRows(template);
 		const ids = rows.map((row) => row['External ID']);
@@ -243,7 +278,7 @@ async function payVendorsCheck({ n8n, sandbox, smtp, sent }) {
 		const figures = await quoted(sandbox, rows);
 
 		const before = smtp.messages.length;
-		const first = await runFromEditor(n8n, TEMPLATES.payVendors.id, 'Run the Payout Batch');
+		const first = await start(TEMPLATES.payVendors.id, 'Run the Payout Batch');
 		const email = await smtp.next((m) => /payout batch/i.test(m.subject), { after: before, timeoutMs: 90000 });
 		const { approve, decline, text } = approvalLinks(email);
 		for (const shown of [`Leaving the balance in total: ${figures.leaves}`, `Fees: ${figures.fees}`, `The recipients get: ${figures.receive}`, 'Already paid (not sent again, not part of this approval): none', ...ids]) {
@@ -252,16 +287,19 @@ async function payVendorsCheck({ n8n, sandbox, smtp, sent }) {
 		assert(email.subject.includes(figures.leaves) && email.subject.includes(`${rows.length} vendors`), `subject: ${email.subject}`);
 		assert(approve && decline, `approve/decline links: ${JSON.stringify({ approve, decline })}`);
 		assert(ids.every((id) => !sent(id).length), 'a row was paid before the approval');
+		await shot('pay-vendors-from-a-sheet-waiting.png');
 		await followApprovalLink(approve);
 		const run = await executionOf(n8n, first);
+		await shot('pay-vendors-from-a-sheet-paid.png');
 		assert(run.status === 'success', `the first run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 300)}`);
 		for (const id of ids) assert(sent(id).length === 1, `${id}: ${sent(id).length} payment requests`);
 		const results = Object.fromEntries(outputOf(run, 'Payout Results').map((row) => [row['External ID'], row]));
 		for (const id of ids) assert(results[id]?.Result === 'sent' && results[id]['Withdrawal ID'], `${id} in Payout Results: ${JSON.stringify(results[id])}`);
 
 		const again = smtp.messages.length;
-		const second = await runFromEditor(n8n, TEMPLATES.payVendors.id, 'Run the Payout Batch');
+		const second = await start(TEMPLATES.payVendors.id, 'Run the Payout Batch');
 		const rerun = await executionOf(n8n, second);
+		await shot('pay-vendors-from-a-sheet-second-run.png');
 		assert(rerun.status === 'success', `the second run ended ${rerun.status}: ${JSON.stringify(rerun.error ?? {}).slice(0, 300)}`);
 		await sleep(1500);
 		assert(smtp.messages.length === again, `the second run emailed: ${smtp.messages.slice(again).map((m) => m.subject).join('; ')}`);
@@ -269,8 +307,8 @@ async function payVendorsCheck({ n8n, sandbox, smtp, sent }) {
 		for (const id of ids) assert(sent(id).length === 1, `${id}: ${sent(id).length} payment requests after the second run`);
 		const marked = Object.fromEntries(outputOf(rerun, 'Payout Results').map((row) => [row['External ID'], row]));
 		for (const id of ids) assert(marked[id]?.Result === 'already paid' && marked[id]['Withdrawal ID'] === results[id]['Withdrawal ID'], `${id} on the second run: ${JSON.stringify(marked[id])}`);
-		return `"${email.subject}"; ${ids.join(', ')} sent once; run again: no email, ${Object.values(marked).map((row) => row.Result).join(', ')}`;
-	});
+		return `from ${how}: "${email.subject}"; ${ids.join(', ')} sent once; run again: no email, ${Object.values(marked).map((row) => row.Result).join(', ')}`;
+	}));
 }
 
 /** Template 1 stops on a refused row: nothing asked, nothing sent, the error names the row and the guardrail. */
@@ -495,9 +533,10 @@ async function statementCheck({ n8n, sandbox, smtp, collector, line, seeded }) {
  * paid read paid, the one with another amount different, the one never paid missing; the summary
  * counts them.
  */
-async function checkSheetCheck({ n8n }) {
-	await check('template "Check a payout sheet …" as imported, on its sample rows: paid, different and missing, and a summary', async () => {
-		const run = await executionOf(n8n, await runFromEditor(n8n, TEMPLATES.checkPayouts.id, 'Check the Sheet'));
+async function checkSheetCheck({ n8n, browser }) {
+	await check(`template "Check a payout sheet …" as imported, on its sample rows, from ${browser ? 'the canvas' : 'Execute workflow'}: paid, different and missing, and a summary`, async () => withRunner(n8n, browser, async ({ start, shot, how }) => {
+		const run = await executionOf(n8n, await start(TEMPLATES.checkPayouts.id, 'Check the Sheet'));
+		await shot('check-payout-sheet-run.png');
 		assert(run.status === 'success', `the run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 300)}`);
 		const marks = Object.fromEntries(outputOf(run, 'Mark').map((row) => [row['External ID'], row.Check]));
 		const want = { 'SAMPLE-INV-1001': 'paid', 'SAMPLE-INV-1002': 'paid', 'SAMPLE-INV-1003': 'different', 'SAMPLE-INV-1004': 'missing' };
@@ -506,6 +545,6 @@ async function checkSheetCheck({ n8n }) {
 		const counted = Object.fromEntries(summary.map((row) => [row.Check, row.count_External_ID ?? Object.values(row).find((v) => typeof v === 'number')]));
 		assert(counted.paid === 2 && counted.different === 1 && counted.missing === 1, `the summary: ${JSON.stringify(summary)}`);
 		assert(!run.runData['Write Marks to the Sheet'], 'the sample rows were written to a sheet');
-		return `marks ${JSON.stringify(marks)}; summary ${JSON.stringify(counted)}`;
-	});
+		return `from ${how}: marks ${JSON.stringify(marks)}; summary ${JSON.stringify(counted)}`;
+	}));
 }
