@@ -181,11 +181,11 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 					const docsDir = updateScreenshot ? path.dirname(DOCS_SCREENSHOT) : undefined;
 					return await firstHourCheck({ n8n, sandbox, workflowId: E2E.firstHour, artifacts, docsDir });
 				});
+				// last: it deletes the line's Crypto Settlement credentials
+				await check('browser: a node placed by hand gets the safest credential; with no credential at all, its list says to select one (issue 50)', async () => {
+					return await newcomerCredentialCheck({ n8n, sandbox, artifacts });
+				});
 			}
-			// last: it deletes the line's Crypto Settlement credentials
-			await check('browser: a node placed by hand gets the safest credential; with no credential at all, its list says to select one (issue 50)', async () => {
-				return await newcomerCredentialCheck({ n8n, sandbox, artifacts });
-			});
 		}
 	} finally {
 		await n8n.stop().catch(() => {});
