@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
-import { redact, redactError } from '../service/redact';
+import { redact, redactError, redactMessage } from '../service/redact';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
@@ -103,7 +103,7 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 				description: `Fix '${problem.field}' in the Crypto Settlement API credential. Nothing was sent to the service.`,
 			});
 		}
-		const warn = (message: string) => ctx.logger.warn(redact(`Crypto Settlement Poll Trigger: ${message}`, secrets));
+		const warn = (message: string) => ctx.logger.warn(redactMessage(`Crypto Settlement Poll Trigger: ${message}`, secrets));
 		const events =
 			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings) : await pollOnce(ctx, settings, warn);
 		const items = await describeEvents(ctx, credentials, events);

@@ -27,7 +27,7 @@ export class DeliveryLog {
 		return redactError(error, this.secrets);
 	}
 
-	/** Log lines: every occurrence of every secret replaced, whatever its length. */
+	/** Log lines: every secret replaced where it stands as a whole token (service/redact.ts). */
 	error(message: string): void {
 		this.logger.error(redactMessage(message, this.secrets));
 	}

@@ -1,4 +1,5 @@
 import { constantTimeEqual, sha256 } from '../events/hash';
+import { REDACTED } from '../service/redact';
 
 /** Header that carries the static shared secret (docs/trigger.md, "Connect the trigger"). */
 export const SECRET_HEADER = 'x-webhook-secret';
@@ -11,8 +12,6 @@ const REDACTED_HEADERS = new Set([
 	'cookie',
 	'x-app-secret',
 ]);
-
-export const REDACTED = '[redacted]';
 
 /**
  * Compares the received secret header with the configured secret in constant time. Both sides

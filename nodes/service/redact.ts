@@ -1,75 +1,111 @@
 /**
- * Keeps secrets inside the node: the service may echo a PIN in a validation entry or return the
- * webhook secret inside a record. Every output record and every error passes through here.
+ * Keeps secrets inside the node without changing a figure (docs/usage.md, "Hostile answers and careless inputs", Redaction).
+ * The service may echo a PIN in a validation entry or an error text ("invalid pin 1234"), or return
+ * the webhook secret inside a record. Every output record, error and log line passes through here.
+ *
+ * A PIN of 4 to 6 digits is also an amount, a year, a part of an account number or of an id. Hiding
+ * it inside those would rewrite the figure, and show which of its digits were the PIN, so:
+ * - a number is never rewritten;
+ * - in text, a secret is replaced only where it stands as a whole token: between the text's start
+ *   or end, spaces, quotes, brackets, `=` or `:` (before it) and a sentence's punctuation (after it),
+ *   never inside a longer number, date, id or word (`-1234.00`, `2026-03-10`, `0123456789`);
+ * - a secret that is not a figure (it holds a letter or a sign: an app secret, a webhook secret) is
+ *   replaced wherever it stands in an error or a log line (an echoed, URL-encoded query holds it
+ *   inside a longer run), and in a record's text when it has 8 or more characters: no figure
+ *   contains it;
+ * - in a record, a text that is wholly a figure (`"1234"`, `"-50.5"`) stays as it is unless its key
+ *   names a secret (`pin`, `secret`, …); in an error it is replaced (errors are read, not imported).
  */
 
 export const REDACTED = '[redacted]';
 
-/**
- * In output records, secrets shorter than this are replaced only where they stand as a whole token
- * (not inside a longer run of letters and digits): a 4-digit PIN replaced inside every amount,
- * hash and account number would corrupt the records. In errors and log lines every occurrence is
- * replaced, whatever the length: they are read by people, and a short PIN echoed inside a service
- * message ("invalid transaction pin 4711") must not reach them.
- */
-const SUBSTRING_MIN_LENGTH = 8;
+/** Keys whose values are secrets whatever they hold. */
+const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
+
+const LONG_SECRET_LENGTH = 8;
+const FIGURE = /^[+-]?\d+(?:[.,]\d+)*$/;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function redactText(text: string, secrets: readonly string[], anywhere: boolean): string {
+/** What may stand before a whole token, and after it (a sentence's `.`, `,`, `;`, `:`, `!`, `?` only before a break). */
+const BEFORE = `(?<=^|[\\s"'\`(\\[{<=:])`;
+const BREAK = `$|[\\s"'\`)\\]}>]`;
+const AFTER = `(?=${BREAK}|[.,;:!?](?:${BREAK}))`;
+
+interface Matcher {
+	secret: string;
+	/** The secret as a whole token. */
+	pattern: RegExp;
+	/** Not a figure: replaced anywhere in errors and log lines (and in records when long). */
+	wordlike: boolean;
+}
+
+type Reading = 'record' | 'error';
+
+const matchersOf = (secrets: readonly string[]): Matcher[] =>
+	[...new Set(secrets)]
+		// Longest first, so a secret that contains a shorter one is replaced whole.
+		.sort((a, b) => b.length - a.length)
+		.map((secret) => ({
+			secret,
+			pattern: new RegExp(`${BEFORE}${escapeRegExp(secret)}${AFTER}`, 'g'),
+			wordlike: !/^\d+$/.test(secret),
+		}));
+
+function redactText(text: string, matchers: readonly Matcher[], reading: Reading): string {
 	let result = text;
-	for (const secret of secrets) {
-		if (result.trim() === secret) return REDACTED;
+	for (const { secret, pattern, wordlike } of matchers) {
 		if (!result.includes(secret)) continue;
-		result =
-			anywhere || secret.length >= SUBSTRING_MIN_LENGTH
-				? result.split(secret).join(REDACTED)
-				: result.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), REDACTED);
+		const anywhere = wordlike && (reading === 'error' || secret.length >= LONG_SECRET_LENGTH);
+		result = anywhere ? result.split(secret).join(REDACTED) : result.replace(pattern, REDACTED);
 	}
 	return result;
 }
 
-/** Longest first, so a secret that contains a shorter one is replaced whole. */
-const byLength = (secrets: readonly string[]) => [...secrets].sort((a, b) => b.length - a.length);
-
-/**
- * `value` with every secret replaced, at any depth (strings and numbers alike). Parts without a
- * secret are returned as they are, so the common case allocates nothing. `anywhere`: replace
- * short secrets inside text too (errors and logs; see SUBSTRING_MIN_LENGTH).
- */
-export function redact<T>(value: T, secrets: readonly string[], { anywhere = false } = {}): T {
-	if (!secrets.length) return value;
-	const ordered = byLength(secrets);
-	const walk = (current: unknown, depth: number): unknown => {
-		if (typeof current === 'string') return redactText(current, ordered, anywhere);
-		if (typeof current === 'number') return ordered.includes(String(current)) ? REDACTED : current;
+function walkValue(value: unknown, matchers: readonly Matcher[], reading: Reading): unknown {
+	const walk = (current: unknown, key: string, depth: number): unknown => {
+		if (typeof current === 'string') {
+			if (SECRET_KEY.test(key) && matchers.some(({ secret }) => current.includes(secret))) return REDACTED;
+			if (reading === 'record' && FIGURE.test(current.trim())) return current;
+			return redactText(current, matchers, reading);
+		}
+		if (typeof current === 'number') {
+			return SECRET_KEY.test(key) && matchers.some(({ secret }) => secret === String(current)) ? REDACTED : current;
+		}
 		if (!current || typeof current !== 'object' || depth > 50) return current;
 		if (Array.isArray(current)) {
 			let copy: unknown[] | undefined;
 			current.forEach((entry, index) => {
-				const next = walk(entry, depth + 1);
+				const next = walk(entry, key, depth + 1);
 				if (next !== entry) (copy ??= [...current])[index] = next;
 			});
 			return copy ?? current;
 		}
 		let copy: Record<string, unknown> | undefined;
-		for (const [key, entry] of Object.entries(current)) {
-			const next = walk(entry, depth + 1);
-			if (next !== entry) (copy ??= { ...(current as Record<string, unknown>) })[key] = next;
+		for (const [entryKey, entry] of Object.entries(current)) {
+			const next = walk(entry, entryKey, depth + 1);
+			if (next !== entry) (copy ??= { ...(current as Record<string, unknown>) })[entryKey] = next;
 		}
 		return copy ?? current;
 	};
-	return walk(value, 0) as T;
+	return walk(value, '', 0);
 }
 
-/** A log line or other text for people, with every occurrence of every secret replaced. */
+/**
+ * `value` (a record, an item's JSON, a list of them) with every secret replaced where it stands as
+ * a whole token of a text or as the value of a secret's key. Parts without a secret are returned as
+ * they are, so the common case allocates nothing.
+ */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+	return secrets.length ? (walkValue(value, matchersOf(secrets), 'record') as T) : value;
+}
+
+/** A log line or other text for people, read like an error (above). */
 export function redactMessage(text: string, secrets: readonly string[]): string {
-	return secrets.length ? redactText(text, byLength(secrets), true) : text;
+	return secrets.length ? redactText(text, matchersOf(secrets), 'error') : text;
 }
 
 /** Secret-looking keys, removed at any depth from records that may hold account settings. */
-const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
-
 export function withoutSecretKeys<T>(value: T): T {
 	const walk = (current: unknown, depth: number): unknown => {
 		if (!current || typeof current !== 'object' || depth > 50) return current;
@@ -86,12 +122,13 @@ export function withoutSecretKeys<T>(value: T): T {
 /** Redacts an error in place (message, description, context and the service's answer) and returns it. */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
 	if (!secrets.length || !error || typeof error !== 'object') return error;
+	const matchers = matchersOf(secrets);
 	const target = error as Record<string, unknown>;
 	for (const key of ['message', 'description', 'context', 'errorResponse', 'cause', 'messages', 'stack']) {
 		if (key in target && target[key] !== undefined) {
 			try {
 				if (target[key] instanceof Error) redactError(target[key], secrets);
-				else target[key] = redact(target[key], secrets, { anywhere: true });
+				else target[key] = walkValue(target[key], matchers, 'error');
 			} catch {
 				// a read-only property keeps its value; the others are still redacted
 			}

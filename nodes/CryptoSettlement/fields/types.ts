@@ -174,10 +174,11 @@ export type OperationSpec = OperationBase &
 				reads: string[];
 				/**
 				 * The item's output: it reads what it needs through `http` (paced and retried like every
-				 * request). The pipeline redacts the items' JSON; `redactText` does it for text the report
-				 * puts elsewhere (a file).
+				 * request). The pipeline redacts the items' JSON; `redact` does it for records the report
+				 * puts elsewhere (a file is written from redacted lines, never redacted as text: a PIN
+				 * equal to an amount or a year must not rewrite the file's figures).
 				 */
-				report: (params: Params, http: HttpCall, redactText: (text: string) => string) => Promise<INodeExecutionData[]>;
+				report: (params: Params, http: HttpCall, redact: <T>(value: T) => T) => Promise<INodeExecutionData[]>;
 		  }
 		| {
 				kind: 'withdrawal';

@@ -143,20 +143,20 @@ function pendingAfterHoursOf(params: Params): number {
 }
 
 /** The CSV file as n8n binary data, with the summary as the item's JSON. */
-async function fileItem(params: Params, day: Day, lines: Line[], summary: IDataObject, redactText: (text: string) => string): Promise<INodeExecutionData> {
+async function fileItem(params: Params, day: Day, lines: Line[], summary: IDataObject, redact: <T>(value: T) => T): Promise<INodeExecutionData> {
 	const chosen = scalarText(optionsOf(params).fileCurrency) || 'all';
 	if (!(FILE_CURRENCIES as readonly string[]).includes(chosen)) {
 		params.assert([{ field: 'fileCurrency', message: `fileCurrency must be one of ${FILE_CURRENCIES.join(', ')}`, value: chosen }]);
 	}
 	const currency = chosen === 'all' ? undefined : chosen;
-	// The file holds service text (labels, reasons): redacted like every output.
-	const csv = redactText(statementCsv(lines, currency));
+	// The file holds service text (labels, reasons): written from lines redacted like every output.
+	const csv = statementCsv(redact(lines), currency);
 	const fileName = `statement-${day.day}${currency ? `-${currency}` : ''}.csv`;
 	const data = await params.ctx.helpers.prepareBinaryData(Buffer.from(csv, 'utf8'), fileName, 'text/csv');
 	return { json: { ...summary, fileName, fileRows: csv.split('\r\n').length - 2 }, binary: { data } };
 }
 
-async function getStatement(params: Params, http: HttpCall, redactText: (text: string) => string): Promise<INodeExecutionData[]> {
+async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
 	const dayValue = params.raw('day', '');
@@ -187,7 +187,7 @@ async function getStatement(params: Params, http: HttpCall, redactText: (text: s
 		pendingAfterHours,
 	});
 	summary.pagesRead = lists.pages;
-	if (output === 'file') return [await fileItem(params, day, lines, summary, redactText)];
+	if (output === 'file') return [await fileItem(params, day, lines, summary, redact)];
 	return [{ json: summary }];
 }
 

@@ -13,7 +13,7 @@ import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../fields/params';
 import { wordingOf, type ResourceEntry } from '../fields/description';
-import { redact, redactError, redactMessage } from '../../service/redact';
+import { redact, redactError } from '../../service/redact';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
@@ -92,7 +92,7 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 					retry === 'withdrawal',
 				);
 			} else if (spec.kind === 'report') {
-				reported = await spec.report(new Params(this, spec), http, (text) => redactMessage(text, secrets));
+				reported = await spec.report(new Params(this, spec), http, (value) => redact(value, secrets));
 				records = [];
 			} else {
 				const params = new Params(this, spec);
