@@ -144,6 +144,12 @@ async function withRunner(n8n, browser, work) {
 			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
 			await page.locator('[data-test-id="execute-workflow-button"]').first().waitFor({ timeout: 60000 });
 			await sleep(1500);
+			// a workflow another session ran lately opens read-only until this one takes over
+			const editHere = page.getByRole('button', { name: 'Edit here' });
+			if (await editHere.isVisible().catch(() => false)) {
+				await editHere.click();
+				await sleep(1000);
+			}
 		};
 		const start = async (workflowId) => {
 			await open(workflowId);
