@@ -201,7 +201,7 @@ async function main() {
 				`  Fake API    ${sandbox.url}`,
 				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
 				`              (stored in the n8n credentials below; a new Crypto Settlement node gets the first, the safest)`,
-				...Object.values(START_CREDENTIALS).reverse().map((c) => `                "${c.name}"`),
+				...Object.values(START_CREDENTIALS).map((c) => `                "${c.name}"`),
 				'',
 				'  Workflows',
 				...names,
