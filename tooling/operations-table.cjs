@@ -67,7 +67,7 @@ function operationsTable(resources) {
 }
 
 /**
- * The classes of what an operation can do to money (MONEY_CLASSES of fields/types.ts, their words
+ * The classes of what an operation can do to money (MONEY_CLASSES of record/moneyClasses.ts, their words
  * written there once), each with its operations as the records class them.
  */
 function classesTable(resources, MONEY_CLASSES = builtClasses()) {
@@ -95,7 +95,7 @@ function readmeTable(text = fs.readFileSync(README, 'utf8'), block = 'operations
 	return text.slice(start + START.length, end).trim();
 }
 
-const builtClasses = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'fields', 'types')).MONEY_CLASSES;
+const builtClasses = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'record', 'moneyClasses')).MONEY_CLASSES;
 const builtResources = () => require(path.join(__dirname, '..', 'dist', 'nodes', 'CryptoSettlement', 'operations')).RESOURCES;
 const builtTables = () => ({ operations: operationsTable(builtResources()), classes: classesTable(builtResources()) });
 

@@ -75,11 +75,6 @@ function directoryOf(key: string): Directory {
 	return directory;
 }
 
-/** Forgets every credential's facts (tests; a process that must read them afresh). */
-export function forgetDirectories(): void {
-	directories.clear();
-}
-
 function assetIndex(data: unknown): Map<string, AssetFacts> | undefined {
 	if (!Array.isArray(data)) return undefined;
 	const byRef = new Map<string, AssetFacts>();

@@ -73,7 +73,7 @@ function adviceOf(field: string | undefined, body: ApiRequest['body']): string {
 }
 
 /**
- * A 422 of a write that must not repeat, worded as the node's own field errors (fields/params.ts):
+ * A 422 of a write that must not repeat, worded as the node's own field errors (record/params.ts):
  * the field's label, the row (counted from 1, with its External ID) and that nothing was done.
  */
 function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?: string } | undefined): string | undefined {

@@ -1,14 +1,14 @@
 /**
- * The generated description (nodes/CryptoSettlement/fields/description.ts) shows each operation
+ * The generated description (nodes/CryptoSettlement/record/description.ts) shows each operation
  * exactly the fields its record lists (after the credential's guardrails where it moves money), in its order, whatever the values of the fields that decide
  * what else is shown; and merges identical definitions.
  */
 import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { CryptoSettlement } from '../../nodes/CryptoSettlement/CryptoSettlement.node';
-import { describeNode, type ResourceEntry } from '../../nodes/CryptoSettlement/fields/description';
+import { describeNode, type ResourceEntry } from '../../nodes/CryptoSettlement/record/description';
 import { RESOURCES, shownFields } from '../../nodes/CryptoSettlement/operations';
 import { TOKENS } from '../../nodes/service/catalog';
-import type { OperationSpec } from '../../nodes/CryptoSettlement/fields/types';
+import type { OperationSpec } from '../../nodes/CryptoSettlement/record/record';
 
 const description = new CryptoSettlement().description as INodeTypeDescription;
 const node = { typeVersion: 1 };

@@ -3,7 +3,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import path from 'node:path';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '../harness';
-import type { OperationKind } from '../../nodes/CryptoSettlement/fields/types';
+import type { OperationKind } from '../../nodes/CryptoSettlement/record/record';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
 
 /** The [resource, operation] pairs whose record has this kind: tests read the records, never a list of their own. */

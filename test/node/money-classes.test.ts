@@ -5,9 +5,9 @@
  * agent's tool with agent payments off and on. A refusal comes before any request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { fieldOf } from '../../nodes/CryptoSettlement/fields/description';
+import { fieldOf } from '../../nodes/CryptoSettlement/record/description';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
-import { MONEY_CLASSES } from '../../nodes/CryptoSettlement/fields/types';
+import { MONEY_CLASSES } from '../../nodes/CryptoSettlement/record/moneyClasses';
 import { rl, runAsTool, runNode, serversClosedAfterEach } from './helpers';
 import { envelope, localService, refusal, type Reply, type Seen } from './local-service';
 
@@ -78,7 +78,7 @@ async function service() {
 }
 
 test('the records class every operation, and only the ones that pay describe a payment', () => {
-	// The classes are the rows of the one table (fields/types.ts); the four the contract names are there.
+	// The classes are the rows of the one table (record/moneyClasses.ts); the four the contract names are there.
 	const classes = new Set(OPERATIONS.map((operation) => operation.money));
 	expect([...classes].filter((money) => !(money in MONEY_CLASSES))).toEqual([]);
 	expect(Object.keys(MONEY_CLASSES)).toEqual(expect.arrayContaining(['destination', 'none', 'pays', 'settings']));

@@ -8,7 +8,7 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { MONEY_IN_FLIGHT, READ_AHEAD } from '../../nodes/CryptoSettlement/money/batch';
+import { MONEY_IN_FLIGHT, READ_AHEAD } from '../../nodes/CryptoSettlement/pipeline/batch';
 import { cryptoWithdrawal, runNode } from './helpers';
 import { localService, withdrawalService, type Seen } from './local-service';
 

@@ -29,7 +29,7 @@ export async function shownFields(parameters: IDataObject): Promise<string[]> {
 
 /** Records the top-level parameters the node's builders read (through its `Params`), loaded from dist/. */
 export function recordReads(): { names: () => string[]; stop: () => void } {
-	const file = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'fields', 'params.js');
+	const file = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'record', 'params.js');
 	// The same module instance n8n-core's loader required from dist/.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { Params } = require(file) as { Params: { prototype: { raw(name: string, fallback?: unknown): unknown } } };

@@ -1,5 +1,5 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
-import { Params } from '../fields/params';
+import { Params } from '../record/params';
 import { callApi } from '../../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';

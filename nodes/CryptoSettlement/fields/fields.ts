@@ -4,7 +4,7 @@ import { CRYPTO_DECIMALS, FEE_LEVELS, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, T
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields
- * they show (resources/*.ts); fields/description.ts merges identical definitions into as few
+ * they show (operations/*.ts); record/description.ts merges identical definitions into as few
  * description entries as it can, because n8n's routing engine walks every entry for every item.
  * A field's displayOptions here may only refer to fields of the same operation.
  */
@@ -161,7 +161,7 @@ export const LIST_FIELDS: INodeProperties[] = [
 
 /**
  * Filters of a list whose API documents none: the node applies them to the records it fetches
- * (fields/filters.ts), and says so. Status offers the list's known statuses: a typo there would
+ * (record/filters.ts), and says so. Status offers the list's known statuses: a typo there would
  * silently match nothing, so another value can only come from an expression.
  */
 export function listFilters(

@@ -5,7 +5,7 @@
  * local fake API also reads; the fake judges with its own code, never with these checks.
  */
 
-import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, UTXO_TOKENS, type Token } from '../../service/catalog';
+import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, type Token } from '../../service/catalog';
 
 
 /** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
@@ -27,10 +27,6 @@ export interface Violation {
 
 export function isStablecoin(token: unknown): token is 'USDT' | 'USDC' {
 	return token === 'USDT' || token === 'USDC';
-}
-
-export function isUtxoToken(token: unknown): boolean {
-	return (UTXO_TOKENS as readonly unknown[]).includes(token);
 }
 
 function isBlank(value: unknown): boolean {

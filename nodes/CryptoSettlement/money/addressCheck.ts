@@ -4,8 +4,8 @@ import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
 import { contextForItem } from '../engine/engine';
 import { addressName } from '../fields/addresses';
-import { Params } from '../fields/params';
-import type { AddressCheck, OperationSpec } from '../fields/types';
+import { Params } from '../record/params';
+import type { AddressCheck, OperationSpec } from '../record/record';
 
 /** Service checks of one batch in flight at once. */
 const CHECKS_IN_FLIGHT = 4;

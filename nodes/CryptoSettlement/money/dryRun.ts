@@ -8,7 +8,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess } from '../../service/apiErrors';
 import { plainDecimal } from '../fields/rules';
 import { CRYPTO_DECIMALS } from '../../service/catalog';
-import type { RequestParts } from '../fields/types';
+import type { RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
 import { lookUp } from './withdrawals';
 

@@ -4,7 +4,7 @@ import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { isObject, scalarText } from '../../service/values';
-import type { Payment } from '../fields/types';
+import type { Payment } from '../record/record';
 
 /**
  * The service's prices and local-currency rates, from its sell rates (read at most once per

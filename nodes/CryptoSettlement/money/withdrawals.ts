@@ -3,9 +3,8 @@ import { callApi, exchangeOnce, recordPath } from '../../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
 import { apiError, markInDoubt, serviceError } from '../../service/apiErrors';
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
-import type { SendTurn } from './batch';
 import { statusOf } from '../../service/catalog';
-import type { IdempotencyKey } from '../fields/types';
+import type { IdempotencyKey, SendTurn } from '../record/record';
 import { scalarText } from '../../service/values';
 
 /**

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { withoutSecretKeys } from '../../service/redact';
 import { checkMarkupPercent, checkOneOf, toNumber } from '../fields/rules';
 import { MARKUP_MAX, MARKUP_MIN, WITHDRAWAL_FEE_BEARERS } from '../../service/catalog';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 export const account: ResourceSpecs = {

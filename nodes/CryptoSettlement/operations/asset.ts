@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { isObject } from '../../service/values';
 import { ROUTES } from '../../service/routes';
 

@@ -1,9 +1,9 @@
-import { bankAccountFields } from '../fields/builders';
+import { bankAccountFields } from '../record/commonParams';
 import { BANK_ACCOUNT_FIELDS, CURRENCY, LIST_FIELDS } from '../fields/fields';
 import { checkOneOf } from '../fields/rules';
 import { FIAT_CURRENCIES } from '../../service/catalog';
-import type { Params } from '../fields/params';
-import type { ResourceSpecs } from '../fields/types';
+import type { Params } from '../record/params';
+import type { ResourceSpecs } from '../record/record';
 
 function currencyOf(params: Params): string {
 	const currency = params.text('currency', 'ngn');

@@ -1,6 +1,6 @@
-import { bankAccountFields, narrationOf } from '../fields/builders';
+import { bankAccountFields, narrationOf } from '../record/commonParams';
 import { additionalFields, BANK_ACCOUNT_FIELDS, BANK_ACCOUNT_ID, LIST_FIELDS, NARRATION } from '../fields/fields';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 
 export const bankAccount: ResourceSpecs = {
 	create: {

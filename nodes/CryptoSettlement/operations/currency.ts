@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { dryRunOf, transactionPin } from '../fields/builders';
+import { dryRunOf, transactionPin } from '../record/commonParams';
 import { additionalFields, amountField, CURRENCY, DRY_RUN, PIN } from '../fields/fields';
 import { checkSwap, toNumber } from '../fields/rules';
 import { USD_DECIMALS } from '../../service/catalog';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 
 /** From and To: the fiat currencies of Currency (NGN, GHS). */
 const fiat = (name: string, displayName: string, initial: string, description: string): INodeProperties => ({

@@ -1,7 +1,7 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
-import { describeNode, describeSubtitle, type ResourceEntry } from '../fields/description';
+import { describeNode, describeSubtitle, type ResourceEntry } from '../record/description';
 import { CREDENTIAL_GUARDRAILS } from '../fields/fields';
-import type { OperationSpec, ResourceSpecs } from '../fields/types';
+import type { OperationSpec, ResourceSpecs } from '../record/record';
 import { account } from './account';
 import { asset } from './asset';
 import { bank } from './bank';
@@ -69,7 +69,7 @@ const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(
 );
 
 /**
- * The node's properties, generated from the operation records (fields/description.ts). A node
+ * The node's properties, generated from the operation records (record/description.ts). A node
  * just placed (and the node given to an AI Agent as a tool) opens on a read: Account → Get.
  * n8n stores only parameters that differ from their default, so these defaults stay fixed.
  */

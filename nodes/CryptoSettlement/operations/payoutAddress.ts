@@ -1,6 +1,6 @@
-import { tokenNetworkFee } from '../fields/builders';
+import { tokenNetworkFee } from '../record/commonParams';
 import { LABEL, LIST_FIELDS, locator, requiredText, tokenFields } from '../fields/fields';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 const ADDRESS = requiredText('address', 'Address', { description: 'Payout address to check or save' });

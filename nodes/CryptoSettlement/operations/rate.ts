@@ -1,7 +1,7 @@
 import { checkOneOf, checkPositiveAmount, toNumber } from '../fields/rules';
 import { FIAT_CURRENCIES, USD_DECIMALS } from '../../service/catalog';
 import { AMOUNT_IN_USD, ASSET_ID, CURRENCY, requiredText } from '../fields/fields';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 export const rate: ResourceSpecs = {

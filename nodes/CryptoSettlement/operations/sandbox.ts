@@ -2,7 +2,7 @@ import { credentialsOf } from '../../service/credentials';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
 import { USD_DECIMALS } from '../../service/catalog';
 import { additionalFields, amountField, AMOUNT_IN_USD, REFERENCE, requiredText, WALLET_ADDRESS } from '../fields/fields';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 
 export const sandbox: ResourceSpecs = {
 	mockDeposit: {

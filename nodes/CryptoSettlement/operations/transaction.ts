@@ -1,7 +1,7 @@
-import { recordFilter } from '../fields/filters';
+import { recordFilter } from '../record/filters';
 import { LIST_FIELDS, listFilters, requiredText } from '../fields/fields';
 import { TRADE_EVENT_STATUSES } from '../../service/catalog';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 export const transaction: ResourceSpecs = {

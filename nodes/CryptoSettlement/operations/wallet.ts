@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { bankAccountFields, narrationOf } from '../fields/builders';
+import { bankAccountFields, narrationOf } from '../record/commonParams';
 import { additionalFields, ASSET_ID, BANK_ACCOUNT_FIELDS, LABEL, LIST_FIELDS, locator, NARRATION } from '../fields/fields';
 import { checkRequired } from '../fields/rules';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 const WALLET_ID = locator('walletId', 'Wallet', 'searchWallets');

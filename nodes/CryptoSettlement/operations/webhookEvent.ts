@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { LIST_FIELDS, REFERENCE, requiredText } from '../fields/fields';
-import type { ResourceSpecs } from '../fields/types';
+import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
 /** The service's own filters of stored deliveries, sent as query parameters. */

@@ -1,4 +1,4 @@
-import { dryRunOf, externalIdOf, narrationOf, payoutAddressOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../fields/builders';
+import { dryRunOf, externalIdOf, narrationOf, payoutAddressOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../record/commonParams';
 import {
 	additionalFields,
 	amountField,
@@ -16,10 +16,10 @@ import {
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
 import { TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
-import { recordFilter } from '../fields/filters';
+import { recordFilter } from '../record/filters';
 import { explainWithLimits } from '../money/limits';
-import type { Params } from '../fields/params';
-import type { ResourceSpecs } from '../fields/types';
+import type { Params } from '../record/params';
+import type { ResourceSpecs } from '../record/record';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { asset } from './asset';
 import { ROUTES } from '../../service/routes';

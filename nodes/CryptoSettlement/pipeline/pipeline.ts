@@ -6,18 +6,18 @@ import {
 	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { joinBatch, planItem, sendInTurn, type SendTurn } from '../money/batch';
+import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
 import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
-import { Params } from '../fields/params';
-import { wordingOf, type ResourceEntry } from '../fields/description';
+import { Params } from '../record/params';
+import { wordingOf, type ResourceEntry } from '../record/description';
 import { redact, redactError } from '../../service/redact';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
-import { RETRY_OF_KIND, type OperationSpec, type RequestParts } from '../fields/types';
+import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { isObject, rowOf, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
@@ -146,7 +146,7 @@ async function perform(
 	switch (spec.kind) {
 		case 'pagedList':
 			if (!parts.keep) return await fetchPages(params, http, request, spec.pageSize);
-			// The node's own filter (fields/filters.ts): every page is read, then Limit counts the matches.
+			// The node's own filter (record/filters.ts): every page is read, then Limit counts the matches.
 			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
 				.filter(parts.keep)
 				.slice(0, limitOf(params));

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { HttpCall, RetryPolicy } from '../../service/api';
 import type { Params } from './params';
+import type { MoneyClass, RefusedToAgents } from './moneyClasses';
 
 /**
  * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
@@ -52,52 +53,10 @@ export interface RequestParts {
 	valueUsd?: number;
 	/**
 	 * For withdrawals: the withdrawal already found under the External ID while the batch was
-	 * checked (money/batch.ts): the item is reported as it and never sent.
+	 * checked (pipeline/batch.ts): the item is reported as it and never sent.
 	 */
 	existing?: IDataObject;
 }
-
-/**
- * What an operation can do to money, which decides who may run it (README, "Guardrails"): the
- * one table of the classes a record's `money` names, with the words every reader uses (the
- * guardrails' refusals, the README's tables through tooling/operations-table.cjs). A new kind of
- * write (a cancel, say) that fits no class is a new row here.
- */
-export const MONEY_CLASSES = {
-	pays: {
-		name: 'pays',
-		does: 'moves money out (withdrawals, swaps)',
-		guardrails: 'all of them, batch-wide; takes Dry Run',
-		agents: "only with **Allow Agent Payments**, and a person's review of each call unless **Agent Payments Need Human Review** is off",
-	},
-	destination: {
-		name: 'changes where money goes',
-		does: "changes where money goes (saved payout addresses and bank accounts, a wallet's settlement bank)",
-		guardrails:
-			"refused whenever **Allowed Destinations** is not Any Address, so the credential cannot add a destination and then pay it (manage destinations in the service's dashboard, or with another credential)",
-		agents: 'never',
-		/** What an AI agent is refused: "This tool may not …". */
-		refusedToAgents: 'change where money goes',
-	},
-	settings: {
-		name: 'changes settings or replays events',
-		does: 'changes account settings or replays webhook events',
-		guardrails: '—',
-		agents: 'never',
-		refusedToAgents: 'change account settings or replay events',
-	},
-	none: {
-		name: 'moves nothing',
-		does: 'reads, quotes and checks, and writes that move nothing',
-		guardrails: '—',
-		agents: 'always',
-	},
-} as const;
-
-export type MoneyClass = keyof typeof MONEY_CLASSES;
-
-/** The classes an AI agent may never run, with what it is refused. */
-export type RefusedToAgents = { [C in MoneyClass]: (typeof MONEY_CLASSES)[C] extends { refusedToAgents: string } ? C : never }[MoneyClass];
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
 export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
@@ -111,7 +70,7 @@ interface OperationBase {
 	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
 	source: EndpointSource;
 	/**
-	 * The operation's fields, in the order the editor shows them (fields/description.ts merges
+	 * The operation's fields, in the order the editor shows them (record/description.ts merges
 	 * them into the node's description). A field's own displayOptions may only refer to fields of
 	 * the same operation; resource and operation are added by the generator.
 	 */
@@ -211,4 +170,23 @@ export interface Payment {
 	destination?: { token: string; network?: string; address: string };
 	/** The withdrawal's External ID (swaps have none). */
 	key?: IdempotencyKey;
+}
+
+/** What the batch tells a send, and what the send tells the batch. */
+export interface SendTurn {
+	/**
+	 * The error of an in-doubt attempt of this item earlier in the run (n8n's Retry On Fail), for
+	 * kinds that can resolve it without sending (withdrawals, by their External ID).
+	 */
+	earlierInDoubt?: Error;
+	/**
+	 * The write took effect (the service created it, with this id): the item's turn ends here, so
+	 * reading the record back does not hold up the next item's send.
+	 */
+	created: (id?: string) => void;
+	/**
+	 * The send was answered without a creation (a refusal, or no clear answer): no further item
+	 * starts until this one settles, so that a failure still stops the items not yet sent.
+	 */
+	notCreated: () => void;
 }

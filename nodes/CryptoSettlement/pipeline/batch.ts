@@ -1,13 +1,13 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { isInDoubt } from '../../service/apiErrors';
-import { checkGuardrails } from './guardrails';
+import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
-import { Params } from '../fields/params';
-import type { OperationSpec, RequestParts } from '../fields/types';
+import { Params } from '../record/params';
+import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
 import { rowOf } from '../../service/values';
-import { lookUp } from './withdrawals';
-import { checkAddressesWithService } from './addressCheck';
+import { lookUp } from '../money/withdrawals';
+import { checkAddressesWithService } from '../money/addressCheck';
 
 /**
  * Money movements and other writes that must not repeat are planned for the whole run before any
@@ -350,25 +350,6 @@ function whatToDo(error: Error, row: string): string {
 		.trim();
 	if (!advice) return '';
 	return `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
-}
-
-/** What the batch tells a send, and what the send tells the batch. */
-export interface SendTurn {
-	/**
-	 * The error of an in-doubt attempt of this item earlier in the run (n8n's Retry On Fail), for
-	 * kinds that can resolve it without sending (withdrawals, by their External ID).
-	 */
-	earlierInDoubt?: Error;
-	/**
-	 * The write took effect (the service created it, with this id): the item's turn ends here, so
-	 * reading the record back does not hold up the next item's send.
-	 */
-	created: (id?: string) => void;
-	/**
-	 * The send was answered without a creation (a refusal, or no clear answer): no further item
-	 * starts until this one settles, so that a failure still stops the items not yet sent.
-	 */
-	notCreated: () => void;
 }
 
 /**

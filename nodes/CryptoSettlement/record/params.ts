@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { fieldOf } from './description';
-import { checkRequired, type Violation } from './rules';
-import type { OperationSpec } from './types';
+import { checkRequired, type Violation } from '../fields/rules';
+import type { OperationSpec } from './record';
 import { namingItsRow, rowOf, scalarText } from '../../service/values';
 
 const NETWORK_HINT =

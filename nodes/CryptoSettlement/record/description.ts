@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { ErrorWording } from '../../service/api';
-import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './types';
+import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
 
 /**
  * Builds the node's properties from the operation records (docs/architecture.md, "The

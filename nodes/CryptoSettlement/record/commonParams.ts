@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsOf } from '../../service/credentials';
 import { typeName, type Params } from './params';
-import { checkNarration, checkOneOf, checkTokenNetworkFee, checkWithdrawalAmount, isStablecoin, plainDecimal, toNumber } from './rules';
-import type { AddressCheck, IdempotencyKey } from './types';
-import { addressForm, checkAddressForm } from './addresses';
+import { checkNarration, checkOneOf, checkTokenNetworkFee, checkWithdrawalAmount, isStablecoin, plainDecimal, toNumber } from '../fields/rules';
+import type { AddressCheck, IdempotencyKey } from './record';
+import { addressForm, checkAddressForm } from '../fields/addresses';
 
 /** token plus network (stablecoins) or feeLevel (UTXO coins), never both, validated together. */
 export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }): IDataObject {
