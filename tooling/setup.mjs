@@ -116,9 +116,9 @@ export function triggerUrl(n8nBaseUrl, workflow) {
 
 /**
  * The Crypto Settlement credentials `npm start` imports, each named by what it allows (issue 50).
- * n8n's editor gives a new node the credential of its type updated last (NodeCredentials.vue,
- * "Select most recent credential by default"), so the safest one, a sandbox with limits and agents
- * off, is given the latest `updatedAt`: a node placed by hand gets it. The templates use it too;
+ * n8n's editor gives a node placed on the canvas (and a node opened without a credential) the
+ * credential of its type updated last (n8n 2.41's useCanvasOperations and NodeCredentials.vue), so
+ * the safest one, a sandbox with limits and agents off, is given the latest `updatedAt`. The templates use it too;
  * the examples keep the sandbox without limits, the agent template the one that lets agents pay.
  */
 export const START_CREDENTIALS = {
