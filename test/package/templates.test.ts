@@ -283,6 +283,14 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		expect(continuing).toEqual([]);
 	});
 
+	test.each(FILES)("%s: a Data Table filter of several conditions says how they combine (the node's default, Any Condition, matches any of them)", (file) => {
+		const loose = load(file)
+			.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable')
+			.filter((node) => (((node.parameters.filters as IDataObject)?.conditions as IDataObject[]) ?? []).length > 1 && node.parameters.matchType === undefined)
+			.map((node) => node.name);
+		expect(loose).toEqual([]);
+	});
+
 	test.each(FILES)('%s: a section with its picture in templates/README.md, and imported by npm start', (file) => {
 		const template = load(file);
 		const slug = file.replace(/\.json$/, '');
