@@ -23,20 +23,19 @@ import { N8n, OWNER, tail } from '../tooling/n8n.mjs';
 import { buildPackage, packPackage } from '../tooling/pack.mjs';
 import { startFakeApi } from '../tooling/fake-api.mjs';
 import {
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	EXAMPLES,
 	loadTemplate,
 	loadWorkflow,
-	sandboxCredential,
 	seedStatementDay,
+	START_CREDENTIALS,
+	startCredentials,
 	statementVars,
 	TEMPLATES,
 	triggerUrl,
 	WEBHOOK_SECRET,
 } from '../tooling/setup.mjs';
 import { startFakeLlm } from '../e2e/lib/fake-llm.mjs';
-import { approvalLinks, startSmtpServer } from '../e2e/lib/smtp-server.mjs';
+import { approvalLinks, mailText, startSmtpServer } from '../e2e/lib/smtp-server.mjs';
 import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
 const argv = process.argv.slice(2);
@@ -59,12 +58,14 @@ const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-
 const LOCAL = {
 	model: { id: 'csStartLocalLlm1', name: 'Local scripted model (npm start)' },
 	mailbox: { id: 'csStartMailbox01', name: 'Local mailbox (npm start)' },
-	agentPays: { id: 'csStartAgentPay1', name: 'Crypto Settlement Sandbox (agents may pay, with review)' },
 };
-const sandboxRef = () => ({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
-/** Each template's bindings: the agent's tool gets the credential that lets agents pay (with a person's review). */
+const ref = ({ id, name }) => ({ id, name });
+/**
+ * Each template's bindings: the safest credential (sandbox, limits, agents off), except the agent's
+ * tool, which gets the one that lets agents pay (with a person's review).
+ */
 const templateBindings = (key) => ({
-	cryptoSettlementApi: key === 'agentReview' ? LOCAL.agentPays : sandboxRef(),
+	cryptoSettlementApi: ref(key === 'agentReview' ? START_CREDENTIALS.agentPays : START_CREDENTIALS.safest),
 	smtp: LOCAL.mailbox,
 	openAiApi: LOCAL.model,
 });
@@ -113,10 +114,15 @@ async function main() {
 
 	// the agent template's local model and mailbox; each approval email's links are printed
 	const model = await startFakeLlm({}, { demo: true });
+	// each email n8n sends, whole: what the approver reads, then the links (open them in a browser:
+	// n8n ignores an approval link opened by a client that is not a browser, e.g. curl)
 	const mailbox = await startSmtpServer({
 		onMessage: (email) => {
 			const { approve, decline } = approvalLinks(email);
-			process.stdout.write(`\n  Email to ${email.to.join(', ')}: "${email.subject}"\n${approve ? `    Approve  ${approve}\n` : ''}${decline ? `    Decline  ${decline}\n` : ''}`);
+			const body = mailText(email).replace(/(.{1,100})(\s+|$)/g, '      $1\n');
+			process.stdout.write(
+				`\n  Email to ${email.to.join(', ')}: "${email.subject}"\n${body}${approve ? `    Approve  ${approve}\n` : ''}${decline ? `    Decline  ${decline}\n` : ''}${approve ? '    (open the links in a browser: n8n ignores them from curl and other non-browser clients)\n' : ''}`,
+			);
 		},
 	});
 	step(`local scripted model on ${model.url}/v1, local mailbox on 127.0.0.1:${mailbox.port}`);
@@ -141,14 +147,14 @@ async function main() {
 		step(`installed ${pkg.name}@${pkg.version} into ${n8n.nodesDir}`);
 
 		// 7. the credential (every start: the fake API port may differ) and the example workflows
-		const sandboxCred = sandboxCredential(sandbox);
+		// the other types first, then the Crypto Settlement ones, the safest updated last
+		const older = new Date(Date.now() - 3600000).toISOString();
 		await n8n.importCredentials([
-			sandboxCred,
-			{ ...sandboxCred, ...LOCAL.agentPays, data: { ...sandboxCred.data, allowAgentPayments: true } },
-			{ ...LOCAL.model, type: 'openAiApi', data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` } },
-			{ ...LOCAL.mailbox, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: mailbox.port, secure: false, disableStartTls: true } },
+			{ ...LOCAL.model, type: 'openAiApi', data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` }, createdAt: older, updatedAt: older },
+			{ ...LOCAL.mailbox, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: mailbox.port, secure: false, disableStartTls: true }, createdAt: older, updatedAt: older },
+			...startCredentials(sandbox),
 		]);
-		step(`credentials imported (n8n import:credentials): ${[CREDENTIAL_NAME, ...Object.values(LOCAL).map((c) => c.name)].map((n) => `"${n}"`).join(', ')}`);
+		step(`credentials imported (n8n import:credentials): ${[...Object.values(START_CREDENTIALS), ...Object.values(LOCAL)].map((c) => `"${c.name}"`).join(', ')}`);
 		await n8n.registerPackage(pkg);
 		step('package recorded as an installed community package (Settings → Community nodes)');
 		const markerFile = path.join(userFolder, 'examples.json');
@@ -194,7 +200,8 @@ async function main() {
 				'',
 				`  Fake API    ${sandbox.url}`,
 				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
-				'              (already stored in the n8n credential "Crypto Settlement Sandbox")',
+				`              (stored in the n8n credentials below; a new Crypto Settlement node gets the first, the safest)`,
+				...Object.values(START_CREDENTIALS).map((c) => `                "${c.name}"`),
 				'',
 				'  Workflows',
 				...names,
@@ -202,7 +209,9 @@ async function main() {
 				`    ${webhookUrl}`,
 				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
 				'',
-				'  Templates (templates/README.md): connected to the sandbox; the Google Sheets ones need your Google credential.',
+				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
+				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
+				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
 				...(line === '2'
 					? [
 							'  Try the agent template offline (a local scripted model; approval emails are printed here):',

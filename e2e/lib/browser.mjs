@@ -194,7 +194,7 @@ const AGENT_TOOL_PICTURE = 'agent-tool-panel.png';
 const AGENT_TOOL = "As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments";
 
 /** The start of the hint that points a person to Dry Run while it is off (operations/withdrawal.ts). */
-const GUARDRAILS = 'Before paying, turn on Dry Run';
+const GUARDRAILS = 'This step pays. Run a Dry Run first';
 
 /** README picture of the guardrails a money-moving node's panel shows (docs/images/). */
 const GUARDRAILS_FIELD_PICTURE = 'node-guardrails-field.png';

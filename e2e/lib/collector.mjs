@@ -23,11 +23,15 @@ export function withBody(req, then) {
 
 export async function startCollector() {
 	const hits = [];
+	/** path → how many of its next requests are answered 500 (an endpoint that fails, then recovers). */
+	const failing = new Map();
 	const server = http.createServer((req, res) =>
 		withBody(req, (body) => {
-			hits.push({ at: Date.now(), method: req.method, path: req.url, headers: req.headers, body });
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
+			const fails = failing.get(req.url) ?? 0;
+			if (fails) failing.set(req.url, fails - 1);
+			hits.push({ at: Date.now(), method: req.method, path: req.url, headers: req.headers, body, status: fails ? 500 : 200 });
+			res.writeHead(fails ? 500 : 200, { 'content-type': 'application/json' });
+			res.end(fails ? '{"ok":false,"message":"the local receiver was told to fail this request"}' : '{"ok":true}');
 		}),
 	);
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -38,6 +42,10 @@ export async function startCollector() {
 		hits,
 		on(path) {
 			return hits.filter((hit) => hit.path === path);
+		},
+		/** Answers the next `count` requests to `path` with 500. */
+		failNext(path, count = 1) {
+			failing.set(path, count);
 		},
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};

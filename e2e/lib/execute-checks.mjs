@@ -62,28 +62,15 @@ export async function executeChecks({ n8n, sandbox, seeded }) {
 		return `USDT ${usdt.id} and BTC ${btc.id} completed; External IDs ${usdt.externalId}, ${btc.externalId} from the order`;
 	});
 
-	await check('batch example: two rows paid, the 3-decimal row refused to the error output, nothing paid twice on a re-run', async () => {
-		const first = await n8n.execute(EXAMPLES.batch);
-		assert(first.ok, describeFailure(first));
-		const paid = itemsOf(first, 'Paid') ?? [];
-		const refused = itemsOf(first, 'Refused or Failed') ?? [];
-		assert(paid.length === 2 && paid.every((p) => p.alreadySubmitted === false && p.status), `Paid: ${JSON.stringify(paid).slice(0, 300)}`);
-		assert(paid.map((p) => p.externalId).join() === 'payout-2001,payout-2002', `paid External IDs ${paid.map((p) => p.externalId)}`);
-		assert(refused.length === 1, `Refused: ${JSON.stringify(refused).slice(0, 300)}`);
-		// The error item keeps its row, named once: counted from 1, with the External ID (and the input's fields).
-		assert(
-			(refused[0].message ?? '').split('row 3 (payout-2003, n8n item 2)').length === 2 && !/\brow \d/.test((refused[0].message ?? '').replace('row 3 (payout-2003, n8n item 2)', '')) && refused[0].payoutId === 'payout-2003',
-			`Refused row identity: ${JSON.stringify(refused[0]).slice(0, 300)}`,
-		);
+	await check('batch example: the 3-decimal row stops the batch before anything is sent, the error naming the row (issue 50: examples stop on a refused row)', async () => {
 		const posts = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payments/withdraw/address') && /^payout-200/.test(r.body?.externalId ?? '')).length;
-		const sent = posts();
-		assert(sent === 2, `${sent} withdrawal requests for the batch`);
-		const again = await n8n.execute(EXAMPLES.batch);
-		assert(again.ok, describeFailure(again));
-		const repaid = itemsOf(again, 'Paid') ?? [];
-		assert(repaid.length === 2 && repaid.every((p) => p.alreadySubmitted === true), `re-run: ${JSON.stringify(repaid).slice(0, 300)}`);
-		assert(posts() === 2, 'the re-run sent a withdrawal again');
-		return '2 paid, 1 refused (row 3, payout-2003); re-run: 2 alreadySubmitted, 0 sent';
+		const run = await n8n.execute(EXAMPLES.batch);
+		assert(run.run && run.status === 'error' && run.error, `expected the batch to stop, got ${run.status}: ${describeFailure(run)}`);
+		const message = `${run.error.message} ${run.error.description ?? ''}`;
+		assert(message.split('row 3 (payout-2003, n8n item 2)').length === 2 && /nothing was sent/i.test(message), `the error does not name row 3 once, or says something was sent: ${message.slice(0, 400)}`);
+		assert(posts() === 0, `${posts()} withdrawal requests for a batch that stopped`);
+		assert(!(itemsOf(run, 'Paid') ?? []).length, 'a row reached Paid');
+		return `"${run.error.message.slice(0, 200)}"; nothing sent`;
 	});
 
 	await check('field rule refused before any request reaches the sandbox', async () => {

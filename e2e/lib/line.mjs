@@ -13,6 +13,7 @@ import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './brows
 import { startCollector } from './collector.mjs';
 import { errorsCheck } from './error-checks.mjs';
 import { firstHourCheck } from './first-hour-checks.mjs';
+import { newcomerCredentialCheck } from './newcomer-checks.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
@@ -55,7 +56,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	// E2E_PORT: the first port to try, for a run beside another (the port is taken only when n8n starts).
 	const port = await freePort(Number(process.env.E2E_PORT) || 5700 + Number(line) * 10);
 	const n8n = new N8n({ line, userFolder, port, logFile: path.join(artifacts, 'n8n-start.log') });
-	const templates = templateWorkflows(line, { collector });
+	const templates = templateWorkflows(line);
 	const workflows = {
 		tour: loadWorkflow('tour'),
 		withdrawals: loadWorkflow('withdrawals'),
@@ -139,7 +140,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
-		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded });
+		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
+		// and with --update-screenshot in templates/images/), else through the same REST call
+		const templateBrowser = browserWanted && chromium.ok ? { artifacts, imagesDir: updateScreenshot && line === '2' ? TEMPLATES_IMAGES : undefined } : undefined;
+		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser: templateBrowser });
 		if (workflows.mcp) {
 			await subWorkflowAgentChecks({ n8n, sandbox, model });
 			await mcpChecks({ n8n, sandbox });
@@ -178,6 +182,10 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 				await check('browser: the first hour (issue 45): a batch with a wrong-network address refused before anything is sent, a gated tool run by hand, a list without a credential', async () => {
 					const docsDir = updateScreenshot ? path.dirname(DOCS_SCREENSHOT) : undefined;
 					return await firstHourCheck({ n8n, sandbox, workflowId: E2E.firstHour, artifacts, docsDir });
+				});
+				// last: it deletes the line's Crypto Settlement credentials
+				await check('browser: a node placed by hand gets the safest credential; with no credential at all, its list says to select one (issue 50)', async () => {
+					return await newcomerCredentialCheck({ n8n, sandbox, artifacts });
 				});
 			}
 		}

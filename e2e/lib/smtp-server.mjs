@@ -149,3 +149,9 @@ export async function followApprovalLink(url) {
 	);
 	assert(res.status === 200, `the link answered ${res.status}: ${res.text.slice(0, 200)}`);
 }
+
+/** What a person reads in an email: its plain-text part, or its HTML part without markup. */
+export function mailText(email) {
+	const plain = email.parts.find((part) => part.type === 'text/plain')?.text;
+	return (plain ?? approvalLinks(email).text).replace(/\s+/g, ' ').trim();
+}

@@ -45,6 +45,27 @@ const TRADE_UNIT_FIELDS: Record<string, string> = {
 	amountReceived: 'amountReceivedCurrency',
 };
 
+/**
+ * A trade's crypto amounts, as the service gives them (text such as "416.5"), are in the deposit's
+ * token: named beside each, so that no figure stands without its unit (issue 50, point 6).
+ */
+const CRYPTO_UNIT_FIELDS: Record<string, string> = {
+	cryptoAmount: 'cryptoAmountCurrency',
+	cryptoReceived: 'cryptoReceivedCurrency',
+};
+
+/** Each crypto amount's token beside it, when the token is known and the service names no unit itself. */
+function withCryptoUnits(item: IDataObject): IDataObject {
+	const token = text(item.token);
+	if (token === null) return item;
+	const has = (key: string) => Object.prototype.hasOwnProperty.call(item, key);
+	const entries = Object.entries(item).flatMap(([key, value]): Array<[string, unknown]> => {
+		const field = Object.prototype.hasOwnProperty.call(CRYPTO_UNIT_FIELDS, key) ? CRYPTO_UNIT_FIELDS[key] : undefined;
+		return field !== undefined && !has(field) && value !== null && value !== undefined && value !== '' ? [[key, value], [field, token]] : [[key, value]];
+	});
+	return Object.fromEntries(entries) as IDataObject;
+}
+
 /** The fields an item starts with, in this order, when it has them: what happened, to what, how much of which token, for whom. */
 const LEAD_FIELDS = ['event', 'eventKey', 'id', 'status', 'token', 'network', 'walletLabel'];
 
@@ -70,7 +91,8 @@ function text(value: unknown): string | null {
  * `currency` (the local currency credited, net of the fee) and `amountReceived` in USD; a
  * withdrawal's as the action node outputs it (service/units.ts). A delivery's body (nothing
  * confirmed) states no unit for these fields, so each says `not stated` unless the body names it.
- * `amountInUSD`, `feeAmountInUsd` and `flagFeeUSD` name their unit; crypto amounts are in `token`.
+ * `amountInUSD`, `feeAmountInUsd` and `flagFeeUSD` name their unit; crypto amounts are in `token`,
+ * named beside them (withCryptoUnits).
  */
 function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, confirmed: boolean): IDataObject {
 	if (subject === 'withdrawal') {
@@ -79,7 +101,7 @@ function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, c
 	}
 	if (subject !== 'trade') return item;
 	const local = confirmed ? (currencyUnit(item.currency) ?? NOT_STATED) : NOT_STATED;
-	return withUnits(item, TRADE_UNIT_FIELDS, { amount: local, feeAmount: local, amountReceived: confirmed ? 'USD' : NOT_STATED });
+	return withCryptoUnits(withUnits(item, TRADE_UNIT_FIELDS, { amount: local, feeAmount: local, amountReceived: confirmed ? 'USD' : NOT_STATED }));
 }
 
 /**

@@ -180,7 +180,14 @@ describe('against the fake API: a USDT deposit and a withdrawal through both tri
 				amountReceivedCurrency: 'USD',
 				amountInUSD: 25,
 				cryptoAmount: '25',
+				cryptoAmountCurrency: 'USDT',
 			});
+			// every crypto amount names its token right after it (issue 50: "416.5" alone said nothing)
+			for (const [field, unit] of [['cryptoAmount', 'cryptoAmountCurrency'], ['cryptoReceived', 'cryptoReceivedCurrency']]) {
+				if (item[field] === undefined) continue;
+				const keys = Object.keys(item);
+				expect({ field, unit: item[unit], next: keys[keys.indexOf(field) + 1] }).toEqual({ field, unit: 'USDT', next: unit });
+			}
 			expect(Object.keys(item).slice(0, LEAD.length)).toEqual(LEAD);
 			// The inlined image is kept, at the end, out of the way; `record` stays as the API returned it.
 			expect(Object.keys(item).at(-1)).toBe('avatar');
@@ -189,7 +196,7 @@ describe('against the fake API: a USDT deposit and a withdrawal through both tri
 		}
 		// The body as sent (nothing confirmed): its `amount` states no unit; the label is the body's.
 		for (const item of [unconfirmed[0], stored[0]]) {
-			expect(item).toMatchObject({ token: 'USDT', network: 'Tron Shasta', walletLabel: 'customer-7', amountCurrency: 'not stated', amountInUSD: 25 });
+			expect(item).toMatchObject({ token: 'USDT', network: 'Tron Shasta', walletLabel: 'customer-7', amountCurrency: 'not stated', amountInUSD: 25, cryptoAmountCurrency: 'USDT' });
 			expect(Object.keys(item).slice(0, LEAD.length)).toEqual(LEAD);
 		}
 	});

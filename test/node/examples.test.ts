@@ -44,16 +44,17 @@ describe('the example workflows teach safe patterns', () => {
 		}
 	});
 
-	test('the batch example pays one row per item, keeps going past a refused row, and has a row that is refused', () => {
+	test('the batch example pays one row per item, stops on a refused row (no Continue On Fail), has a row that is refused, and a sticky note says so (issue 50)', () => {
 		const workflow = load('batch-payouts');
 		const pay = workflow.nodes.find((node) => node.name === 'Pay Each Row') as WorkflowNode;
 		expect(pay.parameters).toMatchObject({ operation: 'createCrypto', externalId: '={{ $json.payoutId }}', amount: '={{ $json.amountUsd }}' });
-		expect(pay.onError).toBe('continueErrorOutput');
-		expect(workflow.connections['Pay Each Row'].main.map((output) => output.map((c) => c.node))).toEqual([['Paid'], ['Refused or Failed']]);
+		expect(pay.onError).toBeUndefined();
+		expect(workflow.connections['Pay Each Row'].main.map((output) => output.map((c) => c.node))).toEqual([['Paid']]);
 		const rows = JSON.parse(String(workflow.nodes.find((node) => node.name === 'Payout Rows')?.parameters.jsonOutput)).payouts as IDataObject[];
 		expect(rows).toHaveLength(3);
 		expect(new Set(rows.map((row) => row.payoutId)).size).toBe(3);
 		expect(rows.map((row) => row.amountUsd)).toContain('10.125');
+		expect(workflow.nodes.filter(isSticky).map((note) => String(note.parameters.content)).join()).toMatch(/refused row stops the batch[\s\S]*nothing is sent/i);
 	});
 });
 

@@ -10,7 +10,11 @@
  * - credentials referenced by placeholder (a name, no id), no secret anywhere;
  * - no payout without a Dry Run or a person's approval before it, each with a mapped External ID,
  *   and the credential's guardrails named in the overview;
- * - a section and a picture in templates/README.md, and imported by `npm start` (tooling/setup.mjs).
+ * - a section and a picture in templates/README.md, and imported by `npm start` (tooling/setup.mjs);
+ * - runnable before anything outside is connected (issue 50): a template that reads a sheet runs on
+ *   sample rows as shipped, its Google Sheets nodes disabled until Settings chooses the sheet; a node
+ *   names (`$('…')`) only a node every path to it runs through, so no step depends on which source
+ *   ran; a payment or its Dry Run stops on a refused row (or its error output ends in Stop and Error).
  * That each one imports and runs in real n8n is the e2e's (e2e/lib/template-checks.mjs).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -71,6 +75,53 @@ function downstream(connections: Connections, from: string, types = ['main']): S
 	visit(from);
 	return seen;
 }
+
+/** Every node's main parents. */
+function parentsOf(connections: Connections): Map<string, Set<string>> {
+	const parents = new Map<string, Set<string>>();
+	for (const [from, types] of Object.entries(connections)) {
+		for (const output of types.main ?? []) {
+			for (const { node } of output) {
+				if (!parents.has(node)) parents.set(node, new Set());
+				parents.get(node)?.add(from);
+			}
+		}
+	}
+	return parents;
+}
+
+/**
+ * The nodes every path from a trigger to each node runs through (itself included): its dominators
+ * on the main connections. A sub-node (an agent's model or tool) counts as the node it serves.
+ */
+function dominators(template: Template): (name: string) => Set<string> {
+	const parents = parentsOf(template.connections);
+	const names = template.nodes.filter((node) => !isSticky(node)).map((node) => node.name);
+	const all = new Set(names);
+	const dom = new Map(names.map((name) => [name, parents.has(name) ? new Set(all) : new Set([name])]));
+	for (let changed = true; changed; ) {
+		changed = false;
+		for (const name of names) {
+			const from = [...(parents.get(name) ?? [])];
+			if (!from.length) continue;
+			const next = new Set([...(dom.get(from[0]) ?? [])].filter((candidate) => from.every((parent) => dom.get(parent)?.has(candidate))));
+			next.add(name);
+			if (next.size !== dom.get(name)?.size) {
+				dom.set(name, next);
+				changed = true;
+			}
+		}
+	}
+	/** A sub-node's place: the node its (non-main) connection serves. */
+	const served = (name: string): string => {
+		const serves = Object.entries(template.connections[name] ?? {}).find(([type]) => type !== 'main')?.[1]?.[0]?.[0]?.node;
+		return serves && !template.connections[name]?.main ? served(serves) : name;
+	};
+	return (name) => new Set([...(dom.get(served(name)) ?? [])].flatMap((candidate) => [candidate, ...names.filter((other) => served(other) === candidate)]));
+}
+
+/** The names a node's parameters reference as `$('…')`. */
+const referencedNames = (node: TemplateNode) => [...JSON.stringify(node.parameters).matchAll(/\$\(\\?['"]([^'"\\]+)\\?['"]\)/g)].map((match) => match[1]);
 
 const pays = (node: TemplateNode) =>
 	node.type.startsWith(`${PACKAGE_NAME}.cryptoSettlement`) && SPECS[String(node.parameters.resource)]?.[String(node.parameters.operation)]?.money === 'pays';
@@ -185,6 +236,59 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		if (payers.some((node) => node.type.endsWith('Tool'))) {
 			for (const guardrail of ['allowAgentPayments', 'agentPaymentsNeedHumanReview']) expect(overview).toContain(`**${label(guardrail)}**`);
 		}
+	});
+
+	test.each(FILES)("%s: a node names `$('…')` only a node every path to it runs through (no step depends on which source ran)", (file) => {
+		const template = load(file);
+		const through = dominators(template);
+		const loose = template.nodes
+			.filter((node) => !isSticky(node))
+			.flatMap((node) => referencedNames(node).filter((name) => !through(node.name).has(name)).map((name) => `${node.name} → $('${name}')`));
+		expect(loose).toEqual([]);
+	});
+
+	test.each(FILES)('%s: a template that reads a sheet runs on sample rows as shipped: its Google Sheets nodes are disabled and reached only when Settings chooses the sheet', (file) => {
+		const template = load(file);
+		const sheets = template.nodes.filter((node) => node.type === 'n8n-nodes-base.googleSheets');
+		if (!sheets.length) return;
+		const settings = ((template.nodes.find((node) => node.name === 'Settings')?.parameters.assignments as IDataObject)?.assignments ?? []) as IDataObject[];
+		expect(settings.find((assignment) => assignment.name === 'rowsFrom')?.value).toBe('sample rows');
+		const parents = parentsOf(template.connections);
+		for (const sheet of sheets) {
+			expect({ node: sheet.name, disabled: sheet.disabled ?? false }).toEqual({ node: sheet.name, disabled: true });
+			// its one way in is an If on rowsFrom whose true output it is not when rowsFrom is "sample rows"
+			const [gate] = [...(parents.get(sheet.name) ?? [])];
+			const gateNode = template.nodes.find((node) => node.name === gate);
+			expect({ node: sheet.name, gate: gateNode?.type, onRowsFrom: JSON.stringify(gateNode?.parameters ?? {}).includes('rowsFrom') }).toEqual({ node: sheet.name, gate: 'n8n-nodes-base.if', onRowsFrom: true });
+			const condition = ((gateNode?.parameters.conditions as IDataObject).conditions as IDataObject[])[0];
+			const operation = (condition.operator as IDataObject).operation;
+			const output = template.connections[String(gate)].main.findIndex((targets) => targets.some((target) => target.node === sheet.name));
+			const sampleGoesTrue = operation === 'equals' ? condition.rightValue === 'sample rows' : operation === 'notEquals' ? condition.rightValue !== 'sample rows' : undefined;
+			expect({ node: sheet.name, reachedBySampleRows: sampleGoesTrue === undefined ? 'unknown' : (output === 0) === sampleGoesTrue }).toEqual({ node: sheet.name, reachedBySampleRows: false });
+		}
+	});
+
+	test.each(FILES)('%s: a payment and its Dry Run stop on a refused row (no Continue On Fail), or their error output ends in Stop and Error', (file) => {
+		const template = load(file);
+		const continuing = template.nodes
+			.filter((node) => pays(node) && !node.type.endsWith('Tool') && (node as TemplateNode & { onError?: string }).onError)
+			.filter((node) => {
+				const onError = (node as TemplateNode & { onError?: string }).onError;
+				if (onError !== 'continueErrorOutput') return true;
+				const errorBranch = (template.connections[node.name]?.main?.[1] ?? []).map((target) => target.node);
+				const ends = errorBranch.flatMap((name) => [name, ...downstream(template.connections, name)]);
+				return !ends.some((name) => template.nodes.find((candidate) => candidate.name === name)?.type === 'n8n-nodes-base.stopAndError');
+			})
+			.map((node) => node.name);
+		expect(continuing).toEqual([]);
+	});
+
+	test.each(FILES)("%s: a Data Table filter of several conditions says how they combine (the node's default, Any Condition, matches any of them)", (file) => {
+		const loose = load(file)
+			.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable')
+			.filter((node) => (((node.parameters.filters as IDataObject)?.conditions as IDataObject[]) ?? []).length > 1 && node.parameters.matchType === undefined)
+			.map((node) => node.name);
+		expect(loose).toEqual([]);
 	});
 
 	test.each(FILES)('%s: a section with its picture in templates/README.md, and imported by npm start', (file) => {

@@ -100,6 +100,8 @@ describe('source: records', () => {
 			amountCurrency: 'NGN',
 			feeAmountCurrency: 'NGN',
 			amountReceivedCurrency: 'USD',
+			cryptoAmountCurrency: 'TRX',
+			cryptoReceivedCurrency: 'TRX',
 		});
 		expect(item).toMatchObject({ amountInUSD: 100, destinationAddress: wallet.address, status: 'completed' });
 
@@ -190,6 +192,7 @@ describe('source: webhookEvents (stored deliveries)', () => {
 			network: 'Tron Shasta',
 			walletLabel: 'poll',
 			amountCurrency: 'not stated',
+			cryptoAmountCurrency: 'TRX',
 		});
 		poller.restart();
 		expect((await poller.poll()).items).toBeNull();

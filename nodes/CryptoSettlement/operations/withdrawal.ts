@@ -81,9 +81,11 @@ export const AGENT_TOOL_HINT =
 /**
  * Shown on an operation that pays, outside an agent's tool, while Dry Run is off
  * (operations/index.ts). The guardrails themselves are shown by the Credential Guardrails field.
+ * A hint cannot see the workflow around the node, so it also names the templates' way: a Dry Run
+ * step earlier in the workflow, with this step paying after it (issue 50, point 6).
  */
 export const DRY_RUN_HINT =
-	"Before paying, turn on Dry Run: it runs every check, the credential's guardrails included, and shows what leaves the balance, the fee and what the recipient receives, without sending anything.";
+	"This step pays. Run a Dry Run first: turn on Dry Run here, or put a Dry Run step before this one, as the templates do. A Dry Run runs every check, the credential's guardrails included, and shows what leaves the balance, the fee and what the recipient receives, without sending anything.";
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
 const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];

@@ -1,0 +1,85 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the template files */
+/**
+ * The Code steps of the Pay vendors template (templates/pay-vendors-from-a-sheet.json), run on
+ * their own with the items n8n would hand them (issue 50): the approval's figures are the Dry Run's,
+ * summed by who bears the fee; the rows already paid are named, not asked for; sample rows refuse a
+ * credential that is not a sandbox; only the rows the approver saw are paid. That the template runs
+ * in n8n is the e2e's (e2e/lib/template-checks.mjs).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import type { IDataObject } from 'n8n-workflow';
+import { PACKAGE_ROOT } from '../harness';
+
+interface Node {
+	name: string;
+	parameters: IDataObject;
+}
+const template = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'templates', 'pay-vendors-from-a-sheet.json'), 'utf8')) as { nodes: Node[] };
+const codeOf = (name: string) => String(template.nodes.find((node) => node.name === name)?.parameters.jsCode);
+
+type Items = Array<{ json: IDataObject }>;
+/** Runs a Code node's JavaScript with `$input` and `$('…')` answering from `nodes` (node name → items). */
+function run(name: string, input: Items, nodes: Record<string, Items>): Items {
+	const $ = (node: string) => {
+		const items = nodes[node];
+		if (!items) throw new Error(`the step reads ${node}, which the test did not give`);
+		return { all: () => items, first: () => items[0] };
+	};
+	// the template's own code, in a context of its own, as n8n's Code node runs it
+	const step = runInNewContext(`(function ($input, $) {\n${codeOf(name)}\n})`, {}) as (input: unknown, node: typeof $) => Items;
+	return step({ all: () => input }, $);
+}
+
+const items = (...rows: IDataObject[]): Items => rows.map((json) => ({ json }));
+const dryRun = (externalId: string, amount: number, fee: number, feeBearer: string, environment = 'sandbox'): IDataObject => ({
+	dryRun: true,
+	externalId,
+	payout: { amount, fee, feeBearer, leavesBalance: `${(feeBearer === 'business' ? amount + fee : amount).toFixed(2)} USD`, recipientReceives: `${(feeBearer === 'business' ? amount : amount - fee).toFixed(2)} USD in USDT on TRC20` },
+	guardrails: { environment },
+});
+const alreadyPaid = (externalId: string, id: string): IDataObject => ({ dryRun: true, externalId, id, status: 'completed', message: 'Dry run: this payment already exists under its External ID, so nothing would be sent' });
+
+describe('Pay vendors: the approval and the rows it pays', () => {
+	const settings = items({ rowsFrom: 'sample rows' });
+
+	test.each([
+		['recipient', '35.00 USD', '3.00 USD', '32.00 USD'],
+		['business', '38.00 USD', '3.00 USD', '35.00 USD'],
+	])('fees borne by the %s: the totals are the Dry Run\'s figures; the rows already paid are named, not asked for', (bearer, leaves, fees, receive) => {
+		const toPay = items(dryRun('INV-1', 15, 1.5, bearer), dryRun('INV-2', 20, 1.5, bearer));
+		const all = [...toPay, ...items(alreadyPaid('INV-0', 'w-9'))];
+		const [{ json }] = run('Batch Totals', toPay, { 'Dry Run Whole Batch': all, Settings: settings });
+		expect(json).toMatchObject({ rowsToSend: 2, leavesBalance: leaves, fees, recipientsGet: receive, externalIds: ['INV-1', 'INV-2'] });
+		expect(json.alreadyPaid).toBe('INV-0 (withdrawal w-9, completed)');
+		expect(json.lines).toContain('INV-1: ');
+	});
+
+	test('a fee the Dry Run could not quote is said, never counted as zero', () => {
+		const row = dryRun('INV-1', 15, 0, 'recipient');
+		(row.payout as IDataObject).fee = 'not quoted: see networkFee or networkFeeUnavailable';
+		const [{ json }] = run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings });
+		expect(json.fees).toMatch(/not quoted/);
+		expect(json.leavesBalance).toMatch(/not quoted/);
+	});
+
+	test('sample rows are paid only with a Sandbox credential', () => {
+		const row = dryRun('SAMPLE-INV-1001', 12.5, 1.5, 'recipient', 'production');
+		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings })).toThrow(/Sandbox credential/);
+		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: items({ rowsFrom: 'Google Sheet' }) })).not.toThrow();
+	});
+
+	test('Rows to Pay: exactly the rows the approver saw, as read', () => {
+		const rows = items({ 'External ID': 'INV-0', 'Amount (USD)': '5' }, { 'External ID': 'INV-1', 'Amount (USD)': '15' }, { 'External ID': 'INV-2', 'Amount (USD)': '20' });
+		const paid = run('Rows to Pay', items({ data: { approved: true } }), { 'Batch Totals': items({ externalIds: ['INV-1', 'INV-2'] }), 'Payout Rows': rows });
+		expect(paid.map((item) => item.json['External ID'])).toEqual(['INV-1', 'INV-2']);
+	});
+
+	test('the sample rows: three vendors, each with its External ID, under the safest credential\'s Max per Withdrawal', () => {
+		const rows = run('Sample Payout Rows', [], {}).map((item) => item.json);
+		expect(rows).toHaveLength(3);
+		expect(new Set(rows.map((row) => row['External ID'])).size).toBe(3);
+		for (const row of rows) expect(Number(row['Amount (USD)'])).toBeLessThanOrEqual(100);
+	});
+});
