@@ -260,16 +260,17 @@ describe('Statement → Get against odd lists', () => {
 		token: 'USDT',
 		createdAt: new Date(DAY_START + n * 60_000).toISOString(),
 	});
-	const page = (data: unknown[], pageNumber: number, pages: number) => ({
+	/** A page of a list that holds `totalDocs` records (a one-page list: the page's). */
+	const page = (data: unknown[], pageNumber: number, pages: number, totalDocs = data.length) => ({
 		status: 200,
-		body: { success: true, message: 'ok', data, meta: { page: pageNumber, pages, hasNextPage: pageNumber < pages, totalDocs: 99 } },
+		body: { success: true, message: 'ok', data, meta: { page: pageNumber, pages, hasNextPage: pageNumber < pages, totalDocs } },
 	});
 	const service = (withdrawalsPage: (seen: Seen) => { status: number; body: unknown }) =>
 		localService((seen) => {
 			const n = Number(seen.query.get('page'));
 			if (seen.path === '/v1/trades/transactions') {
 				// The list shifted between pages: t2 is on both.
-				return n === 1 ? page([trade(3, 30), trade(2, 20)], 1, 2) : page([trade(2, 20), trade(1, 10)], 2, 2);
+				return n === 1 ? page([trade(3, 30), trade(2, 20)], 1, 2, 3) : page([trade(2, 20), trade(1, 10)], 2, 2, 3);
 			}
 			if (seen.path === '/v1/payments/withdrawals') return withdrawalsPage(seen);
 			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w1', label: 'alice', address: 'addr-1' }], 1, 1);
@@ -293,7 +294,7 @@ describe('Statement → Get against odd lists', () => {
 	});
 
 	it('a page that fails after its retries fails the statement, naming the page', async () => {
-		const local = await service((seen) => (seen.query.get('page') === '2' ? { status: 500, body: { success: false, message: 'something went wrong!' } } : page([withdrawal(1)], 1, 3)));
+		const local = await service((seen) => (seen.query.get('page') === '2' ? { status: 500, body: { success: false, message: 'something went wrong!' } } : page([withdrawal(1)], 1, 3, 3)));
 		try {
 			const result = await runNode(
 				{ resource: 'statement', operation: 'get', day: DAY, output: 'summary' },
@@ -315,7 +316,7 @@ describe('Statement → Get against odd lists', () => {
 				failures++;
 				return { status: 500, body: { success: false, message: 'something went wrong!' } };
 			}
-			return page([withdrawal(Number(seen.query.get('page')))], Number(seen.query.get('page')), 2);
+			return page([withdrawal(Number(seen.query.get('page')))], Number(seen.query.get('page')), 2, 2);
 		});
 		try {
 			const result = await runWorkflow({
@@ -356,6 +357,86 @@ describe('Statement → Get against odd lists', () => {
 			expect(exceptions.items.map((item) => [item.json.recordId, item.json.exception])).toEqual([
 				['t2', 'Status "held-by-compliance" is unknown to the node: check this deposit in the service\'s dashboard'],
 			]);
+		} finally {
+			await local.close();
+		}
+	});
+});
+
+describe('Statement → Get never has a hole (#48 point 1): a list in another order, a list that moves', () => {
+	const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
+	const minutes = (n: number) => new Date(DAY_START + n * 60_000).toISOString();
+	const bank = (id: string, status: string, at: string, payoutAmount = 10_000) => ({ id, externalId: `x-${id}`, status, amount: 7, payoutAmount, fee: 100, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: at });
+	/** Sorted by status, then newest first: 30 completed of the day, 170 older completed, then a pending 500,000 NGN of the day (page 3). */
+	const completedOfDay = Array.from({ length: 30 }, (_, i) => bank(`c${i}`, 'completed', minutes(600 - i)));
+	const completedOlder = Array.from({ length: 170 }, (_, i) => bank(`o${i}`, 'completed', minutes(-60 - i)));
+	const pendingOfDay = bank('big', 'pending', minutes(700), 500_000);
+	const BY_STATUS = [...completedOfDay, ...completedOlder, pendingOfDay];
+
+	/** A service listing `withdrawals()` (asked afresh for each page) 100 a page, with `pages` and `totalDocs`. */
+	async function listing(withdrawals: () => IDataObject[]) {
+		const local = await localService((seen) => {
+			const n = Number(seen.query.get('page'));
+			const size = Number(seen.query.get('size'));
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals() : seen.path === '/v1/trades/wallets' ? [{ id: 'w1', label: 'alice', address: 'addr-1' }] : [];
+			if (seen.path === '/v1/users/fetch-integration') return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			const pages = Math.max(1, Math.ceil(listed.length / size));
+			const meta = { page: n, pages, hasNextPage: n < pages, totalDocs: listed.length };
+			return { status: 200, body: { success: true, message: 'ok', data: listed.slice((n - 1) * size, n * size), meta } };
+		});
+		const credentials = { appId: 'app-hole', appSecret: 'hole-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+		return { local, lines: async () => await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { credentials }) };
+	}
+
+	it('a list sorted by status then date: the pending 500,000 NGN of the day on page 3 is a line', async () => {
+		const { local, lines } = await listing(() => BY_STATUS);
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			const withdrawals = result.items.map((item) => item.json).filter((line) => line.kind === 'bankWithdrawal');
+			expect(withdrawals).toHaveLength(31);
+			expect(withdrawals.find((line) => line.recordId === 'big')).toMatchObject({ amount: -500_000, currency: 'NGN' });
+			// Every page read, each once.
+			expect(local.requests.filter((r) => r.path === '/v1/payments/withdrawals').map((r) => r.query.get('page')).sort()).toEqual(['1', '2', '3']);
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a record that moves to a page already read while the list is read (it completes) is found by reading again', async () => {
+		let served = 0;
+		// Sorted by status, then newest first: once page 1 is served, the pending one of the day completes and moves up to page 1.
+		const { local, lines } = await listing(() => (served++ === 0 ? BY_STATUS : [{ ...pendingOfDay, status: 'completed' }, ...completedOfDay, ...completedOlder]));
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json).find((line) => line.recordId === 'big')).toMatchObject({ kind: 'bankWithdrawal', status: 'completed', amount: -500_000 });
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a record that moves up while a new one lands leaves the distinct count whole: read again all the same', async () => {
+		let served = 0;
+		const moved = [completedOfDay[0], { ...pendingOfDay, status: 'completed' }, ...completedOfDay.slice(1), ...completedOlder.slice(0, 69), bank('new', 'pending', minutes(800), 5), ...completedOlder.slice(69)];
+		const { local, lines } = await listing(() => (served++ === 0 ? BY_STATUS : moved));
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json).find((line) => line.recordId === 'big')).toMatchObject({ status: 'completed', amount: -500_000 });
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a list that never holds still refuses the statement rather than give one with a line missing', async () => {
+		let served = 0;
+		const { local, lines } = await listing(() => [...Array.from({ length: ++served }, (_, i) => bank(`busy${i}`, 'pending', minutes(900 + i), 1)), ...BY_STATUS]);
+		try {
+			const result = await lines();
+			expect(result.items).toHaveLength(0);
+			expect(result.error?.message).toMatch(/^The statement could not be read: the withdrawals list changed under every one of 3 reads \(the last saw \d+ distinct records while its pages stated \d+, then \d+/);
+			expect(result.error?.description).toMatch(/A list that never holds still while it is read cannot be proven whole/);
 		} finally {
 			await local.close();
 		}

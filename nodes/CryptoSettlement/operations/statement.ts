@@ -172,7 +172,7 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	if ('error' in openingBalances) {
 		params.assert([{ field: 'openingBalances', message: `openingBalances ${String(openingBalances.error)}`, value: balancesValue }]);
 	}
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { olderThan: day.start, account: true }));
+	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since: day.start, account: true }));
 	const lineOptions = { day, now, pendingAfterHours };
 	const lines = linesOf(lists, lineOptions);
 	if (output === 'lines') return lines.map((json) => ({ json }));
