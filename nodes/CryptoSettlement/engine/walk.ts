@@ -148,7 +148,9 @@ class OneWalk {
 		}
 		const enough = this.spec.enough?.(this.records) ?? false;
 		if (!enough && data.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1)) throw this.spec.fail({ kind: 'repeats', page });
-		if (data.length === 0 || response.body.meta?.hasNextPage !== true) {
+		// The list's own end: no next page, an empty page, or the last of the pages it states.
+		const pages = pagesOf(response);
+		if (data.length === 0 || response.body.meta?.hasNextPage !== true || (pages !== undefined && page >= pages)) {
 			this.ended = true;
 			return false;
 		}
@@ -172,7 +174,7 @@ class OneWalk {
 			}
 			const known = pagesOf(latest);
 			const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
-			const last = Math.min(start + spec.maxPages - 1, known === undefined || known <= page ? page + 1 : Math.min(known, page + inFlight));
+			const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
 			const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
 			const responses = await Promise.all(numbers.map(async (n) => await this.fetch(n)));
 			for (const [index, response] of responses.entries()) {
