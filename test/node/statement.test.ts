@@ -137,7 +137,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		expect(firstPages).toHaveLength(1);
 	});
 
-	it('an amount the record does not state in a readable unit is an exception, and the check then differs', async () => {
+	it('an amount the record does not state in a readable unit is an exception, and the check cannot vouch for the day', async () => {
 		const trade = fakeApi.state.trades.find((t) => inDay(t) && t.status === 'completed' && t.label.endsWith('customer-2')) as { currency: string; amount: number; feeAmount: number; id: string };
 		const saved = trade.currency;
 		trade.currency = 'xyz' as never;
@@ -146,7 +146,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 			const summary = items[0].json;
 			const entry = (summary.exceptions as IDataObject[]).find((e) => e.recordId === trade.id);
 			expect(String(entry?.exception)).toMatch(/states no credited amount the node can read/);
-			expect(summary.balanceCheck).toMatchObject({ result: 'differs', difference: { NGN: -trade.amount } });
+			expect(summary.balanceCheck).toMatchObject({ result: 'notCheckable', why: expect.stringContaining(`(e.g. transaction ${trade.id}) state an amount the node cannot trust`) });
 		} finally {
 			trade.currency = saved;
 		}
@@ -440,6 +440,46 @@ describe('Statement → Get never has a hole (#48 point 1): a list in another or
 		} finally {
 			await local.close();
 		}
+	});
+});
+
+describe('Statement → Get never gives a false figure (#48 point 2): amounts the node cannot trust', () => {
+	const at = (minutes: number) => new Date(Date.parse(`${DAY}T00:00:00Z`) + minutes * 60_000).toISOString();
+	const bankWithdrawal = (id: string, fields: IDataObject) => ({ id, externalId: `x-${id}`, status: 'completed', amount: 40, payoutAmount: 50_000, fee: 700, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: at(60), ...fields });
+	const deposit = (id: string, fields: IDataObject) => ({ id, status: 'completed', amount: 20_000, feeAmount: 100, amountReceived: 14, currency: 'ngn', wallet: 'w1', address: 'addr-1', createdAt: at(90), ...fields });
+
+	async function statementOf(withdrawals: IDataObject[], trades: IDataObject[]) {
+		const local = await localService((seen) => {
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals : seen.path === '/v1/trades/transactions' ? trades : seen.path === '/v1/trades/wallets' ? [{ id: 'w1', label: 'alice', address: 'addr-1' }] : undefined;
+			if (!listed) return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			return { status: 200, body: { success: true, message: 'ok', data: listed, meta: { page: 1, pages: 1, hasNextPage: false, totalDocs: listed.length } } };
+		});
+		try {
+			const credentials = { appId: 'app-neg', appSecret: 'neg-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+			const lines = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { credentials });
+			const summary = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'summary', options: { openingBalances: { NGN: 1_000_000 } } }, { credentials });
+			expect(lines.error).toBeUndefined();
+			return { lines: lines.items.map((item) => item.json), summary: summary.items[0].json };
+		} finally {
+			await local.close();
+		}
+	}
+
+	it.each([
+		['a withdrawal paying out -50000', [bankWithdrawal('neg-payout', { payoutAmount: -50_000 })], [], 'neg-payout', 'withdrawal'],
+		['a withdrawal with a fee of -700', [bankWithdrawal('neg-fee', { fee: -700 })], [], 'neg-fee', 'withdrawal'],
+		['a completed deposit of -20000', [], [deposit('neg-deposit', { amount: -20_000 })], 'neg-deposit', 'transaction'],
+		['a withdrawal paying out "lots"', [bankWithdrawal('nan-payout', { payoutAmount: 'lots' })], [], 'nan-payout', 'withdrawal'],
+		['a deposit in a currency the node cannot read', [], [deposit('odd-unit', { currency: 'xyz' })], 'odd-unit', 'transaction'],
+	])('%s: an exception naming the record, no figure moved, and the balance check cannot vouch for the day', async (_case, withdrawals, trades, id, record) => {
+		const { lines, summary } = await statementOf(withdrawals, trades);
+		const ofIt = lines.filter((line) => line.recordId === id);
+		// One line, moving nothing: no credit of 50,000, no credit of 700, no debit of 19,900.
+		expect(ofIt).toHaveLength(1);
+		expect(ofIt[0].amount).toBe(0);
+		expect(String(ofIt[0].exception)).toMatch(/^The record states no (credited amount|payout and fee) the node can read/);
+		expect(summary.balanceCheck).toEqual({ result: 'notCheckable', why: expect.stringMatching(new RegExp(`^1 record\\(s\\) of the day \\(e\\.g\\. ${record} ${id}\\) state an amount the node cannot trust`)) });
+		expect(summary.exceptions).toEqual(expect.arrayContaining([expect.objectContaining({ recordId: id })]));
 	});
 });
 

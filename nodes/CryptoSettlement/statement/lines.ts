@@ -77,6 +77,17 @@ export function numberIn(value: unknown): number | undefined {
 	return undefined;
 }
 
+/**
+ * An amount of money a record states, which the node trusts only as a number of 0 or more: a
+ * negative amount, a non-number or an unreadable unit makes the record an exception naming it, and
+ * the balance check cannot vouch for the day (docs/statement.md, "Exceptions"), as Max per Day
+ * refuses such an amount.
+ */
+export function amountIn(value: unknown): number | undefined {
+	const amount = numberIn(value);
+	return amount !== undefined && amount >= 0 ? amount : undefined;
+}
+
 /** Rounds to cents (money of the lines and their sums). */
 export const cents = (value: number) => Math.round(value * 100) / 100;
 
@@ -156,8 +167,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	const address = scalarText(record.address ?? wallet?.address);
 	const asset = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
 	const currency = currencyIn(record.currency);
-	const credited = numberIn(record.amount);
-	const fee = numberIn(record.feeAmount);
+	const credited = amountIn(record.amount);
+	const fee = amountIn(record.feeAmount);
 	const usd = numberIn(record.amountReceived);
 	const completed = line.status === 'completed';
 	line.walletLabel = label;
@@ -217,8 +228,8 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 	const kind = withdrawalKind(record);
 	const line = baseLine(kind, record, 'withdrawal', options.day);
 	const currency = currencyIn(record.currency);
-	const payout = numberIn(record.payoutAmount);
-	const fee = numberIn(record.fee);
+	const payout = amountIn(record.payoutAmount);
+	const fee = amountIn(record.fee);
 	const usd = numberIn(record.amount);
 	const externalId = scalarText(record.externalId).trim();
 	const status = statusOf('withdrawal', line.status);

@@ -53,6 +53,19 @@ export interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
+/** The lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
+const untrusted = (lines: Line[]) => lines.filter((line) => line.exception.startsWith('The record states no'));
+
+/** The check when a record of the day states an amount the node cannot trust: the day's lines cannot be vouched for. */
+function untrustedDay(lines: Line[]): BalanceCheck | undefined {
+	const [first, ...more] = untrusted(lines);
+	if (!first) return undefined;
+	return {
+		result: 'notCheckable',
+		why: `${1 + more.length} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
+	};
+}
+
 /**
  * Whether the closing balances agree with the service: its balances now, less what the lines of
  * records created after the day moved, must equal opening + the day's lines.
@@ -63,7 +76,7 @@ export function balanceCheck(closing: Record<string, number> | undefined, linesA
 	}
 	const wallets = account && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
 	if (!wallets) return { result: 'notCheckable', why: 'The account does not state its balances (fiatWallets of Account → Get), so they cannot be compared.' };
-	const unreadableAfter = linesAfter.filter((line) => line.exception.startsWith('The record states no'));
+	const unreadableAfter = untrusted(linesAfter);
 	if (unreadableAfter.length) {
 		return {
 			result: 'notCheckable',
@@ -135,12 +148,12 @@ export function summarize(input: SummaryInput): IDataObject {
 	}
 	const missingOpening = opening ? Object.keys(net).filter((currency) => !(currency in opening)) : [];
 	const dayEnded = input.now >= input.day.end;
-	const check: BalanceCheck = missingOpening.length
+	const check: BalanceCheck = untrustedDay(lines) ?? (missingOpening.length
 		? {
 				result: 'notCheckable',
 				why: `No opening balance was given for ${missingOpening.join(', ')}, which the day's lines move; the closing balance of ${missingOpening.join(', ')} counts from 0.`,
 			}
-		: balanceCheck(closing, input.linesAfter, input.account, dayEnded);
+		: balanceCheck(closing, input.linesAfter, input.account, dayEnded));
 	// What a person reads first comes first: the day, whether it balances, the balances, then the detail.
 	return {
 		day: input.day.day,
