@@ -483,6 +483,65 @@ describe('Statement → Get never gives a false figure (#48 point 2): amounts th
 	});
 });
 
+describe('the CSV file trusts no service field (#48 point 3)', () => {
+	const created = `${DAY}T09:00:00.000Z`;
+	const reversed = (id: string, fields: IDataObject) => ({ id, externalId: `x-${id}`, status: 'reversed', amount: 7, payoutAmount: 1000, fee: 50, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: created, ...fields });
+
+	async function csvOf(withdrawals: IDataObject[]) {
+		const local = await localService((seen) => {
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals : seen.path === '/v1/trades/wallets' || seen.path === '/v1/trades/transactions' ? [] : undefined;
+			if (!listed) return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			return { status: 200, body: { success: true, message: 'ok', data: listed, meta: { page: 1, pages: 1, hasNextPage: false, totalDocs: listed.length } } };
+		});
+		try {
+			const credentials = { appId: 'app-csv', appSecret: 'csv-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+			const file = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file' }, { credentials });
+			const exceptions = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'exceptions' }, { credentials });
+			expect(file.error).toBeUndefined();
+			const csv = Buffer.from(String(file.items[0].binary?.data?.data), 'base64').toString('utf8');
+			return { rows: csv.trimEnd().split('\r\n').slice(1), exceptions: exceptions.items.map((item) => item.json) };
+		} finally {
+			await local.close();
+		}
+	}
+
+	/** The cells of a CSV row (RFC 4180 quoting), counting only the commas outside quotes. */
+	const cellsOf = (row: string) => [...row.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < row.length || m[1] !== '').map((m) => m[1]);
+
+	it.each([
+		['an HTTP date', 'Wed, 11 Mar 2026 08:00:00 GMT', '2026-03-11'],
+		['epoch milliseconds', 1773216000000, '2026-03-11'],
+		['epoch milliseconds as text', '1773216000000', '2026-03-11'],
+	])("a refund whose updatedAt is %s is dated that day, in a row of 6 cells", async (_case, updatedAt, date) => {
+		const { rows } = await csvOf([reversed('r1', { updatedAt })]);
+		const refund = rows.find((row) => row.includes('refund:r1')) as string;
+		expect(cellsOf(refund)).toHaveLength(6);
+		expect(cellsOf(refund)[0]).toBe(date);
+	});
+
+	it('a refund whose updatedAt is a formula (=2+5*1000,0) is an exception, dated when the withdrawal was made, in a row of 6 cells with no formula', async () => {
+		const { rows, exceptions } = await csvOf([reversed('r2', { updatedAt: '=2+5*1000,0' })]);
+		for (const row of rows) expect(cellsOf(row)).toHaveLength(6);
+		expect(cellsOf(rows.find((row) => row.includes('refund:r2')) as string)[0]).toBe(DAY);
+		expect(rows.join('\n')).not.toMatch(/(^|,)=/m);
+		expect(String(exceptions.find((line) => line.recordId === 'r2')?.exception)).toContain('The date its money came back (updatedAt "=2+5*1000,0") cannot be read');
+	});
+
+	it.each([
+		['a full-width ＝', '＝HYPERLINK("http://x.invalid")', `"'＝HYPERLINK(""http://x.invalid"")"`],
+		['a ;-separated formula', 'pay;=1+1', '"pay;=1+1"'],
+		['a - formula', '-1+2', "'-1+2"],
+	])('a Payee with %s cannot run as a formula in any locale', async (_case, externalId, payee) => {
+		const { rows } = await csvOf([reversed('r3', { status: 'completed', externalId })]);
+		for (const row of rows) {
+			expect(cellsOf(row)).toHaveLength(6);
+			expect(cellsOf(row)[2]).toBe(payee);
+		}
+		// The node's own amounts stay numbers.
+		expect(cellsOf(rows[0])[1]).toBe('-1000.00');
+	});
+});
+
 describe("a busy day balances to the cent against the fake API's own ledger", () => {
 	afterEach(async () => await fakeApi.close());
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { statusOf } from '../../service/catalog';
-import { isObject, scalarText, tradeIdOf } from '../../service/values';
+import { isObject, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS, type Day } from './day';
 
 /**
@@ -258,6 +258,8 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 	const what = kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal';
 	line.description = `${kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}` : kind === 'cryptoWithdrawal' ? `Crypto withdrawal${scalarText(record.token) ? ` of ${scalarText(record.cryptoAmount)} ${scalarText(record.token)}${scalarText(record.network) ? ` (${scalarText(record.network)})` : ''}` : ''}` : 'Bank withdrawal'} to ${destination || 'an unnamed destination'}`;
 	const refunded = status?.refunded === true;
+	// When the money came back: the record's last change, in any form the node reads a date.
+	const refundedAt = timeMs(record.updatedAt);
 	line.exception = join(
 		unreadable &&
 			`The record states no payout and fee the node can read (payoutAmount ${JSON.stringify(record.payoutAmount ?? null)}, fee ${JSON.stringify(record.fee ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this ${what} in the service's dashboard`,
@@ -268,6 +270,10 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
 		kind === 'autoSettlement' && !trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
 		openTooLong('withdrawal', record, options, what),
+		refunded &&
+			refundedAt === null &&
+			scalarText(record.updatedAt) !== '' &&
+			`The date its money came back (updatedAt ${JSON.stringify(record.updatedAt ?? null)}) cannot be read, so the refund is dated when the ${what} was created: check it in the service's dashboard`,
 	);
 	const lines = [line];
 	if (unreadable) return lines;
@@ -293,7 +299,7 @@ export function withdrawalLines(record: IDataObject, trades: Map<string, IDataOb
 			walletAddress: line.walletAddress,
 			reference: line.reference,
 			currency: line.currency,
-			time: scalarText(record.updatedAt) || line.createdAt,
+			time: refundedAt === null ? line.createdAt : new Date(refundedAt).toISOString(),
 			amount: cents(payout + fee),
 			amounts: { payoutAmount: { value: payout, unit: line.currency }, fee: { value: fee, unit: line.currency } },
 			description: `Refund of the ${line.status} ${what} to ${destination || 'an unnamed destination'}`,
