@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { scalarText } from '../service/values';
+import { timeMs } from '../service/values';
 
 /**
  * Pages of the service's lists and their order. The API pages with `page`/`size` and
@@ -22,22 +22,8 @@ export interface PageRead {
 
 export type Order = 'newestFirst' | 'oldestFirst';
 
-/** An ISO date and time without a zone (`2026-03-01T12:00:00`, `2026-03-01 12:00:00.123`). */
-const WITHOUT_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
-
-/**
- * A time in ms from ISO text or epoch milliseconds; null when absent or unreadable. A date and time
- * without a zone is read as UTC: `Date.parse` would read it in n8n's own time zone (its `TZ`), so
- * the same record would move with the n8n instance reading it.
- */
-export function timeMs(value: unknown): number | null {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-	const text = scalarText(value).trim();
-	if (text === '') return null;
-	const local = WITHOUT_ZONE.exec(text);
-	const time = /^\d+$/.test(text) ? Number(text) : Date.parse(local ? `${local[1]}T${local[2]}Z` : text);
-	return Number.isFinite(time) ? time : null;
-}
+/** The service's dates, read as everywhere in the package (service/values.ts). */
+export { timeMs };
 
 function datesOf(records: IDataObject[]): number[] {
 	return records.map((record) => timeMs(record.createdAt)).filter((time): time is number => time !== null);

@@ -12,6 +12,23 @@ export function scalarText(value: unknown): string {
 	return '';
 }
 
+/** An ISO date and time without a zone (`2026-03-01T12:00:00`, `2026-03-01 12:00:00.123`). */
+const WITHOUT_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
+/**
+ * A time in ms from a date the service writes: ISO text, an HTTP date, or epoch milliseconds; null
+ * when absent or unreadable. A date and time without a zone is read as UTC: `Date.parse` would read
+ * it in n8n's own time zone (its `TZ`), so the same record would move with the n8n instance reading it.
+ */
+export function timeMs(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	const text = scalarText(value).trim();
+	if (text === '') return null;
+	const local = WITHOUT_ZONE.exec(text);
+	const time = /^\d+$/.test(text) ? Number(text) : Date.parse(local ? `${local[1]}T${local[2]}Z` : text);
+	return Number.isFinite(time) ? time : null;
+}
+
 /**
  * How every message names an item: its row counted from 1, as a person reads the input table,
  * with the External ID that identifies the payment and n8n's own item number, which counts from 0

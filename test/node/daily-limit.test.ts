@@ -112,24 +112,59 @@ describe("today's withdrawals are counted whatever the list's order (point 1)", 
 		expect(listReads()).toHaveLength(4);
 	});
 
-	test('a list that grows while it is read (new withdrawals on top of a newest-first list) is read once', async () => {
+	test('a list that grows while it is read (new withdrawals on top of a newest-first list) is read again, and counted once it held still', async () => {
+		// Growth alone cannot be told from a record that moved up while another was added (#48 point 4, below).
 		let served = 0;
 		const newestFirst = [...today, ...yesterday];
 		const fresh = Array.from({ length: 3 }, (_, i) => ({ id: `n-${i}`, status: 'pending', amount: 1, createdAt: at(700 + i) }));
 		const { baseUrl, listReads, moneySent } = await service({ listed: () => (served++ === 0 ? newestFirst : [...fresh, ...newestFirst]) });
 		const run = await pay(60, 'o-6', { baseUrl, ...LIMIT });
-		expect(run.error?.message).toBe(TOTAL_1000);
+		expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 1003.00 USD and this item is 60.00 USD");
 		expect(moneySent()).toBe(0);
-		expect(listReads()).toHaveLength(2);
+		expect(listReads()).toHaveLength(4);
 	});
 
 	test('a list that says it holds more than any read finds refuses, naming it', async () => {
 		const { baseUrl, moneySent } = await service({ listed: today, totalDocs: (listed) => listed.length + 1 });
 		const run = await pay(5, 'o-5', { baseUrl, ...LIMIT });
 		expect(run.error?.message).toBe(
-			"Max per day could not be checked, so nothing is sent: the service's withdrawal list changed under every one of 3 reads (the last saw 50 of the 51 it held when the read began), so today's withdrawals could not be counted",
+			"Max per day could not be checked, so nothing is sent: the service's withdrawal list changed under every one of 3 reads (the last saw 50 distinct records while its pages stated 51), so today's withdrawals could not be counted",
 		);
 		expect(moneySent()).toBe(0);
+	});
+});
+
+describe('a withdrawal that completes while the day is counted is never missed (#48 point 4)', () => {
+	/** Completed first, each group newest first: today's two completed of 10 USD, 98 of yesterday's; then today's pending 900 USD and 49 of yesterday's pending. */
+	const completedToday = [0, 1].map((i) => ({ id: `c-${i}`, status: 'completed', amount: 10, createdAt: at(700 - i * 30) }));
+	const completedBefore = Array.from({ length: 98 }, (_, i) => ({ id: `y-${i}`, status: 'completed', amount: 4, createdAt: at(-1 - i) }));
+	const big = { id: 'big', status: 'pending', amount: 900, createdAt: at(600) };
+	const pendingBefore = Array.from({ length: 49 }, (_, i) => ({ id: `p-${i}`, status: 'pending', amount: 4, createdAt: at(-200 - i) }));
+	const before = [...completedToday, ...completedBefore, big, ...pendingBefore];
+	/** After page 1 is read: the 900 USD completes and moves up to page 1; a new 1 USD lands on page 2. */
+	const after = [...completedToday, { ...big, status: 'completed' }, ...completedBefore, { id: 'new', status: 'pending', amount: 1, createdAt: at(710) }, ...pendingBefore];
+
+	test('the 900 USD that moved to page 1 while a new 1 USD landed on page 2 is counted: 921 + 100 is over 1,000', async () => {
+		let served = 0;
+		const { baseUrl, listReads, moneySent } = await service({ listed: () => (served++ === 0 ? before : after) });
+		const run = await pay(100, 'm-1', { baseUrl, ...LIMIT });
+		expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 921.00 USD and this item is 100.00 USD");
+		expect(moneySent()).toBe(0);
+		// The first walk's pages stated 150, then 151: read again, and the second walk held still.
+		expect(listReads().map((r) => r.query.get('page'))).toEqual(['1', '2', '1', '2']);
+	});
+
+	test('a list that never holds still while it is read refuses, saying so, within the budget of three reads', async () => {
+		let served = 0;
+		// Every answer adds a withdrawal on top.
+		const listed = () => [...Array.from({ length: ++served }, (_, i) => ({ id: `busy-${i}`, status: 'pending', amount: 1, createdAt: at(720 + i) })), ...before];
+		const { baseUrl, listReads, moneySent } = await service({ listed });
+		const run = await pay(5, 'm-2', { baseUrl, ...LIMIT });
+		expect(run.error?.message).toBe(
+			"Max per day could not be checked, so nothing is sent: the service's withdrawal list changed under every one of 3 reads (the last saw 155 distinct records while its pages stated 155, then 156), so today's withdrawals could not be counted",
+		);
+		expect(moneySent()).toBe(0);
+		expect(listReads()).toHaveLength(6);
 	});
 });
 

@@ -166,8 +166,9 @@ describe('Max per day', () => {
 			expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 1000.00 USD and this item is 60.00 USD");
 			expect(run.error?.description).toMatch(/under Guardrails → Max per Day \(USD\)\. Nothing was sent/);
 			expect(moneySent()).toBe(0);
-			// One page that looks newest first proves nothing about the next: every page is read (daily-limit.test.ts).
-			expect(count('GET', '/payments/withdrawals')).toBe(3);
+			// One page that looks newest first proves nothing about the next: every page is read (daily-limit.test.ts);
+			// and a list that states no count (no meta.totalDocs) is read twice: two walks that saw the same records.
+			expect(count('GET', '/payments/withdrawals')).toBe(6);
 		});
 
 		test('a list longer than the page budget refuses, naming the budget (fail closed)', async () => {

@@ -141,7 +141,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		expect(firstPages).toHaveLength(1);
 	});
 
-	it('an amount the record does not state in a readable unit is an exception, and the check then differs', async () => {
+	it('an amount the record does not state in a readable unit is an exception, and the check cannot vouch for the day', async () => {
 		const trade = fakeApi.state.trades.find((t) => inDay(t) && t.status === 'completed' && t.label.endsWith('customer-2')) as { currency: string; amount: number; feeAmount: number; id: string };
 		const saved = trade.currency;
 		trade.currency = 'xyz' as never;
@@ -150,12 +150,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 			const summary = items[0].json;
 			const entry = (summary.exceptions as IDataObject[]).find((e) => e.recordId === trade.id);
 			expect(String(entry?.exception)).toMatch(/states no credited amount the node can read/);
-			expect(summary.balanceCheck).toMatchObject({ result: 'differs', difference: { NGN: -trade.amount } });
-			// What differs, by how much, the likely cause and what to check, in words and figures.
-			const why = String((summary.balanceCheck as IDataObject).why);
-			expect(why).toMatch(/^NGN: the closing balance NGN [\d,]+\.\d\d is NGN [\d,]+\.\d\d less than the service's NGN [\d,]+\.\d\d/);
-			expect(why).toMatch(/Likely causes, the most common first: a currency swap/);
-			expect(why).not.toMatch(/[{}"]/);
+			expect(summary.balanceCheck).toMatchObject({ result: 'notCheckable', why: expect.stringContaining(`(e.g. transaction ${trade.id}) state an amount the node cannot trust`) });
 		} finally {
 			trade.currency = saved;
 		}
@@ -269,16 +264,17 @@ describe('Statement → Get against odd lists', () => {
 		token: 'USDT',
 		createdAt: new Date(DAY_START + n * 60_000).toISOString(),
 	});
-	const page = (data: unknown[], pageNumber: number, pages: number) => ({
+	/** A page of a list that holds `totalDocs` records (a one-page list: the page's). */
+	const page = (data: unknown[], pageNumber: number, pages: number, totalDocs = data.length) => ({
 		status: 200,
-		body: { success: true, message: 'ok', data, meta: { page: pageNumber, pages, hasNextPage: pageNumber < pages, totalDocs: 99 } },
+		body: { success: true, message: 'ok', data, meta: { page: pageNumber, pages, hasNextPage: pageNumber < pages, totalDocs } },
 	});
 	const service = (withdrawalsPage: (seen: Seen) => { status: number; body: unknown }) =>
 		localService((seen) => {
 			const n = Number(seen.query.get('page'));
 			if (seen.path === '/v1/trades/transactions') {
 				// The list shifted between pages: t2 is on both.
-				return n === 1 ? page([trade(3, 30), trade(2, 20)], 1, 2) : page([trade(2, 20), trade(1, 10)], 2, 2);
+				return n === 1 ? page([trade(3, 30), trade(2, 20)], 1, 2, 3) : page([trade(2, 20), trade(1, 10)], 2, 2, 3);
 			}
 			if (seen.path === '/v1/payments/withdrawals') return withdrawalsPage(seen);
 			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w1', label: 'alice', address: 'addr-1' }], 1, 1);
@@ -302,7 +298,7 @@ describe('Statement → Get against odd lists', () => {
 	});
 
 	it('a page that fails after its retries fails the statement, naming the page', async () => {
-		const local = await service((seen) => (seen.query.get('page') === '2' ? { status: 500, body: { success: false, message: 'something went wrong!' } } : page([withdrawal(1)], 1, 3)));
+		const local = await service((seen) => (seen.query.get('page') === '2' ? { status: 500, body: { success: false, message: 'something went wrong!' } } : page([withdrawal(1)], 1, 3, 3)));
 		try {
 			const result = await runNode(
 				{ resource: 'statement', operation: 'get', day: DAY, output: 'summary' },
@@ -324,7 +320,7 @@ describe('Statement → Get against odd lists', () => {
 				failures++;
 				return { status: 500, body: { success: false, message: 'something went wrong!' } };
 			}
-			return page([withdrawal(Number(seen.query.get('page')))], Number(seen.query.get('page')), 2);
+			return page([withdrawal(Number(seen.query.get('page')))], Number(seen.query.get('page')), 2, 2);
 		});
 		try {
 			const result = await runWorkflow({
@@ -368,6 +364,186 @@ describe('Statement → Get against odd lists', () => {
 		} finally {
 			await local.close();
 		}
+	});
+});
+
+describe('Statement → Get never has a hole (#48 point 1): a list in another order, a list that moves', () => {
+	const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
+	const minutes = (n: number) => new Date(DAY_START + n * 60_000).toISOString();
+	const bank = (id: string, status: string, at: string, payoutAmount = 10_000) => ({ id, externalId: `x-${id}`, status, amount: 7, payoutAmount, fee: 100, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: at });
+	/** Sorted by status, then newest first: 30 completed of the day, 170 older completed, then a pending 500,000 NGN of the day (page 3). */
+	const completedOfDay = Array.from({ length: 30 }, (_, i) => bank(`c${i}`, 'completed', minutes(600 - i)));
+	const completedOlder = Array.from({ length: 170 }, (_, i) => bank(`o${i}`, 'completed', minutes(-60 - i)));
+	const pendingOfDay = bank('big', 'pending', minutes(700), 500_000);
+	const BY_STATUS = [...completedOfDay, ...completedOlder, pendingOfDay];
+
+	/** A service listing `withdrawals()` (asked afresh for each page) 100 a page, with `pages` and `totalDocs`. */
+	async function listing(withdrawals: () => IDataObject[]) {
+		const local = await localService((seen) => {
+			const n = Number(seen.query.get('page'));
+			const size = Number(seen.query.get('size'));
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals() : seen.path === '/v1/trades/wallets' ? [{ id: 'w1', label: 'alice', address: 'addr-1' }] : [];
+			if (seen.path === '/v1/users/fetch-integration') return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			const pages = Math.max(1, Math.ceil(listed.length / size));
+			const meta = { page: n, pages, hasNextPage: n < pages, totalDocs: listed.length };
+			return { status: 200, body: { success: true, message: 'ok', data: listed.slice((n - 1) * size, n * size), meta } };
+		});
+		const credentials = { appId: 'app-hole', appSecret: 'hole-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+		return { local, lines: async () => await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { credentials }) };
+	}
+
+	it('a list sorted by status then date: the pending 500,000 NGN of the day on page 3 is a line', async () => {
+		const { local, lines } = await listing(() => BY_STATUS);
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			const withdrawals = result.items.map((item) => item.json).filter((line) => line.kind === 'bankWithdrawal');
+			expect(withdrawals).toHaveLength(31);
+			expect(withdrawals.find((line) => line.recordId === 'big')).toMatchObject({ amount: -500_000, currency: 'NGN' });
+			// Every page read, each once.
+			expect(local.requests.filter((r) => r.path === '/v1/payments/withdrawals').map((r) => r.query.get('page')).sort()).toEqual(['1', '2', '3']);
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a record that moves to a page already read while the list is read (it completes) is found by reading again', async () => {
+		let served = 0;
+		// Sorted by status, then newest first: once page 1 is served, the pending one of the day completes and moves up to page 1.
+		const { local, lines } = await listing(() => (served++ === 0 ? BY_STATUS : [{ ...pendingOfDay, status: 'completed' }, ...completedOfDay, ...completedOlder]));
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json).find((line) => line.recordId === 'big')).toMatchObject({ kind: 'bankWithdrawal', status: 'completed', amount: -500_000 });
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a record that moves up while a new one lands leaves the distinct count whole: read again all the same', async () => {
+		let served = 0;
+		const moved = [completedOfDay[0], { ...pendingOfDay, status: 'completed' }, ...completedOfDay.slice(1), ...completedOlder.slice(0, 69), bank('new', 'pending', minutes(800), 5), ...completedOlder.slice(69)];
+		const { local, lines } = await listing(() => (served++ === 0 ? BY_STATUS : moved));
+		try {
+			const result = await lines();
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json).find((line) => line.recordId === 'big')).toMatchObject({ status: 'completed', amount: -500_000 });
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a list that never holds still refuses the statement rather than give one with a line missing', async () => {
+		let served = 0;
+		const { local, lines } = await listing(() => [...Array.from({ length: ++served }, (_, i) => bank(`busy${i}`, 'pending', minutes(900 + i), 1)), ...BY_STATUS]);
+		try {
+			const result = await lines();
+			expect(result.items).toHaveLength(0);
+			expect(result.error?.message).toMatch(/^The statement could not be read: the withdrawals list changed under every one of 3 reads \(the last saw \d+ distinct records while its pages stated \d+, then \d+/);
+			expect(result.error?.description).toMatch(/A list that never holds still while it is read cannot be proven whole/);
+		} finally {
+			await local.close();
+		}
+	});
+});
+
+describe('Statement → Get never gives a false figure (#48 point 2): amounts the node cannot trust', () => {
+	const at = (minutes: number) => new Date(Date.parse(`${DAY}T00:00:00Z`) + minutes * 60_000).toISOString();
+	const bankWithdrawal = (id: string, fields: IDataObject) => ({ id, externalId: `x-${id}`, status: 'completed', amount: 40, payoutAmount: 50_000, fee: 700, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: at(60), ...fields });
+	const deposit = (id: string, fields: IDataObject) => ({ id, status: 'completed', amount: 20_000, feeAmount: 100, amountReceived: 14, currency: 'ngn', wallet: 'w1', address: 'addr-1', createdAt: at(90), ...fields });
+
+	async function statementOf(withdrawals: IDataObject[], trades: IDataObject[]) {
+		const local = await localService((seen) => {
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals : seen.path === '/v1/trades/transactions' ? trades : seen.path === '/v1/trades/wallets' ? [{ id: 'w1', label: 'alice', address: 'addr-1' }] : undefined;
+			if (!listed) return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			return { status: 200, body: { success: true, message: 'ok', data: listed, meta: { page: 1, pages: 1, hasNextPage: false, totalDocs: listed.length } } };
+		});
+		try {
+			const credentials = { appId: 'app-neg', appSecret: 'neg-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+			const lines = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { credentials });
+			const summary = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'summary', options: { openingBalances: { NGN: 1_000_000 } } }, { credentials });
+			expect(lines.error).toBeUndefined();
+			return { lines: lines.items.map((item) => item.json), summary: summary.items[0].json };
+		} finally {
+			await local.close();
+		}
+	}
+
+	it.each([
+		['a withdrawal paying out -50000', [bankWithdrawal('neg-payout', { payoutAmount: -50_000 })], [], 'neg-payout', 'withdrawal'],
+		['a withdrawal with a fee of -700', [bankWithdrawal('neg-fee', { fee: -700 })], [], 'neg-fee', 'withdrawal'],
+		['a completed deposit of -20000', [], [deposit('neg-deposit', { amount: -20_000 })], 'neg-deposit', 'transaction'],
+		['a withdrawal paying out "lots"', [bankWithdrawal('nan-payout', { payoutAmount: 'lots' })], [], 'nan-payout', 'withdrawal'],
+		['a deposit in a currency the node cannot read', [], [deposit('odd-unit', { currency: 'xyz' })], 'odd-unit', 'transaction'],
+	])('%s: an exception naming the record, no figure moved, and the balance check cannot vouch for the day', async (_case, withdrawals, trades, id, record) => {
+		const { lines, summary } = await statementOf(withdrawals, trades);
+		const ofIt = lines.filter((line) => line.recordId === id);
+		// One line, moving nothing: no credit of 50,000, no credit of 700, no debit of 19,900.
+		expect(ofIt).toHaveLength(1);
+		expect(ofIt[0].amount).toBe(0);
+		expect(String(ofIt[0].exception)).toMatch(/^The record states no (credited amount|payout and fee) the node can read/);
+		expect(summary.balanceCheck).toEqual({ result: 'notCheckable', why: expect.stringMatching(new RegExp(`^1 record\\(s\\) of the day \\(e\\.g\\. ${record} ${id}\\) state an amount the node cannot trust`)) });
+		expect(summary.exceptions).toEqual(expect.arrayContaining([expect.objectContaining({ recordId: id })]));
+	});
+});
+
+describe('the CSV file trusts no service field (#48 point 3)', () => {
+	const created = `${DAY}T09:00:00.000Z`;
+	const reversed = (id: string, fields: IDataObject) => ({ id, externalId: `x-${id}`, status: 'reversed', amount: 7, payoutAmount: 1000, fee: 50, currency: 'ngn', bankName: 'Access Bank', accountNumber: '0123456789', createdAt: created, ...fields });
+
+	/** The Xero CSV (Date, Amount, Payee, Description, Reference) of `day`, and the exceptions of DAY. */
+	async function csvOf(withdrawals: IDataObject[], day = DAY) {
+		const local = await localService((seen) => {
+			const listed = seen.path === '/v1/payments/withdrawals' ? withdrawals : seen.path === '/v1/trades/wallets' || seen.path === '/v1/trades/transactions' ? [] : undefined;
+			if (!listed) return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			return { status: 200, body: { success: true, message: 'ok', data: listed, meta: { page: 1, pages: 1, hasNextPage: false, totalDocs: listed.length } } };
+		});
+		try {
+			const credentials = { appId: 'app-csv', appSecret: 'csv-secret', environment: 'sandbox', baseUrl: local.baseUrl };
+			const file = await runNode({ resource: 'statement', operation: 'get', day, output: 'file' }, { credentials });
+			const exceptions = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'exceptions' }, { credentials });
+			expect(file.error).toBeUndefined();
+			const csv = Buffer.from(String(file.items[0].binary?.data?.data), 'base64').toString('utf8');
+			return { rows: csv.trimEnd().split('\r\n').slice(1), exceptions: exceptions.items.map((item) => item.json) };
+		} finally {
+			await local.close();
+		}
+	}
+
+	/** The cells of a CSV row (RFC 4180 quoting), counting only the commas outside quotes. */
+	const cellsOf = (row: string) => [...row.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < row.length || m[1] !== '').map((m) => m[1]);
+
+	it.each([
+		['an HTTP date', 'Wed, 11 Mar 2026 08:00:00 GMT', '2026-03-11'],
+		['epoch milliseconds', 1773216000000, '2026-03-11'],
+		['epoch milliseconds as text', '1773216000000', '2026-03-11'],
+	])("a refund whose updatedAt is %s is on that day's file, in a row of 5 cells", async (_case, updatedAt, date) => {
+		const { rows } = await csvOf([reversed('r1', { updatedAt })], date);
+		const refund = rows.find((row) => row.includes('refund:r1')) as string;
+		expect(cellsOf(refund)).toHaveLength(5);
+		expect(cellsOf(refund)[0]).toBe(date);
+	});
+
+	it('a refund whose updatedAt is a formula (=2+5*1000,0) is an exception, dated when the withdrawal was made, in a row of 5 cells with no formula', async () => {
+		const { rows, exceptions } = await csvOf([reversed('r2', { updatedAt: '=2+5*1000,0' })]);
+		for (const row of rows) expect(cellsOf(row)).toHaveLength(5);
+		expect(cellsOf(rows.find((row) => row.includes('refund:r2')) as string)[0]).toBe(DAY);
+		expect(rows.join('\n')).not.toMatch(/(^|,)=/m);
+		expect(String(exceptions.find((line) => line.recordId === 'r2')?.exception)).toContain('The date its money came back (updatedAt "=2+5*1000,0") cannot be read');
+	});
+
+	it.each([
+		['a full-width ＝', '＝HYPERLINK("http://x.invalid")', `"'＝HYPERLINK(""http://x.invalid"")"`],
+		['a ;-separated formula', 'pay;=1+1', '"pay;=1+1"'],
+		['a - formula', '-1+2', "'-1+2"],
+	])('a Payee with %s cannot run as a formula in any locale', async (_case, externalId, payee) => {
+		const { rows } = await csvOf([reversed('r3', { status: 'completed', externalId })]);
+		for (const row of rows) {
+			expect(cellsOf(row)).toHaveLength(5);
+			expect(cellsOf(row)[2]).toBe(payee);
+		}
+		// The node's own amounts stay numbers.
+		expect(cellsOf(rows[0])[1]).toBe('-1000.00');
 	});
 });
 
@@ -454,5 +630,10 @@ describe("a busy day balances to the cent against the fake API's own ledger", ()
 		await call('POST', '/payments/swap-currency', { amount: 15000, from: 'ngn', to: 'ghs', pin: fakeApi.pin });
 		summary = (await get({ output: 'summary', ...day })).items[0].json;
 		expect(summary.balanceCheck).toMatchObject({ result: 'differs', difference: { NGN: 15000, GHS: -150 } });
+		// What differs, by how much, the likely cause and what to check, in words and figures.
+		const why = String((summary.balanceCheck as IDataObject).why);
+		expect(why).toMatch(/NGN: the closing balance NGN [\d,]+\.\d\d is NGN 15,000\.00 more than the service's NGN [\d,]+\.\d\d/);
+		expect(why).toMatch(/Likely causes, the most common first: a currency swap/);
+		expect(why).not.toMatch(/[{}"]/);
 	});
 });

@@ -12,49 +12,44 @@ import { scalarText } from '../../service/values';
 import { callApi, createAuthenticatedHttpCall, networkCode } from '../../service/transport';
 import type { ApiRequest, ApiResponse } from '../../service/api';
 import { apiError, isSuccess } from '../../service/apiErrors';
+import { walkList } from '../engine/walk';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
 export const SEARCH_PAGE_SIZE = 100;
 /** With a search text, pages scanned per call before the list offers "load more". */
 export const SEARCH_PAGES_PER_CALL = 10;
 
-interface ListPage {
-	records: IDataObject[];
-	hasNextPage: boolean;
+/** The editor's error of a list it could not load: the service's message and HTTP code, never the request (which holds the credentials). */
+function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiResponse): Error {
+	if (response) {
+		const httpCode = String(response.statusCode);
+		const message = `${response.body.message || 'request failed'} (HTTP ${httpCode})`;
+		return apiError(ctx.getNode(), { message, httpCode } as JsonObject, { message: `Could not load the list: ${message}`, httpCode });
+	}
+	const reason = networkCode(error) ?? (error as Error).message;
+	const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
+	return apiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+		message: `Could not load the list: ${reason}`,
+		httpCode,
+	});
 }
 
 /**
- * Choices for the editor's dropdowns and resource locators. A failing call raises the service's
- * own message and HTTP code (n8n shows the message in the dropdown), never the request, which
- * holds the credentials.
+ * Choices for the editor's dropdowns and resource locators from a list the service gives whole (no
+ * pages). A failing call raises the service's own message and HTTP code (n8n shows the message in
+ * the dropdown).
  */
-async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<ListPage> {
+async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<IDataObject[]> {
 	const request: ApiRequest = { method: 'GET', route: url, url, qs };
 	let response: ApiResponse;
 	try {
 		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
 		response = await callApi(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), request, 'safe');
 	} catch (error) {
-		const reason = networkCode(error) ?? (error as Error).message;
-		const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
-		throw apiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
-			message: `Could not load the list: ${reason}`,
-			httpCode,
-		});
+		throw loadError(ctx, error);
 	}
-	const body = response.body;
-	if (!isSuccess(response)) {
-		const httpCode = String(response.statusCode);
-		const message = `${body.message || 'request failed'} (HTTP ${httpCode})`;
-		throw apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
-			message: `Could not load the list: ${message}`,
-			httpCode,
-		});
-	}
-	return {
-		records: Array.isArray(body.data) ? (body.data as IDataObject[]) : [],
-		hasNextPage: body.meta?.hasNextPage === true,
-	};
+	if (!isSuccess(response)) throw loadError(ctx, undefined, response);
+	return Array.isArray(response.body.data) ? (response.body.data as IDataObject[]) : [];
 }
 
 const text = scalarText;
@@ -87,7 +82,7 @@ function matches(result: INodeListSearchItems, filter?: string): boolean {
 /** The deposit assets, by name; `value` picks what the option stands for (Wallet → Create: the id). */
 async function depositAssets(ctx: ILoadOptionsFunctions, value: (asset: IDataObject) => string): Promise<INodePropertyOptions[]> {
 	if (!hasCredential(ctx)) return needsCredential();
-	const { records } = await fetchList(ctx, SPECS.asset.getDepositAssets.path);
+	const records = await fetchList(ctx, SPECS.asset.getDepositAssets.path);
 	return records
 		.map((asset) => ({
 			name: `${text(asset.name)} (${text(asset.symbol)}${asset.network ? ` on ${text(asset.network)}` : ''})`,
@@ -114,7 +109,7 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
 	const lists = await Promise.all(
 		currencies.map(async (currency) =>
-			(await fetchList(this, SPECS.bank.getAll.path, { currency })).records.map((bank) => ({ bank, currency })),
+			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({ bank, currency })),
 		),
 	);
 	return lists
@@ -127,9 +122,9 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 }
 
 /**
- * One page of a paginated list; with a search text (the service has none), pages are scanned
- * until enough matches are found or SEARCH_PAGES_PER_CALL is reached, and the token says where
- * the next call goes on.
+ * Pages of a paginated list through the node's page walker (engine/walk.ts), one at a time: one
+ * page, or with a search text (the service has none) pages until enough matches are found or
+ * SEARCH_PAGES_PER_CALL is reached; the token says where the next call goes on.
  */
 async function searchPaged(
 	ctx: ILoadOptionsFunctions,
@@ -138,17 +133,21 @@ async function searchPaged(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	let page = Math.max(1, Number(paginationToken) || 1);
-	const results: INodeListSearchItems[] = [];
-	const pagesPerCall = filter?.trim() ? SEARCH_PAGES_PER_CALL : 1;
-	for (let scanned = 0; scanned < pagesPerCall; scanned++) {
-		const { records, hasNextPage } = await fetchList(ctx, url, { page, size: SEARCH_PAGE_SIZE });
-		results.push(...records.map(toResult).filter((result) => matches(result, filter)));
-		if (!hasNextPage || records.length === 0) return { results };
-		page++;
-		if (results.length >= SEARCH_PAGE_SIZE) break;
-	}
-	return { results, paginationToken: String(page) };
+	const firstPage = Math.max(1, Number(paginationToken) || 1);
+	const found = (records: IDataObject[]) => records.map(toResult).filter((result) => matches(result, filter));
+	const walked = await walkList(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), {
+		request: { method: 'GET', route: url, url },
+		size: SEARCH_PAGE_SIZE,
+		maxPages: filter?.trim() ? SEARCH_PAGES_PER_CALL : 1,
+		proof: 'limit',
+		inFlight: 1,
+		firstPage,
+		pastBudget: 'pause',
+		enough: (records) => found(records).length >= SEARCH_PAGE_SIZE,
+		fail: (problem) => (problem.kind === 'page' ? loadError(ctx, problem.error, problem.response) : loadError(ctx, new Error('the list repeats its pages'))),
+	});
+	const results = found(walked.records);
+	return walked.ended ? { results } : { results, paginationToken: String(walked.lastPage + 1) };
 }
 
 /**
@@ -204,7 +203,7 @@ export async function searchPayoutAddresses(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
-	const { records } = await fetchList(this, SPECS.payoutAddress.getAll.path);
+	const records = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);
 	return {
 		results: records

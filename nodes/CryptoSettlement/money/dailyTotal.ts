@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ROUTES } from '../../service/routes';
-import { callApi } from '../../service/transport';
-import type { ApiRequest, ApiResponse, HttpCall } from '../../service/api';
-import { isSuccess, serviceError } from '../../service/apiErrors';
+import type { HttpCall } from '../../service/api';
 import { header } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
-import { isObject, scalarText, tradeIdOf } from '../../service/values';
+import { scalarText, tradeIdOf } from '../../service/values';
 import { maxPagesFor } from '../engine/lists';
+import { movingWords, walkList, type Walked } from '../engine/walk';
 import { valueUsd, type Rates } from './rates';
 
 /**
@@ -16,7 +15,7 @@ import { valueUsd, type Rates } from './rates';
  * lists take them) and reads every page of the answer, whatever the answer holds. Where the service
  * honours the range the answer is a few pages; where it does not, it is the whole list, read within
  * the page budget and refused beyond it. Only records created today count, by the node's own check
- * of each record, never by the filter's word.
+ * of each record, never by the filter's word; and only a read of a list that held still counts.
  */
 
 /**
@@ -33,6 +32,9 @@ export const WITHDRAWALS_PAGE_SIZE = 100;
 
 /** Walks of the list one count may take when the list changes under a walk (records move between pages). */
 const WALKS = 3;
+
+/** Pages of the list asked at once once its count of pages is known (the client's pacing still applies). */
+const PAGES_IN_FLIGHT = 8;
 
 /** The start (UTC) of today: n8n's clock, moved by the service's Date header within SERVICE_CLOCK_SKEW_MS. */
 function todayStart(dateHeader: string | undefined, now: number): number {
@@ -59,66 +61,33 @@ function rangeAsked(now: number): IDataObject {
 	};
 }
 
-/** One complete read of the list: its distinct records, and what the service said of its length on the first page. */
-interface Walk {
-	records: IDataObject[];
-	totalDocs: number | undefined;
-	dateHeader: string | undefined;
-}
-
-const recordKey = (record: IDataObject) => {
-	const id = scalarText(record.id ?? record._id);
-	return id || JSON.stringify(record);
-};
-
-/** Every page of one query, in order, until the service says there is no next page; refused beyond the page budget. */
-async function walkList(ctx: IExecuteSingleFunctions, http: HttpCall, range: IDataObject | undefined): Promise<Walk | ApiResponse> {
+/**
+ * The list, read whole through the node's page walker (engine/walk.ts), with today's range or without
+ * where the service refuses the range. A count is accepted only when the list held still while it
+ * was read: every page stated the same `meta.totalDocs` and the walk saw that many distinct ids (for a
+ * list that states no count: two walks in a row that saw the same ids). A record that moved to a page
+ * already read while another was added (a withdrawal completes in a list sorted by status while a new
+ * one lands) leaves the distinct count equal to the first page's count, so growth alone makes it read
+ * again too; after WALKS walks the check refuses.
+ */
+async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: number): Promise<Walked> {
 	const { path } = ROUTES.withdrawals;
 	const size = WITHDRAWALS_PAGE_SIZE;
-	const seen = new Map<string, IDataObject>();
-	let dateHeader: string | undefined;
-	let totalDocs: number | undefined;
-	for (let page = 1; page <= maxPagesFor(size); page++) {
-		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size, ...range } };
-		const response = await callApi(ctx, http, request, 'safe');
-		// The range is the service's to refuse: an answer of 400 or 422 to it is read again without.
-		if (page === 1 && range && (response.statusCode === 400 || response.statusCode === 422)) return response;
-		if (!isSuccess(response)) throw serviceError(ctx, request, response);
-		if (page === 1) {
-			dateHeader = header(response.headers, 'date');
-			const total = Number(response.body.meta?.totalDocs);
-			totalDocs = Number.isInteger(total) && total >= 0 ? total : undefined;
-		}
-		const records = Array.isArray(response.body.data) ? response.body.data.filter(isObject) : [];
-		// A list that shifts while it is read repeats a record at a page boundary: kept once.
-		for (const record of records) seen.set(recordKey(record), record);
-		if (records.length === 0 || response.body.meta?.hasNextPage !== true) return { records: [...seen.values()], totalDocs, dateHeader };
-	}
-	throw new Error(
-		`the service's withdrawal list is longer than the node reads for one check (${maxPagesFor(size)} pages of ${size}), so today's withdrawals could not be counted`,
-	);
-}
-
-/**
- * The list, read whole: with today's range, or without where the service refuses the range. A
- * walk that saw fewer distinct records than the list held when it began (`meta.totalDocs` of its
- * first page) missed some (a record moved to a page already read): the list is read again, up to
- * WALKS times, then the check is refused. Records added while a walk runs (the list grows on a
- * busy account) do not make it read again: they were not there when it began.
- */
-async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: number): Promise<Walk> {
-	let range: IDataObject | undefined = rangeAsked(now);
-	let short = '';
-	for (let walk = 1; walk <= WALKS; walk++) {
-		let answer = await walkList(ctx, http, range);
-		if (!('records' in answer)) {
-			range = undefined;
-			answer = (await walkList(ctx, http, range)) as Walk;
-		}
-		if (answer.totalDocs === undefined || answer.records.length >= answer.totalDocs) return answer;
-		short = `${answer.records.length} of the ${answer.totalDocs} it held when the read began`;
-	}
-	throw new Error(`the service's withdrawal list changed under every one of ${WALKS} reads (the last saw ${short}), so today's withdrawals could not be counted`);
+	return await walkList(ctx, http, {
+		request: { method: 'GET', route: path, url: path },
+		size,
+		maxPages: maxPagesFor(size),
+		proof: 'whole',
+		walks: WALKS,
+		inFlight: PAGES_IN_FLIGHT,
+		range: rangeAsked(now),
+		fail: (problem) => {
+			if (problem.kind === 'page') return problem.error as Error;
+			if (problem.kind === 'moving') return new Error(`the service's withdrawal list ${movingWords(problem)}, so today's withdrawals could not be counted`);
+			if (problem.kind === 'repeats') return new Error(`the service's withdrawal list repeats its pages (page ${problem.page} brought no record not already read), so today's withdrawals could not be counted`);
+			return new Error(`the service's withdrawal list is longer than the node reads for one check (${problem.maxPages} pages of ${size}), so today's withdrawals could not be counted`);
+		},
+	});
 }
 
 /** An amount a record states: a number of 0 or more (or such text); `missing` when absent or empty; `invalid` otherwise. */
@@ -157,8 +126,8 @@ export async function recordUsd(record: IDataObject, rates: () => Promise<Rates 
  */
 export async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
 	const now = Date.now();
-	const { records, dateHeader } = await readList(ctx, http, now);
-	const dayStart = todayStart(dateHeader, now);
+	const { records, first } = await readList(ctx, http, now);
+	const dayStart = todayStart(header(first.headers, 'date'), now);
 	let total = 0;
 	for (const record of records) {
 		const created = Date.parse(scalarText(record.createdAt));

@@ -264,8 +264,8 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 		params.assert([{ field: 'openingBalances', message: `openingBalances ${String(openingBalances.error)}`, value: balancesValue }]);
 	}
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
-	const olderThan = day.start - LOOK_BACK_DAYS * DAY_MS;
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { olderThan, account: true }));
+	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
+	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true }));
 	const dayLines = linesOf(lists, { day, now, pendingAfterHours });
 	const { lines } = dayLines;
 	if (output === 'lines') {

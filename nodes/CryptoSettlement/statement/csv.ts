@@ -1,3 +1,4 @@
+import { timeMs } from '../../service/values';
 import type { Line } from './lines';
 
 /**
@@ -14,18 +15,31 @@ export type DateFormat = (typeof DATE_FORMATS)[number];
 export const XERO_MAX_LINES = 1000;
 
 /**
- * One cell: quoted when it holds a comma, quote or line break; text that a spreadsheet would run as
- * a formula (= + - @, tab, carriage return first) gets a leading apostrophe, except a plain signed
- * number (an amount). Service data (labels, reasons) is not trusted.
+ * What a spreadsheet would run as a formula at the start of a cell: = + - @ (also their full-width
+ * forms, which some spreadsheets read as the same), tab or carriage return, after any spaces.
+ */
+const FORMULA_START = /^\s*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A plain number (the node's own amounts), which is never a formula. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * One cell, every column alike: text that a spreadsheet would run as a formula gets a leading
+ * apostrophe; a cell with a comma, a semicolon (the separator of spreadsheets in other locales), a
+ * quote or a line break is quoted. Service data (labels, reasons, dates) is not trusted.
  */
 export function cell(value: string): string {
-	const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-	return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+	const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+	return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The day a line's money moved (UTC), in the chosen format. */
+/**
+ * The day a line's money moved (UTC), in the chosen format, read as the node reads the service's
+ * dates; empty when unreadable (the line is then an exception).
+ */
 export function dateIn(line: Line, format: DateFormat): string {
-	const [year, month, day] = line.time.slice(0, 10).split('-');
+	const at = timeMs(line.time);
+	if (at === null) return '';
+	const [year, month, day] = new Date(at).toISOString().slice(0, 10).split('-');
 	return format === 'DD/MM/YYYY' ? `${day}/${month}/${year}` : format === 'MM/DD/YYYY' ? `${month}/${day}/${year}` : `${year}-${month}-${day}`;
 }
 

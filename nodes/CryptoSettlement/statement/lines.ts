@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
-import { isObject, scalarText, tradeIdOf } from '../../service/values';
+import { isObject, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS } from '../../service/utcDay';
 import type { Day } from './day';
 
@@ -78,6 +78,17 @@ export function numberIn(value: unknown): number | undefined {
 	return undefined;
 }
 
+/**
+ * An amount of money a record states, which the node trusts only as a number of 0 or more: a
+ * negative amount, a non-number or an unreadable unit makes the record an exception naming it, and
+ * the balance check cannot vouch for the day (docs/statement.md, "Exceptions"), as Max per Day
+ * refuses such an amount.
+ */
+export function amountIn(value: unknown): number | undefined {
+	const amount = numberIn(value);
+	return amount !== undefined && amount >= 0 ? amount : undefined;
+}
+
 /** Rounds to cents (money of the lines and their sums). */
 export const cents = (value: number) => Math.round(value * 100) / 100;
 
@@ -86,10 +97,10 @@ const currencyIn = (value: unknown) => {
 	return CURRENCIES.has(text) ? text : undefined;
 };
 
-/** A record's date as ISO text: an ISO string, or epoch milliseconds (as some lists give them); '' when unreadable. */
+/** A record's date as ISO text, read in any form the node reads a date (`timeMs`); '' when unreadable. */
 export function timeText(value: unknown): string {
-	const at = typeof value === 'number' ? value : Date.parse(scalarText(value));
-	return Number.isFinite(at) ? new Date(at).toISOString() : '';
+	const at = timeMs(value);
+	return at === null ? '' : new Date(at).toISOString();
 }
 
 const timeOf = (record: IDataObject) => {
@@ -156,8 +167,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	const address = scalarText(record.address ?? wallet?.address);
 	const asset = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
 	const currency = currencyIn(record.currency);
-	const credited = numberIn(record.amount);
-	const fee = numberIn(record.feeAmount);
+	const credited = amountIn(record.amount);
+	const fee = amountIn(record.feeAmount);
 	const usd = numberIn(record.amountReceived);
 	const completed = line.status === 'completed';
 	line.walletLabel = label;
@@ -243,8 +254,8 @@ function readWithdrawal(record: IDataObject, trades: Map<string, IDataObject>, w
 	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
 	line.reference = line.externalId || line.walletLabel || destination;
 	line.currency = currency ?? '';
-	const payout = numberIn(record.payoutAmount);
-	const fee = numberIn(record.fee);
+	const payout = amountIn(record.payoutAmount);
+	const fee = amountIn(record.fee);
 	return {
 		record,
 		kind,
@@ -298,6 +309,10 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
 		kind === 'autoSettlement' && !w.trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
 		openTooLong('withdrawal', record, options, what),
+		w.refunded &&
+			timeMs(record.updatedAt) === null &&
+			scalarText(record.updatedAt) !== '' &&
+			`The date its money came back (updatedAt ${JSON.stringify(record.updatedAt ?? null)}) cannot be read, so the refund is dated when the ${what} was created: check it in the service's dashboard`,
 	);
 	return line;
 }

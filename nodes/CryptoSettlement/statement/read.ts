@@ -3,7 +3,9 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
-import { isObject, scalarText } from '../../service/values';
+import { isObject } from '../../service/values';
+import { movingWords, walkList, type WalkProblem } from '../engine/walk';
+import { DAY_MS } from '../../service/utcDay';
 
 /**
  * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
@@ -37,102 +39,71 @@ export interface ReadLists {
 	pages: Record<string, number>;
 }
 
-function pageError(ctx: IExecuteSingleFunctions, list: string, page: number, size: number, error: unknown): NodeOperationError {
-	const reason = (error as { message?: unknown })?.message;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The statement could not be read: page ${page} of the ${list} list (GET ${LIST_PATHS[list as keyof typeof LIST_PATHS]}?page=${page}&size=${size}) failed after its retries`,
-		{
-			itemIndex: ctx.getItemIndex(),
-			description: `${typeof reason === 'string' ? `${reason}. ` : ''}A statement is never made from a list with a page missing: run it again later.`,
-		},
-	);
+/** The statement's words for a list it could not prove whole: never a statement with a hole in it. */
+function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, problem: WalkProblem): NodeOperationError {
+	const path = LIST_PATHS[list];
+	const again = 'A statement is never made from a list that may miss a record: run it again later.';
+	const [message, description] = ((): [string, string] => {
+		switch (problem.kind) {
+			case 'page': {
+				const reason = (problem.error as { message?: unknown })?.message;
+				return [
+					`page ${problem.page} of the ${list} list (GET ${path}?page=${problem.page}&size=${problem.size}) failed after its retries`,
+					`${typeof reason === 'string' ? `${reason}. ` : ''}${again}`,
+				];
+			}
+			case 'budget':
+				return [`the ${list} list has more than ${problem.maxPages} pages`, again];
+			case 'repeats':
+				return [`page ${problem.page} of the ${list} list brought no record not already read (it repeats earlier pages)`, again];
+			case 'moving':
+				return [`the ${list} list ${movingWords(problem)}`, `A list that never holds still while it is read cannot be proven whole. ${again}`];
+		}
+	})();
+	return new NodeOperationError(ctx.getNode(), `The statement could not be read: ${message}`, { itemIndex: ctx.getItemIndex(), description });
 }
 
 /**
- * Every record of a paged list, or (with `olderThan`) its records down to the first page wholly
- * older than that time, once the list has shown itself newest first (every record no newer than
- * the one before it, some older); a list in any other order is read whole.
+ * Every record of a paged list, proven whole (engine/walk.ts): no page proves the order of the
+ * pages after it, so every page is read, and the read is accepted only when the list held still
+ * while it was read. With `since`, the service is asked for the records created from a day before
+ * that time on (`startDate`, `endDate`, as its lists take them), so a service that honours the range
+ * answers in a few pages; one that ignores it is read whole, one that refuses it is asked again
+ * without. Which records belong to the day the statement decides itself, from each record.
  */
 export async function readList(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	list: keyof typeof LIST_PATHS,
-	olderThan?: number,
+	since?: number,
 ): Promise<{ records: IDataObject[]; pages: number }> {
 	const path = LIST_PATHS[list];
-	const size = STATEMENT_PAGE_SIZE;
-	const byId = new Map<string, IDataObject>();
-	const records: IDataObject[] = [];
-	let previous: number | undefined;
-	let newestFirst: boolean | undefined;
-	let read = 0;
-	const fetchPage = async (page: number) => {
-		const request: ApiRequest = { method: 'GET', route: path, url: path, qs: { page, size } };
-		try {
-			const response = await callApi(ctx, http, request, 'safe');
-			if (!isSuccess(response)) throw serviceError(ctx, request, response);
-			return response;
-		} catch (error) {
-			throw pageError(ctx, list, page, size, error);
-		}
-	};
-	/** Adds a page; tells whether the walk goes on. */
-	const add = (body: { data?: unknown; meta?: IDataObject }): boolean => {
-		read++;
-		const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
-		let older = 0;
-		for (const record of data) {
-			const id = scalarText(record.id ?? record._id);
-			const created = Date.parse(scalarText(record.createdAt));
-			if (Number.isFinite(created)) {
-				if (previous !== undefined && created !== previous) newestFirst = created < previous && newestFirst !== false;
-				previous = created;
-				if (olderThan !== undefined && created < olderThan) older++;
-			}
-			// A record on two pages (the list shifted while it was read) is one record.
-			if (id && byId.has(id)) continue;
-			if (id) byId.set(id, record);
-			records.push(record);
-		}
-		if (data.length === 0 || body.meta?.hasNextPage !== true) return false;
-		return !(olderThan !== undefined && newestFirst === true && older === data.length);
-	};
-	const first = await fetchPage(1);
-	let more = add(first.body);
-	let next = 2;
-	while (more) {
-		if (next > MAX_STATEMENT_PAGES) {
-			throw new NodeOperationError(ctx.getNode(), `The statement could not be read: the ${list} list has more than ${MAX_STATEMENT_PAGES} pages`, {
-				itemIndex: ctx.getItemIndex(),
-			});
-		}
-		// Once the service says how many pages there are, a window of them at once; otherwise one by one.
-		const pages = typeof first.body.meta?.pages === 'number' ? first.body.meta.pages : undefined;
-		const last = Math.min(MAX_STATEMENT_PAGES, next + PAGES_IN_FLIGHT - 1, Math.max(next, pages ?? next));
-		const numbers = Array.from({ length: last - next + 1 }, (_, i) => next + i);
-		const responses = await Promise.all(numbers.map(fetchPage));
-		for (const response of responses) {
-			more = add(response.body);
-			if (!more) break;
-		}
-		next = last + 1;
-	}
-	return { records, pages: read };
+	// A day's margin: a service that reads the range's dates in its own time zone still answers the whole day.
+	const range = since === undefined ? undefined : { startDate: new Date(since - DAY_MS).toISOString(), endDate: new Date(Date.now() + DAY_MS).toISOString() };
+	const { records, pages } = await walkList(ctx, http, {
+		request: { method: 'GET', route: path, url: path },
+		size: STATEMENT_PAGE_SIZE,
+		maxPages: MAX_STATEMENT_PAGES,
+		proof: 'whole',
+		inFlight: PAGES_IN_FLIGHT,
+		range,
+		fail: (problem) => readError(ctx, list, problem),
+	});
+	return { records, pages };
 }
 
 /**
  * The three lists (and the account, read after them, so its balances include every record the
- * lists showed), all at once. `olderThan` bounds the transaction and withdrawal lists (see readList).
+ * lists showed), all at once. `since` (the start of the look-back window) bounds the transaction and withdrawal lists (see readList).
  */
 export async function readStatementLists(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	options: { olderThan?: number; account: boolean },
+	options: { since?: number; account: boolean },
 ): Promise<ReadLists> {
 	const [trades, withdrawals, wallets] = await Promise.all([
-		readList(ctx, http, 'transactions', options.olderThan),
-		readList(ctx, http, 'withdrawals', options.olderThan),
+		readList(ctx, http, 'transactions', options.since),
+		readList(ctx, http, 'withdrawals', options.since),
 		readList(ctx, http, 'wallets'),
 	]);
 	let account: IDataObject | undefined;

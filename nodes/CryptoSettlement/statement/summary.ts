@@ -68,6 +68,19 @@ export interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
+/** The lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
+const untrusted = (lines: Line[]) => lines.filter((line) => line.exception.startsWith('The record states no'));
+
+/** The check when a record of the day states an amount the node cannot trust: the day's lines cannot be vouched for. */
+function untrustedDay(lines: Line[]): BalanceCheck | undefined {
+	const [first, ...more] = untrusted(lines);
+	if (!first) return undefined;
+	return {
+		result: 'notCheckable',
+		why: `${1 + more.length} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
+	};
+}
+
 /** The service's balances now (currency → amount), or why they cannot be read. */
 function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
 	const wallets = account && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
@@ -90,7 +103,7 @@ function takenBack(now: Record<string, number>, lines: Line[]): Record<string, n
 
 /** Why the service's balances cannot be taken back: a line after the day whose amount cannot be read. */
 function unreadableAfter(after: Line[]): string | undefined {
-	const unreadable = after.filter((line) => line.exception.startsWith('The record states no'));
+	const unreadable = untrusted(after);
 	if (!unreadable.length) return undefined;
 	return `${unreadable.length} record(s) that moved money after the day (e.g. ${unreadable[0].recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
 }
@@ -145,6 +158,12 @@ interface Balances {
 
 /** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
 function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
+	const balances = balancesFromTheLines(input, net);
+	// A record of the day whose amount the node cannot trust: no check can vouch for the day.
+	return { ...balances, check: untrustedDay(input.lines.lines) ?? balances.check };
+}
+
+function balancesFromTheLines(input: SummaryInput, net: Record<string, number>): Balances {
 	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
 	const now = serviceBalancesNow(input.account);
 	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.lines.after);

@@ -1,0 +1,244 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { ApiContext, ApiRequest, ApiResponse, HttpCall } from '../../service/api';
+import { isSuccess, serviceError } from '../../service/apiErrors';
+import { callApi } from '../../service/transport';
+import { isObject, scalarText } from '../../service/values';
+
+/**
+ * The action node's one page walker (docs/architecture.md, "Reading a list"): the paged lists of
+ * Get Many, the statement, Max per Day and the editor's lookups are read here. A walk asks for page
+ * 1, then, once a page states how many pages there are, the next pages at once (within the client's
+ * pacing, service/transport.ts), one by one otherwise; a record on two pages is kept once (by id);
+ * a page that brings nothing new, or more pages than the budget, ends it with a problem the caller
+ * words. What a walk must prove is the caller's to say:
+ *
+ * - `limit`: records up to `enough` (Get Many's Limit, a search's matches); nothing more.
+ * - `whole`: every record the list held. A list proves its order only when it is read whole, so no
+ *   page ends the walk early. The walk is accepted when the list held still while it was read: every
+ *   page stated the same count (`meta.totalDocs`) and the walk saw exactly that many distinct ids; or,
+ *   for a list that states no count, when two walks in a row saw the same ids. Otherwise (a record
+ *   moved to a page already read, one was added or removed) the list is read again, up to `walks`
+ *   times, then refused (`moving`).
+ */
+
+export type Proof = 'limit' | 'whole';
+
+/** Why a walk ended without its records; the caller words it (and names its list). */
+export type WalkProblem =
+	| { kind: 'page'; page: number; size: number; error: unknown; response?: ApiResponse }
+	| { kind: 'budget'; maxPages: number; size: number }
+	| { kind: 'repeats'; page: number }
+	| { kind: 'moving'; walks: number; seen: number; counts: number[] };
+
+export interface WalkSpec {
+	/** The list's request without `page` and `size` (always GET). */
+	request: ApiRequest;
+	/** Records per page asked for; a service that answers fewer is followed (page numbers stay aligned). */
+	size: number;
+	/** Pages one walk may read. */
+	maxPages: number;
+	proof: Proof;
+	/** Pages asked at once once the count of pages is known (the client's pacing still applies), given the records so far. */
+	inFlight: number | ((records: IDataObject[]) => number);
+	/** With `limit`: the walk ends after the page at which this says the records are enough. */
+	enough?: (records: IDataObject[]) => boolean;
+	/** Past `maxPages`: the walk is refused (`budget`, by default), or ends where it is (`pause`: the editor's "load more"). */
+	pastBudget?: 'refuse' | 'pause';
+	/** Sees every page's answer first; may refuse the list by throwing (Get Many's cap on what it takes). */
+	check?: (response: ApiResponse) => void;
+	/** With `whole`: walks before the list is refused as never holding still. */
+	walks?: number;
+	/** A query asked first (a date range); where the service refuses it (HTTP 400 or 422 on page 1) the list is read without. */
+	range?: IDataObject;
+	/** The page to start at (the editor's "load more"). */
+	firstPage?: number;
+	/** Makes the caller's error of a problem. */
+	fail: (problem: WalkProblem) => Error;
+}
+
+export interface Walked {
+	/** The distinct records, in the order the list first showed them. */
+	records: IDataObject[];
+	/** The first page's answer of the walk accepted (its headers, its `meta`). */
+	first: ApiResponse;
+	/** Pages read, every walk counted. */
+	pages: number;
+	walks: number;
+	/** Whether the walk reached the end of the list (not `enough`, nor a paused budget). */
+	ended: boolean;
+	/** The last page read. */
+	lastPage: number;
+}
+
+/** A record's identity for deduplication: its `id` (or `_id`), else the whole record. */
+export const recordKey = (record: IDataObject): string => scalarText(record.id ?? record._id) || JSON.stringify(record);
+
+const countOf = (response: ApiResponse): number | undefined => {
+	const total = response.body.meta?.totalDocs;
+	return typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : undefined;
+};
+
+const pagesOf = (response: ApiResponse): number | undefined => {
+	const pages = response.body.meta?.pages;
+	return typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 ? pages : undefined;
+};
+
+/** One walk of the list: page 1, then the rest, in page order. */
+class OneWalk {
+	readonly records: IDataObject[] = [];
+
+	readonly keys = new Set<string>();
+
+	/** `meta.totalDocs` of every page that stated it, in page order. */
+	readonly counts: number[] = [];
+
+	pages = 0;
+
+	ended = false;
+
+	/** A page after the end brought records: the list moved under the walk. */
+	moved = false;
+
+	lastPage = 0;
+
+	first: ApiResponse | undefined;
+
+	constructor(
+		private readonly ctx: ApiContext,
+		private readonly http: HttpCall,
+		private readonly spec: WalkSpec,
+		private readonly range: IDataObject | undefined,
+	) {}
+
+	private async send(page: number): Promise<{ request: ApiRequest; response: ApiResponse }> {
+		const { request, size } = this.spec;
+		const pageRequest: ApiRequest = { ...request, qs: { ...request.qs, ...this.range, page, size } };
+		try {
+			return { request: pageRequest, response: await callApi(this.ctx, this.http, pageRequest, 'safe') };
+		} catch (error) {
+			throw this.spec.fail({ kind: 'page', page, size, error });
+		}
+	}
+
+	private checked(page: number, request: ApiRequest, response: ApiResponse): ApiResponse {
+		if (!isSuccess(response)) throw this.spec.fail({ kind: 'page', page, size: this.spec.size, error: serviceError(this.ctx, request, response), response });
+		this.spec.check?.(response);
+		return response;
+	}
+
+	private async fetch(page: number): Promise<ApiResponse> {
+		const { request, response } = await this.send(page);
+		return this.checked(page, request, response);
+	}
+
+	/** Adds one page; tells whether the walk goes on. */
+	private add(page: number, response: ApiResponse): boolean {
+		this.pages++;
+		this.lastPage = page;
+		const data = (Array.isArray(response.body.data) ? response.body.data : []).filter(isObject);
+		const count = countOf(response);
+		if (count !== undefined) this.counts.push(count);
+		let fresh = 0;
+		for (const record of data) {
+			const key = recordKey(record);
+			if (this.keys.has(key)) continue;
+			this.keys.add(key);
+			this.records.push(record);
+			fresh++;
+		}
+		const enough = this.spec.enough?.(this.records) ?? false;
+		if (!enough && data.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1)) throw this.spec.fail({ kind: 'repeats', page });
+		// The list's own end: no next page, an empty page, or the last of the pages it states.
+		const pages = pagesOf(response);
+		if (data.length === 0 || response.body.meta?.hasNextPage !== true || (pages !== undefined && page >= pages)) {
+			this.ended = true;
+			return false;
+		}
+		return !enough;
+	}
+
+	/** The walk; undefined when the service refused the range (HTTP 400 or 422 on the first page). */
+	async read(): Promise<this | undefined> {
+		const { spec } = this;
+		const start = spec.firstPage ?? 1;
+		const { request, response } = await this.send(start);
+		if (this.range && (response.statusCode === 400 || response.statusCode === 422)) return undefined;
+		this.first = this.checked(start, request, response);
+		let page = start;
+		let more = this.add(page, this.first);
+		let latest = this.first;
+		while (more) {
+			if (page - start + 1 >= spec.maxPages) {
+				if (spec.pastBudget === 'pause') break;
+				throw spec.fail({ kind: 'budget', maxPages: spec.maxPages, size: spec.size });
+			}
+			const known = pagesOf(latest);
+			const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
+			const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
+			const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
+			const responses = await Promise.all(numbers.map(async (n) => await this.fetch(n)));
+			for (const [index, response] of responses.entries()) {
+				if (!more) {
+					this.afterEnd(response);
+					continue;
+				}
+				page = numbers[index];
+				latest = response;
+				more = this.add(page, response);
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * A page asked at once with the pages before it, after one of them ended the list: its count
+	 * still counts, and records on it mean the list moved while read (it cannot end before them).
+	 */
+	private afterEnd(response: ApiResponse): void {
+		this.pages++;
+		const count = countOf(response);
+		if (count !== undefined) this.counts.push(count);
+		if (Array.isArray(response.body.data) && response.body.data.length > 0 && this.ended) this.moved = true;
+	}
+
+	/** Whether the list held still while read: one count stated on every page, and that many distinct ids seen. */
+	heldStill(): boolean {
+		const [count] = this.counts;
+		return !this.moved && this.counts.length > 0 && this.counts.every((each) => each === count) && this.records.length === count;
+	}
+}
+
+/** Reads a paged list as `spec` says, proving what it asks. */
+export async function walkList(ctx: ApiContext, http: HttpCall, spec: WalkSpec): Promise<Walked> {
+	let range = spec.range;
+	const once = async (): Promise<OneWalk> => {
+		const read = await new OneWalk(ctx, http, spec, range).read();
+		if (read) return read;
+		range = undefined;
+		return (await new OneWalk(ctx, http, spec, range).read()) as OneWalk;
+	};
+	const walks = spec.proof === 'whole' ? (spec.walks ?? 3) : 1;
+	let pages = 0;
+	let before: OneWalk | undefined;
+	for (let walk = 1; ; walk++) {
+		const read = await once();
+		pages += read.pages;
+		const accepted =
+			spec.proof === 'limit' ||
+			read.heldStill() ||
+			(read.counts.length === 0 && !read.moved && before !== undefined && before.counts.length === 0 && sameKeys(before.keys, read.keys));
+		if (accepted) return { records: read.records, first: read.first as ApiResponse, pages, walks: walk, ended: read.ended, lastPage: read.lastPage };
+		if (walk >= walks) throw spec.fail({ kind: 'moving', walks, seen: read.records.length, counts: read.counts });
+		before = read;
+	}
+}
+
+const sameKeys = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((key) => b.has(key));
+
+/** The words of a `moving` problem: what the last walk saw against what the list said it held. */
+export function movingWords(problem: Extract<WalkProblem, { kind: 'moving' }>): string {
+	const { walks, seen, counts } = problem;
+	if (counts.length === 0) return `changed under every one of ${walks} reads (no two reads in a row saw the same records, and the list states no count)`;
+	const stated = [...new Set(counts)];
+	return `changed under every one of ${walks} reads (the last saw ${seen} distinct records while its pages stated ${stated.join(', then ')})`;
+}
