@@ -11,10 +11,11 @@ export const TOKENS = ['USDT', 'USDC', 'BTC', 'LTC', 'DOGE', 'BCH'] as const;
 export type Token = (typeof TOKENS)[number];
 
 export const STABLECOINS = ['USDT', 'USDC'] as const;
+export type Stablecoin = (typeof STABLECOINS)[number];
 export const UTXO_TOKENS = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
 
 /** Networks per stablecoin: TON is USDT-only, BASE is USDC-only. */
-export const NETWORKS_BY_TOKEN: Readonly<Record<'USDT' | 'USDC', readonly string[]>> = {
+export const NETWORKS_BY_TOKEN: Readonly<Record<Stablecoin, readonly string[]>> = {
 	USDT: ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON'],
 	USDC: ['ERC20', 'TRC20', 'BSC', 'SOL', 'BASE'],
 };
