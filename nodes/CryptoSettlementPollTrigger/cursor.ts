@@ -74,6 +74,12 @@ export interface Gap {
 	tail?: number;
 	/** Identities without a creation date read above the gap: not the boundary of what was read before. */
 	above?: string[];
+	/**
+	 * The newest creation time of a record read above the gap that the memory's bound forgot: once the
+	 * gap is read, the floor rises to it (the record was read; no walk reaches it again but one that
+	 * crosses it, which would take it for new).
+	 */
+	forgotten?: number;
 }
 
 export interface ListCursor {
@@ -125,13 +131,28 @@ export interface Change {
 	identity: Identity;
 }
 
+/**
+ * A table keyed by the service's ids, with no inherited keys: an id `__proto__`, `constructor` or
+ * `toString` is an entry like any other. Its JSON form is a plain object whose keys are the ids
+ * (`JSON.parse` makes each one an own key, `__proto__` too) and reads back the same.
+ */
+export function idTable<T>(entries: Iterable<[string, T]> = []): Record<string, T> {
+	const table = Object.create(null) as Record<string, T>;
+	for (const [id, value] of entries) table[id] = value;
+	return table;
+}
+
+/** The cursor of a list not read yet. */
+export const newCursor = (): ListCursor => ({ seen: idTable(), open: idTable() });
+
 /** The cursor as stored, or undefined when it is missing or unreadable (the next poll is a first look). */
 export function readCursor(value: unknown): ListCursor | undefined {
 	const stored = value as Partial<ListCursor> | undefined;
 	if (!stored || typeof stored !== 'object' || !stored.position || typeof stored.seen !== 'object' || typeof stored.open !== 'object') {
 		return undefined;
 	}
-	return JSON.parse(JSON.stringify(stored)) as ListCursor;
+	const copy = JSON.parse(JSON.stringify(stored)) as ListCursor;
+	return { ...copy, seen: idTable(Object.entries(copy.seen)), open: idTable(Object.entries(copy.open)) };
 }
 
 /** A memory entry's size as JSON (`"id":[…],`). */
@@ -141,11 +162,14 @@ const bytesOf = (id: string, value: unknown[]): number => id.length + JSON.strin
  * Forgets what the next polls do not need: dated records below the floor, and around a gap the
  * middle of the part read above it (its two edges stay, where the next walks meet it). Undated
  * records are kept while a walk is unfinished, and otherwise for the overlap after they were last
- * read (one missing from an answer is still known when it is back). The byte bounds come last:
- * the oldest go first, and the floor follows them up to the position.
+ * read (one missing from an answer is still known when it is back). The byte bounds come last,
+ * oldest first among what no walk reaches again but a late listing (at or below the position: the
+ * floor follows; read above a gap: the floor follows once the gap is read), and only then among
+ * what a walk still reaches (the records read again for the listing lag, between the position and
+ * the gap), which a bound that small may emit again.
  */
 export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBoundary: boolean, now: number): number {
-	const { seen, gap, position } = cursor;
+	const { seen, gap } = cursor;
 	const floor = cursor.floor ?? Number.NEGATIVE_INFINITY;
 	for (const [id, [at, , read]] of Object.entries(seen)) {
 		const needed =
@@ -154,17 +178,7 @@ export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBou
 				: at >= floor && (!gap || gap.top.at === null || gap.head.at === null || at <= gap.top.at || at >= gap.head.at - OVERLAP_MS);
 		if (!needed) delete seen[id];
 	}
-	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
-	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
-	if (bytes > SEEN_MAX_BYTES) {
-		for (const id of Object.keys(seen).sort((a, b) => order(a) - order(b))) {
-			if (bytes <= SEEN_MAX_BYTES) break;
-			const at = seen[id][0];
-			if (at !== null && position?.at != null && at <= position.at) cursor.floor = Math.max(cursor.floor ?? at, at);
-			bytes -= bytesOf(id, seen[id]);
-			delete seen[id];
-		}
-	}
+	forgetOverBound(cursor);
 	let openBytes = Object.entries(cursor.open).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
 	let dropped = 0;
 	for (const [id, value] of Object.entries(cursor.open).sort((a, b) => a[1][0] - b[1][0])) {
@@ -174,4 +188,25 @@ export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBou
 		dropped++;
 	}
 	return dropped;
+}
+
+/** The read records past SEEN_MAX_BYTES, the oldest first: first those no walk reaches again (the floor follows them), then the rest. */
+function forgetOverBound(cursor: ListCursor): void {
+	const { seen, gap, position } = cursor;
+	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	if (bytes <= SEEN_MAX_BYTES) return;
+	const belowPosition = (at: number | null): at is number => at !== null && position?.at != null && at <= position.at;
+	const aboveGap = (at: number | null): at is number =>
+		at !== null && gap !== undefined && gap.top.at !== null && gap.head.at !== null && at > gap.top.at && at < gap.head.at;
+	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
+	const byAge = Object.keys(seen).sort((a, b) => order(a) - order(b));
+	const unreached = (id: string) => belowPosition(seen[id][0]) || aboveGap(seen[id][0]);
+	for (const id of [...byAge.filter(unreached), ...byAge.filter((id) => !unreached(id))]) {
+		if (bytes <= SEEN_MAX_BYTES) break;
+		const at = seen[id][0];
+		if (belowPosition(at)) cursor.floor = Math.max(cursor.floor ?? at, at);
+		else if (gap && aboveGap(at)) gap.forgotten = Math.max(gap.forgotten ?? at, at);
+		bytes -= bytesOf(id, seen[id]);
+		delete seen[id];
+	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { directoryKey, EventDirectory, fetchData } from '../events/directory';
-import { deliveryKey, eventKey, normalizeEvent } from '../events/identity';
+import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { createAuthenticatedHttpCall } from '../service/transport';
@@ -56,13 +56,13 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
 	const status = event.slice(kind.length + 1);
 	return {
 		event,
-		key: deliveryKey(event, { id, status }),
+		key: deliveryKey(eventIdentity(event, { id, status })),
 		at: timeOf(record.updatedAt ?? record.createdAt),
 		json: {
 			...confirmedFields(kind, record),
 			id: record.id,
 			event,
-			eventKey: eventKey(event, { id }),
+			eventKey: eventKey(eventIdentity(event, { id })),
 			verification: verification(true),
 			record,
 			source: 'records',
@@ -83,14 +83,13 @@ export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined
 	const name = scalarText(body.event).trim() || scalarText(stored.eventType).trim();
 	if (name === '') return undefined;
 	const event = normalizeEvent(name);
-	// The record's id is also the stored delivery's `reference`: a body without one is keyed on it.
-	const keyed = scalarText(body.id).trim() === '' && scalarText(stored.reference).trim() !== '' ? { ...body, id: stored.reference } : body;
+	// The record's id is also the stored delivery's `reference`: a body without one names it there.
+	const identity = eventIdentity(event, body, stored.reference);
 	return {
 		event,
-		key: deliveryKey(event, keyed),
+		key: deliveryKey(identity),
 		at: timeOf(stored.createdAt),
-		// `eventKey` of the body as the webhook trigger keys it (a body without `id` on its whole self).
-		json: { ...body, event, eventKey: eventKey(event, body), verification: verification(false), source: 'webhookEvents' },
+		json: { ...body, event, eventKey: eventKey(identity), verification: verification(false), source: 'webhookEvents' },
 	};
 }
 

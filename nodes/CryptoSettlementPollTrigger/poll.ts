@@ -5,7 +5,7 @@ import { redact, redactError, redactMessage } from '../service/redact';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
-import { readCursor, type ListCursor } from './cursor';
+import { newCursor, readCursor, type ListCursor } from './cursor';
 import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
@@ -125,7 +125,7 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 		// Lists take the time in turn: a busy one cannot starve the next.
 		const lastStart = budget.lastStart(turn + 1, specs.length);
 		const list = pollList(ctx, client, spec, lastStart);
-		const cursor = readCursor(previous?.lists[spec.name]) ?? { seen: {}, open: {} };
+		const cursor = readCursor(previous?.lists[spec.name]) ?? newCursor();
 		const firstLook = cursor.position === undefined;
 		const walk = new ListWalk(cursor, list.source, settings.maxPages, () => client.serviceNow());
 		await walk.run();

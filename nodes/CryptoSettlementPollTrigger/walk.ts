@@ -282,6 +282,8 @@ export class ListWalk {
 		}
 		if (!done) return false;
 		this.advance(gap.head);
+		// What was read above the gap and forgotten is old: a walk down from the newest end may cross it.
+		if (gap.forgotten !== undefined) this.cursor.floor = Math.max(this.cursor.floor ?? gap.forgotten, gap.forgotten);
 		delete this.cursor.gap;
 		this.above.clear();
 		return true;
@@ -313,6 +315,7 @@ export class ListWalk {
 			index,
 			...(last.page.total !== undefined ? { tail: last.page.total - 1 - index } : {}),
 			...(above.length ? { above } : {}),
+			...(this.cursor.gap?.forgotten !== undefined ? { forgotten: this.cursor.gap.forgotten } : {}),
 		};
 		return false;
 	}

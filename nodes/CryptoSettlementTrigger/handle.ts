@@ -3,7 +3,7 @@ import { confirmDelivery, credentialHttpCall, lookupFor, type Confirmation, type
 import { deliveryCredentials } from './credentialCache';
 import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from '../events/events';
-import { deliveryKey, eventKey, normalizeEvent } from '../events/identity';
+import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
 import { directoryKey, EventDirectory, fetchData } from '../events/directory';
 import { CREDENTIAL_TYPE } from '../service/credentials';
@@ -123,7 +123,7 @@ function claimDelivery(
 ): { refused: IWebhookResponseData } | { claim?: Claim } {
 	if (!settings.ignoreDuplicates) return {};
 	const staticData = this.getWorkflowStaticData('node');
-	const key = deliveryKey(parsed.event, parsed.body, parsed.text);
+	const key = deliveryKey(eventIdentity(parsed.event, parsed.body), parsed.text);
 	const scope = `${String(this.getWorkflow().id)}:${this.getNode().id ?? this.getNode().name}:${this.getMode()}`;
 	const state = duplicateState(scope, staticData, key, Date.now());
 	if (state === 'emitted') return { refused: ignore('duplicate delivery') };
@@ -185,7 +185,7 @@ async function describeDelivery(
 	item: IDataObject,
 	credentials: Credentials,
 ): Promise<IDataObject> {
-	item.eventKey = eventKey(event, settings.confirmWithApi ? { id: item.id } : body);
+	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	const directory = new EventDirectory(

@@ -33,6 +33,12 @@ const ASSETS_FRESH_MS = 60 * 60_000;
 const RETRY_AFTER_MS = 60_000;
 /** Wallet labels kept per credential (a label never changes: the API has no call to change it). */
 const WALLETS_KEPT = 5_000;
+/**
+ * Failed wallet lookups remembered per credential, each for RETRY_AFTER_MS: during an outage of the
+ * wallet lookup every wallet fails, and past this many the oldest failure is forgotten (that wallet
+ * may be asked again within the minute: a request more, never an event less).
+ */
+export const WALLET_FAILURES_KEPT = 1_000;
 /** How often a wait for a lookup looks at the deadline (ms). */
 const DEADLINE_STEP_MS = 25;
 /** Credentials kept. */
@@ -179,7 +185,7 @@ export class EventDirectory {
 		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
 		const label = data && typeof data === 'object' && !Array.isArray(data) ? scalarText((data as IDataObject).label).trim() : '';
 		if (label === '') {
-			labelsFailedAt.set(id, Date.now());
+			rememberFailure(labelsFailedAt, id, Date.now());
 			return null;
 		}
 		labelsFailedAt.delete(id);
@@ -190,5 +196,18 @@ export class EventDirectory {
 			labels.delete(oldest);
 		}
 		return label;
+	}
+}
+
+/**
+ * Keeps a failed lookup's time, in the order they failed: the failures older than RETRY_AFTER_MS
+ * (which no longer hold a lookup back) and those past WALLET_FAILURES_KEPT go, the oldest first.
+ */
+function rememberFailure(failedAt: Map<string, number>, id: string, now: number): void {
+	failedAt.delete(id);
+	failedAt.set(id, now);
+	for (const [oldest, at] of failedAt) {
+		if (failedAt.size <= WALLET_FAILURES_KEPT && now - at < RETRY_AFTER_MS) break;
+		failedAt.delete(oldest);
 	}
 }

@@ -33,20 +33,35 @@ export function deliveryStatus(event: string, body: IDataObject): string {
 }
 
 /**
- * What makes a delivery distinct: the normalised event kind + `id` + status (case-insensitive,
- * taken from the event name when the body has none), plus `confirmations` for `trade.pending`
- * (which legitimately repeats with rising confirmations). A delivery without an `id` is keyed on its
- * whole body. The key is a short hash, so memory stays bounded whatever the payload holds.
+ * Who an event is about, for both keys below and every source of both triggers: its normalised
+ * name, and its record's `id` as the body states it or, for a stored delivery whose body has none,
+ * as the delivery's `reference` names it (the service's `reference` is the record's id); `id` is
+ * empty when neither names the record. `body` is what the event says (its status, `confirmations`).
  */
-export function deliveryKey(event: string, body: IDataObject, text?: string): string {
-	const kind = normalizeEvent(event);
-	const id = scalarText(body.id).trim();
+export interface EventIdentity {
+	kind: string;
+	id: string;
+	body: IDataObject;
+}
+
+export function eventIdentity(event: string, body: IDataObject, reference?: unknown): EventIdentity {
+	const stated = scalarText(body.id).trim();
+	return { kind: normalizeEvent(event), id: stated !== '' ? stated : scalarText(reference).trim(), body };
+}
+
+/**
+ * What makes a delivery distinct: the event's kind + record `id` + status (case-insensitive,
+ * taken from the event name when the body has none), plus `confirmations` for `trade.pending`
+ * (which legitimately repeats with rising confirmations). An event that names no record is keyed
+ * on its whole body (`text`: the body as received). The key is a short hash, so memory stays
+ * bounded whatever the payload holds.
+ */
+export function deliveryKey({ kind, id, body }: EventIdentity, text?: string): string {
 	const parts =
 		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
 	return base64url(sha256(JSON.stringify(parts))).slice(0, KEY_LENGTH);
 }
-
 
 /** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
 export const EVENT_KEY_LENGTH = 22;
@@ -76,15 +91,14 @@ function announcedStatus(kind: string, body: IDataObject): string {
 /**
  * `eventKey` (docs/trigger.md, "Exactly once: the ledger"): the same text for the same event and
  * status, whichever trigger, source or n8n process emits it, for a ledger's idempotent insert.
- * An event is its normalised name (which states the status) and its record's `id`: a
- * `trade.pending` repeated with rising confirmations is one event (the duplicate key above tells
- * the repeats apart, this key does not), and the webhook's body, a stored delivery's body and the
- * record read from a list give the same key. An event without an `id` is keyed on its whole body,
- * compared as canonical JSON (key order and spacing do not matter).
+ * An event is its normalised name (which states the status) and its record's `id` (the identity
+ * above, as the duplicate check reads it): a `trade.pending` repeated with rising confirmations is
+ * one event (the duplicate key above tells the repeats apart, this key does not), and the webhook's
+ * body, a stored delivery (its body's `id` or its `reference`) and the record read from a list give
+ * the same key. An event that names no record is keyed on its whole body, compared as canonical
+ * JSON (key order and spacing do not matter).
  */
-export function eventKey(event: string, body: IDataObject): string {
-	const kind = normalizeEvent(event);
-	const id = scalarText(body.id).trim();
+export function eventKey({ kind, id, body }: EventIdentity): string {
 	const parts = id === '' ? ['body', kind, canonicalJson({ ...body, event: kind })] : ['event', kind, id, announcedStatus(kind, body)];
 	return base64url(sha256(JSON.stringify(parts))).slice(0, EVENT_KEY_LENGTH);
 }

@@ -271,10 +271,55 @@ describe('against a local service', () => {
 		const poller = await Poller.create({ source: 'webhookEvents', events: ['*'] }, credentials('app-no-id'));
 		expect((await poller.poll()).items).toBeNull();
 		service.clock = Date.now() + 2_000;
-		service.records.deliveries.push({ id: 'd1', eventType: 'trade.completed', reference: 't1', status: 'delivered', payload: body, createdAt: new Date(Date.now()).toISOString() });
+		// A stored delivery that names no record either (no `reference`): keyed on its body as the webhook trigger keys it.
+		service.records.deliveries.push({ id: 'd1', eventType: 'trade.completed', status: 'delivered', payload: body, createdAt: new Date(Date.now()).toISOString() });
 		const [stored] = (await poller.poll()).items ?? [];
 		expect(stored).toMatchObject({ source: 'webhookEvents', walletLabel: 'customer-3' });
 		expect(stored.eventKey).toBe(first.eventKey);
+	});
+
+	test('a stored delivery whose body names the trade only through its reference: one eventKey from the webhook trigger, Records and Stored Webhook Deliveries', async () => {
+		const record = trade(21);
+		const tradeId = String(record.id);
+		service.clock = Date.now();
+		const records = await Poller.create({ source: 'records', events: ['*'] }, credentials('app-reference'));
+		const stored = await Poller.create({ source: 'webhookEvents', events: ['*'] }, credentials('app-reference'));
+		expect((await records.poll()).items).toBeNull();
+		expect((await stored.poll()).items).toBeNull();
+		service.clock = Date.now() + 2_000;
+		service.records.trades.push(record);
+		// Issue #48, point 5: the stored body has no `id`; the delivery's `reference` is the trade's.
+		service.records.deliveries.push({
+			id: 'd21',
+			reference: tradeId,
+			eventType: 'trade.completed',
+			status: 'delivered',
+			payload: { event: 'trade.completed', status: 'completed' },
+			createdAt: new Date(Date.now()).toISOString(),
+		});
+		const h = await TriggerHarness.create({ events: ['*'], credentials: credentials('app-reference') });
+		const delivered = await h.deliver({ body: { event: 'trade.completed', id: tradeId, status: 'completed' } });
+		expect(delivered).toMatchObject({ status: 200, started: true });
+		const [fromRecords] = (await records.poll()).items ?? [];
+		const [fromStored] = (await stored.poll()).items ?? [];
+		expect(fromRecords).toMatchObject({ source: 'records', event: 'trade.completed', id: tradeId });
+		expect(fromStored).toMatchObject({ source: 'webhookEvents', event: 'trade.completed' });
+		expect(delivered.items[0].eventKey).toMatch(KEY);
+		expect(fromRecords.eventKey).toBe(delivered.items[0].eventKey);
+		expect(fromStored.eventKey).toBe(delivered.items[0].eventKey);
+		// Another status of the same trade is another event.
+		service.clock = Date.now() + 4_000;
+		service.records.deliveries.push({
+			id: 'd22',
+			reference: tradeId,
+			eventType: 'trade.flagged',
+			status: 'delivered',
+			payload: { event: 'trade.flagged', status: 'flagged' },
+			createdAt: new Date(Date.now() + 3_000).toISOString(),
+		});
+		const [flagged] = (await stored.poll()).items ?? [];
+		expect(flagged).toMatchObject({ event: 'trade.flagged' });
+		expect(flagged.eventKey).not.toBe(fromStored.eventKey);
 	});
 
 	test('a bulky text of the record goes to the end of the item; the lead fields come first', async () => {

@@ -11,6 +11,9 @@ import { Poller } from './poll-harness';
  * (a record dated when first seen and listed minutes later; older records dated in local time stamped
  * "Z" until the service fixed its clock). The service's clock is the test's (its Date header and the
  * records' dates).
+ *
+ * Issue #48, point 7: each case runs both ways n8n runs a poll trigger: an active workflow keeps the
+ * same static-data object between polls, and a restart reads it back from the JSON n8n saved.
  */
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const minute = 60_000;
@@ -28,6 +31,11 @@ function appended(count: number, spanMs: number, shift = 0): IDataObject[] {
 
 const second = 1000;
 
+const PATHS = [
+	{ path: 'the same static-data object between polls', restart: false },
+	{ path: 'a restart from the saved JSON before each poll', restart: true },
+];
+
 describe.each([
 	{ name: 'dated when created', oldSpan: hour, oldShift: 0, newShift: 0 },
 	{ name: 'dated when first seen, 15 minutes before they are listed', oldSpan: hour, oldShift: 0, newShift: -15 * minute },
@@ -40,7 +48,7 @@ describe.each([
 		local.service.meta = 'hasNextPage';
 	});
 
-	test('four new trades on the last page: eight polls a minute apart read page 4 and emit each once', async () => {
+	test.each(PATHS)('four new trades on the last page, $path: eight polls a minute apart read page 4 and emit each once', async ({ restart }) => {
 		appended(330, oldSpan, oldShift);
 		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 		expect((await poller.poll()).items).toBeNull();
@@ -49,7 +57,7 @@ describe.each([
 		const fresh = appended(4, minute, newShift);
 		for (let poll = 0; poll < 8; poll++) {
 			local.service.clearRequests();
-			poller.restart();
+			if (restart) poller.restart();
 			emitted.add(await poller.poll());
 			expect(local.service.pagesOf('trades')).toEqual([4]);
 			local.service.clock = (local.service.clock as number) + minute;
@@ -60,7 +68,7 @@ describe.each([
 	test.each([
 		{ old: 330, maxPagesPerPoll: 10 },
 		{ old: 150, maxPagesPerPoll: 2 },
-	])('$old trades, then trades appended over several pages, Max Pages per Poll $maxPagesPerPoll: each once', async ({ old, maxPagesPerPoll }) => {
+	].flatMap((shape) => PATHS.map((path) => ({ ...shape, ...path }))))('$old trades, then trades appended over several pages, Max Pages per Poll $maxPagesPerPoll, $path: each once', async ({ old, maxPagesPerPoll, restart }) => {
 		appended(old, oldSpan, oldShift);
 		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll } }, local.credentials());
 		await poller.poll();
@@ -69,14 +77,14 @@ describe.each([
 		for (const count of [4, 0, 250, 120, 430, 0, 3, 0, 0, 0, 0, 0]) {
 			local.service.clock = (local.service.clock as number) + minute;
 			fresh.push(...appended(count, minute, newShift));
-			poller.restart();
+			if (restart) poller.restart();
 			emitted.add(await poller.poll());
 		}
 		emitted.expectExactly(eventsOf('trade', fresh));
 	});
 });
 
-test('a list sorted oldest first without a page count whose first page holds a bulk import (one date): read from its new end, new trades once each', async () => {
+test.each(PATHS)('a list sorted oldest first without a page count whose first page holds a bulk import (one date), $path: read from its new end, new trades once each', async ({ restart }) => {
 	local.service.order = 'oldestFirst';
 	local.service.sortBy = 'insertion';
 	local.service.meta = 'hasNextPage';
@@ -90,7 +98,7 @@ test('a list sorted oldest first without a page count whose first page holds a b
 	for (const count of [4, 0, 120, 0]) {
 		local.service.clock = (local.service.clock as number) + minute;
 		fresh.push(...appended(count, minute));
-		poller.restart();
+		if (restart) poller.restart();
 		emitted.add(await poller.poll());
 	}
 	emitted.expectExactly(eventsOf('trade', fresh));

@@ -10,7 +10,7 @@ import {
 	keysOf,
 	remember,
 } from '../../nodes/CryptoSettlementTrigger/dedupe';
-import { deliveryKey } from '../../nodes/events/identity';
+import { deliveryKey, eventIdentity } from '../../nodes/events/identity';
 import { triggerTestSetup, TriggerHarness, WITHOUT_CONFIRMATION } from './webhook-harness';
 
 const logs = triggerTestSetup();
@@ -108,7 +108,7 @@ test('above the stated volume the oldest deliveries are forgotten first, within 
 	const bodies = Array.from({ length: DEDUPE_CAPACITY }, (_, i) => completed(`seed-${i}`));
 	for (let hour = 0; hour < hours; hour++) {
 		const share = bodies.slice(hour * PER_HOUR, (hour + 1) * PER_HOUR);
-		remember(seeded, share.map((body) => deliveryKey('trade.completed', body)), T0 + hour * HOUR);
+		remember(seeded, share.map((body) => deliveryKey(eventIdentity('trade.completed', body))), T0 + hour * HOUR);
 	}
 	clock = T0 + (hours - 1) * HOUR + 1000;
 	let h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, staticData: { 'node:Crypto Settlement Trigger': seeded } });

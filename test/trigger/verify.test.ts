@@ -1,5 +1,6 @@
 /** The node's pure helpers: address matching, secret comparison, header redaction, body parsing, keys. */
 import * as nodeCrypto from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
 import { base64url, constantTimeEqual, sha256 } from '../../nodes/events/hash';
 import {
 	formatIp,
@@ -12,7 +13,7 @@ import {
 } from '../../nodes/CryptoSettlementTrigger/verify';
 import { MAX_BODY_BYTES, nestingDepth, parseDelivery } from '../../nodes/CryptoSettlementTrigger/payload';
 import { DEDUPE_STATIC_KEY, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
-import { deliveryKey } from '../../nodes/events/identity';
+import { deliveryKey, eventIdentity } from '../../nodes/events/identity';
 import { lookupFor } from '../../nodes/CryptoSettlementTrigger/confirm';
 
 describe('parseIp', () => {
@@ -163,28 +164,31 @@ describe('parseDelivery', () => {
 	});
 });
 
+/** The duplicate key of a delivery of `event` with `body`. */
+const keyOf = (event: string, body: IDataObject) => deliveryKey(eventIdentity(event, body));
+
 describe('deliveryKey', () => {
 	test('event + id + status make a delivery distinct', () => {
 		const base = { event: 'trade.completed', id: 't1', status: 'completed' };
-		expect(deliveryKey('trade.completed', base)).toBe(deliveryKey('trade.completed', { ...base, note: 'retry' }));
-		expect(deliveryKey('trade.completed', base)).not.toBe(deliveryKey('trade.flagged', { ...base, event: 'trade.flagged' }));
-		expect(deliveryKey('trade.completed', base)).not.toBe(deliveryKey('trade.completed', { ...base, id: 't2' }));
-		expect(deliveryKey('trade.completed', base)).not.toBe(deliveryKey('trade.completed', { ...base, status: 'x' }));
+		expect(keyOf('trade.completed', base)).toBe(keyOf('trade.completed', { ...base, note: 'retry' }));
+		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.flagged', { ...base, event: 'trade.flagged' }));
+		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.completed', { ...base, id: 't2' }));
+		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.completed', { ...base, status: 'x' }));
 	});
 	test('trade.pending also keys on confirmations', () => {
 		const pending = { event: 'trade.pending', id: 't1', status: 'pending', confirmations: 0 };
-		expect(deliveryKey('trade.pending', pending)).not.toBe(deliveryKey('trade.pending', { ...pending, confirmations: 1 }));
-		expect(deliveryKey('trade.pending', pending)).toBe(deliveryKey('trade.pending', { ...pending }));
+		expect(keyOf('trade.pending', pending)).not.toBe(keyOf('trade.pending', { ...pending, confirmations: 1 }));
+		expect(keyOf('trade.pending', pending)).toBe(keyOf('trade.pending', { ...pending }));
 	});
 	test('no delimiter confusion between fields', () => {
-		expect(deliveryKey('a', { id: 'b|c', status: '' })).not.toBe(deliveryKey('a', { id: 'b', status: 'c' }));
+		expect(keyOf('a', { id: 'b|c', status: '' })).not.toBe(keyOf('a', { id: 'b', status: 'c' }));
 	});
 	test('keys are short whatever the id', () => {
-		expect(deliveryKey('x', { id: 'i'.repeat(100000) }).length).toBeLessThanOrEqual(24);
+		expect(keyOf('x', { id: 'i'.repeat(100000) }).length).toBeLessThanOrEqual(24);
 	});
 	test('the memory is bounded, oldest first out', () => {
 		const data: Record<string, unknown> = {};
-		const keys = Array.from({ length: 30 }, (_, i) => deliveryKey('trade.completed', { id: `t${i}` }));
+		const keys = Array.from({ length: 30 }, (_, i) => keyOf('trade.completed', { id: `t${i}` }));
 		const now = Date.now();
 		for (const key of keys) remember(data as never, key, now, 10);
 		expect(keysOf(data as never, now)).toEqual(keys.slice(20));
@@ -238,7 +242,7 @@ describe('plain-TypeScript hashing (nodes/ may not import node:crypto)', () => {
 	test('duplicate keys match those stored before (so the memory survives the upgrade)', () => {
 		const parts = ['delivery', 'trade.completed', 't-1', 'completed'];
 		const before = nodeCrypto.createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url').slice(0, 22);
-		const key = deliveryKey('trade.completed', { id: 't-1', status: 'completed' });
+		const key = keyOf('trade.completed', { id: 't-1', status: 'completed' });
 		// Keys are now the first 10 characters; the 22-character keys (a list) and the 12-character keys
 		// (separated by spaces) of earlier versions are read by that prefix.
 		expect(key).toBe(before.slice(0, 10));
