@@ -1,8 +1,29 @@
-/** Unit and workflow tests. End-to-end tests in real n8n live in e2e/ and run with `npm run test:e2e`. */
-module.exports = {
+/**
+ * Unit and workflow tests, in two lanes: `npm test` runs the quick one, `npm run test:slow` the soak
+ * tests (thousands of events through n8n, minutes each), and CI (.ci/run) runs both. `npx jest <file>`
+ * runs a file of either lane; `npx jest` runs both. End-to-end tests in real n8n live in e2e/ and
+ * run with `npm run test:e2e`.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * The soak tests: volume, a day of retries, the size of the poll state and a sustained backlog, each
+ * over many polls, and a thousand wallets' failures through the webhook trigger.
+ */
+const SLOW_LANE = [
+	'test/poll/volume.test.ts',
+	'test/trigger/retry-window.test.ts',
+	'test/poll/state-size.test.ts',
+	'test/poll/backlog.test.ts',
+	'test/events/wallet-failures.test.ts',
+];
+const missing = SLOW_LANE.filter((file) => !fs.existsSync(path.join(__dirname, file)));
+if (missing.length) throw new Error(`jest.config.js names slow-lane tests that do not exist: ${missing.join(', ')}`);
+
+const lane = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/fake-api/test'],
-	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json', diagnostics: false }],
 	},
@@ -10,16 +31,28 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/setup/quiet-logs.js'],
 	// Tests load the built package: a run after an edit builds first (see the file).
 	globalSetup: '<rootDir>/test/setup/fresh-build.js',
-	// A bound that only catches a hang: no verdict reads the machine's speed (fake clocks, or services
-	// that wait for the node), but integration tests send hundreds of requests through n8n and a
-	// loaded 2-core machine may need minutes for what takes seconds when idle.
-	testTimeout: 600_000,
-	maxWorkers: 2,
 	// Each HTTP request made after nock is loaded leaves two parsers that Node never frees
 	// (nock 14's @mswjs/interceptors, mswjs/interceptors#779), and with them each test file's
 	// modules: a worker grew to ~1.5 GB over a run, and a worker that large can take longer than the
 	// 500 ms jest gives it to exit on a busy machine ("A worker process has failed to exit
 	// gracefully"). A worker past this size is replaced before its next file.
 	workerIdleMemoryLimit: '700MB',
+};
+
+module.exports = {
+	projects: [
+		{
+			...lane,
+			displayName: 'quick',
+			testMatch: ['**/*.test.ts'],
+			testPathIgnorePatterns: ['/node_modules/', ...SLOW_LANE.map((file) => `<rootDir>/${file}`)],
+		},
+		{ ...lane, displayName: 'slow', testMatch: SLOW_LANE.map((file) => `<rootDir>/${file}`) },
+	],
+	// A bound that only catches a hang: no verdict reads the machine's speed (fake clocks, or services
+	// that wait for the node), but integration tests send hundreds of requests through n8n and a
+	// loaded 2-core machine may need minutes for what takes seconds when idle.
+	testTimeout: 600_000,
+	maxWorkers: 2,
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -1,15 +1,49 @@
-// Lints what n8n's community-package scanner lints, the way it does: the source of package.json,
-// nodes/ and credentials/ with inline eslint-disable comments ignored (allowInlineConfig: false).
-// `n8n-node lint` honours such comments; the verification gate does not, so neither do we.
-import { ESLint } from 'eslint';
+// n8n's community-package scanner (@n8n/scan-community-package, a devDependency), run as the
+// verification gate runs it, minus the provenance step that needs a published version: its own
+// ESLint configuration (@n8n/eslint-plugin-community-nodes and eslint-plugin-n8n-nodes-base, inline
+// eslint-disable comments ignored) over the source and over the packed tarball. A rule the scanner
+// adds fails `npm run lint` here before it fails verification (docs/development.md).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 
-const eslint = new ESLint({ allowInlineConfig: false });
-const results = await eslint.lintFiles(['package.json', 'nodes/**/*.ts', 'credentials/**/*.ts']);
-const errors = results.reduce((sum, result) => sum + result.errorCount, 0);
-if (errors > 0) {
-	const formatter = await eslint.loadFormatter('stylish');
-	process.stdout.write(await formatter.format(results.filter((result) => result.errorCount > 0)));
-	process.stdout.write(`scan-lint: ${errors} error(s) with inline disables ignored\n`);
-	process.exit(1);
+import { packPackage } from '../tooling/pack.mjs';
+import { REPO_ROOT } from '../tooling/util.mjs';
+
+// What the scanner lints in the published tarball (its analyzePackageByName, which does not export
+// these patterns): the compiled JavaScript and package.json; the source leg covers the TypeScript.
+const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
+
+/** The tarball `npm pack` makes of the current build, unpacked into a temporary folder. */
+async function unpackedTarball(workDir) {
+	// The tarball ships dist/: build first when a source changed since the last build.
+	await createRequire(import.meta.url)('../test/setup/fresh-build.js')();
+	const tarball = await packPackage({ dest: path.join(workDir, 'pack') });
+	const unpacked = path.join(workDir, 'package');
+	fs.mkdirSync(unpacked);
+	execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+	return unpacked;
 }
-process.stdout.write(`scan-lint: ${results.length} files clean with inline disables ignored\n`);
+
+/** The scanner's verdict on one folder; a folder with nothing to lint fails (a wrong pattern, not a pass). */
+async function scan(label, dir, patterns) {
+	const result = await analyzePackage(dir, patterns);
+	const passed = result.passed && result.message === undefined;
+	process.stdout.write(`scan: ${label}: ${passed ? 'passed' : `FAILED (${result.message})`}\n`);
+	if (!passed && result.details) process.stdout.write(result.details);
+	return passed;
+}
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+// Loading the scanner makes a temporary folder (for the downloads this script skips): in ours.
+process.env.TMPDIR = workDir;
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+try {
+	const source = await scan('source (package.json, nodes/, credentials/)', REPO_ROOT, SOURCE_FILE_PATTERNS);
+	const packed = await scan('packed tarball', await unpackedTarball(workDir), TARBALL_FILE_PATTERNS);
+	if (!source || !packed) process.exitCode = 1;
+} finally {
+	fs.rmSync(workDir, { recursive: true, force: true });
+}

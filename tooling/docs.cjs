@@ -2,20 +2,23 @@
 // Every list in the docs that the records own is a generated section, so a doc cannot drift from
 // the code: the statuses and their events (service/catalog.ts, LIFECYCLES) and what prose says of
 // them (which are refunded, which still open, the life cycles), the triggers' Events options
-// (events/events.ts) and the README's Operations table (tooling/operations-table.cjs).
-// test/node/docs.test.ts fails when a section is stale (it renders them from the TypeScript sources,
-// so no build is needed for it to see a change).
-//   npm run docs                        rebuild, then rewrite every section
+// (events/events.ts), and the README's Operations and money classes tables
+// (tooling/operations-table.cjs). test/node/docs.test.ts fails when a section is stale (it renders
+// them from the TypeScript sources, so no build is needed for it to see a change).
+//   npm run docs                        rebuild, then rewrite every stale section (or say "unchanged")
 //   node tooling/docs.cjs [--write]     print (or rewrite) them from dist/ (needs `npm run build`)
-// A section is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`: on lines of
-// its own for a table, or inline within a sentence or a table cell (a section that holds no line
-// break stays on one line, so a generated list can sit inside the prose a person reads).
+// A section is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`, the one
+// syntax of generated text in the docs: on lines of its own for a table, or inline within a sentence
+// or a table cell (a section that holds no line break stays on one line, so a generated list can sit
+// inside the prose a person reads).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { classesTable, operationsTable } = require('./operations-table.cjs');
+
 const ROOT = path.join(__dirname, '..');
-/** The files that hold generated sections (the README's Operations table has its own markers). */
+/** The files that hold generated sections. */
 const FILES = ['README.md', 'docs/usage.md', 'docs/guardrails.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
 
 const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
@@ -142,6 +145,8 @@ const GENERATORS = {
 	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
 	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
+	operations: (load) => operationsTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
+	moneyclasses: (load) => classesTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;
@@ -168,16 +173,19 @@ module.exports = { FILES, GENERATORS, ROOT, regenerate, sectionsOf };
 
 if (require.main === module) {
 	const write = process.argv.includes('--write');
+	const rewritten = [];
 	for (const file of FILES) {
 		const full = path.join(ROOT, file);
 		const text = fs.readFileSync(full, 'utf8');
 		const next = regenerate(text);
-		if (write && next !== text) {
-			fs.writeFileSync(full, next);
-			console.log(`${file}: generated sections rewritten`);
-		} else if (!write) {
+		if (!write) {
 			for (const section of sectionsOf(next)) console.log(`${file} (${section.name}):\n${section.text}\n`);
+		} else if (next !== text) {
+			fs.writeFileSync(full, next);
+			rewritten.push(file);
+			const stale = sectionsOf(text).filter((section, i) => section.text !== sectionsOf(next)[i].text);
+			console.log(`${file}: rewritten (${stale.map((section) => section.name).join(', ')})`);
 		}
 	}
-	if (write) require('./operations-table.cjs').writeReadme();
+	if (write && !rewritten.length) console.log(`docs: unchanged (every generated section of ${FILES.length} files is as the records say)`);
 }

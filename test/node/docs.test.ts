@@ -17,6 +17,7 @@ import { EVENT_OPTIONS } from '../../nodes/events/events';
 import * as statementLines from '../../nodes/CryptoSettlement/statement/lines';
 import * as statementMatch from '../../nodes/CryptoSettlement/statement/match';
 import * as statementSummary from '../../nodes/CryptoSettlement/statement/summary';
+import * as moneyClasses from '../../nodes/CryptoSettlement/record/moneyClasses';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generator is a CommonJS tool
 const docs = require('../../tooling/docs.cjs') as {
@@ -34,6 +35,7 @@ const SOURCES: Record<string, unknown> = {
 	'CryptoSettlement/statement/lines': statementLines,
 	'CryptoSettlement/statement/match': statementMatch,
 	'CryptoSettlement/statement/summary': statementSummary,
+	'CryptoSettlement/record/moneyClasses': moneyClasses,
 };
 const fromSources = (file: string) => {
 	if (!(file in SOURCES)) throw new Error(`tooling/docs.cjs reads ${file}: add it to SOURCES`);
@@ -49,8 +51,19 @@ test.each(docs.FILES)('%s: its generated sections are as the records say (npm ru
 	expect(docs.regenerate(text, fromSources)).toBe(text);
 });
 
-test('the statuses, events and kinds, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
-	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'linekinds', 'matchresults', 'notlisted']));
+test('the statuses, events, kinds, operations and money classes, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
+	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'linekinds', 'matchresults', 'notlisted', 'operations', 'moneyclasses']));
+});
+
+const markdownIn = (dir: string) => fs.readdirSync(path.join(docs.ROOT, dir)).filter((file) => file.endsWith('.md')).map((file) => path.posix.join(dir, file));
+const PAGES = ['README.md', ...markdownIn('docs'), ...markdownIn('templates'), ...markdownIn('fake-api')];
+
+test.each(PAGES)('%s: generated text has one syntax, and npm run docs rewrites it', (page) => {
+	// Any other marker (an `operations:start` … `operations:end` pair, say) would need a generator of
+	// its own, and a page outside docs.FILES would never be regenerated. Code spans only show markers.
+	const comments = [...read(page).replace(/`[^`\n]*`/g, '').matchAll(/<!--[\s\S]*?-->/g)].map(([comment]) => comment);
+	expect(comments.filter((comment) => !/^<!-- \/?generated:[a-z]+ -->$/.test(comment))).toEqual([]);
+	if (comments.length) expect(docs.FILES).toContain(page);
 });
 
 const STATUSES = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) => Object.keys(statuses).map((status) => ({ kind, status })));

