@@ -9,7 +9,8 @@ const path = require('node:path');
 
 /**
  * The soak tests: volume, a day of retries, the size of the poll state and a sustained backlog, each
- * over many polls, and a thousand wallets' failures through the webhook trigger.
+ * over many polls, a thousand wallets' failures through the webhook trigger, and a statement day of
+ * 120,000 lines.
  */
 const SLOW_LANE = [
 	'test/poll/volume.test.ts',
@@ -17,6 +18,7 @@ const SLOW_LANE = [
 	'test/poll/state-size.test.ts',
 	'test/poll/backlog.test.ts',
 	'test/events/wallet-failures.test.ts',
+	'test/node/statement-busy-day.test.ts',
 ];
 const missing = SLOW_LANE.filter((file) => !fs.existsSync(path.join(__dirname, file)));
 if (missing.length) throw new Error(`jest.config.js names slow-lane tests that do not exist: ${missing.join(', ')}`);

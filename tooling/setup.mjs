@@ -56,6 +56,8 @@ export const E2E = {
 	fieldRule: 'csE2eFieldRule01',
 	trigger: 'csE2eTrigger0001',
 	pollTrigger: 'csE2ePollTrig001',
+	/** The poll trigger published under n8n 2.x's durable scheduler (e2e/lib/trigger-checks.mjs). */
+	pollScheduler: 'csE2ePollSched01',
 	/** What only the editor shows (e2e/lib/browser.mjs, editorCheck). */
 	editor: 'csE2eEditor00001',
 	/** Errors and an empty list as the editor shows them (e2e/lib/error-checks.mjs). */

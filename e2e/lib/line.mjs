@@ -20,7 +20,7 @@ import { REVIEW_BINDINGS, REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, revie
 import { startSmtpServer } from './smtp-server.mjs';
 import { templateChecks, templateCredentials, templateWorkflows } from './template-checks.mjs';
 import { MCP_WORKFLOW, mcpChecks, SUB_WORKFLOW_SCENARIOS, SUB_WORKFLOWS, subWorkflowAgentChecks, subWorkflowCredentials, subWorkflowWorkflows } from './subworkflow-checks.mjs';
-import { pollTriggerCheck, webhookTriggerChecks } from './trigger-checks.mjs';
+import { pollTriggerCheck, schedulerPollWorkflow, webhookTriggerChecks } from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
 const TEMPLATES_IMAGES = path.join(REPO_ROOT, 'templates', 'images');
@@ -66,6 +66,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		e2eTrigger: loadWorkflow('e2e-trigger', { COLLECTOR_URL: `${collector.url}/hook` }),
 		pollExample: loadWorkflow('poll-trigger'),
 		e2ePollTrigger: loadWorkflow('e2e-poll-trigger', { COLLECTOR_URL: `${collector.url}/poll` }),
+		// published later, under n8n 2.x's durable scheduler (e2e/lib/trigger-checks.mjs)
+		...(line === '2' ? { e2ePollScheduler: schedulerPollWorkflow(collector) } : {}),
 		editor: loadWorkflow('e2e-editor'),
 		errors: loadWorkflow('e2e-errors'),
 		statement: loadWorkflow('statement', statementVars(seeded)),

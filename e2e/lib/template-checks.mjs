@@ -411,9 +411,14 @@ async function statementCheck({ n8n, sandbox, smtp, collector, line, seeded }) {
 		const before = smtp.messages.length;
 		await started.run();
 		await started.finished(1);
-		const email = await smtp.next((m) => m.subject.includes(`statement for ${day}`), { after: before, timeoutMs: 30000 });
-		const csv = email.parts.find((part) => /csv/i.test(part.type))?.text ?? '';
-		assert(csv.startsWith('Date,Amount,Payee,Description,Reference,Currency'), `the attachment: ${JSON.stringify(email.parts.map((p) => p.type))} ${csv.slice(0, 200)}`);
+		// One email per currency that moved, each with its file and a table a person reads on a phone.
+		const emails = [];
+		for (const currency of ['NGN', 'USD']) emails.push(await smtp.next((m) => m.subject.includes(`statement for ${day}: ${currency}`), { after: before, timeoutMs: 30000 }));
+		const csvs = emails.map((email) => email.parts.find((part) => /csv/i.test(part.type))?.text ?? '');
+		for (const [index, text] of csvs.entries()) assert(text.startsWith('Date,Amount,Payee,Description,Reference'), `the attachment of ${emails[index].subject}: ${JSON.stringify(emails[index].parts.map((p) => p.type))} ${text.slice(0, 200)}`);
+		const html = emails.map((email) => email.parts.find((part) => /html/i.test(part.type))?.text ?? '').join('\n');
+		assert(/Closing balance/.test(html) && !/[{]"/.test(html) && !/covers? swaps/i.test(html), `the email body: ${html.slice(0, 400)}`);
+		const csv = csvs.join('');
 		const { trades, withdrawals } = recordsOf(sandbox, day);
 		const moved = [...trades.filter((t) => t.status === 'completed'), ...withdrawals.filter((w) => w.status === 'completed')];
 		const missing = moved.filter((record) => !csv.includes(record.id)).map((record) => record.id);

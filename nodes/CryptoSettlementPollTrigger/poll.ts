@@ -21,6 +21,12 @@ import { ListWalk } from './walk';
 
 /** Key of the poll trigger's state in the node's static data. */
 export const STATE_KEY = 'pollState';
+/**
+ * Key of the first looks' copies in the workflow's static data, by node name (docs/trigger.md,
+ * "n8n's scheduler drops the first poll's state"): n8n 2.x's scheduler does not commit the node's
+ * state of the poll it runs at activation, but saves the workflow's.
+ */
+export const FIRST_LOOK_KEY = 'cryptoSettlementPollFirstLooks';
 export const DEFAULT_MAX_PAGES = 10;
 /** Resuming a walk that stopped may take two pages (docs/trigger.md, "Cost"): the least that always makes progress. */
 export const MIN_PAGES = 2;
@@ -30,6 +36,8 @@ interface PollState extends IDataObject {
 	source: Source;
 	/** The service's clock minus n8n's (ms), from its last `Date` header. */
 	offsetMs?: number;
+	/** When the first look this state grew from was taken (n8n's clock, ms); unknown for older states. */
+	since?: number;
 	lists: Partial<Record<ListName, ListCursor>>;
 }
 
@@ -62,11 +70,36 @@ function pollKey(ctx: IPollFunctions): string {
 	return `${String(ctx.getWorkflow().id)}:${node.id ?? node.name}`;
 }
 
-function readState(staticData: IDataObject, source: Source): PollState | undefined {
-	const state = staticData[STATE_KEY] as PollState | undefined;
-	return state && typeof state === 'object' && state.version === 2 && state.source === source && typeof state.lists === 'object'
-		? state
-		: undefined;
+function isState(value: unknown): value is PollState {
+	const state = value as PollState | undefined;
+	return !!state && typeof state === 'object' && state.version === 2 && typeof state.lists === 'object';
+}
+
+function readState(value: unknown, source: Source): PollState | undefined {
+	return isState(value) && value.source === source ? value : undefined;
+}
+
+function firstLooks(ctx: IPollFunctions): IDataObject {
+	const copies = ctx.getWorkflowStaticData('global')[FIRST_LOOK_KEY];
+	return copies && typeof copies === 'object' ? (copies as IDataObject) : {};
+}
+
+/**
+ * The state of this node's latest first look, when the node's own state does not hold it: none at
+ * all (n8n 2.x's scheduler dropped the activation poll's state), or a state of the other source
+ * begun before that first look. An unreadable state, or one begun later, is never replaced.
+ */
+function keptFirstLook(ctx: IPollFunctions, own: unknown, source: Source): PollState | undefined {
+	const copy = readState(firstLooks(ctx)[ctx.getNode().name], source);
+	if (copy?.since === undefined) return undefined;
+	if (own === undefined || own === null) return copy;
+	return isState(own) && (own.since ?? Number.NEGATIVE_INFINITY) < copy.since ? copy : undefined;
+}
+
+/** Keeps a copy of a first look's state in the workflow's static data, which n8n saves at activation. */
+function keepFirstLook(ctx: IPollFunctions, state: PollState): void {
+	const global = ctx.getWorkflowStaticData('global');
+	global[FIRST_LOOK_KEY] = { ...firstLooks(ctx), [ctx.getNode().name]: JSON.parse(JSON.stringify(state)) as IDataObject };
 }
 
 export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
@@ -115,11 +148,12 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 
 async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (message: string) => void): Promise<PolledEvent[]> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const previous = readState(staticData, settings.source);
+	const previous = readState(staticData[STATE_KEY], settings.source) ?? keptFirstLook(ctx, staticData[STATE_KEY], settings.source);
 	const budget = Budget.of(ctx);
 	const client = new PollClient(ctx, budget, previous?.offsetMs);
 	const specs = settings.source === 'webhookEvents' ? [STORED_DELIVERIES] : RECORD_LISTS;
-	const state: PollState = { version: 2, source: settings.source, lists: {} };
+	const state: PollState = { version: 2, source: settings.source, since: previous ? previous.since : Date.now(), lists: {} };
+	let looked = false;
 	const events: PolledEvent[] = [];
 	for (const [turn, spec] of specs.entries()) {
 		// Lists take the time in turn: a busy one cannot starve the next.
@@ -127,6 +161,7 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 		const list = pollList(ctx, client, spec, lastStart);
 		const cursor = readCursor(previous?.lists[spec.name]) ?? newCursor();
 		const firstLook = cursor.position === undefined;
+		looked ||= firstLook;
 		const walk = new ListWalk(cursor, list.source, settings.maxPages, () => client.serviceNow());
 		await walk.run();
 		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
@@ -152,6 +187,7 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 	}
 	state.offsetMs = Math.round(client.offsetMs);
 	staticData[STATE_KEY] = state;
+	if (looked) keepFirstLook(ctx, state);
 	const time = (at: number) => (Number.isFinite(at) ? at : Number.POSITIVE_INFINITY);
 	// Oldest first; the same moment in the service: pending before completed, as the record lived it.
 	return events

@@ -89,3 +89,22 @@ export const MARKUP_MAX = 10;
 
 /** What the package does: the action node's description, and the start of the webhook trigger's. */
 export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
+
+/** The statuses of a kind whose entry `pick` chooses, in the order of the record's life. */
+export function statusesWhere(kind: RecordKind, pick: (entry: { open: boolean; refunded?: boolean }) => boolean): string[] {
+	return Object.entries(LIFECYCLES[kind] as Record<string, { open: boolean; refunded?: boolean }>)
+		.filter(([, entry]) => pick(entry))
+		.map(([name]) => name);
+}
+
+/** Words for a list: "a, b or c". */
+export function orList(words: readonly string[]): string {
+	return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** A withdrawal's statuses in which the money went back ("rejected, reversed or cancelled"). */
+export const REFUNDED_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.refunded === true));
+/** A withdrawal's statuses not final yet ("pending or processing"). */
+export const OPEN_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.open));
+/** A deposit's statuses not final yet ("pending or flagged"). */
+export const OPEN_TRADE_WORDS = orList(statusesWhere('trade', (entry) => entry.open));

@@ -5,6 +5,8 @@
  * the batch is sent, in a Dry Run too. The runs go through n8n-core's engine against real local
  * HTTP servers: the fake API (which judges addresses with its own code) and scripted services.
  */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code */
+import net, { type AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { EVM_NETWORKS, EXAMPLES, tronAddress } from './addresses';
@@ -187,5 +189,99 @@ describe("the service's check decides where the form cannot (Payout Address → 
 		const run = await runNode(payout('USDT', 'TRC20', tronAddress('decided')), { credentials: { baseUrl: server.baseUrl } });
 		expect(run.error).toBeUndefined();
 		expect(server.sent('POST', '/payments/wallet-addresses/validate')).toEqual([]);
+	});
+});
+
+describe("the service's check passes only the address, token and network it was asked (issue #48, point 10)", () => {
+	/** A scripted service whose address check answers 200 `valid: true` with `data` made from the body asked. */
+	async function checkAnswering(data: (asked: IDataObject) => IDataObject) {
+		const withdrawals = withdrawalService();
+		const server = await localService((seen) =>
+			seen.path === VALIDATE ? { status: 200, body: envelope(data(seen.body ?? {}), 'wallet address is valid') } : withdrawals.handler(seen),
+		);
+		servers.push(server);
+		return server;
+	}
+	const [asked, other] = EXAMPLES.SOL.unsure;
+	const solana = payout('USDC', 'SOL', asked, { dryRun: false, externalId: 'sol-echo' });
+
+	test.each<[string, (body: IDataObject) => IDataObject, string]>([
+		['another address', (body) => ({ ...body, address: other, valid: true }), `answered valid for the address "${other}" instead`],
+		['another network', (body) => ({ ...body, network: 'TRC20', valid: true }), 'answered valid for the network "TRC20" instead'],
+		['another token', (body) => ({ ...body, token: 'USDT', valid: true }), 'answered valid for the token "USDT" instead'],
+		['nothing it names (no address, token or network echoed)', () => ({ valid: true }), 'answered valid without naming the address it checked'],
+		['no network, for a stablecoin', (body) => ({ address: body.address, token: body.token, valid: true }), 'answered valid without naming the network it checked'],
+	])('"valid" for %s: refused (fail closed), nothing is sent', async (_, data, said) => {
+		const server = await checkAnswering(data);
+		const run = await runNode(solana, { credentials: { baseUrl: server.baseUrl } });
+		expect(run.error?.message).toContain(`'Wallet Address' could not be checked as a USDC address on SOL: the service's address check (Payout Address → Validate), asked because a Solana address carries no checksum, ${said}`);
+		expect(server.sent('POST', '/payments/wallet-addresses/validate')).toHaveLength(1);
+		expect(server.sent('POST', '/payments/withdraw')).toEqual([]);
+	});
+
+	test('the same address echoed as the service writes it (an EVM address in its checksummed case) passes', async () => {
+		const lower = EXAMPLES.ERC20.unsure[0];
+		const server = await checkAnswering((body) => ({ ...body, address: '0x52908400098527886E0F7030069857D2E4169EE7', valid: true }));
+		const run = await runNode(payout('USDT', 'ERC20', lower, { dryRun: false, externalId: 'evm-echo' }), { credentials: { baseUrl: server.baseUrl } });
+		expect(run.error).toBeUndefined();
+		expect(server.sent('POST', '/payments/withdraw').map((seen) => seen.body?.walletAddress)).toEqual([lower]);
+	});
+
+	test('a coin without networks: an echo without a network passes, one naming a network is refused', async () => {
+		const testnet = EXAMPLES.BTC.unsure[0];
+		const bitcoin = payout('BTC', undefined, testnet, { dryRun: false, externalId: 'btc-echo' });
+		const plain = await checkAnswering((body) => ({ ...body, valid: true }));
+		expect((await runNode(bitcoin, { credentials: { baseUrl: plain.baseUrl } })).error).toBeUndefined();
+		const named = await checkAnswering((body) => ({ ...body, network: 'BTC', valid: true }));
+		const run = await runNode({ ...bitcoin, externalId: 'btc-echo-2' }, { credentials: { baseUrl: named.baseUrl } });
+		expect(run.error?.message).toContain('answered valid for the network "BTC" instead');
+		expect(named.sent('POST', '/payments/withdraw')).toEqual([]);
+	});
+});
+
+describe('a test network address with a Production credential (issue #48, point 10)', () => {
+	/** A local port at the credential's https:// Base URL that only counts connections: anything sent would reach it. */
+	async function listener() {
+		const connections: string[] = [];
+		const server = net.createServer((socket) => {
+			connections.push(socket.remoteAddress ?? '');
+			socket.destroy();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
+		servers.push({ close });
+		return { baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connections };
+	}
+	const production = (baseUrl: string) => ({ environment: 'production', baseUrl });
+
+	const TESTNET: Array<[string, string | undefined, string, RegExp]> = [
+		['BTC', undefined, EXAMPLES.BTC.unsure[0], /it is a test network address/],
+		['BTC', undefined, EXAMPLES.BTC.unsure[1], /it is a test network address/],
+		['BTC', undefined, EXAMPLES.BTC.unsure[2], /it is a test network address/],
+		['LTC', undefined, EXAMPLES.LTC.unsure[0], /it is a test network address/],
+		['USDT', 'TON', EXAMPLES.TON.unsure[1], /it is a TON testnet address/],
+		['USDT', 'TRC20', EXAMPLES.TRC20.unsure[0], /the hexadecimal form of a Tron address \(41…\) carries no checksum/],
+	];
+
+	test.each(TESTNET)('%s %s %s: refused before anything is sent, naming the field and the rule', async (token, network, address, why) => {
+		const { baseUrl, connections } = await listener();
+		for (const dryRun of [true, false]) {
+			const run = await runNode(payout(token, network, address, { dryRun }), { credentials: production(baseUrl) });
+			expect(run.error?.message).toMatch(new RegExp(`^'Wallet Address' is refused with a Production credential: `));
+			expect(run.error?.message).toMatch(why);
+			expect(run.error?.description).toBe("Fix 'Wallet Address' for row 1 (pay-0, n8n item 0). Nothing was sent to the service for this item.");
+		}
+		expect(connections).toEqual([]);
+	});
+
+	test('the same forms pass with a Sandbox credential, and a main network address is sent with a Production one', async () => {
+		for (const [token, network, address] of TESTNET) {
+			const run = await runNode(payout(token, network, address), { credentials });
+			expect(run.error).toBeUndefined();
+		}
+		const { baseUrl, connections } = await listener();
+		const run = await runNode(payout('BTC', undefined, EXAMPLES.BTC.valid[0], { dryRun: false }), { credentials: production(baseUrl) });
+		expect(run.error?.message).not.toMatch(/Production credential/);
+		expect(connections.length).toBeGreaterThan(0);
 	});
 });

@@ -83,6 +83,9 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		expect(said).toMatch(/Flagged \(amount below the minimum/);
 		expect(said).not.toMatch(/pay (it )?again/i);
 		expect(summary.notListed).toEqual(expect.arrayContaining([expect.stringMatching(/^Currency swaps/)]));
+		// Words for finance people: no docs paths, API routes or raw JSON.
+		expect((summary.notListed as string[]).join('\n')).not.toMatch(/docs\/|\.md\b|GET \/|\/users\/|fetch-integration/);
+		expect(String((summary.balanceCheck as IDataObject).why)).not.toMatch(/[{}"]/);
 		expect(text).not.toContain(fakeApi.appSecret);
 	});
 
@@ -115,17 +118,18 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		expect(second).toEqual(first);
 	});
 
-	it('file: a bank-statement CSV (Date, Amount, Payee, Description, Reference, Currency) whose amounts add up to the net', async () => {
+	it('file: a bank-statement CSV of one currency (Date, Amount, Payee, Description, Reference) whose amounts add up to the net', async () => {
 		const { items } = await get({ output: 'file', options: { fileCurrency: 'NGN' } });
 		expect(items).toHaveLength(1);
 		const binary = items[0].binary?.data;
 		expect(binary).toMatchObject({ mimeType: 'text/csv', fileName: `statement-${DAY}-NGN.csv` });
 		const csv = Buffer.from(String(binary?.data), 'base64').toString('utf8');
 		const rows = csv.trimEnd().split('\r\n');
-		expect(rows[0]).toBe('Date,Amount,Payee,Description,Reference,Currency');
+		expect(rows[0]).toBe('Date,Amount,Payee,Description,Reference');
+		expect(items[0].json.currency).toBe('NGN');
 		const sum = rows.slice(1).reduce((total, row) => total + Number(row.split(',')[1]), 0);
 		expect(sum).toBeCloseTo(seeded.closingBalances.ngn - seeded.openingBalances.ngn, 2);
-		expect(rows.slice(1).every((row) => row.startsWith(`${DAY},`) && row.endsWith(',NGN'))).toBe(true);
+		expect(rows.slice(1).every((row) => row.startsWith(`${DAY},`))).toBe(true);
 		expect(items[0].json.fileRows).toBe(rows.length - 1);
 	});
 
@@ -147,6 +151,11 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 			const entry = (summary.exceptions as IDataObject[]).find((e) => e.recordId === trade.id);
 			expect(String(entry?.exception)).toMatch(/states no credited amount the node can read/);
 			expect(summary.balanceCheck).toMatchObject({ result: 'differs', difference: { NGN: -trade.amount } });
+			// What differs, by how much, the likely cause and what to check, in words and figures.
+			const why = String((summary.balanceCheck as IDataObject).why);
+			expect(why).toMatch(/^NGN: the closing balance NGN [\d,]+\.\d\d is NGN [\d,]+\.\d\d less than the service's NGN [\d,]+\.\d\d/);
+			expect(why).toMatch(/Likely causes, the most common first: a currency swap/);
+			expect(why).not.toMatch(/[{}"]/);
 		} finally {
 			trade.currency = saved;
 		}
@@ -351,7 +360,7 @@ describe('Statement → Get against odd lists', () => {
 			// A secret the service echoes (here as a label) is redacted in the file as in the JSON.
 			expect(csv).not.toContain('odd-lists-secret');
 			expect(csv).toContain('[redacted]');
-			expect(rows[1]).toBe(`${DAY},1010.00,"'=HYPERLINK(""http://x.invalid"",""pay, now"")","Deposit of 1 USD to wallet =HYPERLINK(""http://x.invalid"",""pay, now"")",deposit:t1,NGN`);
+			expect(rows[1]).toBe(`${DAY},1010.00,"'=HYPERLINK(""http://x.invalid"",""pay, now"")","Deposit of 1 USD to wallet =HYPERLINK(""http://x.invalid"",""pay, now"")",deposit:t1`);
 			const exceptions = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'exceptions' }, { credentials });
 			expect(exceptions.items.map((item) => [item.json.recordId, item.json.exception])).toEqual([
 				['t2', 'Status "held-by-compliance" is unknown to the node: check this deposit in the service\'s dashboard'],

@@ -51,6 +51,40 @@ export interface PollOptions {
 	commit?: boolean;
 }
 
+/** The poll trigger node of the test workflows. */
+export function pollTriggerNode(parameters: IDataObject): INode {
+	return {
+		id: 'poll-node-1',
+		name: POLL_NAME,
+		type: POLL_NODE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-poll', name: 'Crypto Settlement account' } },
+	};
+}
+
+/** What n8n hands a poll besides its node: the credential through n8n's credentials helper. */
+export function pollAdditionalData(
+	loaded: Awaited<ReturnType<typeof loadPackage>>,
+	credentials: ICredentialDataDecryptedObject,
+	mode: WorkflowExecuteMode,
+) {
+	const hooks = new ExecutionLifecycleHooks(mode, 'poll-execution', {} as IWorkflowBase);
+	const credentialsHelper = new HarnessCredentialsHelper({ [CREDENTIAL_TYPE]: loaded.credentialType }, { [CREDENTIAL_TYPE]: credentials });
+	return createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
+}
+
+/** The poll's log lines go to `logs`. */
+export function logInto(context: PollContext, logs: PollResult['logs']): void {
+	const logger: Record<string, unknown> = {};
+	for (const level of ['error', 'warn', 'info', 'debug']) {
+		logger[level] = (message: string) => logs.push({ level, message });
+	}
+	logger.scoped = () => logger;
+	Object.defineProperty(context, 'logger', { value: logger, configurable: true });
+}
+
 export class Poller {
 	private workflow!: Workflow;
 
@@ -74,15 +108,7 @@ export class Poller {
 	}
 
 	private node(): INode {
-		return {
-			id: 'poll-node-1',
-			name: POLL_NAME,
-			type: POLL_NODE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: this.parameters as INode['parameters'],
-			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-poll', name: 'Crypto Settlement account' } },
-		};
+		return pollTriggerNode(this.parameters);
 	}
 
 	private build(): void {
@@ -109,14 +135,9 @@ export class Poller {
 	}
 
 	async poll(mode: WorkflowExecuteMode = 'trigger', options: PollOptions = {}): Promise<PollResult> {
-		const { nodeTypes, credentialType } = this.loaded;
+		const { nodeTypes } = this.loaded;
 		const node = this.workflow.getNode(POLL_NAME)!;
-		const hooks = new ExecutionLifecycleHooks(mode, 'poll-execution', {} as IWorkflowBase);
-		const credentialsHelper = new HarnessCredentialsHelper(
-			{ [CREDENTIAL_TYPE]: credentialType },
-			{ [CREDENTIAL_TYPE]: this.credentials },
-		);
-		const additionalData = createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
+		const additionalData = pollAdditionalData(this.loaded, this.credentials, mode);
 		const logs: PollResult['logs'] = [];
 		const budgetMs = this.options.budgetMs ?? 36_000;
 		const copy = this.options.stateCopies ? this.copyOfState(node) : undefined;
@@ -134,12 +155,7 @@ export class Poller {
 			() => budgetMs,
 		);
 		if (this.options.withoutBudget) Object.defineProperty(context, 'getPollBudgetMs', { value: undefined, configurable: true });
-		const logger: Record<string, unknown> = {};
-		for (const level of ['error', 'warn', 'info', 'debug']) {
-			logger[level] = (message: string) => logs.push({ level, message });
-		}
-		logger.scoped = () => logger;
-		Object.defineProperty(context, 'logger', { value: logger, configurable: true });
+		logInto(context, logs);
 		const nodeType = nodeTypes.getByNameAndVersion(POLL_NODE, 1);
 		const startedAt = Date.now();
 		let result: Omit<PollResult, 'ms' | 'abandoned'>;

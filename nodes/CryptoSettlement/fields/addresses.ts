@@ -10,11 +10,15 @@
 import { base58CheckDecode, base58Decode, base64Decode, bech32Decode, cashAddrDecode, crc16, fiveToEight, keccak256 } from './addressCodecs';
 import { isStablecoin, type Violation } from './rules';
 
-export type AddressVerdict = { verdict: 'valid' } | { verdict: 'invalid'; why: string } | { verdict: 'unsure'; why: string };
+/** `production`: why a Production credential refuses the address (a test network's form, or a form without checksum that has one with). */
+export type AddressVerdict = { verdict: 'valid' } | { verdict: 'invalid'; why: string } | { verdict: 'unsure'; why: string; production?: string };
 
 const VALID: AddressVerdict = { verdict: 'valid' };
-const unsure = (why: string): AddressVerdict => ({ verdict: 'unsure', why });
+const unsure = (why: string, production?: string): AddressVerdict => ({ verdict: 'unsure', why, ...(production ? { production } : {}) });
 const invalid = (why: string): AddressVerdict => ({ verdict: 'invalid', why });
+/** A test network's address: the service decides in the Sandbox; a Production credential refuses it. */
+const testnet = (why: string): AddressVerdict =>
+	unsure(why, `${why}, and this credential moves real money: pay a main network address, or use a Sandbox credential for test networks`);
 
 /** What an address of each chain looks like, in the words of the refusal. */
 const FORM: Readonly<Record<string, string>> = {
@@ -61,7 +65,12 @@ function evm(address: string, chain: string): AddressVerdict {
 }
 
 function tron(address: string): AddressVerdict {
-	if (/^41[0-9a-fA-F]{40}$/.test(address)) return unsure('the hexadecimal form of a Tron address carries no checksum');
+	if (/^41[0-9a-fA-F]{40}$/.test(address)) {
+		return unsure(
+			'the hexadecimal form of a Tron address carries no checksum',
+			'the hexadecimal form of a Tron address (41…) carries no checksum, so a mistyped character would pay an address no one holds; write it in its T… form (base58, with a checksum)',
+		);
+	}
 	if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return refusal('TRC20', FORM.TRC20, address);
 	const decoded = base58CheckDecode(address);
 	if ('error' in decoded) return refusal('TRC20', FORM.TRC20, address, 'its checksum does not match (a character is mistyped)');
@@ -82,7 +91,7 @@ function ton(address: string): AddressVerdict {
 	if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff)) return refusal('TON', FORM.TON, address, 'its checksum does not match (a character is mistyped)');
 	const flags = bytes[0] & 0x7f;
 	if ((flags !== 0x11 && flags !== 0x51) || (bytes[1] !== 0x00 && bytes[1] !== 0xff)) return refusal('TON', FORM.TON, address);
-	return bytes[0] & 0x80 ? unsure('it is a TON testnet address') : VALID;
+	return bytes[0] & 0x80 ? testnet('it is a TON testnet address') : VALID;
 }
 
 /** The version bytes of a chain's base58check addresses, main network and test networks. */
@@ -110,7 +119,7 @@ function legacy(address: string, chain: UtxoChain): AddressVerdict {
 	const [version] = decoded.payload;
 	if (decoded.payload.length !== 21) return refusal(chain.name, chain.form, address);
 	if (chain.main.includes(version)) return VALID;
-	if (chain.test.includes(version)) return unsure('it is a test network address');
+	if (chain.test.includes(version)) return testnet('it is a test network address');
 	return refusal(chain.name, chain.form, address, 'it is an address of another coin');
 }
 
@@ -126,7 +135,7 @@ function segwit(address: string, chain: UtxoChain): AddressVerdict {
 	// BIP-350: version 0 uses bech32 and has a 20- or 32-byte program; later versions use bech32m.
 	if ((version === 0) !== (decoded.variant === 'bech32')) return refusal(chain.name, chain.form, address, 'its checksum is of the wrong kind for its version (bech32 and bech32m, BIP-350)');
 	if (version === 0 && program.length !== 20 && program.length !== 32) return refusal(chain.name, chain.form, address);
-	if (!isMain) return unsure('it is a test network address');
+	if (!isMain) return testnet('it is a test network address');
 	return version === 0 || (version === 1 && program.length === 32) ? VALID : unsure(`witness version ${version} is not in use yet`);
 }
 
@@ -138,7 +147,7 @@ function utxo(address: string, token: string): AddressVerdict {
 		const found = 'error' in main ? other : main;
 		if (!('error' in found)) {
 			const type = found.payload[0] >> 3;
-			if (found !== main) return unsure('it is a test network address');
+			if (found !== main) return testnet('it is a test network address');
 			return type <= 1 ? VALID : unsure('it is a CashAddr of a type other than P2PKH and P2SH');
 		}
 		if (/^((bitcoincash|bchtest):)?[qprz][02-9ac-hj-np-z]{41,}$/i.test(address)) {
@@ -186,10 +195,29 @@ export function addressName(token: string, network?: string): string {
 	return isStablecoin(token) ? `${token} address on ${network ?? ''}` : `${token} address`;
 }
 
-/** The rule broken, for Params.assert: "walletAddress is not a USDT address on TRC20: it looks like …". */
-export function checkAddressForm(field: string, address: string, token: string, network?: string): Violation[] {
+/**
+ * The rule broken, for Params.assert: "walletAddress is not a USDT address on TRC20: it looks like …";
+ * with a Production credential also a test network's form (docs/addresses.md, "Production").
+ */
+export function checkAddressForm(field: string, address: string, token: string, network: string | undefined, production: boolean): Violation[] {
 	const form = addressForm(address, token, network);
-	return form.verdict === 'invalid'
-		? [{ field, message: `${field} is not a ${addressName(token, network)}: ${form.why}`, value: address }]
-		: [];
+	if (form.verdict === 'invalid') return [{ field, message: `${field} is not a ${addressName(token, network)}: ${form.why}`, value: address }];
+	if (production && form.verdict === 'unsure' && form.production) {
+		return [{ field, message: `${field} is refused with a Production credential: ${form.production}`, value: address }];
+	}
+	return [];
+}
+
+/**
+ * Whether the service's echo names the address asked: the same text or, for forms whose letter case
+ * means nothing (hexadecimal, where EIP-55's case is only a checksum; bech32; CashAddr, whose
+ * bitcoincash: prefix is optional), the same address written otherwise.
+ */
+export function sameAddress(asked: string, echoed: string): boolean {
+	if (asked === echoed) return true;
+	const plain = (address: string) => address.toLowerCase().replace(/^bitcoincash:/, '');
+	const oneCase = (address: string) => address === address.toLowerCase() || address === address.toUpperCase();
+	const caseFree = (address: string) =>
+		/^(0x|41)[0-9a-f]{40}$|^-?\d{1,3}:[0-9a-f]{64}$/i.test(address) || (oneCase(address) && /^([a-z]{1,5}1|bitcoincash:)?[02-9ac-hj-np-z]{20,}$/i.test(address));
+	return caseFree(asked) && caseFree(echoed) && plain(asked) === plain(echoed);
 }

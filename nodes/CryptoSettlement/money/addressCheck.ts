@@ -3,7 +3,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
 import { contextForItem } from '../engine/engine';
-import { addressName } from '../fields/addresses';
+import { addressName, sameAddress } from '../fields/addresses';
 import { Params } from '../record/params';
 import type { AddressCheck, OperationSpec } from '../record/record';
 
@@ -48,6 +48,31 @@ export async function checkAddressesWithService(
 	return refused;
 }
 
+/** What the service's check answers in `data` (docs/api.md: the address, token and network it checked, echoed). */
+interface AddressEcho {
+	valid?: unknown;
+	address?: unknown;
+	token?: unknown;
+	network?: unknown;
+}
+
+/**
+ * Undefined when a "valid" answer names the address, token and network asked (a coin without
+ * networks: none); otherwise what it named instead, or that it named nothing to compare (fail
+ * closed: docs/addresses.md, "What the service's answer must name").
+ */
+function echoProblem(check: AddressCheck, data: AddressEcho): string | undefined {
+	const named = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+	const [address, token, network] = [named(data.address), named(data.token), named(data.network)];
+	if (address === undefined) return 'answered valid without naming the address it checked';
+	if (!sameAddress(check.address, address)) return `answered valid for the address "${address}" instead`;
+	if (token === undefined) return 'answered valid without naming the token it checked';
+	if (token.toUpperCase() !== check.token.toUpperCase()) return `answered valid for the token "${token}" instead`;
+	if (check.network !== undefined && network === undefined) return 'answered valid without naming the network it checked';
+	if (network !== undefined && network.toUpperCase() !== (check.network ?? '').toUpperCase()) return `answered valid for the network "${network}" instead`;
+	return undefined;
+}
+
 /** Undefined when the service says the address is valid; otherwise the rule, worded for the row's error. */
 async function askService(ctx: IExecuteSingleFunctions, http: HttpCall, check: AddressCheck): Promise<string | undefined> {
 	const what = addressName(check.token, check.network);
@@ -60,8 +85,11 @@ async function askService(ctx: IExecuteSingleFunctions, http: HttpCall, check: A
 	const asked = `the service's address check (Payout Address → Validate), asked because ${check.why}`;
 	try {
 		const response = await callApi(ctx, http, request, 'safe');
-		const data = response.body.data as { valid?: unknown } | undefined;
-		if (response.statusCode === 200 && response.json && response.body.success !== false && data?.valid === true) return undefined;
+		const data = response.body.data as AddressEcho | undefined;
+		if (response.statusCode === 200 && response.json && response.body.success !== false && data?.valid === true) {
+			const other = echoProblem(check, data);
+			return other && `could not be checked as a ${what}: ${asked}, ${other} (an answer about another address passes nothing); run the node again, and check the credential's Base URL if it persists`;
+		}
 		if (response.statusCode === 422 || (response.statusCode === 200 && data?.valid === false)) {
 			const said = response.body.errors?.find((entry) => entry.field === 'address')?.message ?? response.body.errors?.[0]?.message ?? response.body.message ?? 'invalid wallet address';
 			return `is not a ${what}: ${asked}, answered "${said}"`;

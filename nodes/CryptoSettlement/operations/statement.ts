@@ -1,12 +1,14 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { scalarText } from '../../service/values';
 import { runOf } from '../engine/engine';
 import { optionsCollection, requiredText } from '../fields/fields';
 import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
-import { statementCsv } from '../statement/csv';
-import { parseDay, type Day } from '../statement/day';
+import { DAY_MS } from '../../service/utcDay';
+import { DATE_FORMATS, type DateFormat } from '../statement/csv';
+import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
+import { FILE_FORMATS, statementFiles, type FileFormat } from '../statement/files';
 import { linesOf, numberIn, type Line } from '../statement/lines';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy, type MatchIndex } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementLists, type ReadLists } from '../statement/read';
@@ -19,6 +21,13 @@ import { readBalances, summarize } from '../statement/summary';
  */
 
 const OUTPUTS = ['summary', 'lines', 'exceptions', 'file'] as const;
+
+/**
+ * The most lines Output `lines` gives as items (docs/statement.md, "Speed"): a busy merchant's day of
+ * 200,000 records is about 400,000 lines, more than a workflow holds as items; such a day is taken as
+ * its file (one per currency) or its exceptions.
+ */
+export const LINES_OUTPUT_MAX = 100_000;
 const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
 const GET_FIELDS: INodeProperties[] = [
@@ -40,7 +49,7 @@ const GET_FIELDS: INodeProperties[] = [
 			{ name: 'Summary', value: 'summary', description: 'One item: totals per kind and currency, the exceptions, closing balances and the balance check' },
 			{ name: 'Lines', value: 'lines', description: 'One item per line: every deposit, payout, fee and refund of the day' },
 			{ name: 'Exceptions', value: 'exceptions', description: 'Only the lines that need a person, each saying what to check (no item when there is none)' },
-			{ name: 'File', value: 'file', description: 'One item with the summary and a CSV file in binary property "data", in the layout accounting software imports as a bank statement' },
+			{ name: 'File', value: 'file', description: 'One item per currency that moved, each with the summary and that currency\'s file in binary property "data", in the format accounting software imports as a bank statement' },
 		],
 	},
 	optionsCollection([
@@ -58,7 +67,38 @@ const GET_FIELDS: INodeProperties[] = [
 			type: 'json',
 			default: '{}',
 			description:
-				'The balances at the start of the day, currency → amount (e.g. {"NGN": 1500000, "USD": 2000}): map the previous day\'s closingBalances here. Gives closingBalances and the balance check.',
+				'The balances at the start of the day, currency → amount (e.g. {"NGN": 1500000, "USD": 2000}): map the previous day\'s closingBalances here for the balance check. Empty: derived from the service\'s balances (the first run).',
+		},
+		{
+			displayName: 'File Format',
+			name: 'fileFormat',
+			type: 'options',
+			default: 'xeroCsv',
+			options: [
+				{ name: 'Xero CSV', value: 'xeroCsv', description: FILE_FORMATS.xeroCsv },
+				{ name: 'QuickBooks CSV', value: 'quickbooksCsv', description: FILE_FORMATS.quickbooksCsv },
+				{ name: 'OFX', value: 'ofx', description: FILE_FORMATS.ofx },
+			],
+			description: 'The format of the files: the one your accounting software imports as a bank statement',
+			displayOptions: { show: { '/output': ['file'] } },
+		},
+		{
+			displayName: 'Date Format',
+			name: 'dateFormat',
+			type: 'options',
+			default: 'YYYY-MM-DD',
+			options: DATE_FORMATS.map((value) => ({ name: value, value })),
+			description: 'How the CSV files write dates: the format your accounting software (or its organisation\'s region) expects',
+			displayOptions: { show: { '/output': ['file'] } },
+		},
+		{
+			displayName: 'Payee Names',
+			name: 'payeeNames',
+			type: 'json',
+			default: '{}',
+			description:
+				'Reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd", "shop-customer-1": "Ada Obi"}: the vendor of an External ID, the customer of a wallet label. The Payee of those lines (OFX NAME), so bank rules and contact matching can use it.',
+			displayOptions: { show: { '/output': ['file'] } },
 		},
 		{
 			displayName: 'File Currency',
@@ -66,7 +106,7 @@ const GET_FIELDS: INodeProperties[] = [
 			type: 'options',
 			default: 'all',
 			options: FILE_CURRENCIES.map((value) => ({ name: value === 'all' ? 'All Currencies' : value, value })),
-			description: 'Only the lines of this currency in the CSV file: a bank statement import is for one account, in one currency',
+			description: 'Only this currency\'s file (every file is of one currency: a bank statement import is for one account, in one currency)',
 			displayOptions: { show: { '/output': ['file'] } },
 		},
 	]),
@@ -142,18 +182,69 @@ function pendingAfterHoursOf(params: Params): number {
 	return hours as number;
 }
 
-/** The CSV file as n8n binary data, with the summary as the item's JSON. */
-async function fileItem(params: Params, day: Day, lines: Line[], summary: IDataObject, redact: <T>(value: T) => T): Promise<INodeExecutionData> {
-	const chosen = scalarText(optionsOf(params).fileCurrency) || 'all';
-	if (!(FILE_CURRENCIES as readonly string[]).includes(chosen)) {
-		params.assert([{ field: 'fileCurrency', message: `fileCurrency must be one of ${FILE_CURRENCIES.join(', ')}`, value: chosen }]);
+/** An option chosen from a list, or the field's error. */
+function choice<T extends string>(params: Params, name: string, values: readonly T[], fallback: T): T {
+	const value = scalarText(optionsOf(params)[name]) || fallback;
+	if (!(values as readonly string[]).includes(value)) params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
+	return value as T;
+}
+
+/** Payee Names as an object of reference → name, or the field's error. */
+function payeeNamesOf(params: Params): Record<string, string> {
+	const value = optionsOf(params).payeeNames;
+	if (value === undefined || value === null || value === '') return {};
+	let object: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			object = JSON.parse(value) as unknown;
+		} catch {
+			object = undefined;
+		}
 	}
-	const currency = chosen === 'all' ? undefined : chosen;
-	// The file holds service text (labels, reasons): written from lines redacted like every output.
-	const csv = statementCsv(redact(lines), currency);
-	const fileName = `statement-${day.day}${currency ? `-${currency}` : ''}.csv`;
-	const data = await params.ctx.helpers.prepareBinaryData(Buffer.from(csv, 'utf8'), fileName, 'text/csv');
-	return { json: { ...summary, fileName, fileRows: csv.split('\r\n').length - 2 }, binary: { data } };
+	const names: Record<string, string> = {};
+	if (object && typeof object === 'object' && !Array.isArray(object)) {
+		for (const [reference, name] of Object.entries(object)) if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
+		if (Object.keys(names).length === Object.keys(object).length) return names;
+	}
+	return params.assert([
+		{ field: 'payeeNames', message: 'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}', value },
+	]) as never;
+}
+
+/** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
+async function fileItems(params: Params, day: Day, lines: Line[], summary: IDataObject, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
+	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
+	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
+	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
+	const payeeNames = payeeNamesOf(params);
+	// The files hold service text (labels, reasons): written from lines redacted like every output.
+	const perCurrency = statementFiles(redact(lines), {
+		day,
+		format,
+		dateFormat,
+		payeeNames,
+		currency: chosen === 'all' ? undefined : chosen,
+		closingBalances: summary.closingBalances as Record<string, number>,
+	});
+	const items: INodeExecutionData[] = [];
+	for (const { currency, files } of perCurrency) {
+		const binary: INodeExecutionData['binary'] = {};
+		for (const [index, file] of files.entries()) {
+			binary[index === 0 ? 'data' : `data${index + 1}`] = await params.ctx.helpers.prepareBinaryData(Buffer.from(file.text, 'utf8'), file.fileName, file.mimeType);
+		}
+		items.push({
+			json: {
+				...summary,
+				currency,
+				fileFormat: format,
+				fileName: files[0].fileName,
+				fileNames: files.map((file) => file.fileName),
+				fileRows: files.reduce((sum, file) => sum + file.rows, 0),
+			},
+			binary,
+		});
+	}
+	return items;
 }
 
 async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
@@ -172,22 +263,25 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	if ('error' in openingBalances) {
 		params.assert([{ field: 'openingBalances', message: `openingBalances ${String(openingBalances.error)}`, value: balancesValue }]);
 	}
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { olderThan: day.start, account: true }));
-	const lineOptions = { day, now, pendingAfterHours };
-	const lines = linesOf(lists, lineOptions);
-	if (output === 'lines') return lines.map((json) => ({ json }));
+	// Records created within the look-back window, so that a movement on the day of an older record is found.
+	const olderThan = day.start - LOOK_BACK_DAYS * DAY_MS;
+	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { olderThan, account: true }));
+	const dayLines = linesOf(lists, { day, now, pendingAfterHours });
+	const { lines } = dayLines;
+	if (output === 'lines') {
+		if (lines.length > LINES_OUTPUT_MAX) {
+			throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
+				itemIndex: ctx.getItemIndex(),
+				description:
+					'A day this busy is taken as its files: Output File gives one file per currency with every line (import it, or read it with Extract From File a part at a time), and Output Exceptions only the lines that need a person.',
+			});
+		}
+		return lines.map((json) => ({ json }));
+	}
 	if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
-	const summary = summarize({
-		day,
-		lines,
-		linesAfter: linesOf(lists, lineOptions, (record) => Date.parse(scalarText(record.createdAt)) >= day.end),
-		account: lists.account,
-		openingBalances: openingBalances as Record<string, number>,
-		now,
-		pendingAfterHours,
-	});
+	const summary = summarize({ day, lines: dayLines, account: lists.account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = lists.pages;
-	if (output === 'file') return [await fileItem(params, day, lines, summary, redact)];
+	if (output === 'file') return await fileItems(params, day, lines, summary, redact);
 	return [{ json: summary }];
 }
 

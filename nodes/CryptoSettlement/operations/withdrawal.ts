@@ -163,7 +163,7 @@ export const withdrawal: ResourceSpecs = {
 		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
-			const { address: walletAddress, check } = payoutAddressOf(params, 'walletAddress', token);
+			const { address: walletAddress, check } = await payoutAddressOf(params, 'walletAddress', token);
 			const amount = withdrawalAmount(params);
 			const key = externalIdOf(params);
 			const pin = await transactionPin(params);
@@ -196,10 +196,10 @@ export const withdrawal: ResourceSpecs = {
 		fields: CRYPTO_PAYOUT_FIELDS,
 		errorHint: { 400: CAPACITY_HINT, 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		build: (params) => {
+		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			// A quote reaches the service, which judges an address the form cannot decide itself.
-			const { address: walletAddress } = payoutAddressOf(params, 'walletAddress', token);
+			const { address: walletAddress } = await payoutAddressOf(params, 'walletAddress', token);
 			return { body: { ...token, walletAddress, ...withdrawalAmount(params) } };
 		},
 	},

@@ -16,13 +16,15 @@ export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }):
 }
 
 /**
- * The destination address of a payout, checked against its network's form (fields/addresses.ts);
- * `check` is set when the form cannot decide, for the service's own check before the batch is sent.
+ * The destination address of a payout, checked against its network's form (fields/addresses.ts),
+ * and with a Production credential refused in a test network's form; `check` is set when the form
+ * cannot decide, for the service's own check before the batch is sent.
  */
-export function payoutAddressOf(params: Params, field: string, token: IDataObject): { address: string; check?: AddressCheck } {
+export async function payoutAddressOf(params: Params, field: string, token: IDataObject): Promise<{ address: string; check?: AddressCheck }> {
 	const address = params.requiredText(field);
 	const [tokenName, network] = [String(token.token), token.network === undefined ? undefined : String(token.network)];
-	params.assert(checkAddressForm(field, address, tokenName, network));
+	const production = (await credentialsOf(params.ctx)).environment === 'production';
+	params.assert(checkAddressForm(field, address, tokenName, network, production));
 	const form = addressForm(address, tokenName, network);
 	return form.verdict === 'unsure' ? { address, check: { field, address, token: tokenName, network, why: form.why } } : { address };
 }

@@ -3,8 +3,14 @@
  * Pure functions: no clock of their own, the caller gives `now`.
  */
 
-export const HOUR_MS = 60 * 60 * 1000;
-export const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, utcDayStart, utcDayText } from '../../service/utcDay';
+
+/**
+ * How many days before the statement's day its records are read (docs/statement.md, "The day"): a
+ * record created then and refunded or credited on the day is on the day's statement. A movement
+ * later than that after its record is on none, and the summary's `lookBack` says so.
+ */
+export const LOOK_BACK_DAYS = 10;
 
 export interface Day {
 	/** YYYY-MM-DD. */
@@ -22,9 +28,7 @@ export function dayOf(text: string): Day {
 
 /** Yesterday in UTC, from n8n's clock. */
 export function yesterday(now: number): Day {
-	const today = new Date(now);
-	const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - DAY_MS;
-	return dayOf(new Date(start).toISOString().slice(0, 10));
+	return dayOf(utcDayText(utcDayStart(now) - DAY_MS));
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import { statusOf } from '../../service/catalog';
+import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { isObject, scalarText, tradeIdOf } from '../../service/values';
-import { HOUR_MS, type Day } from './day';
+import { HOUR_MS } from '../../service/utcDay';
+import type { Day } from './day';
 
 /**
  * A statement's lines (docs/statement.md, "Lines"): every deposit, payout, fee and refund of the
@@ -17,7 +18,7 @@ export const LINE_KINDS = {
 	cryptoWithdrawal: 'A crypto withdrawal: what the recipient receives',
 	bankWithdrawal: 'A bank (NGN or GHS) withdrawal: what the recipient receives',
 	withdrawalFee: 'The fee of a withdrawal or an auto-settlement payout',
-	refund: 'A rejected, reversed or cancelled withdrawal given back to the balance (payout and fee)',
+	refund: `A ${REFUNDED_WITHDRAWAL_WORDS} withdrawal given back to the balance (payout and fee)`,
 } as const;
 
 export type LineKind = keyof typeof LINE_KINDS;
@@ -85,17 +86,16 @@ const currencyIn = (value: unknown) => {
 	return CURRENCIES.has(text) ? text : undefined;
 };
 
+/** A record's date as ISO text: an ISO string, or epoch milliseconds (as some lists give them); '' when unreadable. */
+export function timeText(value: unknown): string {
+	const at = typeof value === 'number' ? value : Date.parse(scalarText(value));
+	return Number.isFinite(at) ? new Date(at).toISOString() : '';
+}
+
 const timeOf = (record: IDataObject) => {
-	const text = scalarText(record.createdAt);
-	const parsed = Date.parse(text);
+	const parsed = Date.parse(timeText(record.createdAt));
 	return Number.isFinite(parsed) ? parsed : undefined;
 };
-
-/** Whether a record was created within the day (UTC; records without a readable date are never in it). */
-export function inDay(record: IDataObject, day: Day): boolean {
-	const at = timeOf(record);
-	return at !== undefined && at >= day.start && at < day.end;
-}
 
 export interface WalletIndex {
 	byId: Map<string, IDataObject>;
@@ -139,7 +139,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 		reference: '',
 		status: scalarText(record.status).toLowerCase(),
 		createdAt,
-		time: createdAt,
+		time: timeText(record.createdAt),
 		amount: 0,
 		currency: '',
 		amounts: {},
@@ -175,6 +175,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	// Only a completed deposit moved money, so only its amounts must be readable.
 	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
 	if (completed && !unreadable) line.amount = cents((credited as number) + (fee ?? 0));
+	// A completed deposit was credited when it completed: its last update (docs/statement.md, "The day").
+	if (completed) line.time = timeText(record.updatedAt) || line.time;
 	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${asset})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
 	line.exception = join(
 		unreadable &&
@@ -192,6 +194,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 			walletAddress: address,
 			reference: line.reference,
 			currency: line.currency,
+			time: line.time,
 			amount: cents(-fee),
 			amounts: { feeAmount: { value: fee, unit: line.currency } },
 			description: `Platform fee of the deposit to ${label ? `wallet ${label}` : `address ${address}`}`,
@@ -208,100 +211,163 @@ function withdrawalKind(record: IDataObject): LineKind {
 	return scalarText(record.currency).toLowerCase() === 'usd' ? 'cryptoWithdrawal' : 'bankWithdrawal';
 }
 
-/**
- * The lines of one withdrawal: what the recipient receives and the fee, both debited from the
- * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
- * the balance loses payout + fee); and for a refunded one, the refund of both.
- */
-export function withdrawalLines(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Line[] {
+/** What one withdrawal record says, read once for its lines (payout, fee, refund). */
+interface Withdrawal {
+	record: IDataObject;
+	kind: LineKind;
+	/** The payout's line: its reference, labels and currency are shared by the fee and refund lines. */
+	line: Line;
+	payout: number | undefined;
+	fee: number | undefined;
+	/** Whether payout, fee and currency are readable (otherwise no money line is written). */
+	readable: boolean;
+	refunded: boolean;
+	destination: string;
+	/** The record in words: `withdrawal` or `auto-settlement payout`. */
+	what: string;
+	trade: IDataObject | undefined;
+}
+
+function readWithdrawal(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Withdrawal {
 	const kind = withdrawalKind(record);
 	const line = baseLine(kind, record, 'withdrawal', options.day);
 	const currency = currencyIn(record.currency);
-	const payout = numberIn(record.payoutAmount);
-	const fee = numberIn(record.fee);
-	const usd = numberIn(record.amount);
-	const externalId = scalarText(record.externalId).trim();
-	const status = statusOf('withdrawal', line.status);
 	const trade = kind === 'autoSettlement' ? trades.get(tradeIdOf(record.trade) ?? '') : undefined;
 	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
 	const destination =
 		kind === 'cryptoWithdrawal'
 			? scalarText(record.walletAddress)
 			: [scalarText(record.bankName), scalarText(record.accountNumber)].filter(Boolean).join(' ');
-	line.externalId = externalId;
+	line.externalId = scalarText(record.externalId).trim();
 	line.walletLabel = scalarText(wallet?.label);
 	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
-	line.reference = externalId || line.walletLabel || destination;
+	line.reference = line.externalId || line.walletLabel || destination;
 	line.currency = currency ?? '';
+	const payout = numberIn(record.payoutAmount);
+	const fee = numberIn(record.fee);
+	return {
+		record,
+		kind,
+		line,
+		payout,
+		fee,
+		readable: currency !== undefined && payout !== undefined && fee !== undefined,
+		refunded: statusOf('withdrawal', line.status)?.refunded === true,
+		destination: destination || 'an unnamed destination',
+		what: kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal',
+		trade,
+	};
+}
+
+/** A line of the withdrawal sharing its payout line's reference fields. */
+function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
+	const { externalId, walletLabel, walletAddress, reference, currency } = w.line;
+	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day), { externalId, walletLabel, walletAddress, reference, currency }, fields);
+}
+
+/** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
+function payoutLine(w: Withdrawal, options: LineOptions): Line {
+	const { record, kind, line, payout, fee, what } = w;
 	const amounts: IDataObject = {};
+	const usd = numberIn(record.amount);
 	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
 	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
 	if (record.cryptoAmount !== undefined && record.cryptoAmount !== null && scalarText(record.token)) {
 		amounts.cryptoAmount = { value: numberIn(record.cryptoAmount) ?? scalarText(record.cryptoAmount), unit: scalarText(record.token) };
 	}
-	if (payout !== undefined && currency) amounts.payoutAmount = { value: payout, unit: currency };
-	if (fee !== undefined && currency) amounts.fee = { value: fee, unit: currency };
+	if (payout !== undefined && line.currency) amounts.payoutAmount = { value: payout, unit: line.currency };
+	if (fee !== undefined && line.currency) amounts.fee = { value: fee, unit: line.currency };
 	line.amounts = amounts;
-	const unreadable = !currency || payout === undefined || fee === undefined;
-	if (!unreadable) line.amount = cents(-payout);
-	const what = kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal';
-	line.description = `${kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}` : kind === 'cryptoWithdrawal' ? `Crypto withdrawal${scalarText(record.token) ? ` of ${scalarText(record.cryptoAmount)} ${scalarText(record.token)}${scalarText(record.network) ? ` (${scalarText(record.network)})` : ''}` : ''}` : 'Bank withdrawal'} to ${destination || 'an unnamed destination'}`;
-	const refunded = status?.refunded === true;
+	if (w.readable) line.amount = cents(-(payout as number));
+	const token = scalarText(record.token);
+	const network = scalarText(record.network);
+	line.description = `${
+		kind === 'autoSettlement'
+			? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}`
+			: kind === 'cryptoWithdrawal'
+				? `Crypto withdrawal${token ? ` of ${scalarText(record.cryptoAmount)} ${token}${network ? ` (${network})` : ''}` : ''}`
+				: 'Bank withdrawal'
+	} to ${w.destination}`;
 	line.exception = join(
-		unreadable &&
+		!w.readable &&
 			`The record states no payout and fee the node can read (payoutAmount ${JSON.stringify(record.payoutAmount ?? null)}, fee ${JSON.stringify(record.fee ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this ${what} in the service's dashboard`,
-		refunded &&
+		w.refunded &&
 			`Refunded (status ${line.status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}): the recipient was not paid by this ${what} and the amount is back in the balance; check the reason and the destination`,
 		kind !== 'autoSettlement' &&
-			!externalId &&
+			!line.externalId &&
 			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
-		kind === 'autoSettlement' && !trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
+		kind === 'autoSettlement' && !w.trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
 		openTooLong('withdrawal', record, options, what),
 	);
-	const lines = [line];
-	if (unreadable) return lines;
-	if (fee !== 0) {
-		const feeLine = baseLine('withdrawalFee', record, 'withdrawal', options.day);
-		Object.assign(feeLine, {
-			externalId,
-			walletLabel: line.walletLabel,
-			walletAddress: line.walletAddress,
-			reference: line.reference,
-			currency: line.currency,
-			amount: cents(-fee),
-			amounts: { fee: { value: fee, unit: line.currency } },
-			description: `Fee of the ${what} to ${destination || 'an unnamed destination'}`,
-		});
-		lines.push(feeLine);
-	}
-	if (refunded) {
-		const refundLine = baseLine('refund', record, 'withdrawal', options.day);
-		Object.assign(refundLine, {
-			externalId,
-			walletLabel: line.walletLabel,
-			walletAddress: line.walletAddress,
-			reference: line.reference,
-			currency: line.currency,
-			time: scalarText(record.updatedAt) || line.createdAt,
-			amount: cents(payout + fee),
-			amounts: { payoutAmount: { value: payout, unit: line.currency }, fee: { value: fee, unit: line.currency } },
-			description: `Refund of the ${line.status} ${what} to ${destination || 'an unnamed destination'}`,
-		});
-		lines.push(refundLine);
-	}
-	return lines;
+	return line;
+}
+
+/** The withdrawal's fee, debited with the payout. */
+function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
+	const fee = w.fee as number;
+	return sibling(w, 'withdrawalFee', options, {
+		amount: cents(-fee),
+		amounts: { fee: { value: fee, unit: w.line.currency } },
+		description: `Fee of the ${w.what} to ${w.destination}`,
+	});
+}
+
+/** The payout and fee given back, on the day the record last changed (when the money came back). */
+function refundLine(w: Withdrawal, options: LineOptions): Line {
+	const payout = w.payout as number;
+	const fee = w.fee as number;
+	return sibling(w, 'refund', options, {
+		time: timeText(w.record.updatedAt) || w.line.createdAt,
+		amount: cents(payout + fee),
+		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
+		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}`,
+	});
 }
 
 /**
- * The lines of the records `keep` picks (by default those created within the day), in time order,
- * then by key. Every record read is given, so that an auto-settlement payout finds its deposit.
+ * The lines of one withdrawal: what the recipient receives and the fee, both debited from the
+ * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
+ * the balance loses payout + fee); and for a refunded one, the refund of both.
  */
-export function linesOf(lists: StatementLists, options: LineOptions, keep = (record: IDataObject) => inDay(record, options.day)): Line[] {
+export function withdrawalLines(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Line[] {
+	const w = readWithdrawal(record, trades, wallets, options);
+	const lines = [payoutLine(w, options)];
+	if (!w.readable) return lines;
+	if (w.fee !== 0) lines.push(withdrawalFeeLine(w, options));
+	if (w.refunded) lines.push(refundLine(w, options));
+	return lines;
+}
+
+/** A statement's lines: those that moved on the day, and those that moved after it (for the balance check). */
+export interface DayLines {
+	/** The lines whose `time` falls within the day, in time order, then by key. */
+	lines: Line[];
+	/** The lines whose `time` is after the day (the balances now are taken back by them). */
+	after: Line[];
+}
+
+const byTime = (a: Line, b: Line) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0);
+
+/**
+ * The lines of every record read, each on the day its money moved (its `time`, docs/statement.md,
+ * "The day"): a record gives lines to the day it was created and to the days its money moved later
+ * (a deposit credited after midnight, a refund). Every record read is given, so that an
+ * auto-settlement payout finds its deposit.
+ */
+export function linesOf(lists: StatementLists, options: LineOptions): DayLines {
 	const wallets = walletIndex(lists.wallets);
 	const trades = new Map<string, IDataObject>();
 	for (const trade of lists.trades) if (isObject(trade) && scalarText(trade.id)) trades.set(scalarText(trade.id), trade);
-	const lines: Line[] = [];
-	for (const trade of lists.trades) if (keep(trade)) lines.push(...depositLines(trade, wallets, options));
-	for (const withdrawal of lists.withdrawals) if (keep(withdrawal)) lines.push(...withdrawalLines(withdrawal, trades, wallets, options));
-	return lines.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0));
+	const result: DayLines = { lines: [], after: [] };
+	const place = (line: Line) => {
+		const at = Date.parse(line.time);
+		// A record without a readable date is on no day's statement (its exception cannot be placed either).
+		if (!Number.isFinite(at)) return;
+		if (at >= options.day.end) result.after.push(line);
+		else if (at >= options.day.start) result.lines.push(line);
+	};
+	for (const trade of lists.trades) for (const line of depositLines(trade, wallets, options)) place(line);
+	for (const withdrawal of lists.withdrawals) for (const line of withdrawalLines(withdrawal, trades, wallets, options)) place(line);
+	result.lines.sort(byTime);
+	return result;
 }

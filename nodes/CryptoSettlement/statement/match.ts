@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { statusOf } from '../../service/catalog';
+import { OPEN_TRADE_WORDS, OPEN_WITHDRAWAL_WORDS, REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { scalarText } from '../../service/values';
 import { numberIn } from './lines';
 
@@ -14,8 +14,8 @@ export type MatchBy = (typeof MATCH_BY)[number];
 
 export const MATCH_RESULTS = {
 	paid: 'One withdrawal under the External ID, completed, for the expected amount (when one is given)',
-	pending: 'One record, not final yet (a withdrawal pending or processing; a deposit pending or flagged)',
-	refunded: 'One withdrawal, rejected, reversed or cancelled: the money went back, the recipient was not paid',
+	pending: `One record, not final yet (a withdrawal ${OPEN_WITHDRAWAL_WORDS}; a deposit ${OPEN_TRADE_WORDS})`,
+	refunded: `One withdrawal, ${REFUNDED_WITHDRAWAL_WORDS}: the money went back, the recipient was not paid`,
 	notFound: 'No record under the key',
 	amountDiffers: 'One final record whose USD amount differs from Expected Amount by more than Amount Tolerance',
 	received: 'One deposit to the wallet, completed, for the expected amount (when one is given)',

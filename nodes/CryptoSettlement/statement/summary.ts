@@ -1,22 +1,37 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isObject, scalarText } from '../../service/values';
-import type { Day } from './day';
-import { cents, LINE_KINDS, numberIn, type Line } from './lines';
+import { DAY_MS } from '../../service/utcDay';
+import { LOOK_BACK_DAYS, type Day } from './day';
+import { cents, LINE_KINDS, numberIn, type DayLines, type Line } from './lines';
 
 /**
  * A statement's summary (docs/statement.md, "Summary"): totals per kind and currency, the
- * exceptions, closing balances from the opening ones, and the balance check. Pure.
+ * exceptions, the opening balances (given, or derived from the service's on the first run), the
+ * closing balances and the balance check, said in words a finance person reads. Pure.
  */
 
 /** What the service does not list, so no statement can show it (docs/statement.md, "What the API does not list"). */
 export const NOT_LISTED: readonly string[] = [
-	'Currency swaps (Currency → Swap): the API has no list of swaps, so a swap moves NGN and GHS balances without a line; it shows as a difference in the balance check.',
-	'Withdrawal record fields: the specification does not show them; the statement reads id, externalId, status, amount (USD), fee and payoutAmount (in currency), currency, trade, token, cryptoAmount and reason as the public notes list them (docs/api.md, "Withdrawal records"), and the balance moves by payoutAmount + fee whoever bears the fee.',
-	'Transaction (deposit) record fields: from the public notes (amount credited and feeAmount in currency, amountReceived in USD, cryptoReceived in the asset); the asset is named from the wallet list.',
-	'Which fee bearer applied to a past withdrawal: records do not say; the summary gives the account\'s setting now.',
-	'The balance at the end of the day: the API gives the balances now only (GET /users/fetch-integration, public notes), so the check takes them back by the lines of records created since the day ended.',
-	'Deposits held in USD (a holding currency the service\'s dashboard offers besides NGN and GHS) are read like any other currency the record names.',
+	'Currency swaps: the service gives no list of its swaps between NGN and GHS, so a swap moves both balances without a line on the statement; it shows in the balance check as a difference of the swapped amounts.',
+	`Movements of records created more than ${LOOK_BACK_DAYS} days before the day: the statement reads the records of the ${LOOK_BACK_DAYS} days before it (the look-back window), so a refund or a credit that comes later than that is on no statement; it shows in the balance check as a difference.`,
+	'Withdrawal details: the service documents its withdrawal records only in part; the statement reads the payout, its fee and currency, the External ID, the status and the reason as the service describes them, and whoever bears the fee, the balance moves by the payout plus the fee.',
+	'Deposit details: the credited amount and the platform fee in the wallet\'s currency, the amount received in USD and in crypto, as the service describes them; the crypto asset is named from the wallet.',
+	'Which fee bearer applied to a past withdrawal: the records do not say; the summary gives the account\'s setting today.',
+	'The balance at the end of a day: the service gives today\'s balances only, so the statement takes them back by every movement since the day ended.',
+	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
+
+/** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00`. */
+export function money(currency: string, amount: number): string {
+	const [whole, fraction] = Math.abs(amount).toFixed(2).split('.');
+	return `${amount < 0 ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
+/** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
+export function balancesInWords(balances: Record<string, number>): string {
+	const entries = Object.entries(balances);
+	return entries.length ? entries.map(([currency, amount]) => money(currency, amount)).join(', ') : 'no balance';
+}
 
 /** Balances as given (currency → amount), with currencies in capitals; or why they cannot be read. */
 export function readBalances(value: unknown): Record<string, number> | { error: string } {
@@ -53,65 +68,114 @@ export interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
-/**
- * Whether the closing balances agree with the service: its balances now, less what the lines of
- * records created after the day moved, must equal opening + the day's lines.
- */
-export function balanceCheck(closing: Record<string, number> | undefined, linesAfter: Line[], account: IDataObject | undefined, dayEnded: boolean): BalanceCheck {
-	if (!closing) {
-		return { result: 'notCheckable', why: 'No opening balances were given (Options → Opening Balances, e.g. the previous day\'s closingBalances).' };
-	}
+/** The service's balances now (currency → amount), or why they cannot be read. */
+function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
 	const wallets = account && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
-	if (!wallets) return { result: 'notCheckable', why: 'The account does not state its balances (fiatWallets of Account → Get), so they cannot be compared.' };
-	const unreadableAfter = linesAfter.filter((line) => line.exception.startsWith('The record states no'));
-	if (unreadableAfter.length) {
-		return {
-			result: 'notCheckable',
-			why: `${unreadableAfter.length} record(s) created after the day (e.g. ${unreadableAfter[0].recordId}) state no amount the node can read, so the balances now cannot be taken back to the day's end.`,
-		};
+	if (!wallets) return { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
+	const balances: Record<string, number> = {};
+	for (const [currency, amount] of Object.entries(wallets)) {
+		const number = numberIn(amount);
+		if (number !== undefined) balances[currency.trim().toUpperCase()] = number;
 	}
-	const after = netOf(linesAfter);
+	return balances;
+}
+
+/** The service's balances at a time: its balances now less what the lines since moved. */
+function takenBack(now: Record<string, number>, lines: Line[]): Record<string, number> {
+	const moved = netOf(lines);
+	const balances: Record<string, number> = {};
+	for (const [currency, amount] of Object.entries(now)) balances[currency] = cents(amount - (moved[currency] ?? 0));
+	return balances;
+}
+
+/** Why the service's balances cannot be taken back: a line after the day whose amount cannot be read. */
+function unreadableAfter(after: Line[]): string | undefined {
+	const unreadable = after.filter((line) => line.exception.startsWith('The record states no'));
+	if (!unreadable.length) return undefined;
+	return `${unreadable.length} record(s) that moved money after the day (e.g. ${unreadable[0].recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
+}
+
+/**
+ * Whether the closing balances agree with the service: its balances now, less what moved after the
+ * day, must equal opening + the day's lines, currency by currency, to the cent.
+ */
+export function balanceCheck(closing: Record<string, number>, atEnd: Record<string, number>, movedAfter: number): BalanceCheck {
+	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
+	if (missing.length) return { result: 'notCheckable', why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.` };
 	const serviceAtEnd: Record<string, number> = {};
 	const difference: Record<string, number> = {};
-	const missing: string[] = [];
 	for (const currency of Object.keys(closing)) {
-		const now = numberIn(wallets[currency.toLowerCase()] ?? wallets[currency]);
-		if (now === undefined) {
-			missing.push(currency);
-			continue;
-		}
-		serviceAtEnd[currency] = cents(now - (after[currency] ?? 0));
-		const differs = cents(closing[currency] - serviceAtEnd[currency]);
+		serviceAtEnd[currency] = atEnd[currency];
+		const differs = cents(closing[currency] - atEnd[currency]);
 		if (Math.abs(differs) >= 0.01) difference[currency] = differs;
 	}
-	if (missing.length) {
-		return { result: 'notCheckable', why: `The account states no ${missing.join(', ')} balance, so the closing balance cannot be compared.` };
+	const basis = `the service's balances at the day's end (its balances now, taken back by the ${movedAfter} movement(s) since)`;
+	if (!Object.keys(difference).length) {
+		return { result: 'balanced', serviceBalancesAtEnd: serviceAtEnd, why: `The closing balances (${balancesInWords(closing)}) equal ${basis}.` };
 	}
-	const basis = `The service's balances now, less ${linesAfter.length} line(s) of records created ${dayEnded ? 'after the day' : 'since'}: ${JSON.stringify(serviceAtEnd)}.`;
-	if (!Object.keys(difference).length) return { result: 'balanced', serviceBalancesAtEnd: serviceAtEnd, why: basis };
+	const each = Object.entries(difference).map(
+		([currency, amount]) =>
+			`${currency}: the closing balance ${money(currency, closing[currency])} is ${money(currency, Math.abs(amount))} ${amount > 0 ? 'more' : 'less'} than the service's ${money(currency, atEnd[currency])}`,
+	);
 	return {
 		result: 'differs',
 		difference,
 		serviceBalancesAtEnd: serviceAtEnd,
-		why: `${basis} The closing balances differ by ${Object.entries(difference)
-			.map(([currency, amount]) => `${amount > 0 ? '+' : ''}${amount} ${currency}`)
-			.join(', ')} (closing minus the service's). Check: opening balances that are not the previous day's closing ones; currency swaps (no list); a record of an earlier day refunded or credited since; a record created while the statement was read.`,
+		why: `${each.join('; ')} (${basis}). Likely causes, the most common first: a currency swap on the day, which no list shows (check the swaps in the service's dashboard); opening balances that are not the previous day's closing balances; a refund or credit of a record older than the look-back window; a record created while the statement was read (run it again).`,
 	};
 }
 
 export interface SummaryInput {
 	day: Day;
-	lines: Line[];
-	/** Lines of the records created after the day (to take the balances now back to the day's end). */
-	linesAfter: Line[];
+	/** The day's lines, and those that moved after it. */
+	lines: DayLines;
 	account: IDataObject | undefined;
+	/** Given opening balances; empty or undefined: derived from the service's balances. */
 	openingBalances: Record<string, number> | undefined;
 	now: number;
 	pendingAfterHours: number;
 }
 
+interface Balances {
+	opening: Record<string, number>;
+	source: 'given' | 'derived' | 'none';
+	closing: Record<string, number>;
+	check: BalanceCheck;
+}
+
+/** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
+function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
+	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
+	const now = serviceBalancesNow(input.account);
+	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.lines.after);
+	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.lines.after);
+	if (given) {
+		const closing = { ...given };
+		for (const [currency, amount] of Object.entries(net)) closing[currency] = cents((closing[currency] ?? 0) + amount);
+		const missing = Object.keys(net).filter((currency) => !(currency in given));
+		const check: BalanceCheck = missing.length
+			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the day's lines move, so its closing balance counts from 0 and cannot be compared.` }
+			: atEnd
+				? balanceCheck(closing, atEnd, input.lines.after.length)
+				: { result: 'notCheckable', why: cannotTakeBack as string };
+		return { opening: given, source: 'given', closing, check };
+	}
+	if (!atEnd) return { opening: {}, source: 'none', closing: {}, check: { result: 'notCheckable', why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}` } };
+	// The first run: the day's opening balances are the service's at the day's end less the day's lines.
+	const opening = takenBack(atEnd, input.lines.lines);
+	return {
+		opening,
+		source: 'derived',
+		closing: atEnd,
+		check: {
+			result: 'notCheckable',
+			why: `First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
+		},
+	};
+}
+
 export function summarize(input: SummaryInput): IDataObject {
-	const { lines } = input;
+	const { lines } = input.lines;
 	const totals: Record<string, Record<string, { count: number; amount: number }>> = {};
 	const counts: Record<string, number> = {};
 	for (const kind of Object.keys(LINE_KINDS)) counts[kind] = 0;
@@ -127,34 +191,29 @@ export function summarize(input: SummaryInput): IDataObject {
 	const exceptions = lines
 		.filter((line) => line.exception)
 		.map(({ lineKey, kind, recordId, reference, status, exception }) => ({ lineKey, kind, recordId, reference, status, exception }));
-	const opening = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
-	let closing: Record<string, number> | undefined;
-	if (opening) {
-		closing = { ...opening };
-		for (const [currency, amount] of Object.entries(net)) closing[currency] = cents((closing[currency] ?? 0) + amount);
-	}
-	const missingOpening = opening ? Object.keys(net).filter((currency) => !(currency in opening)) : [];
-	const dayEnded = input.now >= input.day.end;
-	const check: BalanceCheck = missingOpening.length
-		? {
-				result: 'notCheckable',
-				why: `No opening balance was given for ${missingOpening.join(', ')}, which the day's lines move; the closing balance of ${missingOpening.join(', ')} counts from 0.`,
-			}
-		: balanceCheck(closing, input.linesAfter, input.account, dayEnded);
+	const balances = balancesOf(input, net);
+	const lookBackFrom = new Date(input.day.start - LOOK_BACK_DAYS * DAY_MS).toISOString();
 	// What a person reads first comes first: the day, whether it balances, the balances, then the detail.
 	return {
 		day: input.day.day,
 		from: new Date(input.day.start).toISOString(),
 		to: new Date(input.day.end).toISOString(),
-		complete: dayEnded,
-		balanceCheck: check,
-		...(opening ? { openingBalances: opening, closingBalances: closing } : {}),
+		complete: input.now >= input.day.end,
+		balanceCheck: balances.check,
+		openingBalances: balances.opening,
+		openingBalancesSource: balances.source,
+		closingBalances: balances.closing,
 		net,
 		exceptionCount: exceptions.length,
 		lines: lines.length,
 		counts,
 		totals,
 		exceptions,
+		lookBack: {
+			days: LOOK_BACK_DAYS,
+			from: lookBackFrom,
+			cannotSee: `A movement on this day of a record created before ${lookBackFrom.slice(0, 10)} (a refund or a credit more than ${LOOK_BACK_DAYS} days after its record) is not on this statement; it shows in the balance check as a difference.`,
+		},
 		withdrawalFeeBearer: scalarText(input.account?.withdrawalFeeBearer) || 'not stated',
 		pendingAfterHours: input.pendingAfterHours,
 		readAt: new Date(input.now).toISOString(),

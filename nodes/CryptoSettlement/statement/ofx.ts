@@ -1,0 +1,102 @@
+import type { Line } from './lines';
+
+/**
+ * The statement of one currency as an OFX 1.02 bank statement (docs/statement.md, "The files"),
+ * written here, with no library: the format Xero, QuickBooks Online, Sage and Zoho Books import
+ * without mapping columns. Each transaction's FITID is its lineKey, so a re-import skips what it
+ * already has; the statement carries its currency (CURDEF) and the closing balance (LEDGERBAL). Pure.
+ */
+
+/** Text inside an element: the SGML specials written as entities, line breaks as spaces. */
+export function ofxText(value: string, max?: number): string {
+	const flat = value.replace(/[\r\n\t]+/g, ' ').trim();
+	const cut = max !== undefined && flat.length > max ? flat.slice(0, max) : flat;
+	return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** An OFX date-time in UTC: YYYYMMDDHHMMSS.XXX[0:GMT]. */
+export function ofxTime(iso: string): string {
+	const digits = iso.replace(/[-:T]/g, '').slice(0, 14);
+	return `${digits}.${iso.slice(20, 23) || '000'}[0:GMT]`;
+}
+
+export interface OfxStatement {
+	currency: string;
+	/** The statement's first instant and the next day's (ISO, UTC). */
+	from: string;
+	to: string;
+	lines: Line[];
+	/** The closing balance of the currency, when known. */
+	closingBalance: number | undefined;
+	payee: (line: Line) => string;
+}
+
+const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
+
+/** The OFX text of one currency's statement. */
+export function statementOfx(statement: OfxStatement): string {
+	const transactions = statement.lines.map((line) =>
+		[
+			'<STMTTRN>',
+			element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
+			element('DTPOSTED', ofxTime(line.time)),
+			element('TRNAMT', line.amount.toFixed(2)),
+			element('FITID', ofxText(line.lineKey)),
+			// OFX 1.02 allows 32 characters of NAME and 255 of MEMO.
+			element('NAME', ofxText(statement.payee(line) || line.reference || line.recordId, 32)),
+			element('MEMO', ofxText(line.description, 255)),
+			'</STMTTRN>',
+		].join('\r\n'),
+	);
+	const balance =
+		statement.closingBalance === undefined
+			? []
+			: ['<LEDGERBAL>', element('BALAMT', statement.closingBalance.toFixed(2)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
+	return `${[
+		'OFXHEADER:100',
+		'DATA:OFXSGML',
+		'VERSION:102',
+		'SECURITY:NONE',
+		'ENCODING:UTF-8',
+		'CHARSET:NONE',
+		'COMPRESSION:NONE',
+		'OLDFILEUID:NONE',
+		'NEWFILEUID:NONE',
+		'',
+		'<OFX>',
+		'<SIGNONMSGSRSV1>',
+		'<SONRS>',
+		'<STATUS>',
+		element('CODE', '0'),
+		element('SEVERITY', 'INFO'),
+		'</STATUS>',
+		element('DTSERVER', ofxTime(statement.to)),
+		element('LANGUAGE', 'ENG'),
+		'</SONRS>',
+		'</SIGNONMSGSRSV1>',
+		'<BANKMSGSRSV1>',
+		'<STMTTRNRS>',
+		element('TRNUID', '0'),
+		'<STATUS>',
+		element('CODE', '0'),
+		element('SEVERITY', 'INFO'),
+		'</STATUS>',
+		'<STMTRS>',
+		element('CURDEF', statement.currency),
+		'<BANKACCTFROM>',
+		element('BANKID', 'CRYPTOSETTLEMENT'),
+		element('ACCTID', statement.currency),
+		element('ACCTTYPE', 'CHECKING'),
+		'</BANKACCTFROM>',
+		'<BANKTRANLIST>',
+		element('DTSTART', ofxTime(statement.from)),
+		element('DTEND', ofxTime(statement.to)),
+		...transactions,
+		'</BANKTRANLIST>',
+		...balance,
+		'</STMTRS>',
+		'</STMTTRNRS>',
+		'</BANKMSGSRSV1>',
+		'</OFX>',
+	].join('\r\n')}\r\n`;
+}
