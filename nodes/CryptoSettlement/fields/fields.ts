@@ -1,7 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { CHAIN_OF_NETWORK } from './rules';
-import { CRYPTO_DECIMALS, FEE_LEVELS, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
-import { listed } from '../../service/words';
+import { CRYPTO_DECIMALS, FEE_LEVELS, listed, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields

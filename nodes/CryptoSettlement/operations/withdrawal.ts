@@ -15,10 +15,9 @@ import {
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
-import { TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
+import { listed, TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
 import { recordFilter } from '../record/filters';
 import { NEVER_FOR_AGENTS } from '../record/moneyClasses';
-import { listed } from '../../service/words';
 import { explainWithLimits } from '../money/limits';
 import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';

@@ -3,8 +3,7 @@ import { fieldOf } from './description';
 import { checkRequired, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
 import { namingItsRow, rowOf, scalarText } from '../../service/values';
-import { STABLECOINS, UTXO_TOKENS } from '../../service/catalog';
-import { listed } from '../../service/words';
+import { listed, STABLECOINS, UTXO_TOKENS } from '../../service/catalog';
 
 const NETWORK_HINT = ` 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for ${listed(STABLECOINS, 'and')}, a fee level only for ${listed(UTXO_TOKENS, 'and')} (empty otherwise).`;
 
