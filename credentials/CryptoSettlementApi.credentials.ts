@@ -145,7 +145,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
 			description:
-				"Total per UTC day for this credential, in USD (0: no limit): today's pending and completed withdrawals, read from the service's own list, plus what the run is about to send",
+				"Total per UTC day for this credential, in USD (0: no limit): today's withdrawals but the refunded ones, read from the service's own list, plus what the run is about to send",
 		},
 		{
 			displayName:
@@ -185,7 +185,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			typeOptions: { rows: 4 },
 			default: '',
 			placeholder: 'e.g. USDT:TRC20:TXyz… (one a line; a bare address allows any token and network)',
-			description: 'One address a line, optionally as TOKEN:NETWORK:address (TOKEN::address for BTC, LTC, DOGE and BCH)',
+			description: 'One address a line, optionally as TOKEN:NETWORK:address (TOKEN::address for a token without networks, such as BTC)',
 			displayOptions: { show: { destinations: ['allowList'] } },
 		},
 		{

@@ -12,7 +12,7 @@ import { ApiError, MESSAGES, errorBody, type Reply } from './http';
 import { errorReply, header, remoteAddressOf, sameSecret, send, serverError } from './io';
 import type { RateLimiter } from './rate-limiter';
 import { matchRoute, type Route } from './routes/router';
-import type { Environment, RequestLogEntry } from './types';
+import type { Environment, FaultKind, FaultRule, RequestLogEntry } from './types';
 
 export interface Runtime {
 	core: FakeApiCore;
@@ -27,9 +27,49 @@ function log(core: FakeApiCore, entry: RequestLogEntry): void {
 }
 
 
+/** One API request: logged, routed, then its faults, rate limit and handler in the order of the file's header. */
 export async function handleApi(runtime: Runtime, req: IncomingMessage, res: ServerResponse, url: URL, raw: string): Promise<void> {
-	const { core, limiter } = runtime;
+	const { core } = runtime;
 	const method = (req.method ?? 'GET').toUpperCase();
+	const entry = logRequest(core, req, method, url, raw);
+	const reply = (result: Reply, extra: Record<string, string> = {}) => {
+		entry.status = result.status;
+		send(res, result, extra);
+	};
+
+	const apiPath = url.pathname.startsWith('/v1/') ? url.pathname.slice(3).replace(/(.)\/$/, '$1') : undefined;
+	const { route, params } = apiPath ? matchRoute(method, apiPath) : { route: undefined, params: {} };
+	if (!route) {
+		reply(errorReply(new ApiError(404, `Cannot ${method} ${url.pathname}: route not found`)));
+		return;
+	}
+
+	// Fault switches (before anything happens).
+	const rule = findFaultRule(core.faults, method, apiPath ?? '', route.template);
+	const fault = pickFault(rule, core.options.random);
+	entry.fault = fault;
+	if (fault === 'drop') {
+		req.socket.destroy();
+		return;
+	}
+	const refused = refusedBeforeHandling(runtime, req, route, fault, rule);
+	if (refused.reply) {
+		reply(refused.reply, refused.headers);
+		return;
+	}
+
+	const result = await handleRoute(core, req, method, route, params, url, raw);
+
+	// Faults after the effect happened.
+	if (fault === 'dropAfterCommit') {
+		req.socket.destroy();
+		return;
+	}
+	reply(fault === '5xxAfterCommit' ? serverError(rule?.status5xx ?? 500) : result, refused.headers);
+}
+
+/** The request as the log keeps it (the app secret left out, the body parsed when it parses). */
+function logRequest(core: FakeApiCore, req: IncomingMessage, method: string, url: URL, raw: string): RequestLogEntry {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(req.headers)) {
 		if (name === 'x-app-secret' || value === undefined) continue;
@@ -53,78 +93,49 @@ export async function handleApi(runtime: Runtime, req: IncomingMessage, res: Ser
 		body: loggedBody,
 	};
 	log(core, entry);
-	const reply = (result: Reply, extra: Record<string, string> = {}) => {
-		entry.status = result.status;
-		send(res, result, extra);
-	};
+	return entry;
+}
 
-	const apiPath = url.pathname.startsWith('/v1/') ? url.pathname.slice(3).replace(/(.)\/$/, '$1') : undefined;
-	const { route, params } = apiPath ? matchRoute(method, apiPath) : { route: undefined, params: {} };
-	if (!route) {
-		reply(errorReply(new ApiError(404, `Cannot ${method} ${url.pathname}: route not found`)));
-		return;
-	}
-
-	// Fault switches (before anything happens).
-	const rule = findFaultRule(core.faults, method, apiPath ?? '', route.template);
-	const fault = pickFault(rule, core.options.random);
-	entry.fault = fault;
-	if (fault === 'drop') {
-		req.socket.destroy();
-		return;
-	}
-
-	// Rate limits (docs/api.md): headers on every answer of a limited route.
-	let rateHeaders: Record<string, string> = {};
+/**
+ * The rate limit (docs/api.md): its headers, on every answer of a limited route; and the answer
+ * that refuses the request before its handler runs (over the limit, or a 429 or 5xx fault), if any.
+ */
+function refusedBeforeHandling(
+	{ core, limiter }: Runtime,
+	req: IncomingMessage,
+	route: Route,
+	fault: FaultKind | undefined,
+	rule: FaultRule | undefined,
+): { headers: Record<string, string>; reply?: Reply } {
+	let headers: Record<string, string> = {};
 	if (route.limit) {
 		const key = `${header(req, 'x-app-id') || `ip:${remoteAddressOf(req)}`}|${route.template}`;
 		const decision = limiter.hit(key, core.options.rateLimits[route.limit], fault !== '429');
-		rateHeaders = decision.headers;
+		headers = decision.headers;
 		if (!decision.allowed) {
-			reply({ status: 429, body: errorBody(429, MESSAGES.tooManyRequests) }, {
-				...rateHeaders,
-				'Retry-After': String(decision.retryAfter),
-			});
-			return;
+			return { headers: { ...headers, 'Retry-After': String(decision.retryAfter) }, reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) } };
 		}
 	}
 	if (fault === '429') {
-		reply({ status: 429, body: errorBody(429, MESSAGES.tooManyRequests) }, {
-			...rateHeaders,
-			'Retry-After': String(rule?.retryAfterSeconds ?? 1),
-		});
-		return;
+		return { headers: { ...headers, 'Retry-After': String(rule?.retryAfterSeconds ?? 1) }, reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) } };
 	}
-	if (fault === '5xx') {
-		reply(serverError(rule?.status5xx ?? 500), rateHeaders);
-		return;
-	}
+	if (fault === '5xx') return { headers, reply: serverError(rule?.status5xx ?? 500) };
+	return { headers };
+}
 
-	let result: Reply;
+/** The route's answer: the body parsed, the caller authenticated, the handler run and a write saved; an error as its reply. */
+async function handleRoute(core: FakeApiCore, req: IncomingMessage, method: string, route: Route, params: Record<string, string>, url: URL, raw: string): Promise<Reply> {
 	try {
 		const body = parseBody(raw);
 		const env = authenticate(core, req, route);
-		result = await route.handle({ core, params, query: url.searchParams, body, env, remoteAddress: remoteAddressOf(req) });
+		const result = await route.handle({ core, params, query: url.searchParams, body, env, remoteAddress: remoteAddressOf(req) });
 		if (method !== 'GET') core.save();
+		return result;
 	} catch (error) {
-		if (error instanceof ApiError) {
-			result = errorReply(error);
-		} else {
-			console.error('[fake-api] unexpected error:', error);
-			result = serverError();
-		}
+		if (error instanceof ApiError) return errorReply(error);
+		console.error('[fake-api] unexpected error:', error);
+		return serverError();
 	}
-
-	// Faults after the effect happened.
-	if (fault === 'dropAfterCommit') {
-		req.socket.destroy();
-		return;
-	}
-	if (fault === '5xxAfterCommit') {
-		reply(serverError(rule?.status5xx ?? 500), rateHeaders);
-		return;
-	}
-	reply(result, rateHeaders);
 }
 
 

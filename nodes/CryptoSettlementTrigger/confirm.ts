@@ -121,23 +121,30 @@ export async function confirmDelivery(
 	} catch (error) {
 		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
 	}
+	if (outcome.kind !== 'answered') return retryAfterFailure(outcome);
+	return confirmationOfAnswer(lookup, outcome, body);
+}
+
+/** The API could not answer (a network failure, a redirect, a 5xx): the service is told to retry. */
+function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Confirmation {
 	if (outcome.kind === 'unsent') return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
-	if (outcome.kind === 'ambiguous') {
-		const { statusCode, redirectedTo } = outcome;
-		if (redirectedTo !== undefined) {
-			return {
-				outcome: 'retry',
-				reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
-			};
-		}
-		// The reason quotes the service's message, which may echo the secrets it was sent: it goes to
-		// n8n's log through the delivery's redaction (log.ts).
+	const { statusCode, redirectedTo } = outcome;
+	if (redirectedTo !== undefined) {
 		return {
 			outcome: 'retry',
-			reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
+			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
 		};
 	}
-	const response = outcome.response;
+	// The reason quotes the service's message, which may echo the secrets it was sent: it goes to
+	// n8n's log through the delivery's redaction (log.ts).
+	return {
+		outcome: 'retry',
+		reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
+	};
+}
+
+/** What the API's answer says: the record missing (yet), its id refused, another status, or the record to check. */
+function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { kind: 'answered' }>, body: IDataObject): Confirmation {
 	const code = response.statusCode;
 	if (MISSING_CODES.has(code)) {
 		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
@@ -156,7 +163,11 @@ export async function confirmDelivery(
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
 		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
 	}
-	const record = data as IDataObject;
+	return checkRecord(lookup, data as IDataObject, body);
+}
+
+/** The record against the delivery: its status against the event's, a wallet's address against the delivery's. */
+function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Confirmation {
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);

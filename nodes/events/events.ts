@@ -8,7 +8,7 @@ const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /**
  * Events documented by the service (docs/trigger.md, "Events"): the deposit address, and one per
- * status with an event in the statuses table (fields/rules.ts, LIFECYCLES). Unknown event names
+ * status with an event in the statuses table (service/catalog.ts, LIFECYCLES). Unknown event names
  * the service may add later still reach the workflow when "All Events" is selected.
  */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [

@@ -11,10 +11,11 @@ export const TOKENS = ['USDT', 'USDC', 'BTC', 'LTC', 'DOGE', 'BCH'] as const;
 export type Token = (typeof TOKENS)[number];
 
 export const STABLECOINS = ['USDT', 'USDC'] as const;
+export type Stablecoin = (typeof STABLECOINS)[number];
 export const UTXO_TOKENS = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
 
 /** Networks per stablecoin: TON is USDT-only, BASE is USDC-only. */
-export const NETWORKS_BY_TOKEN: Readonly<Record<'USDT' | 'USDC', readonly string[]>> = {
+export const NETWORKS_BY_TOKEN: Readonly<Record<Stablecoin, readonly string[]>> = {
 	USDT: ['ERC20', 'TRC20', 'BSC', 'SOL', 'TON'],
 	USDC: ['ERC20', 'TRC20', 'BSC', 'SOL', 'BASE'],
 };
@@ -96,10 +97,17 @@ export function statusesWhere(kind: RecordKind, pick: (entry: { open: boolean; r
 		.map(([name]) => name);
 }
 
-/** Words for a list: "a, b or c". */
-export function orList(words: readonly string[]): string {
-	return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+/**
+ * Names in a sentence, from the table that holds them ("USDT and USDC", "a, b or c"), so a name the
+ * table gains is in every sentence that lists them: test/node/docs.test.ts fails on a string in
+ * nodes/ that lists them by hand.
+ */
+export function listed(words: readonly string[], conjunction: 'and' | 'or'): string {
+	return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
 }
+
+/** Words for a list: "a, b or c". */
+export const orList = (words: readonly string[]): string => listed(words, 'or');
 
 /** A withdrawal's statuses in which the money went back ("rejected, reversed or cancelled"). */
 export const REFUNDED_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.refunded === true));

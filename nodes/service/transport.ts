@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import type { ApiContext, ApiRequest, ApiResponse, Envelope, HttpCall, Outcome, RetryPolicy } from './api';
 import { ambiguousError, rateLimitError, redirectError, unsentError } from './apiErrors';
-import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY } from './pacing';
+import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY, type Gate } from './pacing';
 
 
 /**
@@ -141,65 +141,91 @@ export async function exchange(
 	const key = credentialKey(ctx);
 	const route = `${request.method} ${request.route}`;
 	const lane = laneFor(key, route);
-	const limit = request.rateLimit;
 	const gate = gateFor(key, route);
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
-		// The route's budget first: a request waiting for its turn holds no in-flight slot.
-		const place = lane.isOpen(limit) ? undefined : await lane.reserve(limit);
-		if (!gate.tryEnter()) await gate.enter();
-		const sentAt = Date.now();
-		let response: ApiResponse;
-		try {
-			lane.countFrom(place);
-			response = await http({
-				method: request.method,
-				url: request.url,
-				qs: request.qs ?? {},
-				body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
-				...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
-			});
-		} catch (error) {
-			gate.leave({ overloaded: true });
-			const code = networkCode(error);
-			return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
-		} finally {
-			// Answered or failed, the service counted it by now at the latest.
-			lane.countFrom(place);
-		}
-		const status = response.statusCode;
-		gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
-		if (status >= 300 && status < 400) {
-			const origin = locationOrigin(response.headers);
-			return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
-		}
-		if (status >= 500 || (status < 300 && !response.json)) {
-			return {
-				kind: 'ambiguous',
-				reason: response.json
-					? `HTTP ${status}: ${response.body?.message ?? ''}`
-					: `HTTP ${status} without a JSON answer`,
-				statusCode: status,
-			};
-		}
-		if (status !== 429) return { kind: 'answered', response };
-
-		const hinted = rateLimitWaitMs(response.headers);
-		const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
-		// The route is blocked for everyone in this process, also when this request gives up.
-		lane.blockedUntil = Math.max(lane.blockedUntil, Date.now() + waitMs);
-		if (attempt >= maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
-			throw rateLimitError(ctx, request, response, waitMs, attempt);
-		}
-		waitedMs += waitMs;
-		await sleep(waitMs);
+		const outcome = await sendPaced(http, request, lane, gate);
+		if (outcome.kind !== 'answered' || outcome.response.statusCode !== 429) return outcome;
+		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, { attempt, waitedMs, maxRateLimitedAttempts });
 	}
 }
 
+type Lane = ReturnType<typeof laneFor>;
+
 /**
- * One request that the service either answered or never received: a failure before any byte left
- * (connection refused) is repeated with backoff whatever the request, since nothing was done.
+ * One attempt, sent in the route's pace (its budget first: a request waiting for its turn holds
+ * no in-flight slot) and through its in-flight gate, and what came back: a 429 is answered here,
+ * for the caller to wait out.
  */
+async function sendPaced(http: HttpCall, request: ApiRequest, lane: Lane, gate: Gate): Promise<Outcome> {
+	const limit = request.rateLimit;
+	const place = lane.isOpen(limit) ? undefined : await lane.reserve(limit);
+	if (!gate.tryEnter()) await gate.enter();
+	const sentAt = Date.now();
+	let response: ApiResponse;
+	try {
+		lane.countFrom(place);
+		response = await http({
+			method: request.method,
+			url: request.url,
+			qs: request.qs ?? {},
+			body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
+			...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
+		});
+	} catch (error) {
+		gate.leave({ overloaded: true });
+		const code = networkCode(error);
+		return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
+	} finally {
+		// Answered or failed, the service counted it by now at the latest.
+		lane.countFrom(place);
+	}
+	const status = response.statusCode;
+	gate.leave({ overloaded: status === 429 || status >= 500, latencyMs: Date.now() - sentAt });
+	return outcomeOfAnswer(response);
+}
+
+/** What an answer says: a redirect, a 5xx or a success that is not JSON leaves the effect in doubt. */
+function outcomeOfAnswer(response: ApiResponse): Outcome {
+	const status = response.statusCode;
+	if (status >= 300 && status < 400) {
+		const origin = locationOrigin(response.headers);
+		return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
+	}
+	if (status >= 500 || (status < 300 && !response.json)) {
+		return {
+			kind: 'ambiguous',
+			reason: response.json
+				? `HTTP ${status}: ${response.body?.message ?? ''}`
+				: `HTTP ${status} without a JSON answer`,
+			statusCode: status,
+		};
+	}
+	return { kind: 'answered', response };
+}
+
+/**
+ * After a 429: the route blocked for everyone in this process for the service's hinted wait (or
+ * a backoff), also when this request gives up; then this request waits it out, or past its bounds
+ * fails with the rate-limit error. Returns the time waited.
+ */
+async function waitOutRateLimit(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: ApiResponse,
+	lane: Lane,
+	{ attempt, waitedMs, maxRateLimitedAttempts }: { attempt: number; waitedMs: number; maxRateLimitedAttempts: number },
+): Promise<number> {
+	const hinted = rateLimitWaitMs(response.headers);
+	const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
+	lane.blockedUntil = Math.max(lane.blockedUntil, Date.now() + waitMs);
+	if (attempt >= maxRateLimitedAttempts || waitedMs + waitMs > RETRY.maxRateLimitWaitMs) {
+		throw rateLimitError(ctx, request, response, waitMs, attempt);
+	}
+	await sleep(waitMs);
+	return waitMs;
+}
+
 export async function exchangeOnce(
 	ctx: ApiContext,
 	http: HttpCall,

@@ -6,8 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import * as catalog from '../../nodes/service/catalog';
-import { LIFECYCLES, statusesWithEvents } from '../../nodes/service/catalog';
+import { LIFECYCLES, statusesWithEvents, TOKENS } from '../../nodes/service/catalog';
+import { MONEY_CLASSES } from '../../nodes/CryptoSettlement/record/moneyClasses';
 import * as resources from '../../nodes/CryptoSettlement/operations';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import * as events from '../../nodes/events/events';
@@ -81,6 +83,140 @@ test.each([...docs.FILES, 'docs/e2e.md'])('%s lists statuses only in generated s
 	const list = new RegExp(`\`(?:${names})\`(?:\\s*(?:→|,|/|\\||\\(→|\\)?\\s*→)\\s*\`(?:${names})\`)+`, 'g');
 	const prose = read(file).replace(/<!-- generated:([a-z]+) -->[\s\S]*?<!-- \/generated:\1 -->/g, '');
 	expect([...prose.matchAll(list)].map((match) => match[0])).toEqual([]);
+});
+
+// ---- lists by hand in the package's strings and code, and in the templates --------------------
+
+/** The names a table owns, by what they are, with the one file that defines (and may list) them. */
+const OWNED = [
+	{ what: 'statuses', names: [...new Set(STATUSES.map(({ status }) => status))], file: 'nodes/service/catalog.ts' },
+	{ what: 'tokens', names: [...TOKENS] as string[], file: 'nodes/service/catalog.ts' },
+	{ what: 'money classes', names: Object.keys(MONEY_CLASSES), file: 'nodes/CryptoSettlement/record/moneyClasses.ts' },
+];
+
+/**
+ * Two or more of the names as a list in a sentence ("pending or processing", "USDT, USDC or BTC",
+ * "**rejected**, `reversed` or 'cancelled'"), which a name the table gains would leave stale.
+ */
+const listIn = (names: string[]) => {
+	const name = `(?<![\\w-])[*\`'"]*(?:${names.join('|')})[*\`'"]*(?![\\w-])`;
+	return new RegExp(`${name}(?:\\s*(?:,|/|\\||→|,?\\s+(?:or|and|nor))\\s*${name})+`, 'g');
+};
+const namesOf = (list: string, names: string[]) => list.match(new RegExp(`(?<![\\w-])(?:${names.join('|')})(?![\\w-])`, 'g')) ?? [];
+
+function sourcesUnder(dir: string): string[] {
+	return fs.readdirSync(path.join(docs.ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const file = `${dir}/${entry.name}`;
+		return entry.isDirectory() ? sourcesUnder(file) : file.endsWith('.ts') ? [file] : [];
+	});
+}
+const PACKAGE_SOURCES = [...sourcesUnder('nodes'), ...sourcesUnder('credentials')];
+
+/** The lists by hand in a source: in its strings' text, and as code (an array, a union type, a chain of || or &&). */
+function handListsIn(file: string, text = read(file)): string[] {
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const where = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+	const literal = (node: ts.Node) => (ts.isStringLiteral(node) ? node.text : ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal) ? node.literal.text : undefined);
+	const isChain = (node: ts.Node): node is ts.BinaryExpression =>
+		ts.isBinaryExpression(node) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken].includes(node.operatorToken.kind);
+	const literalsUnder = (node: ts.Node): string[] => [...(ts.isStringLiteral(node) ? [node.text] : []), ...node.getChildren(source).flatMap(literalsUnder)];
+	const visit = (node: ts.Node) => {
+		const strings = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node) ? [node.text] : [];
+		const code = ts.isArrayLiteralExpression(node)
+			? node.elements.map(literal)
+			: ts.isUnionTypeNode(node)
+				? node.types.map(literal)
+				: isChain(node) && !(isChain(node.parent) && node.parent.operatorToken.kind === node.operatorToken.kind)
+					? literalsUnder(node)
+					: [];
+		for (const { what, names, file: owner } of OWNED) {
+			for (const text of strings) for (const [list] of text.matchAll(listIn(names))) found.push(`${where(node)} lists ${what} in a string: "${list}"`);
+			const listed = code.filter((value) => value !== undefined && names.includes(value));
+			if (file !== owner && listed.length > 1) found.push(`${where(node)} lists ${what} in code: ${listed.join(', ')}`);
+		}
+		// A decision by a class's name rather than by its column in MONEY_CLASSES.
+		if (ts.isBinaryExpression(node) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind)) {
+			const [value, other] = ts.isStringLiteral(node.right) ? [node.right.text, node.left] : ts.isStringLiteral(node.left) ? [node.left.text, node.right] : [];
+			if (value !== undefined && other && /\bmoney$/.test(other.getText(source)) && value in MONEY_CLASSES) found.push(`${where(node)} decides by the money class '${value}' by name`);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+test.each(PACKAGE_SOURCES)('%s lists no statuses, tokens or money classes by hand, in its strings or its code', (file) => {
+	expect(handListsIn(file)).toEqual([]);
+});
+
+test('the check of the sources sees a list by hand in a string, in code and a decision by a class name', () => {
+	const sample = [
+		"const a = 'A withdrawal pending or processing';",
+		"const b = `Send USDT, USDC or ${'BTC'}`;",
+		"const c = ['rejected', 'reversed'];",
+		"type D = 'USDT' | 'USDC';",
+		"const e = (token: string) => token === 'USDT' || token === 'USDC';",
+		"const f = (spec: { money: string }) => spec.money === 'destination';",
+		"const g = 'pending'; const h = 'a pending withdrawal or a completed deposit'; const i = 'USDT on TRC20';",
+	].join('\n');
+	expect(handListsIn('nodes/sample.ts', sample)).toEqual([
+		'nodes/sample.ts:1 lists statuses in a string: "pending or processing"',
+		'nodes/sample.ts:2 lists tokens in a string: "USDT, USDC"',
+		'nodes/sample.ts:3 lists statuses in code: rejected, reversed',
+		'nodes/sample.ts:4 lists tokens in code: USDT, USDC',
+		'nodes/sample.ts:5 lists tokens in code: USDT, USDC',
+		"nodes/sample.ts:6 decides by the money class 'destination' by name",
+	]);
+});
+
+/**
+ * The templates cannot import the records, so a list of statuses there is one the records derive
+ * (in the table's order), checked here: a status the table gains or moves fails the template.
+ */
+const DERIVED_LISTS = Object.entries(LIFECYCLES).flatMap(([kind, statuses]) => {
+	const where = (keep: (entry: { open: boolean; refunded?: boolean }) => boolean) =>
+		Object.entries(statuses as Record<string, { open: boolean; refunded?: boolean }>)
+			.filter(([, entry]) => keep(entry))
+			.map(([status]) => status);
+	return [
+		{ name: `every ${kind} status`, statuses: Object.keys(statuses) },
+		{ name: `the open ${kind} statuses`, statuses: where((entry) => entry.open) },
+		{ name: `the refunded ${kind} statuses`, statuses: where((entry) => entry.refunded === true) },
+	].filter((list) => list.statuses.length > 1);
+});
+const TEMPLATES = fs.readdirSync(path.join(docs.ROOT, 'templates')).filter((file) => /\.(json|md)$/.test(file)).map((file) => `templates/${file}`);
+
+/** Every string of a template: a workflow's notes, expressions and code, or a README whole. */
+function textsOf(file: string): string[] {
+	const strings = (value: unknown): string[] =>
+		typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+	return file.endsWith('.json') ? strings(JSON.parse(read(file))) : [read(file)];
+}
+
+/** The lists of statuses or tokens in a template's texts that no record derives. */
+function templateHandLists(texts: string[]): string[] {
+	const [statuses, tokens] = OWNED;
+	const derived = new Set([...DERIVED_LISTS.map((list) => list.statuses.join(',')), [...TOKENS].join(',')]);
+	return texts.flatMap((text) =>
+		[statuses, tokens].flatMap(({ names }) => [...text.matchAll(listIn(names))].map(([list]) => list).filter((list) => !derived.has(namesOf(list, names).join(',')))),
+	);
+}
+
+test.each(TEMPLATES)('%s lists statuses and tokens only as the records derive them', (file) => {
+	expect(templateHandLists(textsOf(file))).toEqual([]);
+});
+
+test('the check of the templates sees a list of statuses the records do not derive', () => {
+	const refunded = DERIVED_LISTS.find((list) => list.name === 'the refunded withdrawal statuses')?.statuses ?? [];
+	expect(refunded.length).toBeGreaterThan(1);
+	const asWritten = `${refunded.slice(0, -1).join(', ')} or ${refunded[refunded.length - 1]}`;
+	expect(templateHandLists([`**refunded** (${asWritten})`, "['pending', 'processing'].includes(status)"])).toEqual([]);
+	expect(templateHandLists([`refunded (${refunded.slice(1).join(' or ')})`, "['pending', 'completed']", 'USDT or USDC'])).toEqual([
+		refunded.slice(1).join(' or '),
+		"'pending', 'completed'",
+		'USDT or USDC',
+	]);
 });
 
 /** Event names the docs use on purpose as ones the service does not send (All Events passes them). */

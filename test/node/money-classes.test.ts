@@ -5,6 +5,7 @@
  * agent's tool with agent payments off and on. A refusal comes before any request.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { AGENT_TOOL_HINT } from '../../nodes/CryptoSettlement/operations/withdrawal';
 import { fieldOf } from '../../nodes/CryptoSettlement/record/description';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { MONEY_CLASSES } from '../../nodes/CryptoSettlement/record/moneyClasses';
@@ -234,4 +235,11 @@ describe('Wallet → Create with a settlement bank', () => {
 			{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop', ...fields } },
 		]);
 	});
+});
+
+test("the agent tool's hint says what every class refused to agents does, in the table's words", () => {
+	// A class added to the table with `refusedToAgents` is in the hint without an edit of the hint.
+	const refused = Object.values(MONEY_CLASSES).filter((row) => 'refusedToAgents' in row);
+	expect(refused.length).toBeGreaterThan(1);
+	for (const row of refused) expect(AGENT_TOOL_HINT).toContain(row.does);
 });

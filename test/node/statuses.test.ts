@@ -1,5 +1,5 @@
 /**
- * Statuses and their events live in one table (fields/rules.ts, LIFECYCLES): the webhook
+ * Statuses and their events live in one table (service/catalog.ts, LIFECYCLES): the webhook
  * trigger's Events and confirmation ranks, and the Status filters, are read from it.
  */
 import { LIFECYCLES } from '../../nodes/service/catalog';

@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { CHAIN_OF_NETWORK } from './rules';
-import { CRYPTO_DECIMALS, FEE_LEVELS, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
+import { CRYPTO_DECIMALS, FEE_LEVELS, listed, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields
@@ -254,9 +254,9 @@ export const BANK_ACCOUNT_ID = locator('bankAccountId', 'Bank Account', 'searchB
 
 // ---- tokens, networks, fees and amounts (docs/api.md, "Field rules") ------------------------------
 
-/** Token, then its network (USDT, USDC) or, for withdrawals, its fee level (BTC, LTC, DOGE, BCH). */
+/** Token, then its network (a stablecoin's) or, for withdrawals, its fee level (a UTXO coin's). */
 export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
-	const networks = (['USDT', 'USDC'] as const).map(
+	const networks = STABLECOINS.map(
 		(token): INodeProperties => ({
 			displayName: 'Network',
 			name: 'network',
@@ -295,7 +295,7 @@ const TOKEN: INodeProperties = {
 	options: upperOptions(TOKENS),
 	required: true,
 	default: 'USDT',
-	description: 'USDT and USDC need a network; BTC, LTC, DOGE and BCH need a fee level instead',
+	description: `${listed(STABLECOINS, 'and')} need a network; ${listed(UTXO_TOKENS, 'and')} need a fee level instead`,
 };
 
 export const WALLET_ADDRESS = requiredText('walletAddress', 'Wallet Address', {

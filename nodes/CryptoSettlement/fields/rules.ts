@@ -5,7 +5,7 @@
  * local fake API also reads; the fake judges with its own code, never with these checks.
  */
 
-import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, TOKENS, USD_DECIMALS, type Token } from '../../service/catalog';
+import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, type Stablecoin, type Token } from '../../service/catalog';
 
 
 /** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
@@ -25,8 +25,9 @@ export interface Violation {
 	value?: unknown;
 }
 
-export function isStablecoin(token: unknown): token is 'USDT' | 'USDC' {
-	return token === 'USDT' || token === 'USDC';
+/** Whether a token is a stablecoin (catalog STABLECOINS): it takes a network, and no fee level. */
+export function isStablecoin(token: unknown): token is Stablecoin {
+	return (STABLECOINS as readonly unknown[]).includes(token);
 }
 
 function isBlank(value: unknown): boolean {

@@ -10,7 +10,7 @@ import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
 import { fieldOf } from '../record/description';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
-import { MONEY_CLASSES, type MoneyClass, type RefusedToAgents } from '../record/moneyClasses';
+import { MONEY_CLASSES, NEVER_FOR_AGENTS, refusedToAgents, type MoneyClass } from '../record/moneyClasses';
 import { isStablecoin } from '../fields/rules';
 import { NETWORKS_BY_TOKEN, TOKENS } from '../../service/catalog';
 import { isObject, scalarText } from '../../service/values';
@@ -385,15 +385,6 @@ async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall):
 	});
 }
 
-/** Whether a class is one AI agents may never run (the table's `refusedToAgents`). */
-const refusedToAgents = (money: MoneyClass): money is RefusedToAgents => 'refusedToAgents' in MONEY_CLASSES[money];
-
-/** What AI agents may never do through this node, in words, from the table. */
-const NEVER_FOR_AGENTS = (Object.keys(MONEY_CLASSES) as MoneyClass[])
-	.filter(refusedToAgents)
-	.map((money) => MONEY_CLASSES[money].does)
-	.join(', or ');
-
 /**
  * What this item can do to money, and the operation's name for it: the record's `moneyWith` class
  * when the item adds any of its fields to 'Additional Fields' (named by their labels), else its
@@ -410,25 +401,25 @@ function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: st
 
 /**
  * Refuses, before any request, an operation that this run may not run at all by what it can do to
- * money (its record's `money`, or `moneyWith` by the item's Additional Fields): an AI agent never
- * changes where money goes, settings, or replays events; with Allowed Destinations restricted, no
- * operation through this credential changes where money goes, so the credential cannot add a
- * destination and then pay it. Payments are checked item by item with the batch (checkGuardrails);
- * reads are always allowed.
+ * money (its record's `money`, or `moneyWith` by the item's Additional Fields), as the class's row
+ * of MONEY_CLASSES says: an AI agent never runs a class with `refusedToAgents` (changing where money
+ * goes, settings, replaying events); with Allowed Destinations restricted, no operation through this
+ * credential runs a class `refusedUnderRestrictedDestinations` (changing where money goes), so the
+ * credential cannot add a destination and then pay it. Payments are checked item by item with the
+ * batch (checkGuardrails); reads are always allowed.
  */
 export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, title: string, credentials: IDataObject): void {
 	const { money, name } = moneyOfItem(ctx, spec, title);
-	if (!refusedToAgents(money)) return;
 	const fail = (message: string, description: string) => {
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 	};
-	if (isAgentRun(ctx)) {
+	if (refusedToAgents(money) && isAgentRun(ctx)) {
 		fail(
 			`This tool may not ${MONEY_CLASSES[money].refusedToAgents} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
 			`Through this node an AI agent may read, quote and check, and pay only where the credential allows agent payments; anything that ${NEVER_FOR_AGENTS}, is left to people, in a workflow without an agent. Nothing was sent.`,
 		);
 	}
-	if (money !== 'destination') return;
+	if (!MONEY_CLASSES[money].refusedUnderRestrictedDestinations) return;
 	const rails = guardrailsOf(credentials);
 	const misread = rails.misread.find((entry) => entry.name === 'destinations');
 	if (misread) fail(misreadText(misread), whereIs('destinations'));

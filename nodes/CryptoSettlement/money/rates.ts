@@ -5,6 +5,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { isObject, scalarText } from '../../service/values';
 import type { Payment } from '../record/record';
+import { isStablecoin } from '../fields/rules';
 
 /**
  * The service's prices and local-currency rates, from its sell rates (read at most once per
@@ -28,7 +29,7 @@ export async function readRates(ctx: IExecuteSingleFunctions, http: HttpCall): P
 		const price = Number(entry.priceUSD);
 		if (symbol && Number.isFinite(price) && price > 0) rates.usdPerToken.set(symbol, price);
 		// A stablecoin's sell rate is the local currency per USD.
-		if ((symbol === 'USDT' || symbol === 'USDC') && isObject(entry.rate)) {
+		if (isStablecoin(symbol) && isObject(entry.rate)) {
 			for (const [currency, rate] of Object.entries(entry.rate)) {
 				if (Number(rate) > 0 && !rates.localPerUsd.has(currency.toUpperCase())) rates.localPerUsd.set(currency.toUpperCase(), Number(rate));
 			}

@@ -1,6 +1,7 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
 import { describeNode, describeSubtitle, type ResourceEntry } from '../record/description';
 import { CREDENTIAL_GUARDRAILS } from '../fields/fields';
+import { MONEY_CLASSES } from '../record/moneyClasses';
 import type { OperationSpec, ResourceSpecs } from '../record/record';
 import { account } from './account';
 import { asset } from './asset';
@@ -45,12 +46,13 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 );
 
 /**
- * The fields an operation's panel shows: its record's, after the credential's guardrails when it
- * moves money or changes where it goes (money/guardrailSummary.ts). The guardrails are no field
- * of the operation, which neither reads nor sends them.
+ * The fields an operation's panel shows: its record's, after the credential's guardrails when its
+ * class says so (MONEY_CLASSES `showsGuardrails`: it moves money or changes where it goes;
+ * money/guardrailSummary.ts). The guardrails are no field of the operation, which neither reads nor
+ * sends them.
  */
 export const shownFields = (spec: OperationSpec): INodeProperties[] =>
-	spec.money === 'pays' || spec.money === 'destination' ? [CREDENTIAL_GUARDRAILS, ...spec.fields] : spec.fields;
+	MONEY_CLASSES[spec.money].showsGuardrails ? [CREDENTIAL_GUARDRAILS, ...spec.fields] : spec.fields;
 
 /** The records as the panel shows them. */
 const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(

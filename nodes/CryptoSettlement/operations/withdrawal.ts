@@ -15,8 +15,9 @@ import {
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
-import { TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
+import { listed, TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
 import { recordFilter } from '../record/filters';
+import { NEVER_FOR_AGENTS } from '../record/moneyClasses';
 import { explainWithLimits } from '../money/limits';
 import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
@@ -72,11 +73,12 @@ export const EMPTY_EXTERNAL_ID_HINT =
 
 /**
  * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (operations/index.ts):
- * what an agent may do with a credential. The Credential Guardrails field shows what the
+ * what an agent may do with a credential, and what it may never do (the classes of MONEY_CLASSES
+ * refused to agents, so a new class updates it). The Credential Guardrails field shows what the
  * selected credential allows (money/guardrailSummary.ts).
  */
 export const AGENT_TOOL_HINT =
-	"As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations), shown under Credential Guardrails. An agent never changes where money goes. Reads are always allowed.";
+	`As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations), shown under Credential Guardrails. An agent never ${NEVER_FOR_AGENTS}. Reads are always allowed.`;
 
 /**
  * Shown on an operation that pays, outside an agent's tool, while Dry Run is off
@@ -147,7 +149,7 @@ export const withdrawal: ResourceSpecs = {
 		option: {
 			name: 'Create Crypto',
 			action: 'Create a crypto withdrawal',
-			description: 'Send USDT, USDC, BTC, LTC, DOGE or BCH to an external address',
+			description: `Send ${listed(TOKENS, 'or')} to an external address`,
 		},
 		method: 'POST',
 		path: '/payments/withdraw/address',

@@ -53,77 +53,103 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		// Resource and operation take no expressions (noDataExpression): their stored values are
-		// read directly, which spares two parameter resolutions per item.
-		const { resource: storedResource, operation: storedOperation } = this.getNode().parameters;
-		let spec = specOf(resources, storedResource, storedOperation);
-		const resource = spec ? String(storedResource) : (this.getNodeParameter('resource') as string);
-		const operation = spec ? String(storedOperation) : (this.getNodeParameter('operation') as string);
-		spec ??= specOf(resources, resource, operation);
-		const itemIndex = this.getItemIndex();
-		if (!spec) {
-			throw new NodeOperationError(this.getNode(), `Unknown operation '${operation}' of resource '${resource}'`, {
-				itemIndex,
-			});
-		}
-		const retry = RETRY_OF_KIND[spec.kind];
+		const { spec, title } = operationOf(this, resources);
 		// Writes that must not repeat join the run's batch now, in item order, before anything is awaited.
-		const batch = retry === 'safe' ? undefined : joinBatch(this);
+		const batch = RETRY_OF_KIND[spec.kind] === 'safe' ? undefined : joinBatch(this);
 		let secrets: string[] = [];
-		let records: IDataObject[];
-		let reported: INodeExecutionData[] | undefined;
+		let outcome: Outcome;
 		try {
 			const credentials = await credentialsOf(this);
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
-			checkMoneyClass(this, spec, `${resources[resource].name} → ${spec.option.name}`, credentials);
-			const http = createHttpCall(this, requestData);
-			if (batch) {
-				const parts = await planItem(this, batch, spec, http);
-				// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
-				const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
-					? lookUpAhead(this, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(itemIndex))
-					: undefined;
-				records = await sendInTurn(
-					this,
-					batch,
-					parts,
-					async (turn) => await perform(this, spec, parts, http, { turn, ahead }),
-					retry === 'withdrawal',
-				);
-			} else if (spec.kind === 'report') {
-				reported = await spec.report(new Params(this, spec), http, (value) => redact(value, secrets));
-				records = [];
-			} else {
-				const params = new Params(this, spec);
-				records = await perform(this, spec, spec.build ? await spec.build(params) : {}, http, { params });
-			}
+			checkMoneyClass(this, spec, title, credentials);
+			outcome = await runItem(this, spec, createHttpCall(this, requestData), batch, secrets);
 		} catch (error) {
-			batch?.settle(itemIndex, { state: 'invalid' });
-			await spec.explainError?.(this, error);
-			const redacted = redactError(error, secrets);
-			if (this.continueOnFail()) {
-				// The error item keeps its row's identity: pairedItem, and a message naming the row
-				// (counted from 1) and its External ID, so a reconciler knows which payout failed. Only
-				// `error` and `message`: n8n (1.x and 2.x) routes exactly such items to the error output,
-				// merged with the input row's fields, and replaces the JSON of an item carrying an error
-				// object with the bare message.
-				const { message, description } = redacted as { message?: string; description?: string };
-				const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
-				return [{ json: { error: String(message), message: withItsRow(error, row, description ?? String(message)) }, pairedItem: { item: itemIndex } }];
-			}
-			// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
-			if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
-			throw redacted;
+			return await failedItem(this, spec, error, secrets, batch);
 		}
-		if (reported) {
-			// A report's items may carry a file (binary); their JSON is redacted like every record.
-			const json = redact(reported.map((item) => item.json), secrets);
-			return reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
-		}
-		records = redact(spec.output ? records.map(spec.output) : records, secrets);
-		return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		return itemsOf(spec, outcome, secrets, this.getItemIndex());
 	};
+}
+
+type Batch = ReturnType<typeof joinBatch>;
+
+/** What an item's run gives: records (shaped by the record's `output`), or a report's items. */
+type Outcome = { records: IDataObject[] } | { reported: INodeExecutionData[] };
+
+/** The item's operation record and its title ("Withdrawal → Get"); an unknown one is refused. */
+function operationOf(ctx: IExecuteSingleFunctions, resources: Record<string, ResourceEntry>): { spec: OperationSpec; title: string } {
+	// Resource and operation take no expressions (noDataExpression): their stored values are
+	// read directly, which spares two parameter resolutions per item.
+	const { resource: storedResource, operation: storedOperation } = ctx.getNode().parameters;
+	let spec = specOf(resources, storedResource, storedOperation);
+	const resource = spec ? String(storedResource) : (ctx.getNodeParameter('resource') as string);
+	const operation = spec ? String(storedOperation) : (ctx.getNodeParameter('operation') as string);
+	spec ??= specOf(resources, resource, operation);
+	if (!spec) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown operation '${operation}' of resource '${resource}'`, {
+			itemIndex: ctx.getItemIndex(),
+		});
+	}
+	return { spec, title: `${resources[resource].name} → ${spec.option.name}` };
+}
+
+/** The item's run, by how its operation runs: a write in the run's batch, a report, or a plain request. */
+async function runItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch | undefined, secrets: string[]): Promise<Outcome> {
+	if (batch) return { records: await runInBatch(ctx, spec, http, batch) };
+	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http, (value) => redact(value, secrets)) };
+	const params = new Params(ctx, spec);
+	return { records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }) };
+}
+
+/** A write that must not repeat: planned with the run's batch, then sent in its turn (pipeline/batch.ts). */
+async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch): Promise<IDataObject[]> {
+	const parts = await planItem(ctx, batch, spec, http);
+	// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
+	const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
+		? lookUpAhead(ctx, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(ctx.getItemIndex()))
+		: undefined;
+	return await sendInTurn(
+		ctx,
+		batch,
+		parts,
+		async (turn) => await perform(ctx, spec, parts, http, { turn, ahead }),
+		RETRY_OF_KIND[spec.kind] === 'withdrawal',
+	);
+}
+
+/**
+ * A failed item: its place in the batch settled, its error explained and redacted, then output as
+ * an error item under Continue On Fail, else raised.
+ */
+async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, error: unknown, secrets: string[], batch: Batch | undefined): Promise<INodeExecutionData[]> {
+	const itemIndex = ctx.getItemIndex();
+	batch?.settle(itemIndex, { state: 'invalid' });
+	await spec.explainError?.(ctx, error);
+	const redacted = redactError(error, secrets);
+	if (ctx.continueOnFail()) {
+		// The error item keeps its row's identity: pairedItem, and a message naming the row
+		// (counted from 1) and its External ID, so a reconciler knows which payout failed. Only
+		// `error` and `message`: n8n (1.x and 2.x) routes exactly such items to the error output,
+		// merged with the input row's fields, and replaces the JSON of an item carrying an error
+		// object with the bare message.
+		const { message, description } = redacted as { message?: string; description?: string };
+		const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
+		return [{ json: { error: String(message), message: withItsRow(error, row, description ?? String(message)) }, pairedItem: { item: itemIndex } }];
+	}
+	// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
+	if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
+	throw redacted;
+}
+
+/** The item's output, redacted, each item paired with its input item. */
+function itemsOf(spec: OperationSpec, outcome: Outcome, secrets: string[], itemIndex: number): INodeExecutionData[] {
+	if ('reported' in outcome) {
+		// A report's items may carry a file (binary); their JSON is redacted like every record.
+		const json = redact(outcome.reported.map((item) => item.json), secrets);
+		return outcome.reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
+	}
+	const records = redact(spec.output ? outcome.records.map(spec.output) : outcome.records, secrets);
+	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
 /** One item's request(s), by the operation's kind. */

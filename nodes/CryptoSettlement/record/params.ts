@@ -3,9 +3,9 @@ import { fieldOf } from './description';
 import { checkRequired, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
 import { namingItsRow, rowOf, scalarText } from '../../service/values';
+import { listed, STABLECOINS, UTXO_TOKENS } from '../../service/catalog';
 
-const NETWORK_HINT =
-	" 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for USDT and USDC, a fee level only for BTC, LTC, DOGE and BCH (empty otherwise).";
+const NETWORK_HINT = ` 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for ${listed(STABLECOINS, 'and')}, a fee level only for ${listed(UTXO_TOKENS, 'and')} (empty otherwise).`;
 
 /** Values never repeated in an error message. */
 const SECRET_FIELDS = new Set(['pin']);
