@@ -4,6 +4,7 @@ import type { HttpCall } from '../../service/api';
 import { header } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import { scalarText, tradeIdOf } from '../../service/values';
+import { DAY_MS, utcDayStart } from '../../service/utcDay';
 import { maxPagesFor } from '../engine/lists';
 import { movingWords, walkList, type Walked } from '../engine/walk';
 import { valueUsd, type Rates } from './rates';
@@ -25,8 +26,6 @@ import { valueUsd, type Rates } from './rates';
  */
 export const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
 
-const DAY_MS = 86_400_000;
-
 /** The page size of these reads (the largest the service answers in full, as Withdrawal → Get Many reads). */
 export const WITHDRAWALS_PAGE_SIZE = 100;
 
@@ -45,8 +44,7 @@ function todayStart(dateHeader: string | undefined, now: number): number {
 			`the service's clock (Date: ${String(dateHeader)}) is ${Math.abs(minutes)} minutes ${minutes > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the ${SERVICE_CLOCK_SKEW_MS / 60_000} minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
 		);
 	}
-	const today = new Date(Number.isFinite(told) ? told : now);
-	return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+	return utcDayStart(Number.isFinite(told) ? told : now);
 }
 
 /**
