@@ -222,7 +222,7 @@ export class N8n {
 	}
 
 	/**
-	 * Starts `n8n worker` (queue mode) in the background. Resolves { proc, stop() } once its health
+	 * Starts `n8n worker` (queue mode) in the background. Resolves { proc, stop({ graceMs }) } once its health
 	 * server (on a free loopback port) says it is ready for jobs.
 	 */
 	async startWorker({ concurrency = 5, logFile, nodeArgs = [], timeoutMs = 180000 } = {}) {
@@ -242,7 +242,7 @@ export class N8n {
 			},
 			{ timeoutMs, intervalMs: 500, what: `n8n worker ready (health port ${healthPort})` },
 		);
-		return { proc: child, stop: () => stopProcess(child) };
+		return { proc: child, stop: ({ graceMs } = {}) => stopProcess(child, graceMs) };
 	}
 
 	/** Starts `n8n start` in the background; resolves once /healthz answers. `nodeArgs` go to Node (e.g. --cpu-prof). */

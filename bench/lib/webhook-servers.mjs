@@ -9,6 +9,8 @@ function serve() {
 	/** Executions seen by the sink: delivery id → how many times. */
 	const executions = new Map();
 	let lookups = 0;
+	/** Connections whose first request was a lookup: how well Confirm With API's client reuses them (keep-alive). */
+	let lookupConnections = 0;
 	const json = (res, status, payload) => {
 		const body = JSON.stringify(payload);
 		res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -16,6 +18,8 @@ function serve() {
 	};
 	const server = http.createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
 		const url = new URL(req.url, 'http://bench');
+		const firstOnSocket = !req.socket.benchSeen;
+		req.socket.benchSeen = true;
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -23,6 +27,7 @@ function serve() {
 			const trade = /^\/v1\/trades\/transactions\/([^/]+)$/.exec(url.pathname);
 			if (req.method === 'GET' && trade) {
 				lookups++;
+				if (firstOnSocket) lookupConnections++;
 				const id = decodeURIComponent(trade[1]);
 				// Deposits of one token to 20 customers' wallets: the trigger names the token and the
 				// customer (docs/trigger.md, "The item") from the asset list and each wallet, read once.
@@ -58,7 +63,7 @@ function serve() {
 					total += count;
 					if (count > 1) repeated.push(id);
 				}
-				return json(res, 200, { distinct, total, repeated: repeated.slice(0, 10), lookups });
+				return json(res, 200, { distinct, total, repeated: repeated.slice(0, 10), lookups, lookupConnections });
 			}
 			return json(res, 404, { success: false, message: 'not found', data: {} });
 		});

@@ -1,5 +1,6 @@
-// The webhook bench's workflows: n8n's own Webhook node (POST, respond immediately) and this
-// package's trigger, each followed by one HTTP Request node posting the delivery id to the sink.
+// The webhook bench's workflows: n8n's own Webhook node (POST, respond immediately), this package's
+// trigger, and the trigger's default checks built by hand from n8n's own nodes, each followed by one
+// HTTP Request node posting the delivery id to the sink.
 
 export const CREDENTIAL = { id: 'csBenchCred00001', name: 'Crypto Settlement Bench' };
 /** Fixture secrets of the bench's throwaway n8n (built at runtime: not real secrets). */
@@ -13,6 +14,20 @@ export function benchCredential(apiUrl) {
 		data: { appId: 'bench-app', appSecret: APP_SECRET, environment: 'sandbox', baseUrl: apiUrl, pin: '', webhookSecret: WEBHOOK_SECRET },
 	};
 }
+
+/** The hand-built row's credentials: the Webhook node's Header Auth (the secret) and the lookup's headers. */
+const SECRET_HEADER_CREDENTIAL = { id: 'csBenchHeader001', name: 'Bench webhook secret' };
+const API_HEADERS_CREDENTIAL = { id: 'csBenchApiHdrs01', name: 'Bench API headers' };
+
+export function handBuiltCredentials() {
+	return [
+		{ ...SECRET_HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'x-webhook-secret', value: WEBHOOK_SECRET } },
+		{ ...API_HEADERS_CREDENTIAL, type: 'httpCustomAuth', data: { json: JSON.stringify({ headers: { 'x-app-id': 'bench-app', 'x-app-secret': APP_SECRET } }) } },
+	];
+}
+
+/** The Data Table the hand-built row remembers deliveries in (created through n8n's REST API). */
+export const HAND_BUILT_TABLE = { name: 'bench_deliveries', columns: [{ name: 'deliveryKey', type: 'string' }] };
 
 function sinkNode(sinkUrl, idExpression) {
 	return {
@@ -28,27 +43,97 @@ function sinkNode(sinkUrl, idExpression) {
 		name: 'Post to Sink',
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		position: [220, 0],
 	};
 }
 
-function workflow(id, name, trigger, sink) {
-	return {
-		id,
-		name,
-		active: false,
-		nodes: [trigger, sink],
-		connections: { [trigger.name]: { main: [[{ node: sink.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
+/** A workflow of nodes connected in a line (an IF's true branch is its first output). */
+function workflow(id, name, ...nodes) {
+	const connections = {};
+	nodes.forEach((node, i) => {
+		node.position = [i * 220, 0];
+		if (i > 0) connections[nodes[i - 1].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	});
+	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+/**
+ * What a merchant builds by hand for the trigger's default options (docs/speed.md): n8n's Webhook
+ * node checking the secret header (Header Auth), an HTTP Request reading the record from the API, an
+ * IF that the record has the delivery's status, a Data Table check that the delivery was not seen
+ * and an insert of its key, then the answer. Like the trigger, it answers only once it is done with
+ * the delivery (Respond: Using 'Respond to Webhook' node), so a lookup that fails answers an error
+ * and the service retries; answering at once would lose such a delivery.
+ */
+function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOnce = false }) {
+	const delivery = "$('Webhook').item.json.body";
+	const webhook = {
+		parameters: { httpMethod: 'POST', path: webhookPath, authentication: 'headerAuth', responseMode: respondAtOnce ? 'onReceived' : 'responseNode', options: {} },
+		id: `${id}-webhook`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
+		credentials: { httpHeaderAuth: SECRET_HEADER_CREDENTIAL },
 	};
+	const lookup = {
+		parameters: {
+			url: `={{ '${apiUrl}/trades/transactions/' + encodeURIComponent($json.body.id) }}`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpCustomAuth',
+			options: {},
+		},
+		id: `${id}-lookup`,
+		name: 'Confirm With API',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		credentials: { httpCustomAuth: API_HEADERS_CREDENTIAL },
+	};
+	const confirmed = {
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [{ id: `${id}-status`, leftValue: '={{ $json.data.status }}', rightValue: `={{ ${delivery}.status }}`, operator: { type: 'string', operation: 'equals' } }],
+				combinator: 'and',
+			},
+			options: {},
+		},
+		id: `${id}-if`,
+		name: 'Confirmed?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+	};
+	const table = { __rl: true, mode: 'name', value: HAND_BUILT_TABLE.name };
+	const key = `={{ ${delivery}.event + ':' + ${delivery}.id + ':' + ${delivery}.status }}`;
+	const notSeen = {
+		parameters: { resource: 'row', operation: 'rowNotExists', dataTableId: table, matchType: 'allConditions', filters: { conditions: [{ keyName: 'deliveryKey', condition: 'eq', keyValue: key }] } },
+		id: `${id}-seen`,
+		name: 'Not Seen Yet?',
+		type: 'n8n-nodes-base.dataTable',
+		typeVersion: 1,
+	};
+	const remember = {
+		parameters: { resource: 'row', operation: 'insert', dataTableId: table, columns: { mappingMode: 'defineBelow', value: { deliveryKey: key }, matchingColumns: [], schema: [] }, options: {} },
+		id: `${id}-remember`,
+		name: 'Remember Delivery',
+		type: 'n8n-nodes-base.dataTable',
+		typeVersion: 1,
+	};
+	const respond = {
+		parameters: { respondWith: 'json', responseBody: '{ "received": true }', options: {} },
+		id: `${id}-respond`,
+		name: 'Respond',
+		type: 'n8n-nodes-base.respondToWebhook',
+		typeVersion: 1.1,
+	};
+	const nodes = [webhook, lookup, confirmed, notSeen, remember, ...(respondAtOnce ? [] : [respond]), sinkNode(sinkUrl, `${delivery}.id`)];
+	return workflow(id, `bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`, ...nodes);
 }
 
 /**
  * The rows the bench compares. `url(base)` is where deliveries go; `expectsExecution` tells whether
  * an answered delivery must run the workflow once.
  */
-export function benchRows(sinkUrl) {
+export function benchRows(sinkUrl, apiUrl) {
 	const webhookPath = 'bench-webhook-node';
 	const triggerRow = (key, id, label, webhookId, parameters, typeVersion = 1.1) => {
 		const trigger = {
@@ -57,14 +142,13 @@ export function benchRows(sinkUrl) {
 			name: 'Crypto Settlement Trigger',
 			type: 'n8n-nodes-crypto-settlement.cryptoSettlementTrigger',
 			typeVersion,
-			position: [0, 0],
 			credentials: { cryptoSettlementApi: CREDENTIAL },
 			webhookId,
 		};
 		return {
 			key,
 			label,
-			dedupes: parameters.ignoreDuplicates !== false,
+			dedupes: parameters.ignoreDuplicates !== false ? 'static data' : undefined,
 			workflow: workflow(id, `bench: ${label}`, trigger, sinkNode(sinkUrl, '$json.id')),
 			url: (base) => `${base}/webhook/${webhookId}/webhook`,
 		};
@@ -75,7 +159,6 @@ export function benchRows(sinkUrl) {
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2.1,
-		position: [0, 0],
 		webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000001',
 	};
 	return {
@@ -84,6 +167,22 @@ export function benchRows(sinkUrl) {
 			label: 'n8n Webhook node (POST, respond immediately)',
 			workflow: workflow('csBenchWebhook01', 'bench: n8n Webhook node', webhookNode, sinkNode(sinkUrl, '$json.body.id')),
 			url: (base) => `${base}/webhook/${webhookPath}`,
+		},
+		handBuilt: {
+			key: 'handBuilt',
+			label: 'hand-built: Webhook (secret) → HTTP Request → IF → Data Table → Respond',
+			dedupes: 'data table',
+			viaRest: true,
+			workflow: handBuiltWorkflow(apiUrl, sinkUrl, { path: 'bench-hand-built', id: 'csBenchHandBlt01' }),
+			url: (base) => `${base}/webhook/bench-hand-built`,
+		},
+		handBuiltAtOnce: {
+			key: 'handBuiltAtOnce',
+			label: 'hand-built, answering at once (loses a delivery whose lookup fails)',
+			dedupes: 'data table',
+			viaRest: true,
+			workflow: handBuiltWorkflow(apiUrl, sinkUrl, { path: 'bench-hand-built-at-once', id: 'csBenchHandBlt02', respondAtOnce: true }),
+			url: (base) => `${base}/webhook/bench-hand-built-at-once`,
 		},
 		trigger: triggerRow('trigger', 'csBenchTrigger01', 'this trigger, default options (secret, Confirm With API, Ignore Duplicates)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000002', {}),
 		noConfirm: triggerRow('noConfirm', 'csBenchNoConfm01', 'this trigger, Confirm With API off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000003', { confirmWithApi: false }),
