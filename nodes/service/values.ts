@@ -70,3 +70,19 @@ export function tradeIdOf(value: unknown): string | undefined {
 	const text = value.trim();
 	return /^[A-Za-z0-9][\w-]*$/.test(text) && !/^(null|undefined|none|nil|false|true|nan|0+)$/i.test(text) ? text : undefined;
 }
+
+/**
+ * An option that takes an object (a collection field, or JSON text from an expression): the object,
+ * or undefined when it is neither.
+ */
+export function objectIn(value: unknown): Record<string, unknown> | undefined {
+	let object: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			object = JSON.parse(value) as unknown;
+		} catch {
+			return undefined;
+		}
+	}
+	return isObject(object) ? object : undefined;
+}

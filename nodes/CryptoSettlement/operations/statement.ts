@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
-import { scalarText } from '../../service/values';
+import { objectIn, scalarText } from '../../service/values';
 import { runOf } from '../engine/engine';
 import { optionsCollection, requiredText } from '../fields/fields';
 import type { Params } from '../record/params';
@@ -193,16 +193,9 @@ function choice<T extends string>(params: Params, name: string, values: readonly
 function payeeNamesOf(params: Params): Record<string, string> {
 	const value = optionsOf(params).payeeNames;
 	if (value === undefined || value === null || value === '') return {};
-	let object: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			object = JSON.parse(value) as unknown;
-		} catch {
-			object = undefined;
-		}
-	}
+	const object = objectIn(value);
 	const names: Record<string, string> = {};
-	if (object && typeof object === 'object' && !Array.isArray(object)) {
+	if (object) {
 		for (const [reference, name] of Object.entries(object)) if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
 		if (Object.keys(names).length === Object.keys(object).length) return names;
 	}

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { isObject, scalarText } from '../../service/values';
+import { isObject, objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
 import { cents, LINE_KINDS, numberIn, type DayLines, type Line } from './lines';
@@ -36,15 +36,8 @@ export function balancesInWords(balances: Record<string, number>): string {
 /** Balances as given (currency → amount), with currencies in capitals; or why they cannot be read. */
 export function readBalances(value: unknown): Record<string, number> | { error: string } {
 	if (value === undefined || value === null || value === '') return {};
-	let object: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			object = JSON.parse(value) as unknown;
-		} catch {
-			return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
-		}
-	}
-	if (!isObject(object)) return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
+	const object = objectIn(value);
+	if (!object) return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
 	const balances: Record<string, number> = {};
 	for (const [currency, amount] of Object.entries(object)) {
 		const number = numberIn(amount);
