@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { STATE_MAX_BYTES } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import { Emitted, eventsOf } from './exactly-once';
-import { trade } from './list-service';
 import { listServiceForEachTest } from './list-service-per-test';
 import { Poller } from './poll-harness';
 
@@ -19,14 +18,7 @@ const minute = 60_000;
 // n8n's clock is the test's (list-service-per-test.ts): a poll is never cut or abandoned for the machine's speed.
 const local = listServiceForEachTest(T0, { testClock: true });
 
-/** One minute of the service: `count` trades spread over it, the clock at its end. */
-function aMinuteOf(count: number): IDataObject[] {
-	const start = local.service.clock as number;
-	const added = Array.from({ length: count }, (_, i) => trade(++local.created, start + Math.floor(((i + 1) * minute) / (count + 1))));
-	local.service.records.trades.push(...added);
-	local.service.clock = start + minute;
-	return added;
-}
+const aMinuteOf = local.aMinuteOf;
 
 describe.each([
 	{ path: 'the same static-data object between polls (an active workflow)', restart: false },

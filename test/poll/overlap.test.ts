@@ -1,6 +1,5 @@
-import { sleep, type IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { Emitted, eventsOf } from './exactly-once';
-import { trade } from './list-service';
 import { listServiceForEachTest } from './list-service-per-test';
 import { Poller, type PollResult } from './poll-harness';
 
@@ -12,7 +11,6 @@ import { Poller, type PollResult } from './poll-harness';
  * second poll starts while the first one waits, whatever the machine's speed.
  */
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
-const minute = 60_000;
 
 const local = listServiceForEachTest(T0, { testClock: true });
 
@@ -21,13 +19,7 @@ async function until(done: () => boolean, turns = 2_000): Promise<void> {
 	for (let turn = 0; turn < turns && !done(); turn++) await sleep(1);
 }
 
-function aMinuteOf(count: number): IDataObject[] {
-	const start = local.service.clock as number;
-	const added = Array.from({ length: count }, (_, i) => trade(++local.created, start + Math.floor(((i + 1) * minute) / (count + 1))));
-	local.service.records.trades.push(...added);
-	local.service.clock = start + minute;
-	return added;
-}
+const aMinuteOf = local.aMinuteOf;
 
 describe.each([
 	{ name: 'one static data object (n8n 1.x, n8n 2.x without durable cursors)', stateCopies: false },

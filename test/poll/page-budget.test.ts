@@ -1,8 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { CryptoSettlementPollTrigger } from '../../nodes/CryptoSettlementPollTrigger/CryptoSettlementPollTrigger.node';
 import { MIN_PAGES } from '../../nodes/CryptoSettlementPollTrigger/poll';
 import { Emitted, eventsOf } from './exactly-once';
-import { trade } from './list-service';
 import { listServiceForEachTest } from './list-service-per-test';
 import { Poller } from './poll-harness';
 
@@ -15,13 +13,7 @@ const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 // n8n's clock is the test's (list-service-per-test.ts): a poll is never cut or abandoned for the machine's speed.
 const local = listServiceForEachTest(T0, { testClock: true });
 
-function aMinuteOf(count: number): IDataObject[] {
-	const start = local.service.clock as number;
-	const added = Array.from({ length: count }, (_, i) => trade(++local.created, start + Math.floor(((i + 1) * 60_000) / (count + 1))));
-	local.service.records.trades.push(...added);
-	local.service.clock = start + 60_000;
-	return added;
-}
+const aMinuteOf = local.aMinuteOf;
 
 /**
  * With `meta.totalDocs` the page is counted exactly: every poll reads records of the backlog. Without
