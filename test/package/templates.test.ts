@@ -291,6 +291,17 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		expect(loose).toEqual([]);
 	});
 
+	// n8n's Data Table "If Row Exists" / "If Row Does Not Exist" offer no operator (getSelectFields(…,
+	// skipOperator)): a condition's `condition` is dropped when n8n reads the parameters and every
+	// condition is "equals". A stored "not equal" there silently tests the opposite.
+	test.each(FILES)('%s: a Data Table row-exists check compares by equality only (it has no operator)', (file) => {
+		const operators = load(file)
+			.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable' && /^row(Not)?Exists$/.test(String(node.parameters.operation)))
+			.flatMap((node) => (((node.parameters.filters as IDataObject)?.conditions as IDataObject[]) ?? []).map((condition) => ({ node: node.name, condition: condition.condition })))
+			.filter(({ condition }) => condition !== undefined && condition !== 'eq');
+		expect(operators).toEqual([]);
+	});
+
 	test.each(FILES)('%s: a section with its picture in templates/README.md, and imported by npm start', (file) => {
 		const template = load(file);
 		const slug = file.replace(/\.json$/, '');
