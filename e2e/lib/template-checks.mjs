@@ -611,17 +611,19 @@ function parsedFile(format, text) {
 }
 
 /**
- * Issue 49 in a real n8n: the daily template run for three consecutive days and a quiet fourth, each
- * the morning after, against a fake API of its own whose clock the check moves a day at a time (n8n's
+ * Issue 49 in a real n8n: the daily template run for three consecutive days, a quiet fourth and a
+ * fifth, each the morning after, against a fake API of its own whose clock the check moves a day at a time (n8n's
  * clock cannot move: the day comes from Settings → statementDay, as a user sends a past day again).
  * Day 1 holds a payout refunded just after midnight and a deposit created at 23:58 and credited at
  * 00:03, so value dates decide the day. Each mailed file (one per currency; a Xero CSV on day 1, OFX
  * on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse / node-ofx-parser:
  * every movement is on exactly one day's file, the day it moved; day 1's opening balances are
- * derived (said so), days 2 and 3 open with yesterday's closing balances and balance.
+ * derived (said so), days 2 and 3 open with yesterday's closing balances and balance. The quiet day
+ * mails no file but says nothing moved, with its balances checked and kept, so the fifth day still
+ * opens with them and balances.
  */
 export async function statementDaysCheck({ n8n, smtp, collector, line }) {
-	await check('template "Send a daily … statement …" for three consecutive days (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, opening balances derived on day 1 and carried and checked on days 2 and 3', async () => {
+	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
 		const real = Date.now();
 		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
 		const days = [first, plusDays(first, 1), plusDays(first, 2)];
@@ -658,7 +660,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			assert(refund?.status === 'reversed' && refund.updatedAt.startsWith(days[1]), `the payout of ${days[0]}: ${JSON.stringify(refund)}`);
 			assert(credited?.status === 'completed' && credited.updatedAt.startsWith(days[1]), `the deposit of ${days[0]} 23:58: ${JSON.stringify(credited)}`);
 
-			const formats = { [days[0]]: 'xeroCsv', [days[1]]: 'ofx', [days[2]]: 'ofx', [quiet]: 'ofx' };
+			const formats = { [days[0]]: 'xeroCsv', [days[1]]: 'ofx', [days[2]]: 'ofx', [quiet]: 'ofx', [plusDays(quiet, 1)]: 'ofx' };
 			/** Runs the template the morning after `day` (the service's clock at 06:00), as the editor's Execute workflow runs it. */
 			const runFor = async (day) => {
 				clock = at(plusDays(day, 1), '06:00:00');
@@ -722,13 +724,25 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 				assert(onFiles.get(key)?.join(',') === day, `${key} on ${JSON.stringify(onFiles.get(key))}, want ${day}`);
 			}
 
-			// A quiet day: what the accountant gets.
+			// A quiet day: no file, an email saying nothing moved with the balances, and the balances kept,
+			// so the day after still opens with them and is checked.
 			const { run, before } = await runFor(quiet);
-			const quietItems = outputOf(run, 'Statement File');
-			await sleep(2000);
-			const quietMail = smtp.messages.slice(before).filter((m) => m.subject.includes(`statement for ${quiet}`));
+			assert(!outputOf(run, 'Email the Accountant').length, `${quiet}: a statement file was mailed on a day nothing moved`);
+			const [quietSummary] = outputOf(run, 'Quiet Day Summary');
+			assert(quietSummary?.openingBalancesSource === 'given' && quietSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(quietSummary.closingBalances)) === JSON.stringify(upper(previousClosing)), `${quiet}'s summary: ${JSON.stringify(quietSummary).slice(0, 400)}`);
+			const quietMail = await smtp.next((m) => m.subject.includes(`statement for ${quiet}: nothing moved`), { after: before, timeoutMs: 30000 });
+			const quietText = quietMail.parts.find((part) => part.type === 'text/html')?.text ?? '';
+			assert(quietMail.parts.every((part) => /^text\/(html|plain)$/.test(part.type)) && /Nothing moved/.test(quietText) && /Balanced/.test(quietText) && !/[{]"/.test(quietText), `${quietMail.subject}: ${quietMail.parts.map((p) => p.type).join(', ')} ${quietText.slice(0, 300)}`);
 			const keptQuiet = ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).find((row) => row.day === quiet);
-			said.push(`${quiet} (nothing moved): ${quietItems.length} file(s), ${quietMail.length} email(s), closing balances ${keptQuiet ? 'kept' : 'not kept'}`);
+			assert(keptQuiet && JSON.stringify(upper(JSON.parse(keptQuiet.closingBalances))) === JSON.stringify(upper(previousClosing)), `kept for ${quiet}: ${JSON.stringify(keptQuiet)}`);
+			said.push(`${quiet} (nothing moved): no file, "${quietMail.subject}", check ${quietSummary.balanceCheck.result}, balances kept`);
+			// The day after the quiet one opens with its balances and is checked.
+			const after = plusDays(quiet, 1);
+			service.seedDay({ day: after, records: 20, prefix: `e2e-${after}` });
+			const { run: afterRun } = await runFor(after);
+			const [afterSummary] = outputOf(afterRun, 'Statement File');
+			assert(afterSummary?.openingBalancesSource === 'given' && afterSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(afterSummary.openingBalances)) === JSON.stringify(upper(previousClosing)), `${after}'s summary: ${JSON.stringify(afterSummary).slice(0, 400)}`);
+			said.push(`${after}: opening given, check ${afterSummary.balanceCheck.result}`);
 			return `${expected.length} movements, each on exactly one day's file; ${said.join('; ')}`;
 		} finally {
 			await service.close();
