@@ -612,15 +612,15 @@ function parsedFile(format, text) {
 
 /**
  * Issue 49 in a real n8n: the daily template run for three consecutive days, a quiet fourth and a
- * fifth, each the morning after, against a fake API of its own whose clock the check moves a day at a time (n8n's
- * clock cannot move: the day comes from Settings → statementDay, as a user sends a past day again).
- * Day 1 holds a payout refunded just after midnight and a deposit created at 23:58 and credited at
- * 00:03, so value dates decide the day. Each mailed file (one per currency; a Xero CSV on day 1, OFX
- * on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse / node-ofx-parser:
- * every movement is on exactly one day's file, the day it moved; day 1's opening balances are
- * derived (said so), days 2 and 3 open with yesterday's closing balances and balance. The quiet day
- * mails no file but says nothing moved, with its balances checked and kept, so the fifth day still
- * opens with them and balances.
+ * fifth, each the morning after, against a fake API of its own whose clock the check moves a day at
+ * a time (n8n's clock cannot move: the day comes from Settings → statementDay, as a user sends a
+ * past day again). Day 1 holds a payout refunded just after midnight and a deposit created at 23:58
+ * and credited at 00:03, so value dates decide the day. Each mailed file (one per currency; a Xero
+ * CSV on day 1, OFX on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse /
+ * node-ofx-parser: every movement is on exactly one day's file, the day it moved; day 1's opening
+ * balances are derived (said so), days 2 and 3 open with yesterday's closing balances and balance.
+ * The quiet day mails no file but says nothing moved, with its balances checked and kept, so the
+ * fifth day still opens with them and balances.
  */
 export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
@@ -729,7 +729,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			const { run, before } = await runFor(quiet);
 			assert(!outputOf(run, 'Email the Accountant').length, `${quiet}: a statement file was mailed on a day nothing moved`);
 			const [quietSummary] = outputOf(run, 'Quiet Day Summary');
-			assert(quietSummary?.openingBalancesSource === 'given' && quietSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(quietSummary.closingBalances)) === JSON.stringify(upper(previousClosing)), `${quiet}'s summary: ${JSON.stringify(quietSummary).slice(0, 400)}`);
+			assert(quietSummary?.openingBalancesSource === 'given' && quietSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(quietSummary.closingBalances)) === JSON.stringify(upper(previousClosing)), `${quiet}'s summary: ${String(JSON.stringify(quietSummary)).slice(0, 400)} (the nodes that ran: ${Object.keys(run.runData).join(', ')})`);
 			const quietMail = await smtp.next((m) => m.subject.includes(`statement for ${quiet}: nothing moved`), { after: before, timeoutMs: 30000 });
 			const quietText = quietMail.parts.find((part) => part.type === 'text/html')?.text ?? '';
 			assert(quietMail.parts.every((part) => /^text\/(html|plain)$/.test(part.type)) && /Nothing moved/.test(quietText) && /Balanced/.test(quietText) && !/[{]"/.test(quietText), `${quietMail.subject}: ${quietMail.parts.map((p) => p.type).join(', ')} ${quietText.slice(0, 300)}`);
@@ -741,7 +741,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			service.seedDay({ day: after, records: 20, prefix: `e2e-${after}` });
 			const { run: afterRun } = await runFor(after);
 			const [afterSummary] = outputOf(afterRun, 'Statement File');
-			assert(afterSummary?.openingBalancesSource === 'given' && afterSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(afterSummary.openingBalances)) === JSON.stringify(upper(previousClosing)), `${after}'s summary: ${JSON.stringify(afterSummary).slice(0, 400)}`);
+			assert(afterSummary?.openingBalancesSource === 'given' && afterSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(afterSummary.openingBalances)) === JSON.stringify(upper(previousClosing)), `${after}'s summary: ${String(JSON.stringify(afterSummary)).slice(0, 400)}`);
 			said.push(`${after}: opening given, check ${afterSummary.balanceCheck.result}`);
 			return `${expected.length} movements, each on exactly one day's file; ${said.join('; ')}`;
 		} finally {
