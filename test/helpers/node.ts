@@ -2,7 +2,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import path from 'node:path';
-import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from '.';
+import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from './index';
 import type { OperationKind } from '../../nodes/CryptoSettlement/record/record';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
 import { CREDENTIAL_GUARDRAILS } from '../../nodes/CryptoSettlement/fields/fields';
-import { ACTION_NODE, loadPackage, PACKAGE_ROOT } from '.';
+import { ACTION_NODE, loadPackage, PACKAGE_ROOT } from './index';
 
 /**
  * Not fields of an operation: the selectors, n8n's own request options, and the field that only

@@ -13,7 +13,7 @@
  */
 import { PollContext, PollTriggerExecutor, TriggersAndPollers } from 'n8n-core';
 import { Workflow, type ICredentialDataDecryptedObject, type IDataObject, type INodeExecutionData, type INode } from 'n8n-workflow';
-import { loadPackage } from '..';
+import { loadPackage } from '../index';
 import { logInto, pollAdditionalData, pollTriggerNode, type PollResult } from './poll-harness';
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

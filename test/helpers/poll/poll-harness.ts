@@ -18,7 +18,7 @@ import {
 	type IWorkflowBase,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, PACKAGE_NAME } from '..';
+import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, PACKAGE_NAME } from '../index';
 
 export const POLL_NODE = `${PACKAGE_NAME}.cryptoSettlementPollTrigger`;
 export const POLL_NAME = 'Crypto Settlement Poll Trigger';

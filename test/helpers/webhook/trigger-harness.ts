@@ -34,7 +34,7 @@ import {
 	type WorkflowActivateMode,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, TRIGGER_NODE } from '..';
+import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, TRIGGER_NODE } from '../index';
 import { CREDENTIALS, TRIGGER_NAME, WEBHOOK_ID, WORKFLOW_ID } from './constants';
 import { withRecordingLogger } from './logs';
 import { buildRequest, FakeResponse, type Delivery } from './request';
