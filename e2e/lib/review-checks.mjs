@@ -146,7 +146,11 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		assert(offered?.properties?.amountUsd && offered?.properties?.externalId, `the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`);
 		assert(!sent(APPROVED.externalId).length, 'a payment was sent before the approval');
 		await followApprovalLink(approve);
-		await finished('review-approve');
+		// Asked again, the agent must be answered without a second email: one arriving first fails the check at once.
+		const askedAgain = email(APPROVED.externalId, smtp.messages.indexOf(first) + 1).then((again) => {
+			throw new Error(`the order already paid was asked about again: "${again.subject}"`);
+		}, () => new Promise(() => {}));
+		await Promise.race([finished('review-approve'), askedAgain]);
 		const [paid, again] = answers('review-approve').map(answerOf);
 		assert(paid?.result === 'paid' && paid.externalId === APPROVED.externalId && paid.withdrawalId, `first call gave back ${JSON.stringify(paid).slice(0, 300)}`);
 		assert(again?.result === 'already paid' && again.withdrawalId === paid.withdrawalId, `second call gave back ${JSON.stringify(again).slice(0, 300)}`);
