@@ -61,11 +61,12 @@ const LOCAL = {
 };
 const ref = ({ id, name }) => ({ id, name });
 /**
- * Each template's bindings: the safest credential (sandbox, limits, agents off), except the agent's
- * tool, which gets the one that lets agents pay (with a person's review).
+ * Each template's bindings: the safest credential (sandbox, limits, agents off), except the agent
+ * template, whose Dry Run and payment run in the run its tool starts: it gets the same limits with
+ * Allow Sub-Workflow Payments on (templates/README.md says why).
  */
 const templateBindings = (key) => ({
-	cryptoSettlementApi: ref(key === 'agentReview' ? START_CREDENTIALS.agentPays : START_CREDENTIALS.safest),
+	cryptoSettlementApi: ref(key === 'agentReview' ? START_CREDENTIALS.agentTemplate : START_CREDENTIALS.safest),
 	smtp: LOCAL.mailbox,
 	openAiApi: LOCAL.model,
 });
@@ -98,7 +99,7 @@ async function main() {
 	// 5. the fake API, posting its webhooks to the example trigger workflow's production URL
 	const workflows = {
 		...Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)])),
-		// the agent template needs n8n 2.x (human review for tools)
+		// the agent template needs n8n 2.x (a tool's sub-workflow that waits for an approval)
 		...Object.fromEntries(Object.keys(TEMPLATES).filter((key) => line === '2' || key !== 'agentReview').map((key) => [key, loadTemplate(key, templateBindings(key))])),
 	};
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
@@ -167,7 +168,7 @@ async function main() {
 				await n8n.activate(EXAMPLES.trigger);
 				step(`trigger workflow activated (${line === '1' ? 'n8n update:workflow --active=true' : 'n8n publish:workflow'})`);
 			}
-			// the agent template answers its webhook (human review for tools needs n8n 2.x)
+			// the agent template answers its webhook, and its tool runs its published version (n8n 2.x)
 			if (line === '2' && changed.some((wf) => wf.id === TEMPLATES.agentReview.id)) {
 				await n8n.activate(TEMPLATES.agentReview.id);
 				step('agent template published: it answers POST /webhook/payout-request');

@@ -26,7 +26,7 @@ export const TEMPLATES_DIR = path.join(REPO_ROOT, 'templates');
 
 /**
  * The templates (templates/README.md), imported inactive by `npm start` and the e2e under these
- * ids (a template file has none). `agentReview` needs n8n 2.x (human review for tools).
+ * ids (a template file has none). `agentReview` needs n8n 2.x (its tool's sub-workflow waits for an approval).
  */
 export const TEMPLATES = {
 	payVendors: { file: 'pay-vendors-from-a-sheet', id: 'csTplPayVendors1' },
@@ -121,18 +121,24 @@ export function triggerUrl(n8nBaseUrl, workflow) {
  * n8n's editor gives a node placed on the canvas (and a node opened without a credential) the
  * credential of its type updated last (n8n 2.41's useCanvasOperations and NodeCredentials.vue), so
  * the safest one, a sandbox with limits and agents off, is given the latest `updatedAt`. The templates use it too;
- * the examples keep the sandbox without limits, the agent template the one that lets agents pay.
+ * the examples keep the sandbox without limits, the agent template one that allows payments in a
+ * sub-workflow (its tool's run), agents' own payments off.
  */
 export const START_CREDENTIALS = {
 	safest: { id: 'csStartSafest001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; agents may not pay)', guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500 } },
 	examples: { id: CREDENTIAL_ID, name: 'Crypto Settlement Sandbox (no limits; agents may not pay)', guardrails: {} },
-	agentPays: { id: 'csStartAgentPay1', name: 'Crypto Settlement Sandbox (no limits; agents may pay, with review)', guardrails: { allowAgentPayments: true } },
+	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by email
+	agentTemplate: {
+		id: 'csStartAgentPay1',
+		name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; sub-workflow payments on, for the agent template; agents may not pay)',
+		guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500, allowSubWorkflowPayments: true },
+	},
 };
 
 /** START_CREDENTIALS pointing at a running sandbox, oldest first and the safest updated last (`now`). */
 export function startCredentials(sandbox, now = Date.now()) {
 	const base = sandboxCredential(sandbox);
-	const order = ['agentPays', 'examples', 'safest'];
+	const order = ['agentTemplate', 'examples', 'safest'];
 	return order.map((key, index) => {
 		const { id, name, guardrails } = START_CREDENTIALS[key];
 		const at = new Date(now - (order.length - 1 - index) * 60000).toISOString();

@@ -67,7 +67,8 @@ const DEMO_MODELS = ['gpt-4o-mini'];
 /**
  * npm start's script for an untagged conversation: "Pay supplier order INV-1001: 40 USD" → one call
  * of the first offered tool whose name says Pay, its amount and External ID arguments filled from
- * the request (under `toolParameters` when the tool is behind a human review), then the answer.
+ * the request (under `toolParameters` when the tool is behind a human review; a number where the
+ * tool's schema asks for one, as the agent template's Pay Supplier does), then the answer.
  * A request without an amount or an order gets an answer saying what to ask.
  */
 export function demoSteps(body) {
@@ -79,8 +80,8 @@ export function demoSteps(body) {
 	const gated = Boolean(tool.parameters?.properties?.toolParameters);
 	const schema = gated ? tool.parameters.properties.toolParameters : tool.parameters;
 	const args = {};
-	for (const name of Object.keys(schema?.properties ?? {})) {
-		if (/amount/i.test(name)) args[name] = amount;
+	for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+		if (/amount/i.test(name)) args[name] = property?.type === 'number' ? Number(amount) : amount;
 		else if (/external/i.test(name)) args[name] = order;
 	}
 	return [{ tool: tool.name, args: gated ? { toolParameters: args, hitlParameters: {} } : args }];

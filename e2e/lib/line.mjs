@@ -17,6 +17,7 @@ import { newcomerCredentialCheck } from './newcomer-checks.mjs';
 import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
+import { HITL_SCENARIOS, HITL_WORKFLOW, hitlChecks, hitlWorkflow } from './hitl-checks.mjs';
 import { REVIEW_BINDINGS, REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
 import { startSmtpServer } from './smtp-server.mjs';
 import { templateChecks, templateCredentials, templateWorkflows } from './template-checks.mjs';
@@ -40,7 +41,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const model = await startAgentModel({ ...REVIEW_SCENARIOS, ...SUB_WORKFLOW_SCENARIOS });
+	const model = await startAgentModel({ ...REVIEW_SCENARIOS, ...HITL_SCENARIOS, ...SUB_WORKFLOW_SCENARIOS });
 	const smtp = await startSmtpServer();
 	const sandbox = await startFakeApi({
 		port: 0,
@@ -75,8 +76,8 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		// its gated tool uses the review workflow's credentials (n8n 2.x only)
 		...(line === '2' ? { firstHour: loadWorkflow('e2e-first-hour') } : {}),
 		agent: agentWorkflow(line),
-		// human review for tools exists on n8n 2.x only
-		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS) } : {}),
+		// the agent template (its tool's sub-workflow waits for an approval) and human review for tools: n8n 2.x only
+		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS), hitl: hitlWorkflow() } : {}),
 		...Object.fromEntries([...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow])),
 		// sub-workflows an agent calls, and the MCP Server Trigger (issue #42): checked on n8n 2.x
 		...(line === '2' ? subWorkflowWorkflows() : {}),
@@ -117,8 +118,9 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		});
 
 		if (workflows.review) {
-			await check('agent with human review workflow activated (its webhook starts the agent)', async () => {
+			await check('agent template and agent with human review workflows activated (their webhooks start the agent; the template\'s tool runs its published version)', async () => {
 				await n8n.activate(REVIEW_WORKFLOW);
+				await n8n.activate(HITL_WORKFLOW);
 			});
 			await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
 				for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
@@ -140,6 +142,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
 		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
+		if (workflows.hitl) await hitlChecks({ n8n, sandbox, model, smtp });
 		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
 		// and with --update-screenshot in templates/images/), else through the same REST call
 		const templateBrowser = browserWanted && chromium.ok ? { artifacts, imagesDir: updateScreenshot && line === '2' ? TEMPLATES_IMAGES : undefined } : undefined;

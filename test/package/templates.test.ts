@@ -9,7 +9,8 @@
  *   nodes read such values (a sheet, a mailbox, a channel, a table) from it, never a literal;
  * - credentials referenced by placeholder (a name, no id), no secret anywhere;
  * - no payout without a Dry Run or a person's approval before it, each with a mapped External ID,
- *   and the credential's guardrails named in the overview;
+ *   and the credential's guardrails named in the overview (Allow Sub-Workflow Payments in the set-up
+ *   of a template that pays in a run another workflow starts);
  * - a section and a picture in templates/README.md, and imported by `npm start` (tooling/setup.mjs);
  * - runnable before anything outside is connected (issue 50): a template that reads a sheet runs on
  *   sample rows as shipped, its Google Sheets nodes disabled until Settings chooses the sheet; a node
@@ -235,6 +236,13 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		for (const guardrail of ['maxPerWithdrawalUsd', 'maxPerDayUsd', 'destinations']) expect(overview).toContain(`**${label(guardrail)}**`);
 		if (payers.some((node) => node.type.endsWith('Tool'))) {
 			for (const guardrail of ['allowAgentPayments', 'agentPaymentsNeedHumanReview']) expect(overview).toContain(`**${label(guardrail)}**`);
+		}
+		// A payment in a run another workflow starts (an agent's Call n8n Workflow Tool) is refused
+		// unless the credential allows it: the set-up says so (docs/guardrails.md, "Payments in sub-workflows").
+		const subWorkflowStarts = template.nodes.filter((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger');
+		if (payers.some((node) => subWorkflowStarts.some((start) => downstream(template.connections, start.name).has(node.name)))) {
+			const setUp = overview.slice(overview.indexOf('### Set up'), overview.indexOf('### Requirements'));
+			expect(setUp).toContain(`**${label('allowSubWorkflowPayments')}**`);
 		}
 	});
 
