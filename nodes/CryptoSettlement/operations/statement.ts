@@ -262,7 +262,7 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 			throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
 				itemIndex: ctx.getItemIndex(),
 				description:
-					'A day this busy is taken as its files: Output File gives one file per currency with every line (import it, or read it with Extract From File a part at a time), and Output Exceptions only the lines that need a person.',
+					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
 			});
 		}
 		return lines.map((json) => ({ json }));

@@ -93,11 +93,32 @@ export const LINE_FIELDS = {
 	withdrawals: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'trade', 'token', 'walletAddress', 'bankName', 'accountNumber', 'bankAccount', 'currency', 'externalId', 'payoutAmount', 'fee', 'amount', 'cryptoAmount', 'network', 'reason'],
 } as const;
 
-/** The record with only `fields` (those it has). */
-export function fieldsOf(record: IDataObject, fields: readonly string[]): IDataObject {
-	const kept: IDataObject = {};
-	for (const field of fields) if (field in record) kept[field] = record[field];
-	return kept;
+/** Fields whose texts repeat from record to record (a wallet, a status, a network): kept once per read (LineFields). */
+const REPEATED_FIELDS = new Set(['status', 'wallet', 'label', 'address', 'asset', 'currency', 'token', 'network', 'bankName', 'reason']);
+
+/**
+ * What a statement keeps of each record of one list it reads: only `fields` (those the record has),
+ * a repeated text once for the read (the same value, held once), and an `updatedAt` equal to the
+ * `createdAt` as the same text.
+ */
+export function lineFieldsKeeper(fields: readonly string[]): (record: IDataObject) => IDataObject {
+	const texts = new Map<string, string>();
+	const once = (text: string) => {
+		const held = texts.get(text);
+		if (held !== undefined) return held;
+		texts.set(text, text);
+		return text;
+	};
+	return (record) => {
+		const kept: IDataObject = {};
+		for (const field of fields) {
+			if (!(field in record)) continue;
+			const value = record[field];
+			kept[field] =
+				typeof value === 'string' && REPEATED_FIELDS.has(field) ? once(value) : field === 'updatedAt' && value === record.createdAt ? kept.createdAt : value;
+		}
+		return kept;
+	};
 }
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);

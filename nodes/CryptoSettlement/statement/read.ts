@@ -6,7 +6,7 @@ import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
 import { movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
-import { fieldsOf, LINE_FIELDS } from './lines';
+import { LINE_FIELDS, lineFieldsKeeper } from './lines';
 
 /**
  * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
@@ -105,7 +105,7 @@ export async function readStatementLists(
 	http: HttpCall,
 	options: { since?: number; account: boolean; onlyLineFields?: boolean },
 ): Promise<ReadLists> {
-	const keep = (list: keyof typeof LINE_FIELDS) => (options.onlyLineFields ? (record: IDataObject) => fieldsOf(record, LINE_FIELDS[list]) : undefined);
+	const keep = (list: keyof typeof LINE_FIELDS) => (options.onlyLineFields ? lineFieldsKeeper(LINE_FIELDS[list]) : undefined);
 	const [trades, withdrawals, wallets] = await Promise.all([
 		readList(ctx, http, 'transactions', options.since, keep('transactions')),
 		readList(ctx, http, 'withdrawals', options.since, keep('withdrawals')),
