@@ -13,12 +13,12 @@ const path = require('node:path');
  * 120,000 lines.
  */
 const SLOW_LANE = [
-	'test/poll/volume.test.ts',
-	'test/trigger/retry-window.test.ts',
-	'test/poll/state-size.test.ts',
-	'test/poll/backlog.test.ts',
+	'test/CryptoSettlementPollTrigger/volume.test.ts',
+	'test/CryptoSettlementTrigger/retry-window.test.ts',
+	'test/CryptoSettlementPollTrigger/state-size.test.ts',
+	'test/CryptoSettlementPollTrigger/backlog.test.ts',
 	'test/events/wallet-failures.test.ts',
-	'test/node/statement-busy-day.test.ts',
+	'test/CryptoSettlement/statement/busy-day.test.ts',
 ];
 const missing = SLOW_LANE.filter((file) => !fs.existsSync(path.join(__dirname, file)));
 if (missing.length) throw new Error(`jest.config.js names slow-lane tests that do not exist: ${missing.join(', ')}`);

@@ -26,8 +26,8 @@ const SHAPES = [
 ];
 
 async function measure(shape, perPoll, polls) {
-	const { startListService, trade, delivery } = require(path.join(ROOT, '.build', 'test', 'poll', 'list-service.js'));
-	const { Poller } = require(path.join(ROOT, '.build', 'test', 'poll', 'poll-harness.js'));
+	const { startListService, trade, delivery } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'));
+	const { Poller } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'));
 	const service = await startListService();
 	try {
 		Object.assign(service, { order: shape.order, meta: shape.meta });
@@ -73,8 +73,8 @@ async function measure(shape, perPoll, polls) {
  * characters), one trade in 100 pending for three polls (the state-size test's volumes): its largest size as JSON against docs/trigger.md's 512 KB, and whether every event came once.
  */
 async function stateSize(events) {
-	const { startListService, trade } = require(path.join(ROOT, '.build', 'test', 'poll', 'list-service.js'));
-	const { Poller } = require(path.join(ROOT, '.build', 'test', 'poll', 'poll-harness.js'));
+	const { startListService, trade } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'));
+	const { Poller } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'));
 	const { STATE_MAX_BYTES } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlementPollTrigger', 'cursor.js'));
 	const service = await startListService();
 	try {

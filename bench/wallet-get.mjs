@@ -7,9 +7,15 @@
 // The server is a keep-alive HTTP server in a child process that answers at once, so the client
 // side (the part we own) is what is measured. Prints ms per item (median of the rounds) and ratios.
 //
-// Usage: npm run bench [-- --items 2000 --rounds 5]
+// Usage: npm run bench [-- --items 2000 --rounds 5] [-- --before DIR]
+// --before DIR: also runs the node built in DIR (a checkout of an earlier commit after `npx tsc`,
+// its dist/ beside) as the variant `before`, in the same rounds, so a change's cost is measured in one run.
 // The HTTP Request node comes from n8n-nodes-base of the local n8n install used by `npm start`
 // (~/.cache/n8n-nodes-crypto-settlement, installed on first use; never a dependency of the package).
+
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 import { dailyLimitRows } from './daily-limit.mjs';
 import { pollPagesRows } from './poll-pages.mjs';
@@ -30,6 +36,10 @@ import {
 	ourWorkflow,
 } from './lib/workflows.mjs';
 
+const require = createRequire(import.meta.url);
+/** The node type of `--before`'s build, registered beside ours. */
+const BEFORE_TYPE = 'n8n-nodes-crypto-settlement-before.cryptoSettlement';
+
 function option(name, fallback) {
 	const at = process.argv.indexOf(`--${name}`);
 	return at > 0 ? Number(process.argv[at + 1]) : fallback;
@@ -45,13 +55,15 @@ async function main() {
 	const itemCount = option('items', 2000);
 	const rounds = option('rounds', 5);
 	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours);
-	// --only withdrawals: the paced withdrawals row alone
-	const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+	// --only withdrawals: the paced withdrawals row alone; --only table: the per-item table alone
+	const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+	const only = onlyArg === 'table' ? undefined : onlyArg;
 	const harness = compileHarness();
 	if (only === 'withdrawals') {
 		console.log(await withdrawalsRow(harness));
 		return;
 	}
+	const beforeDir = process.argv.includes('--before') ? path.resolve(process.argv[process.argv.indexOf('--before') + 1]) : undefined;
 	const { HttpRequest, version } = await loadHttpRequestNode();
 	const server = await startServer();
 	const baseUrl = `http://127.0.0.1:${server.port}`;
@@ -103,6 +115,22 @@ async function main() {
 		},
 		fetch: async (items) => await fetchAll(server.port, items),
 	};
+	if (beforeDir) {
+		const { CryptoSettlement: Before } = require(path.join(beforeDir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
+		variants.before = async (items) => {
+			const result = await harness.runWorkflow({
+				workflow: harness.actionWorkflow(
+					{ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } },
+					{ type: BEFORE_TYPE, name: 'Before' },
+				),
+				items,
+				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
+				nodeTypes: { [BEFORE_TYPE]: new Before() },
+			});
+			if (result.error) throw result.error;
+			return result.output('Before');
+		};
+	}
 
 	const makeItems = (count) => Array.from({ length: count }, (_, i) => ({ json: { walletId: `w-${i}` } }));
 	const timings = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
@@ -146,11 +174,23 @@ async function main() {
 	console.log(row(`n8n HTTP Request node v4.2 (n8n-nodes-base ${version})`, 'http'));
 	console.log(row('minimal declarative node (1 operation, 1 field)', 'minimal'));
 	console.log(row(`Crypto Settlement node, wallet → get (${fullNode().description.properties.length} description entries)`, 'ours'));
+	if (beforeDir) {
+		const commit = (() => {
+			try {
+				return execFileSync('git', ['-C', beforeDir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+			} catch {
+				return path.basename(beforeDir);
+			}
+		})();
+		console.log(row(`the same node before (${commit}), wallet → get`, 'before'));
+		console.log(`\nbench: CPU per item, now / before (${commit}) = ${(perItem.ours / perItem.before).toFixed(2)}× (measured in this run)`);
+	}
 	const entries = oneOperationNode().description.properties.length;
 	console.log(row(`the same node, description cut to wallet → get's ${entries} entries`, 'one'));
 	console.log(`\nbench: n8n's routing engine walking the description's other entries costs ${(perItem.ours - perItem.one).toFixed(3)} ms per item (${(((perItem.ours - perItem.one) / perItem.ours) * 100).toFixed(0)}% of this node's time)`);
 	const ratio = perItem.ours / perItem.http;
 	console.log(`\nbench: CPU per item, ours / HTTP Request node = ${ratio.toFixed(2)}× (target ≤ 1.50×): ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
+	if (onlyArg === 'table') return;
 	await bulkRows(harness, HttpRequest, rounds);
 	console.log(await pollPagesRows());
 	console.log(await statementRows());

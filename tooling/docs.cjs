@@ -3,7 +3,7 @@
 // the code: the statuses and their events (service/catalog.ts, LIFECYCLES) and what prose says of
 // them (which are refunded, which still open, the life cycles), the triggers' Events options
 // (events/events.ts), and the README's Operations and money classes tables
-// (tooling/operations-table.cjs). test/node/docs.test.ts fails when a section is stale (it renders
+// (tooling/operations-table.cjs). test/package/docs.test.ts fails when a section is stale (it renders
 // them from the TypeScript sources, so no build is needed for it to see a change).
 //   npm run docs                        rebuild, then rewrite every stale section (or say "unchanged")
 //   node tooling/docs.cjs [--write]     print (or rewrite) them from dist/ (needs `npm run build`)

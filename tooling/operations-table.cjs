@@ -2,7 +2,7 @@
 // (Guardrails), rendered from the action node's operation records (their resources, operations,
 // `money` and `moneyWith` classes, requests, fields and sources) and MONEY_CLASSES: tooling/docs.cjs
 // writes them into the README's generated sections `operations` and `moneyclasses` (`npm run docs`),
-// and test/node/readme.test.ts and docs.test.ts fail when the README differs.
+// and test/package/readme.test.ts and docs.test.ts fail when the README differs.
 'use strict';
 
 const KIND_NOTES = {

@@ -25,7 +25,7 @@ export async function loadHttpRequestNode() {
 }
 
 export function compileHarness() {
-	const harness = path.join(ROOT, '.build', 'test', 'harness', 'index.js');
+	const harness = path.join(ROOT, '.build', 'test', 'helpers', 'index.js');
 	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build');
 	if (!fs.existsSync(harness)) throw new Error("the harness is not compiled: run npm run bench (it runs tsc -p bench/tsconfig.json)");
 	return require(harness);

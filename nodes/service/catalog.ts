@@ -99,7 +99,7 @@ export function statusesWhere(kind: RecordKind, pick: (entry: { open: boolean; r
 
 /**
  * Names in a sentence, from the table that holds them ("USDT and USDC", "a, b or c"), so a name the
- * table gains is in every sentence that lists them: test/node/docs.test.ts fails on a string in
+ * table gains is in every sentence that lists them: test/package/docs.test.ts fails on a string in
  * nodes/ that lists them by hand.
  */
 export function listed(words: readonly string[], conjunction: 'and' | 'or'): string {

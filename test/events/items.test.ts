@@ -1,8 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { ASSET_IDS, start, type Client } from '../../fake-api/test/helpers';
-import { startListService, type ListService } from '../poll/list-service';
-import { Poller, startLocalServer } from '../poll/poll-harness';
-import { captureLogs, CREDENTIALS, TriggerHarness, WITHOUT_CONFIRMATION } from '../trigger/webhook-harness';
+import { startListService, type ListService } from '../helpers/poll/list-service';
+import { Poller, startLocalServer } from '../helpers/poll/poll-harness';
+import { captureLogs, CREDENTIALS, TriggerHarness, WITHOUT_CONFIRMATION } from '../helpers/webhook';
 
 /**
  * The items of both triggers (docs/trigger.md, "The item"; issue #42 point 9, issue #45 point 2),
@@ -123,7 +123,7 @@ describe('against the fake API: a USDT deposit and a withdrawal through both tri
 		const first = await TriggerHarness.create(setup);
 		let second!: TriggerHarness;
 		await jest.isolateModulesAsync(async () => {
-			const other = await import('../trigger/webhook-harness');
+			const other = await import('../helpers/webhook');
 			other.captureLogs();
 			second = (await other.TriggerHarness.create(setup)) as unknown as TriggerHarness;
 		});

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { WALLET_FAILURES_KEPT } from '../../nodes/events/directory';
-import { listServiceForEachTest } from '../poll/list-service-per-test';
-import { captureLogs, CREDENTIALS, TriggerHarness } from '../trigger/webhook-harness';
+import { listServiceForEachTest } from '../helpers/poll/list-service-per-test';
+import { captureLogs, CREDENTIALS, TriggerHarness } from '../helpers/webhook';
 
 /**
  * Issue #48, point 11: the wallet-label lookups remember a failed wallet for a minute, so an outage

@@ -83,7 +83,7 @@ const CODE_NAME = /^(?:[a-z]+[A-Z][\w$]*|[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{5,}[A-Z
 /**
  * Symbols a text cites with their file: "`<file>.ts`, `name`", "(<file>.ts, NAME)", "<file>.ts name",
  * "`name` in `<file>.ts`", "`name` (`<file>.ts`". A bare word counts only where it reads as code, and
- * before a parenthesis only in backticks ("n8n-core's LoadOptionsContext (test/harness/…)" names
+ * before a parenthesis only in backticks ("n8n-core's LoadOptionsContext (test/helpers/…)" names
  * where it is used).
  */
 function symbolsCitedIn(text: string): Array<{ file: string; symbol: string }> {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import type { IDataObject } from 'n8n-workflow';
-import { PACKAGE_ROOT } from '../harness';
+import { PACKAGE_ROOT } from '../helpers';
 
 interface Node {
 	name: string;

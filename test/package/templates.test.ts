@@ -20,9 +20,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../harness';
+import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../helpers';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
-import { box, inside, isSticky, overlap } from '../harness/canvas';
+import { box, inside, isSticky, overlap } from '../helpers/canvas';
 
 interface TemplateNode {
 	name: string;

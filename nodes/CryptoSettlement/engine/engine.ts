@@ -14,7 +14,7 @@ import type { ApiResponse, HttpCall } from '../../service/api';
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
  * checked at run time so that an n8n version that changes them fails loudly instead of silently
- * (docs/architecture.md, "What the node relies on"; test/node/engine.test.ts).
+ * (docs/architecture.md, "What the node relies on"; test/CryptoSettlement/engine/engine.test.ts).
  */
 
 /** The items the node received in this run (the engine gives each item's context the whole input). */

@@ -1,8 +1,0 @@
-/** The contract table's cases (operation-cases.ts) of account, assets, deposit wallets and mock deposits. */
-import { setupNock } from './helpers';
-import { describeContractTotal, describeOperations } from './operation-cases';
-
-setupNock();
-
-describeOperations('operations-deposits');
-describeContractTotal();

@@ -1,7 +1,0 @@
-/** The contract table's cases (operation-cases.ts) of withdrawals, payout addresses, banks and bank accounts. */
-import { setupNock } from './helpers';
-import { describeOperations } from './operation-cases';
-
-setupNock();
-
-describeOperations('operations-payouts');

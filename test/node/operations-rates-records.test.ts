@@ -1,7 +1,0 @@
-/** The contract table's cases (operation-cases.ts) of transactions, currency swap, rates and webhook events. */
-import { setupNock } from './helpers';
-import { describeOperations } from './operation-cases';
-
-setupNock();
-
-describeOperations('operations-rates-records');
