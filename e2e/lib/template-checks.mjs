@@ -8,7 +8,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadTemplate, sandboxApi, START_CREDENTIALS, startCredentials, TEMPLATES, TEMPLATES_DIR, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { parse as parseOfx } from 'node-ofx-parser';
+
+import { startFakeApi } from '../../tooling/fake-api.mjs';
+import { loadTemplate, sandboxApi, sandboxCredential, START_CREDENTIALS, startCredentials, TEMPLATES, TEMPLATES_DIR, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { REPO_ROOT } from '../../tooling/util.mjs';
 import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
@@ -242,9 +246,11 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 
 	if (!FEATURES.statement()) {
 		skip('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept', 'Statement → Get is not in this build yet (branch statement)');
+		skip('template "Send a daily … statement …" for three consecutive days', 'Statement → Get is not in this build yet (branch statement)');
 		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
 	} else {
 		await statementCheck({ n8n, sandbox, smtp, collector, line, seeded });
+		await statementDaysCheck({ n8n, smtp, collector, line });
 		await checkSheetCheck({ n8n, sandbox, browser });
 	}
 	await ledgerCheck({ n8n, smtp, collector, line });
@@ -563,4 +569,183 @@ async function checkSheetCheck({ n8n, sandbox, browser }) {
 		assert(!run.runData['Write Marks to the Sheet'], 'the sample rows were written to a sheet');
 		return `from ${how}: marks ${JSON.stringify(marks)}; summary ${JSON.stringify(counted)}`;
 	}));
+}
+
+/** A UTC day `n` days after `day` (YYYY-MM-DD). */
+const plusDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
+const at = (day, time) => Date.parse(`${day}T${time}Z`);
+const centsOf = (value) => Math.round(Number(value) * 100);
+const REFUNDED = new Set(['rejected', 'reversed', 'cancelled']);
+
+/**
+ * Every movement the fake API's records hold, keyed as docs/statement.md names lines, with the UTC day
+ * the money moved, by the check's own rules (never the node's code): a completed deposit and its fee
+ * when it was credited, a payout and its fee when it was created, a refund when it came back.
+ */
+function movementsIn(state) {
+	const moved = new Map();
+	for (const trade of state.trades) {
+		if (trade.status !== 'completed') continue;
+		moved.set(`deposit:${trade.id}`, trade.updatedAt.slice(0, 10));
+		if (trade.feeAmount > 0) moved.set(`depositFee:${trade.id}`, trade.updatedAt.slice(0, 10));
+	}
+	for (const w of state.withdrawals) {
+		const kind = w.trade ? 'autoSettlement' : w.type === 'crypto' ? 'cryptoWithdrawal' : 'bankWithdrawal';
+		moved.set(`${kind}:${w.id}`, w.createdAt.slice(0, 10));
+		if (w.fee > 0) moved.set(`withdrawalFee:${w.id}`, w.createdAt.slice(0, 10));
+		if (REFUNDED.has(w.status)) moved.set(`refund:${w.id}`, w.updatedAt.slice(0, 10));
+	}
+	return moved;
+}
+
+/** One mailed statement file read back by an independent parser: its lines' keys and amounts, and the OFX's currency and closing balance. */
+function parsedFile(format, text) {
+	if (format === 'ofx') {
+		const statement = parseOfx(text).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
+		const list = statement.BANKTRANLIST?.STMTTRN ?? [];
+		const rows = (Array.isArray(list) ? list : [list]).map((t) => ({ key: t.FITID, cents: centsOf(t.TRNAMT) }));
+		return { rows, currency: statement.CURDEF, closing: Number(statement.LEDGERBAL?.BALAMT) };
+	}
+	const rows = parseCsv(text, { columns: true }).map((row) => ({ key: row.Reference, cents: centsOf(row.Amount) }));
+	return { rows };
+}
+
+/**
+ * Issue 49 in a real n8n: the daily template run for three consecutive days, a quiet fourth and a
+ * fifth, each the morning after, against a fake API of its own whose clock the check moves a day at
+ * a time (n8n's clock cannot move: the day comes from Settings → statementDay, as a user sends a
+ * past day again). Day 1 holds a payout refunded just after midnight and a deposit created at 23:58
+ * and credited at 00:03, so value dates decide the day. Each mailed file (one per currency; a Xero
+ * CSV on day 1, OFX on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse /
+ * node-ofx-parser: every movement is on exactly one day's file, the day it moved; day 1's opening
+ * balances are derived (said so), days 2 and 3 open with yesterday's closing balances and balance.
+ * The quiet day mails no file but says nothing moved, with its balances checked and kept, so the
+ * fifth day still opens with them and balances.
+ */
+export async function statementDaysCheck({ n8n, smtp, collector, line }) {
+	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
+		const real = Date.now();
+		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
+		const days = [first, plusDays(first, 1), plusDays(first, 2)];
+		const quiet = plusDays(first, 3);
+		let clock = at(first, '00:00:00');
+		const REVERSE_TO = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+		const service = await startFakeApi({ port: 0, lifecycleDelayMs: 3_600_000, now: () => clock, reverseAddresses: [REVERSE_TO] });
+		try {
+			const project = await personalProject(n8n);
+			const credential = await n8n.rest('POST', '/credentials', { ...sandboxCredential(service), id: undefined, name: `e2e statement days ${first}`, projectId: project });
+			const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_statement_days_${Date.now()}`, columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
+			const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
+			copy.name = `e2e: ${copy.name} (three days)`;
+			for (const node of copy.nodes) if (node.credentials?.cryptoSettlementApi) node.credentials.cryptoSettlementApi = { id: credential.id, name: credential.name };
+			setting(copy, 'balancesTableId', table.id);
+			standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
+			const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
+			const balancesNow = () => upper(service.state.account.fiatWallets);
+
+			// Day 1: a day of records, a payout at 15:00 refunded at 00:03 the next day, a deposit created at 23:58 and credited at 00:03.
+			const openingOfDay1 = balancesNow();
+			service.seedDay({ day: days[0], records: 20, prefix: `e2e-${days[0]}` });
+			clock = at(days[0], '15:00:00');
+			const refunded = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDC', network: 'SOL', walletAddress: REVERSE_TO, amount: 30, pin: service.pin, externalId: `e2e-days-refunded-${days[0]}` });
+			clock = at(days[0], '23:58:00');
+			const wallet = await sandboxApi(service, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: `e2e-days-customer-${days[0]}` });
+			const late = await sandboxApi(service, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 25, cryptoReceived: '208.3', reference: `e2e-days-late-${days[0]}`, txHash: `e2edayslate${days[0].replace(/-/g, '')}` });
+			const closing = {};
+			closing[days[0]] = balancesNow();
+			clock = at(days[1], '00:03:00');
+			await service.settle();
+			const refund = service.state.withdrawals.find((w) => w.id === refunded.id);
+			const credited = service.state.trades.find((t) => t.id === late.id);
+			assert(refund?.status === 'reversed' && refund.updatedAt.startsWith(days[1]), `the payout of ${days[0]}: ${JSON.stringify(refund)}`);
+			assert(credited?.status === 'completed' && credited.updatedAt.startsWith(days[1]), `the deposit of ${days[0]} 23:58: ${JSON.stringify(credited)}`);
+
+			const formats = { [days[0]]: 'xeroCsv', [days[1]]: 'ofx', [days[2]]: 'ofx', [quiet]: 'ofx', [plusDays(quiet, 1)]: 'ofx' };
+			/** Runs the template the morning after `day` (the service's clock at 06:00), as the editor's Execute workflow runs it. */
+			const runFor = async (day) => {
+				clock = at(plusDays(day, 1), '06:00:00');
+				const workflow = await n8n.rest('GET', `/workflows/${saved.id}`);
+				setting(workflow, 'statementDay', day);
+				setting(workflow, 'fileFormat', formats[day]);
+				const updated = await n8n.rest('PATCH', `/workflows/${saved.id}`, { nodes: workflow.nodes, connections: workflow.connections, versionId: workflow.versionId });
+				assert(updated?.nodes, `saving the day's Settings answered ${JSON.stringify(updated).slice(0, 200)}`);
+				const before = smtp.messages.length;
+				const run = await executionOf(n8n, await runFromEditor(n8n, saved.id, 'Every Morning'));
+				assert(run.status === 'success', `the run of ${day} ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 300)}`);
+				return { run, before };
+			};
+
+			const onFiles = new Map(); // lineKey → the days whose files hold it
+			const said = [];
+			let previousClosing;
+			for (const [index, day] of days.entries()) {
+				if (index > 0) {
+					service.seedDay({ day, records: 20, prefix: `e2e-${day}` });
+					closing[day] = balancesNow();
+				}
+				const { run, before } = await runFor(day);
+				const items = outputOf(run, 'Statement File');
+				assert(items.length > 0 && items.every((item) => item.day === day), `Statement File of ${day}: ${JSON.stringify(items.map((i) => [i.day, i.currency]))}`);
+				const summary = items[0];
+				if (index === 0) {
+					assert(summary.openingBalancesSource === 'derived' && summary.balanceCheck.result === 'notCheckable' && /derived/.test(summary.balanceCheck.why), `day 1's opening balances: ${summary.openingBalancesSource}, ${JSON.stringify(summary.balanceCheck)}`);
+					const wrong = Object.entries(openingOfDay1).filter(([currency, amount]) => centsOf(summary.openingBalances[currency]) !== centsOf(amount));
+					assert(!wrong.length, `day 1's derived opening balances ${JSON.stringify(summary.openingBalances)}, the service's before the day ${JSON.stringify(openingOfDay1)}`);
+				} else {
+					assert(summary.openingBalancesSource === 'given' && JSON.stringify(upper(summary.openingBalances)) === JSON.stringify(upper(previousClosing)), `day ${index + 1}'s opening balances (${summary.openingBalancesSource}) ${JSON.stringify(summary.openingBalances)}, yesterday's closing ${JSON.stringify(previousClosing)}`);
+					assert(summary.balanceCheck.result === 'balanced', `day ${index + 1}'s balance check: ${JSON.stringify(summary.balanceCheck)}`);
+				}
+				const wrongClosing = Object.entries(closing[day]).filter(([currency, amount]) => centsOf(summary.closingBalances[currency]) !== centsOf(amount));
+				assert(!wrongClosing.length, `${day}'s closing balances ${JSON.stringify(summary.closingBalances)}, the service's at the day's end ${JSON.stringify(closing[day])}`);
+				previousClosing = summary.closingBalances;
+				// One email per currency, each with that currency's file only.
+				for (const item of items) {
+					const email = await smtp.next((m) => m.subject.includes(`statement for ${day}: ${item.currency}`), { after: before, timeoutMs: 30000 });
+					const files = email.parts.filter((part) => !/^text\/(html|plain)$/.test(part.type));
+					assert(files.length === 1, `${email.subject}: ${files.length} attachment(s) (${email.parts.map((p) => p.type).join(', ')})`);
+					const file = parsedFile(formats[day], files[0].text);
+					if (file.currency) assert(file.currency === item.currency && centsOf(file.closing) === centsOf(summary.closingBalances[item.currency]), `${email.subject}: the OFX says ${file.currency} closing ${file.closing}`);
+					const moved = file.rows.reduce((sum, row) => sum + row.cents, 0);
+					const want = centsOf(summary.closingBalances[item.currency]) - centsOf(summary.openingBalances[item.currency] ?? 0);
+					assert(moved === want, `${email.subject}: the file's lines sum to ${moved / 100}, closing less opening is ${want / 100}`);
+					for (const row of file.rows) onFiles.set(row.key, [...(onFiles.get(row.key) ?? []), day]);
+				}
+				const kept = ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).find((row) => row.day === day);
+				assert(kept && JSON.stringify(upper(JSON.parse(kept.closingBalances))) === JSON.stringify(upper(summary.closingBalances)), `kept for ${day}: ${JSON.stringify(kept)}`);
+				said.push(`${day} (${formats[day]}): ${items.map((i) => i.currency).join('+')} mailed, opening ${summary.openingBalancesSource}, check ${summary.balanceCheck.result}`);
+			}
+
+			// Every movement of the three days on exactly one day's file, the day it moved.
+			const expected = [...movementsIn(service.state)].filter(([, day]) => days.includes(day));
+			const misplaced = expected.filter(([key, day]) => (onFiles.get(key) ?? []).join(',') !== day).map(([key, day]) => `${key} moved ${day}, on ${JSON.stringify(onFiles.get(key) ?? [])}`);
+			const unknown = [...onFiles.keys()].filter((key) => !expected.some(([k]) => k === key));
+			assert(!misplaced.length && !unknown.length, `misplaced: ${misplaced.slice(0, 5).join('; ')}; on a file but no movement: ${unknown.slice(0, 5).join(', ')}`);
+			for (const [key, day] of [[`cryptoWithdrawal:${refund.id}`, days[0]], [`refund:${refund.id}`, days[1]], [`deposit:${credited.id}`, days[1]]]) {
+				assert(onFiles.get(key)?.join(',') === day, `${key} on ${JSON.stringify(onFiles.get(key))}, want ${day}`);
+			}
+
+			// A quiet day: no file, an email saying nothing moved with the balances, and the balances kept,
+			// so the day after still opens with them and is checked.
+			const { run, before } = await runFor(quiet);
+			assert(!outputOf(run, 'Email the Accountant').length, `${quiet}: a statement file was mailed on a day nothing moved`);
+			const [quietSummary] = outputOf(run, 'Quiet Day Summary');
+			assert(quietSummary?.openingBalancesSource === 'given' && quietSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(quietSummary.closingBalances)) === JSON.stringify(upper(previousClosing)), `${quiet}'s summary: ${String(JSON.stringify(quietSummary)).slice(0, 400)} (the nodes that ran: ${Object.keys(run.runData).join(', ')})`);
+			const quietMail = await smtp.next((m) => m.subject.includes(`statement for ${quiet}: nothing moved`), { after: before, timeoutMs: 30000 });
+			const quietText = quietMail.parts.find((part) => part.type === 'text/html')?.text ?? '';
+			assert(quietMail.parts.every((part) => /^text\/(html|plain)$/.test(part.type)) && /Nothing moved/.test(quietText) && /Balanced/.test(quietText) && !/[{]"/.test(quietText), `${quietMail.subject}: ${quietMail.parts.map((p) => p.type).join(', ')} ${quietText.slice(0, 300)}`);
+			const keptQuiet = ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).find((row) => row.day === quiet);
+			assert(keptQuiet && JSON.stringify(upper(JSON.parse(keptQuiet.closingBalances))) === JSON.stringify(upper(previousClosing)), `kept for ${quiet}: ${JSON.stringify(keptQuiet)}`);
+			said.push(`${quiet} (nothing moved): no file, "${quietMail.subject}", check ${quietSummary.balanceCheck.result}, balances kept`);
+			// The day after the quiet one opens with its balances and is checked.
+			const after = plusDays(quiet, 1);
+			service.seedDay({ day: after, records: 20, prefix: `e2e-${after}` });
+			const { run: afterRun } = await runFor(after);
+			const [afterSummary] = outputOf(afterRun, 'Statement File');
+			assert(afterSummary?.openingBalancesSource === 'given' && afterSummary.balanceCheck?.result === 'balanced' && JSON.stringify(upper(afterSummary.openingBalances)) === JSON.stringify(upper(previousClosing)), `${after}'s summary: ${String(JSON.stringify(afterSummary)).slice(0, 400)}`);
+			said.push(`${after}: opening given, check ${afterSummary.balanceCheck.result}`);
+			return `${expected.length} movements, each on exactly one day's file; ${said.join('; ')}`;
+		} finally {
+			await service.close();
+		}
+	});
 }
