@@ -52,9 +52,11 @@ export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number)
 	const size = Math.min(positiveIntegerParam(query, 'size', 10), Math.max(1, maxSize));
 	const totalDocs = items.length;
 	const pages = Math.max(1, Math.ceil(totalDocs / size));
-	const newestFirst = [...items].reverse();
+	// The page's records newest first, read from the end of the list (oldest first) without copying it:
+	// a list of 100,000 records is paged 1,000 times by the statement's bench.
+	const newest = Math.max(0, totalDocs - (page - 1) * size);
 	return {
-		data: newestFirst.slice((page - 1) * size, page * size),
+		data: items.slice(Math.max(0, newest - size), newest).reverse(),
 		meta: {
 			pages,
 			prevPage: page > 1 ? page - 1 : null,

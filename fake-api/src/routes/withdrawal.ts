@@ -211,7 +211,7 @@ export const withdrawalRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const status = ctx.query.get('status');
-			const items = ctx.core.state.withdrawals.filter((withdrawal) => !status || withdrawal.status === status);
+			const items = status ? ctx.core.state.withdrawals.filter((withdrawal) => withdrawal.status === status) : ctx.core.state.withdrawals;
 			return pageOf(ctx, items, 'withdrawals retrieved successfully', publicWithdrawal);
 		},
 	},

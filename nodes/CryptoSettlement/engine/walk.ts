@@ -52,6 +52,8 @@ export interface WalkSpec {
 	range?: IDataObject;
 	/** The page to start at (the editor's "load more"). */
 	firstPage?: number;
+	/** What the walk keeps of each distinct record (the whole record by default): a statement keeps the fields its lines read, so a busy day fits in memory. Ids and proofs are taken from the whole record. */
+	keep?: (record: IDataObject) => IDataObject;
 	/** Makes the caller's error of a problem. */
 	fail: (problem: WalkProblem) => Error;
 }
@@ -82,6 +84,13 @@ const pagesOf = (response: ApiResponse): number | undefined => {
 	const pages = response.body.meta?.pages;
 	return typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 ? pages : undefined;
 };
+
+/** A page as a walk holds it until its turn: its answer, each record's key (of the whole record) with what the walk keeps of it, and how many entries it had. */
+interface HeldPage {
+	response: ApiResponse;
+	records: Array<[string, IDataObject]>;
+	size: number;
+}
 
 /** One walk of the list: page 1, then the rest, in page order. */
 class OneWalk {
@@ -131,16 +140,25 @@ class OneWalk {
 		return this.checked(page, request, response);
 	}
 
+	/**
+	 * A page as it arrives: with `keep`, what is kept of its records is taken at once and the whole
+	 * records let go, rather than held while the pages before it are awaited (a busy day's statement).
+	 */
+	private held(response: ApiResponse): HeldPage {
+		const raw: unknown[] = Array.isArray(response.body.data) ? response.body.data : [];
+		const { keep } = this.spec;
+		const records = raw.filter(isObject).map((record): [string, IDataObject] => [recordKey(record), keep ? keep(record) : record]);
+		return { response: keep ? { ...response, body: { ...response.body, data: undefined } } : response, records, size: raw.length };
+	}
+
 	/** Adds one page; tells whether the walk goes on. */
-	private add(page: number, response: ApiResponse): boolean {
+	private add(page: number, { response, records: data }: HeldPage): boolean {
 		this.pages++;
 		this.lastPage = page;
-		const data = (Array.isArray(response.body.data) ? response.body.data : []).filter(isObject);
 		const count = countOf(response);
 		if (count !== undefined) this.counts.push(count);
 		let fresh = 0;
-		for (const record of data) {
-			const key = recordKey(record);
+		for (const [key, record] of data) {
 			if (this.keys.has(key)) continue;
 			this.keys.add(key);
 			this.records.push(record);
@@ -165,7 +183,7 @@ class OneWalk {
 		if (this.range && (response.statusCode === 400 || response.statusCode === 422)) return undefined;
 		this.first = this.checked(start, request, response);
 		let page = start;
-		let more = this.add(page, this.first);
+		let more = this.add(page, this.held(this.first));
 		let latest = this.first;
 		while (more) {
 			if (page - start + 1 >= spec.maxPages) {
@@ -176,15 +194,15 @@ class OneWalk {
 			const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
 			const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
 			const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
-			const responses = await Promise.all(numbers.map(async (n) => await this.fetch(n)));
-			for (const [index, response] of responses.entries()) {
+			const held = await Promise.all(numbers.map(async (n) => this.held(await this.fetch(n))));
+			for (const [index, each] of held.entries()) {
 				if (!more) {
-					this.afterEnd(response);
+					this.afterEnd(each);
 					continue;
 				}
 				page = numbers[index];
-				latest = response;
-				more = this.add(page, response);
+				latest = each.response;
+				more = this.add(page, each);
 			}
 		}
 		return this;
@@ -194,11 +212,11 @@ class OneWalk {
 	 * A page asked at once with the pages before it, after one of them ended the list: its count
 	 * still counts, and records on it mean the list moved while read (it cannot end before them).
 	 */
-	private afterEnd(response: ApiResponse): void {
+	private afterEnd({ response, size }: HeldPage): void {
 		this.pages++;
 		const count = countOf(response);
 		if (count !== undefined) this.counts.push(count);
-		if (Array.isArray(response.body.data) && response.body.data.length > 0 && this.ended) this.moved = true;
+		if (size > 0 && this.ended) this.moved = true;
 	}
 
 	/** Whether the list held still while read: one count stated on every page, and that many distinct ids seen. */

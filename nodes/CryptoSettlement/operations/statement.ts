@@ -8,11 +8,11 @@ import type { ResourceSpecs } from '../record/record';
 import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
-import { FILE_FORMATS, statementFiles, type FileFormat } from '../statement/files';
-import { linesOf, numberIn, type Line } from '../statement/lines';
+import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
+import { eachLine, fileLineOf, linesOf, numberIn, type FileLine } from '../statement/lines';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy, type MatchIndex } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementLists, type ReadLists } from '../statement/read';
-import { readBalances, summarize } from '../statement/summary';
+import { LineTally, readBalances, summarize } from '../statement/summary';
 
 /**
  * Statement (reconciliation, docs/statement.md): the statement of one UTC day, and a team's own
@@ -204,41 +204,36 @@ function payeeNamesOf(params: Params): Record<string, string> {
 	]) as never;
 }
 
-/** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
-async function fileItems(params: Params, day: Day, lines: Line[], summary: IDataObject, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
+/** How a statement's files are written (the item's options), before its lines are made. */
+function fileWriter(params: Params, day: Day): StatementFiles & { format: FileFormat } {
 	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
 	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
 	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
 	const payeeNames = payeeNamesOf(params);
-	// The files hold service text (labels, reasons): written from lines redacted like every output.
-	const perCurrency = statementFiles(redact(lines), {
-		day,
-		format,
-		dateFormat,
-		payeeNames,
-		currency: chosen === 'all' ? undefined : chosen,
-		closingBalances: summary.closingBalances as Record<string, number>,
-	});
+	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format });
+}
+
+/** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
+async function fileItems(params: Params, writer: StatementFiles & { format: FileFormat }, summary: IDataObject): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
-	for (const { currency, files } of perCurrency) {
+	const closing = summary.closingBalances as Record<string, number>;
+	for (const currency of writer.currencies()) {
 		const binary: INodeExecutionData['binary'] = {};
-		for (const [index, file] of files.entries()) {
-			binary[index === 0 ? 'data' : `data${index + 1}`] = await params.ctx.helpers.prepareBinaryData(Buffer.from(file.text, 'utf8'), file.fileName, file.mimeType);
+		const fileNames: string[] = [];
+		let fileRows = 0;
+		// One file's text at a time: written, made binary data, let go.
+		for (const file of writer.filesOf(currency, closing[currency])) {
+			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(Buffer.from(file.text, 'utf8'), file.fileName, file.mimeType);
+			fileNames.push(file.fileName);
+			fileRows += file.rows;
 		}
-		items.push({
-			json: {
-				...summary,
-				currency,
-				fileFormat: format,
-				fileName: files[0].fileName,
-				fileNames: files.map((file) => file.fileName),
-				fileRows: files.reduce((sum, file) => sum + file.rows, 0),
-			},
-			binary,
-		});
+		items.push({ json: { ...summary, currency, fileFormat: writer.format, fileName: fileNames[0], fileNames, fileRows }, binary });
 	}
 	return items;
 }
+
+/** The files' lines redacted a batch at a time (the files hold service text: labels, reasons), then written. */
+const REDACT_BATCH = 1000;
 
 async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
@@ -258,23 +253,38 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	}
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true }));
-	const dayLines = linesOf(lists, { day, now, pendingAfterHours });
-	const { lines } = dayLines;
-	if (output === 'lines') {
+	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true, onlyLineFields: true }));
+	const lineOptions = { day, now, pendingAfterHours };
+	if (output === 'lines' || output === 'exceptions') {
+		const { lines } = linesOf(lists, lineOptions);
+		if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
 		if (lines.length > LINES_OUTPUT_MAX) {
 			throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
 				itemIndex: ctx.getItemIndex(),
 				description:
-					'A day this busy is taken as its files: Output File gives one file per currency with every line (import it, or read it with Extract From File a part at a time), and Output Exceptions only the lines that need a person.',
+					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
 			});
 		}
 		return lines.map((json) => ({ json }));
 	}
-	if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
-	const summary = summarize({ day, lines: dayLines, account: lists.account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
+	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
+	const tally = new LineTally();
+	const writer = output === 'file' ? fileWriter(params, day) : undefined;
+	let batch: FileLine[] = [];
+	const write = () => {
+		if (writer) for (const line of redact(batch)) writer.add(line);
+		batch = [];
+	};
+	eachLine(lists, lineOptions, (line, placement) => {
+		tally.add(line, placement);
+		if (!writer || placement !== 'day') return;
+		batch.push(fileLineOf(line));
+		if (batch.length >= REDACT_BATCH) write();
+	});
+	write();
+	const summary = summarize({ day, tally, account: lists.account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = lists.pages;
-	if (output === 'file') return await fileItems(params, day, lines, summary, redact);
+	if (writer) return await fileItems(params, writer, summary);
 	return [{ json: summary }];
 }
 

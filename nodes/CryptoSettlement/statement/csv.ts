@@ -1,5 +1,5 @@
 import { timeMs } from '../../service/values';
-import type { Line } from './lines';
+import type { FileLine } from './lines';
 
 /**
  * The statement's CSV files (docs/statement.md, "The files"): one currency's lines that moved money,
@@ -36,7 +36,7 @@ export function cell(value: string): string {
  * The day a line's money moved (UTC), in the chosen format, read as the node reads the service's
  * dates; empty when unreadable (the line is then an exception).
  */
-export function dateIn(line: Line, format: DateFormat): string {
+export function dateIn(line: FileLine, format: DateFormat): string {
 	const at = timeMs(line.time);
 	if (at === null) return '';
 	const [year, month, day] = new Date(at).toISOString().slice(0, 10).split('-');
@@ -46,23 +46,22 @@ export function dateIn(line: Line, format: DateFormat): string {
 /** What a file's lines need besides the lines: the date format and the payee of each line. */
 export interface CsvOptions {
 	dateFormat: DateFormat;
-	payee: (line: Line) => string;
+	payee: (line: FileLine) => string;
 }
 
-const text = (rows: string[][]) => `${rows.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+/** One row of cells as CSV text. */
+const row = (cells: string[]) => cells.map(cell).join(',');
 
-/** Xero's bank-statement CSV: Date, Amount, Payee, Description, Reference (the lineKey). */
-export function xeroCsv(lines: Line[], options: CsvOptions): string {
-	return text([
-		['Date', 'Amount', 'Payee', 'Description', 'Reference'],
-		...lines.map((line) => [dateIn(line, options.dateFormat), line.amount.toFixed(2), options.payee(line), line.description, line.lineKey]),
-	]);
-}
+/** A CSV file of a header and rows already written (xeroRow, quickbooksRow). */
+export const csvText = (header: string, rows: string[]) => `${[header, ...rows].join('\r\n')}\r\n`;
 
-/** QuickBooks Online's three-column CSV: Date, Description, Amount; the payee and lineKey in the description. */
-export function quickbooksCsv(lines: Line[], options: CsvOptions): string {
-	return text([
-		['Date', 'Description', 'Amount'],
-		...lines.map((line) => [dateIn(line, options.dateFormat), `${options.payee(line)}: ${line.description} [${line.lineKey}]`, line.amount.toFixed(2)]),
-	]);
-}
+export const XERO_HEADER = row(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
+export const QUICKBOOKS_HEADER = row(['Date', 'Description', 'Amount']);
+
+/** A line as a row of Xero's bank-statement CSV: Date, Amount, Payee, Description, Reference (the lineKey). */
+export const xeroRow = (line: FileLine, options: CsvOptions) =>
+	row([dateIn(line, options.dateFormat), line.amount.toFixed(2), options.payee(line), line.description, line.lineKey]);
+
+/** A line as a row of QuickBooks Online's three-column CSV: Date, Description, Amount; the payee and lineKey in the description. */
+export const quickbooksRow = (line: FileLine, options: CsvOptions) =>
+	row([dateIn(line, options.dateFormat), `${options.payee(line)}: ${line.description} [${line.lineKey}]`, line.amount.toFixed(2)]);

@@ -56,6 +56,21 @@ export interface Line extends IDataObject {
 	exception: string;
 }
 
+/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept, and redacted, for the files. */
+export type FileLine = Pick<Line, 'lineKey' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
+
+export const fileLineOf = ({ lineKey, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
+	lineKey,
+	time,
+	amount,
+	currency,
+	description,
+	externalId,
+	walletLabel,
+	reference,
+	recordId,
+});
+
 export interface StatementLists {
 	trades: IDataObject[];
 	withdrawals: IDataObject[];
@@ -67,6 +82,43 @@ export interface LineOptions {
 	/** n8n's clock, for the age of open records. */
 	now: number;
 	pendingAfterHours: number;
+}
+
+/**
+ * The fields of a record its lines read (below): a statement keeps only these of each record it
+ * reads, so a busy day's records fit in memory (docs/statement.md, "Speed").
+ */
+export const LINE_FIELDS = {
+	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],
+	withdrawals: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'trade', 'token', 'walletAddress', 'bankName', 'accountNumber', 'bankAccount', 'currency', 'externalId', 'payoutAmount', 'fee', 'amount', 'cryptoAmount', 'network', 'reason'],
+} as const;
+
+/** Fields whose texts repeat from record to record (a wallet, a status, a network): kept once per read (LineFields). */
+const REPEATED_FIELDS = new Set(['status', 'wallet', 'label', 'address', 'asset', 'currency', 'token', 'network', 'bankName', 'reason']);
+
+/**
+ * What a statement keeps of each record of one list it reads: only `fields` (those the record has),
+ * a repeated text once for the read (the same value, held once), and an `updatedAt` equal to the
+ * `createdAt` as the same text.
+ */
+export function lineFieldsKeeper(fields: readonly string[]): (record: IDataObject) => IDataObject {
+	const texts = new Map<string, string>();
+	const once = (text: string) => {
+		const held = texts.get(text);
+		if (held !== undefined) return held;
+		texts.set(text, text);
+		return text;
+	};
+	return (record) => {
+		const kept: IDataObject = {};
+		for (const field of fields) {
+			if (!(field in record)) continue;
+			const value = record[field];
+			kept[field] =
+				typeof value === 'string' && REPEATED_FIELDS.has(field) ? once(value) : field === 'updatedAt' && value === record.createdAt ? kept.createdAt : value;
+		}
+		return kept;
+	};
 }
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
@@ -361,28 +413,40 @@ export interface DayLines {
 	after: Line[];
 }
 
-const byTime = (a: Line, b: Line) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0);
+/** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
+export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' | 'lineKey'>) =>
+	a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0;
+
+/** Where a line belongs: on the day, or after it (for the balance check). */
+export type Placement = 'day' | 'after';
 
 /**
  * The lines of every record read, each on the day its money moved (its `time`, docs/statement.md,
  * "The day"): a record gives lines to the day it was created and to the days its money moved later
  * (a deposit credited after midnight, a refund). Every record read is given, so that an
- * auto-settlement payout finds its deposit.
+ * auto-settlement payout finds its deposit. Each line is handed to `visit` as it is made, in the
+ * order of the records (transactions, then withdrawals), and not kept: a busy day's summary and
+ * files are made without holding its lines (docs/statement.md, "Speed").
  */
-export function linesOf(lists: StatementLists, options: LineOptions): DayLines {
+export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
 	const wallets = walletIndex(lists.wallets);
 	const trades = new Map<string, IDataObject>();
 	for (const trade of lists.trades) if (isObject(trade) && scalarText(trade.id)) trades.set(scalarText(trade.id), trade);
-	const result: DayLines = { lines: [], after: [] };
 	const place = (line: Line) => {
 		const at = Date.parse(line.time);
 		// A record without a readable date is on no day's statement (its exception cannot be placed either).
 		if (!Number.isFinite(at)) return;
-		if (at >= options.day.end) result.after.push(line);
-		else if (at >= options.day.start) result.lines.push(line);
+		if (at >= options.day.end) visit(line, 'after');
+		else if (at >= options.day.start) visit(line, 'day');
 	};
 	for (const trade of lists.trades) for (const line of depositLines(trade, wallets, options)) place(line);
 	for (const withdrawal of lists.withdrawals) for (const line of withdrawalLines(withdrawal, trades, wallets, options)) place(line);
+}
+
+/** Every line of the records read (eachLine), kept: the day's in time order, then by key, and those after it. */
+export function linesOf(lists: StatementLists, options: LineOptions): DayLines {
+	const result: DayLines = { lines: [], after: [] };
+	eachLine(lists, options, (line, placement) => (placement === 'day' ? result.lines : result.after).push(line));
 	result.lines.sort(byTime);
 	return result;
 }

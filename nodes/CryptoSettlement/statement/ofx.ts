@@ -1,4 +1,4 @@
-import type { Line } from './lines';
+import type { FileLine } from './lines';
 
 /**
  * The statement of one currency as an OFX 1.02 bank statement (docs/statement.md, "The files"),
@@ -25,29 +25,32 @@ export interface OfxStatement {
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;
 	to: string;
-	lines: Line[];
+	/** Its transactions, each written by ofxTransaction. */
+	transactions: string[];
 	/** The closing balance of the currency, when known. */
 	closingBalance: number | undefined;
-	payee: (line: Line) => string;
 }
 
 const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
 
+/** One line as an OFX transaction (STMTTRN); `payee` names it. */
+export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string): string {
+	return [
+		'<STMTTRN>',
+		element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
+		element('DTPOSTED', ofxTime(line.time)),
+		element('TRNAMT', line.amount.toFixed(2)),
+		element('FITID', ofxText(line.lineKey)),
+		// OFX 1.02 allows 32 characters of NAME and 255 of MEMO.
+		element('NAME', ofxText(payee(line) || line.reference || line.recordId, 32)),
+		element('MEMO', ofxText(line.description, 255)),
+		'</STMTTRN>',
+	].join('\r\n');
+}
+
 /** The OFX text of one currency's statement. */
 export function statementOfx(statement: OfxStatement): string {
-	const transactions = statement.lines.map((line) =>
-		[
-			'<STMTTRN>',
-			element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
-			element('DTPOSTED', ofxTime(line.time)),
-			element('TRNAMT', line.amount.toFixed(2)),
-			element('FITID', ofxText(line.lineKey)),
-			// OFX 1.02 allows 32 characters of NAME and 255 of MEMO.
-			element('NAME', ofxText(statement.payee(line) || line.reference || line.recordId, 32)),
-			element('MEMO', ofxText(line.description, 255)),
-			'</STMTTRN>',
-		].join('\r\n'),
-	);
+	const { transactions } = statement;
 	const balance =
 		statement.closingBalance === undefined
 			? []

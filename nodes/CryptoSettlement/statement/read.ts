@@ -6,6 +6,7 @@ import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
 import { movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
+import { LINE_FIELDS, lineFieldsKeeper } from './lines';
 
 /**
  * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
@@ -76,6 +77,7 @@ export async function readList(
 	http: HttpCall,
 	list: keyof typeof LIST_PATHS,
 	since?: number,
+	keep?: (record: IDataObject) => IDataObject,
 ): Promise<{ records: IDataObject[]; pages: number }> {
 	const path = LIST_PATHS[list];
 	// A day's margin: a service that reads the range's dates in its own time zone still answers the whole day.
@@ -87,6 +89,7 @@ export async function readList(
 		proof: 'whole',
 		inFlight: PAGES_IN_FLIGHT,
 		range,
+		keep,
 		fail: (problem) => readError(ctx, list, problem),
 	});
 	return { records, pages };
@@ -94,16 +97,18 @@ export async function readList(
 
 /**
  * The three lists (and the account, read after them, so its balances include every record the
- * lists showed), all at once. `since` (the start of the look-back window) bounds the transaction and withdrawal lists (see readList).
+ * lists showed), all at once. `since` (the start of the look-back window) bounds the transaction and withdrawal lists (see readList);
+ * `onlyLineFields` keeps of each transaction and withdrawal only the fields its lines read (lines.ts, LINE_FIELDS).
  */
 export async function readStatementLists(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	options: { since?: number; account: boolean },
+	options: { since?: number; account: boolean; onlyLineFields?: boolean },
 ): Promise<ReadLists> {
+	const keep = (list: keyof typeof LINE_FIELDS) => (options.onlyLineFields ? lineFieldsKeeper(LINE_FIELDS[list]) : undefined);
 	const [trades, withdrawals, wallets] = await Promise.all([
-		readList(ctx, http, 'transactions', options.since),
-		readList(ctx, http, 'withdrawals', options.since),
+		readList(ctx, http, 'transactions', options.since, keep('transactions')),
+		readList(ctx, http, 'withdrawals', options.since, keep('withdrawals')),
 		readList(ctx, http, 'wallets'),
 	]);
 	let account: IDataObject | undefined;

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { cents, LINE_KINDS, numberIn, type DayLines, type Line } from './lines';
+import { byTime, cents, LINE_KINDS, numberIn, type Line, type Placement } from './lines';
 
 /**
  * A statement's summary (docs/statement.md, "Summary"): totals per kind and currency, the
@@ -47,30 +47,131 @@ export function readBalances(value: unknown): Record<string, number> | { error: 
 	return balances;
 }
 
-/** Net movement per currency of some lines. */
-export function netOf(lines: Line[]): Record<string, number> {
-	const net: Record<string, number> = {};
-	for (const line of lines) {
-		if (!line.currency || line.amount === 0) continue;
-		net[line.currency] = cents((net[line.currency] ?? 0) + line.amount);
+/** A line's place in the day's order (lines.ts, byTime). */
+type Rank = Pick<Line, 'time' | 'lineKey'>;
+
+/** Values keyed in the order their first line has in the day (as they were when the lines were kept sorted). */
+class Ranked<T> {
+	private readonly entries = new Map<string, { value: T; first: Rank }>();
+
+	constructor(private readonly start: () => T) {}
+
+	/** The value of `key`, made when first met; `line` may make it rank earlier. */
+	of(key: string, line: Line): T {
+		const entry = this.entries.get(key);
+		if (!entry) {
+			const value = this.start();
+			this.entries.set(key, { value, first: { time: line.time, lineKey: line.lineKey } });
+			return value;
+		}
+		if (byTime(line, entry.first) < 0) entry.first = { time: line.time, lineKey: line.lineKey };
+		return entry.value;
 	}
-	return net;
+
+	/** Key → value, in the day's order. */
+	inOrder<U>(map: (value: T) => U): Record<string, U> {
+		const sorted = [...this.entries].sort(([, a], [, b]) => byTime(a.first, b.first));
+		return Object.fromEntries(sorted.map(([key, { value }]) => [key, map(value)]));
+	}
+}
+
+/** Lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
+interface Untrusted {
+	count: number;
+	/** The first of them (the day's: in time order; after the day: as read). */
+	first?: Pick<Line, 'record' | 'recordId' | 'time' | 'lineKey'>;
+}
+
+const isUntrusted = (line: Line) => line.exception.startsWith('The record states no');
+
+/**
+ * What the summary needs of the lines, taken one line at a time (lines.ts, eachLine), so a busy
+ * day's lines are not kept (docs/statement.md, "Speed"); its figures and the order of its keys and
+ * exceptions are those of the day's lines in time order.
+ */
+export class LineTally {
+	/** The day's lines. */
+	lines = 0;
+
+	/** The lines after the day (the service's balances are taken back by them). */
+	after = 0;
+
+	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
+
+	private readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
+
+	private readonly net = new Ranked(() => ({ amount: 0 }));
+
+	private readonly netAfter: Record<string, number> = {};
+
+	private readonly exceptions: Array<{ rank: Rank; exception: IDataObject }> = [];
+
+	readonly untrustedDay: Untrusted = { count: 0 };
+
+	readonly untrustedAfter: Untrusted = { count: 0 };
+
+	add(line: Line, placement: Placement): void {
+		const untrusted = isUntrusted(line) ? (placement === 'day' ? this.untrustedDay : this.untrustedAfter) : undefined;
+		if (untrusted) {
+			untrusted.count++;
+			const first = untrusted.first;
+			if (!first || (placement === 'day' && byTime(line, first) < 0)) untrusted.first = { record: line.record, recordId: line.recordId, time: line.time, lineKey: line.lineKey };
+		}
+		if (placement === 'after') {
+			this.after++;
+			if (line.currency && line.amount !== 0) this.netAfter[line.currency] = cents((this.netAfter[line.currency] ?? 0) + line.amount);
+			return;
+		}
+		this.lines++;
+		this.counts[line.kind]++;
+		const total = this.totals.of(line.kind, line).of(line.currency || 'unknown', line);
+		total.count++;
+		total.amount = cents(total.amount + line.amount);
+		if (line.currency && line.amount !== 0) {
+			const net = this.net.of(line.currency, line);
+			net.amount = cents(net.amount + line.amount);
+		}
+		if (line.exception) {
+			const { lineKey, kind, recordId, reference, status, exception } = line;
+			this.exceptions.push({ rank: { time: line.time, lineKey }, exception: { lineKey, kind, recordId, reference, status, exception } });
+		}
+	}
+
+	/** Net movement per currency of the day's lines. */
+	dayNet(): Record<string, number> {
+		return this.net.inOrder(({ amount }) => amount);
+	}
+
+	/** Net movement per currency of the lines after the day. */
+	afterNet(): Record<string, number> {
+		return { ...this.netAfter };
+	}
+
+	kindCounts(): Record<string, number> {
+		return { ...this.counts };
+	}
+
+	kindTotals(): Record<string, Record<string, { count: number; amount: number }>> {
+		return this.totals.inOrder((byCurrency) => byCurrency.inOrder((total) => ({ ...total })));
+	}
+
+	/** The day's exceptions, in time order. */
+	exceptionList(): IDataObject[] {
+		return this.exceptions.sort((a, b) => byTime(a.rank, b.rank)).map(({ exception }) => exception);
+	}
 }
 
 export interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
-/** The lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
-const untrusted = (lines: Line[]) => lines.filter((line) => line.exception.startsWith('The record states no'));
-
 /** The check when a record of the day states an amount the node cannot trust: the day's lines cannot be vouched for. */
-function untrustedDay(lines: Line[]): BalanceCheck | undefined {
-	const [first, ...more] = untrusted(lines);
+function untrustedDay(tally: LineTally): BalanceCheck | undefined {
+	const { count, first } = tally.untrustedDay;
 	if (!first) return undefined;
 	return {
 		result: 'notCheckable',
-		why: `${1 + more.length} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
+		why: `${count} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
 	};
 }
 
@@ -86,19 +187,18 @@ function serviceBalancesNow(account: IDataObject | undefined): Record<string, nu
 	return balances;
 }
 
-/** The service's balances at a time: its balances now less what the lines since moved. */
-function takenBack(now: Record<string, number>, lines: Line[]): Record<string, number> {
-	const moved = netOf(lines);
+/** The service's balances at a time: its balances now less what moved since (net per currency). */
+function takenBack(now: Record<string, number>, moved: Record<string, number>): Record<string, number> {
 	const balances: Record<string, number> = {};
 	for (const [currency, amount] of Object.entries(now)) balances[currency] = cents(amount - (moved[currency] ?? 0));
 	return balances;
 }
 
 /** Why the service's balances cannot be taken back: a line after the day whose amount cannot be read. */
-function unreadableAfter(after: Line[]): string | undefined {
-	const unreadable = untrusted(after);
-	if (!unreadable.length) return undefined;
-	return `${unreadable.length} record(s) that moved money after the day (e.g. ${unreadable[0].recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
+function unreadableAfter(tally: LineTally): string | undefined {
+	const { count, first } = tally.untrustedAfter;
+	if (!first) return undefined;
+	return `${count} record(s) that moved money after the day (e.g. ${first.recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
 }
 
 /**
@@ -133,8 +233,8 @@ export function balanceCheck(closing: Record<string, number>, atEnd: Record<stri
 
 export interface SummaryInput {
 	day: Day;
-	/** The day's lines, and those that moved after it. */
-	lines: DayLines;
+	/** The day's lines, and those that moved after it, tallied. */
+	tally: LineTally;
 	account: IDataObject | undefined;
 	/** Given opening balances; empty or undefined: derived from the service's balances. */
 	openingBalances: Record<string, number> | undefined;
@@ -153,14 +253,14 @@ interface Balances {
 function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
 	const balances = balancesFromTheLines(input, net);
 	// A record of the day whose amount the node cannot trust: no check can vouch for the day.
-	return { ...balances, check: untrustedDay(input.lines.lines) ?? balances.check };
+	return { ...balances, check: untrustedDay(input.tally) ?? balances.check };
 }
 
 function balancesFromTheLines(input: SummaryInput, net: Record<string, number>): Balances {
 	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
 	const now = serviceBalancesNow(input.account);
-	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.lines.after);
-	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.lines.after);
+	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally);
+	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.afterNet());
 	if (given) {
 		const closing = { ...given };
 		for (const [currency, amount] of Object.entries(net)) closing[currency] = cents((closing[currency] ?? 0) + amount);
@@ -168,13 +268,13 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 		const check: BalanceCheck = missing.length
 			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the day's lines move, so its closing balance counts from 0 and cannot be compared.` }
 			: atEnd
-				? balanceCheck(closing, atEnd, input.lines.after.length)
+				? balanceCheck(closing, atEnd, input.tally.after)
 				: { result: 'notCheckable', why: cannotTakeBack as string };
 		return { opening: given, source: 'given', closing, check };
 	}
 	if (!atEnd) return { opening: {}, source: 'none', closing: {}, check: { result: 'notCheckable', why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}` } };
 	// The first run: the day's opening balances are the service's at the day's end less the day's lines.
-	const opening = takenBack(atEnd, input.lines.lines);
+	const opening = takenBack(atEnd, net);
 	return {
 		opening,
 		source: 'derived',
@@ -187,22 +287,9 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 }
 
 export function summarize(input: SummaryInput): IDataObject {
-	const { lines } = input.lines;
-	const totals: Record<string, Record<string, { count: number; amount: number }>> = {};
-	const counts: Record<string, number> = {};
-	for (const kind of Object.keys(LINE_KINDS)) counts[kind] = 0;
-	for (const line of lines) {
-		counts[line.kind]++;
-		const currency = line.currency || 'unknown';
-		const byCurrency = (totals[line.kind] ??= {});
-		const total = (byCurrency[currency] ??= { count: 0, amount: 0 });
-		total.count++;
-		total.amount = cents(total.amount + line.amount);
-	}
-	const net = netOf(lines);
-	const exceptions = lines
-		.filter((line) => line.exception)
-		.map(({ lineKey, kind, recordId, reference, status, exception }) => ({ lineKey, kind, recordId, reference, status, exception }));
+	const { tally } = input;
+	const net = tally.dayNet();
+	const exceptions = tally.exceptionList();
 	const balances = balancesOf(input, net);
 	const lookBackFrom = new Date(input.day.start - LOOK_BACK_DAYS * DAY_MS).toISOString();
 	// What a person reads first comes first: the day, whether it balances, the balances, then the detail.
@@ -217,9 +304,9 @@ export function summarize(input: SummaryInput): IDataObject {
 		closingBalances: balances.closing,
 		net,
 		exceptionCount: exceptions.length,
-		lines: lines.length,
-		counts,
-		totals,
+		lines: tally.lines,
+		counts: tally.kindCounts(),
+		totals: tally.kindTotals(),
 		exceptions,
 		lookBack: {
 			days: LOOK_BACK_DAYS,
