@@ -631,9 +631,10 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 		let clock = at(first, '00:00:00');
 		const REVERSE_TO = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
 		const service = await startFakeApi({ port: 0, lifecycleDelayMs: 3_600_000, now: () => clock, reverseAddresses: [REVERSE_TO] });
+		let credential;
 		try {
 			const project = await personalProject(n8n);
-			const credential = await n8n.rest('POST', '/credentials', { ...sandboxCredential(service), id: undefined, name: `e2e statement days ${first}`, projectId: project });
+			credential = await n8n.rest('POST', '/credentials', { ...sandboxCredential(service), id: undefined, name: `e2e statement days ${first}`, projectId: project });
 			const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_statement_days_${Date.now()}`, columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
 			const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
 			copy.name = `e2e: ${copy.name} (three days)`;
@@ -745,6 +746,9 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			said.push(`${after}: opening given, check ${afterSummary.balanceCheck.result}`);
 			return `${expected.length} movements, each on exactly one day's file; ${said.join('; ')}`;
 		} finally {
+			// Its credential points at this check's own fake API, closed here: left behind, it would be the
+			// newest Crypto Settlement credential, the one n8n gives a node placed later (the browser checks).
+			if (credential) await n8n.rest('DELETE', `/credentials/${credential.id}`).catch(() => {});
 			await service.close();
 		}
 	});
