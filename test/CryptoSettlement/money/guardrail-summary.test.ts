@@ -165,6 +165,13 @@ describe("4. an agent's tool says what an agent may do, not the manual-run warni
 		// With Dry Run on, its output names the guardrails: the pointer to it goes.
 		expect(await hintsShown({ resource, operation, dryRun: true })).toEqual(externalId);
 	});
+
+	// Issue 50, point 6: a hint cannot see the workflow, and shows on a template's pay step that runs
+	// after a Dry Run step; it must not tell that step's reader the step is unsafe as it stands.
+	test('the hint on a pay step names the templates\' way too: a Dry Run step before it', () => {
+		expect(DRY_RUN_HINT).toMatch(/turn on Dry Run here, or put a Dry Run step before this one/);
+		expect(DRY_RUN_HINT).not.toMatch(/^Turn on Dry Run/);
+	});
 });
 
 describe('5. a Dry Run states what leaves the balance, the fee and what arrives', () => {
