@@ -68,6 +68,18 @@ async function main() {
 	const server = await startServer();
 	const baseUrl = `http://127.0.0.1:${server.port}`;
 
+	/** Wallet → Get through a node type registered under `type` (a cut or an earlier build of this node). */
+	const walletGetBy = (type, name, nodeType) => async (items) => {
+		const result = await harness.runWorkflow({
+			workflow: harness.actionWorkflow({ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } }, { type, name }),
+			items,
+			credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
+			nodeTypes: { [type]: nodeType },
+		});
+		if (result.error) throw result.error;
+		return result.output(name);
+	};
+
 	const variants = {
 		ours: async (items) => {
 			const result = await harness.runWorkflow({
@@ -100,36 +112,12 @@ async function main() {
 			if (result.error) throw result.error;
 			return result.output('Minimal Declarative').map((item) => ({ json: item.json.data }));
 		},
-		one: async (items) => {
-			const result = await harness.runWorkflow({
-				workflow: harness.actionWorkflow(
-					{ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } },
-					{ type: ONE_OPERATION_TYPE, name: 'One Operation' },
-				),
-				items,
-				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
-				nodeTypes: { [ONE_OPERATION_TYPE]: oneOperationNode() },
-			});
-			if (result.error) throw result.error;
-			return result.output('One Operation');
-		},
+		one: walletGetBy(ONE_OPERATION_TYPE, 'One Operation', oneOperationNode()),
 		fetch: async (items) => await fetchAll(server.port, items),
 	};
 	if (beforeDir) {
 		const { CryptoSettlement: Before } = require(path.join(beforeDir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
-		variants.before = async (items) => {
-			const result = await harness.runWorkflow({
-				workflow: harness.actionWorkflow(
-					{ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } },
-					{ type: BEFORE_TYPE, name: 'Before' },
-				),
-				items,
-				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
-				nodeTypes: { [BEFORE_TYPE]: new Before() },
-			});
-			if (result.error) throw result.error;
-			return result.output('Before');
-		};
+		variants.before = walletGetBy(BEFORE_TYPE, 'Before', new Before());
 	}
 
 	const makeItems = (count) => Array.from({ length: count }, (_, i) => ({ json: { walletId: `w-${i}` } }));
