@@ -8,15 +8,17 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /**
- * The soak tests: volume, a day of retries, the size of the poll state and a sustained backlog, each
- * over many polls, a thousand wallets' failures through the webhook trigger, and a statement day of
- * 120,000 lines.
+ * The soak tests: volume, a day of retries, the size of the poll state, a sustained backlog, a busy
+ * list on a lagging replica and a list growing at its end, each over many polls; a thousand wallets'
+ * failures through the webhook trigger; and a statement day of 120,000 lines.
  */
 const SLOW_LANE = [
 	'test/CryptoSettlementPollTrigger/volume.test.ts',
 	'test/CryptoSettlementTrigger/retry-window.test.ts',
 	'test/CryptoSettlementPollTrigger/state-size.test.ts',
 	'test/CryptoSettlementPollTrigger/backlog.test.ts',
+	'test/CryptoSettlementPollTrigger/busy-lag.test.ts',
+	'test/CryptoSettlementPollTrigger/oldest-first-growing.test.ts',
 	'test/events/wallet-failures.test.ts',
 	'test/CryptoSettlement/statement/busy-day.test.ts',
 ];
