@@ -456,8 +456,10 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 	});
 }
 
-const yesterday = () => new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-const dayBefore = (day) => new Date(Date.parse(`${day}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
+/** The UTC day `n` days after `day` (YYYY-MM-DD; `n` may be negative). */
+const plusDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
+const dayBefore = (day) => plusDays(day, -1);
+const yesterday = () => dayBefore(new Date().toISOString().slice(0, 10));
 
 
 /** The day's records in the fake API's own state (createdAt within the UTC day). */
@@ -571,9 +573,8 @@ async function checkSheetCheck({ n8n, sandbox, browser }) {
 	}));
 }
 
-/** A UTC day `n` days after `day` (YYYY-MM-DD). */
-const plusDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
-const at = (day, time) => Date.parse(`${day}T${time}Z`);
+/** A moment of a UTC day, in ms: the fake API's clock for the day-after-day check. */
+const utcAt = (day, time) => Date.parse(`${day}T${time}Z`);
 const centsOf = (value) => Math.round(Number(value) * 100);
 const REFUNDED = new Set(['rejected', 'reversed', 'cancelled']);
 
@@ -628,7 +629,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
 		const days = [first, plusDays(first, 1), plusDays(first, 2)];
 		const quiet = plusDays(first, 3);
-		let clock = at(first, '00:00:00');
+		let clock = utcAt(first, '00:00:00');
 		const REVERSE_TO = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
 		const service = await startFakeApi({ port: 0, lifecycleDelayMs: 3_600_000, now: () => clock, reverseAddresses: [REVERSE_TO] });
 		let credential;
@@ -647,14 +648,14 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			// Day 1: a day of records, a payout at 15:00 refunded at 00:03 the next day, a deposit created at 23:58 and credited at 00:03.
 			const openingOfDay1 = balancesNow();
 			service.seedDay({ day: days[0], records: 20, prefix: `e2e-${days[0]}` });
-			clock = at(days[0], '15:00:00');
+			clock = utcAt(days[0], '15:00:00');
 			const refunded = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDC', network: 'SOL', walletAddress: REVERSE_TO, amount: 30, pin: service.pin, externalId: `e2e-days-refunded-${days[0]}` });
-			clock = at(days[0], '23:58:00');
+			clock = utcAt(days[0], '23:58:00');
 			const wallet = await sandboxApi(service, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: `e2e-days-customer-${days[0]}` });
 			const late = await sandboxApi(service, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 25, cryptoReceived: '208.3', reference: `e2e-days-late-${days[0]}`, txHash: `e2edayslate${days[0].replace(/-/g, '')}` });
 			const closing = {};
 			closing[days[0]] = balancesNow();
-			clock = at(days[1], '00:03:00');
+			clock = utcAt(days[1], '00:03:00');
 			await service.settle();
 			const refund = service.state.withdrawals.find((w) => w.id === refunded.id);
 			const credited = service.state.trades.find((t) => t.id === late.id);
@@ -664,7 +665,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			const formats = { [days[0]]: 'xeroCsv', [days[1]]: 'ofx', [days[2]]: 'ofx', [quiet]: 'ofx', [plusDays(quiet, 1)]: 'ofx' };
 			/** Runs the template the morning after `day` (the service's clock at 06:00), as the editor's Execute workflow runs it. */
 			const runFor = async (day) => {
-				clock = at(plusDays(day, 1), '06:00:00');
+				clock = utcAt(plusDays(day, 1), '06:00:00');
 				const workflow = await n8n.rest('GET', `/workflows/${saved.id}`);
 				setting(workflow, 'statementDay', day);
 				setting(workflow, 'fileFormat', formats[day]);
