@@ -77,6 +77,15 @@ describe("the issue's withdrawal: payoutAmount 1,234 with the PIN 1234", () => {
 		const expected = pin === '1234' ? { ...record, reason: 'invalid pin [redacted]. Try again', pin: '[redacted]' } : record;
 		expect(run.items[0].json).toMatchObject(expected);
 	});
+
+	// The other PIN: 1000 inside 21,000 read "-2[redacted].00" in the accountant's CSV.
+	test('PIN 1000: 21,000 and -21000.00 stay as the service gave them', async () => {
+		const thousands = { ...record, payoutAmount: 21000, amount: '21000', fee: '-21000.00', reason: 'refused' };
+		const server = await serve(() => ({ status: 200, body: envelope(thousands) }));
+		const run = await runNode({ resource: 'withdrawal', operation: 'get', withdrawalId: 'wd-1' }, { credentials: { baseUrl: server.baseUrl, pin: '1000' } });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject(thousands);
+	});
 });
 
 describe('every error: the PIN hidden where it stands alone, figures kept', () => {
