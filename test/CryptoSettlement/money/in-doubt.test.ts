@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../../helpers';
-import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode, serversClosedAfterEach } from '../../helpers/node';
+import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, RETRY_ON_FAIL, rl, runNode, serversClosedAfterEach } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
 import { NEVER_REPEATED, parametersOf } from '../../helpers/never-repeated';
 
@@ -238,12 +238,11 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 });
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {
-	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 	// Every operation the records mark never repeated, with its contract case (test/helpers/never-repeated.ts), none listed here.
 	test.each(NEVER_REPEATED)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
 		const server = await serve(() => ({ status: 200, reset: true }));
 		const result = await runWorkflow({
-			workflow: actionWorkflow(parametersOf(name), retrying),
+			workflow: actionWorkflow(parametersOf(name), RETRY_ON_FAIL),
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
 		expect(server.requests.filter(sends)).toHaveLength(1);
@@ -260,7 +259,7 @@ describe("7. n8n's Retry On Fail never repeats a write after a dropped connectio
 		const server = await serve(handler);
 		const result = await withWindow(600, async () =>
 			await runWorkflow({
-				workflow: actionWorkflow(parameters, retrying),
+				workflow: actionWorkflow(parameters, RETRY_ON_FAIL),
 				credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 			}),
 		);
