@@ -11,6 +11,17 @@ import type { Day } from './day';
  * what a person must check. Pure: records in, lines out.
  */
 
+/**
+ * The lines whose record states no amount the node can read (their `amount` is 0 and proves nothing):
+ * the summary counts them so the balance check cannot vouch for the day (summary.ts). A mark beside the
+ * line, not a field of it, so the lines' output is unchanged; never read from the exception's words.
+ */
+const UNREADABLE = new WeakSet<Line>();
+
+export function hasUnreadableAmount(line: Line): boolean {
+	return UNREADABLE.has(line);
+}
+
 /** What a line is (docs/statement.md, "Kinds"). */
 export const LINE_KINDS = {
 	deposit: 'Crypto received on a deposit wallet and converted (a trade); credits the wallet\'s currency once completed',
@@ -257,6 +268,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	// Only a completed deposit moved money, so only its amounts must be readable.
 	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
 	if (completed && !unreadable) line.amount = cents((credited as number) + (fee ?? 0));
+	if (unreadable) UNREADABLE.add(line);
 	// A completed deposit was credited when it completed: its last update (docs/statement.md, "The day").
 	if (completed) line.time = timeText(record.updatedAt) || line.time;
 	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
@@ -361,6 +373,7 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	if (fee !== undefined && line.currency) amounts.fee = { value: fee, unit: line.currency };
 	line.amounts = amounts;
 	if (w.readable) line.amount = cents(-(payout as number));
+	else UNREADABLE.add(line);
 	const token = scalarText(record.token);
 	const network = scalarText(record.network);
 	line.description = `${
