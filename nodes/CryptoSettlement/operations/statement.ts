@@ -253,7 +253,7 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	}
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true, onlyLineFields: true }));
+	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true, assets: true, onlyLineFields: true }));
 	const lineOptions = { day, now, pendingAfterHours };
 	if (output === 'lines' || output === 'exceptions') {
 		const { lines } = linesOf(lists, lineOptions);

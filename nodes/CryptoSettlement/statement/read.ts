@@ -34,6 +34,8 @@ export interface ReadLists {
 	trades: IDataObject[];
 	withdrawals: IDataObject[];
 	wallets: IDataObject[];
+	/** The deposit-asset list (`GET /trades/assets`), when asked for: `[]` when it could not be read. */
+	assets: IDataObject[];
 	/** Account → Get's record (balances, fee bearer), when asked for. */
 	account?: IDataObject;
 	/** Pages read per list (the bench and the docs report them). */
@@ -96,6 +98,22 @@ export async function readList(
 }
 
 /**
+ * The deposit-asset list, which names a deposit's token (USDT for the wallet's USDT_TRX_TEST). It only
+ * names units, never a figure: when it cannot be read the lines name the wallet's asset identifier, as
+ * the service does (docs/statement.md, "Lines"), and the statement is still made.
+ */
+async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<IDataObject[]> {
+	const path = ROUTES.depositAssets.path;
+	try {
+		const response = await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe');
+		const data = isSuccess(response) ? response.body.data : undefined;
+		return Array.isArray(data) ? data.filter(isObject) : [];
+	} catch {
+		return [];
+	}
+}
+
+/**
  * The three lists (and the account, read after them, so its balances include every record the
  * lists showed), all at once. `since` (the start of the look-back window) bounds the transaction and withdrawal lists (see readList);
  * `onlyLineFields` keeps of each transaction and withdrawal only the fields its lines read (lines.ts, LINE_FIELDS).
@@ -103,13 +121,14 @@ export async function readList(
 export async function readStatementLists(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
-	options: { since?: number; account: boolean; onlyLineFields?: boolean },
+	options: { since?: number; account: boolean; assets?: boolean; onlyLineFields?: boolean },
 ): Promise<ReadLists> {
 	const keep = (list: keyof typeof LINE_FIELDS) => (options.onlyLineFields ? lineFieldsKeeper(LINE_FIELDS[list]) : undefined);
-	const [trades, withdrawals, wallets] = await Promise.all([
+	const [trades, withdrawals, wallets, assets] = await Promise.all([
 		readList(ctx, http, 'transactions', options.since, keep('transactions')),
 		readList(ctx, http, 'withdrawals', options.since, keep('withdrawals')),
 		readList(ctx, http, 'wallets'),
+		options.assets ? readAssets(ctx, http) : [],
 	]);
 	let account: IDataObject | undefined;
 	if (options.account) {
@@ -122,6 +141,7 @@ export async function readStatementLists(
 		trades: trades.records,
 		withdrawals: withdrawals.records,
 		wallets: wallets.records,
+		assets,
 		account,
 		pages: { transactions: trades.pages, withdrawals: withdrawals.pages, wallets: wallets.pages },
 	};
