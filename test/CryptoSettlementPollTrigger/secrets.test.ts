@@ -1,5 +1,6 @@
 import { startListService, trade, type ListService } from '../helpers/poll/list-service';
 import { Poller } from '../helpers/poll/poll-harness';
+import { shortBackoff } from '../helpers/node';
 
 /**
  * Issue #24, point 5 (poll trigger): the service may echo the app secret (or the webhook secret)
@@ -9,6 +10,9 @@ import { Poller } from '../helpers/poll/poll-harness';
 /** The credential's app secret and webhook secret, which the service echoes below. */
 const APP_ECHO = 'app-secret-DO-NOT-LEAK-poll-5f1e';
 const HOOK_ECHO = 'webhook-secret-DO-NOT-LEAK-poll-9a8b';
+
+// A 5xx is retried before the poll fails; the pauses between retries are not what this tests.
+shortBackoff();
 
 let service: ListService;
 beforeEach(async () => {

@@ -135,25 +135,47 @@ export function expectNoSecrets(text: string): void {
 }
 
 /**
+ * n8n's Retry On Fail, three tries, for tests of what is tried again rather than of the pause
+ * between tries: n8n reads a Wait Between Tries of 0 as its default, 1000 ms (WorkflowExecute's
+ * `waitBetweenTries || 1000`), so the pause is 1 ms.
+ */
+export const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
+
+/** The waits of nodes/service/pacing.ts's RETRY that a test may shorten. */
+type Waits = { inDoubtLookupWindowMs: number; baseBackoffMs: number; maxBackoffMs: number };
+
+/**
  * The pacing constants of the build n8n loads (the same module instance as the package loader's),
  * for tests that shorten a wait which is not what they test.
  */
-export function builtRetry(): { inDoubtLookupWindowMs: number } {
+export function builtRetry(): Waits {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as n8n loads it
-	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/service/pacing.js')) as { RETRY: { inDoubtLookupWindowMs: number } }).RETRY;
+	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/service/pacing.js')) as { RETRY: Waits }).RETRY;
+}
+
+/** Sets some of the build's waits for the tests of this file or block, and puts them back after it. */
+function shortenWaits(waits: Partial<Waits>): void {
+	const saved: Partial<Waits> = {};
+	beforeAll(() => {
+		for (const [name, ms] of Object.entries(waits) as Array<[keyof Waits, number]>) {
+			saved[name] = builtRetry()[name];
+			builtRetry()[name] = ms;
+		}
+	});
+	afterAll(() => {
+		Object.assign(builtRetry(), saved);
+	});
 }
 
 /** Shortens the in-doubt lookup window (12 s) for the tests of this file or block that do not test it. */
-export function shortInDoubtWindow(ms = 400): void {
-	let saved = 0;
-	beforeAll(() => {
-		saved = builtRetry().inDoubtLookupWindowMs;
-		builtRetry().inDoubtLookupWindowMs = ms;
-	});
-	afterAll(() => {
-		builtRetry().inDoubtLookupWindowMs = saved;
-	});
-}
+export const shortInDoubtWindow = (ms = 400): void => shortenWaits({ inDoubtLookupWindowMs: ms });
+
+/**
+ * Shortens the pauses between retries (500 ms, doubling up to 8 s) to 5 ms doubling up to 80 ms,
+ * for the tests of this file or block that test what is retried, not how long it waits: the same
+ * attempts are made in the same order.
+ */
+export const shortBackoff = (): void => shortenWaits({ baseBackoffMs: 5, maxBackoffMs: 80 });
 
 /**
  * The local HTTP servers a test file starts (push each one), closed after each test; nock lets

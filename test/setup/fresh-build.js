@@ -1,8 +1,9 @@
 /**
  * Jest's global setup: tests load the built package from dist/ (as n8n does), so a run after an edit
  * without `npm run build` would test the old node against the new tests. When any source the build
- * reads (nodes/, credentials/, icons/) is newer than the oldest file the build wrote, or dist/ is
- * missing, this builds first and says so; a failed build fails the run.
+ * reads (nodes/, credentials/, icons/) is newer than the oldest file the build wrote, a built file's
+ * source is gone, or dist/ is missing, this builds first and says so; a failed build fails the run.
+ * `npm test` builds only so, not when dist/ is already current.
  */
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -24,7 +25,10 @@ function staleness() {
 	if (!built.length) return 'dist/ is missing';
 	const oldestBuilt = Math.min(...built.map((file) => fs.statSync(file).mtimeMs));
 	const newer = SOURCES.flatMap(files).find((file) => fs.statSync(file).mtimeMs > oldestBuilt);
-	return newer ? `${path.relative(ROOT, newer)} changed after the last build` : undefined;
+	if (newer) return `${path.relative(ROOT, newer)} changed after the last build`;
+	// A source removed or renamed leaves its old output behind (the build starts from an empty dist/).
+	const orphan = built.find((file) => !fs.existsSync(path.join(ROOT, path.relative(path.join(ROOT, 'dist'), file)).replace(/\.js$/, '.ts')));
+	return orphan ? `${path.relative(ROOT, orphan)} has no source any more` : undefined;
 }
 
 module.exports = async function freshBuild() {

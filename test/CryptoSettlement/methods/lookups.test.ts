@@ -2,7 +2,7 @@ import nock from 'nock';
 import { NodeApiError, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
 import { loadEditorList, type EditorListRequest } from '../../helpers';
 import { NO_CREDENTIAL, NONE_YET } from '../../../nodes/CryptoSettlement/methods/lookups';
-import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock } from '../../helpers/node';
+import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock, shortBackoff } from '../../helpers/node';
 
 setupNock();
 
@@ -67,6 +67,8 @@ describe("Mock Deposit's Asset: the list Wallet → Create offers, valued by the
 });
 
 describe('Asset dropdown (wallet → create, rate → calculate)', () => {
+	// Failures are retried before the list says so; the pauses (test/service/pacing.test.ts) are not what this tests.
+	shortBackoff();
 	test('lists the deposit assets by name, symbol and network, sorted, valued by ID', async () => {
 		const scope = api()
 			.get('/trades/assets')
@@ -108,6 +110,8 @@ describe('Asset dropdown (wallet → create, rate → calculate)', () => {
 });
 
 describe('Bank dropdown', () => {
+	// Failures are retried before the list says so; the pauses (test/service/pacing.test.ts) are not what this tests.
+	shortBackoff();
 	test('lists the banks of the currency chosen on the node (bank → verify account)', async () => {
 		const scope = api()
 			.get('/payments/banks')

@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, CREDENTIALS, ok, recordRequests, rl, runAsTool, runNode, serversClosedAfterEach } from '../../helpers/node';
+import { api, CREDENTIALS, ok, recordRequests, rl, runAsTool, runNode, serversClosedAfterEach, shortBackoff } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
 
 const TODAY = new Date();
@@ -491,12 +491,17 @@ describe('Dry run', () => {
 	});
 });
 
-test('guardrail reads fail closed: saved addresses that cannot be read refuse the item', async () => {
-	const server = await localService((request) =>
-		request.path === '/v1/payments/wallet-addresses' ? { status: 500, body: refusal('down') } : { status: 404, body: refusal('nf') },
-	);
-	servers.push(server);
-	const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'f-1' }], credentials: { baseUrl: server.baseUrl, destinations: 'savedOnly' } });
-	expect(run.error?.message).toMatch(/^The allowed destinations could not be read, so nothing is sent: /);
-	expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+describe('guardrail reads fail closed', () => {
+	// The failing read is retried before the item is refused; the pauses between retries are not what this tests.
+	shortBackoff();
+
+	test('saved addresses that cannot be read refuse the item', async () => {
+		const server = await localService((request) =>
+			request.path === '/v1/payments/wallet-addresses' ? { status: 500, body: refusal('down') } : { status: 404, body: refusal('nf') },
+		);
+		servers.push(server);
+		const run = await runNode(crypto(), { items: [{ amount: 5, ref: 'f-1' }], credentials: { baseUrl: server.baseUrl, destinations: 'savedOnly' } });
+		expect(run.error?.message).toMatch(/^The allowed destinations could not be read, so nothing is sent: /);
+		expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
 });

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../../helpers';
-import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, rl, runNode, serversClosedAfterEach } from '../../helpers/node';
+import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, RETRY_ON_FAIL, rl, runNode, serversClosedAfterEach } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
 import { NEVER_REPEATED, parametersOf } from '../../helpers/never-repeated';
 
@@ -214,6 +214,7 @@ describe('4. short secrets inside service text never leave the node', () => {
 });
 
 describe('6. Return All ends on pages that bring nothing new', () => {
+	// A list that always brings one new record, capped by its page bound: test/CryptoSettlement/engine/list-bounds.test.ts (the slow lane).
 	test('pages alternating between the same records with hasNextPage always true stop at the first page with nothing new', async () => {
 		const server = await serve((request) => {
 			const page = Number(request.query.get('page'));
@@ -224,26 +225,14 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 		expect(run.error?.message).toBe('Return All stopped: the list returned page 3 with no record not already read (it repeats earlier pages)');
 		expect(server.requests).toHaveLength(3);
 	});
-
-	test('a list that always brings one new record is capped at the pages 100,000 records need, plus a margin', async () => {
-		const server = await serve((request) => {
-			const page = Number(request.query.get('page'));
-			return { status: 200, body: { ...envelope([{ id: `e${page}` }]), meta: { page, hasNextPage: true } } };
-		});
-		// Webhook events are read 200 a page: 500 pages hold 100,000 records.
-		const run = await runNode({ resource: 'webhookEvent', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
-		expect(run.error?.message).toBe('Return All stopped: the list returned more than 510 pages');
-		expect(server.requests).toHaveLength(510);
-	});
 });
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {
-	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 	// Every operation the records mark never repeated, with its contract case (test/helpers/never-repeated.ts), none listed here.
 	test.each(NEVER_REPEATED)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
 		const server = await serve(() => ({ status: 200, reset: true }));
 		const result = await runWorkflow({
-			workflow: actionWorkflow(parametersOf(name), retrying),
+			workflow: actionWorkflow(parametersOf(name), RETRY_ON_FAIL),
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
 		expect(server.requests.filter(sends)).toHaveLength(1);
@@ -260,7 +249,7 @@ describe("7. n8n's Retry On Fail never repeats a write after a dropped connectio
 		const server = await serve(handler);
 		const result = await withWindow(600, async () =>
 			await runWorkflow({
-				workflow: actionWorkflow(parameters, retrying),
+				workflow: actionWorkflow(parameters, RETRY_ON_FAIL),
 				credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 			}),
 		);

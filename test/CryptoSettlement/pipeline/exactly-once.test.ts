@@ -5,7 +5,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../../helpers';
-import { CREDENTIALS, expectNoSecrets, NODE, runNode, shortInDoubtWindow } from '../../helpers/node';
+import { CREDENTIALS, expectNoSecrets, NODE, RETRY_ON_FAIL, runNode, shortInDoubtWindow } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply } from '../../helpers/local-service';
 import { NEVER_REPEATED, parametersOf } from '../../helpers/never-repeated';
 
@@ -294,14 +294,13 @@ describe('5. lookup answers are checked', () => {
 });
 
 describe("6. n8n's Retry On Fail never repeats a write that may have taken effect", () => {
-	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 
 	// Every operation the records mark never repeated, with its contract case (test/helpers/never-repeated.ts), none listed here.
 	test.each(NEVER_REPEATED)('$name applied and answered 500 is sent once, and fails "may or may not"', async ({ name, sends }) => {
 		const server = await localService(() => ({ status: 500, body: { success: false, message: 'something went wrong!', meta: {}, errors: [] } }));
 		current = server;
 		const result = await runWorkflow({
-			workflow: actionWorkflow(parametersOf(name), retrying),
+			workflow: actionWorkflow(parametersOf(name), RETRY_ON_FAIL),
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
 		expect(server.requests.filter(sends)).toHaveLength(1);
@@ -319,7 +318,7 @@ describe("6. n8n's Retry On Fail never repeats a write that may have taken effec
 		});
 		current = server;
 		const result = await runWorkflow({
-			workflow: actionWorkflow({ resource: 'currency', operation: 'swap', amount: '={{ $json.amount }}', from: 'ngn', to: 'ghs' }, retrying),
+			workflow: actionWorkflow({ resource: 'currency', operation: 'swap', amount: '={{ $json.amount }}', from: 'ngn', to: 'ghs' }, RETRY_ON_FAIL),
 			items: [{ json: { amount: 5 } }, { json: { amount: 6 } }],
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
 		});
