@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, outside the scanned folders */
 /**
  * Statement → Get gives the same bytes as before a change of how it is made (docs/statement.md,
  * "Speed"): a seeded day of 5,000 records (and a day on each side of it) through n8n-core's engine
