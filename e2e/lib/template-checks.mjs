@@ -599,15 +599,15 @@ function movementsIn(state) {
 	return moved;
 }
 
-/** One mailed statement file read back by an independent parser: its lines' keys and amounts, and the OFX's currency and closing balance. */
+/** One mailed statement file read back by an independent parser: its lines' keys, amounts and payees, and the OFX's currency and closing balance. */
 function parsedFile(format, text) {
 	if (format === 'ofx') {
 		const statement = parseOfx(text).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
 		const list = statement.BANKTRANLIST?.STMTTRN ?? [];
-		const rows = (Array.isArray(list) ? list : [list]).map((t) => ({ key: t.FITID, cents: centsOf(t.TRNAMT) }));
+		const rows = (Array.isArray(list) ? list : [list]).map((t) => ({ key: t.FITID, cents: centsOf(t.TRNAMT), payee: t.NAME }));
 		return { rows, currency: statement.CURDEF, closing: Number(statement.LEDGERBAL?.BALAMT) };
 	}
-	const rows = parseCsv(text, { columns: true }).map((row) => ({ key: row.Reference, cents: centsOf(row.Amount) }));
+	const rows = parseCsv(text, { columns: true }).map((row) => ({ key: row.Reference, cents: centsOf(row.Amount), payee: row.Payee }));
 	return { rows };
 }
 
@@ -620,11 +620,13 @@ function parsedFile(format, text) {
  * CSV on day 1, OFX on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse /
  * node-ofx-parser: every movement is on exactly one day's file, the day it moved; day 1's opening
  * balances are derived (said so), days 2 and 3 open with yesterday's closing balances and balance.
+ * Day 1 also holds a payout under a sample payout row's External ID (as Pay vendors pays it), and
+ * Settings names the late deposit's wallet label's customer: each is its line's Payee in the file.
  * The quiet day mails no file but says nothing moved, with its balances checked and kept, so the
  * fifth day still opens with them and balances.
  */
 export async function statementDaysCheck({ n8n, smtp, collector, line }) {
-	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
+	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, a payout\'s Payee its vendor in the payout rows and a deposit\'s the customer of its wallet label, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
 		const real = Date.now();
 		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
 		const days = [first, plusDays(first, 1), plusDays(first, 2)];
@@ -641,6 +643,8 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			copy.name = `e2e: ${copy.name} (three days)`;
 			for (const node of copy.nodes) if (node.credentials?.cryptoSettlementApi) node.credentials.cryptoSettlementApi = { id: credential.id, name: credential.name };
 			setting(copy, 'balancesTableId', table.id);
+			const customerLabel = `e2e-days-customer-${days[0]}`;
+			setting(copy, 'customerPerWalletLabel', JSON.stringify({ [customerLabel]: 'Ada Obi' }));
 			standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
 			const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
 			const balancesNow = () => upper(service.state.account.fiatWallets);
@@ -648,10 +652,14 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			// Day 1: a day of records, a payout at 15:00 refunded at 00:03 the next day, a deposit created at 23:58 and credited at 00:03.
 			const openingOfDay1 = balancesNow();
 			service.seedDay({ day: days[0], records: 20, prefix: `e2e-${days[0]}` });
+			// A vendor paid under its payout row's External ID, as Pay vendors pays its sample rows.
+			const [vendorRow] = sampleRows(loadTemplate('payVendors'));
+			clock = utcAt(days[0], '14:00:00');
+			const vendorPayout = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDT', network: 'TRC20', walletAddress: vendorRow['Wallet Address'], amount: Number(vendorRow['Amount (USD)']), pin: service.pin, externalId: vendorRow['External ID'] });
 			clock = utcAt(days[0], '15:00:00');
 			const refunded = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDC', network: 'SOL', walletAddress: REVERSE_TO, amount: 30, pin: service.pin, externalId: `e2e-days-refunded-${days[0]}` });
 			clock = utcAt(days[0], '23:58:00');
-			const wallet = await sandboxApi(service, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: `e2e-days-customer-${days[0]}` });
+			const wallet = await sandboxApi(service, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: customerLabel });
 			const late = await sandboxApi(service, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 25, cryptoReceived: '208.3', reference: `e2e-days-late-${days[0]}`, txHash: `e2edayslate${days[0].replace(/-/g, '')}` });
 			const closing = {};
 			closing[days[0]] = balancesNow();
@@ -678,6 +686,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			};
 
 			const onFiles = new Map(); // lineKey → the days whose files hold it
+			const payees = new Map(); // lineKey → its Payee in the file
 			const said = [];
 			let previousClosing;
 			for (const [index, day] of days.entries()) {
@@ -710,7 +719,10 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 					const moved = file.rows.reduce((sum, row) => sum + row.cents, 0);
 					const want = centsOf(summary.closingBalances[item.currency]) - centsOf(summary.openingBalances[item.currency] ?? 0);
 					assert(moved === want, `${email.subject}: the file's lines sum to ${moved / 100}, closing less opening is ${want / 100}`);
-					for (const row of file.rows) onFiles.set(row.key, [...(onFiles.get(row.key) ?? []), day]);
+					for (const row of file.rows) {
+						onFiles.set(row.key, [...(onFiles.get(row.key) ?? []), day]);
+						payees.set(row.key, row.payee);
+					}
 				}
 				const kept = ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).find((row) => row.day === day);
 				assert(kept && JSON.stringify(upper(JSON.parse(kept.closingBalances))) === JSON.stringify(upper(summary.closingBalances)), `kept for ${day}: ${JSON.stringify(kept)}`);
@@ -725,6 +737,10 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			for (const [key, day] of [[`cryptoWithdrawal:${refund.id}`, days[0]], [`refund:${refund.id}`, days[1]], [`deposit:${credited.id}`, days[1]]]) {
 				assert(onFiles.get(key)?.join(',') === day, `${key} on ${JSON.stringify(onFiles.get(key))}, want ${day}`);
 			}
+			// The Payee: the vendor of the payout's External ID in the payout rows, the customer of the deposit's wallet label.
+			const named = { payout: payees.get(`cryptoWithdrawal:${vendorPayout.id}`), deposit: payees.get(`deposit:${credited.id}`) };
+			assert(named.payout === vendorRow.Vendor && named.deposit === 'Ada Obi', `the Payees in the files: ${JSON.stringify(named)}, want ${JSON.stringify({ payout: vendorRow.Vendor, deposit: 'Ada Obi' })}`);
+			said.push(`Payees ${named.payout} (${vendorRow['External ID']}) and ${named.deposit} (${customerLabel})`);
 
 			// A quiet day: no file, an email saying nothing moved with the balances, and the balances kept,
 			// so the day after still opens with them and is checked.

@@ -52,6 +52,11 @@ type WithdrawalFields = Pick<
 	| 'trade'
 >;
 
+/** An NGN bank payout's fields: the bank's flat fee, and no crypto side. */
+function ngnBankFields(fields: Pick<Withdrawal, 'externalId' | 'amount' | 'bankName' | 'accountNumber' | 'narration' | 'trade'>): WithdrawalFields {
+	return { type: 'bank', fee: BANK_FEES.ngn, currency: 'ngn', cryptoAmount: null, token: null, network: null, walletAddress: null, ...fields };
+}
+
 /** Writes one day's records into lists of its own (seed.ts adds them to the state in time order). */
 export class DayRecords {
 	readonly trades: Trade[] = [];
@@ -187,21 +192,7 @@ export class DayRecords {
 		const usd = 20 + (slot % 30);
 		return this.withdrawal(
 			slot,
-			{
-				type: 'bank',
-				externalId: `${this.prefix}-payout-${slot}`,
-				amount: usd,
-				fee: BANK_FEES.ngn,
-				currency: 'ngn',
-				cryptoAmount: null,
-				token: null,
-				network: null,
-				walletAddress: null,
-				bankName: 'Access Bank',
-				accountNumber: '0123456789',
-				narration: 'payout',
-				trade: null,
-			},
+			ngnBankFields({ externalId: `${this.prefix}-payout-${slot}`, amount: usd, bankName: 'Access Bank', accountNumber: '0123456789', narration: 'payout', trade: null }),
 			round(usd * SELL_RATE.NGN, 2),
 			status,
 		);
@@ -212,21 +203,14 @@ export class DayRecords {
 		const trade = this.trade(slot, wallet, usd, 'completed');
 		this.withdrawal(
 			slot + 1,
-			{
-				type: 'bank',
+			ngnBankFields({
 				externalId: null,
 				amount: round(trade.amountReceived - trade.feeAmountInUsd, 2),
-				fee: BANK_FEES.ngn,
-				currency: 'ngn',
-				cryptoAmount: null,
-				token: null,
-				network: null,
-				walletAddress: null,
 				bankName: wallet.bank?.bankName ?? null,
 				accountNumber: wallet.bank?.accountNumber ?? null,
 				narration: wallet.bank?.narration || null,
 				trade: trade.id,
-			},
+			}),
 			trade.amount,
 			'completed',
 		);

@@ -4,6 +4,7 @@ import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
 import { scalarText } from '../service/values';
+import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
 
 /**
  * What an event's item names that its record holds only as an id (docs/trigger.md, "The item"):
@@ -46,11 +47,6 @@ const CREDENTIALS_KEPT = 100;
 /** Ids are database ids; anything else is never put in a URL (as Confirm With API does). */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 
-export interface AssetFacts {
-	token: string | null;
-	network?: string;
-}
-
 interface Directory {
 	assets?: { at: number; byRef: Map<string, AssetFacts> };
 	assetsLoading?: Promise<void>;
@@ -79,23 +75,6 @@ function directoryOf(key: string): Directory {
 		}
 	}
 	return directory;
-}
-
-function assetIndex(data: unknown): Map<string, AssetFacts> | undefined {
-	if (!Array.isArray(data)) return undefined;
-	const byRef = new Map<string, AssetFacts>();
-	for (const entry of data) {
-		if (!entry || typeof entry !== 'object') continue;
-		const asset = entry as IDataObject;
-		const symbol = scalarText(asset.symbol).trim();
-		const network = scalarText(asset.network).trim();
-		const facts: AssetFacts = { token: symbol === '' ? null : symbol, ...(network ? { network } : {}) };
-		for (const ref of [asset.id, asset.identifier]) {
-			const text = scalarText(ref).trim();
-			if (text !== '') byRef.set(text.toUpperCase(), facts);
-		}
-	}
-	return byRef;
 }
 
 /**
@@ -139,7 +118,7 @@ export class EventDirectory {
 
 	/** The token symbol (and network name) of a deposit asset by its id or identifier; token `null` when unknown. */
 	async asset(ref: unknown): Promise<AssetFacts> {
-		const text = scalarText(ref).trim().toUpperCase();
+		const text = assetRef(ref);
 		if (text === '') return { token: null };
 		const directory = this.directory;
 		const known = () => directory.assets?.byRef.get(text);
@@ -160,7 +139,7 @@ export class EventDirectory {
 			if (!fetch || timeoutMs < 250) return;
 			directory.assetsTriedAt = Date.now();
 			directory.assetsLoading = (async () => {
-				const byRef = assetIndex(await fetch(ROUTES.depositAssets.path, ROUTES.depositAssets.path, timeoutMs));
+				const byRef = depositAssetIndex(await fetch(ROUTES.depositAssets.path, ROUTES.depositAssets.path, timeoutMs));
 				if (byRef) directory.assets = { at: Date.now(), byRef };
 			})().finally(() => {
 				directory.assetsLoading = undefined;

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { isObject, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS } from '../../service/utcDay';
+import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
 import type { KeptRecords } from './kept';
 
@@ -10,6 +11,17 @@ import type { KeptRecords } from './kept';
  * day's records, each with a stable key, its effect on a balance, its amounts with their units and
  * what a person must check. Pure: records in, lines out.
  */
+
+/**
+ * The lines whose record states no amount the node can read (their `amount` is 0 and proves nothing):
+ * the summary counts them so the balance check cannot vouch for the day (summary.ts). A mark beside the
+ * line, not a field of it, so the lines' output is unchanged; never read from the exception's words.
+ */
+const UNREADABLE = new WeakSet<Line>();
+
+export function hasUnreadableAmount(line: Line): boolean {
+	return UNREADABLE.has(line);
+}
 
 /** What a line is (docs/statement.md, "Kinds"). */
 export const LINE_KINDS = {
@@ -76,6 +88,8 @@ export interface StatementLists {
 	trades: KeptRecords;
 	withdrawals: KeptRecords;
 	wallets: IDataObject[];
+	/** The deposit-asset list (`GET /trades/assets`), which names a deposit's token; may be empty. */
+	assets?: IDataObject[];
 }
 
 export interface LineOptions {
@@ -135,15 +149,31 @@ const timeOf = (record: IDataObject) => {
 
 export interface WalletIndex {
 	byId: Map<string, IDataObject>;
+	/** The deposit assets by id and identifier (service/depositAssets.ts). */
+	assets: Map<string, AssetFacts>;
 }
 
-export function walletIndex(wallets: IDataObject[]): WalletIndex {
+export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = []): WalletIndex {
 	const byId = new Map<string, IDataObject>();
 	for (const wallet of wallets) {
 		const id = scalarText(wallet.id ?? wallet._id);
 		if (id) byId.set(id, wallet);
 	}
-	return { byId };
+	return { byId, assets: depositAssetIndex(assets) ?? new Map() };
+}
+
+/**
+ * A deposit's crypto as withdrawals and the triggers name it: the token (`USDT`) and its network, from
+ * the deposit-asset list by the wallet's asset record, its identifier or the trade's asset; the
+ * wallet's asset identifier (`USDT_TRX_TEST`) when the list does not name it.
+ */
+function depositCrypto(record: IDataObject, wallet: IDataObject | undefined, assets: Map<string, AssetFacts>): { unit: string; words: string } {
+	for (const ref of [wallet?.asset, wallet?.identifier, record.asset]) {
+		const facts = assets.get(assetRef(ref));
+		if (facts?.token) return { unit: facts.token, words: facts.network ? `${facts.token} on ${facts.network}` : facts.token };
+	}
+	const unit = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
+	return { unit, words: unit };
 }
 
 /** The open-too-long exception of a record whose status is not final (docs/statement.md, "Exceptions"). */
@@ -191,7 +221,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	const wallet = wallets.byId.get(scalarText(record.wallet));
 	const label = scalarText(wallet?.label ?? record.label).trim();
 	const address = scalarText(record.address ?? wallet?.address);
-	const asset = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
+	const crypto = depositCrypto(record, wallet, wallets.assets);
 	const currency = currencyIn(record.currency);
 	const credited = amountIn(record.amount);
 	const fee = amountIn(record.feeAmount);
@@ -203,7 +233,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	line.currency = currency ?? '';
 	const amounts: IDataObject = {};
 	if (usd !== undefined) amounts.amountReceived = { value: usd, unit: 'USD' };
-	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null) amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: asset };
+	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null) amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: crypto.unit };
 	if (credited !== undefined && currency) amounts.credited = { value: credited, unit: currency };
 	if (fee !== undefined && currency) amounts.feeAmount = { value: fee, unit: currency };
 	if (numberIn(record.feeAmountInUsd) !== undefined) amounts.feeAmountInUsd = { value: numberIn(record.feeAmountInUsd) as number, unit: 'USD' };
@@ -212,9 +242,10 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	// Only a completed deposit moved money, so only its amounts must be readable.
 	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
 	if (completed && !unreadable) line.amount = cents((credited as number) + (fee ?? 0));
+	if (unreadable) UNREADABLE.add(line);
 	// A completed deposit was credited when it completed: its last update (docs/statement.md, "The day").
 	if (completed) line.time = timeText(record.updatedAt) || line.time;
-	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${asset})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
+	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
 	line.exception = join(
 		unreadable &&
 			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
@@ -322,6 +353,7 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	if (fee !== undefined && line.currency) amounts.fee = { value: fee, unit: line.currency };
 	line.amounts = amounts;
 	if (w.readable) line.amount = cents(-(payout as number));
+	else UNREADABLE.add(line);
 	const token = scalarText(record.token);
 	const network = scalarText(record.network);
 	line.description = `${
@@ -409,7 +441,7 @@ export type Placement = 'day' | 'after';
  * files are made without holding its lines (docs/statement.md, "Speed").
  */
 export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
-	const wallets = walletIndex(lists.wallets);
+	const wallets = walletIndex(lists.wallets, lists.assets);
 	// Each transaction's place by its id (the last of an id), unpacked again when a payout names it.
 	const tradeAt = new Map<string, number>();
 	const place = (line: Line) => {

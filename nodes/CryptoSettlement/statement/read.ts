@@ -35,6 +35,8 @@ export interface ReadLists<Records = IDataObject[]> {
 	trades: Records;
 	withdrawals: Records;
 	wallets: IDataObject[];
+	/** The deposit-asset list (`GET /trades/assets`), when asked for: `[]` when it could not be read. */
+	assets: IDataObject[];
 	/** Account → Get's record (balances, fee bearer), when asked for. */
 	account?: IDataObject;
 	/** Pages read per list (the bench and the docs report them). */
@@ -104,33 +106,51 @@ async function readAccount(ctx: IExecuteSingleFunctions, http: HttpCall): Promis
 	return isObject(response.body.data) ? response.body.data : undefined;
 }
 
-/** The three lists, whole and of whole records (Statement → Match), all at once. */
+/**
+ * The deposit-asset list, which names a deposit's token (USDT for the wallet's USDT_TRX_TEST). It only
+ * names units, never a figure: when it cannot be read the lines name the wallet's asset identifier, as
+ * the service does (docs/statement.md, "Lines"), and the statement is still made.
+ */
+async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<IDataObject[]> {
+	const path = ROUTES.depositAssets.path;
+	try {
+		const response = await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe');
+		const data = isSuccess(response) ? response.body.data : undefined;
+		return Array.isArray(data) ? data.filter(isObject) : [];
+	} catch {
+		return [];
+	}
+}
+
+/** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
 export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
 	const [trades, withdrawals, wallets] = await Promise.all([
 		readList(ctx, http, 'transactions'),
 		readList(ctx, http, 'withdrawals'),
 		readList(ctx, http, 'wallets'),
 	]);
-	return { trades: trades.records, withdrawals: withdrawals.records, wallets: wallets.records, pages: pagesOf(trades, withdrawals, wallets) };
+	return { trades: trades.records, withdrawals: withdrawals.records, wallets: wallets.records, assets: [], pages: pagesOf(trades, withdrawals, wallets) };
 }
 
 /**
- * What a statement reads (Statement → Get): the three lists at once, of each transaction and
- * withdrawal only the fields its lines read, packed as its page arrives (kept.ts; lines.ts,
- * LINE_FIELDS), then the account, read after them, so its balances include every record the lists
- * showed.
+ * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
+ * each transaction and withdrawal only the fields its lines read, packed as its page arrives
+ * (kept.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
+ * record the lists showed.
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
 	const packers = { transactions: new RecordPacker(LINE_FIELDS.transactions), withdrawals: new RecordPacker(LINE_FIELDS.withdrawals) };
-	const [trades, withdrawals, wallets] = await Promise.all([
+	const [trades, withdrawals, wallets, assets] = await Promise.all([
 		readList(ctx, http, 'transactions', since, (record) => packers.transactions.pack(record)),
 		readList(ctx, http, 'withdrawals', since, (record) => packers.withdrawals.pack(record)),
 		readList(ctx, http, 'wallets'),
+		readAssets(ctx, http),
 	]);
 	return {
 		trades: new KeptRecords(packers.transactions, trades.records),
 		withdrawals: new KeptRecords(packers.withdrawals, withdrawals.records),
 		wallets: wallets.records,
+		assets,
 		account: await readAccount(ctx, http),
 		pages: pagesOf(trades, withdrawals, wallets),
 	};

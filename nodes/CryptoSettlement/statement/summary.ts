@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { byTime, cents, LINE_KINDS, numberIn, type Line, type Placement } from './lines';
+import { byTime, cents, hasUnreadableAmount, LINE_KINDS, numberIn, type Line, type Placement } from './lines';
 
 /**
  * A statement's summary (docs/statement.md, "Summary"): totals per kind and currency, the
@@ -82,8 +82,6 @@ interface Untrusted {
 	first?: Pick<Line, 'record' | 'recordId' | 'time' | 'lineKey'>;
 }
 
-const isUntrusted = (line: Line) => line.exception.startsWith('The record states no');
-
 /**
  * What the summary needs of the lines, taken one line at a time (lines.ts, eachLine), so a busy
  * day's lines are not kept (docs/statement.md, "Speed"); its figures and the order of its keys and
@@ -111,7 +109,7 @@ export class LineTally {
 	readonly untrustedAfter: Untrusted = { count: 0 };
 
 	add(line: Line, placement: Placement): void {
-		const untrusted = isUntrusted(line) ? (placement === 'day' ? this.untrustedDay : this.untrustedAfter) : undefined;
+		const untrusted = hasUnreadableAmount(line) ? (placement === 'day' ? this.untrustedDay : this.untrustedAfter) : undefined;
 		if (untrusted) {
 			untrusted.count++;
 			const first = untrusted.first;

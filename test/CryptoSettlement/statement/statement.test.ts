@@ -107,6 +107,18 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		// A deposit to the unlabelled wallet names its address; an auto-settlement payout names the customer's label.
 		const auto = lines.find((line) => line.kind === 'autoSettlement');
 		expect(auto?.walletLabel).toBe(`${DAY}-customer-auto`);
+		// A deposit's crypto is named by its token, as withdrawals and the triggers name it: the fake
+		// API's asset list says which token the wallet's asset is (USDT, not USDT_TRX_TEST).
+		const deposits = lines.filter((line) => line.kind === 'deposit' && (line.amounts as IDataObject).cryptoReceived);
+		expect(deposits.length).toBeGreaterThan(0);
+		for (const deposit of deposits) {
+			const trade = fakeApi.state.trades.find((t) => t.id === deposit.recordId);
+			const wallet = fakeApi.state.wallets.find((w) => w.id === trade?.wallet);
+			const asset = fakeApi.state.assets.find((a) => a.id === wallet?.asset);
+			expect(asset?.symbol).toBeTruthy();
+			expect((deposit.amounts as IDataObject).cryptoReceived).toEqual({ value: String(trade?.cryptoReceived), unit: asset?.symbol });
+			expect(deposit.description).toContain(`(${String(trade?.cryptoReceived)} ${asset?.symbol} on ${asset?.network})`);
+		}
 	});
 
 	it('exceptions: only the lines that need a person; the same lineKeys on every run', async () => {
@@ -292,6 +304,29 @@ describe('Statement → Get against odd lists', () => {
 			expect(result.error).toBeUndefined();
 			const deposits = result.items.map((item) => item.json).filter((line) => line.kind === 'deposit');
 			expect(deposits.map((line) => line.recordId).sort()).toEqual(['t1', 't2', 't3']);
+		} finally {
+			await local.close();
+		}
+	});
+
+	it("without the deposit-asset list (here 404) a deposit's crypto keeps the wallet's asset identifier, and the statement is still made", async () => {
+		const local = await localService((seen) => {
+			if (seen.path === '/v1/trades/transactions') return page([{ ...trade(1, 10), cryptoReceived: '208.3' }], 1, 1);
+			if (seen.path === '/v1/payments/withdrawals') return page([], 1, 1);
+			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w1', label: 'alice', address: 'addr-1', identifier: 'TRX_TEST', asset: 'a1' }], 1, 1);
+			if (seen.path === '/v1/users/fetch-integration') return { status: 200, body: { success: true, data: { fiatWallets: { ngn: 0 } } } };
+			return { status: 404, body: { success: false, message: 'not found' } };
+		});
+		try {
+			const result = await runNode(
+				{ resource: 'statement', operation: 'get', day: DAY, output: 'lines' },
+				{ credentials: { appId: 'app-odd', appSecret: 'odd-lists-secret', environment: 'sandbox', baseUrl: local.baseUrl } },
+			);
+			expect(result.error).toBeUndefined();
+			const deposit = result.items.map((item) => item.json).find((line) => line.kind === 'deposit');
+			expect((deposit?.amounts as IDataObject).cryptoReceived).toEqual({ value: '208.3', unit: 'TRX_TEST' });
+			expect(deposit?.description).toBe('Deposit of 1 USD (208.3 TRX_TEST) to wallet alice');
+			expect(local.sent('GET', '/trades/assets')).toHaveLength(1);
 		} finally {
 			await local.close();
 		}
