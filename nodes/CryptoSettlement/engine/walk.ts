@@ -30,7 +30,7 @@ export type WalkProblem =
 	| { kind: 'repeats'; page: number }
 	| { kind: 'moving'; walks: number; seen: number; counts: number[] };
 
-export interface WalkSpec {
+export interface WalkSpec<T = IDataObject> {
 	/** The list's request without `page` and `size` (always GET). */
 	request: ApiRequest;
 	/** Records per page asked for; a service that answers fewer is followed (page numbers stay aligned). */
@@ -39,9 +39,9 @@ export interface WalkSpec {
 	maxPages: number;
 	proof: Proof;
 	/** Pages asked at once once the count of pages is known (the client's pacing still applies), given the records so far. */
-	inFlight: number | ((records: IDataObject[]) => number);
+	inFlight: number | ((records: T[]) => number);
 	/** With `limit`: the walk ends after the page at which this says the records are enough. */
-	enough?: (records: IDataObject[]) => boolean;
+	enough?: (records: T[]) => boolean;
 	/** Past `maxPages`: the walk is refused (`budget`, by default), or ends where it is (`pause`: the editor's "load more"). */
 	pastBudget?: 'refuse' | 'pause';
 	/** Sees every page's answer first; may refuse the list by throwing (Get Many's cap on what it takes). */
@@ -52,15 +52,15 @@ export interface WalkSpec {
 	range?: IDataObject;
 	/** The page to start at (the editor's "load more"). */
 	firstPage?: number;
-	/** What the walk keeps of each distinct record (the whole record by default): a statement keeps the fields its lines read, so a busy day fits in memory. Ids and proofs are taken from the whole record. */
-	keep?: (record: IDataObject) => IDataObject;
+	/** What the walk keeps of each distinct record (the whole record, by default; `T` is then IDataObject): a statement keeps the fields its lines read, packed (statement/kept.ts), so a busy day fits in memory. Ids and proofs are taken from the whole record. */
+	keep?: (record: IDataObject) => T;
 	/** Makes the caller's error of a problem. */
 	fail: (problem: WalkProblem) => Error;
 }
 
-export interface Walked {
-	/** The distinct records, in the order the list first showed them. */
-	records: IDataObject[];
+export interface Walked<T = IDataObject> {
+	/** The distinct records (what `keep` kept of them), in the order the list first showed them. */
+	records: T[];
 	/** The first page's answer of the walk accepted (its headers, its `meta`). */
 	first: ApiResponse;
 	/** Pages read, every walk counted. */
@@ -86,15 +86,15 @@ const pagesOf = (response: ApiResponse): number | undefined => {
 };
 
 /** A page as a walk holds it until its turn: its answer, each record's key (of the whole record) with what the walk keeps of it, and how many entries it had. */
-interface HeldPage {
+interface HeldPage<T> {
 	response: ApiResponse;
-	records: Array<[string, IDataObject]>;
+	records: Array<[string, T]>;
 	size: number;
 }
 
 /** One walk of the list: page 1, then the rest, in page order. */
-class OneWalk {
-	readonly records: IDataObject[] = [];
+class OneWalk<T> {
+	readonly records: T[] = [];
 
 	readonly keys = new Set<string>();
 
@@ -115,7 +115,7 @@ class OneWalk {
 	constructor(
 		private readonly ctx: ApiContext,
 		private readonly http: HttpCall,
-		private readonly spec: WalkSpec,
+		private readonly spec: WalkSpec<T>,
 		private readonly range: IDataObject | undefined,
 	) {}
 
@@ -144,15 +144,15 @@ class OneWalk {
 	 * A page as it arrives: with `keep`, what is kept of its records is taken at once and the whole
 	 * records let go, rather than held while the pages before it are awaited (a busy day's statement).
 	 */
-	private held(response: ApiResponse): HeldPage {
+	private held(response: ApiResponse): HeldPage<T> {
 		const raw: unknown[] = Array.isArray(response.body.data) ? response.body.data : [];
 		const { keep } = this.spec;
-		const records = raw.filter(isObject).map((record): [string, IDataObject] => [recordKey(record), keep ? keep(record) : record]);
+		const records = raw.filter(isObject).map((record): [string, T] => [recordKey(record), keep ? keep(record) : (record as T)]);
 		return { response: keep ? { ...response, body: { ...response.body, data: undefined } } : response, records, size: raw.length };
 	}
 
 	/** Adds one page; tells whether the walk goes on. */
-	private add(page: number, { response, records: data }: HeldPage): boolean {
+	private add(page: number, { response, records: data }: HeldPage<T>): boolean {
 		this.pages++;
 		this.lastPage = page;
 		const count = countOf(response);
@@ -212,7 +212,7 @@ class OneWalk {
 	 * A page asked at once with the pages before it, after one of them ended the list: its count
 	 * still counts, and records on it mean the list moved while read (it cannot end before them).
 	 */
-	private afterEnd({ response, size }: HeldPage): void {
+	private afterEnd({ response, size }: HeldPage<T>): void {
 		this.pages++;
 		const count = countOf(response);
 		if (count !== undefined) this.counts.push(count);
@@ -227,17 +227,17 @@ class OneWalk {
 }
 
 /** Reads a paged list as `spec` says, proving what it asks. */
-export async function walkList(ctx: ApiContext, http: HttpCall, spec: WalkSpec): Promise<Walked> {
+export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall, spec: WalkSpec<T>): Promise<Walked<T>> {
 	let range = spec.range;
-	const once = async (): Promise<OneWalk> => {
+	const once = async (): Promise<OneWalk<T>> => {
 		const read = await new OneWalk(ctx, http, spec, range).read();
 		if (read) return read;
 		range = undefined;
-		return (await new OneWalk(ctx, http, spec, range).read()) as OneWalk;
+		return (await new OneWalk(ctx, http, spec, range).read()) as OneWalk<T>;
 	};
 	const walks = spec.proof === 'whole' ? (spec.walks ?? 3) : 1;
 	let pages = 0;
-	let before: OneWalk | undefined;
+	let before: OneWalk<T> | undefined;
 	for (let walk = 1; ; walk++) {
 		const read = await once();
 		pages += read.pages;

@@ -9,9 +9,10 @@ import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
-import { eachLine, fileLineOf, linesOf, numberIn, type FileLine } from '../statement/lines';
-import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy, type MatchIndex } from '../statement/match';
-import { ACCOUNT_PATH, LIST_PATHS, readStatementLists, type ReadLists } from '../statement/read';
+import { eachLine, fileLineOf, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
+import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
+import type { KeptRecords } from '../statement/kept';
 import { LineTally, readBalances, summarize } from '../statement/summary';
 
 /**
@@ -149,23 +150,38 @@ const MATCH_FIELDS: INodeProperties[] = [
 	]),
 ];
 
-/** What one node run read: per kind of read, the lists (and for Match their index), shared by its items. */
-const reads = new WeakMap<object, Map<string, Promise<ReadLists & { index?: MatchIndex }>>>();
+/**
+ * What one node run read: per kind of read, the lists (and for Match their index), shared by its
+ * items, and the items that took them. Once every item of the run has taken its read, the run lets
+ * go of it, so a busy day's records are not held after the items that use them (docs/statement.md,
+ * "Speed").
+ */
+const reads = new WeakMap<object, { byKey: Map<string, Promise<unknown>>; took: Set<number> }>();
 
-function readOnce(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<ReadLists & { index?: MatchIndex }>) {
+/** The items of the node run that will take a read: its input's (the first only with Execute Once); unknown: never let go. */
+function itemsOfRun(ctx: IExecuteSingleFunctions): number {
+	if (ctx.getNode().executeOnce === true) return 1;
+	const items = ctx.getExecuteData().data?.main?.[0];
+	return Array.isArray(items) ? items.length : Infinity;
+}
+
+function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<T>): Promise<T> {
 	const run = runOf(ctx);
-	let byKey = reads.get(run);
-	if (!byKey) reads.set(run, (byKey = new Map()));
-	let lists = byKey.get(key);
+	let shared = reads.get(run);
+	if (!shared) reads.set(run, (shared = { byKey: new Map(), took: new Set() }));
+	const { byKey, took } = shared;
+	let lists = byKey.get(key) as Promise<T> | undefined;
 	if (!lists) {
 		const reading = read();
 		// A failed read is not kept: n8n's Retry On Fail (the same node run) reads again.
 		reading.catch(() => {
-			if (byKey?.get(key) === reading) byKey.delete(key);
+			if (byKey.get(key) === reading) byKey.delete(key);
 		});
 		lists = reading;
 		byKey.set(key, lists);
 	}
+	took.add(ctx.getItemIndex());
+	if (took.size >= itemsOfRun(ctx)) reads.delete(run);
 	return lists;
 }
 
@@ -253,23 +269,36 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	}
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
-	const lists = await readOnce(ctx, `day:${day.day}`, async () => await readStatementLists(ctx, http, { since, account: true, assets: true, onlyLineFields: true }));
+	const read = async () => await readOnce(ctx, `day:${day.day}`, async () => await readStatementDay(ctx, http, since));
 	const lineOptions = { day, now, pendingAfterHours };
-	if (output === 'lines' || output === 'exceptions') {
-		const { lines } = linesOf(lists, lineOptions);
-		if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
-		if (lines.length > LINES_OUTPUT_MAX) {
-			throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
-				itemIndex: ctx.getItemIndex(),
-				description:
-					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
-			});
-		}
-		return lines.map((json) => ({ json }));
-	}
+	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions).lines, day);
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
-	const tally = new LineTally();
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
+	// The read is handed on, not held here: once its lines are made (and every item took it) its records are let go before the files are written.
+	const { tally, account, pages } = tallied(await read(), lineOptions, writer, redact);
+	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
+	summary.pagesRead = pages;
+	if (writer) return await fileItems(params, writer, summary);
+	return [{ json: summary }];
+}
+
+/** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
+function linesOutput(params: Params, output: 'lines' | 'exceptions', lines: Line[], day: Day): INodeExecutionData[] {
+	const { ctx } = params;
+	if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
+	if (lines.length > LINES_OUTPUT_MAX) {
+		throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
+			itemIndex: ctx.getItemIndex(),
+			description:
+				'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
+		});
+	}
+	return lines.map((json) => ({ json }));
+}
+
+/** Each line of the day tallied for the summary and, with a writer, written as its file's row (redacted a batch at a time). */
+function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined, redact: <T>(value: T) => T) {
+	const tally = new LineTally();
 	let batch: FileLine[] = [];
 	const write = () => {
 		if (writer) for (const line of redact(batch)) writer.add(line);
@@ -282,10 +311,7 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 		if (batch.length >= REDACT_BATCH) write();
 	});
 	write();
-	const summary = summarize({ day, tally, account: lists.account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
-	summary.pagesRead = lists.pages;
-	if (writer) return await fileItems(params, writer, summary);
-	return [{ json: summary }];
+	return { tally, account: lists.account, pages: lists.pages };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -315,10 +341,10 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 		params.assert([{ field: 'amountTolerance', message: 'amountTolerance must be a number of USD, 0 or more', value: toleranceValue }]);
 	}
 	const lists = await readOnce(ctx, 'all', async () => {
-		const read = await readStatementLists(ctx, http, { account: false });
+		const read = await readStatementLists(ctx, http);
 		return { ...read, index: matchIndex(read) };
 	});
-	const result = matchRow(lists.index as MatchIndex, by as MatchBy, key, expected || undefined, tolerance as number);
+	const result = matchRow(lists.index, by as MatchBy, key, expected || undefined, tolerance as number);
 	return [{ json: { ...inputOf(ctx), ...result } }];
 }
 

@@ -37,10 +37,33 @@ export function cell(value: string): string {
  * dates; empty when unreadable (the line is then an exception).
  */
 export function dateIn(line: FileLine, format: DateFormat): string {
-	const at = timeMs(line.time);
-	if (at === null) return '';
-	const [year, month, day] = new Date(at).toISOString().slice(0, 10).split('-');
+	const date = isoDayOf(line.time) ?? dayRead(line.time);
+	if (date === undefined) return '';
+	const [year, month, day] = date.split('-');
 	return format === 'DD/MM/YYYY' ? `${day}/${month}/${year}` : format === 'MM/DD/YYYY' ? `${month}/${day}/${year}` : `${year}-${month}-${day}`;
+}
+
+/** The UTC day of a date read as the node reads the service's dates (timeMs), YYYY-MM-DD; undefined when unreadable. */
+function dayRead(value: string): string | undefined {
+	const at = timeMs(value);
+	return at === null ? undefined : new Date(at).toISOString().slice(0, 10);
+}
+
+/** An instant as toISOString writes it (what a line's `time` is): `2026-03-10T23:59:59.999Z`. */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/**
+ * The day of an instant written as toISOString writes it, read from its text (no date parsed, for
+ * the many rows of a busy day); undefined for any other text, and for a day the month does not have
+ * (which dayRead reads as a later day).
+ */
+function isoDayOf(text: string): string | undefined {
+	const parts = ISO_INSTANT.exec(text);
+	if (!parts) return undefined;
+	const [, year, month, day] = parts;
+	const leap = Number(year) % 4 === 0 && (Number(year) % 100 !== 0 || Number(year) % 400 === 0);
+	const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(month) - 1];
+	return daysInMonth !== undefined && Number(day) >= 1 && Number(day) <= daysInMonth ? `${year}-${month}-${day}` : undefined;
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */

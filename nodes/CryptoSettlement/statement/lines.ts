@@ -4,6 +4,7 @@ import { isObject, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
+import type { KeptRecords } from './kept';
 
 /**
  * A statement's lines (docs/statement.md, "Lines"): every deposit, payout, fee and refund of the
@@ -84,8 +85,8 @@ export const fileLineOf = ({ lineKey, time, amount, currency, description, exter
 });
 
 export interface StatementLists {
-	trades: IDataObject[];
-	withdrawals: IDataObject[];
+	trades: KeptRecords;
+	withdrawals: KeptRecords;
 	wallets: IDataObject[];
 	/** The deposit-asset list (`GET /trades/assets`), which names a deposit's token; may be empty. */
 	assets?: IDataObject[];
@@ -100,40 +101,12 @@ export interface LineOptions {
 
 /**
  * The fields of a record its lines read (below): a statement keeps only these of each record it
- * reads, so a busy day's records fit in memory (docs/statement.md, "Speed").
+ * reads, packed (kept.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
  */
 export const LINE_FIELDS = {
 	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],
 	withdrawals: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'trade', 'token', 'walletAddress', 'bankName', 'accountNumber', 'bankAccount', 'currency', 'externalId', 'payoutAmount', 'fee', 'amount', 'cryptoAmount', 'network', 'reason'],
 } as const;
-
-/** Fields whose texts repeat from record to record (a wallet, a status, a network): kept once per read (LineFields). */
-const REPEATED_FIELDS = new Set(['status', 'wallet', 'label', 'address', 'asset', 'currency', 'token', 'network', 'bankName', 'reason']);
-
-/**
- * What a statement keeps of each record of one list it reads: only `fields` (those the record has),
- * a repeated text once for the read (the same value, held once), and an `updatedAt` equal to the
- * `createdAt` as the same text.
- */
-export function lineFieldsKeeper(fields: readonly string[]): (record: IDataObject) => IDataObject {
-	const texts = new Map<string, string>();
-	const once = (text: string) => {
-		const held = texts.get(text);
-		if (held !== undefined) return held;
-		texts.set(text, text);
-		return text;
-	};
-	return (record) => {
-		const kept: IDataObject = {};
-		for (const field of fields) {
-			if (!(field in record)) continue;
-			const value = record[field];
-			kept[field] =
-				typeof value === 'string' && REPEATED_FIELDS.has(field) ? once(value) : field === 'updatedAt' && value === record.createdAt ? kept.createdAt : value;
-		}
-		return kept;
-	};
-}
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 
@@ -217,7 +190,8 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 
 const join = (...parts: Array<string | undefined | false>) => parts.filter(Boolean).join('; ');
 
-function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day): Line {
+/** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
+function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day, time: string): Line {
 	const recordId = scalarText(record.id ?? record._id);
 	const createdAt = scalarText(record.createdAt);
 	return {
@@ -232,7 +206,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 		reference: '',
 		status: scalarText(record.status).toLowerCase(),
 		createdAt,
-		time: timeText(record.createdAt),
+		time,
 		amount: 0,
 		currency: '',
 		amounts: {},
@@ -243,7 +217,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 
 /** The lines of one deposit (trade): the deposit, and its platform fee when the wallet was credited. */
 export function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
-	const line = baseLine('deposit', record, 'transaction', options.day);
+	const line = baseLine('deposit', record, 'transaction', options.day, timeText(record.createdAt));
 	const wallet = wallets.byId.get(scalarText(record.wallet));
 	const label = scalarText(wallet?.label ?? record.label).trim();
 	const address = scalarText(record.address ?? wallet?.address);
@@ -282,7 +256,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	);
 	const lines = [line];
 	if (completed && !unreadable && fee !== undefined && fee !== 0) {
-		const feeLine = baseLine('depositFee', record, 'transaction', options.day);
+		const feeLine = baseLine('depositFee', record, 'transaction', options.day, line.time);
 		Object.assign(feeLine, {
 			walletLabel: label,
 			walletAddress: address,
@@ -317,16 +291,21 @@ interface Withdrawal {
 	readable: boolean;
 	refunded: boolean;
 	destination: string;
+	/** When it was created (timeText), the time of its lines but a refund. */
+	created: string;
 	/** The record in words: `withdrawal` or `auto-settlement payout`. */
 	what: string;
 	trade: IDataObject | undefined;
 }
 
-function readWithdrawal(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Withdrawal {
+/** A transaction read, by its id (undefined when none was read). */
+export type TradeById = (id: string) => IDataObject | undefined;
+
+function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Withdrawal {
 	const kind = withdrawalKind(record);
-	const line = baseLine(kind, record, 'withdrawal', options.day);
+	const line = baseLine(kind, record, 'withdrawal', options.day, timeText(record.createdAt));
 	const currency = currencyIn(record.currency);
-	const trade = kind === 'autoSettlement' ? trades.get(tradeIdOf(record.trade) ?? '') : undefined;
+	const trade = kind === 'autoSettlement' ? trades(tradeIdOf(record.trade) ?? '') : undefined;
 	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
 	const destination =
 		kind === 'cryptoWithdrawal'
@@ -348,6 +327,7 @@ function readWithdrawal(record: IDataObject, trades: Map<string, IDataObject>, w
 		readable: currency !== undefined && payout !== undefined && fee !== undefined,
 		refunded: statusOf('withdrawal', line.status)?.refunded === true,
 		destination: destination || 'an unnamed destination',
+		created: line.time,
 		what: kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal',
 		trade,
 	};
@@ -356,7 +336,7 @@ function readWithdrawal(record: IDataObject, trades: Map<string, IDataObject>, w
 /** A line of the withdrawal sharing its payout line's reference fields. */
 function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
 	const { externalId, walletLabel, walletAddress, reference, currency } = w.line;
-	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day), { externalId, walletLabel, walletAddress, reference, currency }, fields);
+	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, currency }, fields);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -428,7 +408,7 @@ function refundLine(w: Withdrawal, options: LineOptions): Line {
  * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
  * the balance loses payout + fee); and for a refunded one, the refund of both.
  */
-export function withdrawalLines(record: IDataObject, trades: Map<string, IDataObject>, wallets: WalletIndex, options: LineOptions): Line[] {
+export function withdrawalLines(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Line[] {
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
@@ -462,8 +442,8 @@ export type Placement = 'day' | 'after';
  */
 export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
 	const wallets = walletIndex(lists.wallets, lists.assets);
-	const trades = new Map<string, IDataObject>();
-	for (const trade of lists.trades) if (isObject(trade) && scalarText(trade.id)) trades.set(scalarText(trade.id), trade);
+	// Each transaction's place by its id (the last of an id), unpacked again when a payout names it.
+	const tradeAt = new Map<string, number>();
 	const place = (line: Line) => {
 		const at = Date.parse(line.time);
 		// A record without a readable date is on no day's statement (its exception cannot be placed either).
@@ -471,8 +451,16 @@ export function eachLine(lists: StatementLists, options: LineOptions, visit: (li
 		if (at >= options.day.end) visit(line, 'after');
 		else if (at >= options.day.start) visit(line, 'day');
 	};
-	for (const trade of lists.trades) for (const line of depositLines(trade, wallets, options)) place(line);
-	for (const withdrawal of lists.withdrawals) for (const line of withdrawalLines(withdrawal, trades, wallets, options)) place(line);
+	for (let index = 0; index < lists.trades.length; index++) {
+		const trade = lists.trades.at(index);
+		if (isObject(trade) && scalarText(trade.id)) tradeAt.set(scalarText(trade.id), index);
+		for (const line of depositLines(trade, wallets, options)) place(line);
+	}
+	const trades: TradeById = (id) => {
+		const index = tradeAt.get(id);
+		return index === undefined ? undefined : lists.trades.at(index);
+	};
+	for (let index = 0; index < lists.withdrawals.length; index++) for (const line of withdrawalLines(lists.withdrawals.at(index), trades, wallets, options)) place(line);
 }
 
 /** Every line of the records read (eachLine), kept: the day's in time order, then by key, and those after it. */

@@ -6,7 +6,8 @@ import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
 import { movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
-import { LINE_FIELDS, lineFieldsKeeper } from './lines';
+import { KeptRecords, RecordPacker } from './kept';
+import { LINE_FIELDS } from './lines';
 
 /**
  * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
@@ -30,9 +31,9 @@ export const PAGES_IN_FLIGHT = 16;
 /** Pages one list may take at most (200,000 records at 100 a page). */
 export const MAX_STATEMENT_PAGES = 2000;
 
-export interface ReadLists {
-	trades: IDataObject[];
-	withdrawals: IDataObject[];
+export interface ReadLists<Records = IDataObject[]> {
+	trades: Records;
+	withdrawals: Records;
 	wallets: IDataObject[];
 	/** The deposit-asset list (`GET /trades/assets`), when asked for: `[]` when it could not be read. */
 	assets: IDataObject[];
@@ -74,13 +75,13 @@ function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, 
  * answers in a few pages; one that ignores it is read whole, one that refuses it is asked again
  * without. Which records belong to the day the statement decides itself, from each record.
  */
-export async function readList(
+export async function readList<T = IDataObject>(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	list: keyof typeof LIST_PATHS,
 	since?: number,
-	keep?: (record: IDataObject) => IDataObject,
-): Promise<{ records: IDataObject[]; pages: number }> {
+	keep?: (record: IDataObject) => T,
+): Promise<{ records: T[]; pages: number }> {
 	const path = LIST_PATHS[list];
 	// A day's margin: a service that reads the range's dates in its own time zone still answers the whole day.
 	const range = since === undefined ? undefined : { startDate: new Date(since - DAY_MS).toISOString(), endDate: new Date(Date.now() + DAY_MS).toISOString() };
@@ -95,6 +96,14 @@ export async function readList(
 		fail: (problem) => readError(ctx, list, problem),
 	});
 	return { records, pages };
+}
+
+/** The account's record (balances, fee bearer). */
+async function readAccount(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<IDataObject | undefined> {
+	const request: ApiRequest = { method: 'GET', route: ACCOUNT_PATH, url: ACCOUNT_PATH };
+	const response = await callApi(ctx, http, request, 'safe');
+	if (!isSuccess(response)) throw serviceError(ctx, request, response);
+	return isObject(response.body.data) ? response.body.data : undefined;
 }
 
 /**
@@ -113,36 +122,42 @@ async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise
 	}
 }
 
-/**
- * The three lists (and the account, read after them, so its balances include every record the
- * lists showed), all at once. `since` (the start of the look-back window) bounds the transaction and withdrawal lists (see readList);
- * `onlyLineFields` keeps of each transaction and withdrawal only the fields its lines read (lines.ts, LINE_FIELDS).
- */
-export async function readStatementLists(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	options: { since?: number; account: boolean; assets?: boolean; onlyLineFields?: boolean },
-): Promise<ReadLists> {
-	const keep = (list: keyof typeof LINE_FIELDS) => (options.onlyLineFields ? lineFieldsKeeper(LINE_FIELDS[list]) : undefined);
-	const [trades, withdrawals, wallets, assets] = await Promise.all([
-		readList(ctx, http, 'transactions', options.since, keep('transactions')),
-		readList(ctx, http, 'withdrawals', options.since, keep('withdrawals')),
+/** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
+export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
+	const [trades, withdrawals, wallets] = await Promise.all([
+		readList(ctx, http, 'transactions'),
+		readList(ctx, http, 'withdrawals'),
 		readList(ctx, http, 'wallets'),
-		options.assets ? readAssets(ctx, http) : [],
 	]);
-	let account: IDataObject | undefined;
-	if (options.account) {
-		const request: ApiRequest = { method: 'GET', route: ACCOUNT_PATH, url: ACCOUNT_PATH };
-		const response = await callApi(ctx, http, request, 'safe');
-		if (!isSuccess(response)) throw serviceError(ctx, request, response);
-		account = isObject(response.body.data) ? response.body.data : undefined;
-	}
+	return { trades: trades.records, withdrawals: withdrawals.records, wallets: wallets.records, assets: [], pages: pagesOf(trades, withdrawals, wallets) };
+}
+
+/**
+ * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
+ * each transaction and withdrawal only the fields its lines read, packed as its page arrives
+ * (kept.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
+ * record the lists showed.
+ */
+export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
+	const packers = { transactions: new RecordPacker(LINE_FIELDS.transactions), withdrawals: new RecordPacker(LINE_FIELDS.withdrawals) };
+	const [trades, withdrawals, wallets, assets] = await Promise.all([
+		readList(ctx, http, 'transactions', since, (record) => packers.transactions.pack(record)),
+		readList(ctx, http, 'withdrawals', since, (record) => packers.withdrawals.pack(record)),
+		readList(ctx, http, 'wallets'),
+		readAssets(ctx, http),
+	]);
 	return {
-		trades: trades.records,
-		withdrawals: withdrawals.records,
+		trades: new KeptRecords(packers.transactions, trades.records),
+		withdrawals: new KeptRecords(packers.withdrawals, withdrawals.records),
 		wallets: wallets.records,
 		assets,
-		account,
-		pages: { transactions: trades.pages, withdrawals: withdrawals.pages, wallets: wallets.pages },
+		account: await readAccount(ctx, http),
+		pages: pagesOf(trades, withdrawals, wallets),
 	};
 }
+
+const pagesOf = (trades: { pages: number }, withdrawals: { pages: number }, wallets: { pages: number }) => ({
+	transactions: trades.pages,
+	withdrawals: withdrawals.pages,
+	wallets: wallets.pages,
+});
