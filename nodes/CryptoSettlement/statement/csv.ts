@@ -49,21 +49,15 @@ function dayRead(value: string): string | undefined {
 	return at === null ? undefined : new Date(at).toISOString().slice(0, 10);
 }
 
-/** An instant as toISOString writes it (what a line's `time` is): `2026-03-10T23:59:59.999Z`. */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+/** The day of an instant as toISOString writes it, which a line's `time` is (lines.ts, timeText). */
+const ISO_DAY = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * The day of an instant written as toISOString writes it, read from its text (no date parsed, for
- * the many rows of a busy day); undefined for any other text, and for a day the month does not have
- * (which dayRead reads as a later day).
+ * The day of a line's time read from its text (no date parsed, for the many rows of a busy day);
+ * undefined for any text toISOString does not write, which dayRead then reads.
  */
 function isoDayOf(text: string): string | undefined {
-	const parts = ISO_INSTANT.exec(text);
-	if (!parts) return undefined;
-	const [, year, month, day] = parts;
-	const leap = Number(year) % 4 === 0 && (Number(year) % 100 !== 0 || Number(year) % 400 === 0);
-	const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(month) - 1];
-	return daysInMonth !== undefined && Number(day) >= 1 && Number(day) <= daysInMonth ? `${year}-${month}-${day}` : undefined;
+	return ISO_DAY.exec(text)?.[1];
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */
