@@ -9,10 +9,14 @@
 // Usage: npm run bench (last rows), or alone after it compiled: node --expose-gc bench/statement.mjs [--records 20000] [--output summary|file]
 
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileHarness, ROOT } from './lib/workflows.mjs';
 
+const require = createRequire(import.meta.url);
 const TARGET_MS = 10_000;
 const TARGET_HEAP = 150 * 1024 * 1024;
 const DAY = '2026-03-10';
@@ -39,9 +43,27 @@ async function startFakeApi(pageDelayMs) {
 	return { url, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * Binary data kept as n8n 2.x keeps it by default: in files (N8N_DEFAULT_BINARY_DATA_MODE is
+ * `filesystem`, `database` in queue mode; n8n-core's BinaryDataConfig), not as base64 in the heap as
+ * the test harness and n8n 1.x's `default` mode keep it. Returns the folder's removal.
+ */
+async function storeBinaryDataAsN8nDoes() {
+	const { BinaryDataService } = require('n8n-core');
+	// n8n-core's own container (its @n8n/di), which its binary helpers read.
+	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di');
+	const storagePath = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-bench-binary-'));
+	const quiet = { error() {}, info() {}, warn() {}, debug() {} };
+	const service = new BinaryDataService({ mode: 'filesystem', localStoragePath: storagePath, signingSecret: 'bench' }, quiet, quiet);
+	await service.init();
+	Container.set(BinaryDataService, service);
+	return () => fs.rmSync(storagePath, { recursive: true, force: true });
+}
+
 async function measure(records, pageDelayMs, output) {
 	const harness = compileHarness();
 	const fakeApi = await startFakeApi(pageDelayMs);
+	const removeBinaryData = await storeBinaryDataAsN8nDoes();
 	try {
 		const origin = fakeApi.url.replace(/\/v1$/, '');
 		const seeded = await (await fetch(`${origin}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify({ day: DAY, records }) })).json();
@@ -65,13 +87,17 @@ async function measure(records, pageDelayMs, output) {
 		clearInterval(sampler);
 		peak = Math.max(peak, process.memoryUsage().heapUsed);
 		if (result.error) throw result.error;
-		const summary = result.output('Crypto Settlement')[0].json;
+		const items = result.output('Crypto Settlement');
+		const inHeap = items.flatMap((item) => Object.values(item.binary ?? {})).filter((binary) => !binary.id);
+		if (inHeap.length > 0) throw new Error(`${inHeap.length} files were kept in the heap, not in n8n's binary data store`);
+		const summary = items[0].json;
 		const pages = Object.entries(summary.pagesRead)
 			.filter(([list]) => list !== 'wallets')
 			.reduce((sum, [, n]) => sum + n, 0);
 		return { ms, heap: peak - before, summary, pages };
 	} finally {
 		fakeApi.stop();
+		removeBinaryData();
 	}
 }
 

@@ -9,7 +9,8 @@ import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
-import { eachLine, fileLineOf, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { fileLineOf, LineMaker, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
 import type { KeptRecords } from '../statement/kept';
@@ -230,16 +231,17 @@ function fileWriter(params: Params, day: Day): StatementFiles & { format: FileFo
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
-async function fileItems(params: Params, writer: StatementFiles & { format: FileFormat }, summary: IDataObject): Promise<INodeExecutionData[]> {
+async function fileItems(params: Params, writer: StatementFiles & { format: FileFormat }, made: FilesToMake, summary: IDataObject, redact: <T>(value: T) => T) {
 	const items: INodeExecutionData[] = [];
 	const closing = summary.closingBalances as Record<string, number>;
-	for (const currency of writer.currencies()) {
+	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
-		// One file's text at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, closing[currency])) {
-			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(Buffer.from(file.text, 'utf8'), file.fileName, file.mimeType);
+		const lines = redactedFileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)), redact);
+		// One file at a time: written, made binary data, let go.
+		for (const file of writer.filesOf(currency, closing[currency], made.order.rowsOf(currency), lines)) {
+			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
 		}
@@ -248,8 +250,19 @@ async function fileItems(params: Params, writer: StatementFiles & { format: File
 	return items;
 }
 
-/** The files' lines redacted a batch at a time (the files hold service text: labels, reasons), then written. */
+/** The files' lines redacted a batch at a time (the files hold service text: labels, reasons). */
 const REDACT_BATCH = 1000;
+
+function* redactedFileLines(lines: Iterable<Line>, redact: <T>(value: T) => T): Generator<FileLine> {
+	let batch: FileLine[] = [];
+	for (const line of lines) {
+		batch.push(fileLineOf(line));
+		if (batch.length < REDACT_BATCH) continue;
+		yield* redact(batch);
+		batch = [];
+	}
+	yield* redact(batch);
+}
 
 async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
@@ -274,11 +287,11 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions).lines, day);
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
-	// The read is handed on, not held here: once its lines are made (and every item took it) its records are let go before the files are written.
-	const { tally, account, pages } = tallied(await read(), lineOptions, writer, redact);
+	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
+	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
 	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = pages;
-	if (writer) return await fileItems(params, writer, summary);
+	if (writer && files) return await fileItems(params, writer, files, summary, redact);
 	return [{ json: summary }];
 }
 
@@ -296,22 +309,22 @@ function linesOutput(params: Params, output: 'lines' | 'exceptions', lines: Line
 	return lines.map((json) => ({ json }));
 }
 
-/** Each line of the day tallied for the summary and, with a writer, written as its file's row (redacted a batch at a time). */
-function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined, redact: <T>(value: T) => T) {
+/** What the files are made from: the day's order of their lines, and the lines made again from their records in it. */
+interface FilesToMake {
+	order: DayOrder;
+	maker: LineMaker;
+}
+
+/** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
+function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined) {
 	const tally = new LineTally();
-	let batch: FileLine[] = [];
-	const write = () => {
-		if (writer) for (const line of redact(batch)) writer.add(line);
-		batch = [];
-	};
-	eachLine(lists, lineOptions, (line, placement) => {
+	const maker = new LineMaker(lists, lineOptions);
+	const order = new DayOrder();
+	maker.each((line, placement, record, ordinal) => {
 		tally.add(line, placement);
-		if (!writer || placement !== 'day') return;
-		batch.push(fileLineOf(line));
-		if (batch.length >= REDACT_BATCH) write();
+		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal);
 	});
-	write();
-	return { tally, account: lists.account, pages: lists.pages };
+	return { tally, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */

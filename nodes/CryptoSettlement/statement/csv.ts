@@ -69,9 +69,6 @@ export interface CsvOptions {
 /** One row of cells as CSV text. */
 const row = (cells: string[]) => cells.map(cell).join(',');
 
-/** A CSV file of a header and rows already written (xeroRow, quickbooksRow). */
-export const csvText = (header: string, rows: string[]) => `${[header, ...rows].join('\r\n')}\r\n`;
-
 export const XERO_HEADER = row(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
 export const QUICKBOOKS_HEADER = row(['Date', 'Description', 'Amount']);
 

@@ -1,11 +1,12 @@
-import { csvText, QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
+import { QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
 import type { FileLine } from './lines';
 import { ofxTransaction, statementOfx } from './ofx';
 
 /**
  * The statement's files (docs/statement.md, "The files"): one per currency that moved, since an
- * accounting package's bank account holds one currency, in the format chosen. Each line is written
- * as its row when it is made, and only the rows are kept (docs/statement.md, "Speed"). Pure.
+ * accounting package's bank account holds one currency, in the format chosen. The lines come in the
+ * day's order (order.ts) and each is written as its row, made bytes a megabyte at a time
+ * (docs/statement.md, "Speed").
  */
 
 export const FILE_FORMATS = {
@@ -25,12 +26,12 @@ export interface FileOptions {
 	currency?: string;
 }
 
-/** One file of one currency: its name and text (a Xero file of more than 1,000 lines is in parts). */
+/** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 export interface StatementFile {
 	currency: string;
 	fileName: string;
 	mimeType: string;
-	text: string;
+	data: Buffer;
 	rows: number;
 }
 
@@ -40,24 +41,46 @@ export function payeeOf(payeeNames: Record<string, string>) {
 		payeeNames[line.externalId] ?? payeeNames[line.walletLabel] ?? payeeNames[line.reference] ?? (line.reference || line.recordId);
 }
 
-/**
- * A row with its place in the day's order before it: the line's time (ISO, of one width), its
- * lineKey (any NUL in it written as NUL 0x01) and two NULs, so that rows sort as their lines do
- * (lines.ts, byTime) as plain text; joined, so each row is one flat string.
- */
-const sortable = (line: FileLine, text: string) => [line.time, line.lineKey.replace(/\0/g, '\0\x01'), '\0\0', text].join('');
-const TIME_WIDTH = '2026-03-10T00:00:00.000Z'.length;
-const textOf = (row: string) => row.slice(row.indexOf('\0\0', TIME_WIDTH) + 2);
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Text gathered before it is made bytes (about 1 MB): a busy day's file is held as bytes, never as one text. */
+const TEXT_PER_CHUNK = 1 << 20;
+
+/** A file's bytes, written a text at a time. */
+class FileBytes {
+	private readonly chunks: Buffer[] = [];
+
+	private texts: string[] = [];
+
+	private length = 0;
+
+	constructor(first: string) {
+		this.add(first);
+	}
+
+	add(text: string): void {
+		this.texts.push(text);
+		this.length += text.length;
+		if (this.length >= TEXT_PER_CHUNK) this.flush();
+	}
+
+	private flush(): void {
+		if (this.texts.length > 0) this.chunks.push(Buffer.from(this.texts.join(''), 'utf8'));
+		this.texts = [];
+		this.length = 0;
+	}
+
+	done(last: string): Buffer {
+		this.add(last);
+		this.flush();
+		return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+	}
+}
 
 /**
- * The files of a statement, written from its lines as they are made (add), then put together one
- * file at a time (filesOf), each row let go once it is in its file.
+ * The files of a statement, written from its lines in the day's order (lines.ts, byTime), one file at
+ * a time, each row made bytes as it is written: the day's rows are never all held (docs/statement.md,
+ * "Speed").
  */
 export class StatementFiles {
-	/** Per currency, its rows (sortable). */
-	private readonly rows = new Map<string, string[]>();
-
 	private readonly row: (line: FileLine) => string;
 
 	constructor(private readonly options: FileOptions) {
@@ -71,47 +94,44 @@ export class StatementFiles {
 					: (line) => xeroRow(line, csvOptions);
 	}
 
-	/** A line of the day (redacted): a row of its currency's file when it moved money in a currency wanted. */
-	add(line: FileLine): void {
-		if (line.amount === 0 || !line.currency || (this.options.currency && line.currency !== this.options.currency)) return;
-		const rows = this.rows.get(line.currency);
-		const row = sortable(line, this.row(line));
-		if (rows) rows.push(row);
-		else this.rows.set(line.currency, [row]);
+	/** Whether a line of the day is a row of a file: it moved money, in a currency wanted. */
+	wants(line: Pick<FileLine, 'amount' | 'currency'>): boolean {
+		return line.amount !== 0 && line.currency !== '' && (!this.options.currency || line.currency === this.options.currency);
 	}
 
-	/** The currencies that moved (alphabetical). */
-	currencies(): string[] {
-		return [...this.rows.keys()].sort(byText);
-	}
-
-	/** The file(s) of one currency, one at a time (several only for a Xero CSV beyond its 1,000 lines), the rows in the day's order. */
-	*filesOf(currency: string, closingBalance: number | undefined): Generator<StatementFile> {
-		const rows = (this.rows.get(currency) ?? []).sort(byText);
-		this.rows.delete(currency);
+	/**
+	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
+	 * lines (those it wants, redacted) in the day's order.
+	 */
+	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
 		const { day, format } = this.options;
 		const base = `statement-${day.day}-${currency}`;
-		const take = (first: number, count: number) => {
-			const texts = rows.slice(first, first + count).map(textOf);
-			rows.fill('', first, first + count);
-			return texts;
-		};
 		if (format === 'ofx') {
-			const transactions = take(0, rows.length);
-			const text = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), transactions, closingBalance });
-			yield { currency, fileName: `${base}.ofx`, mimeType: 'application/x-ofx', text, rows: transactions.length };
+			const { head, tail } = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
+			const bytes = new FileBytes(head);
+			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);
+			yield { currency, fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };
 			return;
 		}
-		if (format === 'quickbooksCsv') {
-			const part = take(0, rows.length);
-			yield { currency, fileName: `${base}.csv`, mimeType: 'text/csv', text: csvText(QUICKBOOKS_HEADER, part), rows: part.length };
-			return;
+		// A CSV file: its header, each row (csv.ts) after a line break, and a last line break.
+		const header = format === 'quickbooksCsv' ? QUICKBOOKS_HEADER : XERO_HEADER;
+		const perFile = format === 'quickbooksCsv' ? Infinity : XERO_MAX_LINES;
+		let part: FileBytes | undefined;
+		let inPart = 0;
+		let number = 0;
+		const file = (bytes: FileBytes): StatementFile => {
+			number++;
+			const fileName = rows > perFile ? `${base}-part${number}.csv` : `${base}.csv`;
+			return { currency, fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
+		};
+		for (const line of lines) {
+			part ??= new FileBytes(header);
+			part.add(`\r\n${this.row(line)}`);
+			if (++inPart < perFile) continue;
+			yield file(part);
+			part = undefined;
+			inPart = 0;
 		}
-		for (let first = 0; first < rows.length; first += XERO_MAX_LINES) {
-			const part = take(first, XERO_MAX_LINES);
-			const number = first / XERO_MAX_LINES + 1;
-			const fileName = rows.length > XERO_MAX_LINES ? `${base}-part${number}.csv` : `${base}.csv`;
-			yield { currency, fileName, mimeType: 'text/csv', text: csvText(XERO_HEADER, part), rows: part.length };
-		}
+		if (part) yield file(part);
 	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
-import { isObject, scalarText, timeMs, tradeIdOf } from '../../service/values';
+import { scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
@@ -437,30 +437,78 @@ export type Placement = 'day' | 'after';
  * "The day"): a record gives lines to the day it was created and to the days its money moved later
  * (a deposit credited after midnight, a refund). Every record read is given, so that an
  * auto-settlement payout finds its deposit. Each line is handed to `visit` as it is made, in the
- * order of the records (transactions, then withdrawals), and not kept: a busy day's summary and
- * files are made without holding its lines (docs/statement.md, "Speed").
+ * order of the records (transactions, then withdrawals), with the number of its record and its place
+ * among that record's lines, and not kept: a busy day's summary and files are made without holding
+ * its lines, and a file takes a line again by those numbers (`lineAt`) when its turn comes
+ * (docs/statement.md, "Speed").
  */
-export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
-	const wallets = walletIndex(lists.wallets, lists.assets);
-	// Each transaction's place by its id (the last of an id), unpacked again when a payout names it.
-	const tradeAt = new Map<string, number>();
-	const place = (line: Line) => {
-		const at = Date.parse(line.time);
-		// A record without a readable date is on no day's statement (its exception cannot be placed either).
-		if (!Number.isFinite(at)) return;
-		if (at >= options.day.end) visit(line, 'after');
-		else if (at >= options.day.start) visit(line, 'day');
+export class LineMaker {
+	private readonly wallets: WalletIndex;
+
+	/** Each transaction's number by its id (the last of an id), unpacked again when a payout names it. */
+	private readonly tradeAt = new Map<string, number>();
+
+	private readonly tradeById: TradeById = (id) => {
+		const index = this.tradeAt.get(id);
+		return index === undefined ? undefined : this.lists.trades.at(index);
 	};
-	for (let index = 0; index < lists.trades.length; index++) {
-		const trade = lists.trades.at(index);
-		if (isObject(trade) && scalarText(trade.id)) tradeAt.set(scalarText(trade.id), index);
-		for (const line of depositLines(trade, wallets, options)) place(line);
+
+	/** Whether every transaction's id is in tradeAt (each() fills it as it goes, withdrawals after every transaction). */
+	private tradesIndexed = false;
+
+	constructor(
+		private readonly lists: StatementLists,
+		private readonly options: LineOptions,
+	) {
+		this.wallets = walletIndex(lists.wallets, lists.assets);
 	}
-	const trades: TradeById = (id) => {
-		const index = tradeAt.get(id);
-		return index === undefined ? undefined : lists.trades.at(index);
-	};
-	for (let index = 0; index < lists.withdrawals.length; index++) for (const line of withdrawalLines(lists.withdrawals.at(index), trades, wallets, options)) place(line);
+
+	/** Records read: transactions numbered first, then withdrawals. */
+	get records(): number {
+		return this.lists.trades.length + this.lists.withdrawals.length;
+	}
+
+	/** The lines of record number `record`, the same on every call. */
+	linesOf(record: number): Line[] {
+		const { trades, withdrawals } = this.lists;
+		if (record < trades.length) return depositLines(trades.at(record), this.wallets, this.options);
+		if (!this.tradesIndexed) for (let index = 0; index < trades.length; index++) this.indexTrade(trades.at(index), index);
+		this.tradesIndexed = true;
+		return withdrawalLines(withdrawals.at(record - trades.length), this.tradeById, this.wallets, this.options);
+	}
+
+	private indexTrade(trade: IDataObject, index: number): void {
+		const id = scalarText(trade.id);
+		if (id) this.tradeAt.set(id, index);
+	}
+
+	/** Every line placed on the day or after it, with its record's number and its place among that record's lines. */
+	each(visit: (line: Line, placement: Placement, record: number, ordinal: number) => void): void {
+		const { day } = this.options;
+		const place = (lines: Line[], record: number) => {
+			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
+				const line = lines[ordinal];
+				const at = Date.parse(line.time);
+				// A record without a readable date is on no day's statement (its exception cannot be placed either).
+				if (!Number.isFinite(at)) continue;
+				if (at >= day.end) visit(line, 'after', record, ordinal);
+				else if (at >= day.start) visit(line, 'day', record, ordinal);
+			}
+		};
+		const { trades } = this.lists;
+		for (let index = 0; index < trades.length; index++) {
+			const trade = trades.at(index);
+			if (!this.tradesIndexed) this.indexTrade(trade, index);
+			place(depositLines(trade, this.wallets, this.options), index);
+		}
+		this.tradesIndexed = true;
+		for (let record = trades.length; record < this.records; record++) place(this.linesOf(record), record);
+	}
+}
+
+/** Every line placed (LineMaker.each), in the order of the records. */
+export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
+	new LineMaker(lists, options).each(visit);
 }
 
 /** Every line of the records read (eachLine), kept: the day's in time order, then by key, and those after it. */

@@ -25,8 +25,6 @@ export interface OfxStatement {
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;
 	to: string;
-	/** Its transactions, each written by ofxTransaction. */
-	transactions: string[];
 	/** The closing balance of the currency, when known. */
 	closingBalance: number | undefined;
 }
@@ -48,14 +46,17 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 	].join('\r\n');
 }
 
-/** The OFX text of one currency's statement. */
-export function statementOfx(statement: OfxStatement): string {
-	const { transactions } = statement;
+/**
+ * The OFX text of one currency's statement around its transactions: `head`, then each transaction
+ * (ofxTransaction) after a line break, then `tail`; the transactions are written between them as they
+ * come (files.ts), never all held as text.
+ */
+export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
 	const balance =
 		statement.closingBalance === undefined
 			? []
 			: ['<LEDGERBAL>', element('BALAMT', statement.closingBalance.toFixed(2)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
-	return `${[
+	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',
 		'VERSION:102',
@@ -94,12 +95,14 @@ export function statementOfx(statement: OfxStatement): string {
 		'<BANKTRANLIST>',
 		element('DTSTART', ofxTime(statement.from)),
 		element('DTEND', ofxTime(statement.to)),
-		...transactions,
+	].join('\r\n');
+	const tail = [
 		'</BANKTRANLIST>',
 		...balance,
 		'</STMTRS>',
 		'</STMTTRNRS>',
 		'</BANKMSGSRSV1>',
 		'</OFX>',
-	].join('\r\n')}\r\n`;
+	].join('\r\n');
+	return { head, tail: `\r\n${tail}\r\n` };
 }

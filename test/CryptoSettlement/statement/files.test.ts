@@ -146,3 +146,36 @@ describe('Xero CSV beyond 1,000 lines', () => {
 		expect(item.json.fileNames).toEqual(properties.map((_, index) => `statement-${DAY}-${currency}-part${index + 1}.csv`));
 	});
 });
+
+describe('lines of several records at the same millisecond', () => {
+	beforeAll(async () => {
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		fakeApi.seedDay({ day: DAY, records: 60 });
+	});
+	afterAll(async () => await fakeApi.close());
+
+	it('are in the file in the order of their lineKeys, as Output Lines gives them, whatever order the list read them in', async () => {
+		// Every deposit of the day created at the same instant: their lines tie on time, so only their keys order them.
+		const instant = `${DAY}T12:00:00.000Z`;
+		const { trades } = fakeApi.state;
+		const onTheDay = trades.filter((trade) => String(trade.createdAt).startsWith(DAY)).reverse();
+		for (const trade of onTheDay) {
+			if (trade.updatedAt === trade.createdAt) trade.updatedAt = instant;
+			trade.createdAt = instant;
+		}
+		// Listed (and read) in the reverse order of their ids, so the read order is not the keys' order.
+		trades.splice(0, trades.length, ...trades.filter((trade) => !onTheDay.includes(trade)), ...onTheDay);
+		const byCurrency = await movedLines();
+		for (const item of await get({ output: 'file' })) {
+			const lines = byCurrency[String(item.json.currency)];
+			const rows = parseCsv(fileText(item), { columns: true }) as Array<Record<string, string>>;
+			expect(rows.map((row) => row.Reference)).toEqual(lines.map((line) => line.lineKey));
+		}
+		// The tie is real: lines of several records at that instant, listed in an order that is not their keys'.
+		const tied = Object.values(byCurrency).flat().filter((line) => line.time === instant);
+		const readOrder = onTheDay.map((trade) => `deposit:${String(trade.id)}`).filter((key) => tied.some((line) => line.lineKey === key));
+		expect(readOrder.length).toBeGreaterThan(2);
+		expect(readOrder).not.toEqual([...readOrder].sort());
+	});
+});

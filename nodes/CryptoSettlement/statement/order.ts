@@ -1,0 +1,116 @@
+import type { Line } from './lines';
+
+/**
+ * The day's order of the lines its files take (docs/statement.md, "Speed"): by time, then by
+ * lineKey (lines.ts, byTime), kept as numbers while the lines are made (the time, the record's
+ * number, the line's place among its record's lines), so that a busy day's rows are never all
+ * held: each line is made again from its record when its turn comes in its file.
+ */
+
+/** A record's lines as LineMaker.linesOf makes them. */
+export type LinesOfRecord = (record: number) => Line[];
+
+const grown = <T extends Float64Array | Uint32Array>(array: T, make: (size: number) => T): T => {
+	const bigger = make(array.length * 2);
+	bigger.set(array);
+	return bigger;
+};
+
+export class DayOrder {
+	private times = new Float64Array(1024);
+
+	private records = new Uint32Array(1024);
+
+	private ordinals = new Uint32Array(1024);
+
+	/** Each line's kind and currency, by their number in `texts`. */
+	private kinds = new Uint32Array(1024);
+
+	private currencies = new Uint32Array(1024);
+
+	private readonly texts: string[] = [];
+
+	private readonly numbers = new Map<string, number>();
+
+	private readonly rows = new Map<string, number>();
+
+	private count = 0;
+
+	private sorted: Uint32Array | undefined;
+
+	private textNumber(text: string): number {
+		let number = this.numbers.get(text);
+		if (number === undefined) this.numbers.set(text, (number = this.texts.push(text) - 1));
+		return number;
+	}
+
+	/** A line of the day a file takes, made as the `ordinal`-th line of record number `record`. */
+	add(line: Line, record: number, ordinal: number): void {
+		if (this.count === this.times.length) {
+			this.times = grown(this.times, (size) => new Float64Array(size));
+			this.records = grown(this.records, (size) => new Uint32Array(size));
+			this.ordinals = grown(this.ordinals, (size) => new Uint32Array(size));
+			this.kinds = grown(this.kinds, (size) => new Uint32Array(size));
+			this.currencies = grown(this.currencies, (size) => new Uint32Array(size));
+		}
+		const at = this.count++;
+		// A line's time is toISOString's text of an instant of the day (lines.ts, timeText): its order is its number's.
+		this.times[at] = Date.parse(line.time);
+		this.records[at] = record;
+		this.ordinals[at] = ordinal;
+		this.kinds[at] = this.textNumber(line.kind);
+		this.currencies[at] = this.textNumber(line.currency);
+		this.rows.set(line.currency, (this.rows.get(line.currency) ?? 0) + 1);
+	}
+
+	/** The currencies of the lines added (alphabetical). */
+	currenciesAdded(): string[] {
+		return [...this.rows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+	}
+
+	/** Lines added of `currency`. */
+	rowsOf(currency: string): number {
+		return this.rows.get(currency) ?? 0;
+	}
+
+	/** The lines of `currency` in the day's order, each made again from its record (the record's lines kept while its turn lasts). */
+	*linesOf(currency: string, linesOfRecord: LinesOfRecord): Generator<Line> {
+		const wanted = this.numbers.get(currency);
+		let record = -1;
+		let lines: Line[] = [];
+		for (const at of this.order(linesOfRecord)) {
+			if (this.currencies[at] !== wanted) continue;
+			if (this.records[at] !== record) {
+				record = this.records[at];
+				lines = linesOfRecord(record);
+			}
+			yield lines[this.ordinals[at]];
+		}
+	}
+
+	/**
+	 * The lines added, by time then lineKey (`<kind>:<record id>`). Two lines of one record at one time
+	 * differ by kind alone (their record id is the same), so their kinds' texts order them as their
+	 * keys would; lines of two records at the same millisecond take their keys from their records.
+	 * Lines of one key at one time (records without an id) keep the order they were read in.
+	 */
+	private order(linesOfRecord: LinesOfRecord): Uint32Array {
+		if (this.sorted) return this.sorted;
+		const keys = new Map<number, string>();
+		const keyOf = (at: number) => {
+			let key = keys.get(at);
+			if (key === undefined) keys.set(at, (key = linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
+			return key;
+		};
+		const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+		const sorted = Uint32Array.from({ length: this.count }, (_, at) => at);
+		sorted.sort((a, b) => {
+			const time = this.times[a] - this.times[b];
+			if (time !== 0) return time;
+			const key =
+				this.records[a] === this.records[b] ? byText(`${this.texts[this.kinds[a]]}:`, `${this.texts[this.kinds[b]]}:`) : byText(keyOf(a), keyOf(b));
+			return key || this.records[a] - this.records[b] || this.ordinals[a] - this.ordinals[b];
+		});
+		return (this.sorted = sorted);
+	}
+}
