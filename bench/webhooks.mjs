@@ -228,13 +228,13 @@ async function measureSetting(n8n, { setting, rows, servers, postgres }) {
 	// What n8n saved of each trigger row's duplicate memory (the node's static data in PostgreSQL),
 	// before any duplicate is sent (a later call would write back keys a simultaneous save lost).
 	const { DEDUPE_STATIC_KEY, wasEmitted } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
-	const { deliveryKey } = require('../dist/nodes/events/identity.js');
+	const { deliveryKey, eventIdentity } = require('../dist/nodes/events/identity.js');
 	const memory = {};
 	for (const row of rows.filter((candidate) => candidate.dedupes === 'static data')) {
 		const stored = await postgres.sql(`SELECT ("staticData"::json)->'node:Crypto Settlement Trigger'->>'emittedDeliveries' FROM workflow_entity WHERE id = '${row.workflow.id}'`);
 		const saved = { [DEDUPE_STATIC_KEY]: stored.trim() };
 		const ids = results[row.key].flatMap((_, r) => Array.from({ length: DELIVERIES }, (__, i) => `${setting}-r${r + 1}-${row.key}-${i}`));
-		const present = ids.filter((id) => wasEmitted(saved, deliveryKey('trade.completed', { id, status: 'completed' }))).length;
+		const present = ids.filter((id) => wasEmitted(saved, deliveryKey(eventIdentity('trade.completed', { id, status: 'completed' })))).length;
 		memory[row.key] = { present, total: ids.length };
 		log(`${setting} ${row.key}: ${present} of ${ids.length} emitted deliveries in the duplicate memory n8n saved`);
 	}
