@@ -42,7 +42,16 @@ interface Matcher {
 
 type Reading = 'record' | 'error';
 
-const matchersOf = (secrets: readonly string[]): Matcher[] =>
+/** Each list of secrets' matchers, made once: a busy statement redacts each of its many lines in turn. */
+const matchersMade = new WeakMap<readonly string[], Matcher[]>();
+
+const matchersOf = (secrets: readonly string[]): Matcher[] => {
+	let matchers = matchersMade.get(secrets);
+	if (!matchers) matchersMade.set(secrets, (matchers = makeMatchers(secrets)));
+	return matchers;
+};
+
+const makeMatchers = (secrets: readonly string[]): Matcher[] =>
 	[...new Set(secrets)]
 		// Longest first, so a secret that contains a shorter one is replaced whole.
 		.sort((a, b) => b.length - a.length)

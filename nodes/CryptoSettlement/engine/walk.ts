@@ -143,12 +143,17 @@ class OneWalk<T> {
 	/**
 	 * A page as it arrives: with `keep`, what is kept of its records is taken at once and the whole
 	 * records let go, rather than held while the pages before it are awaited (a busy day's statement).
+	 * They are taken out of the answer itself: something on the request's way (n8n's routing, the
+	 * HTTP client's promises) still refers to the answer after the walk took it, and records held
+	 * that long outlive V8's young generation and stay until a full collection. Measured: a busy
+	 * day's heap peak fell from about 185 to about 150 MB (docs/statement.md, "Speed").
 	 */
 	private held(response: ApiResponse): HeldPage<T> {
 		const raw: unknown[] = Array.isArray(response.body.data) ? response.body.data : [];
 		const { keep } = this.spec;
 		const records = raw.filter(isObject).map((record): [string, T] => [recordKey(record), keep ? keep(record) : (record as T)]);
-		return { response: keep ? { ...response, body: { ...response.body, data: undefined } } : response, records, size: raw.length };
+		if (keep) response.body.data = undefined;
+		return { response, records, size: raw.length };
 	}
 
 	/** Adds one page; tells whether the walk goes on. */

@@ -250,18 +250,9 @@ async function fileItems(params: Params, writer: StatementFiles & { format: File
 	return items;
 }
 
-/** The files' lines redacted a batch at a time (the files hold service text: labels, reasons). */
-const REDACT_BATCH = 1000;
-
+/** The files' lines, each redacted (the files hold service text: labels, reasons) as its turn comes. */
 function* redactedFileLines(lines: Iterable<Line>, redact: <T>(value: T) => T): Generator<FileLine> {
-	let batch: FileLine[] = [];
-	for (const line of lines) {
-		batch.push(fileLineOf(line));
-		if (batch.length < REDACT_BATCH) continue;
-		yield* redact(batch);
-		batch = [];
-	}
-	yield* redact(batch);
+	for (const line of lines) yield redact(fileLineOf(line));
 }
 
 async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {

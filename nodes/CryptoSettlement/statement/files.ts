@@ -37,41 +37,42 @@ export interface StatementFile {
 
 /** The name a line's payee has: the workflow's name for its External ID or wallet label, else its reference. */
 export function payeeOf(payeeNames: Record<string, string>) {
+	// A Map: the many lines' references are looked up without each being made a property name.
+	const names = new Map(Object.entries(payeeNames));
 	return (line: FileLine) =>
-		payeeNames[line.externalId] ?? payeeNames[line.walletLabel] ?? payeeNames[line.reference] ?? (line.reference || line.recordId);
+		(names.size > 0 ? (names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference)) : undefined) ??
+		(line.reference || line.recordId);
 }
 
-/** Text gathered before it is made bytes (about 1 MB): a busy day's file is held as bytes, never as one text. */
-const TEXT_PER_CHUNK = 1 << 20;
+/** Bytes of a file written before the next part is begun (1 MiB): a busy day's file is held as bytes, never as texts. */
+const CHUNK_BYTES = 1 << 20;
 
-/** A file's bytes, written a text at a time. */
+/** A file's bytes, each text written into them as it comes (and let go). */
 class FileBytes {
 	private readonly chunks: Buffer[] = [];
 
-	private texts: string[] = [];
+	private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
 
-	private length = 0;
+	private used = 0;
 
 	constructor(first: string) {
 		this.add(first);
 	}
 
 	add(text: string): void {
-		this.texts.push(text);
-		this.length += text.length;
-		if (this.length >= TEXT_PER_CHUNK) this.flush();
-	}
-
-	private flush(): void {
-		if (this.texts.length > 0) this.chunks.push(Buffer.from(this.texts.join(''), 'utf8'));
-		this.texts = [];
-		this.length = 0;
+		// UTF-8 takes at most 3 bytes for each UTF-16 unit.
+		if (this.used + text.length * 3 > this.chunk.length) {
+			this.chunks.push(this.chunk.subarray(0, this.used));
+			this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, text.length * 3));
+			this.used = 0;
+		}
+		this.used += this.chunk.write(text, this.used, 'utf8');
 	}
 
 	done(last: string): Buffer {
 		this.add(last);
-		this.flush();
-		return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+		this.chunks.push(this.chunk.subarray(0, this.used));
+		return this.chunks.length === 1 ? Buffer.from(this.chunks[0]) : Buffer.concat(this.chunks);
 	}
 }
 
