@@ -12,10 +12,13 @@ export function isObjectId(value: string): boolean {
 	return /^[0-9a-f]{24}$/i.test(value);
 }
 
-/** A shallow copy without the given keys. */
+/**
+ * A shallow copy without the given keys (built key by key rather than copied then deleted from: a
+ * busy day's list pages copy thousands of records a second, docs/fake-api.md).
+ */
 export function omit<T extends object>(record: T, keys: Array<keyof T>): Record<string, unknown> {
-	const copy = { ...record } as Record<string, unknown>;
-	for (const key of keys) delete copy[key as string];
+	const copy: Record<string, unknown> = {};
+	for (const key in record) if (!keys.includes(key)) copy[key] = record[key];
 	return copy;
 }
 
@@ -29,18 +32,17 @@ export function publicWallet(wallet: Wallet): Record<string, unknown> {
  * "Withdrawal records"): `amount` is the USD value asked for; `fee` and `payoutAmount` are in
  * `currency`, the balance paid from (USD for crypto, NGN or GHS for a bank account).
  */
+const WITHDRAWAL_PRIVATE: ReadonlyArray<keyof Withdrawal> = ['debitedAmount', 'feeBearer'];
+
 export function publicWithdrawal(withdrawal: Withdrawal): Record<string, unknown> {
 	const local = withdrawal.currency.toUpperCase();
-	const currencyOf: Record<string, [string, string]> = {
-		amount: ['amountCurrency', 'USD'],
-		fee: ['feeCurrency', local],
-		payoutAmount: ['payoutCurrency', local],
-	};
 	const record: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(omit(withdrawal, ['debitedAmount', 'feeBearer']))) {
-		record[key] = value;
-		const unit = currencyOf[key];
-		if (unit) record[unit[0]] = unit[1];
+	for (const key in withdrawal) {
+		if (WITHDRAWAL_PRIVATE.includes(key as keyof Withdrawal)) continue;
+		record[key] = withdrawal[key as keyof Withdrawal];
+		if (key === 'amount') record.amountCurrency = 'USD';
+		else if (key === 'fee') record.feeCurrency = local;
+		else if (key === 'payoutAmount') record.payoutCurrency = local;
 	}
 	return record;
 }

@@ -69,12 +69,15 @@ export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number)
 	};
 }
 
-/** A paginated list answer (the four main lists), each record shown through `view`, after `pageDelayMs`. */
+/**
+ * A paginated list answer (the four main lists), each record shown through `view`, after `pageDelayMs`:
+ * the page is taken at the request (as a service reads it) and its records shown once the wait is
+ * over, so a busy day's pages in waiting hold no copies (docs/fake-api.md).
+ */
 export async function pageOf<T>(ctx: Context, items: T[], message: string, view: (item: T) => unknown = (item) => item): Promise<Reply> {
 	const { data, meta } = paginate(items, ctx.query, ctx.core.options.maxPageSize);
-	const reply = ok(message, data.map(view), { ...meta });
 	await ctx.core.pause(ctx.core.options.pageDelayMs);
-	return reply;
+	return ok(message, data.map(view), { ...meta });
 }
 
 /** The record whose id is `id`, or a 404 `missing`. */
