@@ -190,6 +190,10 @@ class OneWalk<T> {
 		let page = start;
 		let more = this.add(page, this.held(this.first));
 		let latest = this.first;
+		// A sliding window: each page taken in page order, the next asked as soon as one is taken, so
+		// a slow page holds up no more than its own place (docs/architecture.md, "Reading a list").
+		const asked = new Map<number, Promise<HeldPage<T>>>();
+		let next = page + 1;
 		while (more) {
 			if (page - start + 1 >= spec.maxPages) {
 				if (spec.pastBudget === 'pause') break;
@@ -198,19 +202,22 @@ class OneWalk<T> {
 			const known = pagesOf(latest);
 			const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
 			const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
-			const numbers = Array.from({ length: last - page }, (_, i) => page + 1 + i);
-			const held = await Promise.all(numbers.map(async (n) => this.held(await this.fetch(n))));
-			for (const [index, each] of held.entries()) {
-				if (!more) {
-					this.afterEnd(each);
-					continue;
-				}
-				page = numbers[index];
-				latest = each.response;
-				more = this.add(page, each);
-			}
+			for (; next <= last; next++) asked.set(next, this.ask(next));
+			const each = await (asked.get(page + 1) as Promise<HeldPage<T>>);
+			asked.delete(++page);
+			latest = each.response;
+			more = this.add(page, each);
 		}
+		// Pages asked with those before them, after one of them ended the list (or the walk had enough).
+		for (const [, each] of [...asked].sort(([a], [b]) => a - b)) this.afterEnd(await each);
 		return this;
+	}
+
+	/** A page asked ahead of its turn; a failure waits for its turn to be thrown (never an unhandled rejection). */
+	private ask(page: number): Promise<HeldPage<T>> {
+		const held = (async () => this.held(await this.fetch(page)))();
+		held.catch(() => undefined);
+		return held;
 	}
 
 	/**
