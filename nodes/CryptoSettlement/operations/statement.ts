@@ -231,7 +231,13 @@ function fileWriter(params: Params, day: Day): StatementFiles & { format: FileFo
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
-async function fileItems(params: Params, writer: StatementFiles & { format: FileFormat }, made: FilesToMake, summary: IDataObject, redact: <T>(value: T) => T) {
+async function fileItems(
+	params: Params,
+	writer: StatementFiles & { format: FileFormat },
+	made: FilesToMake,
+	summary: IDataObject,
+	redact: <T>(value: T) => T,
+): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	const closing = summary.closingBalances as Record<string, number>;
 	for (const currency of made.order.currenciesAdded()) {
