@@ -122,6 +122,27 @@ describe('Statement → Get, output file: one file per currency, in the format a
 	});
 });
 
+describe('a reference that is also a name every JavaScript object has', () => {
+	beforeAll(async () => {
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		fakeApi.seedDay({ day: DAY, records: 40 });
+	});
+	afterAll(async () => await fakeApi.close());
+
+	it('is its own Payee when Payee Names does not name it (External IDs "constructor" and "toString")', async () => {
+		const payouts = fakeApi.state.withdrawals.filter((withdrawal) => withdrawal.externalId && String(withdrawal.createdAt).startsWith(DAY));
+		expect(payouts.length).toBeGreaterThanOrEqual(2);
+		payouts[0].externalId = 'constructor';
+		payouts[1].externalId = 'toString';
+		const rows = (await get({ output: 'file', options: { payeeNames: { 'someone-else': 'Acme' } } })).flatMap(
+			(item) => parseCsv(fileText(item), { columns: true }) as Array<Record<string, string>>,
+		);
+		for (const externalId of ['constructor', 'toString']) expect(rows.filter((row) => row.Payee === externalId).length).toBeGreaterThan(0);
+		expect(rows.some((row) => row.Payee.includes('function'))).toBe(false);
+	});
+});
+
 describe('Xero CSV beyond 1,000 lines', () => {
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
