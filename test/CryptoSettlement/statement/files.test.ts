@@ -33,6 +33,16 @@ async function movedLines() {
 	return byCurrency;
 }
 
+/** A fake API of its own for the describe block, with a seeded day of `records` records. */
+function seededDay(records: number) {
+	beforeAll(async () => {
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		fakeApi.seedDay({ day: DAY, records });
+	});
+	afterAll(async () => await fakeApi.close());
+}
+
 describe('Statement → Get, output file: one file per currency, in the format accounting software imports', () => {
 	let byCurrency: Record<string, IDataObject[]>;
 	let payeeNames: Record<string, string>;
@@ -123,12 +133,7 @@ describe('Statement → Get, output file: one file per currency, in the format a
 });
 
 describe('a reference that is also a name every JavaScript object has', () => {
-	beforeAll(async () => {
-		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
-		fakeApi.seedDay({ day: DAY, records: 40 });
-	});
-	afterAll(async () => await fakeApi.close());
+	seededDay(40);
 
 	it('is its own Payee when Payee Names does not name it (External IDs "constructor" and "toString")', async () => {
 		const payouts = fakeApi.state.withdrawals.filter((withdrawal) => withdrawal.externalId && String(withdrawal.createdAt).startsWith(DAY));
@@ -144,12 +149,7 @@ describe('a reference that is also a name every JavaScript object has', () => {
 });
 
 describe('Xero CSV beyond 1,000 lines', () => {
-	beforeAll(async () => {
-		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
-		fakeApi.seedDay({ day: DAY, records: 1500 });
-	});
-	afterAll(async () => await fakeApi.close());
+	seededDay(1_500);
 
 	it('goes on in further files of at most 1,000 lines each (data, data2, …), every line once', async () => {
 		const byCurrency = await movedLines();
@@ -169,12 +169,7 @@ describe('Xero CSV beyond 1,000 lines', () => {
 });
 
 describe('lines of several records at the same millisecond', () => {
-	beforeAll(async () => {
-		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
-		fakeApi.seedDay({ day: DAY, records: 60 });
-	});
-	afterAll(async () => await fakeApi.close());
+	seededDay(60);
 
 	it('are in the file in the order of their lineKeys, as Output Lines gives them, whatever order the list read them in', async () => {
 		// Every deposit of the day created at the same instant: their lines tie on time, so only their keys order them.
