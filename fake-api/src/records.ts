@@ -27,13 +27,14 @@ export function publicWallet(wallet: Wallet): Record<string, unknown> {
 	return omit(wallet, ['bank', 'autoSettlement']);
 }
 
+/** What only the fake keeps of a withdrawal. */
+const WITHDRAWAL_PRIVATE: ReadonlyArray<keyof Withdrawal> = ['debitedAmount', 'feeBearer'];
+
 /**
  * Withdrawal as the API returns it, each amount with its currency beside it (docs/api.md,
  * "Withdrawal records"): `amount` is the USD value asked for; `fee` and `payoutAmount` are in
  * `currency`, the balance paid from (USD for crypto, NGN or GHS for a bank account).
  */
-const WITHDRAWAL_PRIVATE: ReadonlyArray<keyof Withdrawal> = ['debitedAmount', 'feeBearer'];
-
 export function publicWithdrawal(withdrawal: Withdrawal): Record<string, unknown> {
 	const local = withdrawal.currency.toUpperCase();
 	const record: Record<string, unknown> = {};

@@ -317,9 +317,9 @@ function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer
 	const tally = new LineTally();
 	const maker = new LineMaker(lists, lineOptions);
 	const order = new DayOrder();
-	maker.each((line, placement, record, ordinal) => {
+	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
-		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal);
+		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
 	return { tally, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
 }

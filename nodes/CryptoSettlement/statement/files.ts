@@ -40,8 +40,7 @@ export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
 	return (line: FileLine) =>
-		(names.size > 0 ? (names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference)) : undefined) ??
-		(line.reference || line.recordId);
+		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.reference || line.recordId);
 }
 
 /** Bytes of a file written before the next part is begun (1 MiB): a busy day's file is held as bytes, never as texts. */

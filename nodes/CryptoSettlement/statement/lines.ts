@@ -439,7 +439,7 @@ export type Placement = 'day' | 'after';
  * auto-settlement payout finds its deposit. Each line is handed to `visit` as it is made, in the
  * order of the records (transactions, then withdrawals), with the number of its record and its place
  * among that record's lines, and not kept: a busy day's summary and files are made without holding
- * its lines, and a file takes a line again by those numbers (`lineAt`) when its turn comes
+ * its lines, and a file takes a line again by those numbers (`linesOf`) when its turn comes
  * (docs/statement.md, "Speed").
  */
 export class LineMaker {
@@ -482,8 +482,8 @@ export class LineMaker {
 		if (id) this.tradeAt.set(id, index);
 	}
 
-	/** Every line placed on the day or after it, with its record's number and its place among that record's lines. */
-	each(visit: (line: Line, placement: Placement, record: number, ordinal: number) => void): void {
+	/** Every line placed on the day or after it, with its record's number, its place among that record's lines and its instant (ms). */
+	each(visit: (line: Line, placement: Placement, record: number, ordinal: number, at: number) => void): void {
 		const { day } = this.options;
 		const place = (lines: Line[], record: number) => {
 			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
@@ -491,8 +491,8 @@ export class LineMaker {
 				const at = Date.parse(line.time);
 				// A record without a readable date is on no day's statement (its exception cannot be placed either).
 				if (!Number.isFinite(at)) continue;
-				if (at >= day.end) visit(line, 'after', record, ordinal);
-				else if (at >= day.start) visit(line, 'day', record, ordinal);
+				if (at >= day.end) visit(line, 'after', record, ordinal, at);
+				else if (at >= day.start) visit(line, 'day', record, ordinal, at);
 			}
 		};
 		const { trades } = this.lists;

@@ -16,6 +16,8 @@ const grown = <T extends Float64Array | Uint32Array>(array: T, make: (size: numb
 	return bigger;
 };
 
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export class DayOrder {
 	private times = new Float64Array(1024);
 
@@ -44,8 +46,8 @@ export class DayOrder {
 		return number;
 	}
 
-	/** A line of the day a file takes, made as the `ordinal`-th line of record number `record`. */
-	add(line: Line, record: number, ordinal: number): void {
+	/** A line of the day a file takes, made as the `ordinal`-th line of record number `record`, at instant `at` (ms). */
+	add(line: Line, record: number, ordinal: number, at: number): void {
 		if (this.count === this.times.length) {
 			this.times = grown(this.times, (size) => new Float64Array(size));
 			this.records = grown(this.records, (size) => new Uint32Array(size));
@@ -53,19 +55,19 @@ export class DayOrder {
 			this.kinds = grown(this.kinds, (size) => new Uint32Array(size));
 			this.currencies = grown(this.currencies, (size) => new Uint32Array(size));
 		}
-		const at = this.count++;
-		// A line's time is toISOString's text of an instant of the day (lines.ts, timeText): its order is its number's.
-		this.times[at] = Date.parse(line.time);
-		this.records[at] = record;
-		this.ordinals[at] = ordinal;
-		this.kinds[at] = this.textNumber(line.kind);
-		this.currencies[at] = this.textNumber(line.currency);
+		const entry = this.count++;
+		// A line's time is toISOString's text of an instant of the day (lines.ts, timeText): its order is its instant's.
+		this.times[entry] = at;
+		this.records[entry] = record;
+		this.ordinals[entry] = ordinal;
+		this.kinds[entry] = this.textNumber(line.kind);
+		this.currencies[entry] = this.textNumber(line.currency);
 		this.rows.set(line.currency, (this.rows.get(line.currency) ?? 0) + 1);
 	}
 
 	/** The currencies of the lines added (alphabetical). */
 	currenciesAdded(): string[] {
-		return [...this.rows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+		return [...this.rows.keys()].sort(byText);
 	}
 
 	/** Lines added of `currency`. */
@@ -102,7 +104,6 @@ export class DayOrder {
 			if (key === undefined) keys.set(at, (key = linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
 			return key;
 		};
-		const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 		const sorted = Uint32Array.from({ length: this.count }, (_, at) => at);
 		sorted.sort((a, b) => {
 			const time = this.times[a] - this.times[b];
