@@ -101,7 +101,7 @@ export interface LineOptions {
 
 /**
  * The fields of a record its lines read (below): a statement keeps only these of each record it
- * reads, packed (kept.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
+ * reads, in columns (kept.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
  */
 export const LINE_FIELDS = {
 	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],
@@ -445,7 +445,7 @@ export type Placement = 'day' | 'after';
 export class LineMaker {
 	private readonly wallets: WalletIndex;
 
-	/** Each transaction's number by its id (the last of an id), unpacked again when a payout names it. */
+	/** Each transaction's number by its id (the last of an id), given back again when a payout names it. */
 	private readonly tradeAt = new Map<string, number>();
 
 	private readonly tradeById: TradeById = (id) => {

@@ -6,7 +6,7 @@ import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
 import { movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
-import { KeptRecords, RecordPacker } from './kept';
+import { KeptRecords, RecordColumns } from './kept';
 import { LINE_FIELDS } from './lines';
 
 /**
@@ -134,21 +134,21 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 
 /**
  * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
- * each transaction and withdrawal only the fields its lines read, packed as its page arrives
+ * each transaction and withdrawal only the fields its lines read, kept in columns as its page arrives
  * (kept.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
  * record the lists showed.
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
-	const packers = { transactions: new RecordPacker(LINE_FIELDS.transactions), withdrawals: new RecordPacker(LINE_FIELDS.withdrawals) };
+	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
 	const [trades, withdrawals, wallets, assets] = await Promise.all([
-		readList(ctx, http, 'transactions', since, (record) => packers.transactions.pack(record)),
-		readList(ctx, http, 'withdrawals', since, (record) => packers.withdrawals.pack(record)),
+		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
+		readList(ctx, http, 'withdrawals', since, (record) => columns.withdrawals.keep(record)),
 		readList(ctx, http, 'wallets'),
 		readAssets(ctx, http),
 	]);
 	return {
-		trades: new KeptRecords(packers.transactions, trades.records),
-		withdrawals: new KeptRecords(packers.withdrawals, withdrawals.records),
+		trades: new KeptRecords(columns.transactions, trades.records),
+		withdrawals: new KeptRecords(columns.withdrawals, withdrawals.records),
 		wallets: wallets.records,
 		assets,
 		account: await readAccount(ctx, http),

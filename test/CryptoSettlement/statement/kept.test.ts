@@ -1,12 +1,12 @@
 /**
  * What a statement keeps of each record it reads (statement/kept.ts; docs/statement.md, "What keeps a
- * busy day small"): packed as its page arrives, and given back as exactly the object of the fields
- * its lines read, whatever the values: texts (repeated or not, odd characters), numbers, true,
- * false, null, a field missing, an `updatedAt` equal to the `createdAt`, and values JSON cannot give
- * back (-0, an object), which are kept as the object.
+ * busy day small"): written into its list's columns as its page arrives, and given back as exactly
+ * the object of the fields its lines read, whatever the values: texts (repeated or not, odd
+ * characters), numbers (-0, 1e21), true, false, null, a field missing, an `updatedAt` equal to the
+ * `createdAt`, objects and arrays; over more records than the columns first hold.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { KeptRecords, RecordPacker } from '../../../nodes/CryptoSettlement/statement/kept';
+import { KeptRecords, RecordColumns } from '../../../nodes/CryptoSettlement/statement/kept';
 import { LINE_FIELDS } from '../../../nodes/CryptoSettlement/statement/lines';
 
 /** The object of the fields a record has, in the order of the fields: what the lines are given. */
@@ -21,10 +21,10 @@ const RECORDS: IDataObject[] = [
 	{ id: 'a6', status: '1', address: '0', asset: '', label: 'customer-1', amount: -12.345 },
 ];
 
-describe('Records kept packed give back the fields their lines read, as they were read', () => {
+describe('Records kept in columns give back the fields their lines read, as they were read', () => {
 	it.each(Object.entries(LINE_FIELDS))('%s: every record, in order, equal to its fields (Object.is for every value)', (_list, fields) => {
-		const packer = new RecordPacker(fields);
-		const kept = new KeptRecords(packer, RECORDS.map((record) => packer.pack(record)));
+		const columns = new RecordColumns(fields);
+		const kept = new KeptRecords(columns, RECORDS.map((record) => columns.keep(record)));
 		expect(kept.length).toBe(RECORDS.length);
 		RECORDS.forEach((record, index) => {
 			const back = kept.at(index);
@@ -35,17 +35,24 @@ describe('Records kept packed give back the fields their lines read, as they wer
 		});
 	});
 
-	it('packs a record of texts, numbers and null into one string, each repeated text once for the list; -0 and objects stay objects', () => {
-		const packer = new RecordPacker(LINE_FIELDS.transactions);
-		const [first, second, , negativeZero, withObject] = RECORDS.map((record) => packer.pack(record));
-		expect(typeof first).toBe('string');
-		expect(typeof second).toBe('string');
-		// 'completed' and 'ngn' are written as their numbers in the table the second time.
-		expect(second).not.toContain('completed');
-		expect(typeof negativeZero).toBe('object');
-		expect(Object.is((negativeZero as IDataObject).amount, -0)).toBe(true);
-		expect(typeof withObject).toBe('string'); // the transaction fields hold no object of a5
-		const withdrawals = new RecordPacker(LINE_FIELDS.withdrawals);
-		expect(typeof withdrawals.pack(RECORDS[4])).toBe('object');
+	it('gives back every record after the columns grew, a record kept twice (a list that shifted) under either of its rows', () => {
+		const columns = new RecordColumns(LINE_FIELDS.withdrawals);
+		// Records with a field first met late (reason from the 3,000th, an object from the 4,000th) and fields that come and go.
+		const records: IDataObject[] = Array.from({ length: 5000 }, (_, index) => ({
+			id: `w${index}`,
+			createdAt: new Date(Date.UTC(2026, 2, 10) + index * 1000).toISOString(),
+			...(index % 3 === 0 ? { updatedAt: new Date(Date.UTC(2026, 2, 11) + index).toISOString() } : {}),
+			...(index % 7 === 0 ? {} : { status: index % 2 ? 'completed' : 'pending' }),
+			payoutAmount: index % 5 === 0 ? String(index / 4) : index / 4,
+			...(index >= 3000 ? { reason: index % 2 ? null : `reason ${index % 4}` } : {}),
+			...(index >= 4000 ? { trade: { _id: `t${index}` } } : {}),
+			...(index % 11 === 0 ? { externalId: index % 22 === 0 } : { externalId: `payout-${index}` }),
+		}));
+		const rows = records.map((record) => columns.keep(record));
+		const again = columns.keep(records[4321]);
+		const kept = new KeptRecords(columns, [...rows, again]);
+		records.forEach((record, index) => expect(kept.at(index)).toEqual(fieldsOf(record, LINE_FIELDS.withdrawals)));
+		expect(kept.at(records.length)).toEqual(kept.at(4321));
+		expect(Object.keys(kept.at(3)).slice(0, 4)).toEqual(['id', 'createdAt', 'updatedAt', 'status']);
 	});
 });
