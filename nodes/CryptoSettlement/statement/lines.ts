@@ -138,8 +138,28 @@ const currencyIn = (value: unknown) => {
 
 /** A record's date as ISO text, read in any form the node reads a date (`timeMs`); '' when unreadable. */
 export function timeText(value: unknown): string {
+	// The service's dates are usually written so already: given back as they are, not parsed and written again (a busy day has 200,000).
+	if (typeof value === 'string' && isInstantText(value)) return value;
 	const at = timeMs(value);
 	return at === null ? '' : new Date(at).toISOString();
+}
+
+const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const twoDigits = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+
+/**
+ * Whether `text` is what toISOString writes for some instant: its form, and a date and time that
+ * exist (Date.parse also reads 2026-02-30 or 24:00, as another day, which toISOString writes otherwise).
+ */
+export function isInstantText(text: string): boolean {
+	if (!INSTANT_TEXT.test(text)) return false;
+	const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+	const month = twoDigits(text, 5);
+	const day = twoDigits(text, 8);
+	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+	const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
+	return days !== undefined && day >= 1 && day <= days && twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59;
 }
 
 const timeOf = (record: IDataObject) => {
