@@ -71,35 +71,41 @@ function redactText(text: string, matchers: readonly Matcher[], reading: Reading
 	return result;
 }
 
-function walkValue(value: unknown, matchers: readonly Matcher[], reading: Reading): unknown {
-	const walk = (current: unknown, key: string, depth: number): unknown => {
-		if (typeof current === 'string') {
-			// Most texts hold no secret: they are given back before any other test (a busy day's lines are many).
-			if (!matchers.some(({ secret }) => current.includes(secret))) return current;
-			if (SECRET_KEY.test(key)) return REDACTED;
-			if (reading === 'record' && FIGURE.test(current.trim())) return current;
-			return redactText(current, matchers, reading);
-		}
-		if (typeof current === 'number') {
-			return SECRET_KEY.test(key) && matchers.some(({ secret }) => secret === String(current)) ? REDACTED : current;
-		}
-		if (!current || typeof current !== 'object' || depth > 50) return current;
-		if (Array.isArray(current)) {
-			let copy: unknown[] | undefined;
-			current.forEach((entry, index) => {
-				const next = walk(entry, key, depth + 1);
-				if (next !== entry) (copy ??= [...current])[index] = next;
-			});
-			return copy ?? current;
-		}
-		let copy: Record<string, unknown> | undefined;
-		for (const [entryKey, entry] of Object.entries(current)) {
-			const next = walk(entry, entryKey, depth + 1);
-			if (next !== entry) (copy ??= { ...(current as Record<string, unknown>) })[entryKey] = next;
+/** Whether `text` holds any of the secrets (a loop, not a callback per text: a busy day's file redacts each of its many lines). */
+function holdsSecret(text: string, matchers: readonly Matcher[]): boolean {
+	for (const { secret } of matchers) if (text.includes(secret)) return true;
+	return false;
+}
+
+function walkValue(current: unknown, key: string, depth: number, matchers: readonly Matcher[], reading: Reading): unknown {
+	if (typeof current === 'string') {
+		// Most texts hold no secret: they are given back before any other test (a busy day's lines are many).
+		if (!holdsSecret(current, matchers)) return current;
+		if (SECRET_KEY.test(key)) return REDACTED;
+		if (reading === 'record' && FIGURE.test(current.trim())) return current;
+		return redactText(current, matchers, reading);
+	}
+	if (typeof current === 'number') {
+		return SECRET_KEY.test(key) && matchers.some(({ secret }) => secret === String(current)) ? REDACTED : current;
+	}
+	if (!current || typeof current !== 'object' || depth > 50) return current;
+	if (Array.isArray(current)) {
+		let copy: unknown[] | undefined;
+		for (let index = 0; index < current.length; index++) {
+			const entry: unknown = current[index];
+			const next = walkValue(entry, key, depth + 1, matchers, reading);
+			if (next !== entry) (copy ??= [...current])[index] = next;
 		}
 		return copy ?? current;
-	};
-	return walk(value, '', 0);
+	}
+	let copy: Record<string, unknown> | undefined;
+	const object = current as Record<string, unknown>;
+	for (const entryKey of Object.keys(object)) {
+		const entry = object[entryKey];
+		const next = walkValue(entry, entryKey, depth + 1, matchers, reading);
+		if (next !== entry) (copy ??= { ...object })[entryKey] = next;
+	}
+	return copy ?? current;
 }
 
 /**
@@ -108,7 +114,7 @@ function walkValue(value: unknown, matchers: readonly Matcher[], reading: Readin
  * they are, so the common case allocates nothing.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
-	return secrets.length ? (walkValue(value, matchersOf(secrets), 'record') as T) : value;
+	return secrets.length ? (walkValue(value, '', 0, matchersOf(secrets), 'record') as T) : value;
 }
 
 /** A log line or other text for people, read like an error (above). */
@@ -139,7 +145,7 @@ export function redactError<E>(error: E, secrets: readonly string[]): E {
 		if (key in target && target[key] !== undefined) {
 			try {
 				if (target[key] instanceof Error) redactError(target[key], secrets);
-				else target[key] = walkValue(target[key], matchers, 'error');
+				else target[key] = walkValue(target[key], '', 0, matchers, 'error');
 			} catch {
 				// a read-only property keeps its value; the others are still redacted
 			}

@@ -85,10 +85,11 @@ const pagesOf = (response: ApiResponse): number | undefined => {
 	return typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 ? pages : undefined;
 };
 
-/** A page as a walk holds it until its turn: its answer, each record's key (of the whole record) with what the walk keeps of it, and how many entries it had. */
+/** A page as a walk holds it until its turn: its answer, each record's key (of the whole record) and what the walk keeps of it (at the same place), and how many entries it had. */
 interface HeldPage<T> {
 	response: ApiResponse;
-	records: Array<[string, T]>;
+	keys: string[];
+	kept: T[];
 	size: number;
 }
 
@@ -151,29 +152,35 @@ class OneWalk<T> {
 	private held(response: ApiResponse): HeldPage<T> {
 		const raw: unknown[] = Array.isArray(response.body.data) ? response.body.data : [];
 		const { keep } = this.spec;
-		const records = raw.filter(isObject).map((record): [string, T] => [recordKey(record), keep ? keep(record) : (record as T)]);
+		const keys: string[] = [];
+		const kept: T[] = [];
+		for (const record of raw) {
+			if (!isObject(record)) continue;
+			keys.push(recordKey(record));
+			kept.push(keep ? keep(record) : (record as T));
+		}
 		if (keep) response.body.data = undefined;
-		return { response, records, size: raw.length };
+		return { response, keys, kept, size: raw.length };
 	}
 
 	/** Adds one page; tells whether the walk goes on. */
-	private add(page: number, { response, records: data }: HeldPage<T>): boolean {
+	private add(page: number, { response, keys, kept }: HeldPage<T>): boolean {
 		this.pages++;
 		this.lastPage = page;
 		const count = countOf(response);
 		if (count !== undefined) this.counts.push(count);
 		let fresh = 0;
-		for (const [key, record] of data) {
-			if (this.keys.has(key)) continue;
-			this.keys.add(key);
-			this.records.push(record);
+		for (let index = 0; index < keys.length; index++) {
+			if (this.keys.has(keys[index])) continue;
+			this.keys.add(keys[index]);
+			this.records.push(kept[index]);
 			fresh++;
 		}
 		const enough = this.spec.enough?.(this.records) ?? false;
-		if (!enough && data.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1)) throw this.spec.fail({ kind: 'repeats', page });
+		if (!enough && keys.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1)) throw this.spec.fail({ kind: 'repeats', page });
 		// The list's own end: no next page, an empty page, or the last of the pages it states.
 		const pages = pagesOf(response);
-		if (data.length === 0 || response.body.meta?.hasNextPage !== true || (pages !== undefined && page >= pages)) {
+		if (keys.length === 0 || response.body.meta?.hasNextPage !== true || (pages !== undefined && page >= pages)) {
 			this.ended = true;
 			return false;
 		}

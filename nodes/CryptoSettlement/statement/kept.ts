@@ -5,11 +5,12 @@ import type { IDataObject } from 'n8n-workflow';
  * of each record only the fields its lines read (lines.ts, LINE_FIELDS), written into the list's
  * columns as its page arrives, and given back as the object of those fields when its lines are made.
  *
- * A column per field: numbers in a Float64Array, texts that repeat from record to record (a wallet,
- * a status) as their number in the list's table of texts, other texts as the very strings the page
- * was parsed into (an id is then held once, by the walk's set of ids and here), and per record and
- * field one byte saying which of those holds its value (or that it is absent, null, true, false, or
- * an `updatedAt` that is its `createdAt`). Any other value (an object, an array) is kept as it is,
+ * A column per field, in blocks of 4,096 rows (nothing kept is copied as the columns grow): numbers
+ * in a Float64Array, texts that repeat from record to record (a wallet, a status) as their number in
+ * the list's table of texts, other texts as the very strings the page was parsed into (an id is then
+ * held once, by the walk's set of ids and here), and per record and field one byte saying which of
+ * those holds its value (or that it is absent, null, true, false, or an `updatedAt` that is its
+ * `createdAt`). Any other value (an object, an array) is kept as it is,
  * beside the columns. So a record is neither written as text nor parsed again: no value changes on
  * its way (a number is the same double, -0 included), and a busy day's 200,000 records are a few
  * strings each rather than an object and its fields.
@@ -29,24 +30,35 @@ const FALSE = 5;
 const CREATED = 6;
 const OTHER = 7;
 
-const INITIAL_ROWS = 1024;
+/** Rows per block: the columns grow a block at a time, so nothing already kept is copied as they grow. */
+const BLOCK_ROWS = 4096;
+
+/** The columns of BLOCK_ROWS rows. */
+class Block {
+	/** Row × field: where the value is (ABSENT, NUMBER, …). */
+	readonly codes: Uint8Array;
+
+	readonly numbers: Array<Float64Array | undefined>;
+
+	/** A repeated field's texts by their number in the list's table. */
+	readonly repeated: Array<Uint32Array | undefined>;
+
+	/** Other fields' texts, at their row. */
+	readonly texts: Array<Array<string | undefined> | undefined>;
+
+	constructor(width: number) {
+		this.codes = new Uint8Array(BLOCK_ROWS * width);
+		this.numbers = new Array<undefined>(width).fill(undefined);
+		this.repeated = new Array<undefined>(width).fill(undefined);
+		this.texts = new Array<undefined>(width).fill(undefined);
+	}
+}
 
 /** The records of one list, kept in columns of its `fields`; each record kept is a row. */
 export class RecordColumns {
 	private rows = 0;
 
-	private capacity = INITIAL_ROWS;
-
-	/** Row × field: where the value is (ABSENT, NUMBER, …). */
-	private codes: Uint8Array;
-
-	private readonly numbers: Array<Float64Array | undefined>;
-
-	/** A repeated field's texts by their number in `table`. */
-	private readonly repeated: Array<Uint32Array | undefined>;
-
-	/** Other fields' texts, one entry per row from the row that first had one. */
-	private readonly texts: Array<Array<string | undefined> | undefined>;
+	private readonly blocks: Block[] = [];
 
 	private readonly table: string[] = [];
 
@@ -62,10 +74,6 @@ export class RecordColumns {
 	private readonly updatedField: number;
 
 	constructor(private readonly fields: readonly string[]) {
-		this.codes = new Uint8Array(INITIAL_ROWS * fields.length);
-		this.numbers = fields.map(() => undefined);
-		this.repeated = fields.map(() => undefined);
-		this.texts = fields.map(() => undefined);
 		this.isRepeated = fields.map((field) => REPEATED_FIELDS.has(field));
 		this.createdField = fields.indexOf('createdAt');
 		this.updatedField = fields.indexOf('updatedAt');
@@ -75,26 +83,27 @@ export class RecordColumns {
 
 	/** Keeps the record's fields (those it has); gives its row. */
 	keep(record: IDataObject): number {
-		if (this.rows === this.capacity) this.grow();
 		const row = this.rows++;
 		const width = this.fields.length;
+		const at = row % BLOCK_ROWS;
+		if (at === 0) this.blocks.push(new Block(width));
+		const block = this.blocks[this.blocks.length - 1];
 		for (let field = 0; field < width; field++) {
 			const name = this.fields[field];
-			if (!(name in record)) continue;
-			this.codes[row * width + field] = this.put(row, field, record[name], record);
+			if (name in record) block.codes[at * width + field] = this.put(block, at, row, field, record[name], record);
 		}
 		return row;
 	}
 
-	private put(row: number, field: number, value: unknown, record: IDataObject): number {
+	private put(block: Block, at: number, row: number, field: number, value: unknown, record: IDataObject): number {
 		if (typeof value === 'number') {
-			(this.numbers[field] ??= new Float64Array(this.capacity))[row] = value;
+			(block.numbers[field] ??= new Float64Array(BLOCK_ROWS))[at] = value;
 			return NUMBER;
 		}
 		if (typeof value === 'string') {
 			if (field === this.updatedField && value === record.createdAt) return CREATED;
-			if (this.isRepeated[field]) (this.repeated[field] ??= new Uint32Array(this.capacity))[row] = this.tableNumber(value);
-			else this.textColumn(field, row).push(value);
+			if (this.isRepeated[field]) (block.repeated[field] ??= new Uint32Array(BLOCK_ROWS))[at] = this.tableNumber(value);
+			else (block.texts[field] ??= new Array<string | undefined>(BLOCK_ROWS).fill(undefined))[at] = value;
 			return TEXT;
 		}
 		if (value === null) return NULL;
@@ -104,49 +113,31 @@ export class RecordColumns {
 		return OTHER;
 	}
 
-	/** A text field's column, filled up to `row` (so each row's text is at its row). */
-	private textColumn(field: number, row: number): Array<string | undefined> {
-		const column = (this.texts[field] ??= []);
-		while (column.length < row) column.push(undefined);
-		return column;
-	}
-
 	private tableNumber(text: string): number {
 		let number = this.tableNumbers.get(text);
 		if (number === undefined) this.tableNumbers.set(text, (number = this.table.push(text) - 1));
 		return number;
 	}
 
-	private grow(): void {
-		this.capacity *= 2;
-		const codes = new Uint8Array(this.capacity * this.fields.length);
-		codes.set(this.codes);
-		this.codes = codes;
-		for (let field = 0; field < this.fields.length; field++) {
-			const numbers = this.numbers[field];
-			if (numbers) (this.numbers[field] = new Float64Array(this.capacity)).set(numbers);
-			const repeated = this.repeated[field];
-			if (repeated) (this.repeated[field] = new Uint32Array(this.capacity)).set(repeated);
-		}
-	}
-
 	/** The object of the fields row `row`'s record had, in the order of the fields, each value as it was read. */
 	at(row: number): IDataObject {
 		const record: IDataObject = {};
 		const width = this.fields.length;
+		const block = this.blocks[Math.floor(row / BLOCK_ROWS)];
+		const at = row % BLOCK_ROWS;
 		for (let field = 0; field < width; field++) {
-			const code = this.codes[row * width + field];
-			if (code !== ABSENT) record[this.fields[field]] = this.valueOf(code, row, field, record);
+			const code = block.codes[at * width + field];
+			if (code !== ABSENT) record[this.fields[field]] = this.valueOf(code, block, at, row, field, record);
 		}
 		return record;
 	}
 
-	private valueOf(code: number, row: number, field: number, record: IDataObject): IDataObject[string] {
+	private valueOf(code: number, block: Block, at: number, row: number, field: number, record: IDataObject): IDataObject[string] {
 		switch (code) {
 			case NUMBER:
-				return (this.numbers[field] as Float64Array)[row];
+				return (block.numbers[field] as Float64Array)[at];
 			case TEXT:
-				return this.isRepeated[field] ? this.table[(this.repeated[field] as Uint32Array)[row]] : (this.texts[field] as string[])[row];
+				return this.isRepeated[field] ? this.table[(block.repeated[field] as Uint32Array)[at]] : (block.texts[field] as string[])[at];
 			case NULL:
 				return null;
 			case TRUE:

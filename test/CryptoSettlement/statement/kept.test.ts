@@ -35,7 +35,7 @@ describe('Records kept in columns give back the fields their lines read, as they
 		});
 	});
 
-	it('gives back every record after the columns grew, a record kept twice (a list that shifted) under either of its rows', () => {
+	it('gives back every record past the first block of rows (4,096), a record kept twice (a list that shifted) under either of its rows', () => {
 		const columns = new RecordColumns(LINE_FIELDS.withdrawals);
 		// Records with a field first met late (reason from the 3,000th, an object from the 4,000th) and fields that come and go.
 		const records: IDataObject[] = Array.from({ length: 5000 }, (_, index) => ({
