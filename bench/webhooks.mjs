@@ -12,13 +12,14 @@
 //
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
 //        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,version1,noConfirm,noChecks]
-//        [--settings default,lazy] [--profile] [--pg-stats] [--keep]
+//        [--settings default,lazy] [--modes queue,regular] [--profile] [--pg-stats] [--keep]
 //        [--empty-memory] [--memory 2000] [--n8n-env NAME=value]
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where
 // their time went for each row (from its first delivery to its last execution); --pg-stats prints
 // the statements n8n sent PostgreSQL for each burst; --empty-memory starts the trigger with an empty
 // duplicate memory, --memory N with N deliveries remembered (default 2000; 26000 is a full day at the
-// stated volume). Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
+// stated volume); --modes regular (or queue,regular) runs the same rows in n8n's regular mode, the main
+// alone running every execution (no Redis, no workers), to compare. Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -49,6 +50,12 @@ const SETTINGS = {
 	lazy: { label: 'lazy expression isolates (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)', env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } },
 };
 const SETTING_KEYS = String(option('settings', 'default,lazy')).split(',');
+/** How n8n runs the executions: queue mode (a main and two workers, Redis) or its regular mode (the main alone); both on PostgreSQL. */
+const MODES = {
+	queue: { label: 'queue mode (1 main + 2 workers × 5)' },
+	regular: { label: 'regular mode (the main runs every execution)' },
+};
+const MODE_KEYS = String(option('modes', 'queue')).split(',');
 const PROFILE = argv.includes('--profile');
 /** --pg-stats: the statements n8n sent PostgreSQL during each burst (pg_stat_statements). */
 const PG_STATS = argv.includes('--pg-stats');
@@ -171,24 +178,25 @@ async function createViaRest(n8n, rows) {
 	log(`created and activated through n8n's REST API: ${rows.map((row) => row.key).join(', ')} (Data Table ${HAND_BUILT_TABLE.name})`);
 }
 
-/** Starts n8n's main and two workers with `setting`'s environment; resolves their stops, main's last. */
-async function startQueueMode(n8n, { root, setting, profileDir }) {
-	n8n.extraEnv = { ...n8n.baseEnv, ...SETTINGS[setting].env, ...EXTRA_ENV };
+/** Starts n8n's main, and in queue mode two workers, with `setting`'s environment; resolves their stops, main's last. */
+async function startN8n(n8n, { root, mode, setting, profileDir }) {
+	const modeEnv = mode === 'queue' ? {} : Object.fromEntries(Object.keys(n8n.baseEnv).filter((name) => name === 'EXECUTIONS_MODE' || name.startsWith('QUEUE_')).map((name) => [name, undefined]));
+	n8n.extraEnv = Object.fromEntries(Object.entries({ ...n8n.baseEnv, ...modeEnv, ...SETTINGS[setting].env, ...EXTRA_ENV }).filter(([, value]) => value !== undefined));
 	const profileArgs = (who) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, who)}`] : []);
 	await n8n.start({ nodeArgs: profileArgs('main') });
 	const stops = [({ graceMs } = {}) => n8n.stop({ graceMs })];
-	for (const index of [1, 2]) {
+	for (const index of mode === 'queue' ? [1, 2] : []) {
 		// The first worker's CPU is profiled with --profile (the second does the same work).
 		const worker = await n8n.startWorker({ concurrency: 5, logFile: path.join(root, `n8n-worker-${index}.log`), nodeArgs: index === 1 ? profileArgs('worker') : [] });
 		stops.unshift(worker.stop);
 	}
-	log(`n8n ${n8n.version} queue mode, ${SETTINGS[setting].label}: main on port ${n8n.port}, 2 workers (concurrency 5)`);
+	log(`n8n ${n8n.version} ${MODES[mode].label}, ${SETTINGS[setting].label}: main on port ${n8n.port}`);
 	return async () => {
 		for (const stop of stops) await stop({ graceMs: PROFILE ? 180000 : 20000 });
 	};
 }
 
-/** The rounds of one setting: each row's burst in turn (alternating which goes first), then the checks. */
+/** The rounds of one setting: each row's burst in turn (alternating which goes first), then the checks. `setting` names its deliveries (mode-setting when several modes run). */
 async function measureSetting(n8n, { setting, rows, servers, postgres }) {
 	// Each row answers before the bench starts (the trigger refuses a wrong secret with 401, the Webhook node's Header Auth with 403).
 	for (const row of rows) {
@@ -264,9 +272,9 @@ async function logStatements(postgres, what) {
 }
 
 /** One setting's table: each row's median time, its ratio to the first row, and whether every delivery ran once. */
-function report(setting, rows, { results, memory, duplicates }) {
+function report(setting, rows, { results, memory, duplicates }, mode = 'queue') {
 	const base = rows[0].key;
-	const lines = [`\n${SETTINGS[setting].label}`];
+	const lines = [`\n${MODES[mode].label}, ${SETTINGS[setting].label}`];
 	lines.push(`${'row'.padEnd(78)} ${'answered in'.padStart(13)} ${'ratio'.padStart(6)} ${'all ran in'.padStart(10)} ${'ratio'.padStart(6)}  once  lookups/connection  rounds (answered)`);
 	for (const row of rows) {
 		const list = results[row.key];
@@ -284,7 +292,7 @@ function report(setting, rows, { results, memory, duplicates }) {
 		);
 	}
 	const ratio = (a, b) => (results[a] && results[b] ? median(results[a].map((r) => r.ms)) / median(results[b].map((r) => r.ms)) : undefined);
-	const verdict = (name, value, target, met) => value !== undefined && lines.push(`bench: ${name} (${setting}) = ${value.toFixed(2)}× (target ${target}): ${met(value) ? 'met' : 'NOT met'}`);
+	const verdict = (name, value, target, met) => value !== undefined && lines.push(`bench: ${name} (${mode === 'queue' ? setting : `${mode}, ${setting}`}) = ${value.toFixed(2)}× (target ${target}): ${met(value) ? 'met' : 'NOT met'}`);
 	verdict('trigger / Webhook node', ratio('trigger', 'webhook'), setting === 'lazy' ? '≤ 1.15×' : 'none: n8n builds an isolate per call', (v) => setting !== 'lazy' || v <= 1.15);
 	verdict('trigger / hand-built', ratio('trigger', 'handBuilt'), '< 1.00×', (v) => v < 1);
 	return lines.join('\n');
@@ -316,6 +324,7 @@ function profileReport(setting, rows, results, profileDir) {
 async function main() {
 	log(`${DELIVERIES} deliveries from ${SENDERS} senders per row, ${ROUNDS} rounds, rows ${ROW_KEYS.join(', ')}, settings ${SETTING_KEYS.join(', ')}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
 	for (const key of SETTING_KEYS) if (!SETTINGS[key]) throw new Error(`unknown setting ${key} (settings: ${Object.keys(SETTINGS).join(', ')})`);
+	for (const key of MODE_KEYS) if (!MODES[key]) throw new Error(`unknown mode ${key} (modes: ${Object.keys(MODES).join(', ')})`);
 	const pgBin = await ensureQueueModePackages({ log });
 	const root = path.join(cacheDir(), 'bench-webhooks', String(process.pid));
 	fs.rmSync(root, { recursive: true, force: true });
@@ -361,27 +370,30 @@ async function main() {
 		}
 
 		let created = false;
-		for (const setting of SETTING_KEYS) {
-			const profileDir = path.join(root, 'profile', setting);
-			const stop = await startQueueMode(n8n, { root, setting, profileDir });
-			let measured;
-			try {
-				if (!created && rows.some((row) => row.viaRest)) await createViaRest(n8n, rows.filter((row) => row.viaRest));
-				created = true;
-				measured = await measureSetting(n8n, { setting, rows, servers, postgres });
-			} finally {
-				await stop();
+		for (const mode of MODE_KEYS) {
+			for (const setting of SETTING_KEYS) {
+				const run = MODE_KEYS.length > 1 || mode !== 'queue' ? `${mode}-${setting}` : setting;
+				const profileDir = path.join(root, 'profile', run);
+				const stop = await startN8n(n8n, { root, mode, setting, profileDir });
+				let measured;
+				try {
+					if (!created && rows.some((row) => row.viaRest)) await createViaRest(n8n, rows.filter((row) => row.viaRest));
+					created = true;
+					measured = await measureSetting(n8n, { setting: run, rows, servers, postgres });
+				} finally {
+					await stop();
+				}
+				reports.push(report(setting, rows, measured, mode));
+				console.log(reports.at(-1));
+				if (PROFILE) console.log(profileReport(run, rows, measured.results, profileDir));
 			}
-			reports.push(report(setting, rows, measured));
-			console.log(reports.at(-1));
-			if (PROFILE) console.log(profileReport(setting, rows, measured.results, profileDir));
 		}
 	} finally {
 		for (const stop of stops) await Promise.resolve(stop()).catch(() => {});
 		if (!KEEP && !PROFILE) fs.rmSync(root, { recursive: true, force: true });
 		else log(`kept ${root}`);
 	}
-	console.log(`\nwebhooks in queue mode (n8n ${version}, PostgreSQL + Redis, 1 main + 2 workers × 5), ${DELIVERIES} deliveries from ${SENDERS} senders, median of ${ROUNDS} rounds; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+	console.log(`\nwebhooks in ${MODE_KEYS.map((mode) => MODES[mode].label).join(' and ')} (n8n ${version}, PostgreSQL${MODE_KEYS.includes('queue') ? ' + Redis' : ''}), ${DELIVERIES} deliveries from ${SENDERS} senders, median of ${ROUNDS} rounds; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 	console.log(reports.join('\n'));
 }
 
