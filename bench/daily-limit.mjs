@@ -81,7 +81,7 @@ export async function dailyLimitRows({ total = option('total', 20_000), rounds =
 	const harness = compileHarness();
 	const now = Date.now();
 	const { server, stats, port } = await startListServer(total, now);
-	const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TXyz', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
+	const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
 	const lines = [`\nMax per Day, one check for an account with ${total} withdrawals (median of ${rounds} rounds, the server answering at once)`];
 	try {
 		for (const [label, honours] of [
