@@ -465,7 +465,7 @@ export type Placement = 'day' | 'after';
 export class LineMaker {
 	private readonly wallets: WalletIndex;
 
-	/** Each transaction's number by its id (the last of an id), given back again when a payout names it. */
+	/** Each transaction's number by its id (the last of an id): its record is read from the columns again when a payout names it. */
 	private readonly tradeAt = new Map<string, number>();
 
 	private readonly tradeById: TradeById = (id) => {
