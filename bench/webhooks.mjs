@@ -31,7 +31,7 @@ import path from 'node:path';
 import { cacheDir } from '../tooling/n8n-install.mjs';
 import { N8n } from '../tooling/n8n.mjs';
 import { packPackage } from '../tooling/pack.mjs';
-import { ensureQueueModePackages, queueModeEnv, startPostgres, startRedis } from '../tooling/queue-mode.mjs';
+import { ensureQueueModePackages, postgresEnv, queueModeEnv, startPostgres, startRedis } from '../tooling/queue-mode.mjs';
 import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
 import { inclusiveTimes, summarizeProfile } from './lib/cpu-profile.mjs';
 import { startWebhookServers } from './lib/webhook-servers.mjs';
@@ -180,8 +180,7 @@ async function createViaRest(n8n, rows) {
 
 /** Starts n8n's main, and in queue mode two workers, with `setting`'s environment; resolves their stops, main's last. */
 async function startN8n(n8n, { root, mode, setting, profileDir }) {
-	const modeEnv = mode === 'queue' ? {} : Object.fromEntries(Object.keys(n8n.baseEnv).filter((name) => name === 'EXECUTIONS_MODE' || name.startsWith('QUEUE_')).map((name) => [name, undefined]));
-	n8n.extraEnv = Object.fromEntries(Object.entries({ ...n8n.baseEnv, ...modeEnv, ...SETTINGS[setting].env, ...EXTRA_ENV }).filter(([, value]) => value !== undefined));
+	n8n.extraEnv = { ...n8n.baseEnv, ...n8n.modeEnv[mode], ...SETTINGS[setting].env, ...EXTRA_ENV };
 	const profileArgs = (who) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, who)}`] : []);
 	await n8n.start({ nodeArgs: profileArgs('main') });
 	const stops = [({ graceMs } = {}) => n8n.stop({ graceMs })];
@@ -344,8 +343,10 @@ async function main() {
 
 		const n8n = new N8n({ line: '2', userFolder: path.join(root, 'n8n'), port: await freePort(5800), logFile: path.join(root, 'n8n-main.log') });
 		// The same for every row; the bench measures the delivery path, not the editor's history.
-		n8n.baseEnv = { ...queueModeEnv(postgres, redis), N8N_LOG_LEVEL: 'warn', EXECUTIONS_DATA_PRUNE: 'false' };
-		n8n.extraEnv = n8n.baseEnv;
+		n8n.baseEnv = { ...postgresEnv(postgres), N8N_LOG_LEVEL: 'warn', EXECUTIONS_DATA_PRUNE: 'false' };
+		// Regular mode is n8n's default: the same database, without the queue's settings.
+		n8n.modeEnv = { queue: queueModeEnv(postgres, redis), regular: {} };
+		n8n.extraEnv = { ...n8n.baseEnv, ...n8n.modeEnv.queue };
 		version = n8n.version;
 		const all = benchRows(servers.sinkUrl, servers.apiUrl);
 		const rows = ROW_KEYS.map((key) => {

@@ -136,17 +136,24 @@ export async function startRedis({ log = () => {} } = {}) {
 	};
 }
 
-/** n8n's environment for queue mode on these servers (main and workers alike). */
-export function queueModeEnv(postgres, redis) {
+/** n8n's environment for its database on this PostgreSQL (main and workers alike, either mode). */
+export function postgresEnv(postgres) {
 	return {
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: redis.host,
-		QUEUE_BULL_REDIS_PORT: String(redis.port),
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: postgres.host,
 		DB_POSTGRESDB_PORT: String(postgres.port),
 		DB_POSTGRESDB_DATABASE: postgres.database,
 		DB_POSTGRESDB_USER: postgres.user,
 		DB_POSTGRESDB_PASSWORD: 'trust',
+	};
+}
+
+/** n8n's environment for queue mode on these servers (main and workers alike). */
+export function queueModeEnv(postgres, redis) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		...postgresEnv(postgres),
 	};
 }

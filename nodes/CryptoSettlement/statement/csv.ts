@@ -1,5 +1,5 @@
 import { timeMs } from '../../service/values';
-import type { FileLine } from './lines';
+import { INSTANT_TEXT, type FileLine } from './lines';
 
 /**
  * The statement's CSV files (docs/statement.md, "The files"): one currency's lines that moved money,
@@ -49,15 +49,13 @@ function dayRead(value: string): string | undefined {
 	return at === null ? undefined : new Date(at).toISOString().slice(0, 10);
 }
 
-/** The day of an instant as toISOString writes it, which a line's `time` is (lines.ts, timeText). */
-const ISO_DAY = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 /**
  * The day of a line's time read from its text (no date parsed, for the many rows of a busy day);
  * undefined for any text toISOString does not write, which dayRead then reads.
  */
 function isoDayOf(text: string): string | undefined {
-	return ISO_DAY.exec(text)?.[1];
+	// A line's `time` is toISOString's text (lines.ts, timeText): its day is its first ten characters.
+	return INSTANT_TEXT.test(text) ? text.slice(0, 10) : undefined;
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */

@@ -144,7 +144,8 @@ export function timeText(value: unknown): string {
 	return at === null ? '' : new Date(at).toISOString();
 }
 
-const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), whether or not its date exists. */
+export const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const twoDigits = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
 
