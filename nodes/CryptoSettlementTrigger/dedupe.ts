@@ -104,8 +104,12 @@ function holds(buckets: Bucket[], key: string, now: number): boolean {
 function store(staticData: IDataObject, buckets: Bucket[]): Bucket[] {
 	const text = buckets.map((bucket) => `${bucket.hour.toString(36)}:${bucket.keys}`).join(' ');
 	staticData[DEDUPE_STATIC_KEY] = text;
-	parsed.set(staticData, { text, buckets });
-	return buckets;
+	// Read back from the text: its buckets become parts of one flat string. Keys appended to a
+	// bucket make a chain of pieces that every later search would copy whole again, and a memory
+	// near its capacity is large enough that each copy costs about a millisecond.
+	const stored = parse(text, 0);
+	parsed.set(staticData, { text, buckets: stored });
+	return stored;
 }
 
 export function wasEmitted(staticData: IDataObject, key: string, now = Date.now()): boolean {
@@ -113,9 +117,9 @@ export function wasEmitted(staticData: IDataObject, key: string, now = Date.now(
 }
 
 /**
- * Adds keys emitted in `hour` (each one not already there) and removes `drop`, forgets the buckets
- * older than the window, then the oldest keys beyond `capacity`. Returns how many keys still within
- * the window the capacity pushed out.
+ * Adds keys emitted in `hour` (each one not already there, unless the caller `checked` that none is
+ * in a bucket it could join) and removes `drop`, forgets the buckets older than the window, then the
+ * oldest keys beyond `capacity`. Returns how many keys still within the window the capacity pushed out.
  */
 function update(
 	staticData: IDataObject,
@@ -123,6 +127,7 @@ function update(
 	add: Array<{ key: string; hour: number }>,
 	drop: string[] = [],
 	capacity = DEDUPE_CAPACITY,
+	checked = false,
 ): number {
 	const oldest = oldestHour(now);
 	let buckets = bucketsOf(staticData, now)
@@ -135,9 +140,9 @@ function update(
 		}
 	}
 	// Many keys at once (a memory filled in one go) are checked against a set, one against the text.
-	const seen = add.length > 1 ? new Set(buckets.flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? [])) : undefined;
+	const seen = add.length > 1 && !checked ? new Set(buckets.flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? [])) : undefined;
 	for (const { key, hour } of add) {
-		if (seen ? seen.has(key) : holds(buckets, key, now)) continue;
+		if (!checked && (seen ? seen.has(key) : holds(buckets, key, now))) continue;
 		seen?.add(key);
 		// A clock set back never reorders the buckets: the key joins the newest.
 		const newest = buckets[buckets.length - 1];
@@ -179,7 +184,7 @@ export function remember(staticData: IDataObject, keys: string | string[], now: 
 /** Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in content. */
 export function touch(staticData: IDataObject): void {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	if (typeof stored === 'string' && stored.includes(':')) staticData[DEDUPE_STATIC_KEY] = stored;
+	if (typeof stored === 'string' && (parsed.get(staticData)?.text === stored || stored.includes(':'))) staticData[DEDUPE_STATIC_KEY] = stored;
 	else update(staticData, Date.now(), []);
 }
 // ------------------------------------------------------------- memory of this n8n process
@@ -207,8 +212,8 @@ interface ScopeMemory {
 	revoked: Map<string, number>;
 	/** The hour this process last warned that the capacity pushed out keys still within the window. */
 	warnedHour?: number;
-	/** The keys of the bucket of one hour as last read here (see `keysOfHour`). */
-	hourKeys?: { hour: number; text: string; keys: Set<string> };
+	/** The keys of the buckets of the hours of the keys handed over, as last read here (see `keysOfHour`). */
+	hourKeys: Map<number, { text: string; keys: Set<string> }>;
 }
 
 /** One memory per workflow, node and mode (the `scope`), the least recently used dropped first. */
@@ -223,7 +228,7 @@ const WRITE_BACK_WINDOW = 1000;
 function memoryOf(scope: string): ScopeMemory {
 	let memory = memories.get(scope);
 	if (memory) memories.delete(scope);
-	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map() };
+	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
 	memories.set(scope, memory);
 	if (memories.size > SCOPES_CAPACITY) memories.delete(memories.keys().next().value as string);
 	return memory;
@@ -237,42 +242,72 @@ function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, c
 	}
 }
 
+/** Keys compared at once while two bucket texts agree (compared natively, a block at a time). */
+const COMPARED_KEYS = 256;
+
+/**
+ * How many leading characters two bucket texts have in common, in whole keys. Buckets grow at their
+ * end, so two saves of a burst share all but their newest keys: compared a block at a time, then key
+ * by key in the first block that differs.
+ */
+function commonKeys(a: string, b: string): number {
+	const shorter = Math.min(a.length, b.length);
+	const limit = shorter - (shorter % KEY_LENGTH);
+	if (a.slice(0, limit) === b.slice(0, limit)) return limit;
+	let at = 0;
+	for (const step of [KEY_LENGTH * COMPARED_KEYS, KEY_LENGTH]) {
+		while (at + step <= limit && a.slice(at, at + step) === b.slice(at, at + step)) at += step;
+	}
+	return at;
+}
+
 /**
  * The keys of one hour's bucket as a set (a call checks many against it). Each call loads the static
- * data afresh, and a bucket only grows at its end between saves: the set of the text this process saw
- * last is extended by the new keys, and built again only when the text is not a continuation of it.
+ * data afresh, and saves of calls running at once differ only in their newest keys: the set of the
+ * text this process saw last is brought to the new text by the difference of their ends. It never
+ * holds a key the text does not (a key of the old end is removed even if the text also has it
+ * earlier: at worst it is written back once more).
  */
 function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<string> {
 	const text = buckets.find((candidate) => candidate.hour === hour)?.keys ?? '';
-	let known = memory.hourKeys;
-	if (known?.hour !== hour || !text.startsWith(known.text)) {
-		known = { hour, text: '', keys: new Set() };
-		memory.hourKeys = known;
+	let known = memory.hourKeys.get(hour);
+	if (known === undefined) {
+		known = { text: '', keys: new Set() };
+		memory.hourKeys.set(hour, known);
 	}
-	for (let at = known.text.length; at < text.length; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
+	if (known.text === text) return known.keys;
+	const common = commonKeys(known.text, text);
+	for (let at = common; at < known.text.length; at += KEY_LENGTH) known.keys.delete(known.text.slice(at, at + KEY_LENGTH));
+	for (let at = common; at < text.length; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
 	known.text = text;
 	return known.keys;
 }
 
 /**
  * Brings a freshly loaded static data up to what this process knows (see above) and returns its
- * buckets. A key handed over here is looked for in the bucket of the hour it was handed over, so a
- * call costs in proportion to the keys of that hour, not to the whole memory.
+ * buckets. A key handed over here is in the bucket of the hour it was handed over or a later one (a
+ * clock set back adds to the newest bucket), never an earlier one: it is looked for in the sets of
+ * those buckets, so a call costs in proportion to the keys that changed, not to the whole memory.
  */
 function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): Bucket[] {
 	expire(memory.handedOver, (entry) => entry.at, now, WRITE_BACK_WINDOW);
 	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 	const buckets = bucketsOf(staticData, now);
+	const first = memory.handedOver.values().next().value?.at;
+	for (const hour of memory.hourKeys.keys()) if (first === undefined || hour < hourOf(first)) memory.hourKeys.delete(hour);
 	const missing: Array<{ key: string; hour: number }> = [];
-	let hourKeys: { hour: number; keys: Set<string> } | undefined;
+	let from: { hour: number; sets: Array<Set<string>> } | undefined;
 	for (const [key, { at }] of memory.handedOver) {
 		const hour = hourOf(at);
-		if (hourKeys?.hour !== hour) hourKeys = { hour, keys: keysOfHour(memory, buckets, hour) };
-		if (!hourKeys.keys.has(key)) missing.push({ key, hour });
+		if (from?.hour !== hour) {
+			const hours = new Set([hour, ...buckets.filter((bucket) => bucket.hour > hour).map((bucket) => bucket.hour)]);
+			from = { hour, sets: [...hours].map((later) => keysOfHour(memory, buckets, later)) };
+		}
+		if (!from.sets.some((keys) => keys.has(key))) missing.push({ key, hour });
 	}
 	const revokedPresent = [...memory.revoked.keys()].filter((key) => holds(buckets, key, now));
 	if (missing.length === 0 && revokedPresent.length === 0) return buckets;
-	update(staticData, now, missing, revokedPresent);
+	update(staticData, now, missing, revokedPresent, DEDUPE_CAPACITY, true);
 	return bucketsOf(staticData, now);
 }
 

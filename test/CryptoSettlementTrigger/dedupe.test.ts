@@ -304,3 +304,56 @@ describe("n8n's answer settles a handed-over delivery (n8n 2.x answers after sta
 		expect((await restarted.deliver({ body: k })).started).toBe(false);
 	});
 });
+
+test('a burst whose saves land out of order, over a memory another process filled: each delivery runs once, and the memory ends whole with each key once', async () => {
+	const random = mulberry32(52);
+	const pick = <T>(list: T[], recent = list.length) => list[list.length - 1 - Math.floor(random() * Math.min(list.length, recent))];
+	// 600 keys of this hour that this process never handed over.
+	const filler = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
+	for (let i = 0; i < 600; i++) await filler.deliver({ body: withdrawalPayload('withdrawal.completed') });
+	const call = (staticData: IDataObject) =>
+		TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-burst', staticData });
+	// Every save n8n made, oldest first: a call loads one of the last 20 (saves land out of order).
+	const saves = [filler.savedStaticData()];
+	const held: Array<{ harness: TriggerHarness; pending: { answer(status: number): void }; body: IDataObject }> = [];
+	const accepted: IDataObject[] = [];
+	const failed = new Set<IDataObject>();
+	const settle = ({ harness, pending, body }: (typeof held)[number]) => {
+		const handedOver = random() > 0.1;
+		pending.answer(handedOver ? 200 : 500);
+		if (!handedOver) return failed.add(body);
+		accepted.push(body);
+		saves.push(harness.savedStaticData());
+	};
+	for (let i = 0; i < 300; i++) {
+		const harness = await call(pick(saves, 20));
+		const body = withdrawalPayload('withdrawal.completed');
+		held.push({ harness, pending: await harness.deliverHeld({ body }), body });
+		while (held.length > 0 && random() < 0.6) settle(held.splice(Math.floor(random() * held.length), 1)[0]);
+		if (i % 10 === 9 && accepted.length > 0) {
+			// A copy of a delivery n8n took, to a call that loaded a save from before it.
+			expect((await (await call(saves[Math.floor(random() * saves.length)])).deliver({ body: pick(accepted) })).started).toBe(false);
+		}
+		if (i % 25 === 24 && failed.size > 0) {
+			// The service retries a delivery n8n could not take: it runs, once.
+			const retry = [...failed][0];
+			const harness = await call(pick(saves, 20));
+			expect((await harness.deliver({ body: retry })).started).toBe(true);
+			failed.delete(retry);
+			accepted.push(retry);
+			saves.push(harness.savedStaticData());
+		}
+	}
+	while (held.length > 0) settle(held.shift() as (typeof held)[number]);
+	expect(failed.size).toBeGreaterThan(0);
+
+	// The next call loads the last save and writes back what concurrent saves lost.
+	const last = await call(saves[saves.length - 1]);
+	expect((await last.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+	const memory = keysOf(last.nodeStaticData());
+	expect(new Set(memory).size).toBe(memory.length);
+	// A new process starting from that save knows every delivery n8n took, and none it could not.
+	const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-burst-restarted', staticData: last.savedStaticData() });
+	for (const body of accepted) expect((await restarted.deliver({ body })).started).toBe(false);
+	for (const body of failed) expect((await restarted.deliver({ body })).started).toBe(true);
+});

@@ -129,3 +129,29 @@ test('above the stated volume the oldest deliveries are forgotten first, within 
 	// Documented: a retry of a delivery pushed out runs again.
 	await expectEmitted(h, bodies[0], true);
 });
+
+test("keys lost to saves landing out of order, across an hour's end and a clock set back two hours, are written back once each", async () => {
+	const call = (staticData?: IDataObject) =>
+		TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-clock-burst', staticData });
+	const saves = [(await call()).savedStaticData()];
+	const sent: IDataObject[] = [];
+	// 10:55 to 11:05, then the clock set back to 09:01: keys join the newest bucket, not their hour's.
+	const times = [
+		...Array.from({ length: 10 }, (_, i) => T0 + HOUR - 5 * 60_000 + i * 60_000),
+		...Array.from({ length: 10 }, (_, i) => T0 - HOUR + 60_000 + i * 1000),
+	];
+	for (const [i, at] of times.entries()) {
+		clock = at;
+		// Every other call loads the save of three calls before (saves landing out of order).
+		const h = await call(saves[i % 2 === 0 ? saves.length - 1 : Math.max(saves.length - 4, 0)]);
+		const body = completed(`t-burst-${i}`);
+		await expectEmitted(h, body, true);
+		sent.push(body);
+		saves.push(h.savedStaticData());
+		const memory = keysOf(h.nodeStaticData(), clock);
+		expect(new Set(memory).size).toBe(memory.length);
+		expect(memory).toHaveLength(i + 1);
+	}
+	const restarted = await restart(await call(saves[saves.length - 1]));
+	for (const body of sent) await expectEmitted(restarted, body, false);
+});
