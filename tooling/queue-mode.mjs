@@ -77,10 +77,13 @@ export async function startPostgres({ log = () => {}, binDir, statementStats = f
 		if (exited) throw Object.assign(new Error(`postgres exited:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`), { fatal: true });
 		return (await runCommand(readyCmd, readyArgs, { timeoutMs: 10000 })).code === 0;
 	}, { timeoutMs: 60000, intervalMs: 300, what: `PostgreSQL on 127.0.0.1:${port}` });
-	/** Runs SQL with psql; resolves its rows as text (unaligned, `|` between columns). */
+	/**
+	 * Runs SQL with psql; resolves its rows as text (unaligned, `|` between columns). The statement goes
+	 * on psql's standard input: as an argument, one past 128 KiB (a full duplicate memory) cannot be run.
+	 */
 	const sql = async (statement, database = 'n8n') => {
-		const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', statement]);
-		const res = await runCommand(psqlCmd, psqlArgs, { timeoutMs: 30000 });
+		const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1']);
+		const res = await runCommand(psqlCmd, psqlArgs, { timeoutMs: 30000, input: statement });
 		if (res.code !== 0) throw new Error(`psql failed (${statement.slice(0, 60)}): ${res.stderr}`);
 		return res.stdout;
 	};

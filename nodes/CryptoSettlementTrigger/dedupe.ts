@@ -130,9 +130,11 @@ function update(
 	checked = false,
 ): number {
 	const oldest = oldestHour(now);
-	let buckets = bucketsOf(staticData, now)
+	// Added keys wait beside their bucket until the capacity is applied: cutting a bucket's start
+	// after appending to it would copy the whole bucket (see `store`).
+	let buckets: Array<Bucket & { added: string[] }> = bucketsOf(staticData, now)
 		.filter((bucket) => bucket.hour >= oldest)
-		.map((bucket) => ({ ...bucket }));
+		.map((bucket) => ({ ...bucket, added: [] }));
 	for (const key of drop) {
 		for (const bucket of buckets) {
 			const at = indexIn(bucket.keys, key);
@@ -149,24 +151,29 @@ function update(
 		const target = Math.max(hour, oldest);
 		let bucket = buckets.find((candidate) => candidate.hour === target) ?? (newest && newest.hour > target ? newest : undefined);
 		if (!bucket) {
-			bucket = { hour: target, keys: '' };
+			bucket = { hour: target, keys: '', added: [] };
 			buckets.push(bucket);
 			buckets.sort((a, b) => a.hour - b.hour);
 		}
-		bucket.keys += key;
+		bucket.added.push(key);
 	}
-	let excess = buckets.reduce((sum, bucket) => sum + bucket.keys.length / KEY_LENGTH, 0) - capacity;
+	const countOf = (bucket: (typeof buckets)[number]) => bucket.keys.length / KEY_LENGTH + bucket.added.length;
+	let excess = buckets.reduce((sum, bucket) => sum + countOf(bucket), 0) - capacity;
 	const pushedOut = Math.max(excess, 0);
 	while (excess > 0) {
 		const first = buckets[0];
-		const count = first.keys.length / KEY_LENGTH;
+		const count = countOf(first);
 		if (count <= excess) buckets = buckets.slice(1);
-		else first.keys = first.keys.slice(excess * KEY_LENGTH);
+		else {
+			const cut = Math.min(excess, first.keys.length / KEY_LENGTH);
+			first.keys = first.keys.slice(cut * KEY_LENGTH);
+			first.added = first.added.slice(excess - cut);
+		}
 		excess -= Math.min(count, excess);
 	}
 	store(
 		staticData,
-		buckets.filter((bucket) => bucket.keys !== ''),
+		buckets.map(({ hour, keys, added }) => ({ hour, keys: keys + added.join('') })).filter((bucket) => bucket.keys !== ''),
 	);
 	return pushedOut;
 }
@@ -263,10 +270,10 @@ function commonKeys(a: string, b: string): number {
 
 /**
  * The keys of one hour's bucket as a set (a call checks many against it). Each call loads the static
- * data afresh, and saves of calls running at once differ only in their newest keys: the set of the
- * text this process saw last is brought to the new text by the difference of their ends. It never
- * holds a key the text does not (a key of the old end is removed even if the text also has it
- * earlier: at worst it is written back once more).
+ * data afresh, and saves of calls running at once differ only in their newest keys (and, in a full
+ * memory, their oldest): the set of the text this process saw last is brought to the new text by the
+ * difference of their ends. It never holds a key the text does not (a key of an old end is removed
+ * even if the text also has it elsewhere: at worst it is written back once more).
  */
 function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<string> {
 	const text = buckets.find((candidate) => candidate.hour === hour)?.keys ?? '';
@@ -275,10 +282,25 @@ function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<s
 		known = { text: '', keys: new Set() };
 		memory.hourKeys.set(hour, known);
 	}
-	if (known.text === text) return known.keys;
-	const common = commonKeys(known.text, text);
-	for (let at = common; at < known.text.length; at += KEY_LENGTH) known.keys.delete(known.text.slice(at, at + KEY_LENGTH));
-	for (let at = common; at < text.length; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
+	const old = known.text;
+	if (old === text) return known.keys;
+	// A full memory forgets its oldest keys with each save, at a bucket's start: the two texts are
+	// aligned on the first key of one found in the other (keys only the old text starts with are
+	// removed, keys only the new one starts with added), then compared from there.
+	let dropped = text === '' ? -1 : indexIn(old, text.slice(0, KEY_LENGTH));
+	const gained = dropped === -1 && old !== '' ? Math.max(indexIn(text, old.slice(0, KEY_LENGTH)), 0) : 0;
+	dropped = Math.max(dropped, 0);
+	const common = commonKeys(old.slice(dropped), text.slice(gained));
+	const remove = (from: number, to: number) => {
+		for (let at = from; at < to; at += KEY_LENGTH) known.keys.delete(old.slice(at, at + KEY_LENGTH));
+	};
+	const add = (from: number, to: number) => {
+		for (let at = from; at < to; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
+	};
+	remove(0, dropped);
+	remove(dropped + common, old.length);
+	add(0, gained);
+	add(gained + common, text.length);
 	known.text = text;
 	return known.keys;
 }

@@ -1,7 +1,8 @@
 /** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { keysOf } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { DEDUPE_CAPACITY, keysOf, remember } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { KEY_LENGTH } from '../../nodes/events/identity';
 import {
 	addressPayload,
 	BASE_URL,
@@ -11,6 +12,7 @@ import {
 	WEBHOOK_SECRET,
 	withdrawalPayload,
 	mulberry32,
+	TRIGGER_NAME,
 	WITHOUT_CONFIRMATION,
 } from '../helpers/webhook';
 
@@ -305,16 +307,28 @@ describe("n8n's answer settles a handed-over delivery (n8n 2.x answers after sta
 	});
 });
 
-test('a burst whose saves land out of order, over a memory another process filled: each delivery runs once, and the memory ends whole with each key once', async () => {
-	const random = mulberry32(52);
-	const pick = <T>(list: T[], recent = list.length) => list[list.length - 1 - Math.floor(random() * Math.min(list.length, recent))];
-	// 600 keys of this hour that this process never handed over.
+/** Keys of this hour that this process never handed over: 600 emitted by another process, or a full memory. */
+async function filledElsewhere(full: boolean): Promise<IDataObject> {
+	if (full) {
+		const memory: IDataObject = {};
+		remember(memory, Array.from({ length: DEDUPE_CAPACITY }, (_, i) => `f${String(i).padStart(KEY_LENGTH - 1, '0')}`), Date.now());
+		return { [`node:${TRIGGER_NAME}`]: memory };
+	}
 	const filler = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 	for (let i = 0; i < 600; i++) await filler.deliver({ body: withdrawalPayload('withdrawal.completed') });
+	return filler.savedStaticData();
+}
+
+test.each([
+	['600 deliveries', false],
+	[`${DEDUPE_CAPACITY} deliveries (full: each save forgets the oldest)`, true],
+])('a burst whose saves land out of order, over a memory another process filled with %s: each delivery runs once, and the memory ends whole with each key once', async (_, full) => {
+	const random = mulberry32(52);
+	const pick = <T>(list: T[], recent = list.length) => list[list.length - 1 - Math.floor(random() * Math.min(list.length, recent))];
 	const call = (staticData: IDataObject) =>
-		TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-burst', staticData });
+		TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: `wf-burst-${String(full)}`, staticData });
 	// Every save n8n made, oldest first: a call loads one of the last 20 (saves land out of order).
-	const saves = [filler.savedStaticData()];
+	const saves = [await filledElsewhere(full)];
 	const held: Array<{ harness: TriggerHarness; pending: { answer(status: number): void }; body: IDataObject }> = [];
 	const accepted: IDataObject[] = [];
 	const failed = new Set<IDataObject>();
@@ -352,8 +366,22 @@ test('a burst whose saves land out of order, over a memory another process fille
 	expect((await last.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
 	const memory = keysOf(last.nodeStaticData());
 	expect(new Set(memory).size).toBe(memory.length);
+	if (full) expect(memory).toHaveLength(DEDUPE_CAPACITY);
 	// A new process starting from that save knows every delivery n8n took, and none it could not.
-	const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-burst-restarted', staticData: last.savedStaticData() });
+	const restarted = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: `wf-burst-restarted-${String(full)}`, staticData: last.savedStaticData() });
 	for (const body of accepted) expect((await restarted.deliver({ body })).started).toBe(false);
 	for (const body of failed) expect((await restarted.deliver({ body })).started).toBe(true);
+});
+
+test('keys remembered at once beyond the capacity: the oldest go first, older hours before the keys just added', () => {
+	const now = Date.UTC(2026, 10, 28, 12, 30);
+	const keys = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(KEY_LENGTH - 1, '0')}`);
+	const empty: IDataObject = {};
+	expect(remember(empty, keys('a', 30), now, 20)).toBe(10);
+	expect(keysOf(empty, now)).toEqual(keys('a', 30).slice(10));
+
+	const older: IDataObject = {};
+	remember(older, keys('b', 10), now - 3_600_000, 20);
+	expect(remember(older, keys('c', 25), now, 20)).toBe(15);
+	expect(keysOf(older, now)).toEqual(keys('c', 25).slice(5));
 });
