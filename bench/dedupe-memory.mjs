@@ -24,7 +24,9 @@ const LAG = Number(option('lag', 0));
 const HOUR = 3_600_000;
 
 const dedupe = createRequire(import.meta.url)(path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'));
-const { deliveryKey } = createRequire(import.meta.url)(path.join(DIST, 'nodes/events/identity.js'));
+const { deliveryKey, eventIdentity } = createRequire(import.meta.url)(path.join(DIST, 'nodes/events/identity.js'));
+/** A delivery's key in the memory, as the trigger makes it. */
+const keyOf = (id) => deliveryKey(eventIdentity('trade.completed', { id, status: 'completed' }));
 /** Versions before the memory was kept by the hour: `remember(staticData, key)` on a list capped at 2,000. */
 const hourly = 'DEDUPE_WINDOW_HOURS' in dedupe;
 
@@ -65,7 +67,7 @@ function burst(round) {
 	const started = process.hrtime.bigint();
 	for (let i = 0; i < BURST; i++) {
 		const staticData = JSON.parse(saved).node;
-		const key = deliveryKey('trade.completed', { id: `r${round}-${i}`, status: 'completed' });
+		const key = keyOf(`r${round}-${i}`);
 		const now = Date.now();
 		if (dedupe.duplicateState(scope, staticData, key, now) !== 'new') throw new Error('a new delivery was taken for a duplicate');
 		dedupe.claim(scope, key);
@@ -79,7 +81,7 @@ function burst(round) {
 	const last = JSON.parse(saved).node;
 	dedupe.bringUpToDate(scope, last, Date.now());
 	for (let i = 0; i < BURST; i++) {
-		if (typeof dedupe.wasEmitted === 'function' && !dedupe.wasEmitted(last, deliveryKey('trade.completed', { id: `r${round}-${i}`, status: 'completed' }))) throw new Error('a key was lost');
+		if (typeof dedupe.wasEmitted === 'function' && !dedupe.wasEmitted(last, keyOf(`r${round}-${i}`))) throw new Error('a key was lost');
 	}
 	return { ms, bytes: saved.length };
 }
