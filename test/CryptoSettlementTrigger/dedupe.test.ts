@@ -335,7 +335,10 @@ test.each([
 	const settle = ({ harness, pending, body }: (typeof held)[number]) => {
 		const handedOver = random() > 0.1;
 		pending.answer(handedOver ? 200 : 500);
-		if (!handedOver) return failed.add(body);
+		if (!handedOver) {
+			failed.add(body);
+			return;
+		}
 		accepted.push(body);
 		saves.push(harness.savedStaticData());
 	};
