@@ -13,14 +13,17 @@
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
 //        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,version1,noConfirm,noChecks]
 //        [--settings default,lazy] [--modes queue,regular] [--profile] [--pg-stats] [--keep]
-//        [--empty-memory] [--memory 2000] [--n8n-env NAME=value]
+//        [--empty-memory] [--memory 2000] [--n8n-env NAME=value] [--worker-cpus 1]
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where
 // their time went for each row (from its first delivery to its last execution); --pg-stats prints
 // the statements n8n sent PostgreSQL for each burst; --empty-memory starts the trigger with an empty
 // duplicate memory, --memory N with N deliveries remembered (default 2000; 26000 is a full day at the
 // stated volume); --modes regular (or queue,regular) runs the same rows in n8n's regular mode, the main
-// alone running every execution (no Redis, no workers), to compare. Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
+// alone running every execution (no Redis, no workers), to compare; --worker-cpus 1 keeps the workers
+// (and the processes they start) on those CPUs (taskset), as when they run on machines of their own,
+// the main, PostgreSQL, Redis, the fake API and the senders free to use every CPU. Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
 
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -66,6 +69,8 @@ const PG_STATS = argv.includes('--pg-stats');
  */
 const MEMORY = argv.includes('--empty-memory') ? 0 : Number(option('memory', 2000));
 const KEEP = argv.includes('--keep');
+/** --worker-cpus LIST: the CPUs (taskset's list) n8n's workers may run on; all of them by default. */
+const WORKER_CPUS = option('worker-cpus', undefined);
 /** --n8n-env NAME=value (repeatable): extra environment for every n8n process, for experiments. */
 const EXTRA_ENV = Object.fromEntries(
 	argv.flatMap((arg, i) => (arg === '--n8n-env' ? [argv[i + 1].split(/=(.*)/s).slice(0, 2)] : [])),
@@ -178,6 +183,14 @@ async function createViaRest(n8n, rows) {
 	log(`created and activated through n8n's REST API: ${rows.map((row) => row.key).join(', ')} (Data Table ${HAND_BUILT_TABLE.name})`);
 }
 
+/** Keeps a process, its threads and its descendants on `cpus` (taskset's list); what they start later inherits it. */
+function pinProcessTree(pid, cpus) {
+	const pinned = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { encoding: 'utf8' });
+	if (pinned.status !== 0) throw new Error(`taskset -a -p -c ${cpus} ${pid} failed: ${pinned.stderr}`);
+	const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+	for (const child of children) pinProcessTree(Number(child), cpus);
+}
+
 /** Starts n8n's main, and in queue mode two workers, with `setting`'s environment; resolves their stops, main's last. */
 async function startN8n(n8n, { root, mode, setting, profileDir }) {
 	n8n.extraEnv = { ...n8n.baseEnv, ...n8n.modeEnv[mode], ...SETTINGS[setting].env, ...EXTRA_ENV };
@@ -188,6 +201,7 @@ async function startN8n(n8n, { root, mode, setting, profileDir }) {
 		// The first worker's CPU is profiled with --profile (the second does the same work).
 		const worker = await n8n.startWorker({ concurrency: 5, logFile: path.join(root, `n8n-worker-${index}.log`), nodeArgs: index === 1 ? profileArgs('worker') : [] });
 		stops.unshift(worker.stop);
+		if (WORKER_CPUS !== undefined) pinProcessTree(worker.proc.pid, WORKER_CPUS);
 	}
 	log(`n8n ${n8n.version} ${MODES[mode].label}, ${SETTINGS[setting].label}: main on port ${n8n.port}`);
 	return async () => {
@@ -394,7 +408,7 @@ async function main() {
 		if (!KEEP && !PROFILE) fs.rmSync(root, { recursive: true, force: true });
 		else log(`kept ${root}`);
 	}
-	console.log(`\nwebhooks in ${MODE_KEYS.map((mode) => MODES[mode].label).join(' and ')} (n8n ${version}, PostgreSQL${MODE_KEYS.includes('queue') ? ' + Redis' : ''}), ${DELIVERIES} deliveries from ${SENDERS} senders, median of ${ROUNDS} rounds; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+	console.log(`\nwebhooks in ${MODE_KEYS.map((mode) => MODES[mode].label).join(' and ')} (n8n ${version}, PostgreSQL${MODE_KEYS.includes('queue') ? ' + Redis' : ''}), ${DELIVERIES} deliveries from ${SENDERS} senders, median of ${ROUNDS} rounds${WORKER_CPUS === undefined ? '' : `, the workers on CPU ${WORKER_CPUS} (taskset)`}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 	console.log(reports.join('\n'));
 }
 
