@@ -11,7 +11,7 @@
 // shared machine.
 //
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
-//        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,version1,noConfirm,noChecks]
+//        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,respondFromWorker,version1,noConfirm,noChecks]
 //        [--settings default,lazy] [--modes queue,regular] [--profile] [--pg-stats] [--keep]
 //        [--empty-memory] [--memory 2000] [--n8n-env NAME=value] [--worker-cpus 1]
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where

@@ -168,6 +168,20 @@ export function benchRows(sinkUrl, apiUrl) {
 			workflow: workflow('csBenchWebhook01', 'bench: n8n Webhook node', webhookNode, sinkNode(sinkUrl, '$json.body.id')),
 			url: (base) => `${base}/webhook/${webhookPath}`,
 		},
+		// The floor of every workflow that answers from a worker (Respond to Webhook after its checks): the
+		// Webhook node answering from the execution, with no check at all (docs/speed.md, "Where the rest of the gap is").
+		respondFromWorker: {
+			key: 'respondFromWorker',
+			label: 'n8n Webhook node → Respond to Webhook (answered from the execution, no check)',
+			workflow: workflow(
+				'csBenchRespond01',
+				'bench: n8n Webhook node answered from the execution',
+				{ ...webhookNode, parameters: { ...webhookNode.parameters, path: 'bench-respond-from-worker', responseMode: 'responseNode' }, id: 'bench-respond-webhook', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006' },
+				{ parameters: { respondWith: 'json', responseBody: '{ "received": true }', options: {} }, id: 'bench-respond', name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1 },
+				sinkNode(sinkUrl, "$('Webhook').item.json.body.id"),
+			),
+			url: (base) => `${base}/webhook/bench-respond-from-worker`,
+		},
 		handBuilt: {
 			key: 'handBuilt',
 			label: 'hand-built: Webhook (secret) → HTTP Request → IF → Data Table → Respond',
