@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : fallback);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function serve() {
 	const body = JSON.stringify({ success: true, message: 'transaction retrieved', data: { id: 'x', status: 'completed', amount: 18750 } });
@@ -38,7 +39,7 @@ async function measure() {
 	const port = await new Promise((resolve) => server.once('message', resolve));
 	const url = `http://127.0.0.1:${port}/v1/trades/transactions/x`;
 	const n8nClient = Container.get(OutboundHttp).requests();
-	const keptAlive = new http.Agent({ keepAlive: true });
+	const keepAliveAgent = new http.Agent({ keepAlive: true });
 	const nodeGet = (agent) =>
 		new Promise((resolve, reject) => {
 			http
@@ -52,7 +53,7 @@ async function measure() {
 	const clients = {
 		"n8n's client (this.helpers.httpRequest)": () => n8nClient.request({ url, method: 'GET', json: true }),
 		"Node's http, a new connection each": () => nodeGet(new http.Agent({ keepAlive: false })),
-		"Node's http, kept alive": () => nodeGet(keptAlive),
+		"Node's http, kept alive": () => nodeGet(keepAliveAgent),
 	};
 	const results = Object.fromEntries(Object.keys(clients).map((name) => [name, []]));
 	for (let round = 0; round < ROUNDS; round++) {
@@ -72,11 +73,9 @@ async function measure() {
 	}
 	server.disconnect();
 	console.log(`CPU of this process per request, ${REQUESTS} requests ${AT_ONCE} at a time, ${ROUNDS} rounds (the server runs in another process):`);
-	const base = results["Node's http, kept alive"];
+	const keptAlive = median(results["Node's http, kept alive"]);
 	for (const [name, perRound] of Object.entries(results)) {
-		const median = [...perRound].sort((a, b) => a - b)[Math.floor(perRound.length / 2)];
-		const baseMedian = [...base].sort((a, b) => a - b)[Math.floor(base.length / 2)];
-		console.log(`${name.padEnd(42)} ${perRound.map((ms) => ms.toFixed(2)).join(' / ')} ms  median ${(median / baseMedian).toFixed(2)}× kept alive`);
+		console.log(`${name.padEnd(42)} ${perRound.map((ms) => ms.toFixed(2)).join(' / ')} ms  median ${(median(perRound) / keptAlive).toFixed(2)}× kept alive`);
 	}
 }
 

@@ -46,6 +46,17 @@ function sinkNode(sinkUrl, idExpression) {
 	};
 }
 
+/** n8n's Respond to Webhook node answering `{ "received": true }`, as the trigger does. */
+function respondNode(id) {
+	return {
+		parameters: { respondWith: 'json', responseBody: '{ "received": true }', options: {} },
+		id,
+		name: 'Respond',
+		type: 'n8n-nodes-base.respondToWebhook',
+		typeVersion: 1.1,
+	};
+}
+
 /** A workflow of nodes connected in a line (an IF's true branch is its first output). */
 function workflow(id, name, ...nodes) {
 	const connections = {};
@@ -118,14 +129,7 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 		type: 'n8n-nodes-base.dataTable',
 		typeVersion: 1,
 	};
-	const respond = {
-		parameters: { respondWith: 'json', responseBody: '{ "received": true }', options: {} },
-		id: `${id}-respond`,
-		name: 'Respond',
-		type: 'n8n-nodes-base.respondToWebhook',
-		typeVersion: 1.1,
-	};
-	const nodes = [webhook, lookup, confirmed, notSeen, remember, ...(respondAtOnce ? [] : [respond]), sinkNode(sinkUrl, `${delivery}.id`)];
+	const nodes = [webhook, lookup, confirmed, notSeen, remember, ...(respondAtOnce ? [] : [respondNode(`${id}-respond`)]), sinkNode(sinkUrl, `${delivery}.id`)];
 	return workflow(id, `bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`, ...nodes);
 }
 
@@ -177,7 +181,7 @@ export function benchRows(sinkUrl, apiUrl) {
 				'csBenchRespond01',
 				'bench: n8n Webhook node answered from the execution',
 				{ ...webhookNode, parameters: { ...webhookNode.parameters, path: 'bench-respond-from-worker', responseMode: 'responseNode' }, id: 'bench-respond-webhook', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006' },
-				{ parameters: { respondWith: 'json', responseBody: '{ "received": true }', options: {} }, id: 'bench-respond', name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1 },
+				respondNode('bench-respond'),
 				sinkNode(sinkUrl, "$('Webhook').item.json.body.id"),
 			),
 			url: (base) => `${base}/webhook/bench-respond-from-worker`,
