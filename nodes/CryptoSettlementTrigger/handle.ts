@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { confirmDelivery, credentialHttpCall, lookupFor, type Confirmation, type Lookup } from './confirm';
+import { confirmDelivery, credentialHttpCall, lookupFor, type Confirmation, type Lookup } from '../events/confirm';
 import { deliveryCredentials } from './credentialCache';
 import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from '../events/events';
@@ -8,9 +8,9 @@ import { confirmedFields, describeItem } from '../events/item';
 import { directoryKey, EventDirectory, fetchData } from '../events/directory';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import type { DeliveryLog } from './log';
-import { parseDelivery, readUnreadBody } from './payload';
-import { readEvents, readSettings, secretOf } from './settings';
-import { formatIp, isAllowListSet, isIpAllowed, parseAllowList, parseIp, redactHeaders, secretMatches, SECRET_HEADER } from './verify';
+import { parseDelivery, readUnreadBody } from '../events/payload';
+import { readEvents, readSettings } from './settings';
+import { formatIp, isAllowListSet, isIpAllowed, parseAllowList, parseIp, redactHeaders, secretMatches, secretOf, SECRET_HEADER } from '../events/verify';
 
 /** Seconds suggested to the caller with a retryable answer. */
 const RETRY_AFTER_SECONDS = '10';
@@ -154,7 +154,7 @@ async function confirmedItem(
 			? { outcome: 'rejected', reason: lookup }
 			: credentials === undefined
 				? { outcome: 'retry', reason: 'no credential is selected' }
-				: await confirmDelivery.call(this, lookup, body, credentials);
+				: await confirmDelivery(this, credentialHttpCall(this, credentials), lookup, body);
 	if (result.outcome === 'retry') {
 		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
 		return { refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later') };

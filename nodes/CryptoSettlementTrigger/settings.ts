@@ -5,7 +5,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { hasLeadingZeroOctet, isAllowListSet, parseAllowList } from './verify';
+import { hasLeadingZeroOctet, isAllowListSet, parseAllowList, secretOf } from '../events/verify';
 
 interface TriggerOptions {
 	acceptUnsignedDeliveries?: boolean;
@@ -76,12 +76,6 @@ function hasCredential(this: Context): boolean {
 export async function readCredentials(this: Context): Promise<ICredentialDataDecryptedObject | undefined> {
 	if (!hasCredential.call(this)) return undefined;
 	return await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-}
-
-/** The credential's webhook secret; undefined when no credential or an empty secret is set. */
-export function secretOf(credentials: ICredentialDataDecryptedObject | undefined): string | undefined {
-	const secret = String(credentials?.webhookSecret ?? '');
-	return secret.trim() === '' ? undefined : secret;
 }
 
 const SET_SECRET =

@@ -10,11 +10,11 @@ import {
 	parseIp,
 	redactHeaders,
 	secretMatches,
-} from '../../nodes/CryptoSettlementTrigger/verify';
-import { MAX_BODY_BYTES, nestingDepth, parseDelivery } from '../../nodes/CryptoSettlementTrigger/payload';
+} from '../../nodes/events/verify';
+import { MAX_BODY_BYTES, nestingDepth, parseDelivery } from '../../nodes/events/payload';
 import { DEDUPE_STATIC_KEY, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
 import { deliveryKey, eventIdentity } from '../../nodes/events/identity';
-import { lookupFor } from '../../nodes/CryptoSettlementTrigger/confirm';
+import { lookupFor } from '../../nodes/events/confirm';
 
 describe('parseIp', () => {
 	test.each([

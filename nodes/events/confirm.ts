@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
 import { exchange, fullResponseOptions, recordPath, toApiResponse } from '../service/transport';
-import type { ApiRequest, HttpCall, Outcome } from '../service/api';
+import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
 import { LIFECYCLES } from '../service/catalog';
 import { scalarText } from '../service/values';
@@ -103,19 +103,17 @@ const MISSING_CODES = new Set([404, 410]);
 /** HTTP codes that mean the id itself is refused: retrying cannot help. */
 const INVALID_CODES = new Set([400, 422]);
 
-/** Fetches the record behind a delivery with the node's credential and checks it against the event. */
-export async function confirmDelivery(
-	this: IWebhookFunctions,
-	lookup: Lookup,
-	body: IDataObject,
-	credentials: ICredentialDataDecryptedObject,
-): Promise<Confirmation> {
+/**
+ * Fetches the record behind a delivery through `http` (authenticated with the delivery's credential)
+ * and checks it against the event.
+ */
+export async function confirmDelivery(ctx: ApiContext, http: HttpCall, lookup: Lookup, body: IDataObject): Promise<Confirmation> {
 	// The action node's pipeline (pacing shared with it, no redirects, the envelope read one way),
 	// with one attempt and a short wait: the service is waiting for this webhook's answer.
 	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
 	let outcome: Outcome;
 	try {
-		outcome = await exchange(this, credentialHttpCall(this, credentials), request, {
+		outcome = await exchange(ctx, http, request, {
 			maxRateLimitedAttempts: 1,
 		});
 	} catch (error) {

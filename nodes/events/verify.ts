@@ -1,4 +1,4 @@
-import { constantTimeEqual, sha256 } from '../events/hash';
+import { constantTimeEqual, sha256 } from './hash';
 import { REDACTED } from '../service/redact';
 
 /** Header that carries the static shared secret (docs/trigger.md, "Connect the trigger"). */
@@ -22,6 +22,12 @@ export function secretMatches(received: unknown, expected: string): boolean {
 	const wanted = expected.trim();
 	if (wanted === '' || typeof received !== 'string') return false;
 	return constantTimeEqual(sha256(received.trim()), sha256(wanted));
+}
+
+/** The credential's webhook secret; undefined when no credential or an empty secret is set. */
+export function secretOf(credentials: { webhookSecret?: unknown } | undefined): string | undefined {
+	const secret = String(credentials?.webhookSecret ?? '');
+	return secret.trim() === '' ? undefined : secret;
 }
 
 /** A copy of the request headers with secret-bearing values replaced by `[redacted]`. */
