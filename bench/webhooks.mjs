@@ -38,7 +38,7 @@ import { ensureQueueModePackages, postgresEnv, queueModeEnv, startPostgres, star
 import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
 import { inclusiveTimes, summarizeProfile } from './lib/cpu-profile.mjs';
 import { startWebhookServers } from './lib/webhook-servers.mjs';
-import { benchCredential, benchRows, HAND_BUILT_TABLE, handBuiltCredentials, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
+import { benchCredential, benchRows, HAND_BUILT_TABLE, handBuiltCredentials, LEDGER_TABLE, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
@@ -175,12 +175,12 @@ async function drained(servers, prefix, count) {
 async function createViaRest(n8n, rows) {
 	await n8n.setupOwner();
 	const project = (await n8n.rest('GET', '/projects/personal')).id;
-	await n8n.rest('POST', `/projects/${project}/data-tables`, HAND_BUILT_TABLE);
+	for (const table of [HAND_BUILT_TABLE, LEDGER_TABLE]) await n8n.rest('POST', `/projects/${project}/data-tables`, table);
 	for (const row of rows) {
 		const saved = await n8n.rest('POST', '/workflows', { ...row.workflow, id: undefined, active: false });
 		await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
 	}
-	log(`created and activated through n8n's REST API: ${rows.map((row) => row.key).join(', ')} (Data Table ${HAND_BUILT_TABLE.name})`);
+	log(`created and activated through n8n's REST API: ${rows.map((row) => row.key).join(', ')} (Data Tables ${HAND_BUILT_TABLE.name}, ${LEDGER_TABLE.name})`);
 }
 
 /** Keeps a process, its threads and its descendants on `cpus` (taskset's list); what they start later inherits it. */

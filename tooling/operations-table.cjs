@@ -10,7 +10,7 @@ const KIND_NOTES = {
 	wholeList: () => 'whole list',
 	withdrawal: () => 'sent once per External ID',
 	neverRepeated: () => 'never repeated',
-	report: () => 'every page of its lists, once per run; docs/statement.md',
+	report: (spec) => spec.readsNote,
 };
 
 /** The class of an operation record, refusing a record without one. */

@@ -28,6 +28,8 @@ export function handBuiltCredentials() {
 
 /** The Data Table the hand-built row remembers deliveries in (created through n8n's REST API). */
 export const HAND_BUILT_TABLE = { name: 'bench_deliveries', columns: [{ name: 'deliveryKey', type: 'string' }] };
+/** The ledger of the Verify Delivery row, keyed on the item's eventKey (docs/trigger.md, "Exactly once"). */
+export const LEDGER_TABLE = { name: 'bench_ledger', columns: [{ name: 'eventKey', type: 'string' }] };
 
 function sinkNode(sinkUrl, idExpression) {
 	return {
@@ -134,6 +136,79 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 }
 
 /**
+ * The pattern of docs/trigger.md ("n8n's Webhook node and Verify Delivery") for n8n's default
+ * settings: n8n's Webhook node checks the secret header (Header Auth) and answers at once; Verify
+ * Delivery confirms the record (its error output waits and tries again: not taken here, the fake API
+ * confirms every record); the ledger lets the first row of an eventKey through (the credit
+ * template's: a copy, even one running at the same time on another worker, stops there).
+ */
+function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id }) {
+	const webhook = {
+		parameters: { httpMethod: 'POST', path: webhookPath, authentication: 'headerAuth', responseMode: 'onReceived', options: {} },
+		id: `${id}-webhook`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
+		credentials: { httpHeaderAuth: SECRET_HEADER_CREDENTIAL },
+	};
+	const verify = {
+		parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' },
+		id: `${id}-verify`,
+		name: 'Verify Delivery',
+		type: 'n8n-nodes-crypto-settlement.cryptoSettlement',
+		typeVersion: 1,
+		credentials: { cryptoSettlementApi: CREDENTIAL },
+		onError: 'continueErrorOutput',
+	};
+	const wait = { parameters: { amount: 60, unit: 'seconds' }, id: `${id}-wait`, name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: `0b3e6f5c-1d2a-4c8e-9a7c-${id.slice(-12).padStart(12, '0')}` };
+	const table = { __rl: true, mode: 'name', value: LEDGER_TABLE.name };
+	const key = { keyName: 'eventKey', condition: 'eq', keyValue: "={{ $('Verify Delivery').item.json.eventKey }}" };
+	const notSeen = {
+		parameters: { resource: 'row', operation: 'rowNotExists', dataTableId: table, matchType: 'allConditions', filters: { conditions: [key] } },
+		id: `${id}-seen`,
+		name: 'Not in the Ledger?',
+		type: 'n8n-nodes-base.dataTable',
+		typeVersion: 1,
+	};
+	const record = {
+		parameters: { resource: 'row', operation: 'insert', dataTableId: table, columns: { mappingMode: 'defineBelow', value: { eventKey: key.keyValue }, matchingColumns: [], schema: [] }, options: {} },
+		id: `${id}-record`,
+		name: 'Record in the Ledger',
+		type: 'n8n-nodes-base.dataTable',
+		typeVersion: 1,
+	};
+	const first = {
+		parameters: { resource: 'row', operation: 'get', dataTableId: table, matchType: 'allConditions', filters: { conditions: [key] }, limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' },
+		id: `${id}-first`,
+		name: 'First Row of It',
+		type: 'n8n-nodes-base.dataTable',
+		typeVersion: 1,
+	};
+	const ours = {
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+				conditions: [{ id: `${id}-ours`, leftValue: '={{ $json.id }}', rightValue: "={{ $('Record in the Ledger').item.json.id }}", operator: { type: 'number', operation: 'equals' } }],
+				combinator: 'and',
+			},
+			looseTypeValidation: true,
+			options: {},
+		},
+		id: `${id}-if`,
+		name: 'Ours?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+	};
+	const built = workflow(id, 'bench: Webhook node → Verify Delivery → ledger', webhook, verify, notSeen, record, first, ours, sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"));
+	wait.position = [220, 200];
+	built.nodes.push(wait);
+	built.connections[verify.name] = { main: [[{ node: notSeen.name, type: 'main', index: 0 }], [{ node: wait.name, type: 'main', index: 0 }]] };
+	built.connections[wait.name] = { main: [[{ node: verify.name, type: 'main', index: 0 }]] };
+	return built;
+}
+
+/**
  * The rows the bench compares. `url(base)` is where deliveries go; `expectsExecution` tells whether
  * an answered delivery must run the workflow once.
  */
@@ -201,6 +276,14 @@ export function benchRows(sinkUrl, apiUrl) {
 			viaRest: true,
 			workflow: handBuiltWorkflow(apiUrl, sinkUrl, { path: 'bench-hand-built-at-once', id: 'csBenchHandBlt02', respondAtOnce: true }),
 			url: (base) => `${base}/webhook/bench-hand-built-at-once`,
+		},
+		verifyDelivery: {
+			key: 'verifyDelivery',
+			label: 'Webhook node (secret, answers at once) → Verify Delivery → ledger',
+			dedupes: 'data table',
+			viaRest: true,
+			workflow: verifyDeliveryWorkflow(sinkUrl, { path: 'bench-verify-delivery', id: 'csBenchVerify001' }),
+			url: (base) => `${base}/webhook/bench-verify-delivery`,
 		},
 		trigger: triggerRow('trigger', 'csBenchTrigger01', 'this trigger, default options (secret, Confirm With API, Ignore Duplicates)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000002', {}),
 		noConfirm: triggerRow('noConfirm', 'csBenchNoConfm01', 'this trigger, Confirm With API off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000003', { confirmWithApi: false }),

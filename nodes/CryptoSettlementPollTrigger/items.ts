@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { directoryKey, EventDirectory, fetchData } from '../events/directory';
+import { nodeDirectory } from '../events/directory';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE } from '../service/credentials';
@@ -105,13 +105,7 @@ const WALLET_READS_PER_POLL = 20;
  */
 export async function describeEvents(ctx: IPollFunctions, credentials: IDataObject, events: PolledEvent[]): Promise<IDataObject[]> {
 	if (events.length === 0) return [];
-	const selected = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	const directory = new EventDirectory(
-		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
-		fetchData(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE)),
-		Date.now() + DESCRIBE_MS,
-		WALLET_READS_PER_POLL,
-	);
+	const directory = nodeDirectory(ctx, credentials, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), DESCRIBE_MS, WALLET_READS_PER_POLL);
 	const described: IDataObject[] = [];
 	for (const event of events) described.push(await describeItem(event.json, directory));
 	return described;

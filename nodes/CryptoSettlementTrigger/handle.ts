@@ -1,12 +1,11 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { confirmDelivery, credentialHttpCall, lookupFor, type Confirmation, type Lookup } from '../events/confirm';
+import { checkAgainstRecord, credentialHttpCall } from '../events/confirm';
 import { deliveryCredentials } from './credentialCache';
 import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from '../events/events';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
-import { confirmedFields, describeItem } from '../events/item';
-import { directoryKey, EventDirectory, fetchData } from '../events/directory';
-import { CREDENTIAL_TYPE } from '../service/credentials';
+import { describeItem } from '../events/item';
+import { nodeDirectory } from '../events/directory';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from '../events/payload';
 import { readEvents, readSettings } from './settings';
@@ -148,13 +147,8 @@ async function confirmedItem(
 	credentials: Credentials,
 	log: DeliveryLog,
 ): Promise<{ item: IDataObject } | { refused: IWebhookResponseData }> {
-	const lookup = lookupFor(event, body.id);
-	const result: Confirmation =
-		typeof lookup === 'string'
-			? { outcome: 'rejected', reason: lookup }
-			: credentials === undefined
-				? { outcome: 'retry', reason: 'no credential is selected' }
-				: await confirmDelivery(this, credentialHttpCall(this, credentials), lookup, body);
+	const http = credentials === undefined ? undefined : credentialHttpCall(this, credentials);
+	const result = await checkAgainstRecord(this, http, event, body, verification);
 	if (result.outcome === 'retry') {
 		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
 		return { refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later') };
@@ -163,10 +157,7 @@ async function confirmedItem(
 		log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
 		return { refused: ignore('not confirmed by the API') };
 	}
-	verification.confirmedWithApi = true;
-	const kind = (lookup as Lookup).kind;
-	const item = { ...confirmedFields(kind, result.record), id: result.record.id ?? body.id, event, verification, record: result.record, unconfirmedBody: body };
-	return { item };
+	return { item: result.item };
 }
 
 /** How long naming an item's token and wallet label may take (docs/trigger.md, "Speed"). */
@@ -187,13 +178,7 @@ async function describeDelivery(
 ): Promise<IDataObject> {
 	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
-	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	const directory = new EventDirectory(
-		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
-		credentials === undefined ? undefined : fetchData(this, credentialHttpCall(this, credentials)),
-		Date.now() + DESCRIBE_MS,
-		1,
-	);
+	const directory = nodeDirectory(this, credentials, credentials === undefined ? undefined : credentialHttpCall(this, credentials), DESCRIBE_MS, 1);
 	return await describeItem(item, directory);
 }
 

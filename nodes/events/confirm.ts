@@ -5,6 +5,7 @@ import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
 import { LIFECYCLES } from '../service/catalog';
 import { scalarText } from '../service/values';
+import { confirmedFields } from './item';
 
 const authentication = new CryptoSettlementApi();
 
@@ -190,4 +191,23 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 		}
 	}
 	return { outcome: 'confirmed', record };
+}
+
+/** A delivery checked against its record: the item both triggers emit for it, or why there is none. */
+export type CheckedDelivery = { outcome: 'confirmed'; item: IDataObject } | Exclude<Confirmation, { outcome: 'confirmed' }>;
+
+/**
+ * The delivery's record read through `http` (none: no credential, so not confirmable yet) and checked
+ * against the event; when confirmed, the item: the record's fields, its `id`, the event, the
+ * verification (marked confirmed), the record, and the body's own values under `unconfirmedBody`.
+ */
+export async function checkAgainstRecord(ctx: ApiContext, http: HttpCall | undefined, event: string, body: IDataObject, verification: IDataObject): Promise<CheckedDelivery> {
+	const lookup = lookupFor(event, body.id);
+	if (typeof lookup === 'string') return { outcome: 'rejected', reason: lookup };
+	if (http === undefined) return { outcome: 'retry', reason: 'no credential is selected' };
+	const result = await confirmDelivery(ctx, http, lookup, body);
+	if (result.outcome !== 'confirmed') return result;
+	verification.confirmedWithApi = true;
+	const item = { ...confirmedFields(lookup.kind, result.record), id: result.record.id ?? body.id, event, verification, record: result.record, unconfirmedBody: body };
+	return { outcome: 'confirmed', item };
 }

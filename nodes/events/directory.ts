@@ -4,6 +4,7 @@ import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
 import { scalarText } from '../service/values';
+import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
 
 /**
@@ -189,4 +190,19 @@ function rememberFailure(failedAt: Map<string, number>, id: string, now: number)
 		if (failedAt.size <= WALLET_FAILURES_KEPT && now - at < RETRY_AFTER_MS) break;
 		failedAt.delete(oldest);
 	}
+}
+
+/**
+ * The lookups of one delivery or poll with the credential selected on the node (keyed by its id,
+ * else its name), read through `http` (none: nothing is read, every value stays `null`) for at most
+ * `timeMs`.
+ */
+export function nodeDirectory(ctx: ApiContext, credentials: IDataObject | undefined, http: HttpCall | undefined, timeMs: number, maxWalletReads: number): EventDirectory {
+	const selected = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return new EventDirectory(
+		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
+		http === undefined ? undefined : fetchData(ctx, http),
+		Date.now() + timeMs,
+		maxWalletReads,
+	);
 }

@@ -9,12 +9,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode } from './node';
+import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode, WEBHOOK_SECRET } from './node';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
+import { eventIdentity, eventKey } from '../../nodes/events/identity';
 import { recordReads, shownFields } from './shown-and-read';
 
 export interface Case {
 	params: IDataObject;
+	/** The node's input items, when the operation reads them (one empty item otherwise). */
+	items?: IDataObject[];
 	method: 'get' | 'post' | 'put' | 'delete';
 	path: string;
 	query?: IDataObject;
@@ -401,6 +404,29 @@ export const CASES: Record<string, Case> = {
 		reply: ok([{ id: 'e1', status: 'delivered' }, { id: 'e2', status: 'failed', error: 'webhook delivery failed' }], 'webhook resend attempted'),
 		output: [{ id: 'e1', status: 'delivered' }, { id: 'e2', status: 'failed', error: 'webhook delivery failed' }],
 	},
+	// The item n8n's Webhook node outputs; the record confirms it (its own tests: verify-delivery.test.ts).
+	'webhookEvent → verifyDelivery': {
+		params: { resource: 'webhookEvent', operation: 'verifyDelivery' },
+		items: [{ headers: { 'x-webhook-secret': WEBHOOK_SECRET }, params: {}, query: {}, body: { event: 'withdrawal.completed', id: 'wd-contract-1', status: 'completed' } }],
+		method: 'get',
+		path: '/payments/withdrawal/wd-contract-1',
+		reply: ok({ id: 'wd-contract-1', status: 'completed', amount: 10, currency: 'USD' }),
+		output: [
+			{
+				event: 'withdrawal.completed',
+				eventKey: eventKey(eventIdentity('withdrawal.completed', { id: 'wd-contract-1' })),
+				id: 'wd-contract-1',
+				status: 'completed',
+				amount: 10,
+				amountCurrency: 'USD',
+				currency: 'USD',
+				settlementCurrency: 'USD',
+				verification: { secret: 'verified', ip: 'not configured', confirmedWithApi: true, sourceIp: null },
+				record: { id: 'wd-contract-1', status: 'completed', amount: 10, currency: 'USD' },
+				unconfirmedBody: { event: 'withdrawal.completed', id: 'wd-contract-1', status: 'completed' },
+			},
+		],
+	},
 };
 
 /** The resource → operation pairs of a table, counted per resource ("(stablecoin)"-style variants count once). */
@@ -429,7 +455,7 @@ export function describeOperations(group: keyof typeof CONTRACT_GROUPS): void {
 			const scope = interceptor.reply(200, c.reply as nock.Body);
 
 			const reads = recordReads();
-			const run = await runNode(c.params);
+			const run = await runNode(c.params, { items: c.items });
 			reads.stop();
 			// What the editor shows for this operation is exactly what its builder reads; the one field read
 			// while hidden is a network on a UTXO token, read only to refuse it (it may come from an expression).

@@ -21,7 +21,8 @@ const LAYERS: Array<{ folder: string; role: string; mayNotImport?: string[] }> =
 	{ folder: 'nodes/CryptoSettlement/money', role: 'money safety: guardrails, Dry Run, withdrawals', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/statement', role: 'reconciliation: statements and matches (pure, and the lists they read)', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlement/pipeline', role: 'the request pipeline (the engine hook) and the batch of writes sent once', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/operations', role: 'the operation records', mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'] },
+	// Webhook Event → Verify Delivery checks a delivery as the webhook trigger does (events/webhookNodeDelivery.ts).
+	{ folder: 'nodes/CryptoSettlement/operations', role: 'the operation records', mayNotImport: ['nodes/CryptoSettlement/pipeline'] },
 	{ folder: 'nodes/CryptoSettlement/methods', role: "the node's load-options and list-search methods", mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'] },
 	{ folder: 'nodes/CryptoSettlement', role: 'the action node', mayNotImport: ['nodes/events'] },
 	{ folder: 'nodes/CryptoSettlementTrigger', role: 'the webhook trigger', mayNotImport: ['nodes/CryptoSettlement/'] },

@@ -12,7 +12,7 @@ import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { startListService, trade, type ListService } from '../helpers/poll/list-service';
 import { Poller } from '../helpers/poll/poll-harness';
 import { BASE_URL, CREDENTIALS as TRIGGER_CREDENTIALS, TriggerHarness, tradePayload, triggerTestSetup } from '../helpers/webhook';
-import { api, noWithdrawalsYet, PIN, runNode, serversClosedAfterEach } from '../helpers/node';
+import { api, noWithdrawalsYet, PIN, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../helpers/node';
 import { envelope, localService, refusal, type Reply, type Seen } from '../helpers/local-service';
 import { CASES, type Case } from '../helpers/operation-cases';
 
@@ -38,7 +38,9 @@ describe('every operation: a PIN equal to a figure of its answer changes nothing
 		interceptor = c.query ? interceptor.query(c.query as nock.DataMatcherMap) : interceptor.query(true);
 		interceptor.reply(200, c.reply as nock.Body);
 		const sendsPin = JSON.stringify(c.body ?? {}).includes(PIN);
-		const run = await runNode(c.params, { credentials: { webhookSecret: secret, ...(sendsPin ? {} : { pin: secret }) } });
+		// A delivery's secret header (Verify Delivery's input) carries the credential's webhook secret.
+		const items = c.items?.map((item) => JSON.parse(JSON.stringify(item).split(WEBHOOK_SECRET).join(secret)) as IDataObject);
+		const run = await runNode(c.params, { items, credentials: { webhookSecret: secret, ...(sendsPin ? {} : { pin: secret }) } });
 		expect(run.error).toBeUndefined();
 		return run.items.map((item) => item.json);
 	}

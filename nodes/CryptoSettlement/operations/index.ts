@@ -37,7 +37,7 @@ export const RESOURCES: Record<string, ResourceEntry> = {
 	statement: entry('Statement', 'Reconciliation: a day\'s statement, and rows matched against the service', statement, 'get'),
 	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
 	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
-	webhookEvent: entry('Webhook Event', 'Stored webhook deliveries', webhookEvent, 'getAll'),
+	webhookEvent: entry('Webhook Event', "Stored webhook deliveries, and a delivery n8n's Webhook node received, verified", webhookEvent, 'getAll'),
 	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'getAll'),
 };
 

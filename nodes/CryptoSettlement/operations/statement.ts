@@ -360,6 +360,8 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
 /** Every route the statement reads (the README's Operations table). */
+/** How the statement's operations read (the README's Operations table). */
+const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
 const ROUTES_READ = [...Object.values(LIST_PATHS), ACCOUNT_PATH].map((path) => `GET ${path}`);
 
 export const statement: ResourceSpecs = {
@@ -374,6 +376,7 @@ export const statement: ResourceSpecs = {
 		source: 'spec + public notes',
 		kind: 'report',
 		reads: ROUTES_READ,
+		readsNote: LISTS_ONCE,
 		money: 'none',
 		fields: GET_FIELDS,
 		report: getStatement,
@@ -389,6 +392,7 @@ export const statement: ResourceSpecs = {
 		source: 'spec + public notes',
 		kind: 'report',
 		reads: ROUTES_READ.slice(0, 3),
+		readsNote: LISTS_ONCE,
 		money: 'none',
 		fields: MATCH_FIELDS,
 		report: matchItem,

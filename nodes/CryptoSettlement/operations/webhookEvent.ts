@@ -1,7 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { LIST_FIELDS, REFERENCE, requiredText } from '../fields/fields';
+import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
+import type { HttpCall } from '../../service/api';
+import { credentialsOf } from '../../service/credentials';
 import { ROUTES } from '../../service/routes';
+import { verifyWebhookNodeDelivery } from '../../events/webhookNodeDelivery';
 
 /** The service's own filters of stored deliveries, sent as query parameters. */
 const FILTERS: INodeProperties = {
@@ -44,6 +48,19 @@ const FILTERS: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * Verify Delivery: n8n's Webhook node receives and answers the delivery, this operation checks it
+ * as the webhook trigger does and gives its item, or none for a record that contradicts it
+ * (docs/trigger.md, "n8n's Webhook node and Verify Delivery").
+ */
+async function verifyDelivery(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
+	const { ctx } = params;
+	const verified = await verifyWebhookNodeDelivery(ctx, http, await credentialsOf(ctx));
+	if ('item' in verified) return [{ json: verified.item }];
+	ctx.logger.info(`Crypto Settlement (Verify Delivery): no item for this delivery: ${verified.ignored}`);
+	return [];
+}
 
 export const webhookEvent: ResourceSpecs = {
 	get: {
@@ -93,5 +110,21 @@ export const webhookEvent: ResourceSpecs = {
 		money: 'settings',
 		fields: [REFERENCE],
 		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
+	},	verifyDelivery: {
+		option: {
+			name: 'Verify Delivery',
+			action: 'Verify a webhook delivery',
+			description:
+				"After n8n's Webhook node: checks the delivery's secret and body and confirms its record with the API, as the trigger does; outputs the trigger's item with its eventKey",
+		},
+		method: 'GET',
+		path: ROUTES.trade.path,
+		source: 'public notes',
+		kind: 'report',
+		reads: [ROUTES.trade.path, ROUTES.withdrawal.path, ROUTES.wallet.path, ROUTES.depositAssets.path].map((path) => `GET ${path}`),
+		readsNote: 'one record per delivery; the asset list and each wallet once per process, as the trigger; docs/trigger.md',
+		money: 'none',
+		fields: [],
+		report: verifyDelivery,
 	},
 };

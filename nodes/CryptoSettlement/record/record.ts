@@ -131,6 +131,8 @@ export type OperationSpec = OperationBase &
 				kind: 'report';
 				/** Every route it reads, `METHOD /path` (the README's Operations table). */
 				reads: string[];
+				/** How much it reads, and where that is described (the README's Operations table). */
+				readsNote: string;
 				/**
 				 * The item's output: it reads what it needs through `http` (paced and retried like every
 				 * request). The pipeline redacts the items' JSON; `redact` does it for records the report

@@ -9,7 +9,7 @@ import { AGENT_TOOL_HINT } from '../../../nodes/CryptoSettlement/operations/with
 import { fieldOf } from '../../../nodes/CryptoSettlement/record/description';
 import { RESOURCES } from '../../../nodes/CryptoSettlement/operations';
 import { MONEY_CLASSES } from '../../../nodes/CryptoSettlement/record/moneyClasses';
-import { rl, runAsTool, runNode, serversClosedAfterEach } from '../../helpers/node';
+import { rl, runAsTool, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../../helpers/node';
 import { envelope, localService, refusal, type Reply, type Seen } from '../../helpers/local-service';
 
 const SAVED = { _id: 's1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20', label: 'treasury' };
@@ -20,6 +20,8 @@ function accepting(request: Seen): Reply {
 	// Nothing is stored under the payments' External ID yet.
 	if (request.method === 'GET' && path === `/payments/withdrawal/${String(SAMPLES.externalId)}`) return { status: 404, body: refusal('withdrawal not found') };
 	if (request.method === 'GET' && path === '/payments/wallet-addresses') return { status: 200, body: envelope([SAVED]) };
+	// The trade a verified delivery names (Webhook Event → Verify Delivery) is there, completed.
+	if (request.method === 'GET' && path.startsWith('/trades/transactions/')) return { status: 200, body: envelope({ id: path.split('/').pop(), status: 'completed' }) };
 	if (request.method === 'GET') return { status: 200, body: { ...envelope([]), meta: { page: 1, hasNextPage: false } } };
 	return { status: 200, body: envelope({ id: 'rec-1' }) };
 }
@@ -40,6 +42,11 @@ const SAMPLES: IDataObject = {
 	day: '2026-03-10',
 };
 
+/** The input an operation reads, when it reads one: Verify Delivery reads the item of n8n's Webhook node. */
+const INPUTS: Record<string, IDataObject[]> = {
+	'webhookEvent.verifyDelivery': [{ headers: { 'x-webhook-secret': WEBHOOK_SECRET }, body: { event: 'trade.completed', id: 'trade-money-classes', status: 'completed' } }],
+};
+
 /**
  * Every operation of the records, with parameters that pass its field rules; an operation whose
  * class rises with some Additional Fields (`moneyWith`) also with all of them added.
@@ -51,13 +58,15 @@ const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }
 			if (field.type === 'resourceLocator') params[field.name] = rl(`${field.name}-1`);
 			else if (field.default === '' && field.type !== 'collection') params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
 		}
-		const operations = [{ name: `${name} → ${spec.option.name}`, money: spec.money, params }];
+		const items = INPUTS[`${resource}.${operation}`];
+		const operations = [{ name: `${name} → ${spec.option.name}`, money: spec.money, params, items }];
 		if (spec.moneyWith) {
 			const added = spec.moneyWith.fields.map((field) => fieldOf(spec, field) as INodeProperties);
 			operations.push({
 				name: `${name} → ${spec.option.name} ${spec.moneyWith.name} (${added.map((field) => `'${field.displayName}'`).join(', ')})`,
 				money: spec.moneyWith.money,
 				params: { ...params, additionalFields: Object.fromEntries(added.map((field) => [field.name, field.type === 'boolean' || (SAMPLES[field.name] ?? `${field.name}-1`)])) },
+				items,
 			});
 		}
 		return operations;
@@ -89,9 +98,9 @@ test('the records class every operation, and only the ones that pay describe a p
 });
 
 describe.each(DESTINATIONS)('Allowed Destinations %s', (_value, guardrail, label) => {
-	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params }) => {
+	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params, items }) => {
 		const server = await service();
-		const run = await runNode(params, { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+		const run = await runNode(params, { items, credentials: { baseUrl: server.baseUrl, ...guardrail } });
 		if (money === 'destination' && guardrail.destinations !== 'any') {
 			expect(run.error?.message).toBe(`${name} is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`);
 			expect(run.error?.description).toMatch(/dashboard.*Any Address.*under Guardrails → Allowed Destinations\. Nothing was sent/);
@@ -114,9 +123,9 @@ describe.each([
 		destination: 'change where money goes',
 		settings: 'change account settings or replay events',
 	};
-	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params }) => {
+	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params, items }) => {
 		const server = await service();
-		const run = await runAsTool(params, { baseUrl: server.baseUrl, ...allowed });
+		const run = await runAsTool(params, { baseUrl: server.baseUrl, ...allowed }, items);
 		if (REFUSED[money]) {
 			expect(run.error?.message).toBe(`This tool may not ${REFUSED[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`);
 			expect(server.requests).toHaveLength(0);

@@ -1,0 +1,80 @@
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import type { HttpCall } from '../service/api';
+import { isObject } from '../service/values';
+import { checkAgainstRecord } from './confirm';
+import { nodeDirectory } from './directory';
+import { eventIdentity, eventKey, normalizeEvent } from './identity';
+import { describeItem } from './item';
+import { parseDelivery } from './payload';
+import { secretMatches, secretOf, SECRET_HEADER } from './verify';
+
+/**
+ * A delivery that n8n's Webhook node received and has already answered, checked as the webhook
+ * trigger checks its own (docs/trigger.md, "n8n's Webhook node and Verify Delivery"): the secret,
+ * the body, the record at the API; then the trigger's item, with the `eventKey` of the ledger that
+ * drops copies. The service has its answer and will not send the delivery again for a failure
+ * here, so every failure fails the item: the workflow's error output waits and brings the delivery
+ * back (the pattern in docs/trigger.md), or n8n's failed execution shows it. No memory is kept: n8n
+ * loads a worker's static data when an execution starts and saves it when it ends, so two workers
+ * would each overwrite the other's keys (docs/speed.md); the ledger holds across them.
+ */
+
+/** How long naming an item's token and wallet label may take (as the trigger: docs/trigger.md, "Speed"). */
+const DESCRIBE_MS = 3_000;
+
+export type Verified = { item: IDataObject } | { ignored: string };
+
+/** The secret header and the body of the Webhook node's item (`headers`, `body`), checked. */
+function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialDataDecryptedObject): { event: string; body: IDataObject } {
+	const input = ctx.getInputData().json;
+	const itemIndex = ctx.getItemIndex();
+	const secret = secretOf(credentials);
+	if (secret === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'The credential has no Webhook Secret', {
+			itemIndex,
+			description:
+				'Set the Webhook Secret in the Crypto Settlement API credential (copy the webhook verification secret key from the service dashboard): without it a delivery cannot be told from a forged one.',
+		});
+	}
+	const headers = isObject(input.headers) ? input.headers : {};
+	if (!secretMatches(headers[SECRET_HEADER], secret)) {
+		throw new NodeOperationError(ctx.getNode(), `The delivery's ${SECRET_HEADER} header is missing or wrong`, {
+			itemIndex,
+			description: `Connect this operation to n8n's Webhook node, whose item carries the delivery's headers and body, and set that node's Authentication to Header Auth with the header ${SECRET_HEADER} and the credential's Webhook Secret, so n8n refuses a forged delivery before any execution.`,
+		});
+	}
+	const parsed = parseDelivery(undefined, input.body);
+	if (!parsed.ok) {
+		throw new NodeOperationError(ctx.getNode(), `The delivery's body is refused: ${parsed.message}`, {
+			itemIndex,
+			description: "The Webhook node's item must carry the delivery as `body`: a JSON object with an `event`.",
+		});
+	}
+	return { event: normalizeEvent(parsed.event), body: parsed.body };
+}
+
+/**
+ * Checks the Webhook node's delivery in the trigger's order (secret, body, the API's record) and
+ * returns the trigger's item, or why it gives none (a record that contradicts the event). `http`
+ * reads with the node's credential. A record the API does not confirm yet fails the item.
+ */
+export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, http: HttpCall, credentials: ICredentialDataDecryptedObject): Promise<Verified> {
+	const { event, body } = readDelivery(ctx, credentials);
+	const verification: IDataObject = { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: null };
+	const checked = await checkAgainstRecord(ctx, http, event, body, verification);
+	if (checked.outcome === 'rejected') return { ignored: `not confirmed by the API: ${checked.reason}` };
+	if (checked.outcome === 'retry') {
+		const message = `The delivery could not be confirmed yet: ${checked.reason}`;
+		const error = new NodeOperationError(ctx.getNode(), message, {
+			itemIndex: ctx.getItemIndex(),
+			description:
+				"n8n's Webhook node has answered the service, so it will not send this delivery again: bring it back to this node after a wait (Settings → On Error → Continue (using error output), then a Wait node; docs/trigger.md).",
+		});
+		// n8n replaces a message naming a socket code (ECONNRESET…) with its advice to retry at once.
+		error.message = message;
+		throw error;
+	}
+	const item = checked.item;
+	item.eventKey = eventKey(eventIdentity(event, { id: item.id }));
+	return { item: await describeItem(item, nodeDirectory(ctx, credentials, http, DESCRIBE_MS, 1)) };
+}
