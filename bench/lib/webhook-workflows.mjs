@@ -1,6 +1,7 @@
 // The webhook bench's workflows: n8n's own Webhook node (POST, respond immediately), this package's
 // trigger, and the trigger's default checks built by hand from n8n's own nodes, each followed by one
 // HTTP Request node posting the delivery id to the sink.
+import { verifyRetryNodes } from '../../tooling/verify-delivery.mjs';
 
 export const CREDENTIAL = { id: 'csBenchCred00001', name: 'Crypto Settlement Bench' };
 /** Fixture secrets of the bench's throwaway n8n (built at runtime: not real secrets). */
@@ -137,20 +138,21 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 
 /**
  * The pattern of docs/trigger.md ("n8n's Webhook node and Verify Delivery") for n8n's default
- * settings: n8n's Webhook node checks the secret header (Header Auth) and answers at once; Verify
- * Delivery confirms the record (its error output waits and tries again: not taken here, the fake API
- * confirms every record); the ledger lets the first row of an eventKey through (the credit
- * template's: a copy, even one running at the same time on another worker, stops there).
+ * settings: n8n's Webhook node answers at once (no Header Auth: n8n would read its credential, with
+ * an expression isolate, for every call); Verify Delivery checks the secret, the body and the record;
+ * its error output waits and tries again while the record is not confirmed yet, and stops the
+ * execution with the error otherwise (not taken here: the fake API confirms every record); the ledger
+ * lets the first row of an eventKey through (the credit template's: a copy, even one running at the
+ * same time on another worker, stops there).
  */
 function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id }) {
 	const webhook = {
-		parameters: { httpMethod: 'POST', path: webhookPath, authentication: 'headerAuth', responseMode: 'onReceived', options: {} },
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
 		id: `${id}-webhook`,
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2.1,
 		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
-		credentials: { httpHeaderAuth: SECRET_HEADER_CREDENTIAL },
 	};
 	const verify = {
 		parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' },
@@ -161,7 +163,7 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id }) {
 		credentials: { cryptoSettlementApi: CREDENTIAL },
 		onError: 'continueErrorOutput',
 	};
-	const wait = { parameters: { amount: 60, unit: 'seconds' }, id: `${id}-wait`, name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: `0b3e6f5c-1d2a-4c8e-9a7c-${id.slice(-12).padStart(12, '0')}` };
+	const retry = verifyRetryNodes(id);
 	const table = { __rl: true, mode: 'name', value: LEDGER_TABLE.name };
 	const key = { keyName: 'eventKey', condition: 'eq', keyValue: "={{ $('Verify Delivery').item.json.eventKey }}" };
 	const notSeen = {
@@ -201,10 +203,10 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id }) {
 		typeVersion: 2.2,
 	};
 	const built = workflow(id, 'bench: Webhook node → Verify Delivery → ledger', webhook, verify, notSeen, record, first, ours, sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"));
-	wait.position = [220, 200];
-	built.nodes.push(wait);
-	built.connections[verify.name] = { main: [[{ node: notSeen.name, type: 'main', index: 0 }], [{ node: wait.name, type: 'main', index: 0 }]] };
-	built.connections[wait.name] = { main: [[{ node: verify.name, type: 'main', index: 0 }]] };
+	retry.nodes.forEach((node, i) => (node.position = [220 + i * 220, 200]));
+	built.nodes.push(...retry.nodes);
+	built.connections[verify.name] = { main: [[{ node: notSeen.name, type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
+	Object.assign(built.connections, retry.connections(verify.name));
 	return built;
 }
 
@@ -279,7 +281,7 @@ export function benchRows(sinkUrl, apiUrl) {
 		},
 		verifyDelivery: {
 			key: 'verifyDelivery',
-			label: 'Webhook node (secret, answers at once) → Verify Delivery → ledger',
+			label: 'Webhook node (answers at once) → Verify Delivery (secret, record) → ledger',
 			dedupes: 'data table',
 			viaRest: true,
 			workflow: verifyDeliveryWorkflow(sinkUrl, { path: 'bench-verify-delivery', id: 'csBenchVerify001' }),

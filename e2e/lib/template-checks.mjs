@@ -14,6 +14,7 @@ import { parse as parseOfx } from 'node-ofx-parser';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
 import { loadTemplate, sandboxApi, sandboxCredential, START_CREDENTIALS, startCredentials, TEMPLATES, TEMPLATES_DIR, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { REPO_ROOT } from '../../tooling/util.mjs';
+import { verifyRetryNodes } from '../../tooling/verify-delivery.mjs';
 import { httpJson, sleep, waitFor } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
 import { approvalLinks, followApprovalLink } from './smtp-server.mjs';
@@ -254,6 +255,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 		await checkSheetCheck({ n8n, sandbox, browser });
 	}
 	await ledgerCheck({ n8n, smtp, collector, line });
+	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
 }
@@ -370,6 +372,89 @@ async function ledgerCheck({ n8n, smtp, collector, line }) {
 		assert(emails.length === 1, `notifications: ${JSON.stringify(emails.map((m) => m.subject))}`);
 		assert(ledger.length === 1 && ledger[0].outcome === 'credited', `ledger rows: ${JSON.stringify(ledger)}`);
 		return `3 runs (2 at once): credited once, "${emails[0].subject}"; one ledger row, credited (the run that lost dropped its own)`;
+	});
+}
+
+/**
+ * docs/trigger.md, "n8n's Webhook node and Verify Delivery": the credit template with its trigger
+ * replaced by n8n's Webhook node (Respond Immediately) and Webhook Event → Verify Delivery, whose error
+ * output goes through the IF and n8n's Wait node of the docs back into it. The service's
+ * trade.completed delivery is sent twice at once while the API fails its next two lookups of a trade,
+ * then once more, and once with a wrong secret.
+ */
+async function verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line }) {
+	await check("Webhook node → Verify Delivery: answered at once; lookups that fail are tried again after n8n's Wait node; two copies at once and a third later credit once; a wrong secret stops its execution with the error", async () => {
+		const project = await personalProject(n8n);
+		const columns = LEDGER_COLUMNS.map((name) => ({ name, type: 'string' }));
+		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_deposit_ledger_verify', columns });
+		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
+		copy.name = `e2e: ${copy.name} (Webhook node → Verify Delivery)`;
+		delete copy.id;
+		setting(copy, 'ledgerTableId', table.id);
+		setting(copy, 'creditUrl', `${collector.url}/credit-verify`);
+		const hook = 'e2e-verify-delivery';
+		const trigger = copy.nodes.find((node) => node.name === 'On a Completed Deposit');
+		standIn(copy, 'On a Completed Deposit', webhookTrigger(hook));
+		const retry = verifyRetryNodes('e2e-verify', 2);
+		retry.nodes.forEach((node, i) => (node.position = [trigger.position[0] + 220 * (i + 1), trigger.position[1] + 220]));
+		copy.nodes.push(
+			{ id: uuid('verify-node'), name: 'Verify Delivery', type: 'n8n-nodes-crypto-settlement.cryptoSettlement', typeVersion: 1, position: [trigger.position[0] + 220, trigger.position[1]], parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' }, credentials: trigger.credentials, onError: 'continueErrorOutput' },
+			...retry.nodes,
+		);
+		copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
+		delete copy.connections['Or Poll for Deposits'];
+		copy.connections['On a Completed Deposit'] = { main: [[{ node: 'Verify Delivery', type: 'main', index: 0 }]] };
+		copy.connections['Verify Delivery'] = { main: [[{ node: 'Settings', type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
+		Object.assign(copy.connections, retry.connections('Verify Delivery'));
+		const saved = await n8n.rest('POST', '/workflows', { ...copy, active: false });
+		if (line === '1') await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
+		else await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+		const url = `${n8n.baseUrl}/webhook/${hook}`;
+		// Registered once it answers (a probe without the secret runs once and stops with the error).
+		await waitFor(async () => (await httpJson('POST', url, { body: { event: 'probe' } })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the copy's webhook ${url}` });
+		const finishedRuns = async () => (await n8n.executions(saved.id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+		const probes = new Set((await waitFor(async () => ((await finishedRuns()).length ? await finishedRuns() : undefined), { timeoutMs: 30000, what: 'the probe ran' })).map((e) => e.id));
+		const previous = sandbox.webhookUrl;
+		try {
+			sandbox.setWebhook(`${collector.url}/deliveries`, WEBHOOK_SECRET);
+			const label = 'customer-verify-1';
+			const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label });
+			const before = smtp.messages.length;
+			const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 31, cryptoReceived: '258.3', reference: 'e2e-verify-delivery', txHash: 'e2everifydelivery1' });
+			const delivery = await waitFor(() => collector.on('/deliveries').find((hit) => hit.body?.event === 'trade.completed' && hit.body?.id === trade.id), { timeoutMs: 30000, what: 'the trade.completed delivery' });
+			const send = (secret = delivery.headers['x-webhook-secret']) => httpJson('POST', url, { body: delivery.body, headers: { 'x-webhook-secret': secret } });
+			const runs = async () => (await finishedRuns()).filter((e) => !probes.has(e.id));
+			const lookups = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === `/v1/trades/transactions/${trade.id}`);
+			// The API fails the next two lookups of a trade: each copy's first check fails.
+			sandbox.setFaults({ 'GET /trades/transactions/{id}': { nextN: { '5xx': 2 } } });
+			const answers = await Promise.all([send(), send()]);
+			assert(answers.every((res) => res.status === 200), `the two copies were answered ${answers.map((res) => res.status).join(', ')}`);
+			await waitFor(async () => (await runs()).length >= 2, { timeoutMs: 90000, intervalMs: 1000, what: 'both executions finished' });
+			const third = await send();
+			await waitFor(async () => (await runs()).length >= 3, { timeoutMs: 60000, intervalMs: 1000, what: 'the third execution finished' });
+			const lookedUp = lookups().length;
+			const forged = await send('not-the-secret');
+			await waitFor(async () => (await runs()).length >= 4, { timeoutMs: 60000, intervalMs: 1000, what: 'the wrong secret\'s execution finished' });
+			await sleep(1500);
+			const finished = await runs();
+			const credited = collector.on('/credit-verify').filter((hit) => hit.body?.tradeId === trade.id);
+			const emails = smtp.messages.slice(before).filter((m) => /Deposit credited/.test(m.subject));
+			const ledger = ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).filter((row) => row.tradeId === trade.id);
+			const detail = `executions ${JSON.stringify(finished.map((e) => [e.id, e.status]))}, ${lookedUp} lookups, ledger ${JSON.stringify(ledger)}`;
+			assert(third.status === 200 && forged.status === 200, `the third copy answered ${third.status}, the wrong secret ${forged.status}`);
+			const statuses = finished.map((e) => e.status).sort();
+			assert(JSON.stringify(statuses) === JSON.stringify(['error', 'success', 'success', 'success']), `three successful executions and the wrong secret's in error: ${detail}`);
+			assert(lookedUp === 5 && lookups().length === 5, `two failed lookups, then three that confirmed, none for the wrong secret: ${detail}`);
+			const stopped = await n8n.rest('GET', `/executions/${finished.find((e) => e.status === 'error').id}`);
+			assert(/x-webhook-secret header is missing or wrong/.test(JSON.stringify(stopped)), `the wrong secret's execution: ${JSON.stringify(stopped).slice(0, 400)}`);
+			assert(credited.length === 1 && credited[0].body.customer === label && credited[0].body.eventKey, `credited ${credited.length} times: ${JSON.stringify(credited.map((h) => h.body))}; ${detail}`);
+			assert(emails.length === 1, `notifications: ${JSON.stringify(emails.map((m) => m.subject))}`);
+			assert(ledger.length === 1 && ledger[0].outcome === 'credited' && ledger[0].eventKey === credited[0].body.eventKey, `ledger: ${detail}`);
+			return `trade ${trade.id}: 4 deliveries answered 200 at once; 2 lookups failed and were tried again after the Wait node; credited once to ${label} (eventKey ${credited[0].body.eventKey}); the wrong secret's execution stopped with the error, no lookup`;
+		} finally {
+			sandbox.setFaults({});
+			sandbox.setWebhook(previous ?? null, WEBHOOK_SECRET);
+		}
 	});
 }
 

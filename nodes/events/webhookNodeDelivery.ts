@@ -40,7 +40,7 @@ function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialData
 	if (!secretMatches(headers[SECRET_HEADER], secret)) {
 		throw new NodeOperationError(ctx.getNode(), `The delivery's ${SECRET_HEADER} header is missing or wrong`, {
 			itemIndex,
-			description: `Connect this operation to n8n's Webhook node, whose item carries the delivery's headers and body, and set that node's Authentication to Header Auth with the header ${SECRET_HEADER} and the credential's Webhook Secret, so n8n refuses a forged delivery before any execution.`,
+			description: `A forged delivery, or the Webhook Secret changed on one side only. Connect this operation to n8n's Webhook node, whose item carries the delivery's headers and body; once the secrets match, send the refused deliveries again (Webhook Event → Resend).`,
 		});
 	}
 	const parsed = parseDelivery(undefined, input.body);
