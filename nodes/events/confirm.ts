@@ -67,11 +67,12 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 
 export type Confirmation =
 	| { outcome: 'confirmed'; record: IDataObject }
-	/** The record is ahead of or contradicts the event: dropped (200, no execution). */
+	/** The record is ahead of or contradicts the event: dropped (the trigger: 200, no execution; Verify Delivery: no item). */
 	| { outcome: 'rejected'; reason: string }
 	/**
 	 * Not confirmable yet: the record is missing or behind the event, or the API could not answer
-	 * (network, redirect, 401/403, 429, 5xx). Answered 503 so the service retries.
+	 * (network, redirect, 401/403, 429, 5xx). The trigger answers 503 so the service retries; Verify
+	 * Delivery fails the item, for the workflow to try again after a wait.
 	 */
 	| { outcome: 'retry'; reason: string };
 
@@ -110,7 +111,8 @@ const INVALID_CODES = new Set([400, 422]);
  */
 export async function confirmDelivery(ctx: ApiContext, http: HttpCall, lookup: Lookup, body: IDataObject): Promise<Confirmation> {
 	// The action node's pipeline (pacing shared with it, no redirects, the envelope read one way),
-	// with one attempt and a short wait: the service is waiting for this webhook's answer.
+	// with one attempt and a short wait: the service is waiting for the trigger's answer, and Verify
+	// Delivery's workflow tries again after its Wait node.
 	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
 	let outcome: Outcome;
 	try {
