@@ -5,7 +5,7 @@ import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandO
 import { isEventSelected } from '../events/events';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { describeItem } from '../events/item';
-import { nodeDirectory } from '../events/directory';
+import { deliveryDirectory } from '../events/directory';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from '../events/payload';
 import { readEvents, readSettings } from './settings';
@@ -160,9 +160,6 @@ async function confirmedItem(
 	return { item: result.item };
 }
 
-/** How long naming an item's token and wallet label may take (docs/trigger.md, "Speed"). */
-const DESCRIBE_MS = 3_000;
-
 /**
  * 7. The item as both triggers shape it: `eventKey` (of the record's id when confirmed, else of
  * the body), the headers with Include Headers, then token, wallet label and units
@@ -178,7 +175,7 @@ async function describeDelivery(
 ): Promise<IDataObject> {
 	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
-	const directory = nodeDirectory(this, credentials, credentials === undefined ? undefined : credentialHttpCall(this, credentials), DESCRIBE_MS, 1);
+	const directory = deliveryDirectory(this, credentials, credentials === undefined ? undefined : credentialHttpCall(this, credentials));
 	return await describeItem(item, directory);
 }
 

@@ -206,3 +206,11 @@ export function nodeDirectory(ctx: ApiContext, credentials: IDataObject | undefi
 		maxWalletReads,
 	);
 }
+
+/** How long naming one delivery's token and wallet label may take (docs/trigger.md, "Speed"). */
+const DELIVERY_DESCRIBE_MS = 3_000;
+
+/** The lookups of one webhook delivery (the trigger's, or Verify Delivery's): one wallet read at most, within DELIVERY_DESCRIBE_MS. */
+export function deliveryDirectory(ctx: ApiContext, credentials: IDataObject | undefined, http: HttpCall | undefined): EventDirectory {
+	return nodeDirectory(ctx, credentials, http, DELIVERY_DESCRIBE_MS, 1);
+}

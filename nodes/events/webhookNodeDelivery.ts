@@ -2,7 +2,7 @@ import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObje
 import type { HttpCall } from '../service/api';
 import { isObject } from '../service/values';
 import { checkAgainstRecord } from './confirm';
-import { nodeDirectory } from './directory';
+import { deliveryDirectory } from './directory';
 import { eventIdentity, eventKey, normalizeEvent } from './identity';
 import { describeItem } from './item';
 import { parseDelivery } from './payload';
@@ -18,9 +18,6 @@ import { secretMatches, secretOf, SECRET_HEADER } from './verify';
  * loads a worker's static data when an execution starts and saves it when it ends, so two workers
  * would each overwrite the other's keys (docs/speed.md); the ledger holds across them.
  */
-
-/** How long naming an item's token and wallet label may take (as the trigger: docs/trigger.md, "Speed"). */
-const DESCRIBE_MS = 3_000;
 
 export type Verified = { item: IDataObject } | { ignored: string };
 
@@ -76,5 +73,5 @@ export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, ht
 	}
 	const item = checked.item;
 	item.eventKey = eventKey(eventIdentity(event, { id: item.id }));
-	return { item: await describeItem(item, nodeDirectory(ctx, credentials, http, DESCRIBE_MS, 1)) };
+	return { item: await describeItem(item, deliveryDirectory(ctx, credentials, http)) };
 }
