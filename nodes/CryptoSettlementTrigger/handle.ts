@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { checkAgainstRecord, credentialHttpCall } from '../events/confirm';
+import type { HttpCall } from '../service/api';
 import { deliveryCredentials } from './credentialCache';
 import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
 import { isEventSelected } from '../events/events';
@@ -144,10 +145,9 @@ async function confirmedItem(
 	event: string,
 	body: IDataObject,
 	verification: IDataObject,
-	credentials: Credentials,
+	http: HttpCall | undefined,
 	log: DeliveryLog,
 ): Promise<{ item: IDataObject } | { refused: IWebhookResponseData }> {
-	const http = credentials === undefined ? undefined : credentialHttpCall(this, credentials);
 	const result = await checkAgainstRecord(this, http, event, body, verification);
 	if (result.outcome === 'retry') {
 		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
@@ -172,11 +172,11 @@ async function describeDelivery(
 	body: IDataObject,
 	item: IDataObject,
 	credentials: Credentials,
+	http: HttpCall | undefined,
 ): Promise<IDataObject> {
 	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
-	const directory = deliveryDirectory(this, credentials, credentials === undefined ? undefined : credentialHttpCall(this, credentials));
-	return await describeItem(item, directory);
+	return await describeItem(item, deliveryDirectory(this, credentials, http));
 }
 
 /**
@@ -226,11 +226,13 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 	const claimed = claimDelivery.call(this, settings, { event, body, text }, log);
 	if ('refused' in claimed) return claimed.refused;
 	try {
+		// One client for the delivery's lookups: the record's and the directory's.
+		const http = credentials === undefined ? undefined : credentialHttpCall(this, credentials);
 		const built = settings.confirmWithApi
-			? await confirmedItem.call(this, event, body, verification, credentials, log)
+			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials);
+		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials, http);
 		return emitClaimed.call(this, item, claimed.claim, log);
 	} finally {
 		if (claimed.claim !== undefined) {
