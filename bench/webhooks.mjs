@@ -13,12 +13,13 @@
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
 //        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,respondFromWorker,version1,noConfirm,noChecks]
 //        [--settings default,lazy] [--modes queue,regular] [--profile] [--pg-stats] [--keep]
-//        [--empty-memory] [--memory 2000] [--n8n-env NAME=value] [--worker-cpus 1]
+//        [--empty-memory] [--memory 2000] [--per-hour N] [--n8n-env NAME=value] [--worker-cpus 1]
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where
 // their time went for each row (from its first delivery to its last execution); --pg-stats prints
 // the statements n8n sent PostgreSQL for each burst; --empty-memory starts the trigger with an empty
 // duplicate memory, --memory N with N deliveries remembered (default 2000; 26000 is a full day at the
-// stated volume); --modes regular (or queue,regular) runs the same rows in n8n's regular mode, the main
+// stated volume), all emitted in the current hour unless --per-hour N spreads them over the hours
+// before it, N an hour (1000: the volume docs/trigger.md states); --modes regular (or queue,regular) runs the same rows in n8n's regular mode, the main
 // alone running every execution (no Redis, no workers), to compare; --worker-cpus 1 keeps the workers
 // (and the processes they start) on those CPUs (taskset), as when they run on machines of their own,
 // the main, PostgreSQL, Redis, the fake API and the senders free to use every CPU. Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
@@ -68,6 +69,8 @@ const PG_STATS = argv.includes('--pg-stats');
  * the volume docs/trigger.md states), none with --empty-memory.
  */
 const MEMORY = argv.includes('--empty-memory') ? 0 : Number(option('memory', 2000));
+/** --per-hour N: the memory's deliveries were emitted N an hour, the newest in the current hour; all in it by default. */
+const PER_HOUR = Number(option('per-hour', MEMORY || 1));
 const KEEP = argv.includes('--keep');
 /** --worker-cpus LIST: the CPUs (taskset's list) n8n's workers may run on; all of them by default. */
 const WORKER_CPUS = option('worker-cpus', undefined);
@@ -377,11 +380,17 @@ async function main() {
 		if (MEMORY > 0) {
 			const { remember } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
 			const memory = {};
-			remember(memory, Array.from({ length: MEMORY }, () => crypto.randomBytes(9).toString('base64url')), Date.now());
+			const keys = Array.from({ length: MEMORY }, () => crypto.randomBytes(9).toString('base64url'));
+			const hours = Math.ceil(MEMORY / PER_HOUR);
+			for (let hour = 0; hour < hours; hour++) {
+				remember(memory, keys.slice(hour * PER_HOUR, (hour + 1) * PER_HOUR), Date.now() - (hours - 1 - hour) * 3_600_000);
+			}
 			const staticData = JSON.stringify({ 'node:Crypto Settlement Trigger': memory });
 			const ids = rows.filter((row) => row.dedupes === 'static data').map((row) => `'${row.workflow.id}'`);
 			if (ids.length) await postgres.sql(`UPDATE workflow_entity SET "staticData" = '${staticData}' WHERE id IN (${ids.join(', ')})`);
-			log(`the trigger rows start with a duplicate memory of ${MEMORY} deliveries (${staticData.length} bytes of static data)`);
+			log(
+				`the trigger rows start with a duplicate memory of ${MEMORY} deliveries over ${hours} hour(s) (${staticData.length} bytes of static data)`,
+			);
 		}
 
 		let created = false;
