@@ -255,8 +255,8 @@ async function measureSetting(n8n, { setting, rows, servers, postgres }) {
 	const { deliveryKey, eventIdentity } = require('../dist/nodes/events/identity.js');
 	const memory = {};
 	for (const row of rows.filter((candidate) => candidate.dedupes === 'static data')) {
-		const stored = await postgres.sql(`SELECT ("staticData"::json)->'node:Crypto Settlement Trigger'->>'emittedDeliveries' FROM workflow_entity WHERE id = '${row.workflow.id}'`);
-		const saved = { [DEDUPE_STATIC_KEY]: stored.trim() };
+		const stored = await postgres.sql(`SELECT ("staticData"::json)->'node:Crypto Settlement Trigger'->'emittedDeliveries' FROM workflow_entity WHERE id = '${row.workflow.id}'`);
+		const saved = { [DEDUPE_STATIC_KEY]: JSON.parse(stored.trim() || 'null') };
 		const ids = results[row.key].flatMap((_, r) => Array.from({ length: DELIVERIES }, (__, i) => `${setting}-r${r + 1}-${row.key}-${i}`));
 		const present = ids.filter((id) => wasEmitted(saved, deliveryKey(eventIdentity('trade.completed', { id, status: 'completed' })))).length;
 		memory[row.key] = { present, total: ids.length };

@@ -21,41 +21,66 @@ export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 const HOUR_MS = 3_600_000;
 
 /**
- * The keys are stored as one string of hour buckets, oldest first: `<hour>:<keys>` separated by a
- * space, where `<hour>` is the UTC hour the deliveries were emitted (hours since 1970, base 36) and
- * `<keys>` their keys end to end (each KEY_LENGTH characters of base64url, which has neither `:` nor
- * a space). n8n walks every array and object of the static data on each webhook call (its
- * ObservableObject, several times per call), loads it and saves it whole as JSON with every emitted
- * delivery: one string of fixed-width keys without separators is the least it can cost. Forms
- * written by earlier versions (a list of keys, or keys separated by spaces) are read as emitted in
- * the hour they are first read.
+ * The keys are stored as a list of hour buckets, oldest first, each one string `<hour>:<keys>`, where
+ * `<hour>` is the UTC hour the deliveries were emitted (hours since 1970, base 36) and `<keys>` their
+ * keys end to end (each KEY_LENGTH characters of base64url, which has neither `:` nor a space). n8n
+ * walks every array and object of the static data on each webhook call (its ObservableObject,
+ * several times per call), loads it and saves it whole as JSON with every emitted delivery: at most
+ * 26 strings of fixed-width keys without separators is the least it can cost, and a change rewrites
+ * only the buckets it touches (the current hour's, and the oldest when the memory is full), not a
+ * whole day's text (docs/speed.md, "A day's memory"). Forms written by earlier versions (one string
+ * of buckets separated by spaces, a list of keys, or keys separated by spaces) are read, keys of no
+ * hour as emitted in the hour they are first read.
  */
 export interface Bucket {
 	hour: number;
 	keys: string;
+	/** The stored string this bucket was read from, while its keys are unchanged (written back as is). */
+	text?: string;
 }
 
-/** The buckets of the stored string last read or written, per static data object (a call reads it several times). */
+/** The buckets of the stored value last read or written, per static data object (a call reads it several times). */
 const parsed = new WeakMap<IDataObject, { text: unknown; buckets: Bucket[] }>();
 
 export function hourOf(now: number): number {
 	return Math.floor(now / HOUR_MS);
 }
 
+/** One stored bucket, `<hour>:<keys>` (its keys a slice of it, so the bucket costs no copy). */
+function bucketOf(text: string): Bucket {
+	const colon = text.indexOf(':');
+	return { hour: parseInt(text.slice(0, colon), 36), keys: text.slice(colon + 1), text };
+}
+
 function parse(stored: unknown, now: number): Bucket[] {
 	if (Array.isArray(stored)) {
-		const keys = stored.filter((key): key is string => typeof key === 'string' && key.length >= KEY_LENGTH);
-		return legacyBucket(keys, now);
+		const strings = stored.filter((entry): entry is string => typeof entry === 'string');
+		// A list of buckets; keys of an earlier version's list (which have no `:`) join the current hour.
+		const buckets = strings.filter((entry) => entry.includes(':')).map(bucketOf);
+		const legacy = legacyBucket(
+			strings.filter((entry) => !entry.includes(':') && entry.length >= KEY_LENGTH),
+			now,
+		);
+		return mergeHours([...buckets, ...legacy].filter((bucket) => Number.isFinite(bucket.hour)).sort((a, b) => a.hour - b.hour));
 	}
 	if (typeof stored !== 'string' || stored === '') return [];
 	if (!stored.includes(':')) return legacyBucket(stored.split(' '), now);
+	// One string of buckets separated by spaces (the form before the list; each part is a bucket's string).
 	return stored
 		.split(' ')
-		.map((part) => {
-			const colon = part.indexOf(':');
-			return { hour: parseInt(part.slice(0, colon), 36), keys: part.slice(colon + 1) };
-		})
+		.map(bucketOf)
 		.filter((bucket) => Number.isFinite(bucket.hour));
+}
+
+/** One bucket per hour (a list edited by hand, or holding an earlier version's keys, may repeat one). */
+function mergeHours(sorted: Bucket[]): Bucket[] {
+	const merged: Bucket[] = [];
+	for (const bucket of sorted) {
+		const last = merged[merged.length - 1];
+		if (last?.hour === bucket.hour) merged[merged.length - 1] = { hour: last.hour, keys: last.keys + bucket.keys };
+		else merged.push(bucket);
+	}
+	return merged;
 }
 
 function legacyBucket(keys: string[], now: number): Bucket[] {
@@ -98,17 +123,17 @@ function holds(buckets: Bucket[], key: string, now: number): boolean {
 }
 
 /**
- * Stores the buckets. A new value is assigned, so n8n's observable static data marks itself changed
- * and n8n saves it after the call.
+ * Stores the buckets. A new list is assigned (never changed in place), so n8n's observable static
+ * data marks itself changed and n8n saves it after the call. A bucket whose keys did not change is
+ * stored as the same string; a changed one is written anew and read back from it: its keys become a
+ * slice of one flat string (keys appended to a bucket make a chain of pieces that every later search
+ * would copy whole again).
  */
 function store(staticData: IDataObject, buckets: Bucket[]): Bucket[] {
-	const text = buckets.map((bucket) => `${bucket.hour.toString(36)}:${bucket.keys}`).join(' ');
-	staticData[DEDUPE_STATIC_KEY] = text;
-	// Read back from the text: its buckets become parts of one flat string. Keys appended to a
-	// bucket make a chain of pieces that every later search would copy whole again, and a memory
-	// near its capacity is large enough that each copy costs about a millisecond.
-	const stored = parse(text, 0);
-	parsed.set(staticData, { text, buckets: stored });
+	const list = buckets.map((bucket) => bucket.text ?? `${bucket.hour.toString(36)}:${bucket.keys}`);
+	staticData[DEDUPE_STATIC_KEY] = list;
+	const stored = list.map((text, at) => (text === buckets[at].text ? buckets[at] : bucketOf(text)));
+	parsed.set(staticData, { text: list, buckets: stored });
 	return stored;
 }
 
@@ -132,9 +157,9 @@ function update(
 	const oldest = oldestHour(now);
 	// Added keys wait beside their bucket until the capacity is applied: cutting a bucket's start
 	// after appending to it would copy the whole bucket (see `store`).
-	let buckets: Array<Bucket & { added: string[] }> = bucketsOf(staticData, now)
+	let buckets: Array<Bucket & { added: string[]; read: string }> = bucketsOf(staticData, now)
 		.filter((bucket) => bucket.hour >= oldest)
-		.map((bucket) => ({ ...bucket, added: [] }));
+		.map((bucket) => ({ ...bucket, added: [], read: bucket.keys }));
 	for (const key of drop) {
 		for (const bucket of buckets) {
 			const at = indexIn(bucket.keys, key);
@@ -151,7 +176,7 @@ function update(
 		const target = Math.max(hour, oldest);
 		let bucket = buckets.find((candidate) => candidate.hour === target) ?? (newest && newest.hour > target ? newest : undefined);
 		if (!bucket) {
-			bucket = { hour: target, keys: '', added: [] };
+			bucket = { hour: target, keys: '', added: [], read: '' };
 			buckets.push(bucket);
 			buckets.sort((a, b) => a.hour - b.hour);
 		}
@@ -173,7 +198,11 @@ function update(
 	}
 	store(
 		staticData,
-		buckets.map(({ hour, keys, added }) => ({ hour, keys: keys + added.join('') })).filter((bucket) => bucket.keys !== ''),
+		buckets
+			.map(({ hour, keys, added, read, text }) =>
+				added.length === 0 && keys === read ? { hour, keys, text } : { hour, keys: keys + added.join('') },
+			)
+			.filter((bucket) => bucket.keys !== ''),
 	);
 	return pushedOut;
 }
@@ -188,10 +217,13 @@ export function remember(staticData: IDataObject, keys: string | string[], now: 
 	return update(staticData, now, add, [], capacity);
 }
 
-/** Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in content. */
+/**
+ * Marks the remembered deliveries changed (n8n saves static data only when marked), unchanged in
+ * content; a form of an earlier version is written as the list.
+ */
 export function touch(staticData: IDataObject): void {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	if (typeof stored === 'string' && (parsed.get(staticData)?.text === stored || stored.includes(':'))) staticData[DEDUPE_STATIC_KEY] = stored;
+	if (Array.isArray(stored) && parsed.get(staticData)?.text === stored) staticData[DEDUPE_STATIC_KEY] = stored;
 	else update(staticData, Date.now(), []);
 }
 // ------------------------------------------------------------- memory of this n8n process

@@ -1,8 +1,8 @@
 /** At-least-once, out-of-order delivery: duplicates are dropped, bounded, and remembered across restarts. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { DEDUPE_CAPACITY, keysOf, remember } from '../../nodes/CryptoSettlementTrigger/dedupe';
-import { KEY_LENGTH } from '../../nodes/events/identity';
+import { DEDUPE_CAPACITY, DEDUPE_STATIC_KEY, hourOf, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import { deliveryKey, eventIdentity, KEY_LENGTH } from '../../nodes/events/identity';
 import {
 	addressPayload,
 	BASE_URL,
@@ -120,7 +120,17 @@ test('the same with every option on and the API confirming each record', async (
 	nock.enableNetConnect();
 });
 
-test('a memory saved by an earlier version (an array of keys) is still read, and written as one string', async () => {
+/** The stored memory is a list of hour buckets, `<hour>:<keys>`, one per hour, oldest first. */
+function expectBucketList(stored: unknown): void {
+	expect(Array.isArray(stored)).toBe(true);
+	const hours = (stored as string[]).map((bucket) => {
+		expect(bucket).toMatch(/^[0-9a-z]+:([A-Za-z0-9_-]{10})+$/);
+		return parseInt(bucket.split(':')[0], 36);
+	});
+	expect(hours).toEqual([...new Set(hours)].sort((a, b) => a - b));
+}
+
+test('a memory saved by an earlier version (an array of keys) is still read, and written as the list of hour buckets', async () => {
 	const old = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
 	const body = withdrawalPayload('withdrawal.completed');
 	expect((await old.deliver({ body })).started).toBe(true);
@@ -129,7 +139,57 @@ test('a memory saved by an earlier version (an array of keys) is still read, and
 	expect((await upgraded.deliver({ body })).started).toBe(false);
 	expect((await upgraded.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
 	expect(keysOf(upgraded.nodeStaticData())).toHaveLength(2);
-	expect(typeof upgraded.nodeStaticData().emittedDeliveries).toBe('string');
+	expectBucketList(upgraded.nodeStaticData().emittedDeliveries);
+});
+
+test('a memory saved as one string of hour buckets (the form before the list) is still read, every hour of it', async () => {
+	const now = Date.now();
+	const earlier = { [DEDUPE_STATIC_KEY]: undefined } as IDataObject;
+	const before = withdrawalPayload('withdrawal.completed');
+	const key = deliveryKey(eventIdentity('withdrawal.completed', before));
+	remember(earlier, ['aaaaaaaaaa', 'bbbbbbbbbb'], now - 5 * 3_600_000);
+	remember(earlier, key, now - 2 * 3_600_000);
+	remember(earlier, 'cccccccccc', now);
+	const oneString = (earlier[DEDUPE_STATIC_KEY] as string[]).join(' ');
+	const h = await TriggerHarness.create({
+		events: ['*'],
+		parameters: WITHOUT_CONFIRMATION,
+		staticData: { 'node:Crypto Settlement Trigger': { emittedDeliveries: oneString } },
+	});
+	expect((await h.deliver({ body: before })).started).toBe(false);
+	expect((await h.deliver({ body: withdrawalPayload('withdrawal.completed') })).started).toBe(true);
+	const stored = h.nodeStaticData().emittedDeliveries;
+	expectBucketList(stored);
+	expect(stored).toHaveLength(3);
+	expect(keysOf(h.nodeStaticData())).toEqual(expect.arrayContaining(['aaaaaaaaaa', 'bbbbbbbbbb', key.slice(0, 10), 'cccccccccc']));
+	expect(keysOf(h.nodeStaticData())).toHaveLength(5);
+});
+
+test('a list holding an hour twice and keys of no hour keeps every key, one bucket per hour', () => {
+	const hour = hourOf(Date.now()).toString(36);
+	const staticData: IDataObject = {
+		[DEDUPE_STATIC_KEY]: [`${hour}:aaaaaaaaaa`, `${hour}:bbbbbbbbbb`, 'cccccccccc-an-older-key'],
+	};
+	for (const key of ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc']) expect(wasEmitted(staticData, key)).toBe(true);
+	remember(staticData, 'dddddddddd', Date.now());
+	expectBucketList(staticData[DEDUPE_STATIC_KEY]);
+	expect(keysOf(staticData).sort()).toEqual(['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd']);
+});
+
+test('an emitted delivery changes only its own hour\'s bucket: the older hours are stored as they were read', () => {
+	const now = Date.now();
+	const staticData: IDataObject = {};
+	for (let back = 24; back >= 1; back--) {
+		remember(staticData, Array.from({ length: 50 }, (_, i) => `${String(back).padStart(2, '0')}${String(i).padStart(8, '0')}`), now - back * 3_600_000);
+	}
+	const read = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+	const older = [...(read[DEDUPE_STATIC_KEY] as string[])];
+	remember(read, 'newkey0001', now);
+	const stored = read[DEDUPE_STATIC_KEY] as string[];
+	expect(stored).toHaveLength(25);
+	expect(stored.slice(0, 24)).toEqual(older);
+	expect(stored[24]).toBe(`${hourOf(now).toString(36)}:newkey0001`);
+	expect(keysOf(read)).toHaveLength(24 * 50 + 1);
 });
 
 test('the memory survives a restart through the workflow static data', async () => {
