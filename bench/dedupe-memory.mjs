@@ -10,9 +10,10 @@
 //
 // Usage: npm run build && node bench/dedupe-memory.mjs [--memory 2000] [--lag 0] [--dist dist]
 
-import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
+import { randomKeys, rememberByHour } from './lib/memory.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
@@ -21,7 +22,6 @@ const DIST = path.resolve(option('dist', 'dist'));
 const BURST = 300;
 /** How many calls later a call's save may land (0: each call saves before the next loads). */
 const LAG = Number(option('lag', 0));
-const HOUR = 3_600_000;
 
 const dedupe = createRequire(import.meta.url)(path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'));
 const { deliveryKey, eventIdentity } = createRequire(import.meta.url)(path.join(DIST, 'nodes/events/identity.js'));
@@ -31,11 +31,10 @@ const keyOf = (id) => deliveryKey(eventIdentity('trade.completed', { id, status:
 const hourly = 'DEDUPE_WINDOW_HOURS' in dedupe;
 
 function prefilled() {
-	const keys = Array.from({ length: MEMORY }, () => crypto.randomBytes(9).toString('base64url'));
+	const keys = randomKeys(MEMORY);
 	const memory = {};
-	if (!hourly) memory[dedupe.DEDUPE_STATIC_KEY] = keys.slice(-dedupe.DEDUPE_CAPACITY).join(' ');
-	const hours = Math.ceil(MEMORY / 1000);
-	for (let h = 0; hourly && h < hours; h++) dedupe.remember(memory, keys.slice(h * 1000, (h + 1) * 1000), Date.now() - (hours - 1 - h) * HOUR);
+	if (hourly) rememberByHour(dedupe.remember, memory, keys, 1000);
+	else memory[dedupe.DEDUPE_STATIC_KEY] = keys.slice(-dedupe.DEDUPE_CAPACITY).join(' ');
 	return JSON.stringify({ node: memory });
 }
 

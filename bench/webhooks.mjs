@@ -17,15 +17,13 @@
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where
 // their time went for each row (from its first delivery to its last execution); --pg-stats prints
 // the statements n8n sent PostgreSQL for each burst; --empty-memory starts the trigger with an empty
-// duplicate memory, --memory N with N deliveries remembered (default 2000; 26000 is a full day at the
-// stated volume), all emitted in the current hour unless --per-hour N spreads them over the hours
+// duplicate memory, --memory N with N deliveries remembered (default 2000; 26000 is full), all emitted in the current hour unless --per-hour N spreads them over the hours
 // before it, N an hour (1000: the volume docs/trigger.md states); --modes regular (or queue,regular) runs the same rows in n8n's regular mode, the main
 // alone running every execution (no Redis, no workers), to compare; --worker-cpus 1 keeps the workers
 // (and the processes they start) on those CPUs (taskset), as when they run on machines of their own,
 // the main, PostgreSQL, Redis, the fake API and the senders free to use every CPU. Needs apt-get (as root) the first time, and about 20 minutes. Not part of `npm test` or CI.
 
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -38,6 +36,7 @@ import { packPackage } from '../tooling/pack.mjs';
 import { ensureQueueModePackages, postgresEnv, queueModeEnv, startPostgres, startRedis } from '../tooling/queue-mode.mjs';
 import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
 import { inclusiveTimes, summarizeProfile } from './lib/cpu-profile.mjs';
+import { randomKeys, rememberByHour } from './lib/memory.mjs';
 import { startWebhookServers } from './lib/webhook-servers.mjs';
 import { benchCredential, benchRows, HAND_BUILT_TABLE, handBuiltCredentials, LEDGER_TABLE, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
 
@@ -65,8 +64,8 @@ const PROFILE = argv.includes('--profile');
 const PG_STATS = argv.includes('--pg-stats');
 /**
  * A busy account's duplicate memory holds many deliveries: the trigger rows start with MEMORY of them
- * (2,000: what was the full memory before it was kept by the hour; DEDUPE_CAPACITY: full, a day at
- * the volume docs/trigger.md states), none with --empty-memory.
+ * (2,000: what was the full memory before it was kept by the hour; DEDUPE_CAPACITY: full; 25,000 at
+ * --per-hour 1000: a day at the volume docs/trigger.md states), none with --empty-memory.
  */
 const MEMORY = argv.includes('--empty-memory') ? 0 : Number(option('memory', 2000));
 /** --per-hour N: the memory's deliveries were emitted N an hour, the newest in the current hour; all in it by default. */
@@ -380,11 +379,7 @@ async function main() {
 		if (MEMORY > 0) {
 			const { remember } = require('../dist/nodes/CryptoSettlementTrigger/dedupe.js');
 			const memory = {};
-			const keys = Array.from({ length: MEMORY }, () => crypto.randomBytes(9).toString('base64url'));
-			const hours = Math.ceil(MEMORY / PER_HOUR);
-			for (let hour = 0; hour < hours; hour++) {
-				remember(memory, keys.slice(hour * PER_HOUR, (hour + 1) * PER_HOUR), Date.now() - (hours - 1 - hour) * 3_600_000);
-			}
+			const hours = rememberByHour(remember, memory, randomKeys(MEMORY), PER_HOUR);
 			const staticData = JSON.stringify({ 'node:Crypto Settlement Trigger': memory });
 			const ids = rows.filter((row) => row.dedupes === 'static data').map((row) => `'${row.workflow.id}'`);
 			if (ids.length) await postgres.sql(`UPDATE workflow_entity SET "staticData" = '${staticData}' WHERE id IN (${ids.join(', ')})`);

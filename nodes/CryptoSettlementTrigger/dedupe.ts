@@ -28,9 +28,9 @@ const HOUR_MS = 3_600_000;
  * several times per call), loads it and saves it whole as JSON with every emitted delivery: at most
  * 26 strings of fixed-width keys without separators is the least it can cost, and a change rewrites
  * only the buckets it touches (the current hour's, and the oldest when the memory is full), not a
- * whole day's text (docs/speed.md, "A day's memory"). Forms written by earlier versions (one string
- * of buckets separated by spaces, a list of keys, or keys separated by spaces) are read, keys of no
- * hour as emitted in the hour they are first read.
+ * whole day's text (docs/speed.md, "A day's memory at 1,000 deliveries an hour"). Forms written by
+ * earlier versions (one string of buckets separated by spaces, a list of keys, or keys separated by
+ * spaces) are read, keys of no hour as emitted in the hour they are first read.
  */
 export interface Bucket {
 	hour: number;
