@@ -11,7 +11,7 @@
 // shared machine.
 //
 // Usage: npm run bench -- --webhooks [--deliveries 300] [--senders 20] [--rounds 3]
-//        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,respondFromWorker,version1,noConfirm,noChecks]
+//        [--rows webhook,trigger,handBuilt,handBuiltAtOnce,respondFromWorker,verifyDelivery,verifyHandOff,version1,noConfirm,noChecks]
 //        [--settings default,lazy] [--modes queue,regular] [--profile] [--pg-stats] [--keep]
 //        [--empty-memory] [--memory 2000] [--per-hour N] [--n8n-env NAME=value] [--worker-cpus 1]
 // --profile writes CPU profiles of n8n's main and of one worker (node --cpu-prof) and prints where
@@ -38,7 +38,7 @@ import { freePort, httpJson, sleep, waitFor } from '../tooling/util.mjs';
 import { inclusiveTimes, summarizeProfile } from './lib/cpu-profile.mjs';
 import { randomKeys, rememberByHour } from './lib/memory.mjs';
 import { startWebhookServers } from './lib/webhook-servers.mjs';
-import { benchCredential, benchRows, HAND_BUILT_TABLE, handBuiltCredentials, LEDGER_TABLE, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
+import { benchCredential, benchRows, HAND_BUILT_TABLE, handBuiltCredentials, LEDGER_TABLE, SUB_WORKFLOW_ID, WEBHOOK_SECRET } from './lib/webhook-workflows.mjs';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
@@ -179,7 +179,14 @@ async function createViaRest(n8n, rows) {
 	const project = (await n8n.rest('GET', '/projects/personal')).id;
 	for (const table of [HAND_BUILT_TABLE, LEDGER_TABLE]) await n8n.rest('POST', `/projects/${project}/data-tables`, table);
 	for (const row of rows) {
-		const saved = await n8n.rest('POST', '/workflows', { ...row.workflow, id: undefined, active: false });
+		let { workflow } = row;
+		if (row.subWorkflow) {
+			// The checking workflow first (published, as the editor does), then the one that hands over to it.
+			const sub = await n8n.rest('POST', '/workflows', { ...row.subWorkflow, id: undefined, active: false });
+			await n8n.rest('POST', `/workflows/${sub.id}/activate`, { versionId: sub.versionId });
+			workflow = JSON.parse(JSON.stringify(workflow).replaceAll(SUB_WORKFLOW_ID, sub.id));
+		}
+		const saved = await n8n.rest('POST', '/workflows', { ...workflow, id: undefined, active: false });
 		await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
 	}
 	log(`created and activated through n8n's REST API: ${rows.map((row) => row.key).join(', ')} (Data Tables ${HAND_BUILT_TABLE.name}, ${LEDGER_TABLE.name})`);

@@ -1,5 +1,5 @@
 // n8n's nodes that bring a delivery back to Webhook Event → Verify Delivery (docs/trigger.md, "n8n's
-// Webhook node and Verify Delivery"), as the bench and the e2e wire them.
+// Webhook node and Verify Delivery"), and those of its hand-off form, as the bench and the e2e wire them.
 
 /** The start of the error text of a delivery whose record is not confirmed yet (nodes/events/webhookNodeDelivery.ts). */
 export const NOT_CONFIRMED_YET = 'The delivery could not be confirmed yet';
@@ -43,5 +43,25 @@ export function verifyRetryNodes(id, waitSeconds = 300) {
 		entry: retryable.name,
 		nodes: [retryable, wait, stop],
 		connections: (verifyName) => ({ [retryable.name]: { main: [link(wait.name), link(stop.name)] }, [wait.name]: { main: [link(verifyName)] } }),
+	};
+}
+
+/**
+ * The pattern's hand-off form (docs/trigger.md, "Bursts under n8n's defaults: hand the delivery
+ * over"): the checks workflow starts with n8n's Execute Workflow Trigger, accepting all data (the
+ * Webhook node's item comes through unchanged) ...
+ */
+export const HANDED_OVER_TRIGGER = { type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, parameters: { inputSource: 'passthrough' } };
+
+/**
+ * ... and the Webhook node's workflow hands each delivery to it with Execute Workflow, waiting for the
+ * checks (the hand-off's execution lasts as long as they do, so a worker shutting down waits for them).
+ */
+export function handOffNode(checksWorkflowId) {
+	return {
+		name: 'Hand to the Checks',
+		type: 'n8n-nodes-base.executeWorkflow',
+		typeVersion: 1.2,
+		parameters: { source: 'database', workflowId: { __rl: true, mode: 'id', value: checksWorkflowId }, mode: 'once', options: { waitForSubWorkflow: true } },
 	};
 }

@@ -1,7 +1,7 @@
 // The webhook bench's workflows: n8n's own Webhook node (POST, respond immediately), this package's
 // trigger, and the trigger's default checks built by hand from n8n's own nodes, each followed by one
 // HTTP Request node posting the delivery id to the sink.
-import { verifyRetryNodes } from '../../tooling/verify-delivery.mjs';
+import { HANDED_OVER_TRIGGER, handOffNode, verifyRetryNodes } from '../../tooling/verify-delivery.mjs';
 
 export const CREDENTIAL = { id: 'csBenchCred00001', name: 'Crypto Settlement Bench' };
 /** Fixture secrets of the bench's throwaway n8n (built at runtime: not real secrets). */
@@ -136,6 +136,33 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 	return workflow(id, `bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`, ...nodes);
 }
 
+function webhookNode(webhookPath, id) {
+	return {
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+		id: `${id}-webhook`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
+	};
+}
+
+/** Stands for the checking workflow's id in the hand-off row until n8n's REST API gives it one. */
+export const SUB_WORKFLOW_ID = '{{subWorkflowId}}';
+
+/**
+ * The same pattern split in two: the Webhook node's workflow only hands the item to a workflow that
+ * checks it (Execute Workflow), so n8n's main builds two nodes for each call instead of ten; the
+ * checking workflow is the pattern's, started by n8n's Execute Workflow Trigger.
+ */
+function verifyHandOffWorkflows(sinkUrl, { path: webhookPath, id }) {
+	const start = { ...HANDED_OVER_TRIGGER, id: `${id}-start`, name: 'When Handed a Delivery' };
+	const checks = verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id: `${id}c`, start });
+	checks.name = 'bench: checks of a handed-over delivery (Verify Delivery → ledger)';
+	const handOff = { ...handOffNode(SUB_WORKFLOW_ID), id: `${id}-hand-off` };
+	return { workflow: workflow(id, 'bench: Webhook node → hand-off to the checks', webhookNode(webhookPath, id), handOff), subWorkflow: checks };
+}
+
 /**
  * The pattern of docs/trigger.md ("n8n's Webhook node and Verify Delivery") for n8n's default
  * settings: n8n's Webhook node answers at once (no Header Auth: n8n would read its credential, with
@@ -145,15 +172,8 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
  * lets the first row of an eventKey through (the credit template's: a copy, even one running at the
  * same time on another worker, stops there).
  */
-function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id }) {
-	const webhook = {
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-		id: `${id}-webhook`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
-	};
+function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhookNode(webhookPath, id) }) {
+	const webhook = start;
 	const verify = {
 		parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' },
 		id: `${id}-verify`,
@@ -286,6 +306,14 @@ export function benchRows(sinkUrl, apiUrl) {
 			viaRest: true,
 			workflow: verifyDeliveryWorkflow(sinkUrl, { path: 'bench-verify-delivery', id: 'csBenchVerify001' }),
 			url: (base) => `${base}/webhook/bench-verify-delivery`,
+		},
+		verifyHandOff: {
+			key: 'verifyHandOff',
+			label: 'Webhook node (answers at once) → Execute Workflow → Verify Delivery → ledger',
+			dedupes: 'data table',
+			viaRest: true,
+			...verifyHandOffWorkflows(sinkUrl, { path: 'bench-verify-hand-off', id: 'csBenchHandOff01' }),
+			url: (base) => `${base}/webhook/bench-verify-hand-off`,
 		},
 		trigger: triggerRow('trigger', 'csBenchTrigger01', 'this trigger, default options (secret, Confirm With API, Ignore Duplicates)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000002', {}),
 		noConfirm: triggerRow('noConfirm', 'csBenchNoConfm01', 'this trigger, Confirm With API off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000003', { confirmWithApi: false }),
