@@ -136,14 +136,15 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 	return workflow(id, `bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`, ...nodes);
 }
 
-function webhookNode(webhookPath, id) {
+/** n8n's Webhook node answering at once (POST); its ids from the workflow's unless given. */
+function webhookNode(webhookPath, id, { nodeId = `${id}-webhook`, webhookId = `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}` } = {}) {
 	return {
 		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-		id: `${id}-webhook`,
+		id: nodeId,
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2.1,
-		webhookId: `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
+		webhookId,
 	};
 }
 
@@ -173,7 +174,6 @@ function verifyHandOffWorkflows(sinkUrl, { path: webhookPath, id }) {
  * same time on another worker, stops there).
  */
 function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhookNode(webhookPath, id) }) {
-	const webhook = start;
 	const verify = {
 		parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' },
 		id: `${id}-verify`,
@@ -222,7 +222,7 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhoo
 		type: 'n8n-nodes-base.if',
 		typeVersion: 2.2,
 	};
-	const built = workflow(id, 'bench: Webhook node → Verify Delivery → ledger', webhook, verify, notSeen, record, first, ours, sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"));
+	const built = workflow(id, 'bench: Webhook node → Verify Delivery → ledger', start, verify, notSeen, record, first, ours, sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"));
 	retry.nodes.forEach((node, i) => (node.position = [220 + i * 220, 200]));
 	built.nodes.push(...retry.nodes);
 	built.connections[verify.name] = { main: [[{ node: notSeen.name, type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
@@ -254,19 +254,12 @@ export function benchRows(sinkUrl, apiUrl) {
 			url: (base) => `${base}/webhook/${webhookId}/webhook`,
 		};
 	};
-	const webhookNode = {
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-		id: 'bench-webhook-node',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000001',
-	};
+	const bareWebhook = webhookNode(webhookPath, 'bench', { nodeId: 'bench-webhook-node', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000001' });
 	return {
 		webhook: {
 			key: 'webhook',
 			label: 'n8n Webhook node (POST, respond immediately)',
-			workflow: workflow('csBenchWebhook01', 'bench: n8n Webhook node', webhookNode, sinkNode(sinkUrl, '$json.body.id')),
+			workflow: workflow('csBenchWebhook01', 'bench: n8n Webhook node', bareWebhook, sinkNode(sinkUrl, '$json.body.id')),
 			url: (base) => `${base}/webhook/${webhookPath}`,
 		},
 		// The floor of every workflow that answers from a worker (Respond to Webhook after its checks): the
@@ -277,7 +270,7 @@ export function benchRows(sinkUrl, apiUrl) {
 			workflow: workflow(
 				'csBenchRespond01',
 				'bench: n8n Webhook node answered from the execution',
-				{ ...webhookNode, parameters: { ...webhookNode.parameters, path: 'bench-respond-from-worker', responseMode: 'responseNode' }, id: 'bench-respond-webhook', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006' },
+				{ ...bareWebhook, parameters: { ...bareWebhook.parameters, path: 'bench-respond-from-worker', responseMode: 'responseNode' }, id: 'bench-respond-webhook', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006' },
 				respondNode('bench-respond'),
 				sinkNode(sinkUrl, "$('Webhook').item.json.body.id"),
 			),
