@@ -37,12 +37,6 @@ const lane = {
 	setupFiles: ['<rootDir>/test/setup/quiet-logs.js'],
 	// Tests load the built package: a run after an edit builds first (see the file).
 	globalSetup: '<rootDir>/test/setup/fresh-build.js',
-	// Each HTTP request made after nock is loaded leaves two parsers that Node never frees
-	// (nock 14's @mswjs/interceptors, mswjs/interceptors#779), and with them each test file's
-	// modules: a worker grew to ~1.5 GB over a run, and a worker that large can take longer than the
-	// 500 ms jest gives it to exit on a busy machine ("A worker process has failed to exit
-	// gracefully"). A worker past this size is replaced before its next file.
-	workerIdleMemoryLimit: '700MB',
 };
 
 module.exports = {
@@ -62,5 +56,13 @@ module.exports = {
 	// The lanes are bound by the CPU (each test file loads n8n-core anew): on the 2-core machine a third
 	// worker took 15 to 20% more CPU for the same ten files, and was not reliably faster.
 	maxWorkers: 2,
+	// Each HTTP request made after nock is loaded leaves two parsers that Node never frees
+	// (nock 14's @mswjs/interceptors, mswjs/interceptors#779), and with them each test file's
+	// modules: a worker grew to ~1.5 GB over a run, and a worker that large can take longer than the
+	// 500 ms jest gives it to exit on a busy machine ("A worker process has failed to exit
+	// gracefully"). A worker past this size is replaced before its next file. jest reads this option
+	// at the top level only: set in a project it is accepted and ignored (the workers then grew to
+	// 1.3 GB, and one was force exited at the end of every run).
+	workerIdleMemoryLimit: '700MB',
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
