@@ -269,6 +269,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 	await ledgerCheck({ n8n, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOff: true });
+	await handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line });
 	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
 }
@@ -402,29 +403,8 @@ async function verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOf
 		? { title: 'Webhook node → Execute Workflow → Verify Delivery', table: 'crypto_deposit_ledger_hand_off', credit: '/credit-hand-off', hook: 'e2e-verify-hand-off', label: 'customer-hand-off-1', reference: 'e2e-verify-hand-off', txHash: 'e2everifyhandoff1' }
 		: { title: 'Webhook node → Verify Delivery', table: 'crypto_deposit_ledger_verify', credit: '/credit-verify', hook: 'e2e-verify-delivery', label: 'customer-verify-1', reference: 'e2e-verify-delivery', txHash: 'e2everifydelivery1' };
 	await check(`${variant.title}: answered at once; lookups that fail are tried again after n8n's Wait node; two copies at once and a third later credit once; a wrong secret stops its execution with the error`, async () => {
-		const project = await personalProject(n8n);
-		const columns = LEDGER_COLUMNS.map((name) => ({ name, type: 'string' }));
-		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: variant.table, columns });
-		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
-		copy.name = `e2e: ${variant.title}: ${copy.name}`.slice(0, 128); // n8n's longest name
-		delete copy.id;
-		setting(copy, 'ledgerTableId', table.id);
-		setting(copy, 'creditUrl', `${collector.url}${variant.credit}`);
+		const { project, table, saved } = await saveVerifyDeliveryCopy({ n8n, collector, variant, handOff });
 		const hook = variant.hook;
-		const trigger = copy.nodes.find((node) => node.name === 'On a Completed Deposit');
-		standIn(copy, 'On a Completed Deposit', handOff ? HANDED_OVER_TRIGGER : webhookTrigger(hook));
-		const retry = verifyRetryNodes('e2e-verify', 2);
-		retry.nodes.forEach((node, i) => (node.position = [trigger.position[0] + 220 * (i + 1), trigger.position[1] + 220]));
-		copy.nodes.push(
-			{ id: uuid('verify-node'), name: 'Verify Delivery', type: 'n8n-nodes-crypto-settlement.cryptoSettlement', typeVersion: 1, position: [trigger.position[0] + 220, trigger.position[1]], parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' }, credentials: trigger.credentials, onError: 'continueErrorOutput' },
-			...retry.nodes,
-		);
-		copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
-		delete copy.connections['Or Poll for Deposits'];
-		copy.connections['On a Completed Deposit'] = { main: [[{ node: 'Verify Delivery', type: 'main', index: 0 }]] };
-		copy.connections['Verify Delivery'] = { main: [[{ node: 'Settings', type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
-		Object.assign(copy.connections, retry.connections('Verify Delivery'));
-		const saved = await n8n.rest('POST', '/workflows', { ...copy, active: false });
 		if (handOff) {
 			// n8n 2.x runs a sub-workflow's published version: the checks are published first (n8n 1.x runs
 			// the saved one, and has nothing to activate in a workflow only another one starts).
@@ -478,6 +458,128 @@ async function verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOf
 			return `trade ${trade.id}: 4 deliveries answered 200 at once; 2 lookups failed and were tried again after the Wait node; credited once to ${label} (eventKey ${credited[0].body.eventKey}); the wrong secret's execution stopped with the error, no lookup`;
 		} finally {
 			sandbox.setFaults({});
+			sandbox.setWebhook(previous ?? null, WEBHOOK_SECRET);
+		}
+	});
+}
+
+/**
+ * The credit template as docs/trigger.md wires Verify Delivery into it, saved (not published) with a
+ * Data Table of its own: its trigger replaced by n8n's Webhook node on `variant.hook`, or, with
+ * `handOff`, by n8n's Execute Workflow Trigger; Verify Delivery's error output through the IF and
+ * n8n's Wait node of the docs back into it.
+ */
+async function saveVerifyDeliveryCopy({ n8n, collector, variant, handOff }) {
+	const project = await personalProject(n8n);
+	const columns = LEDGER_COLUMNS.map((name) => ({ name, type: 'string' }));
+	const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: variant.table, columns });
+	const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
+	copy.name = `e2e: ${variant.title}: ${copy.name}`.slice(0, 128); // n8n's longest name
+	delete copy.id;
+	setting(copy, 'ledgerTableId', table.id);
+	setting(copy, 'creditUrl', `${collector.url}${variant.credit}`);
+	const trigger = copy.nodes.find((node) => node.name === 'On a Completed Deposit');
+	standIn(copy, 'On a Completed Deposit', handOff ? HANDED_OVER_TRIGGER : webhookTrigger(variant.hook));
+	const retry = verifyRetryNodes('e2e-verify', 2);
+	retry.nodes.forEach((node, i) => (node.position = [trigger.position[0] + 220 * (i + 1), trigger.position[1] + 220]));
+	copy.nodes.push(
+		{ id: uuid('verify-node'), name: 'Verify Delivery', type: 'n8n-nodes-crypto-settlement.cryptoSettlement', typeVersion: 1, position: [trigger.position[0] + 220, trigger.position[1]], parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' }, credentials: trigger.credentials, onError: 'continueErrorOutput' },
+		...retry.nodes,
+	);
+	copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
+	delete copy.connections['Or Poll for Deposits'];
+	copy.connections['On a Completed Deposit'] = { main: [[{ node: 'Verify Delivery', type: 'main', index: 0 }]] };
+	copy.connections['Verify Delivery'] = { main: [[{ node: 'Settings', type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
+	Object.assign(copy.connections, retry.connections('Verify Delivery'));
+	const saved = await n8n.rest('POST', '/workflows', { ...copy, active: false });
+	return { project, table, saved };
+}
+
+/**
+ * docs/trigger.md, "Bursts under n8n's defaults: hand the delivery over": n8n 2.41 refuses to publish
+ * the Webhook node's workflow before the checks, but lets an operator unpublish the checks later.
+ * A delivery is then answered 200 and its hand-off fails with n8n's error, nothing credited; once the
+ * checks are published again, the failed execution retried from n8n's executions list credits it once,
+ * and the same delivery sent again stops at the ledger. n8n 2.x only: n8n 1.x runs a sub-workflow's
+ * saved version, published or not.
+ */
+/** n8n 2.41's error for a sub-workflow that is not published. */
+const NOT_PUBLISHED = /is not active and cannot be executed/;
+
+async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line }) {
+	const title = 'Webhook node → Execute Workflow: n8n refuses to publish it before the checks; the checks unpublished later: answered 200, the hand-off fails with n8n\'s error and credits nothing; the checks published again, the failed execution retried from the executions list credits once; the delivery sent again stops at the ledger';
+	if (line === '1') return skip(title, 'n8n 1.x runs a sub-workflow whether it is published or not');
+	await check(title, async () => {
+		const variant = { title: 'checks published late', table: 'crypto_deposit_ledger_late', credit: '/credit-late', hook: 'e2e-hand-off-late', label: 'customer-late-1', reference: 'e2e-hand-off-late', txHash: 'e2ehandofflate1' };
+		const { project, table, saved } = await saveVerifyDeliveryCopy({ n8n, collector, variant, handOff: true });
+		const handing = await n8n.rest('POST', '/workflows', handOffWorkflow(variant.hook, saved.id));
+		const early = await n8n.restResponse('POST', `/workflows/${handing.id}/activate`, { versionId: handing.versionId });
+		assert(early.status === 400 && /which is not published/.test(early.text), `publishing the hand-off before the checks: ${early.status} ${early.text.slice(0, 300)}`);
+		await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+		await n8n.rest('POST', `/workflows/${handing.id}/activate`, { versionId: handing.versionId });
+		const url = `${n8n.baseUrl}/webhook/${variant.hook}`;
+		await waitFor(async () => (await httpJson('POST', url, { body: { event: 'probe' } })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the hand-off's webhook ${url}` });
+		const finished = async (id) => (await n8n.executions(id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+		// n8n 2.41 publishes and unpublishes through an outbox, drained just after the REST call answers:
+		// what a hand-off meets is seen by a probe (no secret) through it, whose execution fails with
+		// n8n's error while the checks are unpublished and with Verify Delivery's once they run.
+		const probes = new Set();
+		const probe = async () => {
+			const known = new Set((await n8n.executions(handing.id)).map((e) => e.id));
+			await httpJson('POST', url, { body: { event: 'probe' } });
+			const [run] = await waitFor(async () => {
+				const fresh = (await finished(handing.id)).filter((e) => !known.has(e.id));
+				return fresh.length ? fresh : undefined;
+			}, { timeoutMs: 30000, intervalMs: 500, what: 'the probe ran' });
+			probes.add(run.id);
+			return NOT_PUBLISHED.test(JSON.stringify(await n8n.rest('GET', `/executions/${run.id}`))) ? 'unpublished' : 'published';
+		};
+		const checksAre = (state) => waitFor(async () => (await probe()) === state || undefined, { timeoutMs: 60000, intervalMs: 500, what: `n8n to run the hand-off with the checks ${state}` });
+		await checksAre('published');
+		const previous = sandbox.webhookUrl;
+		try {
+			sandbox.setWebhook(`${collector.url}/deliveries`, WEBHOOK_SECRET);
+			const wallet = await sandboxApi(sandbox, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: variant.label });
+			const before = smtp.messages.length;
+			const trade = await sandboxApi(sandbox, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 27, cryptoReceived: '225.0', reference: variant.reference, txHash: variant.txHash });
+			const delivery = await waitFor(() => collector.on('/deliveries').find((hit) => hit.body?.event === 'trade.completed' && hit.body?.id === trade.id), { timeoutMs: 30000, what: 'the trade.completed delivery' });
+			const send = () => httpJson('POST', url, { body: delivery.body, headers: { 'x-webhook-secret': delivery.headers['x-webhook-secret'] } });
+			const credited = () => collector.on(variant.credit).filter((hit) => hit.body?.tradeId === trade.id);
+			const lookups = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === `/v1/trades/transactions/${trade.id}`);
+			const ledger = async () => ((await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`))?.data ?? []).filter((row) => row.tradeId === trade.id);
+
+			await n8n.rest('POST', `/workflows/${saved.id}/deactivate`, {});
+			await checksAre('unpublished');
+			const earlier = new Set((await n8n.executions(handing.id)).map((e) => e.id));
+			const handOffs = async () => (await finished(handing.id)).filter((e) => !earlier.has(e.id) && !probes.has(e.id));
+			const first = await send();
+			assert(first.status === 200, `the delivery was answered ${first.status}`);
+			const [failed] = await waitFor(async () => ((await handOffs()).length ? await handOffs() : undefined), { timeoutMs: 60000, intervalMs: 1000, what: 'the hand-off ran' });
+			const stored = await n8n.rest('GET', `/executions/${failed.id}`);
+			assert(failed.status === 'error' && NOT_PUBLISHED.test(JSON.stringify(stored)), `the hand-off to unpublished checks: ${failed.status}, ${JSON.stringify(stored).slice(0, 400)}`);
+			assert(credited().length === 0 && lookups().length === 0 && (await ledger()).length === 0, `nothing checked or credited while the checks were unpublished: ${credited().length} credited, ${lookups().length} lookups`);
+
+			await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+			await checksAre('published');
+			// n8n answers the retry once the retried execution has ended.
+			const retried = await n8n.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const retriedRun = retried?.id ? await n8n.rest('GET', `/executions/${retried.id}`) : undefined;
+			assert(retried?.status === 'success', `the retried hand-off: ${JSON.stringify(retried)?.slice(0, 300)}; ${JSON.stringify(retriedRun)?.slice(0, 1200)}; checks ${JSON.stringify((await finished(saved.id)).map((e) => [e.id, e.status, e.mode]))}`);
+			await waitFor(() => credited().length >= 1 || undefined, { timeoutMs: 30000, what: 'the retried delivery credited' });
+
+			const again = await send();
+			assert(again.status === 200, `the delivery sent again was answered ${again.status}`);
+			await waitFor(async () => (await handOffs()).filter((e) => e.status === 'success').length >= 2, { timeoutMs: 60000, intervalMs: 1000, what: 'the second hand-off finished' });
+			await sleep(1500);
+			const rows = await ledger();
+			const emails = smtp.messages.slice(before).filter((m) => /Deposit credited/.test(m.subject));
+			const detail = `hand-offs ${JSON.stringify((await handOffs()).map((e) => [e.id, e.status, e.mode]))}, ${lookups().length} lookups, ledger ${JSON.stringify(rows)}`;
+			assert(credited().length === 1 && credited()[0].body.customer === variant.label, `credited ${credited().length} times: ${detail}`);
+			assert(emails.length === 1, `notifications: ${JSON.stringify(emails.map((m) => m.subject))}`);
+			assert(rows.length === 1 && rows[0].outcome === 'credited' && rows[0].eventKey === credited()[0].body.eventKey, `ledger: ${detail}`);
+			assert(lookups().length === 2, `one lookup by the retried checks and one by the copy the ledger stopped: ${detail}`);
+			return `publishing the hand-off first refused (${early.status}); trade ${trade.id}: answered 200; the hand-off failed (checks unpublished) and credited nothing; published again, the failed execution retried credited it once (eventKey ${credited()[0].body.eventKey}); sent again, stopped at the ledger`;
+		} finally {
 			sandbox.setWebhook(previous ?? null, WEBHOOK_SECRET);
 		}
 	});
