@@ -61,8 +61,7 @@ module.exports = {
 	// modules: a worker grew to ~1.5 GB over a run, and a worker that large can take longer than the
 	// 500 ms jest gives it to exit on a busy machine ("A worker process has failed to exit
 	// gracefully"). A worker past this size is replaced before its next file. jest reads this option
-	// at the top level only: set in a project it is accepted and ignored (the workers then grew to
-	// 1.3 GB, and one was force exited at the end of every run).
+	// at the top level only (set in a project, it was accepted and ignored).
 	workerIdleMemoryLimit: '700MB',
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
