@@ -335,6 +335,11 @@ export class N8n {
 		return data?.results ?? data ?? [];
 	}
 
+	/** Executions of a workflow that have ended (not new, running or waiting), newest first. */
+	async endedExecutions(workflowId) {
+		return (await this.executions(workflowId)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+	}
+
 	/** Cookie header value of the logged-in session, for the browser. */
 	cookies() {
 		return [...this.jar].map(([name, value]) => ({ name, value }));

@@ -417,7 +417,7 @@ async function verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOf
 		const url = `${n8n.baseUrl}/webhook/${hook}`;
 		// Registered once it answers (a probe without the secret runs once and stops with the error).
 		await waitFor(async () => (await httpJson('POST', url, { body: { event: 'probe' } })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the copy's webhook ${url}` });
-		const finishedRuns = async () => (await n8n.executions(saved.id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+		const finishedRuns = () => n8n.endedExecutions(saved.id);
 		const probes = new Set((await waitFor(async () => ((await finishedRuns()).length ? await finishedRuns() : undefined), { timeoutMs: 30000, what: 'the probe ran' })).map((e) => e.id));
 		const previous = sandbox.webhookUrl;
 		try {
@@ -519,7 +519,6 @@ async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line }) {
 		await n8n.rest('POST', `/workflows/${handing.id}/activate`, { versionId: handing.versionId });
 		const url = `${n8n.baseUrl}/webhook/${variant.hook}`;
 		await waitFor(async () => (await httpJson('POST', url, { body: { event: 'probe' } })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the hand-off's webhook ${url}` });
-		const finished = async (id) => (await n8n.executions(id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
 		// n8n 2.41 publishes and unpublishes through an outbox, drained just after the REST call answers:
 		// what a hand-off meets is seen by a probe (no secret) through it, whose execution fails with
 		// n8n's error while the checks are unpublished and with Verify Delivery's once they run.
@@ -528,7 +527,7 @@ async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line }) {
 			const known = new Set((await n8n.executions(handing.id)).map((e) => e.id));
 			await httpJson('POST', url, { body: { event: 'probe' } });
 			const [run] = await waitFor(async () => {
-				const fresh = (await finished(handing.id)).filter((e) => !known.has(e.id));
+				const fresh = (await n8n.endedExecutions(handing.id)).filter((e) => !known.has(e.id));
 				return fresh.length ? fresh : undefined;
 			}, { timeoutMs: 30000, intervalMs: 500, what: 'the probe ran' });
 			probes.add(run.id);
@@ -551,7 +550,7 @@ async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line }) {
 			await n8n.rest('POST', `/workflows/${saved.id}/deactivate`, {});
 			await checksAre('unpublished');
 			const earlier = new Set((await n8n.executions(handing.id)).map((e) => e.id));
-			const handOffs = async () => (await finished(handing.id)).filter((e) => !earlier.has(e.id) && !probes.has(e.id));
+			const handOffs = async () => (await n8n.endedExecutions(handing.id)).filter((e) => !earlier.has(e.id) && !probes.has(e.id));
 			const first = await send();
 			assert(first.status === 200, `the delivery was answered ${first.status}`);
 			const [failed] = await waitFor(async () => ((await handOffs()).length ? await handOffs() : undefined), { timeoutMs: 60000, intervalMs: 1000, what: 'the hand-off ran' });
@@ -564,7 +563,7 @@ async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line }) {
 			// n8n answers the retry once the retried execution has ended.
 			const retried = await n8n.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
 			const retriedRun = retried?.id ? await n8n.rest('GET', `/executions/${retried.id}`) : undefined;
-			assert(retried?.status === 'success', `the retried hand-off: ${JSON.stringify(retried)?.slice(0, 300)}; ${JSON.stringify(retriedRun)?.slice(0, 1200)}; checks ${JSON.stringify((await finished(saved.id)).map((e) => [e.id, e.status, e.mode]))}`);
+			assert(retried?.status === 'success', `the retried hand-off: ${JSON.stringify(retried)?.slice(0, 300)}; ${JSON.stringify(retriedRun)?.slice(0, 1200)}; checks ${JSON.stringify((await n8n.endedExecutions(saved.id)).map((e) => [e.id, e.status, e.mode]))}`);
 			await waitFor(() => credited().length >= 1 || undefined, { timeoutMs: 30000, what: 'the retried delivery credited' });
 
 			const again = await send();
@@ -634,7 +633,7 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 			collector.failNext('/credit', 1);
 			const answers = await Promise.all([send(), send()]);
 			assert(answers.every((res) => res.status === 200), `the two deliveries were answered ${answers.map((res) => res.status).join(', ')}`);
-			const runs = async () => (await n8n.executions(saved.id)).filter((e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting');
+			const runs = () => n8n.endedExecutions(saved.id);
 			await waitFor(async () => (await runs()).length >= 2, { timeoutMs: 60000, what: 'both executions finished' });
 			// then twice later, through the service's own resend (sequential): the first retries the failed
 			// credit if the run that lost the race did not already, the second stops at the ledger
@@ -697,7 +696,7 @@ async function publishCopy(n8n, copy, trigger, line) {
 		await waitFor(async () => (res = await httpJson('POST', url, { body: {} })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the copy's webhook ${url}` });
 		assert(res.status === 200, `${url} answered ${res.status}: ${res.text.slice(0, 200)}`);
 	};
-	const done = async () => (await n8n.executions(saved.id)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+	const done = () => n8n.endedExecutions(saved.id);
 	const finished = async (count) => {
 		const runs = await waitFor(async () => ((await done()).length >= count ? await done() : undefined), { timeoutMs: 90000, what: `${count} finished execution(s) of ${copy.name}` });
 		const failed = runs.filter((e) => e.status !== 'success');
