@@ -201,19 +201,27 @@ class OneWalk<T> {
 		// a slow page holds up no more than its own place (docs/architecture.md, "Reading a list").
 		const asked = new Map<number, Promise<HeldPage<T>>>();
 		let next = page + 1;
-		while (more) {
-			if (page - start + 1 >= spec.maxPages) {
-				if (spec.pastBudget === 'pause') break;
-				throw spec.fail({ kind: 'budget', maxPages: spec.maxPages, size: spec.size });
+		let failed = true;
+		try {
+			while (more) {
+				if (page - start + 1 >= spec.maxPages) {
+					if (spec.pastBudget === 'pause') break;
+					throw spec.fail({ kind: 'budget', maxPages: spec.maxPages, size: spec.size });
+				}
+				const known = pagesOf(latest);
+				const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
+				const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
+				for (; next <= last; next++) asked.set(next, this.ask(next));
+				const each = await (asked.get(page + 1) as Promise<HeldPage<T>>);
+				asked.delete(++page);
+				latest = each.response;
+				more = this.add(page, each);
 			}
-			const known = pagesOf(latest);
-			const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
-			const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
-			for (; next <= last; next++) asked.set(next, this.ask(next));
-			const each = await (asked.get(page + 1) as Promise<HeldPage<T>>);
-			asked.delete(++page);
-			latest = each.response;
-			more = this.add(page, each);
+			failed = false;
+		} finally {
+			// The pages asked ahead end (with their retries) before the walk fails: no request of the
+			// node outlives its run, nor reaches the service while the next item or run reads it.
+			if (failed) await Promise.allSettled(asked.values());
 		}
 		// Pages asked with those before them, after one of them ended the list (or the walk had enough).
 		for (const [, each] of [...asked].sort(([a], [b]) => a - b)) this.afterEnd(await each);
@@ -268,6 +276,27 @@ export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall,
 		if (walk >= walks) throw spec.fail({ kind: 'moving', walks, seen: read.records.length, counts: read.counts });
 		before = read;
 	}
+}
+
+/**
+ * Reads made at once (a statement's lists), as `Promise.all` gives them, except that a failure is
+ * thrown once every read has ended: the other lists are not left walking after the node failed.
+ * The failure thrown is the first in time, as `Promise.all`'s.
+ */
+export async function allRead<T extends readonly unknown[] | []>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+	let failed: { error: unknown } | undefined;
+	const values = await Promise.all(
+		reads.map(async (read) => {
+			try {
+				return await read;
+			} catch (error) {
+				failed ??= { error };
+				return undefined;
+			}
+		}),
+	);
+	if (failed) throw failed.error;
+	return values as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
 const sameKeys = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((key) => b.has(key));

@@ -4,7 +4,7 @@ import { isSuccess, serviceError } from '../../service/apiErrors';
 import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
-import { movingWords, walkList, type WalkProblem } from '../engine/walk';
+import { allRead, movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
 import { KeptRecords, RecordColumns } from './kept';
 import { LINE_FIELDS } from './lines';
@@ -124,7 +124,7 @@ async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise
 
 /** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
 export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
-	const [trades, withdrawals, wallets] = await Promise.all([
+	const [trades, withdrawals, wallets] = await allRead([
 		readList(ctx, http, 'transactions'),
 		readList(ctx, http, 'withdrawals'),
 		readList(ctx, http, 'wallets'),
@@ -140,7 +140,7 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
 	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
-	const [trades, withdrawals, wallets, assets] = await Promise.all([
+	const [trades, withdrawals, wallets, assets] = await allRead([
 		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
 		readList(ctx, http, 'withdrawals', since, (record) => columns.withdrawals.keep(record)),
 		readList(ctx, http, 'wallets'),

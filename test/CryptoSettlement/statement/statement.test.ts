@@ -3,11 +3,11 @@
  * and, for odd lists, a local HTTP service. Expected lines and totals are derived here from the fake
  * API's records with the test's own sums, never with the node's code.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi, type SeededDay } from '../../../fake-api/src/server';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow } from '../../helpers';
 import { NODE, RETRY_ON_FAIL, runNode, shortBackoff } from '../../helpers/node';
-import { localService, type Seen } from '../../helpers/local-service';
+import { localService, type Reply, type Seen } from '../../helpers/local-service';
 
 const DAY = '2026-03-10';
 const inDay = (record: { createdAt: string }, day = DAY) => record.createdAt.startsWith(day);
@@ -345,6 +345,50 @@ describe('Statement → Get against odd lists', () => {
 			expect(result.error?.message).toMatch(/page 2 of the withdrawals list \(GET \/payments\/withdrawals\?page=2&size=100\) failed after its retries/);
 			// Retried before giving up.
 			expect(local.requests.filter((r) => r.path === '/v1/payments/withdrawals' && r.query.get('page') === '2').length).toBeGreaterThan(1);
+		} finally {
+			await local.close();
+		}
+	});
+
+	it('a list that fails leaves no read running once the node has failed: not the other lists, not the pages asked ahead', async () => {
+		// Held pages are answered when the run has ended (the defect: the node failed while they were
+		// still being read) or, when the node waits for them as it should, after a second.
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		let unanswered = 0;
+		const hold = async (reply: Reply): Promise<Reply> => {
+			unanswered++;
+			await held;
+			unanswered--;
+			return reply;
+		};
+		const local = await localService((seen) => {
+			const n = Number(seen.query.get('page'));
+			if (seen.path === '/v1/trades/transactions') return n === 1 ? page([trade(1, 10)], 1, 2, 2) : hold(page([trade(2, 20)], 2, 2, 2));
+			if (seen.path === '/v1/payments/withdrawals') {
+				if (n === 1) return page([withdrawal(1)], 1, 3, 3);
+				return n === 2 ? { status: 403, body: { success: false, message: 'forbidden' } } : hold(page([withdrawal(3)], 3, 3, 3));
+			}
+			if (seen.path === '/v1/trades/wallets') return page([{ id: 'w1', label: 'alice', address: 'addr-1' }], 1, 1);
+			return { status: 404, body: { success: false, message: 'not found' } };
+		});
+		try {
+			let unansweredAtTheEnd = -1;
+			const run = runNode(
+				{ resource: 'statement', operation: 'get', day: DAY, output: 'summary' },
+				{ credentials: { appId: 'app-odd', appSecret: 'odd-lists-secret', environment: 'sandbox', baseUrl: local.baseUrl } },
+			).then((result) => {
+				unansweredAtTheEnd = unanswered;
+				return result;
+			});
+			await Promise.race([run, sleep(1000)]);
+			release();
+			const result = await run;
+			expect(result.error?.message).toMatch(/page 2 of the withdrawals list \(GET \/payments\/withdrawals\?page=2&size=100\) failed/);
+			// Both held pages were asked (the transactions list's page 2, the withdrawals list's page 3) and answered before the run ended.
+			expect(local.requests.filter((r) => r.query.get('page') === '2' && r.path === '/v1/trades/transactions')).toHaveLength(1);
+			expect(local.requests.filter((r) => r.query.get('page') === '3' && r.path === '/v1/payments/withdrawals')).toHaveLength(1);
+			expect(unansweredAtTheEnd).toBe(0);
 		} finally {
 			await local.close();
 		}
