@@ -12,7 +12,7 @@ import { scalarText } from '../../service/values';
 import { callApi, createAuthenticatedHttpCall, networkCode } from '../../service/transport';
 import type { ApiRequest, ApiResponse } from '../../service/api';
 import { apiError, isSuccess } from '../../service/apiErrors';
-import { walkList } from '../engine/walk';
+import { allRead, walkList } from '../engine/walk';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
 export const SEARCH_PAGE_SIZE = 100;
@@ -107,7 +107,9 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	if (!hasCredential(this)) return needsCredential();
 	const chosen = this.getCurrentNodeParameter('currency') as string | undefined;
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
-	const lists = await Promise.all(
+	// allRead: when one list fails, the other's request (and its retries) ends before the editor is
+	// told, so no request of this call reaches the service after it answered.
+	const lists = await allRead(
 		currencies.map(async (currency) =>
 			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({ bank, currency })),
 		),

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { NodeApiError, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
+import { NodeApiError, sleep, type IDataObject, type INodeListSearchResult, type INodePropertyOptions } from 'n8n-workflow';
 import { loadEditorList, type EditorListRequest } from '../../helpers';
 import { NO_CREDENTIAL, NONE_YET } from '../../../nodes/CryptoSettlement/methods/lookups';
 import { api, CREDENTIALS, expectNoSecrets, fail, ok, recordRequests, runNode, setupNock, shortBackoff } from '../../helpers/node';
@@ -138,6 +138,26 @@ describe('Bank dropdown', () => {
 			{ name: 'Absa Ghana (GHS)', value: 'g1' },
 			{ name: 'Access Bank (NGN)', value: 'n1' },
 		]);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test("one currency's list refused: the error waits for the other list's request, so none outlives the call", async () => {
+		let ghsAnswered = false;
+		const scope = api()
+			.get('/payments/banks')
+			.query({ currency: 'ngn' })
+			.reply(401, fail(401, 'wrong app id and secret combination'))
+			.get('/payments/banks')
+			.query({ currency: 'ghs' })
+			// Answered a moment after the NGN list was refused: the call must not have ended by then.
+			.reply(async () => {
+				await sleep(300);
+				ghsAnswered = true;
+				return [200, ok([{ id: 'g1', name: 'Absa Ghana' }])];
+			});
+		const { error } = await failure(ask('getBanks', { resource: 'bankAccount', operation: 'create' }));
+		expect(error.message).toBe('Could not load the list: wrong app id and secret combination (HTTP 401)');
+		expect(ghsAnswered).toBe(true);
 		expect(scope.isDone()).toBe(true);
 	});
 
