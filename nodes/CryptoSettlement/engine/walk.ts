@@ -279,10 +279,9 @@ export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall,
 }
 
 /**
- * Reads made at once (a statement's lists, the editor's NGN and GHS bank lists), as `Promise.all`
- * gives them, except that a failure is thrown once every read has ended: the other reads are not
- * left running after the node or the editor's call failed. The failure thrown is the first in time,
- * as `Promise.all`'s.
+ * Reads made at once, as `Promise.all` gives them, except that a failure is thrown once every read
+ * has ended: no read is left running after its caller failed. The failure thrown is the first in
+ * time, as `Promise.all`'s.
  */
 export async function allRead<T extends readonly unknown[] | []>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
 	let failed: { error: unknown } | undefined;

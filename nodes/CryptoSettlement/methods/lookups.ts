@@ -107,8 +107,6 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	if (!hasCredential(this)) return needsCredential();
 	const chosen = this.getCurrentNodeParameter('currency') as string | undefined;
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
-	// allRead: when one list fails, the other's request (and its retries) ends before the editor is
-	// told, so no request of this call reaches the service after it answered.
 	const lists = await allRead(
 		currencies.map(async (currency) =>
 			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({ bank, currency })),
