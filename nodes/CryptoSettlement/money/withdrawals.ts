@@ -36,8 +36,10 @@ async function findWithdrawal(
 ): Promise<IDataObject | undefined> {
 	const request = lookupRequest(lookupPath, externalId);
 	const response = await callApi(ctx, http, request, 'safe');
-	// Not found; 400 and 422 say the service cannot look this value up, which is not found either.
-	if ([400, 404, 422].includes(response.statusCode)) return undefined;
+	// Only a 404 says the service holds no such withdrawal. A 400 or 422 says it could not look this
+	// External ID up: that proves nothing, so it is an error like any other (docs/usage.md, "Never
+	// paid twice"), and the withdrawal is not sent.
+	if (response.statusCode === 404) return undefined;
 	if (response.statusCode >= 300 || !response.json || response.body.success === false) {
 		throw serviceError(ctx, request, response);
 	}

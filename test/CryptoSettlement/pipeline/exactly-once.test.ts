@@ -281,15 +281,31 @@ describe('5. lookup answers are checked', () => {
 		expect(result.error?.message).toBe('insufficient balance (HTTP 400)');
 	});
 
-	test('a 409 whose lookup fails keeps the 409 message and says the check failed', async () => {
+	// A lookup the service refuses proves nothing about the External ID: taken as "not found", a
+	// service that cannot look such an ID up would switch the check off and pay every re-run again.
+	test.each([
+		[400, 'invalid id'],
+		[422, 'validation errors'],
+	])('a lookup answered %s (%s) is not "not found": nothing is sent, and the error says the check could not be made', async (status, message) => {
+		const { run, posts, server } = await setUp(undefined, (request) => (request.method === 'GET' ? { status, body: refusal(message) } : undefined));
+		const result = await run(crypto(), { items: [{ amount: 5, ref: 'ord-11' }] });
+		expect(result.error?.message).toBe(`Could not check whether External ID ord-11 was already used, so the withdrawal was not sent: ${message} (HTTP ${status})`);
+		expect(server.sent('GET', '/payments/withdrawal/ord-11').length).toBeGreaterThan(0);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test.each([
+		[401, 'session expired'],
+		[422, 'validation errors'],
+	])('a 409 whose lookup is answered %s keeps the 409 message and says the check failed', async (status, message) => {
 		let posted = false;
 		const { run } = await setUp(
 			() => ((posted = true), { status: 409, body: refusal('conflict: already exists') }),
-			(request) => (request.method === 'GET' ? (posted ? { status: 401, body: refusal('session expired') } : { status: 404, body: refusal('nf') }) : undefined),
+			(request) => (request.method === 'GET' ? (posted ? { status, body: refusal(message) } : { status: 404, body: refusal('nf') }) : undefined),
 		);
 		const result = await run(crypto(), { items: [{ amount: 5, ref: 'r-2' }] });
 		expect(result.error?.message).toBe('conflict: already exists (HTTP 409)');
-		expect(result.error?.description).toMatch(/Checking whether External ID r-2 already exists also failed: session expired \(HTTP 401\)/);
+		expect(result.error?.description).toContain(`Checking whether External ID r-2 already exists also failed: ${message} (HTTP ${status})`);
 	});
 });
 
