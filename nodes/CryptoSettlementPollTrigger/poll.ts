@@ -167,7 +167,13 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
 		const changes = [...walk.changes];
 		if (!firstLook && cursor.position) {
-			changes.push(...(await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart)));
+			const followed = await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart);
+			changes.push(...followed.changes);
+			if (followed.unread) {
+				warn(
+					`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, or an answer without the record); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
+				);
+			}
 		}
 		for (const change of changes) {
 			const event = list.toEvent(change.record);

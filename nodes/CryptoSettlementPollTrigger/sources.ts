@@ -99,7 +99,10 @@ function deliveryIdentity(stored: IDataObject): Identity | undefined {
 /**
  * Records not yet final that this poll's pages did not show, looked up one by one (least recently
  * checked first, at most `limit`), each once a tenth of its age has passed since its last check:
- * a status change is emitted however far back the record is in its list.
+ * a status change is emitted however far back the record is in its list. A lookup answered 404, or
+ * with no record the node can read, proves nothing (a lagging replica answers so for a record it
+ * has not caught up with): the record stays followed, checked again on the same schedule, and is
+ * counted in `unread` for the poll's warning.
  */
 export async function followOpen(
 	client: PollClient,
@@ -108,15 +111,16 @@ export async function followOpen(
 	read: Set<string>,
 	limit: number,
 	lastStart: number,
-): Promise<Change[]> {
+): Promise<{ changes: Change[]; unread: number }> {
 	const { lookup } = list.spec;
-	if (!lookup) return [];
+	if (!lookup) return { changes: [], unread: 0 };
 	const now = client.serviceNow();
 	const due = Object.entries(cursor.open)
 		.filter(([id, [at, , checked]]) => !read.has(id) && now - checked >= Math.min(RECHECK_MAX_MS, (now - at) / 10))
 		.sort((a, b) => a[1][2] - b[1][2])
 		.slice(0, limit);
 	const changes: Change[] = [];
+	let unread = 0;
 	for (const [id, [at, kept]] of due) {
 		const record = await client.record(lookup, recordPath(lookup, id), lastStart);
 		if (typeof record === 'string') {
@@ -125,7 +129,8 @@ export async function followOpen(
 		}
 		const identity = record && list.source.identify(record);
 		if (!record || !identity) {
-			delete cursor.open[id];
+			cursor.open[id] = [at, kept, now];
+			unread++;
 			continue;
 		}
 		// A status read before, or a lagging replica's earlier one, changes nothing.
@@ -140,5 +145,5 @@ export async function followOpen(
 		if (list.source.isOpen(identity.status)) cursor.open[id] = [at, next, now];
 		else delete cursor.open[id];
 	}
-	return changes;
+	return { changes, unread };
 }

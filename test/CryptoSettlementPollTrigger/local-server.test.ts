@@ -60,6 +60,33 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 	});
 });
 
+// A lookup that proves nothing (a lagging replica's 404, an answer without the record) must not end
+// the follow: the record's later status change would never be emitted.
+test.each([
+	['answered 404', { status: 404, body: { success: false, message: 'transaction not found', errors: [], meta: {}, data: {} } }],
+	['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }],
+])('a record still followed whose lookup is %s once stays followed: its status change is emitted later, once', async (_name, reply) => {
+	addTrades(120);
+	const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
+	await poller.poll();
+	const [pending] = addTrades(1, 'pending');
+	expect((await poller.poll()).items).toBeNull();
+	const later = addTrades(139);
+	expect(idsOf((await poller.poll()).items)).toEqual(later);
+	local.service.fault = (path) => (path === `/trades/transactions/${pending}` ? reply : undefined);
+	local.service.clock! += minute;
+	local.service.clearRequests();
+	const missed = await poller.poll();
+	expect(missed.items).toBeNull();
+	expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
+	expect(missed.logs.some((log) => log.level === 'warn' && log.message.includes('1 trades not yet final could not be read by id'))).toBe(true);
+	local.service.fault = undefined;
+	local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
+	local.service.clock! += minute;
+	expect(idsOf((await poller.poll()).items)).toEqual([pending]);
+	expect((await poller.poll()).items).toBeNull();
+});
+
 test('a poll that fails half way emits nothing and does not move; the next poll emits everything once', async () => {
 	addTrades(5);
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
