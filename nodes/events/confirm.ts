@@ -70,9 +70,10 @@ export type Confirmation =
 	/** The record is ahead of or contradicts the event: dropped (the trigger: 200, no execution; Verify Delivery: no item). */
 	| { outcome: 'rejected'; reason: string }
 	/**
-	 * Not confirmable yet: the record is missing or behind the event, or the API could not answer
-	 * (network, redirect, 401/403, 429, 5xx). The trigger answers 503 so the service retries; Verify
-	 * Delivery fails the item, for the workflow to try again after a wait.
+	 * Not confirmable yet: the record is missing, behind the event or at a status its life cycle does
+	 * not place, or the API could not answer (network, redirect, 401/403, 429, 5xx). The trigger
+	 * answers 503 so the service retries; Verify Delivery fails the item, for the workflow to try
+	 * again after a wait.
 	 */
 	| { outcome: 'retry'; reason: string };
 
@@ -87,8 +88,13 @@ const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
 	withdrawal: Object.fromEntries(Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank])),
 };
 
-/** Compares the record's status with the event's: equal, behind (retry), or ahead / contradicting (drop). */
-function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'other' {
+/**
+ * Compares the record's status with the event's: equal, behind (retry), unplaced (retry), or ahead /
+ * contradicting (drop). A status the life cycle does not know cannot be placed before or after the
+ * event's, so it is not read as a contradiction: dropping would lose the event if the record is
+ * merely behind, while the service's retries lose nothing (docs/trigger.md, "Confirm With API").
+ */
+function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'unplaced' | 'other' {
 	if (actual === expected) return 'equal';
 	const ranks = RANKS[kind];
 	const want = ranks[expected];
@@ -96,6 +102,7 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 	if (want === undefined) return 'other';
 	// No status yet, or an earlier one: the API has not caught up with the event.
 	if (actual === '' || (have !== undefined && have < want)) return 'behind';
+	if (have === undefined) return 'unplaced';
 	return 'other';
 }
 
@@ -176,6 +183,12 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 			return {
 				outcome: 'retry',
 				reason: `the ${lookup.kind} still has status "${actual || 'none'}", behind "${lookup.expectedStatus}"`,
+			};
+		}
+		if (comparison === 'unplaced') {
+			return {
+				outcome: 'retry',
+				reason: `the ${lookup.kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${lookup.expectedStatus}" cannot be told`,
 			};
 		}
 		if (comparison === 'other') {

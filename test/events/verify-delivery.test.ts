@@ -259,9 +259,16 @@ describe('what is refused fails the item before any request', () => {
 	});
 });
 
-test('a record that contradicts the event gives no item and no error (as the trigger drops it)', async () => {
-	const server = await service(() => 'failed');
-	const run = await verify(server.baseUrl, [webhookItem(delivery())]);
+test('a record ahead of the event gives no item and no error (as the trigger drops it)', async () => {
+	const server = await service(() => 'completed');
+	const run = await verify(server.baseUrl, [webhookItem(delivery({ event: 'trade.pending', status: 'pending' }))]);
 	expect(run.error).toBeUndefined();
 	expect(run.output(NODE)).toEqual([]);
+});
+
+test('a record with a status outside its life cycle is not a contradiction: the item fails as not confirmed yet, for the error output to try again', async () => {
+	const server = await service(() => 'failed');
+	const run = await verify(server.baseUrl, [webhookItem(delivery())]);
+	expect(run.output(NODE)).toEqual([]);
+	expect(run.error?.message).toBe('The delivery could not be confirmed yet: the trade has status "failed", which is not in its life cycle, so whether it is behind "completed" cannot be told');
 });
