@@ -14,7 +14,7 @@ import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
 import { wordingOf, type ResourceEntry } from '../record/description';
 import { redact, redactError } from '../../service/redact';
-import { isSuccess, serviceError } from '../../service/apiErrors';
+import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
@@ -182,8 +182,15 @@ async function perform(
 			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
 		default: {
 			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
-			const response = await callApi(ctx, http, request, RETRY_OF_KIND[spec.kind]);
+			const policy = RETRY_OF_KIND[spec.kind];
+			const response = await callApi(ctx, http, request, policy);
 			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
+			// A write that must not repeat is done only when the service's envelope says `success: true`,
+			// as a withdrawal is created only then (docs/usage.md, "Never paid twice"): any other 2xx (a
+			// gateway's own JSON) proves nothing, and the item is in doubt, never reported done.
+			if (policy === 'never' && response.body.success !== true) {
+				throw ambiguousError(ctx, request, { kind: 'ambiguous', reason: `HTTP ${response.statusCode} without success: true`, statusCode: response.statusCode }, policy, 1);
+			}
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);

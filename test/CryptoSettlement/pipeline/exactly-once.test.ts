@@ -324,6 +324,23 @@ describe("6. n8n's Retry On Fail never repeats a write that may have taken effec
 		expectNoSecrets(serializeRun(result));
 	});
 
+	// A 2xx that is not the service's envelope with `success: true` (a gateway's `{}`, a proxy's own
+	// JSON) proves nothing: reported as done, the item would say money moved that may not have.
+	test.each(NEVER_REPEATED.flatMap(({ name, sends }) => [
+		{ name, sends, answer: 'JSON without success', body: { message: 'ok', data: {} } },
+		{ name, sends, answer: 'success "true" as text', body: { success: 'true', message: 'ok', data: {} } },
+	]))('$name answered 200 with $answer is sent once, and fails "may or may not"', async ({ name, sends, body }) => {
+		const server = await localService(() => ({ status: 200, body }));
+		current = server;
+		const result = await runWorkflow({
+			workflow: actionWorkflow(parametersOf(name), RETRY_ON_FAIL),
+			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl: server.baseUrl } as never },
+		});
+		expect(server.requests.filter(sends)).toHaveLength(1);
+		expect(result.error?.message).toMatch(/may or may not have taken effect: HTTP 200 without success: true/);
+		expect((result.error as unknown as { context?: IDataObject })?.context?.inDoubt).toBe(true);
+	});
+
 	test('a swap that succeeded is not sent again when another item makes Retry On Fail run the node again', async () => {
 		let swaps = 0;
 		const server = await localService((request) => {
