@@ -26,6 +26,8 @@ const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 export interface Lookup {
 	/** What is looked up, for messages. */
 	kind: 'trade' | 'withdrawal' | 'wallet';
+	/** The delivery's id, which the record read must carry (as `id` or `_id`) when it shows one. */
+	id: string;
 	/** Path relative to the credential's base URL. */
 	path: string;
 	/** Status the record must have (lowercase); undefined = existence is enough. */
@@ -53,13 +55,14 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	if (!SAFE_ID.test(idText)) return 'the delivery id is not a valid record id';
 	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
 	if (event === 'trade.address.created') {
-		return { kind: 'wallet', path: path('wallet') };
+		return { kind: 'wallet', id: idText, path: path('wallet') };
 	}
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
 	if (!match) return `events of kind "${event}" cannot be confirmed with the API`;
 	const kind = match[1] as 'trade' | 'withdrawal';
 	return {
 		kind,
+		id: idText,
 		path: path(kind),
 		expectedStatus: match[2],
 	};
@@ -174,8 +177,16 @@ function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { k
 	return checkRecord(lookup, data as IDataObject, body);
 }
 
-/** The record against the delivery: its status against the event's, a wallet's address against the delivery's. */
+/** The record against the delivery: its id, its status against the event's, a wallet's address against the delivery's. */
 function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Confirmation {
+	// A record that shows an id must be the one asked for: an answer about another record (a cache
+	// or a proxy answering another path) confirms nothing of this one. A wallet may be asked for by
+	// its address (the event's id is the address or the wallet: docs/trigger.md).
+	const ids = lookup.kind === 'wallet' ? [record.id, record._id, record.address] : [record.id, record._id];
+	const shown = ids.map((value) => scalarText(value).trim()).filter((value) => value !== '');
+	if (shown.length > 0 && !shown.includes(lookup.id)) {
+		return { outcome: 'retry', reason: `the API answered for the record ${shown[0]}, not ${lookup.id}` };
+	}
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);

@@ -78,6 +78,32 @@ describe('a record that is missing or behind the event: 503 so the service retri
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
 	});
 
+	// An answer about another record (a cache or a proxy answering the wrong path) confirms nothing
+	// of this one: emitted, the item would carry the other record's id, amount and eventKey.
+	test.each([
+		['trade.completed', 'trades/transactions', { id: '66f1c0ffee0000000000beef', status: 'completed' }],
+		['withdrawal.completed', 'payments/withdrawal', { _id: '66f1c0ffee0000000000beef', status: 'completed' }],
+		['trade.address.created', 'trades/wallets', { id: '66f1c0ffee0000000000beef', address: 'TAddr999' }],
+	])('%s answered with a record of another id → 503, not emitted; emitted once the API answers for this id', async (event, path, other) => {
+		const h = await TriggerHarness.create({ events: ['*'] });
+		const body =
+			event === 'trade.address.created' ? { event, id: '88b3cafe0000000000000999', address: 'TAddr999' } : event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
+		api().get(`/${path}/${body.id}`).reply(...ok(other));
+		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
+		expect(logs.some((l) => l.message.includes(`the API answered for the record 66f1c0ffee0000000000beef, not ${String(body.id)}`))).toBe(true);
+		api().get(`/${path}/${body.id}`).reply(...ok({ ...other, id: body.id, _id: undefined }));
+		const retry = await h.deliver({ body });
+		expect(retry).toMatchObject({ status: 200, started: true });
+		expect(retry.items[0]).toMatchObject({ id: body.id });
+	});
+
+	test('trade.address.created whose id is the address: the wallet read by it confirms it (its address is the id)', async () => {
+		const h = await TriggerHarness.create({ events: ['*'] });
+		const body = { event: 'trade.address.created', id: 'TAddr999', address: 'TAddr999' };
+		api().get(`/trades/wallets/${body.id}`).reply(...ok({ id: '88b3cafe0000000000000999', address: 'TAddr999' }));
+		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
+	});
+
 	test('a wallet not visible yet for trade.address.created → 503', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
 		const body = { event: 'trade.address.created', id: '88b3cafe0000000000000999', address: 'TAddr999' };

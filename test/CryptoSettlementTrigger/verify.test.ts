@@ -199,9 +199,9 @@ describe('deliveryKey', () => {
 
 describe('lookupFor', () => {
 	test('maps events to records and statuses', () => {
-		expect(lookupFor('trade.completed', 'abc')).toEqual({ kind: 'trade', path: '/trades/transactions/abc', expectedStatus: 'completed' });
-		expect(lookupFor('withdrawal.reversed', 'w1')).toEqual({ kind: 'withdrawal', path: '/payments/withdrawal/w1', expectedStatus: 'reversed' });
-		expect(lookupFor('trade.address.created', 'a1')).toEqual({ kind: 'wallet', path: '/trades/wallets/a1' });
+		expect(lookupFor('trade.completed', 'abc')).toEqual({ kind: 'trade', id: 'abc', path: '/trades/transactions/abc', expectedStatus: 'completed' });
+		expect(lookupFor('withdrawal.reversed', 'w1')).toEqual({ kind: 'withdrawal', id: 'w1', path: '/payments/withdrawal/w1', expectedStatus: 'reversed' });
+		expect(lookupFor('trade.address.created', 'a1')).toEqual({ kind: 'wallet', id: 'a1', path: '/trades/wallets/a1' });
 		expect(lookupFor('trade.pending', 12)).toMatchObject({ path: '/trades/transactions/12' });
 	});
 	test.each([[undefined], [''], ['../admin'], ['..'], ['a/b'], ['a b'], [{ id: 1 }], ['x'.repeat(129)]])(

@@ -266,6 +266,14 @@ test('a record ahead of the event gives no item and no error (as the trigger dro
 	expect(run.output(NODE)).toEqual([]);
 });
 
+test('a record of another id confirms nothing: the item fails as not confirmed yet, for the error output to try again', async () => {
+	const server = await service(() => ({ status: 200, body: envelope({ id: '66f1c0ffee0000000000beef', status: 'completed', amountInUSD: 5 }) }));
+	const body = delivery();
+	const run = await verify(server.baseUrl, [webhookItem(body)]);
+	expect(run.output(NODE)).toEqual([]);
+	expect(run.error?.message).toBe(`The delivery could not be confirmed yet: the API answered for the record 66f1c0ffee0000000000beef, not ${String(body.id)}`);
+});
+
 test('a record with a status outside its life cycle is not a contradiction: the item fails as not confirmed yet, for the error output to try again', async () => {
 	const server = await service(() => 'failed');
 	const run = await verify(server.baseUrl, [webhookItem(delivery())]);
