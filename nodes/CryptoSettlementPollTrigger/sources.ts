@@ -100,9 +100,9 @@ function deliveryIdentity(stored: IDataObject): Identity | undefined {
  * Records not yet final that this poll's pages did not show, looked up one by one (least recently
  * checked first, at most `limit`), each once a tenth of its age has passed since its last check:
  * a status change is emitted however far back the record is in its list. A lookup answered 404, or
- * with no record the node can read, proves nothing (a lagging replica answers so for a record it
- * has not caught up with): the record stays followed, checked again on the same schedule, and is
- * counted in `unread` for the poll's warning.
+ * with no record the node can read, or with a record of another id, proves nothing (a lagging
+ * replica answers so for a record it has not caught up with): the record stays followed, checked
+ * again on the same schedule, and is counted in `unread` for the poll's warning.
  */
 export async function followOpen(
 	client: PollClient,
@@ -128,7 +128,8 @@ export async function followOpen(
 			break;
 		}
 		const identity = record && list.source.identify(record);
-		if (!record || !identity) {
+		// A record of another id (a cache or a proxy answering another path) says nothing of this one.
+		if (!record || !identity || (identity.id !== id && scalarText(record._id).trim() !== id)) {
 			cursor.open[id] = [at, kept, now];
 			unread++;
 			continue;

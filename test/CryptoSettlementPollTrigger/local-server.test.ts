@@ -60,11 +60,12 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 	});
 });
 
-// A lookup that proves nothing (a lagging replica's 404, an answer without the record) must not end
-// the follow: the record's later status change would never be emitted.
+// A lookup that proves nothing (a lagging replica's 404, an answer without the record or about another
+// one) must not end the follow, nor emit: the record's own later status change would be lost.
 test.each([
 	['answered 404', { status: 404, body: { success: false, message: 'transaction not found', errors: [], meta: {}, data: {} } }],
 	['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }],
+	['answered with a record of another id', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' } } }],
 ])('a record still followed whose lookup is %s once stays followed: its status change is emitted later, once', async (_name, reply) => {
 	addTrades(120);
 	const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
