@@ -163,7 +163,12 @@ export class EventDirectory {
 		}
 		this.walletReads++;
 		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
-		const label = data && typeof data === 'object' && !Array.isArray(data) ? scalarText((data as IDataObject).label).trim() : '';
+		const wallet = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+		// The label names the customer a deposit is credited to and is kept: a wallet that shows
+		// another id or address (a cache or a proxy answering another path) gives none (Confirm With
+		// API's rule, events/confirm.ts).
+		const shown = wallet ? [wallet.id, wallet._id, wallet.address].map((value) => scalarText(value).trim()).filter((value) => value !== '') : [];
+		const label = wallet && (shown.length === 0 || shown.includes(id)) ? scalarText(wallet.label).trim() : '';
 		if (label === '') {
 			rememberFailure(labelsFailedAt, id, Date.now());
 			return null;

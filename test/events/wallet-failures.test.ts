@@ -54,3 +54,29 @@ test(`an outage of the wallet lookup over ${WALLET_FAILURES_KEPT + 1} wallets: a
 	await deposit(wallets[WALLET_FAILURES_KEPT]);
 	expect(walletAsked.get(wallets[WALLET_FAILURES_KEPT])).toBe(2);
 });
+
+// The label names the customer a deposit is credited to (the credit template's reference), and is
+// kept for the process: an answer about another wallet (a cache or a proxy answering another path)
+// must not become this wallet's label.
+test('a wallet lookup answered with another wallet gives no label (and keeps none); the next minute the right one is read', async () => {
+	let wrong = true;
+	local.service.fault = (path) => {
+		if (path === '/trades/assets') return envelope([{ id: 'a-usdt', symbol: 'USDT' }]);
+		if (path === '/trades/wallets/w-alice') return envelope(wrong ? { id: 'w-bob', label: 'customer-bob' } : { id: 'w-alice', label: 'customer-alice' });
+		return undefined;
+	};
+	const credentials: ICredentialDataDecryptedObject = { ...CREDENTIALS, appId: 'app-wallets-wrong', baseUrl: local.service.url };
+	const h = await TriggerHarness.create({ events: ['*'], credentials });
+	let n = 0;
+	const deposit = async (): Promise<IDataObject> => {
+		const record: IDataObject = { id: `t${String(++n).padStart(6, '0')}`, status: 'completed', asset: 'a-usdt', wallet: 'w-alice', amountReceived: 25, createdAt: new Date(T0).toISOString() };
+		local.service.records.trades.push(record);
+		const delivered = await h.deliver({ body: { event: 'trade.completed', id: record.id, status: 'completed' } });
+		expect(delivered).toMatchObject({ status: 200, started: true });
+		return delivered.items[0];
+	};
+	expect(await deposit()).toMatchObject({ walletLabel: null });
+	wrong = false;
+	jest.setSystemTime(Date.now() + 61_000);
+	expect(await deposit()).toMatchObject({ walletLabel: 'customer-alice' });
+});
