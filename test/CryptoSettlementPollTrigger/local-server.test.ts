@@ -23,6 +23,21 @@ function addTrades(count: number, status = 'completed'): string[] {
 	return ids;
 }
 
+/**
+ * A trade left pending behind 139 newer ones, after the polls that saw it and then only the newer
+ * ones: no page a later poll reads shows it, so it is followed by its own id.
+ */
+async function pendingOutOfPages(): Promise<{ poller: Poller; pending: string }> {
+	addTrades(120);
+	const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
+	await poller.poll();
+	const [pending] = addTrades(1, 'pending');
+	expect((await poller.poll()).items).toBeNull();
+	const later = addTrades(139);
+	expect(idsOf((await poller.poll()).items)).toEqual(later);
+	return { poller, pending };
+}
+
 describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (order) => {
 	test('new records are found, emitted once and oldest first, reading the fewest pages', async () => {
 		local.service.order = order;
@@ -44,13 +59,7 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 
 	test('a status change of an older record still followed is emitted, looked up once no page shows it', async () => {
 		local.service.order = order;
-		addTrades(120);
-		const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
-		await poller.poll();
-		const [pending] = addTrades(1, 'pending');
-		expect((await poller.poll()).items).toBeNull();
-		const later = addTrades(139);
-		expect(idsOf((await poller.poll()).items)).toEqual(later);
+		const { poller, pending } = await pendingOutOfPages();
 		local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
 		local.service.clock! += minute;
 		local.service.clearRequests();
@@ -67,13 +76,7 @@ test.each([
 	['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }],
 	['answered with a record of another id', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' } } }],
 ])('a record still followed whose lookup is %s once stays followed: its status change is emitted later, once', async (_name, reply) => {
-	addTrades(120);
-	const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
-	await poller.poll();
-	const [pending] = addTrades(1, 'pending');
-	expect((await poller.poll()).items).toBeNull();
-	const later = addTrades(139);
-	expect(idsOf((await poller.poll()).items)).toEqual(later);
+	const { poller, pending } = await pendingOutOfPages();
 	local.service.fault = (path) => (path === `/trades/transactions/${pending}` ? reply : undefined);
 	local.service.clock! += minute;
 	local.service.clearRequests();
