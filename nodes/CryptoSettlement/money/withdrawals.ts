@@ -27,7 +27,11 @@ function lookupRequest(lookupPath: string, id: string): ApiRequest {
 	return { method: 'GET', route: lookupPath, url: recordPath(lookupPath, id) };
 }
 
-/** The withdrawal stored under this External ID, or undefined when the service has none. */
+/**
+ * The withdrawal stored under this External ID, or undefined when the service has none (a 404).
+ * Any other answer that is not this External ID's record throws: a record of another External ID
+ * (or none shown), a record without an id or no record at all cannot say whether the ID is taken.
+ */
 async function findWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
@@ -44,11 +48,16 @@ async function findWithdrawal(
 		throw serviceError(ctx, request, response);
 	}
 	const record = response.body.data;
-	// Only a record that carries an id and exactly this External ID is this withdrawal.
-	if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	if (!record || typeof record !== 'object' || Array.isArray(record)) throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
 	const found = record as IDataObject;
-	const id = found.id ?? found._id;
-	if (typeof id !== 'string' || id === '' || found.externalId !== externalId) return undefined;
+	const id = scalarText(found.id ?? found._id).trim();
+	if (id === '') throw new Error('the lookup answered a withdrawal record without an id');
+	// Only a record that shows exactly this External ID is this External ID's (the lookup also finds
+	// a withdrawal by its id: an External ID that is another withdrawal's id finds that one).
+	if (found.externalId !== externalId) {
+		const shows = found.externalId === undefined || found.externalId === null ? 'no External ID' : `the External ID ${JSON.stringify(found.externalId)}`;
+		throw new Error(`the lookup answered withdrawal ${id}, which shows ${shows}`);
+	}
 	return found;
 }
 

@@ -294,6 +294,22 @@ describe('5. lookup answers are checked', () => {
 		expect(posts()).toHaveLength(0);
 	});
 
+	// A 200 that is not this External ID's record cannot say whether the ID is taken either: taken as
+	// "not found", a withdrawal already sent under it (a record that does not echo its External ID,
+	// or a proxy's answer about another) would be paid again.
+	test.each<[string, unknown, string]>([
+		['data null', envelope(null), 'the lookup answered HTTP 200 without a withdrawal record'],
+		['data []', envelope([]), 'the lookup answered HTTP 200 without a withdrawal record'],
+		['a record without an id', envelope({ externalId: 'ord-13', status: 'pending' }), 'the lookup answered a withdrawal record without an id'],
+		['a record that shows no External ID', envelope({ id: 'wd-1', status: 'pending', amount: 5 }), 'the lookup answered withdrawal wd-1, which shows no External ID'],
+		['a record of another External ID', envelope({ id: 'wd-2', externalId: 'ord-99' }), 'the lookup answered withdrawal wd-2, which shows the External ID "ord-99"'],
+	])('a lookup answered 200 with %s sends nothing, saying the check could not be made', async (_name, body, reason) => {
+		const { run, posts } = await setUp(undefined, (request) => (request.method === 'GET' ? { status: 200, body } : undefined));
+		const result = await run(crypto(), { items: [{ amount: 5, ref: 'ord-13' }] });
+		expect(result.error?.message).toBe(`Could not check whether External ID ord-13 was already used, so the withdrawal was not sent: ${reason}`);
+		expect(posts()).toHaveLength(0);
+	});
+
 	test.each([
 		[401, 'session expired'],
 		[422, 'validation errors'],
