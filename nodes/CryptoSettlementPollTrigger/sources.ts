@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../service/transport';
 import { LIFECYCLES, statusOf } from '../service/catalog';
-import { scalarText } from '../service/values';
+import { idsShown, scalarText } from '../service/values';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
@@ -128,8 +128,7 @@ export async function followOpen(
 			break;
 		}
 		const identity = record && list.source.identify(record);
-		// A record of another id (a cache or a proxy answering another path) says nothing of this one.
-		if (!record || !identity || (identity.id !== id && scalarText(record._id).trim() !== id)) {
+		if (!record || !identity || !idsShown(record).includes(id)) {
 			cursor.open[id] = [at, kept, now];
 			unread++;
 			continue;

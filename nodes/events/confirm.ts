@@ -4,7 +4,7 @@ import { exchange, fullResponseOptions, recordPath, toApiResponse } from '../ser
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
 import { LIFECYCLES } from '../service/catalog';
-import { scalarText } from '../service/values';
+import { idsShown, scalarText } from '../service/values';
 import { confirmedFields } from './item';
 
 const authentication = new CryptoSettlementApi();
@@ -179,11 +179,9 @@ function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { k
 
 /** The record against the delivery: its id, its status against the event's, a wallet's address against the delivery's. */
 function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Confirmation {
-	// A record that shows an id must be the one asked for: an answer about another record (a cache
-	// or a proxy answering another path) confirms nothing of this one. A wallet may be asked for by
-	// its address (the event's id is the address or the wallet: docs/trigger.md).
-	const ids = lookup.kind === 'wallet' ? [record.id, record._id, record.address] : [record.id, record._id];
-	const shown = ids.map((value) => scalarText(value).trim()).filter((value) => value !== '');
+	// An answer about another record confirms nothing of this one. A wallet may be asked for by its
+	// address (the event's id is the address or the wallet: docs/trigger.md).
+	const shown = lookup.kind === 'wallet' ? idsShown(record, record.address) : idsShown(record);
 	if (shown.length > 0 && !shown.includes(lookup.id)) {
 		return { outcome: 'retry', reason: `the API answered for the record ${shown[0]}, not ${lookup.id}` };
 	}

@@ -3,7 +3,7 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { scalarText } from '../service/values';
+import { idsShown, scalarText } from '../service/values';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
 
@@ -164,10 +164,9 @@ export class EventDirectory {
 		this.walletReads++;
 		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
 		const wallet = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
-		// The label names the customer a deposit is credited to and is kept: a wallet that shows
-		// another id or address (a cache or a proxy answering another path) gives none (Confirm With
-		// API's rule, events/confirm.ts).
-		const shown = wallet ? [wallet.id, wallet._id, wallet.address].map((value) => scalarText(value).trim()).filter((value) => value !== '') : [];
+		// The label names the customer a deposit is credited to and is kept: an answer about another
+		// wallet gives none.
+		const shown = wallet ? idsShown(wallet, wallet.address) : [];
 		const label = wallet && (shown.length === 0 || shown.includes(id)) ? scalarText(wallet.label).trim() : '';
 		if (label === '') {
 			rememberFailure(labelsFailedAt, id, Date.now());
