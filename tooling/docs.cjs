@@ -131,6 +131,14 @@ function currencyNamedList(operations) {
 		.join(', ');
 }
 
+/** The reads of one record that output only the record asked for (`byId`): docs/usage.md. */
+function recordAskedList(operations) {
+	return operationsOf(operations)
+		.filter(({ spec }) => spec.kind === 'read' && spec.byId)
+		.map(({ title, spec }) => (spec.byId.alsoShownAs ? `${title} (also by its ${spec.byId.alsoShownAs.join(', ')})` : title))
+		.join(', ');
+}
+
 /** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
 	statuses: (load) => statusesTable(load('service/catalog')),
@@ -142,6 +150,7 @@ const GENERATORS = {
 	kinds: (load) => kindsTable(load('CryptoSettlement/operations/index')),
 	unconfirmed: (load) => unconfirmedList(load('CryptoSettlement/operations/index')),
 	currencynamed: (load) => currencyNamedList(load('CryptoSettlement/operations/index')),
+	recordasked: (load) => recordAskedList(load('CryptoSettlement/operations/index')),
 	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
 	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),

@@ -13,6 +13,7 @@ export const transaction: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [requiredText('transactionId', 'Transaction ID', { description: 'Trade (deposit) ID, as carried by trade.* webhooks' })],
+		byId: { param: 'transactionId' },
 		build: (params) => ({ pathParams: { transactionId: params.pathId('transactionId') } }),
 	},
 	getAll: {

@@ -80,6 +80,8 @@ export const wallet: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [WALLET_ID],
+		// The service also finds a wallet by its address (docs/trigger.md, Confirm With API).
+		byId: { param: 'walletId', alsoShownAs: ['address'] },
 		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
 	},
 	getAll: {

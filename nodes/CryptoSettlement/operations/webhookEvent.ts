@@ -75,6 +75,7 @@ export const webhookEvent: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [requiredText('webhookEventId', 'Webhook Event ID')],
+		byId: { param: 'webhookEventId' },
 		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
 	},
 	getAll: {

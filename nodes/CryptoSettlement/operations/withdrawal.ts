@@ -221,6 +221,8 @@ export const withdrawal: ResourceSpecs = {
 				description: 'The withdrawal ID returned at creation, or the External ID you sent',
 			}),
 		],
+		// Found by its id or by the External ID sent with it.
+		byId: { param: 'withdrawalId', alsoShownAs: ['externalId'] },
 		build: (params) => ({ pathParams: { withdrawalId: params.pathId('withdrawalId') } }),
 	},
 	getAll: {

@@ -18,7 +18,7 @@ import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
-import { isObject, rowOf, withItsRow } from '../../service/values';
+import { idsShown, isObject, rowOf, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
 
@@ -194,8 +194,28 @@ async function perform(
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);
+			if (spec.kind === 'read' && spec.byId) assertRecordAsked(params, spec.byId, parts, records);
 			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
 		}
+	}
+}
+
+/**
+ * A read of one record outputs that record only. An answer showing other ids (a cache or a proxy
+ * answering another request) is another record's: a workflow acting on it would mark the wrong
+ * payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The record asked
+ * for"). A record showing no id at all is output: it contradicts nothing. Ids are compared without
+ * case (an address may come back in its checksum case).
+ */
+function assertRecordAsked(params: Params, { param, alsoShownAs = [] }: { param: string; alsoShownAs?: string[] }, parts: RequestParts, records: IDataObject[]): void {
+	const asked = parts.pathParams?.[param] ?? '';
+	for (const record of records) {
+		const shown = idsShown(record, ...alsoShownAs.map((key) => record[key]));
+		if (shown.length === 0 || shown.some((id) => id.toLowerCase() === asked.toLowerCase())) continue;
+		params.fail(
+			`The service answered with the record ${shown[0]}, not the one '${params.label(param)}' asked for (${asked})`,
+			'Nothing was output for this item: the answer is another record\'s (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check the record in the dashboard.',
+		);
 	}
 }
 

@@ -124,6 +124,12 @@ export type OperationSpec = OperationBase &
 				kind: 'read';
 				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
 				records?: (data: unknown) => IDataObject[];
+				/**
+				 * For a read of one record by what its path names: that path parameter, and the record's
+				 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`). An answer
+				 * showing other ids is another record's and is refused (docs/usage.md, "The record asked for").
+				 */
+				byId?: { param: string; alsoShownAs?: string[] };
 		  }
 		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }
