@@ -186,6 +186,11 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 				}`,
 			);
 		}
+		if (!firstLook && walk.unidentified.size) {
+			warn(
+				`${walk.unidentified.size} ${spec.name} read by this poll show no ${spec.kind ? 'id' : 'event'}, so they cannot be told apart and are not emitted; check them in the dashboard`,
+			);
+		}
 		if (walk.droppedOpen) {
 			warn(`${walk.droppedOpen} ${spec.name} not yet final are no longer followed (more than the trigger keeps); their later status changes will not be emitted`);
 		}

@@ -45,6 +45,8 @@ export class ListWalk {
 	pagesRead = 0;
 	/** Records not yet final that no longer fit in the memory (see OPEN_MAX_BYTES). */
 	droppedOpen = 0;
+	/** Records read that the list cannot identify (no id; a stored delivery: no event): never emitted, so the poll warns. */
+	readonly unidentified = new Set<IDataObject>();
 
 	private readonly added = new Set<string>();
 	private readonly above: Set<string>;
@@ -121,6 +123,7 @@ export class ListWalk {
 		for (const [index, record] of page.records.entries()) {
 			const identity = this.source.identify(record);
 			if (identity?.at != null) last = identity.at;
+			if (!identity) this.unidentified.add(record);
 			if (identity && !skip?.(identity)) this.visit(record, identity, seen, index >= appendedFrom);
 		}
 		// The page ends below the position: what follows is older (a record near its top may be an old one updated lately).

@@ -91,6 +91,22 @@ test.each([
 	expect((await poller.poll()).items).toBeNull();
 });
 
+// A record the poll cannot identify can never be emitted: a deposit the service lists without an id
+// would be lost without a word. The poll says so, and still emits every other record once.
+test('records listed without an id are not emitted, and the poll warns how many', async () => {
+	addTrades(3);
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
+	expect((await poller.poll()).items).toBeNull();
+	const [, nameless] = addTrades(3);
+	delete local.service.records.trades.find((record) => record.id === nameless)!.id;
+	const polled = await poller.poll();
+	expect(idsOf(polled.items)).toHaveLength(2);
+	expect(polled.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+		'Crypto Settlement Poll Trigger: 1 trades read by this poll show no id, so they cannot be told apart and are not emitted; check them in the dashboard',
+	]);
+	expect((await poller.poll()).items).toBeNull();
+});
+
 test('a poll that fails half way emits nothing and does not move; the next poll emits everything once', async () => {
 	addTrades(5);
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
