@@ -50,6 +50,11 @@ export interface ApiResponse {
 	body: Envelope;
 	/** Whether the body was a JSON object (an HTML page or an empty body is not an answer we can read). */
 	json: boolean;
+	/**
+	 * Why an earlier attempt of the same request got no clear answer, when it was repeated: that
+	 * attempt may have taken effect, and this answer may be about what it did (a 404 after a delete).
+	 */
+	afterUnclear?: string;
 }
 
 /**

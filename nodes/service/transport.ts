@@ -251,12 +251,14 @@ export async function callApi(
 	policy: RetryPolicy,
 	limits: ExchangeLimits = {},
 ): Promise<ApiResponse> {
+	let unclear: string | undefined;
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await exchangeOnce(ctx, http, request, limits);
-		if (outcome.kind === 'answered') return outcome.response;
+		if (outcome.kind === 'answered') return unclear === undefined ? outcome.response : { ...outcome.response, afterUnclear: unclear };
 		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)
 			throw ambiguousError(ctx, request, outcome, policy, attempt);
+		unclear = outcome.reason;
 		await sleep(backoffMs(attempt));
 	}
 }
