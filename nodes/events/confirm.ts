@@ -112,7 +112,11 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 
 /** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
 const MISSING_CODES = new Set([404, 410]);
-/** HTTP codes that mean the id itself is refused: retrying cannot help. */
+/**
+ * HTTP codes that refuse the id itself. The delivery is not dropped for it: an API that refuses a
+ * genuine id (a lookup route that validates ids of another form) would lose every such event for
+ * good, while the service's retries keep it until the API can answer (docs/trigger.md).
+ */
 const INVALID_CODES = new Set([400, 422]);
 
 /**
@@ -165,7 +169,7 @@ function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { k
 		return { outcome: 'retry', reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet` };
 	}
 	if (INVALID_CODES.has(code)) {
-		return { outcome: 'rejected', reason: `the API refused the ${lookup.kind} id (HTTP ${code})` };
+		return { outcome: 'retry', reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped` };
 	}
 	if (!(code >= 200 && code < 300)) {
 		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };

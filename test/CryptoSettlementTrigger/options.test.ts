@@ -197,10 +197,16 @@ describe('confirmWithApi', () => {
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
 	});
 
-	test('an id the API refuses as invalid (400/422) is dropped', async () => {
+	// A genuine delivery (its secret matched) whose id the API refuses cannot be confirmed, but dropping
+	// it (200) would lose the event for good: the service tries again, and it is emitted once confirmed.
+	test.each([[400], [422]])('an id the API refuses (%i) → 503, nothing started; the delivery sent again once the API confirms it is emitted once', async (code) => {
 		const h = await TriggerHarness.create(setup);
 		const body = tradePayload('trade.completed');
-		api().get(`/trades/transactions/${body.id}`).reply(422, { success: false, message: 'validation errors', data: {} });
+		api().get(`/trades/transactions/${body.id}`).reply(code, { success: false, message: 'validation errors', data: {} });
+		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
+		expect(logs.some((l) => l.message.includes(`the API refused the trade id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`))).toBe(true);
+		api().get(`/trades/transactions/${body.id}`).reply(200, { success: true, data: { id: body.id, status: 'completed' } });
+		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: false });
 	});
 

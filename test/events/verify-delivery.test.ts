@@ -190,6 +190,7 @@ describe('a record not confirmable yet fails the item; the error output brings t
 		['the API answers 503', (): Reply => ({ status: 503, body: { success: false, message: 'busy', data: {} } })],
 		['the trade is not visible yet (404)', (): Reply => ({ status: 404, body: { success: false, message: 'transaction not found', data: {} } })],
 		['the connection drops', (): Reply => ({ status: 200, reset: true })],
+		['the API refuses the id (422)', (): Reply => ({ status: 422, body: { success: false, message: 'validation errors', data: {} } })],
 	])('%s: the item fails, saying the service will not send it again', async (_what, answer) => {
 		const server = await service(answer);
 		const run = await verify(server.baseUrl, [webhookItem(delivery())]);
