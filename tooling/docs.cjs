@@ -131,11 +131,15 @@ function currencyNamedList(operations) {
 		.join(', ');
 }
 
-/** The reads of one record that output only the record asked for (`byId`): docs/usage.md. */
+/** The operations of one record whose answer must be about it (`byId`) and show what was set (`echoes`): docs/usage.md. */
 function recordAskedList(operations) {
 	return operationsOf(operations)
-		.filter(({ spec }) => spec.kind === 'read' && spec.byId)
-		.map(({ title, spec }) => (spec.byId.alsoShownAs ? `${title} (also by its ${spec.byId.alsoShownAs.join(', ')})` : title))
+		.filter(({ spec }) => spec.byId || spec.echoes)
+		.map(({ title, spec }) => {
+			const also = spec.byId?.alsoShownAs?.filter((field) => field !== spec.byId.param);
+			const notes = [also?.length ? `also by its ${also.join(', ')}` : '', spec.echoes ? `shows ${spec.echoes.join(', ')} back` : ''].filter(Boolean);
+			return notes.length ? `${title} (${notes.join('; ')})` : title;
+		})
 		.join(', ');
 }
 

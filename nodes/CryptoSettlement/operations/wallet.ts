@@ -117,6 +117,9 @@ export const wallet: ResourceSpecs = {
 			},
 		],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
+		// The service's notes show the answer as { walletId, autoSettlement }.
+		byId: { param: 'walletId', alsoShownAs: ['walletId'] },
+		echoes: ['autoSettlement'],
 		build: (params) => {
 			const walletId = params.pathId('walletId');
 			return {

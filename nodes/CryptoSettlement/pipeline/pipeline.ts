@@ -18,7 +18,7 @@ import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
-import { idsShown, isObject, rowOf, withItsRow } from '../../service/values';
+import { idsShown, isObject, rowOf, scalarText, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
 
@@ -194,29 +194,57 @@ async function perform(
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);
-			if (spec.kind === 'read' && spec.byId) assertRecordAsked(params, spec.byId, parts, records);
+			if (spec.byId) assertRecordAsked(params, spec, spec.byId, parts, records);
+			if (spec.echoes) assertEchoed(params, spec.echoes, parts, records);
 			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
 		}
 	}
 }
 
 /**
- * A read of one record outputs that record only. An answer showing other ids (a cache or a proxy
- * answering another request) is another record's: a workflow acting on it would mark the wrong
- * payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The record asked
- * for"). A record showing no id at all is output: it contradicts nothing. Ids are compared without
- * case (an address may come back in its checksum case).
+ * A read or an update of one record answers about that record only. An answer showing other ids (a
+ * cache or a proxy answering another request) is another record's: a workflow acting on it would
+ * mark the wrong payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The
+ * record asked for"). A record showing no id at all is output: it contradicts nothing. Ids are
+ * compared without case (an address may come back in its checksum case).
  */
-function assertRecordAsked(params: Params, { param, alsoShownAs = [] }: { param: string; alsoShownAs?: string[] }, parts: RequestParts, records: IDataObject[]): void {
+function assertRecordAsked(params: Params, spec: OperationSpec, { param, alsoShownAs = [] }: { param: string; alsoShownAs?: string[] }, parts: RequestParts, records: IDataObject[]): void {
 	const asked = parts.pathParams?.[param] ?? '';
 	for (const record of records) {
 		const shown = idsShown(record, ...alsoShownAs.map((key) => record[key]));
 		if (shown.length === 0 || shown.some((id) => id.toLowerCase() === asked.toLowerCase())) continue;
 		params.fail(
 			`The service answered with the record ${shown[0]}, not the one '${params.label(param)}' asked for (${asked})`,
-			'Nothing was output for this item: the answer is another record\'s (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check the record in the dashboard.',
+			spec.kind === 'read'
+				? "Nothing was output for this item: the answer is another record's (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check the record in the dashboard."
+				: `The answer is another record's, so whether ${asked} was changed cannot be told. Get ${asked} to see what it holds before relying on it.`,
 		);
 	}
+}
+
+/**
+ * An update answered with another value than the one sent (a setting clamped, rounded or ignored)
+ * did not set what was asked, whatever its `success`: the workflow must not go on as if it had (a fee
+ * bearer left on the recipient takes fees from every payout).
+ */
+function assertEchoed(params: Params, fields: string[], parts: RequestParts, records: IDataObject[]): void {
+	for (const field of fields) {
+		const sent = parts.body?.[field];
+		for (const record of records) {
+			if (!(field in record) || sameValue(sent, record[field])) continue;
+			params.fail(
+				`The service answered '${params.label(field)}' ${JSON.stringify(record[field])} after being asked to set ${JSON.stringify(sent)}`,
+				'The answer says the setting is not what was asked (clamped, rounded or ignored by the service). Check it in the dashboard before relying on it.',
+			);
+		}
+	}
+}
+
+/** A value sent and the one an answer shows: the same number (also as text), boolean, or text without case. */
+function sameValue(sent: unknown, shown: unknown): boolean {
+	if (typeof sent === 'number') return scalarText(shown).trim() !== '' && Number(scalarText(shown)) === sent;
+	if (typeof sent === 'boolean') return shown === sent || scalarText(shown).trim().toLowerCase() === String(sent);
+	return scalarText(shown).trim().toLowerCase() === scalarText(sent).trim().toLowerCase();
 }
 
 const pinFields = new WeakMap<OperationSpec, boolean>();

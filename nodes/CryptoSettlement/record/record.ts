@@ -91,6 +91,17 @@ interface OperationBase {
 	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
 	 */
 	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
+	/**
+	 * For a read or an update of one record named in its path: that path parameter, and the record's
+	 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`). An answer showing
+	 * other ids is another record's and is refused (docs/usage.md, "The record asked for").
+	 */
+	byId?: { param: string; alsoShownAs?: string[] };
+	/**
+	 * For an update: the body fields its answer shows back. An answer showing another value than the
+	 * one sent (a setting clamped, rounded or ignored) is refused (docs/usage.md, "The record asked for").
+	 */
+	echoes?: string[];
 }
 
 /**
@@ -124,12 +135,6 @@ export type OperationSpec = OperationBase &
 				kind: 'read';
 				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
 				records?: (data: unknown) => IDataObject[];
-				/**
-				 * For a read of one record by what its path names: that path parameter, and the record's
-				 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`). An answer
-				 * showing other ids is another record's and is refused (docs/usage.md, "The record asked for").
-				 */
-				byId?: { param: string; alsoShownAs?: string[] };
 		  }
 		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }

@@ -1,7 +1,8 @@
 /**
- * A read of one record outputs that record or nothing (docs/usage.md, "The record asked for"):
- * through n8n-core's engine against a local HTTP server that answers with another record, as a
- * cache or a proxy answering another request would. The operations come from the records.
+ * A read of one record outputs that record or nothing, and an update whose answer shows what it set
+ * must show what was sent (docs/usage.md, "The record asked for"): through n8n-core's engine against
+ * a local HTTP server that answers with another record or another value, as a cache, a proxy or a
+ * service that clamps or ignores a setting would. The operations come from the records.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
@@ -12,12 +13,17 @@ import { envelope, localService } from '../../helpers/local-service';
 
 beforeAll(() => nock.enableNetConnect());
 
+const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { specs }]) => Object.entries(specs).map(([operation, spec]) => ({ name: `${resource} → ${operation}`, spec })));
+const labelOf = (spec: (typeof OPERATIONS)[number]['spec'], name: string) => spec.fields.find((field) => field.name === name)?.displayName;
+
 /** Every read whose record declares the record it asks for (`byId`), with its contract case. */
-const BY_ID = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
-	Object.entries(specs).flatMap(([operation, spec]) =>
-		spec.kind === 'read' && spec.byId ? [{ name: `${resource} → ${operation}`, byId: spec.byId, label: spec.fields.find((field) => field.name === spec.byId?.param)?.displayName }] : [],
-	),
-);
+const BY_ID = OPERATIONS.flatMap(({ name, spec }) => (spec.kind === 'read' && spec.byId ? [{ name, byId: spec.byId, label: labelOf(spec, spec.byId.param) }] : []));
+
+/** Every update whose answer shows back what it set (`echoes`), one case per field. */
+const ECHOES = OPERATIONS.flatMap(({ name, spec }) => (spec.echoes ?? []).map((field) => ({ name, field, label: labelOf(spec, field), sent: CASES[name].body?.[field] })));
+
+/** Another value of the same type than the one sent. */
+const otherThan = (sent: unknown) => (typeof sent === 'number' ? sent + 0.01 : typeof sent === 'boolean' ? !sent : 'someone-else');
 
 /** What the contract case asks for: the last segment of its path. */
 const askedOf = (name: string) => CASES[name].path.split('/').pop() ?? '';
@@ -35,11 +41,46 @@ async function answering(record: IDataObject) {
 }
 
 test('every read by a path parameter naming a record declares it (a quote by asset is not a record)', () => {
-	const byPath = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
-		Object.entries(specs).flatMap(([operation, spec]) => (spec.kind === 'read' && /\{\w+\}/.test(spec.path) ? [`${resource} → ${operation}`] : [])),
-	);
+	const byPath = OPERATIONS.filter(({ spec }) => spec.kind === 'read' && /\{\w+\}/.test(spec.path)).map(({ name }) => name);
 	expect(byPath.filter((name) => !BY_ID.some((entry) => entry.name === name))).toEqual(['rate → calculate']);
 	expect(BY_ID.map((entry) => entry.name).sort()).toEqual(['transaction → get', 'wallet → get', 'webhookEvent → get', 'withdrawal → get']);
+});
+
+test('every update whose contract answer shows a field it sent declares it (echoes)', () => {
+	const showsBack = OPERATIONS.filter(({ name, spec }) => spec.kind === 'update' && CASES[name]).flatMap(({ name }) => {
+		const { body = {}, output } = CASES[name];
+		return Object.keys(body).filter((field) => output.some((record) => field in record)).map((field) => `${name}: ${field}`);
+	});
+	expect(ECHOES.map(({ name, field }) => `${name}: ${field}`).sort()).toEqual(showsBack.sort());
+	expect(showsBack.length).toBeGreaterThanOrEqual(3);
+});
+
+describe.each(ECHOES)('$name', ({ name, field, label, sent }) => {
+	test(`answered with another ${field} than the one sent: the item fails, naming the field and both values`, async () => {
+		const shown = otherThan(sent);
+		const server = await answering({ ...(CASES[name].output[0] as IDataObject), [field]: shown });
+		const result = await runNode(CASES[name].params, { credentials: { baseUrl: server.baseUrl } });
+		expect(server.requests).toHaveLength(1);
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toBe(`The service answered '${label}' ${JSON.stringify(shown)} after being asked to set ${JSON.stringify(sent)}`);
+		expectNoSecrets(result.text);
+	});
+
+	test(`answered with the ${field} sent (also as text), or without it: the answer is output`, async () => {
+		for (const answer of [{ [field]: sent }, { [field]: String(sent) }, {}]) {
+			const server = await answering({ ...(CASES[name].output[0] as IDataObject), ...answer });
+			const result = await runNode(CASES[name].params, { credentials: { baseUrl: server.baseUrl } });
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(1);
+		}
+	});
+});
+
+test('an update answered about another record fails, saying whether the one asked for changed cannot be told', async () => {
+	const server = await answering({ walletId: 'w2', autoSettlement: false });
+	const result = await runNode(CASES['wallet → setAutoSettlement'].params, { credentials: { baseUrl: server.baseUrl } });
+	expect(result.error?.message).toBe("The service answered with the record w2, not the one 'Wallet' asked for (w1)");
+	expect(result.error?.description).toBe('The answer is another record\'s, so whether w1 was changed cannot be told. Get w1 to see what it holds before relying on it.');
 });
 
 describe.each(BY_ID)('$name', ({ name, label, byId }) => {

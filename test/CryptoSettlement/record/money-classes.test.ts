@@ -14,7 +14,7 @@ import { envelope, localService, refusal, type Reply, type Seen } from '../../he
 
 const SAVED = { _id: 's1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20', label: 'treasury' };
 
-/** A service that accepts every request: lists are empty (but for the saved address), writes answer an id. */
+/** A service that accepts every request: lists are empty (but for the saved address), creations answer an id, updates the service's `{}`. */
 function accepting(request: Seen): Reply {
 	const path = request.path.replace(/^\/v1/, '');
 	// Nothing is stored under the payments' External ID yet.
@@ -23,6 +23,8 @@ function accepting(request: Seen): Reply {
 	// The trade a verified delivery names (Webhook Event → Verify Delivery) is there, completed.
 	if (request.method === 'GET' && path.startsWith('/trades/transactions/')) return { status: 200, body: envelope({ id: path.split('/').pop(), status: 'completed' }) };
 	if (request.method === 'GET') return { status: 200, body: { ...envelope([]), meta: { page: 1, hasNextPage: false } } };
+	// An update's answer about another record would be refused (docs/usage.md, "The record asked for").
+	if (request.method === 'PUT') return { status: 200, body: envelope({}) };
 	return { status: 200, body: envelope({ id: 'rec-1' }) };
 }
 
