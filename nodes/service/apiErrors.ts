@@ -86,11 +86,6 @@ function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?:
 }
 
 /**
- * A service error: its message, the HTTP code and, for 422, the first validation entry named by
- * the field's label (for a write, with the row and that nothing was done, as the node's own
- * errors say). The hint is the caller's, else the operation's for this status, else the status's own.
- */
-/**
  * A refusal of a repeated write whose earlier attempt got no clear answer may be about what that
  * attempt did: a delete answered 404 the second time most likely deleted the record the first
  * time. Said first, so nobody takes the refusal for a wrong id (docs/usage.md, "Pacing, retries and
@@ -99,11 +94,16 @@ function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?:
 function afterUnclearText(request: ApiRequest, response: ApiResponse): string | undefined {
 	if (response.afterUnclear === undefined || request.method === 'GET') return undefined;
 	const deleted = request.method === 'DELETE' && response.statusCode === 404;
-	return `This answer came to a repeat: the first attempt got no clear answer (${response.afterUnclear}) and may have taken effect${
+	return `This answer came to a repeat: an earlier attempt got no clear answer (${response.afterUnclear}) and may have taken effect${
 		deleted ? ', so the record was most likely deleted by it; Get Many shows whether it is still there' : '; this answer may be about what it did'
 	}.`;
 }
 
+/**
+ * A service error: its message, the HTTP code and, for 422, the first validation entry named by
+ * the field's label (for a write, with the row and that nothing was done, as the node's own
+ * errors say). The hint is the caller's, else the operation's for this status, else the status's own.
+ */
 export function serviceError(
 	ctx: ApiContext,
 	request: ApiRequest,

@@ -31,7 +31,7 @@ test.each([
 	expect(server.requests.map((request) => request.method)).toEqual(['DELETE', 'DELETE']);
 	expect(result.error?.message).toBe('bank account not found (HTTP 404)');
 	expect(result.error?.description).toMatch(
-		/^This answer came to a repeat: the first attempt got no clear answer \(.+\) and may have taken effect, so the record was most likely deleted by it; Get Many shows whether it is still there\./,
+		/^This answer came to a repeat: an earlier attempt got no clear answer \(.+\) and may have taken effect, so the record was most likely deleted by it; Get Many shows whether it is still there\./,
 	);
 	expectNoSecrets(result.text);
 });
@@ -40,7 +40,7 @@ test('an update refused on its repeat says the first attempt may have taken effe
 	const server = await serving(DROPPED, { status: 422, body: refusal('validation errors', [{ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' }]) });
 	const result = await runNode(CASES['wallet → setAutoSettlement'].params, { credentials: { baseUrl: server.baseUrl } });
 	expect(server.requests).toHaveLength(2);
-	expect(result.error?.description).toMatch(/^This answer came to a repeat: the first attempt got no clear answer \(.+\) and may have taken effect; this answer may be about what it did\./);
+	expect(result.error?.description).toMatch(/^This answer came to a repeat: an earlier attempt got no clear answer \(.+\) and may have taken effect; this answer may be about what it did\./);
 });
 
 test.each([
