@@ -171,7 +171,9 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 			changes.push(...followed.changes);
 			if (followed.unread) {
 				warn(
-					`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, or an answer without the record or about another one); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
+					`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, an answer without the record or about another one, or a failed lookup${
+						followed.failure === undefined ? '' : `: ${followed.failure}`
+					}); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
 				);
 			}
 		}

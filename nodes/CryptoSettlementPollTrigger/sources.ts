@@ -102,7 +102,10 @@ function deliveryIdentity(stored: IDataObject): Identity | undefined {
  * a status change is emitted however far back the record is in its list. A lookup answered 404, or
  * with no record the node can read, or with a record of another id, proves nothing (a lagging
  * replica answers so for a record it has not caught up with): the record stays followed, checked
- * again on the same schedule, and is counted in `unread` for the poll's warning.
+ * again on the same schedule, and is counted in `unread` for the poll's warning. So does a lookup
+ * that fails (a 5xx for this record alone, its id refused, a lookup route the account may not use):
+ * one record's lookup must not fail the poll, which would hold back every event of every list until
+ * that record is final (`failure`: the first such error, for the warning).
  */
 export async function followOpen(
 	client: PollClient,
@@ -111,7 +114,7 @@ export async function followOpen(
 	read: Set<string>,
 	limit: number,
 	lastStart: number,
-): Promise<{ changes: Change[]; unread: number }> {
+): Promise<{ changes: Change[]; unread: number; failure?: string }> {
 	const { lookup } = list.spec;
 	if (!lookup) return { changes: [], unread: 0 };
 	const now = client.serviceNow();
@@ -121,8 +124,12 @@ export async function followOpen(
 		.slice(0, limit);
 	const changes: Change[] = [];
 	let unread = 0;
+	let failure: string | undefined;
 	for (const [id, [at, kept]] of due) {
-		const record = await client.record(lookup, recordPath(lookup, id), lastStart);
+		const record = await client.record(lookup, recordPath(lookup, id), lastStart).catch((error: unknown) => {
+			failure ??= (error as Error).message;
+			return null;
+		});
 		if (typeof record === 'string') {
 			list.stopped = record;
 			break;
@@ -145,5 +152,5 @@ export async function followOpen(
 		if (list.source.isOpen(identity.status)) cursor.open[id] = [at, next, now];
 		else delete cursor.open[id];
 	}
-	return { changes, unread };
+	return { changes, unread, ...(failure === undefined ? {} : { failure }) };
 }

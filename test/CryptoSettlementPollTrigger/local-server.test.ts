@@ -1,4 +1,5 @@
 import { Poller } from '../helpers/poll/poll-harness';
+import { shortBackoff } from '../helpers/node';
 import { idsOf, trade } from '../helpers/poll/list-service';
 import { listServiceForEachTest } from '../helpers/poll/list-service-per-test';
 
@@ -70,25 +71,37 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 });
 
 // A lookup that proves nothing (a lagging replica's 404, an answer without the record or about another
-// one) must not end the follow, nor emit: the record's own later status change would be lost.
-test.each([
-	['answered 404', { status: 404, body: { success: false, message: 'transaction not found', errors: [], meta: {}, data: {} } }],
-	['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }],
-	['answered with a record of another id', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' } } }],
-])('a record still followed whose lookup is %s once stays followed: its status change is emitted later, once', async (_name, reply) => {
-	const { poller, pending } = await pendingOutOfPages();
-	local.service.fault = (path) => (path === `/trades/transactions/${pending}` ? reply : undefined);
-	local.service.clock! += minute;
-	local.service.clearRequests();
-	const missed = await poller.poll();
-	expect(missed.items).toBeNull();
-	expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
-	expect(missed.logs.some((log) => log.level === 'warn' && log.message.includes('1 trades not yet final could not be read by id'))).toBe(true);
-	local.service.fault = undefined;
-	local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
-	local.service.clock! += minute;
-	expect(idsOf((await poller.poll()).items)).toEqual([pending]);
-	expect((await poller.poll()).items).toBeNull();
+// one) must not end the follow, nor emit: the record's own later status change would be lost. A lookup
+// that fails (a 5xx for this record alone, its id refused, a lookup route the account may not use) must
+// not fail the poll either: every other event of every list would wait until that record is final.
+describe('a record still followed whose lookup proves nothing or fails', () => {
+	shortBackoff();
+	const refusal = (status: number, message: string) => ({ status, body: { success: false, message, errors: [], meta: {}, data: {} } });
+	test.each([
+		['answered 404', refusal(404, 'transaction not found'), ''],
+		['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }, ''],
+		['answered with a record of another id', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' } } }, ''],
+		['answered 422 (its id refused)', refusal(422, 'validation errors'), ': validation errors (HTTP 422)'],
+		['answered 403 (a lookup route the account may not use)', refusal(403, 'you do not have API access'), ': you do not have API access (HTTP 403)'],
+		['answered 500 at every attempt', refusal(500, 'something went wrong!'), ': '],
+	])('%s once stays followed, the poll emits the others: its status change is emitted later, once', async (_name, reply, failure) => {
+		const { poller, pending } = await pendingOutOfPages();
+		local.service.fault = (path) => (path === `/trades/transactions/${pending}` ? reply : undefined);
+		const [other] = addTrades(1);
+		local.service.clock! += minute;
+		local.service.clearRequests();
+		const missed = await poller.poll();
+		expect(missed.error).toBeUndefined();
+		expect(idsOf(missed.items)).toEqual([other]);
+		expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
+		const warning = missed.logs.find((log) => log.level === 'warn' && log.message.includes('1 trades not yet final could not be read by id'));
+		expect(warning?.message).toContain(failure ? `or a failed lookup${failure}` : 'or a failed lookup);');
+		local.service.fault = undefined;
+		local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
+		local.service.clock! += minute;
+		expect(idsOf((await poller.poll()).items)).toEqual([pending]);
+		expect((await poller.poll()).items).toBeNull();
+	});
 });
 
 // A record the poll cannot identify can never be emitted: a deposit the service lists without an id
