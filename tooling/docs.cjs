@@ -137,7 +137,7 @@ function recordAskedList(operations) {
 		.filter(({ spec }) => spec.byId || spec.echoes)
 		.map(({ title, spec }) => {
 			const also = spec.byId?.alsoShownAs?.filter((field) => field !== spec.byId.param);
-			const notes = [also?.length ? `also by its ${also.join(', ')}` : '', spec.echoes ? `shows ${spec.echoes.join(', ')} back` : ''].filter(Boolean);
+			const notes = [also?.length ? `also by its ${also.join(', ')}` : '', spec.echoes ? `shows ${Object.keys(spec.echoes).join(', ')} back` : ''].filter(Boolean);
 			return notes.length ? `${title} (${notes.join('; ')})` : title;
 		})
 		.join(', ');

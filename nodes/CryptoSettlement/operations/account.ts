@@ -44,7 +44,7 @@ export const account: ResourceSpecs = {
 				description: `Percentage added to the base sell rate of auto-settled payouts, from ${MARKUP_MIN} to ${MARKUP_MAX} (both included), at most 2 decimals (never rounded)`,
 			},
 		],
-		echoes: ['markupPercent'],
+		echoes: { markupPercent: 'value' },
 		build: (params) => {
 			const markupPercent = params.raw('markupPercent');
 			params.assert(checkMarkupPercent(markupPercent));
@@ -85,7 +85,7 @@ export const account: ResourceSpecs = {
 				description: 'Who pays withdrawal and auto-settlement fees',
 			},
 		],
-		echoes: ['withdrawalFeeBearer'],
+		echoes: { withdrawalFeeBearer: 'value' },
 		build: (params) => {
 			const withdrawalFeeBearer = params.text('withdrawalFeeBearer');
 			params.assert(checkOneOf('withdrawalFeeBearer', withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS));

@@ -39,6 +39,9 @@ export const bank: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [CURRENCY, ...BANK_ACCOUNT_FIELDS],
+		// The holder name of another account number (a cache answering another request) must not pass
+		// for this one's: the answer shows the number, partly masked.
+		echoes: { accountNumber: 'accountNumber' },
 		build: (params) => ({ body: { ...bankAccountFields(params), currency: currencyOf(params) } }),
 	},
 };

@@ -60,6 +60,8 @@ export const payoutAddress: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false })],
+		// A verdict about another address, token or network says nothing of this one.
+		echoes: { address: 'address', token: 'value', network: 'value' },
 		build: (params) => ({
 			body: { address: params.requiredText('address'), ...tokenNetworkFee(params, { feeLevel: false }) },
 		}),

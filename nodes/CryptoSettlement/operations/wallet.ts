@@ -119,7 +119,7 @@ export const wallet: ResourceSpecs = {
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
 		// The service's notes show the answer as { walletId, autoSettlement }.
 		byId: { param: 'walletId', alsoShownAs: ['walletId'] },
-		echoes: ['autoSettlement'],
+		echoes: { autoSettlement: 'value' },
 		build: (params) => {
 			const walletId = params.pathId('walletId');
 			return {

@@ -17,7 +17,8 @@ import { redact, redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
-import { RETRY_OF_KIND, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
+import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
+import { sameAddress } from '../fields/addresses';
 import { idsShown, isObject, rowOf, scalarText, withItsRow } from '../../service/values';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
@@ -195,7 +196,7 @@ async function perform(
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);
 			if (spec.byId) assertRecordAsked(params, spec, spec.byId, parts, records);
-			if (spec.echoes) assertEchoed(params, spec.echoes, parts, records);
+			if (spec.echoes) assertEchoed(params, spec, parts, records);
 			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
 		}
 	}
@@ -223,29 +224,55 @@ function assertRecordAsked(params: Params, spec: OperationSpec, { param, alsoSho
 }
 
 /**
- * An update answered with another value than the one sent (a setting clamped, rounded or ignored)
- * did not set what was asked, whatever its `success`: the workflow must not go on as if it had (a fee
- * bearer left on the recipient takes fees from every payout).
+ * An answer showing another value than the one sent is about something else: an update's setting
+ * clamped, rounded or ignored did not set what was asked, whatever its `success` (a fee bearer left
+ * on the recipient takes fees from every payout); a bank account verified under another number named
+ * another holder (docs/usage.md, "The record asked for").
  */
-function assertEchoed(params: Params, fields: string[], parts: RequestParts, records: IDataObject[]): void {
-	for (const field of fields) {
+function assertEchoed(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
+	for (const [field, echo] of Object.entries(spec.echoes ?? {})) {
 		const sent = parts.body?.[field];
+		if (sent === undefined) continue;
 		for (const record of records) {
-			if (!(field in record) || sameValue(sent, record[field])) continue;
+			if (!(field in record) || SAME[echo](sent, record[field])) continue;
+			const [shown, asked] = [JSON.stringify(record[field]), JSON.stringify(sent)];
+			if (spec.kind === 'read') {
+				params.fail(
+					`The service answered '${params.label(field)}' ${shown} for the ${asked} asked for`,
+					"Nothing was output for this item: the answer is about another one (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check it in the dashboard.",
+				);
+			}
 			params.fail(
-				`The service answered '${params.label(field)}' ${JSON.stringify(record[field])} after being asked to set ${JSON.stringify(sent)}`,
+				`The service answered '${params.label(field)}' ${shown} after being asked to set ${asked}`,
 				'The answer says the setting is not what was asked (clamped, rounded or ignored by the service). Check it in the dashboard before relying on it.',
 			);
 		}
 	}
 }
 
-/** A value sent and the one an answer shows: the same number (also as text), boolean, or text without case. */
-function sameValue(sent: unknown, shown: unknown): boolean {
-	if (typeof sent === 'number') return scalarText(shown).trim() !== '' && Number(scalarText(shown)) === sent;
-	if (typeof sent === 'boolean') return shown === sent || scalarText(shown).trim().toLowerCase() === String(sent);
-	return scalarText(shown).trim().toLowerCase() === scalarText(sent).trim().toLowerCase();
-}
+/** Characters a service masks part of an account number with ("012345XXXX"). */
+const MASKED = /[xX*•#]/;
+
+/** Text compared without case, spaces or dashes. */
+const plainText = (value: unknown) => scalarText(value).replace(/[\s-]/g, '').toLowerCase();
+
+/** Whether an answer shows the value sent, by how it shows it (`Echo`). */
+const SAME: Record<Echo, (sent: unknown, shown: unknown) => boolean> = {
+	// A number also as text, a boolean also as text, text without case.
+	value: (sent, shown) => {
+		if (typeof sent === 'number') return scalarText(shown).trim() !== '' && Number(scalarText(shown)) === sent;
+		if (typeof sent === 'boolean') return shown === sent || scalarText(shown).trim().toLowerCase() === String(sent);
+		return plainText(sent) === plainText(shown);
+	},
+	address: (sent, shown) => sameAddress(scalarText(sent).trim(), scalarText(shown).trim()),
+	// Shown partly masked, it is the same where it shows a character; masked to another length it
+	// cannot be compared, and contradicts nothing.
+	accountNumber: (sent, shown) => {
+		const [asked, answered] = [plainText(sent), plainText(shown)];
+		if (!MASKED.test(answered)) return asked === answered;
+		return asked.length !== answered.length || [...answered].every((char, index) => MASKED.test(char) || char === asked[index]);
+	},
+};
 
 const pinFields = new WeakMap<OperationSpec, boolean>();
 

@@ -19,6 +19,9 @@ export interface IdempotencyKey {
 	derived: boolean;
 }
 
+/** How an answer shows back a value sent (`echoes`). */
+export type Echo = 'value' | 'address' | 'accountNumber';
+
 /** What an operation sends, after its parameters passed the field rules. */
 /** An address for the service's check: the field it came from, and why its form could not decide. */
 export interface AddressCheck {
@@ -98,10 +101,12 @@ interface OperationBase {
 	 */
 	byId?: { param: string; alsoShownAs?: string[] };
 	/**
-	 * For an update: the body fields its answer shows back. An answer showing another value than the
-	 * one sent (a setting clamped, rounded or ignored) is refused (docs/usage.md, "The record asked for").
+	 * The body fields its answer shows back, and how: as the value sent (a number also as text, text
+	 * without case), as an address (fields/addresses.ts, `sameAddress`), or as an account number,
+	 * perhaps partly masked. An answer showing another value than the one sent (a setting clamped,
+	 * rounded or ignored; another account or address) is refused (docs/usage.md, "The record asked for").
 	 */
-	echoes?: string[];
+	echoes?: Record<string, Echo>;
 }
 
 /**
