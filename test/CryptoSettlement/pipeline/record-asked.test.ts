@@ -96,7 +96,7 @@ test.each([
 	else expect(result.error?.message).toBe(`The service answered 'Account Number' "${shown}" for the "0123456789" asked for`);
 });
 
-test.each([
+test.each<[string, IDataObject, boolean]>([
 	['the same address in another case where case means nothing (bech32)', { address: 'BC1QL45G9T5MQ9UP4XFKGQJ70S60V7QDHDK29RJ9JE', token: 'btc' }, true],
 	['a network the request did not send (BTC has none)', { address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', network: 'BTC' }, true],
 	['a TRON address differing only in case (case is part of it)', { address: 'TFZHMMP4ZMPENJCMQSPGRYP7KVQL8LEJNA', token: 'USDT', network: 'TRC20' }, false],
@@ -107,7 +107,7 @@ test.each([
 	const server = await answering({ ...answer, valid: true });
 	const result = await runNode(params, { credentials: { baseUrl: server.baseUrl } });
 	if (output) expect(result.items.map((item) => item.json.valid)).toEqual([true]);
-	else expect(result.error?.message).toBe(`The service answered 'Address' "${answer.address}" for the "TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA" asked for`);
+	else expect(result.error?.message).toBe(`The service answered 'Address' "${String(answer.address)}" for the "TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA" asked for`);
 });
 
 test('an update answered about another record fails, saying whether the one asked for changed cannot be told', async () => {
