@@ -195,8 +195,8 @@ async function perform(
 			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);
-			if (spec.byId) assertRecordAsked(params, spec, spec.byId, parts, records);
-			if (spec.echoes) assertEchoed(params, spec, parts, records);
+			assertRecordAsked(params, spec, parts, records);
+			assertEchoed(params, spec, parts, records);
 			return spec.kind === 'wholeList' ? records.slice(0, limitOf(params)) : records;
 		}
 	}
@@ -209,7 +209,9 @@ async function perform(
  * record asked for"). A record showing no id at all is output: it contradicts nothing. Ids are
  * compared without case (an address may come back in its checksum case).
  */
-function assertRecordAsked(params: Params, spec: OperationSpec, { param, alsoShownAs = [] }: { param: string; alsoShownAs?: string[] }, parts: RequestParts, records: IDataObject[]): void {
+function assertRecordAsked(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
+	if (!spec.byId) return;
+	const { param, alsoShownAs = [] } = spec.byId;
 	const asked = parts.pathParams?.[param] ?? '';
 	for (const record of records) {
 		const shown = idsShown(record, ...alsoShownAs.map((key) => record[key]));
