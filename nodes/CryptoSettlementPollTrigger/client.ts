@@ -4,7 +4,7 @@ import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pac
 import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { scalarText } from '../service/values';
+import { scalarText, timeMs } from '../service/values';
 import type { PageRead } from './read';
 
 /**
@@ -121,13 +121,13 @@ export class PollClient {
 		const pages = positive(meta.pages);
 		const hasNextPage =
 			typeof meta.hasNextPage === 'boolean' ? meta.hasNextPage : pages !== undefined ? page < pages : data.length >= Number(qs.size);
-		const servedAt = Date.parse(header(response.headers, 'date') ?? '');
+		const servedAt = timeMs(header(response.headers, 'date'));
 		return {
 			records: data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry)),
 			hasNextPage: hasNextPage || (pages !== undefined && page < pages),
 			pages,
 			total: positive(meta.totalDocs, 0),
-			...(Number.isFinite(servedAt) ? { servedAt } : {}),
+			...(servedAt !== null ? { servedAt } : {}),
 		};
 	}
 
@@ -147,8 +147,8 @@ export class PollClient {
 	 * service's time is never overestimated (a position a little behind costs a re-read, not an event).
 	 */
 	private readClock(response: ApiResponse): void {
-		const stated = Date.parse(header(response.headers, 'date') ?? '');
-		if (Number.isFinite(stated)) this.offsetMs = stated - Date.now();
+		const stated = timeMs(header(response.headers, 'date'));
+		if (stated !== null) this.offsetMs = stated - Date.now();
 	}
 }
 

@@ -1,5 +1,6 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import type { ApiContext } from './api';
+import { timeMs } from './values';
 
 /**
  * Pacing and retry bounds of the API client (service/transport.ts): the rolling-minute budget of
@@ -160,8 +161,8 @@ export function rateLimitWaitMs(headers: IDataObject, now = Date.now()): number 
 	if (retryAfter !== undefined && retryAfter.trim() !== '') {
 		const seconds = Number(retryAfter);
 		if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
+		const date = timeMs(retryAfter);
+		if (date !== null) return Math.max(0, date - now);
 	}
 	const reset = Number(header(headers, 'x-ratelimit-reset'));
 	if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);

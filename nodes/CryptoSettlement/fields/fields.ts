@@ -175,14 +175,14 @@ export function listFilters(
 			name: 'createdAfter',
 			type: 'dateTime',
 			default: '',
-			description: `Only ${records} created at or after this time`,
+			description: `Only ${records} created at or after this time (UTC unless it names its zone)`,
 		},
 		{
 			displayName: 'Created Before',
 			name: 'createdBefore',
 			type: 'dateTime',
 			default: '',
-			description: `Only ${records} created before this time`,
+			description: `Only ${records} created before this time (UTC unless it names its zone)`,
 		},
 		{
 			displayName: 'Status',

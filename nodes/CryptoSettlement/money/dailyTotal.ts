@@ -3,7 +3,7 @@ import { ROUTES } from '../../service/routes';
 import type { HttpCall } from '../../service/api';
 import { header } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
-import { scalarText, tradeIdOf } from '../../service/values';
+import { scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { DAY_MS, utcDayStart } from '../../service/utcDay';
 import { maxPagesFor } from '../engine/lists';
 import { movingWords, walkList, type Walked } from '../engine/walk';
@@ -37,14 +37,14 @@ const PAGES_IN_FLIGHT = 8;
 
 /** The start (UTC) of today: n8n's clock, moved by the service's Date header within SERVICE_CLOCK_SKEW_MS. */
 function todayStart(dateHeader: string | undefined, now: number): number {
-	const told = Date.parse(dateHeader ?? '');
-	if (Number.isFinite(told) && Math.abs(told - now) > SERVICE_CLOCK_SKEW_MS) {
+	const told = timeMs(dateHeader);
+	if (told !== null && Math.abs(told - now) > SERVICE_CLOCK_SKEW_MS) {
 		const minutes = Math.round((told - now) / 60_000);
 		throw new Error(
 			`the service's clock (Date: ${String(dateHeader)}) is ${Math.abs(minutes)} minutes ${minutes > 0 ? 'ahead of' : 'behind'} n8n's clock, more than the ${SERVICE_CLOCK_SKEW_MS / 60_000} minutes allowed, so which day it is cannot be told; check the clock of the n8n server`,
 		);
 	}
-	return utcDayStart(Number.isFinite(told) ? told : now);
+	return utcDayStart(told ?? now);
 }
 
 /**
@@ -128,8 +128,9 @@ export async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCa
 	const dayStart = todayStart(header(first.headers, 'date'), now);
 	let total = 0;
 	for (const record of records) {
-		const created = Date.parse(scalarText(record.createdAt));
-		if (!Number.isFinite(created)) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
+		// One reading of a service date (timeMs): a date without a zone is UTC, whatever n8n's TZ.
+		const created = timeMs(record.createdAt);
+		if (created === null) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
 		if (created < dayStart) continue;
 		if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || tradeIdOf(record.trade) !== undefined) continue;
 		total += await recordUsd(record, rates);

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { timeMs } from '../../service/values';
 import type { Params } from './params';
 
 /**
@@ -19,13 +20,15 @@ export function recordFilter(params: Params, allowed: readonly ListFilterName[])
 		const value = filters[name];
 		if (value === undefined || value === null || value === '') continue;
 		if (name === 'createdAfter' || name === 'createdBefore') {
-			const bound = Date.parse(String(value));
-			if (!Number.isFinite(bound)) {
+			// One reading of a date (timeMs): without a zone it is UTC, as the service's dates are, whatever n8n's TZ.
+			const bound = timeMs(value);
+			if (bound === null) {
 				params.assert([{ field: name, message: `${name} must be a date and time, such as 2026-01-31T00:00:00Z`, value }]);
+				continue;
 			}
 			tests.push((record) => {
-				const created = Date.parse(String(record.createdAt ?? ''));
-				if (!Number.isFinite(created)) return false;
+				const created = timeMs(record.createdAt);
+				if (created === null) return false;
 				return name === 'createdAfter' ? created >= bound : created < bound;
 			});
 			continue;
