@@ -37,8 +37,7 @@ export async function handleAdmin(
 			if (!withdrawal) return refuse(404, `no withdrawal with id or externalId ${decodeURIComponent(reverse[1])}`);
 			return okReply(withdrawal);
 		} catch (error) {
-			if (error instanceof ApiError) return refuse(409, error.message);
-			throw error;
+			return refuse(error instanceof ApiError ? 409 : 500, (error as Error).message);
 		}
 	}
 	switch (route) {
@@ -51,8 +50,7 @@ export async function handleAdmin(
 				else if (body.at === undefined && (body.advance !== undefined) !== (body.advanceMs !== undefined)) await fakeApi.advanceClock((body.advance ?? body.advanceMs) as string);
 				else return refuse(400, 'give one of at (e.g. "2026-03-11T00:05:00Z"), advance (e.g. "PT10M", "1d") or advanceMs');
 			} catch (error) {
-				if (error instanceof ClockError) return refuse(400, error.message);
-				throw error;
+				return refuse(error instanceof ClockError ? 400 : 500, (error as Error).message);
 			}
 			res.setHeader('Date', new Date(core.now()).toUTCString());
 			return okReply(clock());

@@ -22,19 +22,18 @@ export class ServiceClock {
 		return this.offset;
 	}
 
-	/** Stands the service at `at` (ms); refused when `at` is earlier than the service's now. */
-	set(at: number): void {
+	/** Throws when the service cannot stand at `at` (ms): not an instant, or earlier than its now. */
+	check(at: number): void {
 		if (!Number.isFinite(at)) throw new ClockError('at must be a date-time, e.g. 2026-03-11T00:05:00Z');
 		const now = this.now();
 		if (at < now) {
 			throw new ClockError(`the service's clock only moves forward: ${new Date(at).toISOString()} is before its now, ${new Date(now).toISOString()}`);
 		}
-		this.offset += at - now;
 	}
 
-	advance(ms: number): void {
-		if (!Number.isFinite(ms) || ms < 0) throw new ClockError(`the service's clock only moves forward: advance by a non-negative amount, got ${ms}`);
-		this.offset += ms;
+	/** Stands the service at `at`, or leaves it where it is when `at` is already past (never back). */
+	moveTo(at: number): void {
+		this.offset += Math.max(0, at - this.now());
 	}
 
 	/** Where a restart leaves the service: its saved offset (state files), or an instant to start at. */

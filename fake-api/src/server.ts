@@ -58,9 +58,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 	});
 	const port = (server.address() as AddressInfo).port;
 
-	/** After a move of the clock: what became due runs, deliveries are awaited, the state saved. */
-	const runDue = async () => {
-		await core.scheduler.runDue();
+	/** Moves the service's clock forward to `target` through what falls due by then (webhooks.ts, runUntil), then saves. */
+	const moveClock = async (target: number) => {
+		await core.scheduler.runUntil(target, (at) => core.clock.moveTo(at));
 		await core.drain();
 		core.save();
 	};
@@ -127,14 +127,14 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 		async setClock(at) {
 			const instant = parseInstant(at);
 			if (Number.isNaN(instant)) throw new ClockError(`at must be a date-time such as 2026-03-11T00:05:00Z (UTC without a zone), got ${String(at)}`);
-			core.clock.set(instant);
-			await runDue();
+			core.clock.check(instant);
+			await moveClock(instant);
 		},
 		async advanceClock(by) {
 			const ms = parseDuration(by);
 			if (Number.isNaN(ms)) throw new ClockError(`advance must be ms, an ISO 8601 duration of weeks to seconds (PT10M, P1DT6H) or 90s / 10m / 6h / 1d, got ${String(by)}`);
-			core.clock.advance(ms);
-			await runDue();
+			if (ms < 0) throw new ClockError(`the service's clock only moves forward: advance by a non-negative amount, got ${ms}`);
+			await moveClock(core.now() + ms);
 		},
 		reverseWithdrawal(id, reason) {
 			return reverseWithdrawal(core, id, reason);

@@ -69,9 +69,21 @@ export class Scheduler {
 		});
 	}
 
-	/** Runs every job due by the service's clock (and what they queue that is due), e.g. after the clock moved. */
-	runDue(): Promise<void> {
-		return this.exclusive(() => this.runDueJobs());
+	/**
+	 * Moves the service's clock to `target` through every job due by then, earliest first: the clock
+	 * stands at each one's due time while it runs (`standAt`, never back), so a transition, a delivery
+	 * and the retries it queues are dated when they would have happened had the service run on.
+	 */
+	runUntil(target: number, standAt: (at: number) => void): Promise<void> {
+		return this.exclusive(async () => {
+			for (;;) {
+				const job = this.take((candidate) => candidate.dueAt <= target);
+				if (!job) break;
+				standAt(job.dueAt);
+				await this.execute(job);
+			}
+			standAt(target);
+		});
 	}
 
 	private async runDueJobs(): Promise<void> {
