@@ -10,6 +10,9 @@
 //   npm start -- --line=1          n8n 1.123.x on Node 20 instead
 //   npm start -- --skip-build      use the current dist/ as is
 //   npm start -- --port=5678       first port to try for n8n (the next free one is used)
+//   npm start -- --clock=2026-03-11T00:05:00Z   the fake API's clock starts there and runs on (with --fresh
+//                                  for a day before the kept state's; docs/fake-api.md, "The service's clock")
+//   npm start -- --lifecycle-delay-ms=600000   the fake API's pending records end 10 minutes later (default 1000)
 //
 // Data lives outside the repo: ${N8N_CS_CACHE:-~/.cache/n8n-nodes-crypto-settlement}/start/n8n-<version>/
 // Ctrl-C stops n8n and the fake API.
@@ -47,6 +50,9 @@ const fresh = flag('fresh');
 const skipBuild = flag('skip-build');
 const firstPort = Number(value('port', process.env.N8N_PORT || 5678));
 const firstSandboxPort = Number(value('sandbox-port', process.env.SANDBOX_PORT || 5680));
+// --clock=<instant> or --clock <instant> (or SANDBOX_CLOCK): where the fake API's clock starts
+const lifecycleDelayMs = value('lifecycle-delay-ms') === undefined ? undefined : Number(value('lifecycle-delay-ms'));
+const clock = value('clock') ?? (argv.includes('--clock') ? argv[argv.indexOf('--clock') + 1] : undefined) ?? (process.env.SANDBOX_CLOCK || undefined);
 
 const t0 = Date.now();
 const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
@@ -104,12 +110,12 @@ async function main() {
 	};
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
 	const sandbox = await startFakeApi(
-		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json') },
+		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json'), clock, lifecycleDelayMs },
 		{ log: step },
 	);
-	step(`fake API listening on ${sandbox.url}`);
-	// The statement example's day: yesterday (UTC), seeded once with every kind of line.
-	const seeded = seedStatementDay(sandbox);
+	step(`fake API listening on ${sandbox.url}; its clock: ${new Date(sandbox.now()).toISOString()}${clock ? ' (--clock)' : ''} (move it: POST ${sandbox.url.replace(/\/v1$/, '')}/_sandbox/clock)`);
+	// The statement example's day: yesterday (UTC) by the fake API's clock, seeded once with every kind of line.
+	const seeded = seedStatementDay(sandbox, sandbox.now());
 	workflows.statement = loadWorkflow('statement', statementVars(seeded));
 	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
 

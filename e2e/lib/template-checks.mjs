@@ -830,10 +830,10 @@ function parsedFile(format, text) {
  * Issue 49 in a real n8n: the daily template run for three consecutive days, a quiet fourth and a
  * fifth, each the morning after, against a fake API of its own whose clock the check moves a day at
  * a time (n8n's clock cannot move: the day comes from Settings → statementDay, as a user sends a
- * past day again). Day 1 holds a payout refunded just after midnight and a deposit created at 23:58
- * and credited at 00:03, so value dates decide the day. Each mailed file (one per currency; a Xero
- * CSV on day 1, OFX on days 2 and 3, as Settings → fileFormat says) is parsed back with csv-parse /
- * node-ofx-parser: every movement is on exactly one day's file, the day it moved; day 1's opening
+ * past day again). Day 1 holds a payout refunded just after midnight (reversed on demand) and a
+ * deposit created at 23:58 and credited at 00:02 as the service's clock passes its due time, so value
+ * dates decide the day. Each mailed file (one per currency; a Xero CSV on day 1, OFX on days 2 and
+ * 3, as Settings → fileFormat says) is parsed back with csv-parse / node-ofx-parser: every movement is on exactly one day's file, the day it moved; day 1's opening
  * balances are derived (said so), days 2 and 3 open with yesterday's closing balances and balance.
  * Day 1 also holds a payout under a sample payout row's External ID (as Pay vendors pays it), and
  * Settings names the late deposit's wallet label's customer: each is its line's Payee in the file.
@@ -846,9 +846,11 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
 		const days = [first, plusDays(first, 1), plusDays(first, 2)];
 		const quiet = plusDays(first, 3);
-		let clock = utcAt(first, '00:00:00');
+		// The service's own clock (docs/fake-api.md, "The service's clock"): it starts at day 1's midnight
+		// and is moved forward; what falls due on the way runs, dated then. Deposits are credited 4 minutes
+		// after they are seen; the payout to REVERSE_TO stays pending (stuck) until it is reversed.
 		const REVERSE_TO = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
-		const service = await startFakeApi({ port: 0, lifecycleDelayMs: 3_600_000, now: () => clock, reverseAddresses: [REVERSE_TO] });
+		const service = await startFakeApi({ port: 0, lifecycleDelayMs: 4 * 60_000, clock: utcAt(first, '00:00:00'), stuckAddresses: [REVERSE_TO] });
 		let credential;
 		try {
 			const project = await personalProject(n8n);
@@ -864,22 +866,22 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
 			const balancesNow = () => upper(service.state.account.fiatWallets);
 
-			// Day 1: a day of records, a payout at 15:00 refunded at 00:03 the next day, a deposit created at 23:58 and credited at 00:03.
+			// Day 1: a day of records, a payout at 15:00 refunded at 00:03 the next day, a deposit created at 23:58 and credited at 00:02.
 			const openingOfDay1 = balancesNow();
 			service.seedDay({ day: days[0], records: 20, prefix: `e2e-${days[0]}` });
 			// A vendor paid under its payout row's External ID, as Pay vendors pays its sample rows.
 			const [vendorRow] = sampleRows(loadTemplate('payVendors'));
-			clock = utcAt(days[0], '14:00:00');
+			await service.setClock(utcAt(days[0], '14:00:00'));
 			const vendorPayout = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDT', network: 'TRC20', walletAddress: vendorRow['Wallet Address'], amount: Number(vendorRow['Amount (USD)']), pin: service.pin, externalId: vendorRow['External ID'] });
-			clock = utcAt(days[0], '15:00:00');
+			await service.setClock(utcAt(days[0], '15:00:00'));
 			const refunded = await sandboxApi(service, 'POST', '/payments/withdraw/address', { token: 'USDC', network: 'SOL', walletAddress: REVERSE_TO, amount: 30, pin: service.pin, externalId: `e2e-days-refunded-${days[0]}` });
-			clock = utcAt(days[0], '23:58:00');
+			await service.setClock(utcAt(days[0], '23:58:00'));
 			const wallet = await sandboxApi(service, 'POST', '/trades/sell/assets/64f1a2b3c4d5e6f7a8b9c0d2/generate-address', { label: customerLabel });
 			const late = await sandboxApi(service, 'POST', '/trades/sell/mock-trade', { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 25, cryptoReceived: '208.3', reference: `e2e-days-late-${days[0]}`, txHash: `e2edayslate${days[0].replace(/-/g, '')}` });
 			const closing = {};
 			closing[days[0]] = balancesNow();
-			clock = utcAt(days[1], '00:03:00');
-			await service.settle();
+			await service.setClock(utcAt(days[1], '00:03:00')); // the deposit credited at 00:02, as it fell due
+			service.reverseWithdrawal(refunded.id); // the refund after midnight (POST /_sandbox/withdrawals/{id}/reverse)
 			const refund = service.state.withdrawals.find((w) => w.id === refunded.id);
 			const credited = service.state.trades.find((t) => t.id === late.id);
 			assert(refund?.status === 'reversed' && refund.updatedAt.startsWith(days[1]), `the payout of ${days[0]}: ${JSON.stringify(refund)}`);
@@ -888,7 +890,7 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			const formats = { [days[0]]: 'xeroCsv', [days[1]]: 'ofx', [days[2]]: 'ofx', [quiet]: 'ofx', [plusDays(quiet, 1)]: 'ofx' };
 			/** Runs the template the morning after `day` (the service's clock at 06:00), as the editor's Execute workflow runs it. */
 			const runFor = async (day) => {
-				clock = utcAt(plusDays(day, 1), '06:00:00');
+				await service.setClock(utcAt(plusDays(day, 1), '06:00:00'));
 				const workflow = await n8n.rest('GET', `/workflows/${saved.id}`);
 				setting(workflow, 'statementDay', day);
 				setting(workflow, 'fileFormat', formats[day]);

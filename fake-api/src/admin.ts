@@ -3,7 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Runtime } from './api';
+import { ClockError } from './clock';
 import type { FakeApi } from './handle';
+import { ApiError } from './http';
 import { isHttpUrl, send } from './io';
 import type { FaultConfig, FiatWallets } from './types';
 
@@ -26,7 +28,45 @@ export async function handleAdmin(
 	}
 	const route = `${method} ${url.pathname.replace(/\/$/, '')}`;
 	const okReply = (data: unknown) => send(res, { status: 200, body: { ok: true, data } });
+	const refuse = (status: number, message: string) => send(res, { status, body: { ok: false, message } });
+	const clock = () => ({ now: new Date(core.now()).toISOString(), offsetMs: core.clock.offsetMs });
+	const reverse = /^POST \/_sandbox\/withdrawals\/([^/]+)\/reverse$/.exec(route);
+	if (reverse) {
+		try {
+			const withdrawal = fakeApi.reverseWithdrawal(decodeURIComponent(reverse[1]), typeof body.reason === 'string' ? body.reason : undefined);
+			if (!withdrawal) return refuse(404, `no withdrawal with id or externalId ${decodeURIComponent(reverse[1])}`);
+			return okReply(withdrawal);
+		} catch (error) {
+			return refuse(error instanceof ApiError ? 409 : 500, (error as Error).message);
+		}
+	}
 	switch (route) {
+		case 'GET /_sandbox/clock':
+			return okReply(clock());
+		case 'POST /_sandbox/clock': {
+			// {at}: stand at that instant; {advance}: move forward by ms, PT10M, 1d... Never backwards.
+			try {
+				if (body.at !== undefined && body.advance === undefined && body.advanceMs === undefined) await fakeApi.setClock(body.at as string);
+				else if (body.at === undefined && (body.advance !== undefined) !== (body.advanceMs !== undefined)) await fakeApi.advanceClock((body.advance ?? body.advanceMs) as string);
+				else return refuse(400, 'give one of at (e.g. "2026-03-11T00:05:00Z"), advance (e.g. "PT10M", "1d") or advanceMs');
+			} catch (error) {
+				return refuse(error instanceof ClockError ? 400 : 500, (error as Error).message);
+			}
+			res.setHeader('Date', new Date(core.now()).toUTCString());
+			return okReply(clock());
+		}
+		case 'GET /_sandbox/destinations':
+			return okReply(fakeApi.setDestinations({}));
+		case 'PUT /_sandbox/destinations': {
+			const lists: Record<string, string[]> = {};
+			for (const key of ['reject', 'reverse', 'stuck']) {
+				const value = body[key];
+				if (value === undefined) continue;
+				if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return refuse(400, `${key} must be a list of addresses or account numbers`);
+				lists[key] = value.map((item: string) => item.trim()).filter(Boolean);
+			}
+			return okReply(fakeApi.setDestinations(lists));
+		}
 		case 'GET /_sandbox/health':
 			return okReply({ url: fakeApi.url });
 		case 'GET /_sandbox/state': {

@@ -55,6 +55,11 @@ const FLAGS: Record<string, Flag> = {
 		help: 'comma-separated destinations whose withdrawals stay pending',
 	},
 	pageDelayMs: { flag: '--page-delay-ms', env: 'SANDBOX_PAGE_DELAY_MS', help: 'each list page is answered this much later (default 0)' },
+	clock: {
+		flag: '--clock',
+		env: 'SANDBOX_CLOCK',
+		help: 'the instant the service stands at, running on from there, e.g. 2026-03-11T00:05:00Z (default: now)',
+	},
 	faults: { flag: '--faults', env: 'SANDBOX_FAULTS', help: 'fault switches as JSON, e.g. \'{"*":{"rate5xx":0.1}}\'' },
 };
 
@@ -117,6 +122,7 @@ async function main(): Promise<void> {
 		stuckAddresses: list(args.stuckAddresses),
 		pageDelayMs: integer('--page-delay-ms', args.pageDelayMs),
 		faults: args.faults ? (JSON.parse(args.faults) as FaultConfig) : undefined,
+		clock: args.clock,
 	};
 	const sandbox = await startFakeApi(options);
 	const origin = sandbox.url.replace(/\/v1$/, '');
@@ -132,6 +138,7 @@ async function main(): Promise<void> {
 			`  Webhook URL     ${sandbox.webhookUrl ?? '(none: events are recorded, not delivered; set one with --webhook-url)'}`,
 			`  Webhook secret  ${sandbox.webhookSecret || '(none)'} (header x-webhook-secret)`,
 			`  State file      ${options.stateFile ?? '(none: state is kept in memory)'}`,
+			`  Service clock   ${new Date(sandbox.now()).toISOString()}${args.clock ? ' (--clock)' : ''}; move it with POST ${origin}/_sandbox/clock {"at": "…"} or {"advance": "PT10M"}`,
 			`  Admin           ${origin}/_sandbox/health, /_sandbox/state, /_sandbox/requests, GET|PUT /_sandbox/webhook, PUT /_sandbox/faults`,
 			`  Send webhooks elsewhere (e.g. a trigger's Test URL):`,
 			`                  node fake-api/webhook.mjs <url> --fake-api=${origin}`,

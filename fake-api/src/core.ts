@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { ServiceClock, parseInstant } from './clock';
 import { banks, depositAssets, generateDepositAddress, round } from './catalog';
 import { badRequest } from './http';
 import type {
@@ -31,13 +32,20 @@ const PERSISTED_KEYS = ['account', 'wallets', 'bankAccounts', 'payoutAddresses',
 export class FakeApiCore {
 	readonly options: ResolvedOptions;
 	readonly state: FakeApiState;
-	readonly scheduler = new Scheduler();
+	/** The service's clock: every date the fake writes and every due time (clock.ts). */
+	readonly clock: ServiceClock;
+	readonly scheduler: Scheduler;
 	faults: FaultConfig;
 	webhook: { url: string | null; secret: string };
 	private inFlight = new Set<Promise<unknown>>();
 
 	constructor(options: FakeApiOptions) {
 		this.options = resolveOptions(options);
+		this.clock = new ServiceClock(this.options.now);
+		this.scheduler = new Scheduler(() => this.clock.now());
+		const startAt = options.clock === undefined ? Number.NaN : parseInstant(options.clock);
+		if (options.clock !== undefined && Number.isNaN(startAt)) throw new Error(`clock must be a date-time such as 2026-03-11T00:05:00Z, got ${String(options.clock)}`);
+		if (!Number.isNaN(startAt)) this.clock.restore(startAt - this.options.now());
 		this.faults = options.faults ?? {};
 		this.webhook = {
 			url: options.webhookUrl || null,
@@ -72,11 +80,11 @@ export class FakeApiCore {
 			seededDays: [],
 			requests: [],
 		};
-		this.load();
+		this.load(Number.isNaN(startAt));
 	}
 
 	now(): number {
-		return this.options.now();
+		return this.clock.now();
 	}
 
 	iso(): string {
@@ -94,12 +102,14 @@ export class FakeApiCore {
 
 	// ---- persistence ------------------------------------------------------------------------
 
-	private load(): void {
+	/** Reads the state file; `keepClock`: the service's clock resumes where it stood (no `clock` option given). */
+	private load(keepClock: boolean): void {
 		const file = this.options.stateFile;
 		if (!file || !fs.existsSync(file)) return;
-		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<FakeApiState>;
+		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<FakeApiState> & { clockOffsetMs?: number };
 		const target = this.state as unknown as Record<string, unknown>;
 		for (const key of PERSISTED_KEYS) if (saved[key] !== undefined) target[key] = saved[key];
+		if (keepClock && typeof saved.clockOffsetMs === 'number') this.clock.restore(saved.clockOffsetMs);
 		// Pending records resume their lifecycle after a restart.
 		for (const withdrawal of this.state.withdrawals) {
 			if (withdrawal.status === 'pending') scheduleWithdrawal(this, withdrawal.id);
@@ -110,7 +120,7 @@ export class FakeApiCore {
 	save(): void {
 		const file = this.options.stateFile;
 		if (!file) return;
-		const data: Record<string, unknown> = { version: 1, savedAt: this.iso() };
+		const data: Record<string, unknown> = { version: 1, savedAt: this.iso(), clockOffsetMs: this.clock.offsetMs };
 		for (const key of PERSISTED_KEYS) data[key] = this.state[key];
 		fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
 		const temporary = `${file}.${process.pid}.tmp`;
@@ -157,7 +167,7 @@ export class FakeApiCore {
 		};
 		this.state.webhookEvents.push(event);
 		if (this.webhook.url) {
-			this.scheduler.add({ kind: 'delivery', dueAt: Date.now(), run: () => this.deliverWithRetry(event.id) });
+			this.scheduler.add({ kind: 'delivery', dueAt: now, run: () => this.deliverWithRetry(event.id) });
 		}
 		return event;
 	}
@@ -202,7 +212,7 @@ export class FakeApiCore {
 		if (!delivered && event.attemptsCount <= delays.length) {
 			const delay = delays[event.attemptsCount - 1];
 			event.nextAttemptAt = new Date(this.now() + delay).toISOString();
-			this.scheduler.add({ kind: 'retry', dueAt: Date.now() + delay, run: () => this.deliverWithRetry(eventId) });
+			this.scheduler.add({ kind: 'retry', dueAt: this.now() + delay, run: () => this.deliverWithRetry(eventId) });
 		} else if (!delivered) {
 			event.nextAttemptAt = null;
 		}

@@ -13,12 +13,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { handleAdmin } from './admin';
+import { ClockError, parseDuration, parseInstant } from './clock';
 import { handleApi, type Runtime } from './api';
 import { FakeApiCore } from './core';
 import type { FakeApi } from './handle';
 import { readBody, send, serverError } from './io';
 import { RateLimiter } from './rate-limiter';
 import { seedDay } from './seed';
+import { reverseWithdrawal } from './withdrawals';
 import type { FakeApiOptions, FaultConfig } from './types';
 
 export type * from './types';
@@ -35,6 +37,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		// Every answer is dated by the service's clock (the clock route dates its own after the move).
+		res.setHeader('Date', new Date(core.now()).toUTCString());
 		readBody(req)
 			.then((raw) =>
 				url.pathname.startsWith('/_sandbox/') ? handleAdmin(fakeApi, runtime, req, res, url, raw) : handleApi(runtime, req, res, url, raw),
@@ -53,6 +57,13 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 		});
 	});
 	const port = (server.address() as AddressInfo).port;
+
+	/** Moves the service's clock forward to `target` through what falls due by then (webhooks.ts, runUntil), then saves. */
+	const moveClock = async (target: number) => {
+		await core.scheduler.runUntil(target, (at) => core.clock.moveTo(at));
+		await core.drain();
+		core.save();
+	};
 
 	let closed = false;
 	const fakeApi: FakeApi = {
@@ -109,6 +120,31 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 				if (typeof value === 'number' && Number.isFinite(value)) state.account.fiatWallets[currency] = value;
 			}
 			core.save();
+		},
+		now() {
+			return core.now();
+		},
+		async setClock(at) {
+			const instant = parseInstant(at);
+			if (Number.isNaN(instant)) throw new ClockError(`at must be a date-time such as 2026-03-11T00:05:00Z (UTC without a zone), got ${String(at)}`);
+			core.clock.check(instant);
+			await moveClock(instant);
+		},
+		async advanceClock(by) {
+			const ms = parseDuration(by);
+			if (Number.isNaN(ms)) throw new ClockError(`advance must be ms, an ISO 8601 duration of weeks to seconds (PT10M, P1DT6H) or 90s / 10m / 6h / 1d, got ${String(by)}`);
+			if (ms < 0) throw new ClockError(`the service's clock only moves forward: advance by a non-negative amount, got ${ms}`);
+			await moveClock(core.now() + ms);
+		},
+		reverseWithdrawal(id, reason) {
+			return reverseWithdrawal(core, id, reason);
+		},
+		setDestinations(lists) {
+			const { options } = core;
+			if (lists.reject) options.rejectAddresses = [...lists.reject];
+			if (lists.reverse) options.reverseAddresses = [...lists.reverse];
+			if (lists.stuck) options.stuckAddresses = [...lists.stuck];
+			return { reject: options.rejectAddresses, reverse: options.reverseAddresses, stuck: options.stuckAddresses };
 		},
 		seedDay(seedOptions) {
 			return seedDay(core, seedOptions);

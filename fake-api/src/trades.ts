@@ -99,7 +99,7 @@ function tradePayload(core: FakeApiCore, trade: Trade): Record<string, unknown> 
 export function scheduleTrade(core: FakeApiCore, id: string, confirmations?: number): void {
 	core.scheduler.add({
 		kind: 'lifecycle',
-		dueAt: Date.now() + core.options.lifecycleDelayMs,
+		dueAt: core.now() + core.options.lifecycleDelayMs,
 		run: () => finishTrade(core, id, confirmations),
 	});
 }

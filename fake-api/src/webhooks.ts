@@ -6,7 +6,7 @@ import https from 'node:https';
 export interface Job {
 	/** lifecycle: a state transition; delivery: a first webhook attempt; retry: a later attempt. */
 	kind: 'lifecycle' | 'delivery' | 'retry';
-	/** Real time (Date.now) at which the job is due. */
+	/** Service time (the service's clock, clock.ts) at which the job is due. */
 	dueAt: number;
 	run: () => Promise<void> | void;
 }
@@ -18,10 +18,15 @@ interface QueuedJob extends Job {
 }
 
 /**
- * Runs jobs when they are due (one timer for the earliest), one at a time so webhooks of one
- * record go out in order. `settle()` runs them now without waiting for their time.
+ * Runs jobs when they are due in service time (one timer for the earliest), one at a time so
+ * webhooks of one record go out in order. The service's clock runs at the speed of real time
+ * between its moves, so the timer waits the difference; when the clock is moved, `runDue()` runs
+ * what became due. `settle()` runs them now without waiting for their time.
  */
 export class Scheduler {
+	/** `now`: the service's clock (default Date.now). */
+	constructor(private readonly now: () => number = Date.now) {}
+
 	private jobs: QueuedJob[] = [];
 	private timer: NodeJS.Timeout | undefined;
 	private chain: Promise<void> = Promise.resolve();
@@ -50,7 +55,7 @@ export class Scheduler {
 			const pass = ++this.pass;
 			try {
 				for (;;) {
-					const now = Date.now();
+					const now = this.now();
 					const job = this.take(
 						(candidate) =>
 							candidate.kind !== 'retry' || candidate.dueAt <= now || (forceRetries && candidate.pass !== pass),
@@ -62,6 +67,32 @@ export class Scheduler {
 				this.settling = false;
 			}
 		});
+	}
+
+	/**
+	 * Moves the service's clock to `target` through every job due by then, earliest first: the clock
+	 * stands at each one's due time while it runs (`standAt`, never back), so a transition, a delivery
+	 * and the retries it queues are dated when they would have happened had the service run on.
+	 */
+	runUntil(target: number, standAt: (at: number) => void): Promise<void> {
+		return this.exclusive(async () => {
+			for (;;) {
+				const job = this.take((candidate) => candidate.dueAt <= target);
+				if (!job) break;
+				standAt(job.dueAt);
+				await this.execute(job);
+			}
+			standAt(target);
+		});
+	}
+
+	private async runDueJobs(): Promise<void> {
+		for (;;) {
+			const now = this.now();
+			const job = this.take((candidate) => candidate.dueAt <= now);
+			if (!job) break;
+			await this.execute(job);
+		}
 	}
 
 	async close(): Promise<void> {
@@ -105,16 +136,9 @@ export class Scheduler {
 		this.timer = setTimeout(
 			() => {
 				this.timer = undefined;
-				this.exclusive(async () => {
-					for (;;) {
-						const now = Date.now();
-						const job = this.take((candidate) => candidate.dueAt <= now);
-						if (!job) break;
-						await this.execute(job);
-					}
-				}).catch((error) => console.error('[sandbox] scheduler failed:', error));
+				this.exclusive(() => this.runDueJobs()).catch((error) => console.error('[sandbox] scheduler failed:', error));
 			},
-			Math.max(0, Math.min(earliest - Date.now(), 2 ** 31 - 1)),
+			Math.max(0, Math.min(earliest - this.now(), 2 ** 31 - 1)),
 		);
 		this.timer.unref();
 	}

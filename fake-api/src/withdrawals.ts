@@ -47,9 +47,30 @@ function withdrawalPayload(withdrawal: Withdrawal): Record<string, unknown> {
 export function scheduleWithdrawal(core: FakeApiCore, id: string): void {
 	core.scheduler.add({
 		kind: 'lifecycle',
-		dueAt: Date.now() + core.options.lifecycleDelayMs,
+		dueAt: core.now() + core.options.lifecycleDelayMs,
 		run: () => finishWithdrawal(core, id),
 	});
+}
+
+/**
+ * Reverses a withdrawal that is still open (`pending` or `processing`) now, in service time: the
+ * debit comes back and withdrawal.reversed is sent, as when its destination is on the reverse list
+ * (docs/fake-api.md, "A refund the day after its payout"). Undefined when there is no such
+ * withdrawal; a `completed`, `rejected`, `reversed` or `cancelled` one is final and is refused.
+ */
+export function reverseWithdrawal(core: FakeApiCore, idOrExternalId: string, reason?: string): Withdrawal | undefined {
+	const withdrawal = core.state.withdrawals.find((candidate) => candidate.id === idOrExternalId || (candidate.externalId !== null && candidate.externalId === idOrExternalId));
+	if (!withdrawal) return undefined;
+	if (withdrawal.status !== 'pending' && withdrawal.status !== 'processing') {
+		throw badRequest(`withdrawal ${withdrawal.id} is ${withdrawal.status}, a final status: only a pending or processing withdrawal can be reversed`);
+	}
+	withdrawal.status = 'reversed';
+	withdrawal.reason = reason || 'payout failed after broadcast; funds returned';
+	core.adjustBalance(withdrawal.currency, withdrawal.debitedAmount);
+	withdrawal.updatedAt = core.iso();
+	core.emit('withdrawal.reversed', withdrawal.id, withdrawalPayload(withdrawal));
+	core.save();
+	return withdrawal;
 }
 
 function finishWithdrawal(core: FakeApiCore, id: string): void {
@@ -68,7 +89,7 @@ function finishWithdrawal(core: FakeApiCore, id: string): void {
 	} else {
 		withdrawal.status = 'completed';
 		withdrawal.txHash =
-			withdrawal.type === 'crypto' ? `0x${randomBytes(32).toString('hex')}` : `NIP${Date.now()}${randomBytes(4).toString('hex')}`;
+			withdrawal.type === 'crypto' ? `0x${randomBytes(32).toString('hex')}` : `NIP${core.now()}${randomBytes(4).toString('hex')}`;
 	}
 	if (withdrawal.status !== 'completed') core.adjustBalance(withdrawal.currency, withdrawal.debitedAmount);
 	withdrawal.updatedAt = now;

@@ -68,8 +68,17 @@ export interface FakeApiOptions {
 	/** Each page of a paginated list is answered this much later (a slow service; the statement's bench uses 40). */
 	pageDelayMs?: number;
 	faults?: FaultConfig;
-	/** Clock used for timestamps and rate-limit windows (default Date.now). */
+	/**
+	 * Time source of the service's clock (default Date.now): timestamps, ids, the Date header,
+	 * rate-limit windows and the due times of transitions and webhook retries.
+	 */
 	now?: () => number;
+	/**
+	 * The instant the service stands at when it starts (ISO 8601 date-time, or ms), running on
+	 * from there (docs/fake-api.md, "The service's clock"). Without it, the service keeps its
+	 * source's time, or where a state file left it.
+	 */
+	clock?: string | number;
 	/** Random source of the fault rates (default Math.random). */
 	random?: () => number;
 	/** Starting balances (defaults usd 10000, ngn 5000000, ghs 50000). */
