@@ -52,7 +52,7 @@ export interface WalkSpec<T = IDataObject> {
 	range?: IDataObject;
 	/** The page to start at (the editor's "load more"). */
 	firstPage?: number;
-	/** What the walk keeps of each distinct record (the whole record, by default; `T` is then IDataObject): a statement keeps the fields its lines read, in columns (statement/kept.ts: the row of each), so a busy day fits in memory. Ids and proofs are taken from the whole record. */
+	/** What the walk keeps of each distinct record (the whole record, by default; `T` is then IDataObject): a statement keeps the fields its lines read, in columns (statement/recordColumns.ts: the row of each), so a busy day fits in memory. Ids and proofs are taken from the whole record. */
 	keep?: (record: IDataObject) => T;
 	/** Makes the caller's error of a problem. */
 	fail: (problem: WalkProblem) => Error;

@@ -13,7 +13,7 @@ import { fileLineOf, LineMaker, linesOf, numberIn, type FileLine, type Line, typ
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
-import type { KeptRecords } from '../statement/kept';
+import type { KeptRecords } from '../statement/recordColumns';
 import { LineTally, readBalances, summarize } from '../statement/summary';
 
 /**

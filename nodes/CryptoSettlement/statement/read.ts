@@ -6,7 +6,7 @@ import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
 import { allRead, movingWords, walkList, type WalkProblem } from '../engine/walk';
 import { DAY_MS } from '../../service/utcDay';
-import { KeptRecords, RecordColumns } from './kept';
+import { KeptRecords, RecordColumns } from './recordColumns';
 import { LINE_FIELDS } from './lines';
 
 /**
@@ -135,7 +135,7 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 /**
  * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
  * each transaction and withdrawal only the fields its lines read, kept in columns as its page arrives
- * (kept.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
+ * (recordColumns.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
  * record the lists showed.
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
