@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { nodeDirectory } from '../events/directory';
+import { nodeDirectory } from '../events/tokenAndWalletNames';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE } from '../service/credentials';
