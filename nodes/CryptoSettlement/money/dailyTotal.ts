@@ -6,7 +6,7 @@ import { statusOf } from '../../service/catalog';
 import { scalarText, tradeIdOf } from '../../service/values';
 import { DAY_MS, utcDayStart } from '../../service/utcDay';
 import { maxPagesFor } from '../engine/lists';
-import { movingWords, walkList, type Walked } from '../engine/walk';
+import { movingWords, walkList, type Walked } from '../engine/pageWalker';
 import { valueUsd, type Rates } from './rates';
 
 /**
@@ -60,7 +60,7 @@ function rangeAsked(now: number): IDataObject {
 }
 
 /**
- * The list, read whole through the node's page walker (engine/walk.ts), with today's range or without
+ * The list, read whole through the node's page walker (engine/pageWalker.ts), with today's range or without
  * where the service refuses the range. A count is accepted only when the list held still while it
  * was read: every page stated the same `meta.totalDocs` and the walk saw that many distinct ids (for a
  * list that states no count: two walks in a row that saw the same ids). A record that moved to a page
