@@ -9,7 +9,7 @@ import { newCursor, readCursor, type ListCursor } from './cursor';
 import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
-import { ListWalk } from './walk';
+import { ListWalk } from './pollWalk';
 
 /**
  * One poll (docs/trigger.md, "Poll trigger"). Each list is walked within its share of n8n's poll
