@@ -5,7 +5,7 @@ import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../se
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { scalarText } from '../service/values';
-import type { PageRead } from './read';
+import type { PageRead } from './pageOrder';
 
 /**
  * The poll trigger's requests (docs/trigger.md, "How it polls"): the action node's request path

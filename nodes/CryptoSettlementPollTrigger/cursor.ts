@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Order, PageRead } from './read';
+import type { Order, PageRead } from './pageOrder';
 
 /**
  * Where a poll stands in one list (docs/trigger.md, "How it polls", the table "What a poll

@@ -5,7 +5,7 @@ import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { createAuthenticatedHttpCall } from '../service/transport';
 import { scalarText } from '../service/values';
-import { timeMs } from './read';
+import { timeMs } from './pageOrder';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The

@@ -6,7 +6,7 @@ import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
-import { timeMs } from './read';
+import { timeMs } from './pageOrder';
 
 /**
  * The lists the poll trigger reads: the transaction and withdrawal lists (source Records) at the
