@@ -8,7 +8,7 @@ import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
-import { fieldOf } from '../record/description';
+import { fieldOf } from '../record/nodeDescription';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
 import { MONEY_CLASSES, NEVER_FOR_AGENTS, refusedToAgents, type MoneyClass } from '../record/moneyClasses';
 import { isStablecoin } from '../fields/rules';

@@ -12,7 +12,7 @@ import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
-import { wordingOf, type ResourceEntry } from '../record/description';
+import { wordingOf, type ResourceEntry } from '../record/nodeDescription';
 import { redact, redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';

@@ -1,5 +1,5 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { fieldOf } from './description';
+import { fieldOf } from './nodeDescription';
 import { checkRequired, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
 import { namingItsRow, rowOf, scalarText } from '../../service/values';

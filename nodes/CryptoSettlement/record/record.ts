@@ -73,7 +73,7 @@ interface OperationBase {
 	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
 	source: EndpointSource;
 	/**
-	 * The operation's fields, in the order the editor shows them (record/description.ts merges
+	 * The operation's fields, in the order the editor shows them (record/nodeDescription.ts merges
 	 * them into the node's description). A field's own displayOptions may only refer to fields of
 	 * the same operation; resource and operation are added by the generator.
 	 */
