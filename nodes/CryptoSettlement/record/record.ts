@@ -114,7 +114,7 @@ interface OperationBase {
  * - `read`: one request that changes nothing; repeated after ambiguous failures.
  * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
  * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
- * - `neverRepeated`: one request that could act twice: never repeated; checked with the whole batch
+ * - `singleWrite`: one request that could act twice: never repeated; checked with the whole batch
  *   first, then sent in item order.
  * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
  *   sent at most once.
@@ -141,7 +141,7 @@ export type OperationSpec = OperationBase &
 				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
 				records?: (data: unknown) => IDataObject[];
 		  }
-		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
+		| { kind: 'update' | 'delete' | 'singleWrite' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }
 		| {
 				kind: 'report';
@@ -174,7 +174,7 @@ export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	pagedList: 'safe',
 	wholeList: 'safe',
 	report: 'safe',
-	neverRepeated: 'never',
+	singleWrite: 'never',
 	withdrawal: 'withdrawal',
 };
 
