@@ -3,15 +3,6 @@ import type { HttpCall, RetryPolicy } from '../../service/api';
 import type { Params } from './params';
 import type { MoneyClass, RefusedToAgents } from './moneyClasses';
 
-/**
- * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
- * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
- * request was refused), so every operation retries it. Derived from the operation's kind.
- * - `safe`: reads and idempotent writes; retried with backoff.
- * - `never`: a write that could be applied twice; never repeated, the error says so.
- * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
- */
-
 /** The key that makes a withdrawal happen at most once, and where it came from. */
 export interface IdempotencyKey {
 	externalId: string;
@@ -22,7 +13,6 @@ export interface IdempotencyKey {
 /** How an answer shows back a value sent (`echoes`). */
 export type Echo = 'value' | 'address' | 'accountNumber';
 
-/** What an operation sends, after its parameters passed the field rules. */
 /** An address for the service's check: the field it came from, and why its form could not decide. */
 export interface AddressCheck {
 	field: string;
@@ -32,6 +22,7 @@ export interface AddressCheck {
 	why: string;
 }
 
+/** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
 	/**
 	 * For withdrawals: the External ID, what a record found under it must match, and whether the
@@ -166,7 +157,14 @@ export type OperationSpec = OperationBase &
 
 export type OperationKind = OperationSpec['kind'];
 
-/** How each kind may be repeated after an ambiguous failure. */
+/**
+ * How each kind may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
+ * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
+ * request was refused), so every operation retries it.
+ * - `safe`: reads and idempotent writes; retried with backoff.
+ * - `never`: a write that could be applied twice; never repeated, the error says so.
+ * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
+ */
 export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	read: 'safe',
 	update: 'safe',
