@@ -75,11 +75,6 @@ export function readDecimal(value: unknown): { text: string; decimals: number; s
 	return { text: normal === '-0' ? '0' : normal, decimals: fraction.length, significant };
 }
 
-/** Number of decimal places of a finite number, exponent notation included (1e-7 has 7). */
-export function decimalPlaces(value: number): number {
-	return readDecimal(value)?.decimals ?? 0;
-}
-
 /** The number a decimal number or decimal text stands for; undefined for anything else. */
 export function toNumber(value: unknown): number | undefined {
 	const decimal = readDecimal(value);
