@@ -158,7 +158,7 @@ function positive(value: unknown, min = 1): number | undefined {
 }
 
 /** The 429 that ends a walk quietly: the next poll continues from the same position. */
-export function isRateLimited(error: unknown): boolean {
+function isRateLimited(error: unknown): boolean {
 	return error instanceof NodeApiError && String(error.httpCode) === '429';
 }
 

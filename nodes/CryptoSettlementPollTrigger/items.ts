@@ -39,7 +39,7 @@ function timeOf(value: unknown): number {
 }
 
 /** A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`; undefined without a status. */
-export function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
+function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
 	const status = scalarText(record.status).trim().toLowerCase();
 	return status === '' ? undefined : `${kind}.${status}`;
 }

@@ -20,13 +20,13 @@ import { ListWalk } from './pollWalk';
  */
 
 /** Key of the poll trigger's state in the node's static data. */
-export const STATE_KEY = 'pollState';
+const STATE_KEY = 'pollState';
 /**
  * Key of the first looks' copies in the workflow's static data, by node name (docs/trigger.md,
  * "n8n's scheduler drops the first poll's state"): n8n 2.x's scheduler does not commit the node's
  * state of the poll it runs at activation, but saves the workflow's.
  */
-export const FIRST_LOOK_KEY = 'cryptoSettlementPollFirstLooks';
+const FIRST_LOOK_KEY = 'cryptoSettlementPollFirstLooks';
 export const DEFAULT_MAX_PAGES = 10;
 /** Resuming a walk that stopped may take two pages (docs/trigger.md, "Cost"): the least that always makes progress. */
 export const MIN_PAGES = 2;

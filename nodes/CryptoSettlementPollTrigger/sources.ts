@@ -43,7 +43,7 @@ const OPEN_STATUSES: Record<RecordKind, string[]> = {
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
 const RECHECK_MAX_MS = 10 * 60 * 1000;
 
-export interface PollList {
+interface PollList {
 	spec: ListSpec;
 	source: ListSource;
 	toEvent(record: IDataObject): PolledEvent | undefined;

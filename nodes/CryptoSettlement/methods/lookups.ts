@@ -15,9 +15,9 @@ import { apiError, isSuccess } from '../../service/apiErrors';
 import { allRead, walkList } from '../engine/pageWalker';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
-export const SEARCH_PAGE_SIZE = 100;
+const SEARCH_PAGE_SIZE = 100;
 /** With a search text, pages scanned per call before the list offers "load more". */
-export const SEARCH_PAGES_PER_CALL = 10;
+const SEARCH_PAGES_PER_CALL = 10;
 
 /** The editor's error of a list it could not load: the service's message and HTTP code, never the request (which holds the credentials). */
 function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiResponse): Error {

@@ -27,7 +27,7 @@ import { readRates, valueUsd, type Rates } from './rates';
 export type Destinations = 'any' | 'savedOnly' | 'allowList';
 
 /** A guardrail value the node cannot understand: it refuses what the guardrail guards, never switches it off. */
-export interface Misread {
+interface Misread {
 	/** The credential property (`maxPerDayUsd`). */
 	name: string;
 	/** What the owner typed, or the part of it that cannot be read. */
@@ -55,7 +55,7 @@ export interface Guardrails {
 const CREDENTIAL_FIELDS = new Map(new CryptoSettlementApi().properties.map((property) => [property.name, property]));
 
 /** The label the credential's editor shows for a guardrail ('Max per Day (USD)'). */
-export function guardrailLabel(name: string): string {
+function guardrailLabel(name: string): string {
 	return CREDENTIAL_FIELDS.get(name)?.displayName ?? name;
 }
 

@@ -53,7 +53,7 @@ export interface RequestParts {
 }
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
-export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
 
 interface OperationBase {
 	/** Display name, action and description shown in n8n. */
