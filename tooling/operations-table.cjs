@@ -9,7 +9,7 @@ const KIND_NOTES = {
 	pagedList: (spec) => `paged, ${spec.pageSize} per page`,
 	wholeList: () => 'whole list',
 	withdrawal: () => 'sent once per External ID',
-	neverRepeated: () => 'never repeated',
+	singleWrite: () => 'never repeated',
 	report: (spec) => spec.readsNote,
 };
 

@@ -5,7 +5,7 @@ import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../se
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { scalarText, timeMs } from '../service/values';
-import type { PageRead } from './read';
+import type { PageRead } from './pageOrder';
 
 /**
  * The poll trigger's requests (docs/trigger.md, "How it polls"): the action node's request path
@@ -158,7 +158,7 @@ function positive(value: unknown, min = 1): number | undefined {
 }
 
 /** The 429 that ends a walk quietly: the next poll continues from the same position. */
-export function isRateLimited(error: unknown): boolean {
+function isRateLimited(error: unknown): boolean {
 	return error instanceof NodeApiError && String(error.httpCode) === '429';
 }
 

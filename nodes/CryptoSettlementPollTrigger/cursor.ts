@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Order, PageRead } from './read';
+import type { Order, PageRead } from './pageOrder';
 
 /**
  * Where a poll stands in one list (docs/trigger.md, "How it polls", the table "What a poll
@@ -27,7 +27,7 @@ export const STATE_MAX_BYTES = 512 * 1024;
  * records not yet final. Past it the oldest go first (the records read: the floor follows them,
  * so nothing is emitted twice; the records not yet final: with a warning).
  */
-export const SEEN_MAX_BYTES = 150 * 1024;
+const SEEN_MAX_BYTES = 150 * 1024;
 export const OPEN_MAX_BYTES = 90 * 1024;
 
 /**
@@ -136,7 +136,7 @@ export interface Change {
  * `toString` is an entry like any other. Its JSON form is a plain object whose keys are the ids
  * (`JSON.parse` makes each one an own key, `__proto__` too) and reads back the same.
  */
-export function idTable<T>(entries: Iterable<[string, T]> = []): Record<string, T> {
+function idTable<T>(entries: Iterable<[string, T]> = []): Record<string, T> {
 	const table = Object.create(null) as Record<string, T>;
 	for (const [id, value] of entries) table[id] = value;
 	return table;

@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { nodeDirectory } from '../events/directory';
+import { nodeDirectory } from '../events/tokenAndWalletNames';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { createAuthenticatedHttpCall } from '../service/transport';
 import { scalarText } from '../service/values';
-import { timeMs } from './read';
+import { timeMs } from './pageOrder';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The
@@ -39,7 +39,7 @@ function timeOf(value: unknown): number {
 }
 
 /** A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`; undefined without a status. */
-export function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
+function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
 	const status = scalarText(record.status).trim().toLowerCase();
 	return status === '' ? undefined : `${kind}.${status}`;
 }

@@ -4,7 +4,7 @@ import { Budget, PollClient } from './client';
 import type { ListSource } from './cursor';
 import type { PolledEvent } from './items';
 import type { PollSettings } from './poll';
-import { orderAcross, orderOf, type PageRead } from './read';
+import { orderAcross, orderOf, type PageRead } from './pageOrder';
 import { pollList, RECORD_LISTS, STORED_DELIVERIES } from './sources';
 
 /**

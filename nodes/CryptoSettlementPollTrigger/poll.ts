@@ -9,7 +9,7 @@ import { newCursor, readCursor, type ListCursor } from './cursor';
 import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
-import { ListWalk } from './walk';
+import { ListWalk } from './pollWalk';
 
 /**
  * One poll (docs/trigger.md, "Poll trigger"). Each list is walked within its share of n8n's poll
@@ -20,13 +20,13 @@ import { ListWalk } from './walk';
  */
 
 /** Key of the poll trigger's state in the node's static data. */
-export const STATE_KEY = 'pollState';
+const STATE_KEY = 'pollState';
 /**
  * Key of the first looks' copies in the workflow's static data, by node name (docs/trigger.md,
  * "n8n's scheduler drops the first poll's state"): n8n 2.x's scheduler does not commit the node's
  * state of the poll it runs at activation, but saves the workflow's.
  */
-export const FIRST_LOOK_KEY = 'cryptoSettlementPollFirstLooks';
+const FIRST_LOOK_KEY = 'cryptoSettlementPollFirstLooks';
 export const DEFAULT_MAX_PAGES = 10;
 /** Resuming a walk that stopped may take two pages (docs/trigger.md, "Cost"): the least that always makes progress. */
 export const MIN_PAGES = 2;

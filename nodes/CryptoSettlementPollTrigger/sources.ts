@@ -6,7 +6,7 @@ import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
-import { timeMs } from './read';
+import { timeMs } from './pageOrder';
 
 /**
  * The lists the poll trigger reads: the transaction and withdrawal lists (source Records) at the
@@ -43,7 +43,7 @@ const OPEN_STATUSES: Record<RecordKind, string[]> = {
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
 const RECHECK_MAX_MS = 10 * 60 * 1000;
 
-export interface PollList {
+interface PollList {
 	spec: ListSpec;
 	source: ListSource;
 	toEvent(record: IDataObject): PolledEvent | undefined;

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { forgetDeliveryCredentials } from './credentialCache';
-import { TRIGGER_DESCRIPTION, triggerProperties } from './description';
+import { TRIGGER_DESCRIPTION, triggerProperties } from './triggerDescription';
 import { answer, handleDelivery } from './handle';
 import { DeliveryLog } from './log';
 import { assertConfiguration, readEvents } from './settings';

@@ -8,7 +8,7 @@ import { CREDENTIAL_TYPE } from '../service/credentials';
  * n8n's main process. A changed credential applies within this time, at once when the workflow is
  * published again (docs/trigger.md, "Speed").
  */
-export const CREDENTIAL_REUSE_MS = 5_000;
+const CREDENTIAL_REUSE_MS = 5_000;
 
 /** Workflows × credentials remembered at most (the oldest is dropped first). */
 const CAPACITY = 200;

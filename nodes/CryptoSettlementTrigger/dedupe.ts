@@ -32,7 +32,7 @@ const HOUR_MS = 3_600_000;
  * earlier versions (one string of buckets separated by spaces, a list of keys, or keys separated by
  * spaces) are read, keys of no hour as emitted in the hour they are first read.
  */
-export interface Bucket {
+interface Bucket {
 	hour: number;
 	keys: string;
 	/** The stored string this bucket was read from, while its keys are unchanged (written back as is). */
@@ -89,7 +89,7 @@ function legacyBucket(keys: string[], now: number): Bucket[] {
 }
 
 /** The remembered buckets, oldest first (do not modify them). */
-export function bucketsOf(staticData: IDataObject, now: number): Bucket[] {
+function bucketsOf(staticData: IDataObject, now: number): Bucket[] {
 	const stored = staticData[DEDUPE_STATIC_KEY];
 	const known = parsed.get(staticData);
 	if (known !== undefined && known.text === stored) return known.buckets;
@@ -374,7 +374,7 @@ export function bringUpToDate(scope: string, staticData: IDataObject, now: numbe
 	reconcile(memoryOf(scope), staticData, now);
 }
 
-export type DuplicateState = 'new' | 'emitted' | 'inFlight';
+type DuplicateState = 'new' | 'emitted' | 'inFlight';
 
 /**
  * Whether a delivery was already emitted (in the static data, brought up to this process's memory),

@@ -6,7 +6,7 @@ import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandO
 import { isEventSelected } from '../events/events';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { describeItem } from '../events/item';
-import { deliveryDirectory } from '../events/directory';
+import { deliveryDirectory } from '../events/tokenAndWalletNames';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from '../events/payload';
 import { readEvents, readSettings } from './settings';

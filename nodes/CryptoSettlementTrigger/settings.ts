@@ -73,7 +73,7 @@ function hasCredential(this: Context): boolean {
 	return Boolean(this.getNode().credentials?.[CREDENTIAL_TYPE]);
 }
 
-export async function readCredentials(this: Context): Promise<ICredentialDataDecryptedObject | undefined> {
+async function readCredentials(this: Context): Promise<ICredentialDataDecryptedObject | undefined> {
 	if (!hasCredential.call(this)) return undefined;
 	return await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { currencyUnit, NOT_STATED, WITHDRAWAL_UNIT_FIELDS, withCurrencies, withUnits } from '../service/units';
 import type { AssetFacts } from '../service/depositAssets';
-import type { EventDirectory } from './directory';
+import type { EventDirectory } from './tokenAndWalletNames';
 
 /** The fields both triggers add to an item from the record the service lists or confirms. */
 

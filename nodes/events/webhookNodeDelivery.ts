@@ -2,7 +2,7 @@ import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObje
 import type { HttpCall } from '../service/api';
 import { isObject } from '../service/values';
 import { checkAgainstRecord } from './confirm';
-import { deliveryDirectory } from './directory';
+import { deliveryDirectory } from './tokenAndWalletNames';
 import { eventIdentity, eventKey, normalizeEvent } from './identity';
 import { describeItem } from './item';
 import { parseDelivery } from './payload';

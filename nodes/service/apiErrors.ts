@@ -1,7 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
 import type { ApiContext, ApiRequest, ApiResponse, ErrorWording, Outcome, RetryPolicy } from './api';
-import { namingItsRow, rowOf } from './values';
+import { namingItsRow, rowOf } from './rows';
 
 /**
  * The API client's errors: the service's message, the HTTP code and the first validation entry,

@@ -61,7 +61,7 @@ export const LIFECYCLES = {
 export type RecordKind = keyof typeof LIFECYCLES;
 type Lifecycle<K extends RecordKind> = (typeof LIFECYCLES)[K];
 /** The statuses of a kind that the service announces with an event. */
-export type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
+type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
 
 export function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
 	return Object.entries(LIFECYCLES[kind])
@@ -107,7 +107,7 @@ export function listed(words: readonly string[], conjunction: 'and' | 'or'): str
 }
 
 /** Words for a list: "a, b or c". */
-export const orList = (words: readonly string[]): string => listed(words, 'or');
+const orList = (words: readonly string[]): string => listed(words, 'or');
 
 /** A withdrawal's statuses in which the money went back ("rejected, reversed or cancelled"). */
 export const REFUNDED_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.refunded === true));

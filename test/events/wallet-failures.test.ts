@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { WALLET_FAILURES_KEPT } from '../../nodes/events/directory';
+import { WALLET_FAILURES_KEPT } from '../../nodes/events/tokenAndWalletNames';
 import { listServiceForEachTest } from '../helpers/poll/list-service-per-test';
 import { captureLogs, CREDENTIALS, TriggerHarness } from '../helpers/webhook';
 

@@ -3,7 +3,7 @@
  * The contract table of the action node, one case per resource → operation: the one place an
  * operation's test parameters are written. Three test files (operations-*.test.ts) each run the
  * cases of one resource group, and the Retry On Fail tests of never-repeated operations
- * (never-repeated.ts) take theirs from here too.
+ * (single-writes.ts) take theirs from here too.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

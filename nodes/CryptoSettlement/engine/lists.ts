@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { Params } from '../record/params';
 import type { ApiRequest, HttpCall } from '../../service/api';
-import { walkList } from './walk';
+import { walkList } from './pageWalker';
 
 /**
  * Lists (docs/api.md, "Pagination"): Return All and Limit, pages read in order or at once once
@@ -21,7 +21,7 @@ export function limitOf(params: Params): number {
 export const maxPagesFor = (size: number) => Math.ceil(MAX_LIST_ITEMS / size) + 10;
 
 /**
- * Reads a paged list through the node's page walker (walk.ts) with one constant page size (so page
+ * Reads a paged list through the node's page walker (pageWalker.ts) with one constant page size (so page
  * numbers stay aligned) until the limit, `meta.pages`, or `hasNextPage` is false. Once a page gives
  * `meta.pages`, the remaining pages the limit needs are fetched at once (within the route's
  * in-flight limit) and assembled in order. Get Many proves its Limit only: a record seen before is

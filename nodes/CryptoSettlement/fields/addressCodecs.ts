@@ -160,7 +160,7 @@ export function fiveToEight(data: number[]): number[] | undefined {
 	return bits >= 5 || acc !== 0 ? undefined : out;
 }
 
-export type Bech32 = { hrp: string; data: number[]; variant: 'bech32' | 'bech32m' };
+type Bech32 = { hrp: string; data: number[]; variant: 'bech32' | 'bech32m' };
 
 /** A bech32 or bech32m string (BIP-173, BIP-350): its human-readable part and data, checksum removed. */
 export function bech32Decode(text: string): Bech32 | { error: 'form' | 'checksum' } {

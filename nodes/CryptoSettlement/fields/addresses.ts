@@ -11,7 +11,7 @@ import { base58CheckDecode, base58Decode, base64Decode, bech32Decode, cashAddrDe
 import { isStablecoin, type Violation } from './rules';
 
 /** `production`: why a Production credential refuses the address (a test network's form, or a form without checksum that has one with). */
-export type AddressVerdict = { verdict: 'valid' } | { verdict: 'invalid'; why: string } | { verdict: 'unsure'; why: string; production?: string };
+type AddressVerdict = { verdict: 'valid' } | { verdict: 'invalid'; why: string } | { verdict: 'unsure'; why: string; production?: string };
 
 const VALID: AddressVerdict = { verdict: 'valid' };
 const unsure = (why: string, production?: string): AddressVerdict => ({ verdict: 'unsure', why, ...(production ? { production } : {}) });

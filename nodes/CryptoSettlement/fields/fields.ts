@@ -4,7 +4,7 @@ import { CRYPTO_DECIMALS, FEE_LEVELS, listed, NARRATION_MAX_LENGTH, NETWORKS_BY_
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields
- * they show (operations/*.ts); record/description.ts merges identical definitions into as few
+ * they show (operations/*.ts); record/nodeDescription.ts merges identical definitions into as few
  * description entries as it can, because n8n's routing engine walks every entry for every item.
  * A field's displayOptions here may only refer to fields of the same operation.
  */

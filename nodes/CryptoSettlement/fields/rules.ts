@@ -35,7 +35,7 @@ function isBlank(value: unknown): boolean {
 }
 
 /** Digits a JSON number carries exactly: any decimal of up to 15 significant digits survives a double. */
-export const MAX_SIGNIFICANT_DIGITS = 15;
+const MAX_SIGNIFICANT_DIGITS = 15;
 
 /** Writes a finite number as plain decimal text (1e-7 → "0.0000001", 1e21 → "1000000000000000000000"). */
 export function plainDecimal(value: number): string {
@@ -56,7 +56,7 @@ export function plainDecimal(value: number): string {
  * digits with at most one dot and an optional leading minus. Hex, binary, octal, exponents, spaces
  * inside and anything else are refused rather than guessed at.
  */
-export function readDecimal(value: unknown): { text: string; decimals: number; significant: number } | undefined {
+function readDecimal(value: unknown): { text: string; decimals: number; significant: number } | undefined {
 	let text: string;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) return undefined;
@@ -75,11 +75,6 @@ export function readDecimal(value: unknown): { text: string; decimals: number; s
 	return { text: normal === '-0' ? '0' : normal, decimals: fraction.length, significant };
 }
 
-/** Number of decimal places of a finite number, exponent notation included (1e-7 has 7). */
-export function decimalPlaces(value: number): number {
-	return readDecimal(value)?.decimals ?? 0;
-}
-
 /** The number a decimal number or decimal text stands for; undefined for anything else. */
 export function toNumber(value: unknown): number | undefined {
 	const decimal = readDecimal(value);
@@ -87,7 +82,7 @@ export function toNumber(value: unknown): number | undefined {
 }
 
 /** A plain decimal with at most `decimals` places that a JSON number carries exactly. */
-export function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
+function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
 	const decimal = readDecimal(value);
 	if (decimal === undefined) {
 		return [{ field, message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`, value }];

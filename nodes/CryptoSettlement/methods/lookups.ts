@@ -12,12 +12,12 @@ import { scalarText } from '../../service/values';
 import { callApi, createAuthenticatedHttpCall, networkCode } from '../../service/transport';
 import type { ApiRequest, ApiResponse } from '../../service/api';
 import { apiError, isSuccess } from '../../service/apiErrors';
-import { allRead, walkList } from '../engine/walk';
+import { allRead, walkList } from '../engine/pageWalker';
 
 /** Records asked for per page by the locators' lists (the service's largest page). */
-export const SEARCH_PAGE_SIZE = 100;
+const SEARCH_PAGE_SIZE = 100;
 /** With a search text, pages scanned per call before the list offers "load more". */
-export const SEARCH_PAGES_PER_CALL = 10;
+const SEARCH_PAGES_PER_CALL = 10;
 
 /** The editor's error of a list it could not load: the service's message and HTTP code, never the request (which holds the credentials). */
 function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiResponse): Error {
@@ -122,7 +122,7 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 }
 
 /**
- * Pages of a paginated list through the node's page walker (engine/walk.ts), one at a time: one
+ * Pages of a paginated list through the node's page walker (engine/pageWalker.ts), one at a time: one
  * page, or with a search text (the service has none) pages until enough matches are found or
  * SEARCH_PAGES_PER_CALL is reached; the token says where the next call goes on.
  */

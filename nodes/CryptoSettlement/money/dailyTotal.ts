@@ -6,7 +6,7 @@ import { statusOf } from '../../service/catalog';
 import { scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { DAY_MS, utcDayStart } from '../../service/utcDay';
 import { maxPagesFor } from '../engine/lists';
-import { movingWords, walkList, type Walked } from '../engine/walk';
+import { movingWords, walkList, type Walked } from '../engine/pageWalker';
 import { valueUsd, type Rates } from './rates';
 
 /**
@@ -24,10 +24,10 @@ import { valueUsd, type Rates } from './rates';
  * header further off refuses the item: n8n's clock or the service's is wrong, and which day it is
  * cannot be told, so the day's total cannot be either.
  */
-export const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
+const SERVICE_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The page size of these reads (the largest the service answers in full, as Withdrawal → Get Many reads). */
-export const WITHDRAWALS_PAGE_SIZE = 100;
+const WITHDRAWALS_PAGE_SIZE = 100;
 
 /** Walks of the list one count may take when the list changes under a walk (records move between pages). */
 const WALKS = 3;
@@ -60,7 +60,7 @@ function rangeAsked(now: number): IDataObject {
 }
 
 /**
- * The list, read whole through the node's page walker (engine/walk.ts), with today's range or without
+ * The list, read whole through the node's page walker (engine/pageWalker.ts), with today's range or without
  * where the service refuses the range. A count is accepted only when the list held still while it
  * was read: every page stated the same `meta.totalDocs` and the walk saw that many distinct ids (for a
  * list that states no count: two walks in a row that saw the same ids). A record that moved to a page
@@ -101,7 +101,7 @@ function statedAmount(value: unknown): number | 'missing' | 'invalid' {
  * or 0, its `cryptoAmount` at the service's price of its `token`. Never below zero: an amount that is
  * not a number of 0 or more, or a record that states no value, cannot be valued and refuses.
  */
-export async function recordUsd(record: IDataObject, rates: () => Promise<Rates | undefined>): Promise<number> {
+async function recordUsd(record: IDataObject, rates: () => Promise<Rates | undefined>): Promise<number> {
 	const name = `withdrawal ${scalarText(record.id) || '(without an id)'}`;
 	const usd = statedAmount(record.amount);
 	const crypto = statedAmount(record.cryptoAmount);

@@ -113,7 +113,7 @@ function bearerName(feeBearer: FeeBearer): string {
  * account's withdrawal fee bearer (docs/api.md, "Withdrawal fees"): `user`, the fee is deducted
  * from the payout; `business`, it is added to what leaves the balance.
  */
-export function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
+function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
 	const crypto = body.walletAddress !== undefined;
 	const token = String(body.token ?? '');
 	const inToken = body.cryptoAmount !== undefined;

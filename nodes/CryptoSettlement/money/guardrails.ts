@@ -8,7 +8,7 @@ import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
-import { fieldOf } from '../record/description';
+import { fieldOf } from '../record/nodeDescription';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
 import { MONEY_CLASSES, NEVER_FOR_AGENTS, refusedToAgents, type MoneyClass } from '../record/moneyClasses';
 import { isStablecoin } from '../fields/rules';
@@ -27,7 +27,7 @@ import { readRates, valueUsd, type Rates } from './rates';
 export type Destinations = 'any' | 'savedOnly' | 'allowList';
 
 /** A guardrail value the node cannot understand: it refuses what the guardrail guards, never switches it off. */
-export interface Misread {
+interface Misread {
 	/** The credential property (`maxPerDayUsd`). */
 	name: string;
 	/** What the owner typed, or the part of it that cannot be read. */
@@ -55,7 +55,7 @@ export interface Guardrails {
 const CREDENTIAL_FIELDS = new Map(new CryptoSettlementApi().properties.map((property) => [property.name, property]));
 
 /** The label the credential's editor shows for a guardrail ('Max per Day (USD)'). */
-export function guardrailLabel(name: string): string {
+function guardrailLabel(name: string): string {
 	return CREDENTIAL_FIELDS.get(name)?.displayName ?? name;
 }
 

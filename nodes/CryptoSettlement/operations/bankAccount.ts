@@ -13,7 +13,7 @@ export const bankAccount: ResourceSpecs = {
 		path: '/payments/banks/add',
 		source: 'public notes',
 		// A repeat would be refused as "already exists" rather than saved twice, but is not sent blindly.
-		kind: 'neverRepeated',
+		kind: 'singleWrite',
 		money: 'destination',
 		fields: [...BANK_ACCOUNT_FIELDS, additionalFields([NARRATION])],
 		build: (params) => ({ body: { ...bankAccountFields(params), ...narrationOf(params) } }),

@@ -25,7 +25,7 @@ export const currency: ResourceSpecs = {
 		path: '/payments/swap-currency',
 		source: 'spec',
 		// No idempotency key exists for swaps: a repeat could convert twice.
-		kind: 'neverRepeated',
+		kind: 'singleWrite',
 		money: 'pays',
 		fields: [
 			DRY_RUN,

@@ -1,5 +1,5 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
-import { describeNode, describeSubtitle, type ResourceEntry } from '../record/description';
+import { describeNode, describeSubtitle, type ResourceEntry } from '../record/nodeDescription';
 import { CREDENTIAL_GUARDRAILS } from '../fields/fields';
 import { MONEY_CLASSES } from '../record/moneyClasses';
 import type { OperationSpec, ResourceSpecs } from '../record/record';
@@ -71,7 +71,7 @@ const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(
 );
 
 /**
- * The node's properties, generated from the operation records (record/description.ts). A node
+ * The node's properties, generated from the operation records (record/nodeDescription.ts). A node
  * just placed (and the node given to an AI Agent as a tool) opens on a read: Account → Get.
  * n8n stores only parameters that differ from their default, so these defaults stay fixed.
  */

@@ -18,7 +18,7 @@ export const payoutAddress: ResourceSpecs = {
 		// Saving is documented as an upsert on address + network + token, but a saved address is a
 		// payout destination (the credential's "saved only" guardrail trusts it): after an unclear
 		// answer it is reported in doubt rather than sent again.
-		kind: 'neverRepeated',
+		kind: 'singleWrite',
 		money: 'destination',
 		fields: [ADDRESS, ...tokenFields({ feeLevel: false }), LABEL],
 		build: (params) => ({

@@ -14,7 +14,7 @@ export const sandbox: ResourceSpecs = {
 		method: 'POST',
 		path: '/trades/sell/mock-trade',
 		source: 'public notes',
-		kind: 'neverRepeated',
+		kind: 'singleWrite',
 		money: 'none',
 		fields: [
 			WALLET_ADDRESS,

@@ -12,8 +12,8 @@ import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/file
 import { fileLineOf, LineMaker, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
-import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
-import type { KeptRecords } from '../statement/kept';
+import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/statementLists';
+import type { KeptRecords } from '../statement/recordColumns';
 import { LineTally, readBalances, summarize } from '../statement/summary';
 
 /**

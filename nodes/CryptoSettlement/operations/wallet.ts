@@ -26,7 +26,7 @@ export const wallet: ResourceSpecs = {
 		path: '/trades/sell/assets/{assetId}/generate-address',
 		source: 'spec + public notes',
 		// The label is unique per asset, but a blind repeat would answer "already exists": not repeated.
-		kind: 'neverRepeated',
+		kind: 'singleWrite',
 		money: 'none',
 		// A settlement bank makes the new wallet's deposits go to a bank account the caller chose.
 		moneyWith: { money: 'destination', name: 'with a settlement bank', fields: ['accountNumber', 'autoSettlement', 'bankId', 'narration'] },

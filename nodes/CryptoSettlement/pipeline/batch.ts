@@ -5,7 +5,7 @@ import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../record/params';
 import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
-import { rowOf } from '../../service/values';
+import { rowOf } from '../../service/rows';
 import { lookUp } from '../money/withdrawals';
 import { checkAddressesWithService } from '../money/addressCheck';
 

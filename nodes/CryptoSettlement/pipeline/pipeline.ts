@@ -12,14 +12,15 @@ import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
-import { wordingOf, type ResourceEntry } from '../record/description';
+import { wordingOf, type ResourceEntry } from '../record/nodeDescription';
 import { redact, redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { sameAddress } from '../fields/addresses';
-import { idsShown, isObject, rowOf, scalarText, withItsRow } from '../../service/values';
+import { idsShown, isObject, scalarText } from '../../service/values';
+import { rowOf, withItsRow } from '../../service/rows';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
 

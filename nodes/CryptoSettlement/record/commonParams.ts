@@ -29,7 +29,7 @@ export async function payoutAddressOf(params: Params, field: string, token: IDat
 	return form.verdict === 'unsure' ? { address, check: { field, address, token: tokenName, network, why: form.why } } : { address };
 }
 
-export const AMOUNT_TYPES = ['usd', 'crypto'] as const;
+const AMOUNT_TYPES = ['usd', 'crypto'] as const;
 
 /** amount (USD) or cryptoAmount, exactly one, per the 'Amount Type' chosen (exactly `usd` or `crypto`). */
 export function withdrawalAmount(params: Params): IDataObject {
@@ -75,7 +75,7 @@ function hash(text: string): string {
  * An External ID derived from the instance, workflow, execution, node, run and item: n8n's Retry
  * On Fail reproduces it, so a retried item is recognised; a new execution gets new ones.
  */
-export function deriveExternalId(params: Params): string {
+function deriveExternalId(params: Params): string {
 	const { ctx } = params;
 	const runIndex = ctx.getWorkflowDataProxy(params.itemIndex).$runIndex;
 	const origin = [ctx.getInstanceId(), ctx.getWorkflow().id, ctx.getExecutionId(), ctx.getNode().id, runIndex];

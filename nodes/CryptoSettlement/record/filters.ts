@@ -8,7 +8,7 @@ import type { Params } from './params';
  * matching ones. Every page is read (up to the node's bound on lists), then Limit counts the matches.
  */
 
-export type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';
+type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';
 
 const sameText = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.toLowerCase();
 

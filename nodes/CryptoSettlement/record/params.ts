@@ -1,8 +1,9 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { fieldOf } from './description';
+import { fieldOf } from './nodeDescription';
 import { checkRequired, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
-import { namingItsRow, rowOf, scalarText } from '../../service/values';
+import { scalarText } from '../../service/values';
+import { namingItsRow, rowOf } from '../../service/rows';
 import { listed, STABLECOINS, UTXO_TOKENS } from '../../service/catalog';
 
 const NETWORK_HINT = ` 'Token' is an expression here, so set 'Network' and 'Fee Level' to expressions too: a network only for ${listed(STABLECOINS, 'and')}, a fee level only for ${listed(UTXO_TOKENS, 'and')} (empty otherwise).`;

@@ -3,15 +3,6 @@ import type { HttpCall, RetryPolicy } from '../../service/api';
 import type { Params } from './params';
 import type { MoneyClass, RefusedToAgents } from './moneyClasses';
 
-/**
- * How a request may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
- * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
- * request was refused), so every operation retries it. Derived from the operation's kind.
- * - `safe`: reads and idempotent writes; retried with backoff.
- * - `never`: a write that could be applied twice; never repeated, the error says so.
- * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
- */
-
 /** The key that makes a withdrawal happen at most once, and where it came from. */
 export interface IdempotencyKey {
 	externalId: string;
@@ -22,7 +13,6 @@ export interface IdempotencyKey {
 /** How an answer shows back a value sent (`echoes`). */
 export type Echo = 'value' | 'address' | 'accountNumber';
 
-/** What an operation sends, after its parameters passed the field rules. */
 /** An address for the service's check: the field it came from, and why its form could not decide. */
 export interface AddressCheck {
 	field: string;
@@ -32,6 +22,7 @@ export interface AddressCheck {
 	why: string;
 }
 
+/** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
 	/**
 	 * For withdrawals: the External ID, what a record found under it must match, and whether the
@@ -62,7 +53,7 @@ export interface RequestParts {
 }
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
-export type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
 
 interface OperationBase {
 	/** Display name, action and description shown in n8n. */
@@ -73,7 +64,7 @@ interface OperationBase {
 	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
 	source: EndpointSource;
 	/**
-	 * The operation's fields, in the order the editor shows them (record/description.ts merges
+	 * The operation's fields, in the order the editor shows them (record/nodeDescription.ts merges
 	 * them into the node's description). A field's own displayOptions may only refer to fields of
 	 * the same operation; resource and operation are added by the generator.
 	 */
@@ -114,7 +105,7 @@ interface OperationBase {
  * - `read`: one request that changes nothing; repeated after ambiguous failures.
  * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
  * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
- * - `neverRepeated`: one request that could act twice: never repeated; checked with the whole batch
+ * - `singleWrite`: one request that could act twice: never repeated; checked with the whole batch
  *   first, then sent in item order.
  * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
  *   sent at most once.
@@ -141,7 +132,7 @@ export type OperationSpec = OperationBase &
 				/** Turns the service's `data` into output items when unwrapping the envelope is not enough. */
 				records?: (data: unknown) => IDataObject[];
 		  }
-		| { kind: 'update' | 'delete' | 'neverRepeated' | 'wholeList' }
+		| { kind: 'update' | 'delete' | 'singleWrite' | 'wholeList' }
 		| { kind: 'pagedList'; pageSize: number }
 		| {
 				kind: 'report';
@@ -166,7 +157,14 @@ export type OperationSpec = OperationBase &
 
 export type OperationKind = OperationSpec['kind'];
 
-/** How each kind may be repeated after an ambiguous failure. */
+/**
+ * How each kind may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
+ * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
+ * request was refused), so every operation retries it.
+ * - `safe`: reads and idempotent writes; retried with backoff.
+ * - `never`: a write that could be applied twice; never repeated, the error says so.
+ * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
+ */
 export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	read: 'safe',
 	update: 'safe',
@@ -174,7 +172,7 @@ export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	pagedList: 'safe',
 	wholeList: 'safe',
 	report: 'safe',
-	neverRepeated: 'never',
+	singleWrite: 'never',
 	withdrawal: 'withdrawal',
 };
 

@@ -4,7 +4,7 @@ import { scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
-import type { KeptRecords } from './kept';
+import type { KeptRecords } from './recordColumns';
 
 /**
  * A statement's lines (docs/statement.md, "Lines"): every deposit, payout, fee and refund of the
@@ -101,7 +101,7 @@ export interface LineOptions {
 
 /**
  * The fields of a record its lines read (below): a statement keeps only these of each record it
- * reads, in columns (kept.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
+ * reads, in columns (recordColumns.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
  */
 export const LINE_FIELDS = {
 	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../../helpers';
 import { builtRetry, CREDENTIALS, cryptoWithdrawal, expectNoSecrets, RETRY_ON_FAIL, rl, runNode, serversClosedAfterEach } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
-import { NEVER_REPEATED, parametersOf } from '../../helpers/never-repeated';
+import { SINGLE_WRITES, parametersOf } from '../../helpers/single-writes';
 
 const servers = serversClosedAfterEach();
 async function serve(handler: (request: Seen) => Reply | Promise<Reply>, port = 0) {
@@ -228,8 +228,8 @@ describe('6. Return All ends on pages that bring nothing new', () => {
 });
 
 describe("7. n8n's Retry On Fail never repeats a write after a dropped connection", () => {
-	// Every operation the records mark never repeated, with its contract case (test/helpers/never-repeated.ts), none listed here.
-	test.each(NEVER_REPEATED)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
+	// Every operation the records mark never repeated, with its contract case (test/helpers/single-writes.ts), none listed here.
+	test.each(SINGLE_WRITES)("$name applied, then the connection reset: sent once, and the error is the node's own", async ({ name, sends }) => {
 		const server = await serve(() => ({ status: 200, reset: true }));
 		const result = await runWorkflow({
 			workflow: actionWorkflow(parametersOf(name), RETRY_ON_FAIL),

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, serializeRun } from '../../helpers';
 import { CREDENTIALS, expectNoSecrets, NODE, RETRY_ON_FAIL, runNode, shortInDoubtWindow } from '../../helpers/node';
 import { envelope, localService, refusal, withdrawalService, type Reply } from '../../helpers/local-service';
-import { NEVER_REPEATED, parametersOf } from '../../helpers/never-repeated';
+import { SINGLE_WRITES, parametersOf } from '../../helpers/single-writes';
 
 beforeAll(() => nock.enableNetConnect());
 
@@ -327,8 +327,8 @@ describe('5. lookup answers are checked', () => {
 
 describe("6. n8n's Retry On Fail never repeats a write that may have taken effect", () => {
 
-	// Every operation the records mark never repeated, with its contract case (test/helpers/never-repeated.ts), none listed here.
-	test.each(NEVER_REPEATED)('$name applied and answered 500 is sent once, and fails "may or may not"', async ({ name, sends }) => {
+	// Every operation the records mark never repeated, with its contract case (test/helpers/single-writes.ts), none listed here.
+	test.each(SINGLE_WRITES)('$name applied and answered 500 is sent once, and fails "may or may not"', async ({ name, sends }) => {
 		const server = await localService(() => ({ status: 500, body: { success: false, message: 'something went wrong!', meta: {}, errors: [] } }));
 		current = server;
 		const result = await runWorkflow({
@@ -342,7 +342,7 @@ describe("6. n8n's Retry On Fail never repeats a write that may have taken effec
 
 	// A 2xx that is not the service's envelope with `success: true` (a gateway's `{}`, a proxy's own
 	// JSON) proves nothing: reported as done, the item would say money moved that may not have.
-	test.each(NEVER_REPEATED.flatMap(({ name, sends }) => [
+	test.each(SINGLE_WRITES.flatMap(({ name, sends }) => [
 		{ name, sends, answer: 'JSON without success', body: { message: 'ok', data: {} } },
 		{ name, sends, answer: 'success "true" as text', body: { success: 'true', message: 'ok', data: {} } },
 	]))('$name answered 200 with $answer is sent once, and fails "may or may not"', async ({ name, sends, body }) => {

@@ -7,7 +7,7 @@
  * (e2e/lib/browser.mjs) reads the same errors in a real editor.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { rowOf } from '../../../nodes/service/values';
+import { rowOf } from '../../../nodes/service/rows';
 import { runNode, serversClosedAfterEach } from '../../helpers/node';
 import { localService, withdrawalService } from '../../helpers/local-service';
 import { tronAddress } from '../../helpers/addresses';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { AGENT_TOOL_HINT } from '../../../nodes/CryptoSettlement/operations/withdrawal';
-import { fieldOf } from '../../../nodes/CryptoSettlement/record/description';
+import { fieldOf } from '../../../nodes/CryptoSettlement/record/nodeDescription';
 import { RESOURCES } from '../../../nodes/CryptoSettlement/operations';
 import { MONEY_CLASSES } from '../../../nodes/CryptoSettlement/record/moneyClasses';
 import { rl, runAsTool, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../../helpers/node';

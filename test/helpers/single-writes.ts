@@ -1,5 +1,5 @@
 /**
- * The operations whose record's kind is `neverRepeated` (read from the records, not from how the
+ * The operations whose record's kind is `singleWrite` (read from the records, not from how the
  * node treats the kind, so a test still runs them if the kind's protection is lost), each with
  * the parameters of its case in the contract table (operation-cases.ts), which pass its field
  * rules. The tests of that promise (exactly-once.test.ts, in-doubt.test.ts) run every such
@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { CASES } from './operation-cases';
 
-export interface NeverRepeated {
+export interface SingleWrite {
 	/** `resource → operation`, with ` (moneyWith.name)` for the variant that adds those fields. */
 	name: string;
 	/** Whether the request the operation sends (its record's method and path) is this one. */
@@ -18,9 +18,9 @@ export interface NeverRepeated {
 }
 
 /** Every never-repeated operation of the records (and its `moneyWith` variant). */
-export const NEVER_REPEATED: NeverRepeated[] = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
+export const SINGLE_WRITES: SingleWrite[] = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
 	Object.entries(specs)
-		.filter(([, spec]) => spec.kind === 'neverRepeated')
+		.filter(([, spec]) => spec.kind === 'singleWrite')
 		.flatMap(([operation, spec]) => {
 			const path = new RegExp(`^/v1${spec.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 			const sends = (request: { method: string; path: string }) => request.method === spec.method && path.test(request.path);

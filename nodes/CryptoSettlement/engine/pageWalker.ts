@@ -21,7 +21,7 @@ import { isObject, scalarText } from '../../service/values';
  *   times, then refused (`moving`).
  */
 
-export type Proof = 'limit' | 'whole';
+type Proof = 'limit' | 'whole';
 
 /** Why a walk ended without its records; the caller words it (and names its list). */
 export type WalkProblem =
@@ -30,7 +30,7 @@ export type WalkProblem =
 	| { kind: 'repeats'; page: number }
 	| { kind: 'moving'; walks: number; seen: number; counts: number[] };
 
-export interface WalkSpec<T = IDataObject> {
+interface WalkSpec<T = IDataObject> {
 	/** The list's request without `page` and `size` (always GET). */
 	request: ApiRequest;
 	/** Records per page asked for; a service that answers fewer is followed (page numbers stay aligned). */
@@ -52,7 +52,7 @@ export interface WalkSpec<T = IDataObject> {
 	range?: IDataObject;
 	/** The page to start at (the editor's "load more"). */
 	firstPage?: number;
-	/** What the walk keeps of each distinct record (the whole record, by default; `T` is then IDataObject): a statement keeps the fields its lines read, in columns (statement/kept.ts: the row of each), so a busy day fits in memory. Ids and proofs are taken from the whole record. */
+	/** What the walk keeps of each distinct record (the whole record, by default; `T` is then IDataObject): a statement keeps the fields its lines read, in columns (statement/recordColumns.ts: the row of each), so a busy day fits in memory. Ids and proofs are taken from the whole record. */
 	keep?: (record: IDataObject) => T;
 	/** Makes the caller's error of a problem. */
 	fail: (problem: WalkProblem) => Error;
@@ -73,7 +73,7 @@ export interface Walked<T = IDataObject> {
 }
 
 /** A record's identity for deduplication: its `id` (or `_id`), else the whole record. */
-export const recordKey = (record: IDataObject): string => scalarText(record.id ?? record._id) || JSON.stringify(record);
+const recordKey = (record: IDataObject): string => scalarText(record.id ?? record._id) || JSON.stringify(record);
 
 const countOf = (response: ApiResponse): number | undefined => {
 	const total = response.body.meta?.totalDocs;

@@ -17,7 +17,7 @@ import {
 	statusesOf,
 	withStatus,
 } from './cursor';
-import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './read';
+import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './pageOrder';
 
 /**
  * One poll's walk through one list (docs/trigger.md, "How it polls"). Progress first: a list

@@ -1,12 +1,12 @@
 /**
- * What a statement keeps of each record it reads (statement/kept.ts; docs/statement.md, "What keeps a
+ * What a statement keeps of each record it reads (statement/recordColumns.ts; docs/statement.md, "What keeps a
  * busy day small"): written into its list's columns as its page arrives, and given back as exactly
  * the object of the fields its lines read, whatever the values: texts (repeated or not, odd
  * characters), numbers (-0, 1e21), true, false, null, a field missing, an `updatedAt` equal to the
  * `createdAt`, objects and arrays; over more records than the columns first hold.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { KeptRecords, RecordColumns } from '../../../nodes/CryptoSettlement/statement/kept';
+import { KeptRecords, RecordColumns } from '../../../nodes/CryptoSettlement/statement/recordColumns';
 import { LINE_FIELDS } from '../../../nodes/CryptoSettlement/statement/lines';
 
 /** The object of the fields a record has, in the order of the fields: what the lines are given. */

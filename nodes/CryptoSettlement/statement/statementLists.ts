@@ -4,9 +4,9 @@ import { isSuccess, serviceError } from '../../service/apiErrors';
 import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
 import { isObject } from '../../service/values';
-import { allRead, movingWords, walkList, type WalkProblem } from '../engine/walk';
+import { allRead, movingWords, walkList, type WalkProblem } from '../engine/pageWalker';
 import { DAY_MS } from '../../service/utcDay';
-import { KeptRecords, RecordColumns } from './kept';
+import { KeptRecords, RecordColumns } from './recordColumns';
 import { LINE_FIELDS } from './lines';
 
 /**
@@ -68,7 +68,7 @@ function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, 
 }
 
 /**
- * Every record of a paged list, proven whole (engine/walk.ts): no page proves the order of the
+ * Every record of a paged list, proven whole (engine/pageWalker.ts): no page proves the order of the
  * pages after it, so every page is read, and the read is accepted only when the list held still
  * while it was read. With `since`, the service is asked for the records created from a day before
  * that time on (`startDate`, `endDate`, as its lists take them), so a service that honours the range
@@ -135,7 +135,7 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 /**
  * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
  * each transaction and withdrawal only the fields its lines read, kept in columns as its page arrives
- * (kept.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
+ * (recordColumns.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
  * record the lists showed.
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {

@@ -1,11 +1,11 @@
 /**
- * The generated description (nodes/CryptoSettlement/record/description.ts) shows each operation
+ * The generated description (nodes/CryptoSettlement/record/nodeDescription.ts) shows each operation
  * exactly the fields its record lists (after the credential's guardrails where it moves money), in its order, whatever the values of the fields that decide
  * what else is shown; and merges identical definitions.
  */
 import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { CryptoSettlement } from '../../../nodes/CryptoSettlement/CryptoSettlement.node';
-import { describeNode, type ResourceEntry } from '../../../nodes/CryptoSettlement/record/description';
+import { describeNode, type ResourceEntry } from '../../../nodes/CryptoSettlement/record/nodeDescription';
 import { RESOURCES, shownFields } from '../../../nodes/CryptoSettlement/operations';
 import { TOKENS } from '../../../nodes/service/catalog';
 import type { OperationSpec } from '../../../nodes/CryptoSettlement/record/record';
