@@ -161,8 +161,8 @@ async function confirmedItem(
 }
 
 /**
- * 7. The item as both triggers shape it: `eventKey` (of the record's id when confirmed, else of
- * the body), the headers with Include Headers, then token, wallet label and units
+ * 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
+ * same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet label and units
  * (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
  */
 async function describeDelivery(
@@ -174,7 +174,7 @@ async function describeDelivery(
 	credentials: Credentials,
 	http: HttpCall | undefined,
 ): Promise<IDataObject> {
-	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
+	item.eventKey = eventKey(event, body);
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
 	return await describeItem(item, deliveryDirectory(this, credentials, http));
 }

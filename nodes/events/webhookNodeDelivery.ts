@@ -3,7 +3,7 @@ import type { HttpCall } from '../service/api';
 import { isObject } from '../service/values';
 import { checkAgainstRecord } from './confirm';
 import { deliveryDirectory } from './directory';
-import { eventIdentity, eventKey, normalizeEvent } from './identity';
+import { eventKey, normalizeEvent } from './identity';
 import { describeItem } from './item';
 import { parseDelivery } from './payload';
 import { secretMatches, secretOf, SECRET_HEADER } from './verify';
@@ -72,6 +72,6 @@ export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, ht
 		throw error;
 	}
 	const item = checked.item;
-	item.eventKey = eventKey(eventIdentity(event, { id: item.id }));
+	item.eventKey = eventKey(event, body);
 	return { item: await describeItem(item, deliveryDirectory(ctx, credentials, http)) };
 }
