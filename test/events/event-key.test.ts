@@ -4,9 +4,10 @@
  * WebhookContext), Webhook Event → Verify Delivery (WorkflowExecute) and the poll trigger's Stored
  * Webhook Deliveries (PollContext) key the same delivery alike. A `trade.address.created` is keyed
  * by its deposit address, which every path has, never by the wallet record a lookup finds; the keys
- * of every other event are those earlier versions gave (ledgers hold them).
+ * of every other event are those earlier versions gave (ledgers hold them). And Verify Delivery
+ * never ends a delivery without a word: one it cannot verify fails the item, naming why.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow, type RunResult } from '../helpers';
 import { NODE } from '../helpers/node';
 import { startListService, type ListService } from '../helpers/poll/list-service';
@@ -155,5 +156,69 @@ describe('every other event keeps the key earlier versions gave it (a ledger hol
 		const body = { event: 'withdrawal.completed', status: 'completed', amount: 25 };
 		const unconfirmed = await (await TriggerHarness.create({ events: ['*'], credentials: credentials(), parameters: WITHOUT_CONFIRMATION })).deliver({ body });
 		expect(unconfirmed.items[0].eventKey).toBe('9KoLcUk7oqgg0qZaOzGyeT');
+	});
+});
+
+describe('Verify Delivery never ends a delivery without a word', () => {
+	test.each([
+		['no id', { event: 'trade.completed', status: 'completed' }, /"id"/],
+		['an id that is a path', { event: 'trade.completed', id: '../../users/fetch-integration', status: 'completed' }, /"id"/],
+		['an object as id', { event: 'withdrawal.completed', id: { $ne: null }, status: 'completed' }, /"id"/],
+		['an event family the service added later', { event: 'payout.sent', id: 'p1' }, /kind "payout\.sent"/],
+		['a trade event of more parts', { event: 'Trade.Address.Updated', id: 'a1' }, /kind "trade\.address\.updated"/],
+	])('%s: the item fails, saying what it could not verify, before any lookup', async (_what, body, names) => {
+		const run = await verify([body]);
+		expect(run.output(NODE)).toEqual([]);
+		expect(run.error?.message).toMatch(/^The delivery cannot be verified: /);
+		expect(run.error?.message).toMatch(names);
+		// Not the error the documented retry loop waits on: waiting would not change the delivery.
+		expect(run.error?.message).not.toMatch(/could not be confirmed yet/);
+		expect(service.requests.filter((request) => !request.path.startsWith('/trades/assets'))).toHaveLength(0);
+	});
+
+	test("on the error output, the Webhook node's item comes back whole with the error; the next delivery is still verified", async () => {
+		const good = { event: 'trade.completed', id: '66f1c0ffee00000000000911', status: 'completed' };
+		service.records.trades.push({ id: good.id, status: 'completed', asset: 'a-usdt' });
+		const unknown = { event: 'payout.sent', id: 'p1' };
+		// n8n's Webhook node (a stand-in that passes its items on) → Verify Delivery with On Error: Continue (using error output).
+		const [verifyNode] = actionWorkflow(VERIFY, { onError: 'continueErrorOutput' }).nodes;
+		const webhook: INodeType = {
+			description: { displayName: 'Webhook', name: 'webhook', group: ['trigger'], version: 1, description: '', defaults: { name: 'Webhook' }, inputs: ['main'], outputs: ['main'], properties: [] },
+			async execute(this: IExecuteFunctions) {
+				return [this.getInputData()];
+			},
+		};
+		const run = await runWorkflow({
+			workflow: {
+				nodes: [{ id: 'webhook', name: 'Webhook', type: 'test.webhook', typeVersion: 1, position: [0, 0], parameters: {} }, verifyNode] as INode[],
+				connections: { Webhook: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+			},
+			items: [unknown, good].map((body) => ({ json: webhookItem(body) })),
+			credentials: { [CREDENTIAL_TYPE]: { ...credentials(), webhookSecret: WEBHOOK_SECRET } as never },
+			mode: 'webhook',
+			nodeTypes: { 'test.webhook': webhook },
+		});
+		expect(run.error).toBeUndefined();
+		const [ok, failed] = run.run.data.resultData.runData[NODE][0].data?.main ?? [];
+		expect((ok ?? []).map((item) => item.json.id)).toEqual([good.id]);
+		expect((failed ?? []).map((item) => item.json)).toEqual([expect.objectContaining({ body: unknown, error: expect.stringMatching(/^The delivery cannot be verified: .*"payout\.sent"/) })]);
+	});
+
+	test.each([
+		['no id', { event: 'trade.completed', status: 'completed' }],
+		['an event family the service added later', { event: 'payout.sent', id: 'p1' }],
+	])('the webhook trigger, for the same delivery (%s): 200 and dropped with Confirm With API (the service does not resend it), emitted without', async (_what, body) => {
+		const confirmed = await (await TriggerHarness.create({ events: ['*'], credentials: credentials() })).deliver({ body });
+		expect(confirmed).toMatchObject({ status: 200, started: false, response: { received: true, ignored: 'not confirmed by the API' } });
+		const asSent = await (await TriggerHarness.create({ events: ['*'], credentials: credentials(), parameters: WITHOUT_CONFIRMATION })).deliver({ body });
+		expect(asSent).toMatchObject({ status: 200, started: true });
+		expect(asSent.items[0]).toMatchObject({ event: body.event, verification: { confirmedWithApi: false } });
+	});
+
+	test('a record ahead of the event still gives no item and no error (the trigger drops it alike)', async () => {
+		service.records.trades.push({ id: '66f1c0ffee00000000000912', status: 'completed' });
+		const run = await verify([{ event: 'trade.pending', id: '66f1c0ffee00000000000912', status: 'pending' }]);
+		expect(run.error).toBeUndefined();
+		expect(run.output(NODE)).toEqual([]);
 	});
 });
