@@ -119,7 +119,8 @@ describe('trade.address.created: one eventKey, its deposit address, on every pat
 	test('a stored delivery whose body has no id: the key of its address, as the webhook trigger gives', async () => {
 		const body = created(ADDRESS);
 		const webhook = await keysOnEveryPath(body, WALLET.id);
-		const { id: _id, ...withoutId } = body;
+		const withoutId = { ...body };
+		delete withoutId.id;
 		service.clock = Date.now();
 		const stored = await Poller.create({ source: 'webhookEvents', events: ['*'] }, credentials());
 		expect((await stored.poll()).items).toBeNull();
