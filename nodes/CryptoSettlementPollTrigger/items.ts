@@ -62,7 +62,7 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
 			...confirmedFields(kind, record),
 			id: record.id,
 			event,
-			eventKey: eventKey(eventIdentity(event, { id })),
+			eventKey: eventKey(event, { id }),
 			verification: verification(true),
 			record,
 			source: 'records',
@@ -84,12 +84,11 @@ export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined
 	if (name === '') return undefined;
 	const event = normalizeEvent(name);
 	// The record's id is also the stored delivery's `reference`: a body without one names it there.
-	const identity = eventIdentity(event, body, stored.reference);
 	return {
 		event,
-		key: deliveryKey(identity),
+		key: deliveryKey(eventIdentity(event, body, stored.reference)),
 		at: timeOf(stored.createdAt),
-		json: { ...body, event, eventKey: eventKey(identity), verification: verification(false), source: 'webhookEvents' },
+		json: { ...body, event, eventKey: eventKey(event, body, stored.reference), verification: verification(false), source: 'webhookEvents' },
 	};
 }
 

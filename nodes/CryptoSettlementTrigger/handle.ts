@@ -138,7 +138,9 @@ function claimDelivery(
 /**
  * 6. Confirmation with the API (Confirm With API): the item whose top level is the record, every
  * field the record has winning and the body's own values only under `unconfirmedBody`; or the
- * answer when it cannot be confirmed (503, retry) or is not (200, dropped).
+ * answer when it cannot be confirmed yet (503, retry) or is not (200, dropped): a record ahead of
+ * or contradicting the event, or a delivery no record can be asked for (no plain `id`, an event kind
+ * no lookup is known for), which a retry would bring back unchanged (docs/trigger.md, "Confirm With API").
  */
 async function confirmedItem(
 	this: IWebhookFunctions,
@@ -153,7 +155,7 @@ async function confirmedItem(
 		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
 		return { refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later') };
 	}
-	if (result.outcome === 'rejected') {
+	if (result.outcome === 'rejected' || result.outcome === 'unverifiable') {
 		log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
 		return { refused: ignore('not confirmed by the API') };
 	}
@@ -161,8 +163,8 @@ async function confirmedItem(
 }
 
 /**
- * 7. The item as both triggers shape it: `eventKey` (of the record's id when confirmed, else of
- * the body), the headers with Include Headers, then token, wallet label and units
+ * 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
+ * same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet label and units
  * (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
  */
 async function describeDelivery(
@@ -174,7 +176,7 @@ async function describeDelivery(
 	credentials: Credentials,
 	http: HttpCall | undefined,
 ): Promise<IDataObject> {
-	item.eventKey = eventKey(eventIdentity(event, settings.confirmWithApi ? { id: item.id } : body));
+	item.eventKey = eventKey(event, body);
 	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
 	return await describeItem(item, deliveryDirectory(this, credentials, http));
 }

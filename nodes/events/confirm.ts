@@ -51,14 +51,14 @@ const ROUTES: Record<Lookup['kind'], string> = {
  */
 export function lookupFor(event: string, id: unknown): Lookup | string {
 	const idText = scalarText(id).trim();
-	if (idText === '') return 'the delivery has no id to confirm';
-	if (!SAFE_ID.test(idText)) return 'the delivery id is not a valid record id';
+	if (idText === '') return 'the delivery has no "id" field naming its record';
+	if (!SAFE_ID.test(idText)) return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
 	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
 	if (event === 'trade.address.created') {
 		return { kind: 'wallet', id: idText, path: path('wallet') };
 	}
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
-	if (!match) return `events of kind "${event}" cannot be confirmed with the API`;
+	if (!match) return `events of kind "${event}" cannot be confirmed with the API: no record lookup is known for it`;
 	const kind = match[1] as 'trade' | 'withdrawal';
 	return {
 		kind,
@@ -221,8 +221,17 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 	return { outcome: 'confirmed', record };
 }
 
-/** A delivery checked against its record: the item both triggers emit for it, or why there is none. */
-export type CheckedDelivery = { outcome: 'confirmed'; item: IDataObject } | Exclude<Confirmation, { outcome: 'confirmed' }>;
+/**
+ * A delivery checked against its record: the item both triggers emit for it, or why there is none.
+ * `unverifiable`: no record can be asked for (no plain `id`, or an event kind no lookup is known
+ * for, one the service adds later): the trigger drops it like a contradicted one (200), Verify
+ * Delivery fails the item naming the field or the kind (docs/trigger.md, "n8n's Webhook node and
+ * Verify Delivery").
+ */
+export type CheckedDelivery =
+	| { outcome: 'confirmed'; item: IDataObject }
+	| Exclude<Confirmation, { outcome: 'confirmed' }>
+	| { outcome: 'unverifiable'; reason: string };
 
 /**
  * The delivery's record read through `http` (none: no credential, so not confirmable yet) and checked
@@ -231,7 +240,7 @@ export type CheckedDelivery = { outcome: 'confirmed'; item: IDataObject } | Excl
  */
 export async function checkAgainstRecord(ctx: ApiContext, http: HttpCall | undefined, event: string, body: IDataObject, verification: IDataObject): Promise<CheckedDelivery> {
 	const lookup = lookupFor(event, body.id);
-	if (typeof lookup === 'string') return { outcome: 'rejected', reason: lookup };
+	if (typeof lookup === 'string') return { outcome: 'unverifiable', reason: lookup };
 	if (http === undefined) return { outcome: 'retry', reason: 'no credential is selected' };
 	const result = await confirmDelivery(ctx, http, lookup, body);
 	if (result.outcome !== 'confirmed') return result;

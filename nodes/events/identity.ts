@@ -88,21 +88,40 @@ function announcedStatus(kind: string, body: IDataObject): string {
 	return match ? match[2] : deliveryStatus(kind, body);
 }
 
+/** The event whose key names a deposit address, not a record (docs/trigger.md, "`eventKey`: what the same event is"). */
+const ADDRESS_CREATED = 'trade.address.created';
+
+/**
+ * Who an event is about, for its `eventKey`: the identity above, except for a
+ * `trade.address.created`, which is about a deposit address: its delivery's `address`, which every
+ * path has (the webhook's body, a stored delivery's, the body Verify Delivery reads), whatever
+ * record its `id` names (the service documents it as the address; the wallet's id is seen too) and
+ * whatever wallet a lookup finds; without an `address`, its `id` or `reference` as for any event.
+ */
+function keyIdentity(event: string, body: IDataObject, reference?: unknown): EventIdentity {
+	const identity = eventIdentity(event, body, reference);
+	if (identity.kind !== ADDRESS_CREATED) return identity;
+	const address = scalarText(body.address).trim();
+	return address === '' ? identity : { ...identity, id: address };
+}
+
 /**
  * `eventKey` (docs/trigger.md, "Exactly once: the ledger"): the same text for the same event and
- * status, whichever trigger, source or n8n process emits it, for a ledger's idempotent insert.
- * An event is its normalised name (which states the status) and its record's `id` (the identity
- * above, as the duplicate check reads it): a `trade.pending` repeated with rising confirmations is
- * one event (the duplicate key above tells the repeats apart, this key does not), and the webhook's
- * body, a stored delivery (its body's `id` or its `reference`) and the record read from a list give
- * the same key. An event that names no record is keyed on its whole body, compared as canonical
+ * status, whichever trigger, source or n8n process emits it, for a ledger's idempotent insert. The
+ * one function every path calls, with the delivery itself (`body`: the webhook's body, a stored
+ * delivery's body and its `reference`; a record read from a list as `{ id }`), never with a record
+ * a lookup found: the webhook trigger with and without Confirm With API, Verify Delivery and both
+ * sources of the poll trigger. An event is its normalised name (which states the status) and who it
+ * is about (`keyIdentity`: the record's `id`, a new deposit address's `address`): a `trade.pending`
+ * repeated with rising confirmations is one event (the duplicate key above tells the repeats apart,
+ * this key does not). An event that names neither is keyed on its whole body, compared as canonical
  * JSON (key order and spacing do not matter).
  */
-export function eventKey({ kind, id, body }: EventIdentity): string {
+export function eventKey(event: string, body: IDataObject, reference?: unknown): string {
+	const { kind, id } = keyIdentity(event, body, reference);
 	const parts = id === '' ? ['body', kind, canonicalJson({ ...body, event: kind })] : ['event', kind, id, announcedStatus(kind, body)];
 	return base64url(sha256(JSON.stringify(parts))).slice(0, EVENT_KEY_LENGTH);
 }
-
 
 /** Ranks beyond any status the table knows: an unknown status sorts after every known one of its record. */
 const AFTER_KNOWN: Record<RecordKind, number> = {

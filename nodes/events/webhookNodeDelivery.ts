@@ -3,7 +3,7 @@ import type { HttpCall } from '../service/api';
 import { isObject } from '../service/values';
 import { checkAgainstRecord } from './confirm';
 import { deliveryDirectory } from './tokenAndWalletNames';
-import { eventIdentity, eventKey, normalizeEvent } from './identity';
+import { eventKey, normalizeEvent } from './identity';
 import { describeItem } from './item';
 import { parseDelivery } from './payload';
 import { secretMatches, secretOf, SECRET_HEADER } from './verify';
@@ -52,14 +52,24 @@ function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialData
 
 /**
  * Checks the Webhook node's delivery in the trigger's order (secret, body, the API's record) and
- * returns the trigger's item, or why it gives none (a record that contradicts the event). `http`
- * reads with the node's credential. A record the API does not confirm yet fails the item.
+ * returns the trigger's item, or why it gives none (a record ahead of or contradicting the event).
+ * `http` reads with the node's credential. A record the API does not confirm yet fails the item;
+ * so does a delivery no record can be asked for (no plain `id`, an event kind no lookup is known
+ * for): the trigger drops it, but here the service already has its 200, and nothing would bring it
+ * back (docs/trigger.md, "n8n's Webhook node and Verify Delivery").
  */
 export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, http: HttpCall, credentials: ICredentialDataDecryptedObject): Promise<Verified> {
 	const { event, body } = readDelivery(ctx, credentials);
 	const verification: IDataObject = { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: null };
 	const checked = await checkAgainstRecord(ctx, http, event, body, verification);
 	if (checked.outcome === 'rejected') return { ignored: `not confirmed by the API: ${checked.reason}` };
+	if (checked.outcome === 'unverifiable') {
+		throw new NodeOperationError(ctx.getNode(), `The delivery cannot be verified: ${checked.reason}`, {
+			itemIndex: ctx.getItemIndex(),
+			description:
+				"No record can be looked up for it, so it is not confirmed, and waiting will not change that. n8n's Webhook node has answered the service, so it will not send it again: the delivery is in this error item (its `body`). An event kind the service added later needs a version of this node that knows it; handle it from the error output meanwhile (docs/trigger.md).",
+		});
+	}
 	if (checked.outcome === 'retry') {
 		const message = `The delivery could not be confirmed yet: ${checked.reason}`;
 		const error = new NodeOperationError(ctx.getNode(), message, {
@@ -72,6 +82,6 @@ export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, ht
 		throw error;
 	}
 	const item = checked.item;
-	item.eventKey = eventKey(eventIdentity(event, { id: item.id }));
+	item.eventKey = eventKey(event, body);
 	return { item: await describeItem(item, deliveryDirectory(ctx, credentials, http)) };
 }

@@ -11,7 +11,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode, WEBHOOK_SECRET } from './node';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
-import { eventIdentity, eventKey } from '../../nodes/events/identity';
+import { eventKey } from '../../nodes/events/identity';
 import { recordReads, shownFields } from './shown-and-read';
 
 export interface Case {
@@ -414,7 +414,7 @@ export const CASES: Record<string, Case> = {
 		output: [
 			{
 				event: 'withdrawal.completed',
-				eventKey: eventKey(eventIdentity('withdrawal.completed', { id: 'wd-contract-1' })),
+				eventKey: eventKey('withdrawal.completed', { id: 'wd-contract-1' }),
 				id: 'wd-contract-1',
 				status: 'completed',
 				amount: 10,
