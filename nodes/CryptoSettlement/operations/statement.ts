@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { objectIn, scalarText } from '../../service/values';
+import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
 import { optionsCollection, requiredText } from '../fields/fields';
 import type { Params } from '../record/params';
@@ -9,7 +10,7 @@ import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
-import { fileLineOf, LineMaker, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
@@ -194,7 +195,7 @@ function optionsOf(params: Params): IDataObject {
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
 	if (value === undefined || value === null || value === '') return 24;
-	const hours = numberIn(value);
+	const hours = statedNumber(value);
 	if (hours === undefined || hours < 0) params.assert([{ field: 'pendingAfterHours', message: 'pendingAfterHours must be a number of hours, 0 or more', value }]);
 	return hours as number;
 }
@@ -341,12 +342,12 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 	}
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
-	const expected = numberIn(expectedValue);
+	const expected = statedNumber(expectedValue);
 	if (expected === undefined && expectedValue !== '' && expectedValue !== null && expectedValue !== undefined) {
 		params.assert([{ field: 'expectedAmount', message: 'expectedAmount must be a number of USD', value: expectedValue }]);
 	}
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
-	const tolerance = numberIn(toleranceValue);
+	const tolerance = statedNumber(toleranceValue);
 	if (tolerance === undefined || tolerance < 0) {
 		params.assert([{ field: 'amountTolerance', message: 'amountTolerance must be a number of USD, 0 or more', value: toleranceValue }]);
 	}

@@ -1,3 +1,4 @@
+import { moneyFigures } from '../../service/money';
 import type { FileLine } from './lines';
 
 /**
@@ -37,7 +38,7 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 		'<STMTTRN>',
 		element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
 		element('DTPOSTED', ofxTime(line.time)),
-		element('TRNAMT', line.amount.toFixed(2)),
+		element('TRNAMT', moneyFigures(line.amount, line.currency)),
 		element('FITID', ofxText(line.lineKey)),
 		// OFX 1.02 allows 32 characters of NAME and 255 of MEMO.
 		element('NAME', ofxText(payee(line) || line.reference || line.recordId, 32)),
@@ -55,7 +56,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 	const balance =
 		statement.closingBalance === undefined
 			? []
-			: ['<LEDGERBAL>', element('BALAMT', statement.closingBalance.toFixed(2)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
+			: ['<LEDGERBAL>', element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
 	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',
