@@ -58,7 +58,7 @@ export interface Line extends IDataObject {
 	reference: string;
 	status: string;
 	createdAt: string;
-	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update. */
+	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update, never before its creation. */
 	time: string;
 	/** The line's effect on the balance of `currency`: credits positive, debits negative, 0 when it moved nothing (yet). */
 	amount: number;
@@ -122,6 +122,19 @@ const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 
 /** A rounded amount's negative (a debit of it, or the credit of a debit), never -0. */
 const negated = (amount: number) => (amount === 0 ? 0 : -amount);
+
+/**
+ * When a movement is dated: when the statement says it moved (`moved`, timeText), but never before
+ * its record was created (`created`, timeText): another clock may stamp the update before the
+ * creation, and a movement dated before its record existed would be on a statement made before the
+ * record could be read, and on no later one (docs/statement.md, "The day"). Both are toISOString's
+ * text, which orders as the instants do.
+ */
+export function notBeforeCreated(created: string, moved: string): string {
+	if (!moved) return created;
+	if (!created) return moved;
+	return moved > created ? moved : created;
+}
 
 const currencyIn = (value: unknown) => {
 	const text = scalarText(value).trim().toUpperCase();
@@ -260,8 +273,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	const feeMoney = fee === undefined ? 0 : roundMoney(fee, currency);
 	if (completed && !unreadable) line.amount = addMoney(roundMoney(credited as number, currency), feeMoney, currency);
 	if (unreadable) UNREADABLE.add(line);
-	// A completed deposit was credited when it completed: its last update (docs/statement.md, "The day").
-	if (completed) line.time = timeText(record.updatedAt) || line.time;
+	// A completed deposit was credited when it completed: its last update, never before its creation (docs/statement.md, "The day").
+	if (completed) line.time = notBeforeCreated(line.time, timeText(record.updatedAt));
 	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
 	line.exception = join(
 		unreadable &&
@@ -414,15 +427,15 @@ function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 }
 
 /**
- * The payout and fee given back, on the day the record last changed (when the money came back):
- * exactly what its payout and fee lines debited (`debited`, their amounts), so
+ * The payout and fee given back, on the day the record last changed (when the money came back), never
+ * before it was created: exactly what its payout and fee lines debited (`debited`, their amounts), so
  * the record's lines net to nothing.
  */
 function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
 	const payout = w.payout as number;
 	const fee = w.fee as number;
 	return sibling(w, 'refund', options, {
-		time: timeText(w.record.updatedAt) || w.line.createdAt,
+		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
 		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
 		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}`,
