@@ -15,7 +15,7 @@ import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/read';
 import type { KeptRecords } from '../statement/kept';
-import { LineTally, readBalances, summarize } from '../statement/summary';
+import { closingBalanceOf, LineTally, readBalances, summarize } from '../statement/summary';
 
 /**
  * Statement (reconciliation, docs/statement.md): the statement of one UTC day, and a team's own
@@ -245,9 +245,18 @@ async function fileItems(
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
+		let balance: number | undefined = closing[currency];
+		if (writer.format === 'ofx') {
+			const known = closingBalanceOf(summary, currency);
+			if (typeof known !== 'number') {
+				items.push(noOfxFile(params, currency, known.why));
+				continue;
+			}
+			balance = known;
+		}
 		const lines = redactedFileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)), redact);
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, closing[currency], made.order.rowsOf(currency), lines)) {
+		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
@@ -255,6 +264,19 @@ async function fileItems(
 		items.push({ json: { ...summary, currency, fileFormat: writer.format, fileName: fileNames[0], fileNames, fileRows }, binary });
 	}
 	return items;
+}
+
+/**
+ * A currency whose OFX file cannot be written: OFX 1.02 requires the closing balance (LEDGERBAL), and
+ * `why` says what is missing. The item fails; under Continue On Fail it is an error item for this
+ * currency and the other currencies' files are still given (docs/statement.md, "The files").
+ */
+function noOfxFile(params: Params, currency: string, why: string): INodeExecutionData {
+	const { ctx } = params;
+	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
+	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
+	if (ctx.continueOnFail()) return { json: { error: message, message: `${message}. ${description}` } };
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 }
 
 /** The files' lines, each redacted (the files hold service text: labels, reasons) as its turn comes. */

@@ -289,6 +289,24 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 	};
 }
 
+/**
+ * The closing balance of `currency` a file may state as a balance (an OFX file's LEDGERBAL, which
+ * OFX 1.02 requires), from a summary: derived from the service's balances, or the Opening Balance
+ * given plus the day's net (whether or not the service states balances); or why there is none (the
+ * service states no balance of the currency and none was given; a closing balance counted from 0
+ * for want of an opening one is no balance).
+ */
+export function closingBalanceOf(summary: IDataObject, currency: string): number | { why: string } {
+	const closing = (summary.closingBalances ?? {}) as Record<string, number>;
+	const opening = (summary.openingBalances ?? {}) as Record<string, number>;
+	const source = summary.openingBalancesSource;
+	if (source === 'given' && currency in opening && currency in closing) return closing[currency];
+	if (source === 'derived' && currency in closing) return closing[currency];
+	if (source === 'given') return { why: `no Opening Balance was given for ${currency} (Opening Balances has ${Object.keys(opening).join(', ')}), so its closing balance is not known` };
+	if (source === 'derived') return { why: `the service states no ${currency} balance and no Opening Balance was given for ${currency}, so its closing balance is not known` };
+	return { why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known` };
+}
+
 export function summarize(input: SummaryInput): IDataObject {
 	const { tally } = input;
 	const net = tally.dayNet();
