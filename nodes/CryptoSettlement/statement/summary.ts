@@ -79,7 +79,7 @@ class Ranked<T> {
 	}
 }
 
-/** Lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
+/** Lines whose record states an amount the node cannot trust (service/money.ts, `amountIn`): their amount is 0. */
 interface Untrusted {
 	count: number;
 	/** The first of them (the day's: in time order; after the day: as read). */
