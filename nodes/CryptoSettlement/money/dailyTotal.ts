@@ -4,6 +4,7 @@ import type { HttpCall } from '../../service/api';
 import { header } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import { scalarText, timeMs, tradeIdOf } from '../../service/values';
+import { statedAmount } from '../../service/money';
 import { DAY_MS, utcDayStart } from '../../service/utcDay';
 import { maxPagesFor } from '../engine/lists';
 import { movingWords, walkList, type Walked } from '../engine/pageWalker';
@@ -88,16 +89,8 @@ async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: numbe
 	});
 }
 
-/** An amount a record states: a number of 0 or more (or such text); `missing` when absent or empty; `invalid` otherwise. */
-function statedAmount(value: unknown): number | 'missing' | 'invalid' {
-	if (value === undefined || value === null || value === '') return 'missing';
-	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : 'invalid';
-	if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-	return 'invalid';
-}
-
 /**
- * A listed withdrawal's value in USD, from what it states: its USD `amount`; where that is missing
+ * A listed withdrawal's value in USD, from what it states (read as the statement reads it: service/money.ts, statedAmount): its USD `amount`; where that is missing
  * or 0, its `cryptoAmount` at the service's price of its `token`. Never below zero: an amount that is
  * not a number of 0 or more, or a record that states no value, cannot be valued and refuses.
  */

@@ -10,6 +10,7 @@ import { plainDecimal } from '../fields/rules';
 import { CRYPTO_DECIMALS } from '../../service/catalog';
 import type { RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
+import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';
 
 /**
@@ -98,7 +99,7 @@ async function feeBearerOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promis
 
 /** An amount with its unit: USD with 2 decimals, a token's amount with at most 8 (as the node sends them). */
 const money = (value: number, unit: string) =>
-	`${unit === 'USD' ? value.toFixed(2) : plainDecimal(Number(value.toFixed(CRYPTO_DECIMALS)))} ${unit}`;
+	`${unit === 'USD' ? moneyFigures(value, 'USD') : plainDecimal(roundTo(value, CRYPTO_DECIMALS))} ${unit}`;
 
 /**
  * Who bears the fee, in words a person reads one way: the service's `user` is the recipient (the

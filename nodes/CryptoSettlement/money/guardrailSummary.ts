@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { isToolVariant } from '../engine/engine';
 import { GUARDRAILS_SHOWN } from '../fields/fields';
+import { moneyFigures } from '../../service/money';
 import { guardrailsOf, misreadText } from './guardrails';
 
 /**
@@ -11,7 +12,7 @@ import { guardrailsOf, misreadText } from './guardrails';
  * limit" where the owner set none, and `notLimited` names those. The checks are money/guardrails.ts.
  */
 
-const usd = (value: number) => `${value.toFixed(2)} USD`;
+const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 
 export function describeGuardrails(credentials: IDataObject): IDataObject {
 	let rails: ReturnType<typeof guardrailsOf>;

@@ -14,6 +14,7 @@ import { MONEY_CLASSES, NEVER_FOR_AGENTS, refusedToAgents, type MoneyClass } fro
 import { isStablecoin } from '../fields/rules';
 import { NETWORKS_BY_TOKEN, TOKENS } from '../../service/catalog';
 import { isObject, scalarText } from '../../service/values';
+import { moneyFigures, roundMoney } from '../../service/money';
 import { readTodaysTotal } from './dailyTotal';
 import { readRates, valueUsd, type Rates } from './rates';
 
@@ -142,7 +143,7 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	};
 }
 
-const usd = (value: number) => `${value.toFixed(2)} USD`;
+const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 const WHERE = "Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
 
 /** Where a guardrail is changed, in the credential editor's words. */
@@ -318,7 +319,7 @@ async function valueEachItem({ rails, payments, refuse, rates }: Check): Promise
 			refuse(index, `This item cannot be valued in USD, so its limits cannot be checked: ${value}`);
 			continue;
 		}
-		parts.valueUsd = Math.round(value * 100) / 100;
+		parts.valueUsd = roundMoney(value, 'USD');
 		values.set(index, value);
 		if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
 			refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));

@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { objectIn, scalarText } from '../../service/values';
+import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
 import { optionsCollection, requiredText } from '../fields/fields';
 import type { Params } from '../record/params';
@@ -9,12 +10,12 @@ import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
-import { fileLineOf, LineMaker, linesOf, numberIn, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/statementLists';
 import type { KeptRecords } from '../statement/recordColumns';
-import { LineTally, readBalances, summarize } from '../statement/summary';
+import { closingBalanceOf, LineTally, readBalances, summarize } from '../statement/summary';
 
 /**
  * Statement (reconciliation, docs/statement.md): the statement of one UTC day, and a team's own
@@ -194,7 +195,7 @@ function optionsOf(params: Params): IDataObject {
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
 	if (value === undefined || value === null || value === '') return 24;
-	const hours = numberIn(value);
+	const hours = statedNumber(value);
 	if (hours === undefined || hours < 0) params.assert([{ field: 'pendingAfterHours', message: 'pendingAfterHours must be a number of hours, 0 or more', value }]);
 	return hours as number;
 }
@@ -244,9 +245,18 @@ async function fileItems(
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
+		let balance: number | undefined = closing[currency];
+		if (writer.format === 'ofx') {
+			const known = closingBalanceOf(summary, currency);
+			if (typeof known !== 'number') {
+				items.push(noOfxFile(params, currency, known.why));
+				continue;
+			}
+			balance = known;
+		}
 		const lines = redactedFileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)), redact);
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, closing[currency], made.order.rowsOf(currency), lines)) {
+		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
@@ -254,6 +264,19 @@ async function fileItems(
 		items.push({ json: { ...summary, currency, fileFormat: writer.format, fileName: fileNames[0], fileNames, fileRows }, binary });
 	}
 	return items;
+}
+
+/**
+ * A currency whose OFX file cannot be written: OFX 1.02 requires the closing balance (LEDGERBAL), and
+ * `why` says what is missing. The item fails; under Continue On Fail it is an error item for this
+ * currency and the other currencies' files are still given (docs/statement.md, "The files").
+ */
+function noOfxFile(params: Params, currency: string, why: string): INodeExecutionData {
+	const { ctx } = params;
+	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
+	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
+	if (ctx.continueOnFail()) return { json: { error: message, message: `${message}. ${description}` } };
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 }
 
 /** The files' lines, each redacted (the files hold service text: labels, reasons) as its turn comes. */
@@ -341,12 +364,12 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 	}
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
-	const expected = numberIn(expectedValue);
+	const expected = statedNumber(expectedValue);
 	if (expected === undefined && expectedValue !== '' && expectedValue !== null && expectedValue !== undefined) {
 		params.assert([{ field: 'expectedAmount', message: 'expectedAmount must be a number of USD', value: expectedValue }]);
 	}
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
-	const tolerance = numberIn(toleranceValue);
+	const tolerance = statedNumber(toleranceValue);
 	if (tolerance === undefined || tolerance < 0) {
 		params.assert([{ field: 'amountTolerance', message: 'amountTolerance must be a number of USD, 0 or more', value: toleranceValue }]);
 	}

@@ -1,3 +1,4 @@
+import { moneyFigures } from '../../service/money';
 import { timeMs } from '../../service/values';
 import { INSTANT_TEXT, type FileLine } from './lines';
 
@@ -72,8 +73,8 @@ export const QUICKBOOKS_HEADER = row(['Date', 'Description', 'Amount']);
 
 /** A line as a row of Xero's bank-statement CSV: Date, Amount, Payee, Description, Reference (the lineKey). */
 export const xeroRow = (line: FileLine, options: CsvOptions) =>
-	row([dateIn(line, options.dateFormat), line.amount.toFixed(2), options.payee(line), line.description, line.lineKey]);
+	row([dateIn(line, options.dateFormat), moneyFigures(line.amount, line.currency), options.payee(line), line.description, line.lineKey]);
 
 /** A line as a row of QuickBooks Online's three-column CSV: Date, Description, Amount; the payee and lineKey in the description. */
 export const quickbooksRow = (line: FileLine, options: CsvOptions) =>
-	row([dateIn(line, options.dateFormat), `${options.payee(line)}: ${line.description} [${line.lineKey}]`, line.amount.toFixed(2)]);
+	row([dateIn(line, options.dateFormat), `${options.payee(line)}: ${line.description} [${line.lineKey}]`, moneyFigures(line.amount, line.currency)]);

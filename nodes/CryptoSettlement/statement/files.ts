@@ -101,12 +101,14 @@ export class StatementFiles {
 
 	/**
 	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
-	 * lines (those it wants, redacted) in the day's order.
+	 * lines (those it wants, redacted) in the day's order. An OFX file needs the currency's closing
+	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf).
 	 */
 	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
 		const { day, format } = this.options;
 		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
+			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
 			const { head, tail } = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
 			const bytes = new FileBytes(head);
 			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { scalarText, timeMs, tradeIdOf } from '../../service/values';
+import { addMoney, amountIn, roundMoney, statedNumber } from '../../service/money';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
@@ -57,7 +58,7 @@ export interface Line extends IDataObject {
 	reference: string;
 	status: string;
 	createdAt: string;
-	/** When the money moved: the record's creation, or for a refund its last update. */
+	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update, never before its creation. */
 	time: string;
 	/** The line's effect on the balance of `currency`: credits positive, debits negative, 0 when it moved nothing (yet). */
 	amount: number;
@@ -110,26 +111,30 @@ export const LINE_FIELDS = {
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 
-/** A number the record states (a number, or a numeric string); undefined otherwise. */
-export function numberIn(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-	return undefined;
-}
+/**
+ * The amounts a record states are read by the service's one reading (service/money.ts): an amount of
+ * money is trusted only as a number of 0 or more (`amountIn`), as Max per Day trusts it; a negative
+ * amount, a non-number or an unreadable unit makes the record an exception naming it, and the balance
+ * check cannot vouch for the day (docs/statement.md, "Exceptions"). Each is rounded once to its
+ * currency's minor unit (`roundMoney`) and a record's lines are made from the rounded amounts, so they
+ * net exactly (docs/statement.md, "Money: one reading, one rounding").
+ */
+
+/** A rounded amount's negative (a debit of it, or the credit of a debit), never -0. */
+const negated = (amount: number) => (amount === 0 ? 0 : -amount);
 
 /**
- * An amount of money a record states, which the node trusts only as a number of 0 or more: a
- * negative amount, a non-number or an unreadable unit makes the record an exception naming it, and
- * the balance check cannot vouch for the day (docs/statement.md, "Exceptions"), as Max per Day
- * refuses such an amount.
+ * When a movement is dated: when the statement says it moved (`moved`, timeText), but never before
+ * its record was created (`created`, timeText): another clock may stamp the update before the
+ * creation, and a movement dated before its record existed would be on a statement made before the
+ * record could be read, and on no later one (docs/statement.md, "The day"). Both are toISOString's
+ * text, which orders as the instants do.
  */
-export function amountIn(value: unknown): number | undefined {
-	const amount = numberIn(value);
-	return amount !== undefined && amount >= 0 ? amount : undefined;
+export function notBeforeCreated(created: string, moved: string): string {
+	if (!moved) return created;
+	if (!created) return moved;
+	return moved > created ? moved : created;
 }
-
-/** Rounds to cents (money of the lines and their sums). */
-export const cents = (value: number) => Math.round(value * 100) / 100;
 
 const currencyIn = (value: unknown) => {
 	const text = scalarText(value).trim().toUpperCase();
@@ -246,7 +251,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	const currency = currencyIn(record.currency);
 	const credited = amountIn(record.amount);
 	const fee = amountIn(record.feeAmount);
-	const usd = numberIn(record.amountReceived);
+	const usd = statedNumber(record.amountReceived);
 	const completed = line.status === 'completed';
 	line.walletLabel = label;
 	line.walletAddress = address;
@@ -257,15 +262,19 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null) amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: crypto.unit };
 	if (credited !== undefined && currency) amounts.credited = { value: credited, unit: currency };
 	if (fee !== undefined && currency) amounts.feeAmount = { value: fee, unit: currency };
-	if (numberIn(record.feeAmountInUsd) !== undefined) amounts.feeAmountInUsd = { value: numberIn(record.feeAmountInUsd) as number, unit: 'USD' };
-	if (numberIn(record.rate) !== undefined && currency) amounts.rate = { value: numberIn(record.rate) as number, unit: `${currency} per USD` };
+	const feeUsd = statedNumber(record.feeAmountInUsd);
+	if (feeUsd !== undefined) amounts.feeAmountInUsd = { value: feeUsd, unit: 'USD' };
+	const rate = statedNumber(record.rate);
+	if (rate !== undefined && currency) amounts.rate = { value: rate, unit: `${currency} per USD` };
 	line.amounts = amounts;
 	// Only a completed deposit moved money, so only its amounts must be readable.
 	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
-	if (completed && !unreadable) line.amount = cents((credited as number) + (fee ?? 0));
+	// The credited amount and the fee, each rounded once: the deposit line credits both, the fee line debits the fee, so they net to the credit.
+	const feeMoney = fee === undefined ? 0 : roundMoney(fee, currency);
+	if (completed && !unreadable) line.amount = addMoney(roundMoney(credited as number, currency), feeMoney, currency);
 	if (unreadable) UNREADABLE.add(line);
-	// A completed deposit was credited when it completed: its last update (docs/statement.md, "The day").
-	if (completed) line.time = timeText(record.updatedAt) || line.time;
+	// A completed deposit was credited when it completed: its last update, never before its creation (docs/statement.md, "The day").
+	if (completed) line.time = notBeforeCreated(line.time, timeText(record.updatedAt));
 	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
 	line.exception = join(
 		unreadable &&
@@ -276,7 +285,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 		openTooLong('trade', record, options, 'deposit'),
 	);
 	const lines = [line];
-	if (completed && !unreadable && fee !== undefined && fee !== 0) {
+	if (completed && !unreadable && feeMoney !== 0) {
 		const feeLine = baseLine('depositFee', record, 'transaction', options.day, line.time);
 		Object.assign(feeLine, {
 			walletLabel: label,
@@ -284,8 +293,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 			reference: line.reference,
 			currency: line.currency,
 			time: line.time,
-			amount: cents(-fee),
-			amounts: { feeAmount: { value: fee, unit: line.currency } },
+			amount: negated(feeMoney),
+			amounts: { feeAmount: { value: fee as number, unit: line.currency } },
 			description: `Platform fee of the deposit to ${label ? `wallet ${label}` : `address ${address}`}`,
 		});
 		lines.push(feeLine);
@@ -308,6 +317,9 @@ interface Withdrawal {
 	line: Line;
 	payout: number | undefined;
 	fee: number | undefined;
+	/** The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits. */
+	payoutMoney: number;
+	feeMoney: number;
 	/** Whether payout, fee and currency are readable (otherwise no money line is written). */
 	readable: boolean;
 	refunded: boolean;
@@ -345,6 +357,8 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 		line,
 		payout,
 		fee,
+		payoutMoney: payout === undefined ? 0 : roundMoney(payout, currency),
+		feeMoney: fee === undefined ? 0 : roundMoney(fee, currency),
 		readable: currency !== undefined && payout !== undefined && fee !== undefined,
 		refunded: statusOf('withdrawal', line.status)?.refunded === true,
 		destination: destination || 'an unnamed destination',
@@ -364,16 +378,16 @@ function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Pa
 function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	const { record, kind, line, payout, fee, what } = w;
 	const amounts: IDataObject = {};
-	const usd = numberIn(record.amount);
+	const usd = statedNumber(record.amount);
 	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
 	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
 	if (record.cryptoAmount !== undefined && record.cryptoAmount !== null && scalarText(record.token)) {
-		amounts.cryptoAmount = { value: numberIn(record.cryptoAmount) ?? scalarText(record.cryptoAmount), unit: scalarText(record.token) };
+		amounts.cryptoAmount = { value: statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount), unit: scalarText(record.token) };
 	}
 	if (payout !== undefined && line.currency) amounts.payoutAmount = { value: payout, unit: line.currency };
 	if (fee !== undefined && line.currency) amounts.fee = { value: fee, unit: line.currency };
 	line.amounts = amounts;
-	if (w.readable) line.amount = cents(-(payout as number));
+	if (w.readable) line.amount = negated(w.payoutMoney);
 	else UNREADABLE.add(line);
 	const token = scalarText(record.token);
 	const network = scalarText(record.network);
@@ -406,19 +420,23 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 	const fee = w.fee as number;
 	return sibling(w, 'withdrawalFee', options, {
-		amount: cents(-fee),
+		amount: negated(w.feeMoney),
 		amounts: { fee: { value: fee, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination}`,
 	});
 }
 
-/** The payout and fee given back, on the day the record last changed (when the money came back). */
-function refundLine(w: Withdrawal, options: LineOptions): Line {
+/**
+ * The payout and fee given back, on the day the record last changed (when the money came back), never
+ * before it was created: exactly what its payout and fee lines debited (`debited`, their amounts), so
+ * the record's lines net to nothing.
+ */
+function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
 	const payout = w.payout as number;
 	const fee = w.fee as number;
 	return sibling(w, 'refund', options, {
-		time: timeText(w.record.updatedAt) || w.line.createdAt,
-		amount: cents(payout + fee),
+		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
+		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
 		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}`,
 	});
@@ -433,8 +451,9 @@ export function withdrawalLines(record: IDataObject, trades: TradeById, wallets:
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
-	if (w.fee !== 0) lines.push(withdrawalFeeLine(w, options));
-	if (w.refunded) lines.push(refundLine(w, options));
+	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w, options));
+	// The refund credits what the lines above debited, summed exactly in the minor unit.
+	if (w.refunded) lines.push(refundLine(w, options, lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0)));
 	return lines;
 }
 

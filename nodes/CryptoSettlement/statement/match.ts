@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { OPEN_TRADE_WORDS, OPEN_WITHDRAWAL_WORDS, REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
+import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
-import { numberIn } from './lines';
 
 /**
  * Statement → Match (docs/statement.md, "Match"): a team's own rows against the service's records,
@@ -74,11 +74,12 @@ export function matchRow(index: MatchIndex, by: MatchBy, key: string, expectedAm
 	const done: MatchResult = kind === 'withdrawal' ? 'paid' : 'received';
 	if (expectedAmount === undefined) return { match: done, matchNote: `Status ${status}`, records };
 	const field = kind === 'withdrawal' ? 'amount' : 'amountReceived';
-	const amount = numberIn(record[field]);
+	const amount = statedNumber(record[field]);
 	if (amount === undefined) {
 		return { match: 'amountDiffers', matchNote: `The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`, records };
 	}
-	const difference = Math.round((amount - expectedAmount) * 1e8) / 1e8;
+	// The difference as its decimals read (binary noise of the subtraction rounded away, service/money.ts).
+	const difference = roundTo(amount - expectedAmount, 8);
 	if (Math.abs(difference) > tolerance + 1e-9) {
 		return { match: 'amountDiffers', matchNote: `${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`, records };
 	}

@@ -1,10 +1,13 @@
+import { moneyFigures } from '../../service/money';
 import type { FileLine } from './lines';
 
 /**
  * The statement of one currency as an OFX 1.02 bank statement (docs/statement.md, "The files"),
  * written here, with no library: the format Xero, QuickBooks Online, Sage and Zoho Books import
  * without mapping columns. Each transaction's FITID is its lineKey, so a re-import skips what it
- * already has; the statement carries its currency (CURDEF) and the closing balance (LEDGERBAL). Pure.
+ * already has; the statement carries its currency (CURDEF) and the closing balance (LEDGERBAL), which
+ * the OFX 1.02 DTD requires of every statement (STMTRS): a file is never written without it
+ * (docs/statement.md, "The files"). Pure.
  */
 
 /** Text inside an element: the SGML specials written as entities, line breaks as spaces. */
@@ -25,8 +28,8 @@ export interface OfxStatement {
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;
 	to: string;
-	/** The closing balance of the currency, when known. */
-	closingBalance: number | undefined;
+	/** The closing balance of the currency (LEDGERBAL, required: summary.ts, closingBalanceOf). */
+	closingBalance: number;
 }
 
 const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
@@ -37,7 +40,7 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 		'<STMTTRN>',
 		element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
 		element('DTPOSTED', ofxTime(line.time)),
-		element('TRNAMT', line.amount.toFixed(2)),
+		element('TRNAMT', moneyFigures(line.amount, line.currency)),
 		element('FITID', ofxText(line.lineKey)),
 		// OFX 1.02 allows 32 characters of NAME and 255 of MEMO.
 		element('NAME', ofxText(payee(line) || line.reference || line.recordId, 32)),
@@ -52,10 +55,7 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
  * come (files.ts), never all held as text.
  */
 export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
-	const balance =
-		statement.closingBalance === undefined
-			? []
-			: ['<LEDGERBAL>', element('BALAMT', statement.closingBalance.toFixed(2)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
+	const balance = ['<LEDGERBAL>', element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
 	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { byTime, cents, hasUnreadableAmount, LINE_KINDS, numberIn, type Line, type Placement } from './lines';
+import { addMoney, moneyFigures, roundMoney, statedNumber } from '../../service/money';
+import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
 /**
  * A statement's summary (docs/statement.md, "Summary"): totals per kind and currency, the
@@ -21,10 +22,12 @@ export const NOT_LISTED: readonly string[] = [
 	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
 
-/** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00`. */
+/** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00` (its figures: service/money.ts, moneyFigures). */
 export function money(currency: string, amount: number): string {
-	const [whole, fraction] = Math.abs(amount).toFixed(2).split('.');
-	return `${amount < 0 ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+	const figures = moneyFigures(amount, currency);
+	const negative = figures.startsWith('-');
+	const [whole, fraction] = (negative ? figures.slice(1) : figures).split('.');
+	return `${negative ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
 }
 
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
@@ -33,16 +36,17 @@ export function balancesInWords(balances: Record<string, number>): string {
 	return entries.length ? entries.map(([currency, amount]) => money(currency, amount)).join(', ') : 'no balance';
 }
 
-/** Balances as given (currency → amount), with currencies in capitals; or why they cannot be read. */
+/** Balances as given (currency → amount, each rounded once to its minor unit), with currencies in capitals; or why they cannot be read. */
 export function readBalances(value: unknown): Record<string, number> | { error: string } {
 	if (value === undefined || value === null || value === '') return {};
 	const object = objectIn(value);
 	if (!object) return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
 	const balances: Record<string, number> = {};
 	for (const [currency, amount] of Object.entries(object)) {
-		const number = numberIn(amount);
+		const number = statedNumber(amount);
 		if (number === undefined) return { error: `${currency}: ${JSON.stringify(amount)} is not a number` };
-		balances[currency.trim().toUpperCase()] = number;
+		const unit = currency.trim().toUpperCase();
+		balances[unit] = roundMoney(number, unit);
 	}
 	return balances;
 }
@@ -75,7 +79,7 @@ class Ranked<T> {
 	}
 }
 
-/** Lines whose record states an amount the node cannot trust (lines.ts, `amountIn`): their amount is 0. */
+/** Lines whose record states an amount the node cannot trust (service/money.ts, `amountIn`): their amount is 0. */
 interface Untrusted {
 	count: number;
 	/** The first of them (the day's: in time order; after the day: as read). */
@@ -117,17 +121,17 @@ export class LineTally {
 		}
 		if (placement === 'after') {
 			this.after++;
-			if (line.currency && line.amount !== 0) this.netAfter[line.currency] = cents((this.netAfter[line.currency] ?? 0) + line.amount);
+			if (line.currency && line.amount !== 0) this.netAfter[line.currency] = addMoney(this.netAfter[line.currency] ?? 0, line.amount, line.currency);
 			return;
 		}
 		this.lines++;
 		this.counts[line.kind]++;
 		const total = this.totals.of(line.kind, line).of(line.currency || 'unknown', line);
 		total.count++;
-		total.amount = cents(total.amount + line.amount);
+		total.amount = addMoney(total.amount, line.amount, line.currency);
 		if (line.currency && line.amount !== 0) {
 			const net = this.net.of(line.currency, line);
-			net.amount = cents(net.amount + line.amount);
+			net.amount = addMoney(net.amount, line.amount, line.currency);
 		}
 		if (line.exception) {
 			const { lineKey, kind, recordId, reference, status, exception } = line;
@@ -173,14 +177,15 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 	};
 }
 
-/** The service's balances now (currency → amount), or why they cannot be read. */
+/** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
 function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
 	const wallets = account && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
 	if (!wallets) return { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
 	const balances: Record<string, number> = {};
 	for (const [currency, amount] of Object.entries(wallets)) {
-		const number = numberIn(amount);
-		if (number !== undefined) balances[currency.trim().toUpperCase()] = number;
+		const number = statedNumber(amount);
+		const unit = currency.trim().toUpperCase();
+		if (number !== undefined) balances[unit] = roundMoney(number, unit);
 	}
 	return balances;
 }
@@ -188,7 +193,7 @@ function serviceBalancesNow(account: IDataObject | undefined): Record<string, nu
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
 function takenBack(now: Record<string, number>, moved: Record<string, number>): Record<string, number> {
 	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(now)) balances[currency] = cents(amount - (moved[currency] ?? 0));
+	for (const [currency, amount] of Object.entries(now)) balances[currency] = addMoney(amount, -(moved[currency] ?? 0), currency);
 	return balances;
 }
 
@@ -210,8 +215,8 @@ export function balanceCheck(closing: Record<string, number>, atEnd: Record<stri
 	const difference: Record<string, number> = {};
 	for (const currency of Object.keys(closing)) {
 		serviceAtEnd[currency] = atEnd[currency];
-		const differs = cents(closing[currency] - atEnd[currency]);
-		if (Math.abs(differs) >= 0.01) difference[currency] = differs;
+		const differs = addMoney(closing[currency], -atEnd[currency], currency);
+		if (differs !== 0) difference[currency] = differs;
 	}
 	const basis = `the service's balances at the day's end (its balances now, taken back by the ${movedAfter} movement(s) since)`;
 	if (!Object.keys(difference).length) {
@@ -261,7 +266,7 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.afterNet());
 	if (given) {
 		const closing = { ...given };
-		for (const [currency, amount] of Object.entries(net)) closing[currency] = cents((closing[currency] ?? 0) + amount);
+		for (const [currency, amount] of Object.entries(net)) closing[currency] = addMoney(closing[currency] ?? 0, amount, currency);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
 			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the day's lines move, so its closing balance counts from 0 and cannot be compared.` }
@@ -282,6 +287,24 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 			why: `First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
 		},
 	};
+}
+
+/**
+ * The closing balance of `currency` a file may state as a balance (an OFX file's LEDGERBAL, which
+ * OFX 1.02 requires), from a summary: derived from the service's balances, or the Opening Balance
+ * given plus the day's net (whether or not the service states balances); or why there is none (the
+ * service states no balance of the currency and none was given; a closing balance counted from 0
+ * for want of an opening one is no balance).
+ */
+export function closingBalanceOf(summary: IDataObject, currency: string): number | { why: string } {
+	const closing = (summary.closingBalances ?? {}) as Record<string, number>;
+	const opening = (summary.openingBalances ?? {}) as Record<string, number>;
+	const source = summary.openingBalancesSource;
+	if (source === 'given' && currency in opening && currency in closing) return closing[currency];
+	if (source === 'derived' && currency in closing) return closing[currency];
+	if (source === 'given') return { why: `no Opening Balance was given for ${currency} (Opening Balances has ${Object.keys(opening).join(', ')}), so its closing balance is not known` };
+	if (source === 'derived') return { why: `the service states no ${currency} balance and no Opening Balance was given for ${currency}, so its closing balance is not known` };
+	return { why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known` };
 }
 
 export function summarize(input: SummaryInput): IDataObject {
