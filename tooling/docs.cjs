@@ -136,7 +136,7 @@ function recordAskedList(operations) {
 	return operationsOf(operations)
 		.filter(({ spec }) => spec.byId || spec.echoes)
 		.map(({ title, spec }) => {
-			const also = spec.byId?.alsoShownAs?.filter((field) => field !== spec.byId.param);
+			const also = Object.keys(spec.byId?.alsoShownAs ?? {}).filter((field) => field !== spec.byId.param);
 			const notes = [also?.length ? `also by its ${also.join(', ')}` : '', spec.echoes ? `shows ${Object.keys(spec.echoes).join(', ')} back` : ''].filter(Boolean);
 			return notes.length ? `${title} (${notes.join('; ')})` : title;
 		})

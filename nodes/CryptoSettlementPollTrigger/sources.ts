@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../service/transport';
 import { LIFECYCLES, statusOf } from '../service/catalog';
-import { idsShown, scalarText } from '../service/values';
+import { scalarText } from '../service/values';
+import { idsShown, sameRecordId } from '../service/ids';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
 import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
@@ -135,7 +136,7 @@ export async function followOpen(
 			break;
 		}
 		const identity = record && list.source.identify(record);
-		if (!record || !identity || !idsShown(record).includes(id)) {
+		if (!record || !identity || !idsShown(record).some((shown) => sameRecordId(shown, id))) {
 			cursor.open[id] = [at, kept, now];
 			unread++;
 			continue;

@@ -4,7 +4,8 @@ import { exchange, fullResponseOptions, recordPath, toApiResponse } from '../ser
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
 import { LIFECYCLES } from '../service/catalog';
-import { idsShown, scalarText } from '../service/values';
+import { scalarText } from '../service/values';
+import { idsShown, showsRecordId } from '../service/ids';
 import { confirmedFields } from './item';
 
 const authentication = new CryptoSettlementApi();
@@ -184,9 +185,11 @@ function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { k
 /** The record against the delivery: its id, its status against the event's, a wallet's address against the delivery's. */
 function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Confirmation {
 	// An answer about another record confirms nothing of this one. A wallet may be asked for by its
-	// address (the event's id is the address or the wallet: docs/trigger.md).
-	const shown = lookup.kind === 'wallet' ? idsShown(record, record.address) : idsShown(record);
-	if (shown.length > 0 && !shown.includes(lookup.id)) {
+	// address (the event's id is the address or the wallet: docs/trigger.md). Ids are compared by the
+	// one record id rule (service/ids.ts).
+	const also = lookup.kind === 'wallet' ? [record.address] : [];
+	if (!showsRecordId(record, lookup.id, ...also)) {
+		const shown = idsShown(record, ...also);
 		return { outcome: 'retry', reason: `the API answered for the record ${shown[0]}, not ${lookup.id}` };
 	}
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {

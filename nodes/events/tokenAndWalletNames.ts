@@ -3,7 +3,8 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { idsShown, scalarText } from '../service/values';
+import { scalarText } from '../service/values';
+import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
 
@@ -166,8 +167,7 @@ export class EventDirectory {
 		const wallet = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
 		// The label names the customer a deposit is credited to and is kept: an answer about another
 		// wallet gives none.
-		const shown = wallet ? idsShown(wallet, wallet.address) : [];
-		const label = wallet && (shown.length === 0 || shown.includes(id)) ? scalarText(wallet.label).trim() : '';
+		const label = wallet && showsRecordId(wallet, id, wallet.address) ? scalarText(wallet.label).trim() : '';
 		if (label === '') {
 			rememberFailure(labelsFailedAt, id, Date.now());
 			return null;

@@ -43,15 +43,6 @@ export function tradeIdOf(value: unknown): string | undefined {
 }
 
 /**
- * The ids a record read by its id shows: its `id` and `_id`, and `others` that may also name it (a
- * wallet's address). A record that shows some, none of them the id asked for, is an answer about
- * another record (a cache or a proxy answering another path), which proves nothing of this one.
- */
-export function idsShown(record: IDataObject, ...others: unknown[]): string[] {
-	return [record.id, record._id, ...others].map((value) => scalarText(value).trim()).filter((value) => value !== '');
-}
-
-/**
  * An option that takes an object (a collection field, or JSON text from an expression): the object,
  * or undefined when it is neither.
  */

@@ -6,6 +6,7 @@ import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacin
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
 import { scalarText } from '../../service/values';
+import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
 /**
  * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
@@ -53,15 +54,17 @@ async function findWithdrawal(
 	const id = scalarText(found.id ?? found._id).trim();
 	if (id === '') throw new Error('the lookup answered a withdrawal record without an id');
 	// Only a record that shows exactly this External ID is this External ID's (the lookup also finds
-	// a withdrawal by its id: an External ID that is another withdrawal's id finds that one).
-	if (found.externalId !== externalId) {
+	// a withdrawal by its id: an External ID that is another withdrawal's id finds that one). External
+	// IDs are compared exactly (service/ids.ts): a record showing INV-1 proves nothing of inv-1.
+	if (!sameExternalId(found.externalId, externalId)) {
 		const shows = found.externalId === undefined || found.externalId === null ? 'no External ID' : `the External ID ${JSON.stringify(found.externalId)}`;
 		throw new Error(`the lookup answered withdrawal ${id}, which shows ${shows}`);
 	}
 	return found;
 }
 
-const sameText = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
+/** A word the service may write in either case (a kind, token, network or fee level). */
+const sameWord = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
 
 /** Bank or crypto: the record's `type`, else told by its destination; undefined when it shows neither. */
 function paymentKindOf(record: IDataObject): string | undefined {
@@ -71,6 +74,15 @@ function paymentKindOf(record: IDataObject): string | undefined {
 	if (present(record.walletAddress)) return 'crypto';
 	return undefined;
 }
+
+/** A number as a number, anything else as a word. */
+const sameValue = (actual: unknown, wanted: unknown) => (typeof wanted === 'number' ? Number(actual) === wanted : sameWord(actual, wanted));
+
+/** Fields compared otherwise than as a number or a word: an address exactly, the bank account by the record id rule (service/ids.ts). */
+const SAME_FIELD: Partial<Record<string, (actual: unknown, wanted: unknown) => boolean>> = {
+	walletAddress: (actual, wanted) => String(actual) === wanted,
+	bankAccount: sameRecordId,
+};
 
 /**
  * How the record found under an External ID compares with this request: the fields that conflict
@@ -85,8 +97,7 @@ export function compareWithRecord(record: IDataObject, expected: IDataObject): {
 		const actual = field === 'type' ? paymentKindOf(record) : record[field];
 		if (actual === undefined) unshown.push(field);
 		else if (actual === null) conflicts.push(field);
-		else if (typeof wanted === 'number' ? Number(actual) !== wanted : field === 'walletAddress' ? String(actual) !== wanted : !sameText(actual, wanted))
-			conflicts.push(field);
+		else if (!(SAME_FIELD[field] ?? sameValue)(actual, wanted)) conflicts.push(field);
 	}
 	return { conflicts, unshown };
 }
@@ -212,7 +223,7 @@ async function fullRecord(
 		const response = await callApi(ctx, http, request, 'safe');
 		const data = response.body.data as IDataObject | undefined;
 		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
-		if (response.statusCode < 300 && response.json && response.body.success !== false && found && String(found.id ?? found._id) === id) {
+		if (response.statusCode < 300 && response.json && response.body.success !== false && found && sameRecordId(found.id ?? found._id, id)) {
 			return { record: found };
 		}
 		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
@@ -296,7 +307,8 @@ function stillTrue(ahead: { since: number }, lockKey: string): boolean {
 }
 
 function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
-	return `${credentialKey(ctx)} ${key.externalId}`;
+	// External IDs differing only in case take turns too: the service may find one under the other.
+	return `${credentialKey(ctx)} ${externalIdTurnKey(key.externalId)}`;
 }
 
 async function lookUpAfterRefusal(

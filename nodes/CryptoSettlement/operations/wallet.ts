@@ -81,7 +81,7 @@ export const wallet: ResourceSpecs = {
 		money: 'none',
 		fields: [WALLET_ID],
 		// The service also finds a wallet by its address (docs/trigger.md, Confirm With API).
-		byId: { param: 'walletId', alsoShownAs: ['address'] },
+		byId: { param: 'walletId', alsoShownAs: { address: 'address' } },
 		build: (params) => ({ pathParams: { walletId: params.pathId('walletId') } }),
 	},
 	getAll: {
@@ -118,7 +118,7 @@ export const wallet: ResourceSpecs = {
 		],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
 		// The service's notes show the answer as { walletId, autoSettlement }.
-		byId: { param: 'walletId', alsoShownAs: ['walletId'] },
+		byId: { param: 'walletId', alsoShownAs: { walletId: 'recordId' } },
 		echoes: { autoSettlement: 'value' },
 		build: (params) => {
 			const walletId = params.pathId('walletId');

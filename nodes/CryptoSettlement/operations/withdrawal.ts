@@ -222,7 +222,7 @@ export const withdrawal: ResourceSpecs = {
 			}),
 		],
 		// Found by its id or by the External ID sent with it.
-		byId: { param: 'withdrawalId', alsoShownAs: ['externalId'] },
+		byId: { param: 'withdrawalId', alsoShownAs: { externalId: 'externalId' } },
 		build: (params) => ({ pathParams: { withdrawalId: params.pathId('withdrawalId') } }),
 	},
 	getAll: {

@@ -6,6 +6,7 @@ import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../record/params';
 import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
 import { rowOf } from '../../service/rows';
+import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';
 import { checkAddressesWithService } from '../money/addressCheck';
 
@@ -239,6 +240,7 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 			plans.push({ error: error as Error, externalId: typedExternalId(itemCtx) });
 		}
 	}
+	refuseCaseTwins(ctx, plans);
 	// Payout addresses whose form cannot decide are checked by the service (addressCheck.ts) before
 	// any item is sent, in a Dry Run too: a refused address makes its item invalid.
 	const toConfirm = plans.flatMap((plan, index) => ('parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : []));
@@ -279,6 +281,42 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 	}
 	void batch.allSettled().then(checked.release);
 	return plans;
+}
+
+/**
+ * Rows whose External IDs differ only in letter case (inv-1, INV-1) are refused, every one of them,
+ * before anything is sent (docs/usage.md, "Never paid twice"). External IDs are compared exactly
+ * (service/ids.ts), so to the node they are two payments; but the service's lookup may find one
+ * under the other, so neither could be proven unpaid once the other is sent, and such rows are most
+ * often one payment typed twice. Rows with exactly the same External ID are repeats of one payment:
+ * they take turns, and the later finds the earlier (withdrawals.ts).
+ */
+function refuseCaseTwins(ctx: IExecuteSingleFunctions, plans: ItemPlan[]): void {
+	const byTurn = new Map<string, Array<{ index: number; externalId: string }>>();
+	plans.forEach((plan, index) => {
+		const key = 'parts' in plan ? plan.parts.idempotency : undefined;
+		if (!key || key.derived) return;
+		const turn = externalIdTurnKey(key.externalId);
+		byTurn.set(turn, [...(byTurn.get(turn) ?? []), { index, externalId: key.externalId }]);
+	});
+	for (const rows of byTurn.values()) {
+		for (const { index, externalId } of rows) {
+			const others = rows.filter((row) => !sameExternalId(row.externalId, externalId));
+			if (others.length === 0) continue;
+			const [first] = others;
+			plans[index] = {
+				error: new NodeOperationError(
+					ctx.getNode(),
+					`External ID ${externalId} differs only in letter case from ${others.map((row) => rowOf(row.index, row.externalId)).join(', ')}, so neither is sent`,
+					{
+						itemIndex: index,
+						description: `External IDs are compared exactly, so ${externalId} and ${first.externalId} would be two payments; but the service may look one up under the other, so neither could be proven unpaid once the other is sent. Nothing was sent for these rows. If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case.`,
+					},
+				),
+				externalId,
+			};
+		}
+	}
 }
 
 /** What a row's External ID holds: this withdrawal, one that cannot be this row's, or no answer. */

@@ -17,10 +17,11 @@ import { redact, redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
-import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
+import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn, type ShownAs } from '../record/record';
 import { sameAddress } from '../fields/addresses';
-import { idsShown, isObject, scalarText } from '../../service/values';
+import { isObject, scalarText } from '../../service/values';
 import { rowOf, withItsRow } from '../../service/rows';
+import { idsShown, sameExternalId, sameRecordId } from '../../service/ids';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
 
@@ -207,24 +208,38 @@ async function perform(
  * A read or an update of one record answers about that record only. An answer showing other ids (a
  * cache or a proxy answering another request) is another record's: a workflow acting on it would
  * mark the wrong payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The
- * record asked for"). A record showing no id at all is output: it contradicts nothing. Ids are
- * compared without case (an address may come back in its checksum case).
+ * record asked for"). A record showing no id at all is output: it contradicts nothing. Each id shown
+ * is compared by what it holds (`ShownAs`): a record id or an External ID by the one rule of each
+ * (service/ids.ts: hexadecimal record ids without case, External IDs exactly), an address as the
+ * service's echo of one (`sameAddress`).
  */
 function assertRecordAsked(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
 	if (!spec.byId) return;
-	const { param, alsoShownAs = [] } = spec.byId;
+	const { param, alsoShownAs = {} } = spec.byId;
 	const asked = parts.pathParams?.[param] ?? '';
 	for (const record of records) {
-		const shown = idsShown(record, ...alsoShownAs.map((key) => record[key]));
-		if (shown.length === 0 || shown.some((id) => id.toLowerCase() === asked.toLowerCase())) continue;
+		const shown = [
+			...idsShown(record).map((value) => ({ field: 'id', value, as: 'recordId' as ShownAs })),
+			...Object.entries(alsoShownAs).flatMap(([field, as]) => idsShown({}, record[field]).map((value) => ({ field, value, as }))),
+		];
+		if (shown.length === 0 || shown.some(({ value, as }) => SAME_ID[as](asked, value))) continue;
+		const [named] = shown;
+		const besides = shown.filter(({ field, value }) => field !== 'id' && value !== named.value).map(({ field, value }) => `${field} ${value}`);
 		params.fail(
-			`The service answered with the record ${shown[0]}, not the one '${params.label(param)}' asked for (${asked})`,
+			`The service answered with the record ${named.value}${besides.length ? ` (${besides.join(', ')})` : ''}, not the one '${params.label(param)}' asked for (${asked})`,
 			spec.kind === 'read'
 				? "Nothing was output for this item: the answer is another record's (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check the record in the dashboard."
 				: `The answer is another record's, so whether ${asked} was changed cannot be told. Get ${asked} to see what it holds before relying on it.`,
 		);
 	}
 }
+
+/** Whether an id shown names the one asked, by what it holds. */
+const SAME_ID: Record<ShownAs, (asked: string, shown: string) => boolean> = {
+	recordId: sameRecordId,
+	externalId: sameExternalId,
+	address: (asked, shown) => sameAddress(asked.trim(), shown),
+};
 
 /**
  * An answer showing another value than the one sent is about something else: an update's setting

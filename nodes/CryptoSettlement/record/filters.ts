@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { timeMs } from '../../service/values';
 import type { Params } from './params';
+import { sameExternalId } from '../../service/ids';
 
 /**
  * Filters the node applies itself to the records of a list, for lists whose API documents no
@@ -10,6 +11,7 @@ import type { Params } from './params';
 
 type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';
 
+/** A word (a status, a token) the service may write in either case. */
 const sameText = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.toLowerCase();
 
 /** The record filter for this item's 'Filters', or undefined when none is set. Bad dates are refused. */
@@ -34,7 +36,8 @@ export function recordFilter(params: Params, allowed: readonly ListFilterName[])
 			continue;
 		}
 		const wanted = String(value).trim();
-		if (name === 'externalId') tests.push((record) => record.externalId === wanted);
+		// An External ID is the merchant's own reference: compared exactly (service/ids.ts).
+		if (name === 'externalId') tests.push((record) => sameExternalId(record.externalId, wanted));
 		else tests.push((record) => sameText(record[name], wanted));
 	}
 	return tests.length ? (record) => tests.every((test) => test(record)) : undefined;

@@ -10,6 +10,13 @@ export interface IdempotencyKey {
 	derived: boolean;
 }
 
+/**
+ * What a field that may name the record asked for holds, which says how it is compared with the id
+ * asked: a record id or an External ID by the one rule of each (service/ids.ts), an address as
+ * fields/addresses.ts compares the service's echo of one (`sameAddress`).
+ */
+export type ShownAs = 'recordId' | 'externalId' | 'address';
+
 /** How an answer shows back a value sent (`echoes`). */
 export type Echo = 'value' | 'address' | 'accountNumber';
 
@@ -87,10 +94,11 @@ interface OperationBase {
 	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
 	/**
 	 * For a read or an update of one record named in its path: that path parameter, and the record's
-	 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`). An answer showing
-	 * other ids is another record's and is refused (docs/usage.md, "The record asked for").
+	 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`), each with what it
+	 * holds, which says how it is compared (`ShownAs`). An answer showing other ids is another
+	 * record's and is refused (docs/usage.md, "The record asked for").
 	 */
-	byId?: { param: string; alsoShownAs?: string[] };
+	byId?: { param: string; alsoShownAs?: Record<string, ShownAs> };
 	/**
 	 * The body fields its answer shows back, and how: as the value sent (a number also as text, text
 	 * without case), as an address (fields/addresses.ts, `sameAddress`), or as an account number,

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { OPEN_TRADE_WORDS, OPEN_WITHDRAWAL_WORDS, REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
+import { externalIdKey, recordIdKey } from '../../service/ids';
 
 /**
  * Statement → Match (docs/statement.md, "Match"): a team's own rows against the service's records,
@@ -37,17 +38,22 @@ function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject):
 	else map.set(key, [record]);
 }
 
-/** Keys as a person types them: trimmed; addresses and labels compared as the service stores them. */
+/**
+ * Keys as a person types them: trimmed; addresses and labels compared as the service stores them.
+ * External IDs and wallet ids by the one rule of each (service/ids.ts): an External ID exactly, so
+ * inv-1 is not INV-1's.
+ */
 const keyOf = (value: unknown) => scalarText(value).trim();
+const KEY_OF: Record<MatchBy, (value: unknown) => string> = { externalId: externalIdKey, walletAddress: keyOf, walletLabel: keyOf };
 
 export function matchIndex(lists: { trades: IDataObject[]; withdrawals: IDataObject[]; wallets: IDataObject[] }): MatchIndex {
 	const index: MatchIndex = { byExternalId: new Map(), byAddress: new Map(), byLabel: new Map() };
-	for (const withdrawal of lists.withdrawals) add(index.byExternalId, keyOf(withdrawal.externalId), withdrawal);
+	for (const withdrawal of lists.withdrawals) add(index.byExternalId, externalIdKey(withdrawal.externalId), withdrawal);
 	const labelOfWallet = new Map<string, string>();
-	for (const wallet of lists.wallets) labelOfWallet.set(keyOf(wallet.id ?? wallet._id), keyOf(wallet.label));
+	for (const wallet of lists.wallets) labelOfWallet.set(recordIdKey(wallet.id ?? wallet._id), keyOf(wallet.label));
 	for (const trade of lists.trades) {
 		add(index.byAddress, keyOf(trade.address), trade);
-		add(index.byLabel, labelOfWallet.get(keyOf(trade.wallet)) ?? keyOf(trade.label), trade);
+		add(index.byLabel, labelOfWallet.get(recordIdKey(trade.wallet)) ?? keyOf(trade.label), trade);
 	}
 	return index;
 }
@@ -61,7 +67,7 @@ export interface RowMatch extends IDataObject {
 /** The match of one row: its key, and the expected USD amount with its tolerance when given. */
 export function matchRow(index: MatchIndex, by: MatchBy, key: string, expectedAmount: number | undefined, tolerance: number): RowMatch {
 	const records =
-		(by === 'externalId' ? index.byExternalId : by === 'walletAddress' ? index.byAddress : index.byLabel).get(key.trim()) ?? [];
+		(by === 'externalId' ? index.byExternalId : by === 'walletAddress' ? index.byAddress : index.byLabel).get(KEY_OF[by](key)) ?? [];
 	if (records.length === 0) return { match: 'notFound', matchNote: `No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`, records };
 	if (records.length > 1) return { match: 'several', matchNote: `${records.length} records under ${JSON.stringify(key)}: check them one by one`, records };
 	const [record] = records;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow } from '../../helpers';
 import { LIFECYCLES } from '../../../nodes/service/catalog';
-import { CREDENTIALS, cryptoWithdrawal, RETRY_ON_FAIL, runNode, serversClosedAfterEach, shortBackoff } from '../../helpers/node';
+import { CREDENTIALS, cryptoWithdrawal, RETRY_ON_FAIL, runNode, serversClosedAfterEach, shortBackoff, shortInDoubtWindow } from '../../helpers/node';
 import { envelope, localService, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
 
 /** The withdrawal statuses whose money went back, read from the one statuses table. */
@@ -304,4 +304,60 @@ describe('10. a row already paid is reported as paid whatever a guardrail now sa
 		expect(run.items[1].json.message).toMatch(/Whether External ID x-2 already holds a withdrawal could not be checked \(.*lookup down.*\): check it \(Withdrawal → Get\) before paying this item another way\.$/);
 		expect(posts()).toBe(1);
 	}, 60_000);
+});
+
+describe('11. an External ID is compared exactly: a record showing INV-1 is never inv-1 (issue 69, point 3)', () => {
+	// The lookup waits between attempts after an unclear send; how long is not what this tests.
+	shortInDoubtWindow(300);
+	shortBackoff();
+
+	/** The payout INV-1, as a service whose lookup folds case (issue 69) answers for inv-1 too. */
+	const INV_1 = { ...SAME, id: 'wd-77', externalId: 'INV-1', status: 'completed' };
+
+	/**
+	 * A service holding INV-1 whose lookup of inv-1 answers it, from the start or only once a send
+	 * came (`afterSend`); a send is answered `onPost`.
+	 */
+	async function foldingService(onPost: Reply, afterSend = false) {
+		let sent = false;
+		const server = await localService((request: Seen): Reply => {
+			const route = `${request.method} ${request.path.replace(/^\/v1/, '')}`;
+			if (route === 'GET /trades/pbc/sell/rates') return { status: 200, body: envelope(RATES) };
+			if (route === 'GET /payments/withdrawals') return { status: 200, body: { ...envelope([]), meta: { hasNextPage: false } } };
+			if (/^GET \/payments\/withdrawal\/inv-1$/i.test(route) && (sent || !afterSend)) return { status: 200, body: envelope(INV_1) };
+			if (isWithdrawalPost(request)) {
+				sent = true;
+				return onPost;
+			}
+			return { status: 404, body: { success: false, message: 'withdrawal not found' } };
+		});
+		servers.push(server);
+		return { baseUrl: server.baseUrl, posts: () => server.requests.filter(isWithdrawalPost).length, lookups: () => server.requests.filter((r) => r.path.startsWith('/v1/payments/withdrawal/')).map((r) => r.path) };
+	}
+
+	test('Create with inv-1 whose lookup before sending answers INV-1 (the same payment otherwise): nothing is sent, the item fails naming both', async () => {
+		const { baseUrl, posts, lookups } = await foldingService({ status: 200, body: envelope({ id: 'wd-78' }) });
+		const run = await runNode(crypto({ externalId: 'inv-1' }), { credentials: { baseUrl } });
+		expect(lookups()).toContain('/v1/payments/withdrawal/inv-1');
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toBe('Could not check whether External ID inv-1 was already used, so the withdrawal was not sent: the lookup answered withdrawal wd-77, which shows the External ID "INV-1"');
+		expect(posts()).toBe(0);
+	});
+
+	test('with Dry Run: the dry run fails the same way, and is never reported as already submitted', async () => {
+		const { baseUrl, posts } = await foldingService({ status: 200, body: envelope({ id: 'wd-78' }) });
+		const run = await runNode(crypto({ externalId: 'inv-1', additionalFields: { dryRun: true } }), { credentials: { baseUrl } });
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toMatch(/^Could not check whether External ID inv-1 was already used/);
+		expect(posts()).toBe(0);
+	});
+
+	test('after an unclear answer (HTTP 500), a lookup answering INV-1 is not inv-1\'s late commit: one POST, the item fails in doubt', async () => {
+		const { baseUrl, posts } = await foldingService({ status: 500, body: { success: false, message: 'gateway timeout' } }, true);
+		const run = await runNode(crypto({ externalId: 'inv-1' }), { credentials: { baseUrl } });
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toBe('The withdrawal with External ID inv-1 may or may not have been made (HTTP 500: gateway timeout); check before re-running with the same External ID');
+		expect(inDoubt(run.error)).toBe(true);
+		expect(posts()).toBe(1);
+	});
 });

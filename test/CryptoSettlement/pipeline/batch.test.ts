@@ -105,3 +105,44 @@ test('a lookup made ahead is not trusted once another send of the same External 
 	expect([first.items[0].json.alreadySubmitted, second.items[0].json.alreadySubmitted].sort()).toEqual([false, true]);
 	expect(first.items[0].json.id).toBe(second.items[0].json.id);
 });
+
+// External IDs are compared exactly (nodes/service/ids.ts), so inv-1 and INV-1 are two payments to
+// the node; the service's lookup may find one under the other (issue 69), so one batch may not hold
+// both: every such row is refused before anything is sent (docs/usage.md, "Never paid twice").
+describe('External IDs in one batch', () => {
+	const rows = (...refs: string[]) => refs.map((ref, i) => ({ amount: 5 + i, ref }));
+
+	test('inv-1 and INV-1: nothing is sent, and the error names both rows', async () => {
+		const { server, run } = await serve(async () => {});
+		const result = await run(rows('pay-0', 'inv-1', 'INV-1'));
+		expect(server.requests.filter(isPost)).toHaveLength(0);
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'2 of 3 rows are invalid, so nothing was sent: row 2 (inv-1, n8n item 1): External ID inv-1 differs only in letter case from row 3 (INV-1, n8n item 2), so neither is sent; ' +
+				'row 3 (INV-1, n8n item 2): External ID INV-1 differs only in letter case from row 2 (inv-1, n8n item 1), so neither is sent',
+		);
+		expect(result.error?.description).toMatch(/If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case\./);
+	});
+
+	test('inv-1 and INV-1 with Continue On Fail: both are error items, the other rows are paid', async () => {
+		const service = withdrawalService();
+		const server = await localService((request) => service.handler(request));
+		close = server.close;
+		const result = await runNode(crypto, { items: rows('pay-0', 'inv-1', 'INV-1', 'pay-3'), continueOnFail: true, credentials: { baseUrl: server.baseUrl } });
+		expect(result.items.map((item) => item.json.error ?? item.json.externalId)).toEqual([
+			'pay-0',
+			'External ID inv-1 differs only in letter case from row 3 (INV-1, n8n item 2), so neither is sent',
+			'External ID INV-1 differs only in letter case from row 2 (inv-1, n8n item 1), so neither is sent',
+			'pay-3',
+		]);
+		expect(server.requests.filter(isPost).map((request) => request.body?.externalId)).toEqual(['pay-0', 'pay-3']);
+	});
+
+	test('inv-1 twice: one payment, sent once; the second row finds it (a repeat, not a second payment)', async () => {
+		const { server, run } = await serve(async () => {});
+		const result = await run([{ amount: 5, ref: 'inv-1' }, { amount: 5, ref: 'inv-1' }]);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.externalId, item.json.alreadySubmitted])).toEqual([['inv-1', false], ['inv-1', true]]);
+		expect(server.requests.filter(isPost)).toHaveLength(1);
+	});
+});

@@ -145,7 +145,6 @@ describe.each(BY_ID)('$name', ({ name, label, byId }) => {
 	test.each<[string, (asked: string) => IDataObject]>([
 		['its own id', (id) => ({ id, status: 'completed' })],
 		['its own _id', (id) => ({ _id: id, status: 'completed' })],
-		['its own id in another case', (id) => ({ id: id.toUpperCase(), status: 'completed' })],
 		['no id at all (it contradicts nothing)', () => ({ status: 'completed' })],
 	])('answered with %s: the record is output', async (_shape, record) => {
 		const server = await answering(record(asked));
@@ -155,12 +154,63 @@ describe.each(BY_ID)('$name', ({ name, label, byId }) => {
 		expect(result.items[0].json).toMatchObject({ status: 'completed' });
 	});
 
-	if (byId.alsoShownAs?.length) {
-		test.each(byId.alsoShownAs)('a record found by its %s (not its id) is the record asked for', async (field) => {
+	// Record ids by the one rule (nodes/service/ids.ts): the service's hexadecimal object ids without
+	// case, any other id exactly.
+	test('asked for a hexadecimal id and answered with it in capitals: the same record, output', async () => {
+		const hex = '65f1c0ffee0ddba11ab1e5ab';
+		const server = await answering({ id: hex.toUpperCase(), status: 'completed' });
+		const result = await runNode({ ...CASES[name].params, [byId.param]: hex }, { credentials: { baseUrl: server.baseUrl } });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ id: hex.toUpperCase(), status: 'completed' });
+	});
+
+	test('asked for an id that is not hexadecimal and answered with it in capitals: another record, nothing output', async () => {
+		const server = await answering({ id: 'ORD-7', status: 'completed' });
+		const result = await runNode({ ...CASES[name].params, [byId.param]: 'ord-7' }, { credentials: { baseUrl: server.baseUrl } });
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toBe(`The service answered with the record ORD-7, not the one '${label}' asked for (ord-7)`);
+	});
+
+	if (byId.alsoShownAs) {
+		test.each(Object.keys(byId.alsoShownAs))('a record found by its %s (not its id) is the record asked for', async (field) => {
 			const server = await answering({ id: 'record-1', [field]: asked, status: 'completed' });
 			const result = await runNode(CASES[name].params, { credentials: { baseUrl: server.baseUrl } });
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ id: 'record-1', [field]: asked });
 		});
 	}
+});
+
+// Issue 69, point 3: an External ID is the merchant's own reference, compared exactly
+// (nodes/service/ids.ts), so a payout under INV-1 never marks inv-1 paid.
+describe('Withdrawal → Get by External ID', () => {
+	const get = (withdrawalId: string) => ({ resource: 'withdrawal', operation: 'get', withdrawalId });
+
+	test('asked for inv-1 and answered with the payout INV-1: the item fails, naming the field and both ids; nothing is output', async () => {
+		const server = await answering({ id: 'wd-77', externalId: 'INV-1', status: 'completed' });
+		const result = await runNode(get('inv-1'), { credentials: { baseUrl: server.baseUrl } });
+		expect(server.requests.map((request) => request.path)).toEqual(['/v1/payments/withdrawal/inv-1']);
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toBe("The service answered with the record wd-77 (externalId INV-1), not the one 'Withdrawal ID' asked for (inv-1)");
+		expect(result.error?.description).toMatch(/^Nothing was output for this item/);
+	});
+
+	test('with Continue On Fail, inv-1 answered INV-1 is an error item, never the payout', async () => {
+		const server = await answering({ id: 'wd-77', externalId: 'INV-1', status: 'completed' });
+		const result = await runNode(get('inv-1'), { credentials: { baseUrl: server.baseUrl }, continueOnFail: true });
+		expect(result.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ error: "The service answered with the record wd-77 (externalId INV-1), not the one 'Withdrawal ID' asked for (inv-1)" }),
+		]);
+	});
+
+	test.each([
+		['its External ID exactly', 'INV-1', { id: 'wd-77', externalId: 'INV-1' }],
+		['its External ID, typed with spaces around it (trimmed)', ' INV-1 ', { id: 'wd-77', externalId: 'INV-1' }],
+		['its id', 'wd-77', { id: 'wd-77', externalId: 'INV-1' }],
+	])('asked for by %s: the payout is output', async (_name, asked, record) => {
+		const server = await answering({ ...record, status: 'completed' });
+		const result = await runNode(get(asked), { credentials: { baseUrl: server.baseUrl } });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ id: 'wd-77', externalId: 'INV-1', status: 'completed' });
+	});
 });
