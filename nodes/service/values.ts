@@ -29,6 +29,9 @@ export function timeMs(value: unknown): number | null {
 	return Number.isFinite(time) ? time : null;
 }
 
+/** The time of an instant the node wrote itself (toISOString's form); NaN when it is not one. Cheaper than timeMs on a busy day's lines. */
+export const instantMs = (text: string) => Date.parse(text);
+
 /**
  * The trade a withdrawal record's `trade` names: an id, or an object with one (auto-settlement
  * payouts the service makes from a deposit have one). `false`, `0`, `{}`, `""` and the text

@@ -71,6 +71,45 @@ const OWNERS: Owner[] = [
 			],
 		},
 	},
+	{
+		what: "a service date's time (without a zone it is UTC, whatever n8n's TZ; unreadable is unreadable everywhere)",
+		owner: 'nodes/service/values.ts',
+		forbidden: [
+			{ what: 'a date parsed by hand', line: /\bDate\.parse\(/ },
+			{ what: 'a date read from text by new Date', line: /\bnew Date\(\s*(?:['"\x60]|String\(|scalarText\(|\w+\.(?:createdAt|updatedAt|time|date)\b)/ },
+		],
+		examples: {
+			flagged: [
+				'const created = Date.parse(scalarText(record.createdAt));',
+				"const told = Date.parse(dateHeader ?? '');",
+				'const at = new Date(String(record.updatedAt)).getTime();',
+				'const at = new Date(record.createdAt).getTime();',
+			],
+			passed: ['const from = new Date(day.start).toISOString();', 'endDate: new Date(now + DAY_MS).toISOString(),', 'const now = Date.now();', 'const start = Date.UTC(2026, 2, 10);', 'const created = timeMs(record.createdAt);'],
+		},
+	},
+	{
+		what: "money rounded to a currency's minor unit (once, half away from zero, on the number's decimal text) and written with its decimals",
+		owner: 'nodes/service/money.ts',
+		forbidden: [
+			{ what: 'money rounded by hand (scaled by a power of ten)', line: /\bMath\.(?:round|floor|ceil|trunc)\([^;]*\*\s*(?:1e\d+|10{2,})\b/ },
+			{ what: 'a figure written with toFixed', line: /[\w)\]]\.toFixed\(/ },
+		],
+		examples: {
+			flagged: [
+				'parts.valueUsd = Math.round(value * 100) / 100;',
+				'const difference = Math.round((amount - expectedAmount) * 1e8) / 1e8;',
+				'row([date, line.amount.toFixed(2), payee]);',
+				'return Number(value.toFixed(2));',
+			],
+			passed: [
+				'const seconds = Math.round((now - running.startedAt) / 1000);',
+				'return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);',
+				'const hint = noise ? `; round it where it is computed, for example with .toFixed(${decimals})` : "";',
+				'return `Not final after ${Math.floor(hours)} hours`;',
+			],
+		},
+	},
 ];
 
 /** Code lines of a source, comments blanked (so a comment explaining a rule is not a copy of it). */

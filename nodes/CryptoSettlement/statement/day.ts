@@ -4,6 +4,7 @@
  */
 
 import { DAY_MS, utcDayStart, utcDayText } from '../../service/utcDay';
+import { instantMs } from '../../service/values';
 
 /**
  * How many days before the statement's day its records are read (docs/statement.md, "The day"): a
@@ -22,7 +23,7 @@ export interface Day {
 }
 
 export function dayOf(text: string): Day {
-	const start = Date.parse(`${text}T00:00:00.000Z`);
+	const start = instantMs(`${text}T00:00:00.000Z`);
 	return { day: text, start, end: start + DAY_MS };
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
-import { scalarText, timeMs, tradeIdOf } from '../../service/values';
+import { instantMs, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { addMoney, amountIn, roundMoney, statedNumber } from '../../service/money';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
@@ -168,10 +168,7 @@ export function isInstantText(text: string): boolean {
 	return days !== undefined && day >= 1 && day <= days && twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59;
 }
 
-const timeOf = (record: IDataObject) => {
-	const parsed = Date.parse(timeText(record.createdAt));
-	return Number.isFinite(parsed) ? parsed : undefined;
-};
+const timeOf = (record: IDataObject) => timeMs(record.createdAt) ?? undefined;
 
 export interface WalletIndex {
 	byId: Map<string, IDataObject>;
@@ -528,7 +525,7 @@ export class LineMaker {
 		const place = (lines: Line[], record: number) => {
 			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
 				const line = lines[ordinal];
-				const at = Date.parse(line.time);
+				const at = instantMs(line.time);
 				// A record without a readable date is on no day's statement (its exception cannot be placed either).
 				if (!Number.isFinite(at)) continue;
 				if (at >= day.end) visit(line, 'after', record, ordinal, at);
