@@ -303,13 +303,24 @@ export class N8n {
 		return { created: true };
 	}
 
-	async login(owner = OWNER) {
-		const res = await httpJson('POST', `${this.baseUrl}/rest/login`, {
-			body: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
-			jar: this.jar,
-		});
-		if (res.status !== 200) throw new Error(`n8n login failed: ${res.status} ${res.text.slice(0, 300)}`);
-		return res.json;
+	/**
+	 * Logs in. n8n answers /rest/settings before it registers every route, so a login made just after
+	 * a (re)start may meet a 404 or 503 for /rest/login (issue #70): tried again every second, saying
+	 * so, for up to a minute; any other refusal fails at once.
+	 */
+	async login(owner = OWNER, { timeoutMs = 60000 } = {}) {
+		const t0 = Date.now();
+		for (let attempt = 1; ; attempt++) {
+			const res = await httpJson('POST', `${this.baseUrl}/rest/login`, {
+				body: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
+				jar: this.jar,
+			}).catch((error) => ({ status: 0, text: String(error?.message ?? error) }));
+			if (res.status === 200) return res.json;
+			const comingUp = res.status === 0 || res.status === 404 || res.status === 503;
+			if (!comingUp || Date.now() - t0 > timeoutMs) throw new Error(`n8n login failed: ${res.status} ${res.text.slice(0, 300)}`);
+			if (attempt === 1 || attempt % 10 === 0) console.log(`n8n is still coming up (POST /rest/login answered ${res.status || 'nothing'}); trying again`);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
 	}
 
 	/** Authenticated REST call (after setupOwner/login), answered whatever its status. */
