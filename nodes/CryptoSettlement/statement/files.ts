@@ -101,7 +101,7 @@ export class StatementFiles {
 
 	/**
 	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
-	 * lines (those it wants, redacted) in the day's order.
+	 * lines (those it wants) in the day's order.
 	 */
 	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
 		const { day, format } = this.options;
