@@ -15,6 +15,7 @@ import { BASE_URL, CREDENTIALS as TRIGGER_CREDENTIALS, TriggerHarness, tradePayl
 import { api, noWithdrawalsYet, PIN, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../helpers/node';
 import { envelope, localService, refusal, type Reply, type Seen } from '../helpers/local-service';
 import { CASES, type Case } from '../helpers/operation-cases';
+import { redactError } from '../../nodes/service/redact';
 
 const logs = triggerTestSetup();
 const servers = serversClosedAfterEach();
@@ -348,5 +349,30 @@ describe('what the service writes is still cleaned of every secret, whatever the
 		} finally {
 			await service.close();
 		}
+	});
+});
+
+describe("the last defence: what could quote the request the node sent", () => {
+	test.each(PINS)('PIN %s: an error\'s details and a library\'s cause lose the secrets; the node\'s own words stay', (pin) => {
+		const APP = 'app-secret-request-echo-3f9a';
+		const request = { headers: { 'x-app-secret': APP }, body: { amount: 1234, pin } };
+		// A library's error holds the body also as the text it sent.
+		const cause = Object.assign(new Error(`socket hang up (${APP})`), { config: { ...request, data: JSON.stringify({ amount: 10, pin }) } });
+		const words = `The withdrawal of ${pin} USD with External ID ${pin} may or may not have been made`;
+		const error = Object.assign(new Error(words), {
+			description: `Row ${pin}: check it`,
+			errorResponse: { message: words, request },
+			context: { itemIndex: 0, request },
+			cause,
+		});
+		redactError(error, [APP, pin]);
+		// The node's words, which quote what the user typed, as they were.
+		expect([error.message, error.description, error.errorResponse.message]).toEqual([words, `Row ${pin}: check it`, words]);
+		// The request, wherever it is quoted: its PIN field and its headers' app secret.
+		for (const quoted of [error.errorResponse.request, error.context.request]) {
+			expect(quoted).toEqual({ headers: { 'x-app-secret': '[redacted]' }, body: { amount: 1234, pin: '[redacted]' } });
+		}
+		expect(cause.message).toBe('socket hang up ([redacted])');
+		expect(cause.config).toEqual({ headers: { 'x-app-secret': '[redacted]' }, body: { amount: 1234, pin: '[redacted]' }, data: '{"amount":10,"pin":"[redacted]"}' });
 	});
 });
