@@ -29,6 +29,17 @@ export const REDACTED = '[redacted]';
 /** Keys whose values are secrets whatever they hold. */
 const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
 
+/** Whether a key names a secret, remembered per key: an answer's records repeat the same few keys. */
+const secretKeys = new Map<string, boolean>();
+function isSecretKey(key: string): boolean {
+	let named = secretKeys.get(key);
+	if (named === undefined) {
+		named = SECRET_KEY.test(key);
+		if (secretKeys.size < 2000) secretKeys.set(key, named);
+	}
+	return named;
+}
+
 const LONG_SECRET_LENGTH = 8;
 const FIGURE = /^[+-]?\d+(?:[.,]\d+)*$/;
 
@@ -55,17 +66,20 @@ interface Matcher {
  */
 type Reading = 'record' | 'error' | 'echo';
 
-/** Each list of secrets' matchers, made once: a busy statement's answers are many pages, each cleaned as it comes in. */
-const matchersMade = new WeakMap<readonly string[], Matcher[]>();
+/** A list of secrets' matchers, and the numbers a secret prints as (`1234`, never `0000`): only these can be a number's value. */
+type Matchers = readonly Matcher[] & { readonly numbers: ReadonlySet<number> };
 
-const matchersOf = (secrets: readonly string[]): Matcher[] => {
+/** Each list of secrets' matchers, made once: a busy statement's answers are many pages, each cleaned as it comes in. */
+const matchersMade = new WeakMap<readonly string[], Matchers>();
+
+const matchersOf = (secrets: readonly string[]): Matchers => {
 	let matchers = matchersMade.get(secrets);
 	if (!matchers) matchersMade.set(secrets, (matchers = makeMatchers(secrets)));
 	return matchers;
 };
 
-const makeMatchers = (secrets: readonly string[]): Matcher[] =>
-	[...new Set(secrets)]
+function makeMatchers(secrets: readonly string[]): Matchers {
+	const matchers = [...new Set(secrets)]
 		// Longest first, so a secret that contains a shorter one is replaced whole.
 		.sort((a, b) => b.length - a.length)
 		.map((secret) => ({
@@ -73,6 +87,9 @@ const makeMatchers = (secrets: readonly string[]): Matcher[] =>
 			pattern: new RegExp(`${BEFORE}${escapeRegExp(secret)}${AFTER}`, 'g'),
 			wordlike: !/^\d+$/.test(secret),
 		}));
+	const numbers = new Set(secrets.filter((secret) => String(Number(secret)) === secret).map(Number));
+	return Object.assign(matchers, { numbers });
+}
 
 function redactText(text: string, matchers: readonly Matcher[], reading: Reading): string {
 	let result = text;
@@ -97,17 +114,16 @@ function holdsSecret(text: string, matchers: readonly Matcher[]): boolean {
 	return false;
 }
 
-function walkValue(current: unknown, key: string, depth: number, matchers: readonly Matcher[], reading: Reading): unknown {
+function walkValue(current: unknown, key: string, depth: number, matchers: Matchers, reading: Reading): unknown {
 	if (typeof current === 'string') {
 		// Most texts hold no secret: they are given back before any other test (a busy day's records are many).
 		if (!holdsSecret(current, matchers)) return current;
-		if (SECRET_KEY.test(key)) return REDACTED;
+		if (isSecretKey(key)) return REDACTED;
 		if (reading === 'record' && FIGURE.test(current.trim())) return current;
 		return reading === 'echo' ? redactWordlike(current, matchers) : redactText(current, matchers, reading);
 	}
-	if (typeof current === 'number') {
-		return SECRET_KEY.test(key) && matchers.some(({ secret }) => secret === String(current)) ? REDACTED : current;
-	}
+	// A number is a secret only under a secret's key, and only when a secret prints as it.
+	if (typeof current === 'number') return matchers.numbers.has(current) && isSecretKey(key) ? REDACTED : current;
 	if (!current || typeof current !== 'object' || depth > 50) return current;
 	if (Array.isArray(current)) {
 		let copy: unknown[] | undefined;
@@ -120,7 +136,9 @@ function walkValue(current: unknown, key: string, depth: number, matchers: reado
 	}
 	let copy: Record<string, unknown> | undefined;
 	const object = current as Record<string, unknown>;
-	for (const entryKey of Object.keys(object)) {
+	// `for…in`, not a list of keys per object (a busy day's pages hold many): answers are parsed JSON,
+	// whose objects inherit no enumerable keys.
+	for (const entryKey in object) {
 		const entry = object[entryKey];
 		const next = walkValue(entry, entryKey, depth + 1, matchers, reading);
 		if (next !== entry) (copy ??= { ...object })[entryKey] = next;
@@ -154,7 +172,7 @@ export function withoutSecretKeys<T>(value: T): T {
 		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
 		const copy: Record<string, unknown> = {};
 		for (const [key, entry] of Object.entries(current)) {
-			if (!SECRET_KEY.test(key)) copy[key] = walk(entry, depth + 1);
+			if (!isSecretKey(key)) copy[key] = walk(entry, depth + 1);
 		}
 		return copy;
 	};
@@ -189,14 +207,14 @@ export function redactError<E>(error: E, secrets: readonly string[]): E {
 	return error;
 }
 
-function cleanForeign(error: Record<string, unknown>, matchers: readonly Matcher[], depth: number): void {
+function cleanForeign(error: Record<string, unknown>, matchers: Matchers, depth: number): void {
 	cleanParts(error, FOREIGN, matchers, 'error');
 	const cause = error.cause;
 	if (cause instanceof Error && depth < 5) cleanForeign(cause as unknown as Record<string, unknown>, matchers, depth + 1);
 	else if (cause !== undefined) cleanParts(error, ['cause'], matchers, 'error');
 }
 
-function cleanParts(target: Record<string, unknown>, keys: readonly string[], matchers: readonly Matcher[], reading: Reading): void {
+function cleanParts(target: Record<string, unknown>, keys: readonly string[], matchers: Matchers, reading: Reading): void {
 	for (const key of keys) {
 		if (!(key in target) || target[key] === undefined) continue;
 		try {
