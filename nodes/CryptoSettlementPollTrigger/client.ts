@@ -1,7 +1,7 @@
 import { NodeApiError, sleep, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 import { ambiguousError, isSuccess, redirectError, serviceError } from '../service/apiErrors';
 import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pacing';
-import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS } from '../service/transport';
+import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS, withAnswersRedacted } from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { scalarText, timeMs } from '../service/values';
@@ -10,7 +10,9 @@ import type { PageRead } from './pageOrder';
 /**
  * The poll trigger's requests (docs/trigger.md, "How it polls"): the action node's request path
  * (service/transport.ts: pacing, errors without the request), inside n8n's poll budget, with the
- * service's own clock read from its `Date` header.
+ * service's own clock read from its `Date` header. Every answer is cleaned of the credential's
+ * secrets as it comes in (docs/guardrails.md, "Secrets: what is hidden where"), so the records,
+ * errors and warnings the poll makes from it need no rewriting.
  */
 
 /** n8n 1.x gives a poll no budget (`getPollBudgetMs` does not exist): a poll there stops after this long. */
@@ -55,8 +57,10 @@ export class PollClient {
 		private readonly ctx: IPollFunctions,
 		readonly budget: Budget,
 		offsetMs: number | undefined,
+		/** The credential's secrets (service/credentials.ts, `secretsOf`), cleaned from every answer. */
+		secrets: readonly string[],
 	) {
-		this.http = createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE);
+		this.http = withAnswersRedacted(createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), secrets);
 		this.offsetMs = offsetMs ?? 0;
 	}
 

@@ -2,8 +2,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { nodeDirectory } from '../events/tokenAndWalletNames';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { confirmedFields, describeItem } from '../events/item';
-import { CREDENTIAL_TYPE } from '../service/credentials';
-import { createAuthenticatedHttpCall } from '../service/transport';
+import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
+import { createAuthenticatedHttpCall, withAnswersRedacted } from '../service/transport';
 import { scalarText } from '../service/values';
 import { timeMs } from './pageOrder';
 
@@ -104,7 +104,8 @@ const WALLET_READS_PER_POLL = 20;
  */
 export async function describeEvents(ctx: IPollFunctions, credentials: IDataObject, events: PolledEvent[]): Promise<IDataObject[]> {
 	if (events.length === 0) return [];
-	const directory = nodeDirectory(ctx, credentials, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), DESCRIBE_MS, WALLET_READS_PER_POLL);
+	const http = withAnswersRedacted(createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), secretsOf(credentials));
+	const directory = nodeDirectory(ctx, credentials, http, DESCRIBE_MS, WALLET_READS_PER_POLL);
 	const described: IDataObject[] = [];
 	for (const event of events) described.push(await describeItem(event.json, directory));
 	return described;

@@ -12,9 +12,9 @@ import { pollList, RECORD_LISTS, STORED_DELIVERIES } from './sources';
  * not touched. The newest page of each list first, older pages (within Max Pages per Poll) only
  * when it has no match.
  */
-export async function latestEvent(ctx: IPollFunctions, settings: PollSettings): Promise<PolledEvent[]> {
+export async function latestEvent(ctx: IPollFunctions, settings: PollSettings, secrets: readonly string[]): Promise<PolledEvent[]> {
 	const budget = Budget.of(ctx);
-	const client = new PollClient(ctx, budget, undefined);
+	const client = new PollClient(ctx, budget, undefined, secrets);
 	const specs = settings.source === 'webhookEvents' ? [STORED_DELIVERIES] : RECORD_LISTS;
 	const found: PolledEvent[] = [];
 	let stopped = false;

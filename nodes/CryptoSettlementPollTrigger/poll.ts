@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
-import { redact, redactError, redactMessage } from '../service/redact';
+import { redactError } from '../service/redact';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
@@ -15,8 +15,9 @@ import { ListWalk } from './pollWalk';
  * One poll (docs/trigger.md, "Poll trigger"). Each list is walked within its share of n8n's poll
  * budget; the state is replaced only once every list was read, so a poll that fails half way emits
  * nothing and leaves every position where it was (n8n commits the static data with the poll's
- * execution, or alone when it emits nothing). Every error and log line is redacted with the
- * credential's secrets.
+ * execution, or alone when it emits nothing). The service's answers are cleaned of the credential's
+ * secrets as they come in (client.ts); the poll's own warnings, items and error words are not
+ * rewritten (docs/guardrails.md, "Secrets: what is hidden where").
  */
 
 /** Key of the poll trigger's state in the node's static data. */
@@ -136,21 +137,22 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 				description: `Fix '${problem.field}' in the Crypto Settlement API credential. Nothing was sent to the service.`,
 			});
 		}
-		const warn = (message: string) => ctx.logger.warn(redactMessage(`Crypto Settlement Poll Trigger: ${message}`, secrets));
+		const warn = (message: string) => ctx.logger.warn(`Crypto Settlement Poll Trigger: ${message}`);
 		const events =
-			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings) : await pollOnce(ctx, settings, warn);
+			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings, secrets) : await pollOnce(ctx, settings, warn, secrets);
 		const items = await describeEvents(ctx, credentials, events);
-		return items.length ? [items.map((json) => ({ json: redact(json, secrets) }))] : null;
+		return items.length ? [items.map((json) => ({ json }))] : null;
 	} catch (error) {
+		// The node's words stay; what could quote the request (details, a library's cause) is cleaned (service/redact.ts).
 		throw redactError(error, secrets);
 	}
 }
 
-async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (message: string) => void): Promise<PolledEvent[]> {
+async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (message: string) => void, secrets: readonly string[]): Promise<PolledEvent[]> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	const previous = readState(staticData[STATE_KEY], settings.source) ?? keptFirstLook(ctx, staticData[STATE_KEY], settings.source);
 	const budget = Budget.of(ctx);
-	const client = new PollClient(ctx, budget, previous?.offsetMs);
+	const client = new PollClient(ctx, budget, previous?.offsetMs, secrets);
 	const specs = settings.source === 'webhookEvents' ? [STORED_DELIVERIES] : RECORD_LISTS;
 	const state: PollState = { version: 2, source: settings.source, since: previous ? previous.since : Date.now(), lists: {} };
 	let looked = false;

@@ -107,12 +107,12 @@ export class CryptoSettlementTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// Every log line and item of the delivery passes the credential's secrets through redaction.
+		// The delivery's body, headers and the API's answers are cleaned of the credential's secrets as they come in (log.ts).
 		const log = new DeliveryLog(this.logger);
 		try {
 			return await handleDelivery.call(this, log);
 		} catch (error) {
-			log.error(`Crypto Settlement Trigger could not handle a delivery: ${(error as Error).message}`);
+			log.unexpected('Crypto Settlement Trigger could not handle a delivery', error);
 			return answer.call(this, 500, 'The delivery could not be processed');
 		}
 	}

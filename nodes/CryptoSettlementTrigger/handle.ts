@@ -175,9 +175,10 @@ async function describeDelivery(
 	item: IDataObject,
 	credentials: Credentials,
 	http: HttpCall | undefined,
+	log: DeliveryLog,
 ): Promise<IDataObject> {
 	item.eventKey = eventKey(event, body);
-	if (settings.includeHeaders) item.headers = redactHeaders(this.getHeaderData());
+	if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
 	return await describeItem(item, deliveryDirectory(this, credentials, http));
 }
 
@@ -195,7 +196,7 @@ function emitClaimed(this: IWebhookFunctions, item: IDataObject, held: Claim | u
 		const res = this.getResponseObject();
 		if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
 	}
-	return emit(log.redact(item), () => {
+	return emit(item, () => {
 		if (held === undefined) return;
 		bringUpToDate(held.scope, held.staticData, Date.now());
 		touch(held.staticData);
@@ -221,7 +222,9 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 	// 3. Body; 4. event selection.
 	const parsed = parseDelivery(req.rawBody ?? (await readUnreadBody(req)), this.getBodyData());
 	if (!parsed.ok) return answer.call(this, parsed.status, parsed.message);
-	const { body, text } = parsed;
+	// The service wrote the body: cleaned of the secrets as it comes in (the key of a copy is the raw text's).
+	const { text } = parsed;
+	const body = log.redact(parsed.body);
 	const event = normalizeEvent(parsed.event);
 	if (!isEventSelected(readEvents.call(this), event)) return ignore('event not selected');
 
@@ -234,7 +237,7 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials, http);
+		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials, http, log);
 		return emitClaimed.call(this, item, claimed.claim, log);
 	} finally {
 		if (claimed.claim !== undefined) {

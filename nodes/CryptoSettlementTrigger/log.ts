@@ -1,12 +1,14 @@
 import type { ICredentialDataDecryptedObject, Logger } from 'n8n-workflow';
 import { secretsOf } from '../service/credentials';
-import { redact, redactError, redactMessage } from '../service/redact';
+import { redact, redactMessage } from '../service/redact';
 
 /**
- * What one delivery writes to n8n's log, and the errors and items it hands on, with the
- * credential's secrets (app secret, PIN, webhook secret) replaced: the service may echo them in an
- * answer (a 5xx message, a record), and the node's own messages quote such answers. The same
- * redaction as the action node's (service/redact.ts).
+ * What one delivery writes to n8n's log, and the secrets (app secret, PIN, webhook secret) of the
+ * credential it is checked with (docs/guardrails.md, "Secrets: what is hidden where"). The service
+ * may echo them: the delivery's body and headers are cleaned as they come in (`redact`), the API's
+ * answers by the delivery's HTTP call (events/confirm.ts, `credentialHttpCall`). The log lines are
+ * the node's own words, quoting only what was cleaned already, and are written as they are; only
+ * an unexpected error's text, which is a library's or n8n's, is cleaned (`unexpected`).
  */
 export class DeliveryLog {
 	private secrets: readonly string[] = [];
@@ -18,25 +20,26 @@ export class DeliveryLog {
 		this.secrets = credentials ? secretsOf(credentials) : [];
 	}
 
-	/** An item or record: secrets replaced where they stand as values or whole tokens. */
+	/** What the service sent (the delivery's body, its headers): secrets replaced where they stand as values or whole tokens. */
 	redact<T>(value: T): T {
 		return redact(value, this.secrets);
 	}
 
-	redactError<E>(error: E): E {
-		return redactError(error, this.secrets);
+	/** An error the node did not make (a library's, n8n's), its text cleaned like a refusal's (service/redact.ts). */
+	unexpected(prefix: string, error: unknown): void {
+		const message = (error as { message?: unknown } | undefined)?.message;
+		this.logger.error(`${prefix}: ${redactMessage(typeof message === 'string' ? message : String(error), this.secrets)}`);
 	}
 
-	/** Log lines: every secret replaced where it stands as a whole token (service/redact.ts). */
 	error(message: string): void {
-		this.logger.error(redactMessage(message, this.secrets));
+		this.logger.error(message);
 	}
 
 	warn(message: string): void {
-		this.logger.warn(redactMessage(message, this.secrets));
+		this.logger.warn(message);
 	}
 
 	info(message: string): void {
-		this.logger.info(redactMessage(message, this.secrets));
+		this.logger.info(message);
 	}
 }

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
-import { exchange, fullResponseOptions, recordPath, toApiResponse } from '../service/transport';
+import { exchange, fullResponseOptions, recordPath, toApiResponse, withAnswersRedacted } from '../service/transport';
+import { secretsOf } from '../service/credentials';
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
 import { LIFECYCLES } from '../service/catalog';
@@ -14,11 +15,16 @@ const authentication = new CryptoSettlementApi();
  * The API client's HTTP call (full response, any status, redirects never followed, JSON),
  * authenticated with the credential the delivery already holds: n8n's `httpRequestWithAuthentication`
  * would read and decrypt the credential again, with an expression isolate of its own (n8n 2.x), for
- * every delivery. The headers are the credential's own `authenticate`.
+ * every delivery. The headers are the credential's own `authenticate`. Its answers (the record
+ * Confirm With API reads, the directory's lists) are cleaned of the credential's secrets as they
+ * come in (service/transport.ts, `withAnswersRedacted`).
  */
 export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
-	return async (options) =>
-		toApiResponse((await ctx.helpers.httpRequest(await authentication.authenticate(credentials, fullResponseOptions(options)))) as IN8nHttpFullResponse);
+	return withAnswersRedacted(
+		async (options) =>
+			toApiResponse((await ctx.helpers.httpRequest(await authentication.authenticate(credentials, fullResponseOptions(options)))) as IN8nHttpFullResponse),
+		secretsOf(credentials),
+	);
 }
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
@@ -151,8 +157,7 @@ function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Con
 			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
 		};
 	}
-	// The reason quotes the service's message, which may echo the secrets it was sent: it goes to
-	// n8n's log through the delivery's redaction (log.ts).
+	// The reason quotes the service's message, cleaned of the secrets as it came in (credentialHttpCall).
 	return {
 		outcome: 'retry',
 		reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,

@@ -1,5 +1,7 @@
 import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import type { HttpCall } from '../service/api';
+import { secretsOf } from '../service/credentials';
+import { redact } from '../service/redact';
 import { isObject } from '../service/values';
 import { checkAgainstRecord } from './confirm';
 import { deliveryDirectory } from './tokenAndWalletNames';
@@ -47,7 +49,8 @@ function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialData
 			description: "The Webhook node's item must carry the delivery as `body`: a JSON object with an `event`.",
 		});
 	}
-	return { event: normalizeEvent(parsed.event), body: parsed.body };
+	// The service wrote the body: it is cleaned of the secrets as it comes in (docs/guardrails.md, "Secrets: what is hidden where").
+	return { event: normalizeEvent(parsed.event), body: redact(parsed.body, secretsOf(credentials)) };
 }
 
 /**

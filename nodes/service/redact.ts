@@ -1,26 +1,44 @@
 /**
- * Keeps secrets inside the node without changing a figure (docs/usage.md, "Hostile answers and careless inputs", Redaction).
- * The service may echo a PIN in a validation entry or an error text ("invalid pin 1234"), or return
- * the webhook secret inside a record. Every output record, error and log line passes through here.
+ * Hides the credential's secrets (app secret, webhook secret, PIN) where the service can put them
+ * (docs/guardrails.md, "Secrets: what is hidden where"; docs/usage.md, "Hostile answers and careless
+ * inputs", Redaction). The service may echo a PIN in a validation entry or an error text ("invalid
+ * pin 1234"), or return the webhook secret inside a record: its answers are cleaned here as they
+ * enter the node (service/transport.ts, `withAnswersRedacted`; a webhook delivery's body as it is
+ * read), once each. What the node writes itself (descriptions, line keys, FITIDs, file names,
+ * hints, its error words and log lines) is never passed through here: it quotes the service only
+ * after its text was cleaned, and it never copies a secret (Dry Run and echoed parameters leave the
+ * PIN out).
  *
  * A PIN of 4 to 6 digits is also an amount, a year, a part of an account number or of an id. Hiding
- * it inside those would rewrite the figure, and show which of its digits were the PIN, so:
- * - a number is never rewritten;
+ * it inside those would rewrite the figure, and show which of its digits were the PIN, so in what
+ * the service wrote:
+ * - a number is never rewritten, unless its key names a secret (`pin`, `secret`, …);
  * - in text, a secret is replaced only where it stands as a whole token: between the text's start
  *   or end, spaces, quotes, brackets, `=` or `:` (before it) and a sentence's punctuation (after it),
  *   never inside a longer number, date, id or word (`-1234.00`, `2026-03-10`, `0123456789`);
  * - a secret that is not a figure (it holds a letter or a sign: an app secret, a webhook secret) is
- *   replaced wherever it stands in an error or a log line (an echoed, URL-encoded query holds it
- *   inside a longer run), and in a record's text when it has 8 or more characters: no figure
- *   contains it;
+ *   replaced wherever it stands in a refusal or a library's error (an echoed, URL-encoded query
+ *   holds it inside a longer run), and in a record's text when it has 8 or more characters: no
+ *   figure contains it;
  * - in a record, a text that is wholly a figure (`"1234"`, `"-50.5"`) stays as it is unless its key
- *   names a secret (`pin`, `secret`, …); in an error it is replaced (errors are read, not imported).
+ *   names a secret; in a refusal (an error answer) it is replaced (errors are read, not imported).
  */
 
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are secrets whatever they hold. */
 const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
+
+/** Whether a key names a secret, remembered per key: an answer's records repeat the same few keys. */
+const secretKeys = new Map<string, boolean>();
+function isSecretKey(key: string): boolean {
+	let named = secretKeys.get(key);
+	if (named === undefined) {
+		named = SECRET_KEY.test(key);
+		if (secretKeys.size < 2000) secretKeys.set(key, named);
+	}
+	return named;
+}
 
 const LONG_SECRET_LENGTH = 8;
 const FIGURE = /^[+-]?\d+(?:[.,]\d+)*$/;
@@ -40,19 +58,28 @@ interface Matcher {
 	wordlike: boolean;
 }
 
-type Reading = 'record' | 'error';
+/**
+ * How a value is read: `record`, a record the service answered (its figures kept); `error`, a
+ * refusal or a library's error (a whole-token figure hidden too); `echo`, the details of one of the
+ * node's own errors, which may quote what it sent (a secret's key, or a secret that is not a figure,
+ * hidden; a figure in text never: the node's words quote amounts and ids the user typed).
+ */
+type Reading = 'record' | 'error' | 'echo';
 
-/** Each list of secrets' matchers, made once: a busy statement redacts each of its many lines in turn. */
-const matchersMade = new WeakMap<readonly string[], Matcher[]>();
+/** A list of secrets' matchers, and the numbers a secret prints as (`1234`, never `0000`): only these can be a number's value. */
+type Matchers = readonly Matcher[] & { readonly numbers: ReadonlySet<number> };
 
-const matchersOf = (secrets: readonly string[]): Matcher[] => {
+/** Each list of secrets' matchers, made once: a busy statement's answers are many pages, each cleaned as it comes in. */
+const matchersMade = new WeakMap<readonly string[], Matchers>();
+
+const matchersOf = (secrets: readonly string[]): Matchers => {
 	let matchers = matchersMade.get(secrets);
 	if (!matchers) matchersMade.set(secrets, (matchers = makeMatchers(secrets)));
 	return matchers;
 };
 
-const makeMatchers = (secrets: readonly string[]): Matcher[] =>
-	[...new Set(secrets)]
+function makeMatchers(secrets: readonly string[]): Matchers {
+	const matchers = [...new Set(secrets)]
 		// Longest first, so a secret that contains a shorter one is replaced whole.
 		.sort((a, b) => b.length - a.length)
 		.map((secret) => ({
@@ -60,6 +87,9 @@ const makeMatchers = (secrets: readonly string[]): Matcher[] =>
 			pattern: new RegExp(`${BEFORE}${escapeRegExp(secret)}${AFTER}`, 'g'),
 			wordlike: !/^\d+$/.test(secret),
 		}));
+	const numbers = new Set(secrets.filter((secret) => String(Number(secret)) === secret).map(Number));
+	return Object.assign(matchers, { numbers });
+}
 
 function redactText(text: string, matchers: readonly Matcher[], reading: Reading): string {
 	let result = text;
@@ -71,23 +101,29 @@ function redactText(text: string, matchers: readonly Matcher[], reading: Reading
 	return result;
 }
 
-/** Whether `text` holds any of the secrets (a loop, not a callback per text: a busy day's file redacts each of its many lines). */
+/** Only the secrets that are not figures, wherever they stand (`echo`). */
+function redactWordlike(text: string, matchers: readonly Matcher[]): string {
+	let result = text;
+	for (const { secret, wordlike } of matchers) if (wordlike && result.includes(secret)) result = result.split(secret).join(REDACTED);
+	return result;
+}
+
+/** Whether `text` holds any of the secrets (a loop, not a callback per text: a busy day's pages hold many records' texts). */
 function holdsSecret(text: string, matchers: readonly Matcher[]): boolean {
 	for (const { secret } of matchers) if (text.includes(secret)) return true;
 	return false;
 }
 
-function walkValue(current: unknown, key: string, depth: number, matchers: readonly Matcher[], reading: Reading): unknown {
+function walkValue(current: unknown, key: string, depth: number, matchers: Matchers, reading: Reading): unknown {
 	if (typeof current === 'string') {
-		// Most texts hold no secret: they are given back before any other test (a busy day's lines are many).
+		// Most texts hold no secret: they are given back before any other test (a busy day's records are many).
 		if (!holdsSecret(current, matchers)) return current;
-		if (SECRET_KEY.test(key)) return REDACTED;
+		if (isSecretKey(key)) return REDACTED;
 		if (reading === 'record' && FIGURE.test(current.trim())) return current;
-		return redactText(current, matchers, reading);
+		return reading === 'echo' ? redactWordlike(current, matchers) : redactText(current, matchers, reading);
 	}
-	if (typeof current === 'number') {
-		return SECRET_KEY.test(key) && matchers.some(({ secret }) => secret === String(current)) ? REDACTED : current;
-	}
+	// A number is a secret only under a secret's key, and only when a secret prints as it.
+	if (typeof current === 'number') return matchers.numbers.has(current) && isSecretKey(key) ? REDACTED : current;
 	if (!current || typeof current !== 'object' || depth > 50) return current;
 	if (Array.isArray(current)) {
 		let copy: unknown[] | undefined;
@@ -100,7 +136,9 @@ function walkValue(current: unknown, key: string, depth: number, matchers: reado
 	}
 	let copy: Record<string, unknown> | undefined;
 	const object = current as Record<string, unknown>;
-	for (const entryKey of Object.keys(object)) {
+	// `for…in`, not a list of keys per object (a busy day's pages hold many): answers are parsed JSON,
+	// whose objects inherit no enumerable keys.
+	for (const entryKey in object) {
 		const entry = object[entryKey];
 		const next = walkValue(entry, entryKey, depth + 1, matchers, reading);
 		if (next !== entry) (copy ??= { ...object })[entryKey] = next;
@@ -109,15 +147,20 @@ function walkValue(current: unknown, key: string, depth: number, matchers: reado
 }
 
 /**
- * `value` (a record, an item's JSON, a list of them) with every secret replaced where it stands as
- * a whole token of a text or as the value of a secret's key. Parts without a secret are returned as
- * they are, so the common case allocates nothing.
+ * A record the service answered (or a webhook delivery's body) with every secret replaced where it
+ * stands as a whole token of a text or as the value of a secret's key. Parts without a secret are
+ * returned as they are, so the common case allocates nothing.
  */
 export function redact<T>(value: T, secrets: readonly string[]): T {
 	return secrets.length ? (walkValue(value, '', 0, matchersOf(secrets), 'record') as T) : value;
 }
 
-/** A log line or other text for people, read like an error (above). */
+/** A refusal the service answered (an error answer's body), read like an error (above). */
+export function redactRefusal<T>(value: T, secrets: readonly string[]): T {
+	return secrets.length ? (walkValue(value, '', 0, matchersOf(secrets), 'error') as T) : value;
+}
+
+/** A text the service or a library wrote (never the node's own words), read like an error (above). */
 export function redactMessage(text: string, secrets: readonly string[]): string {
 	return secrets.length ? redactText(text, matchersOf(secrets), 'error') : text;
 }
@@ -129,27 +172,56 @@ export function withoutSecretKeys<T>(value: T): T {
 		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
 		const copy: Record<string, unknown> = {};
 		for (const [key, entry] of Object.entries(current)) {
-			if (!SECRET_KEY.test(key)) copy[key] = walk(entry, depth + 1);
+			if (!isSecretKey(key)) copy[key] = walk(entry, depth + 1);
 		}
 		return copy;
 	};
 	return walk(value, 0) as T;
 }
 
-/** Redacts an error in place (message, description, context and the service's answer) and returns it. */
+/** An error's parts that are not the node's own words: its details, the service's messages, its context. */
+const DETAILS = ['errorResponse', 'messages', 'context'];
+/** A library's or n8n's error (a `cause`) is nobody's words of the node: every text part is read. */
+const FOREIGN = ['message', 'description', 'stack', 'errorResponse', 'messages', 'context', 'config', 'request', 'response', 'options'];
+
+/**
+ * The last defence on an error leaving the node (it changes the error in place and returns it). The
+ * service's text was cleaned as it entered; what remains is what the node sent, should anything quote
+ * it (a `cause` with the request's options, a body field `pin`, a header carrying the app secret):
+ * - the error's message, description and stack, the node's own words, are never rewritten;
+ * - its details (`errorResponse`, `messages`, `context`) lose the values of secrets' keys and every
+ *   secret that is not a figure;
+ * - its `cause` (a library's or n8n's error, which may carry the request) is read like a refusal,
+ *   every text part of it.
+ */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
 	if (!secrets.length || !error || typeof error !== 'object') return error;
 	const matchers = matchersOf(secrets);
 	const target = error as Record<string, unknown>;
-	for (const key of ['message', 'description', 'context', 'errorResponse', 'cause', 'messages', 'stack']) {
-		if (key in target && target[key] !== undefined) {
-			try {
-				if (target[key] instanceof Error) redactError(target[key], secrets);
-				else target[key] = walkValue(target[key], '', 0, matchers, 'error');
-			} catch {
-				// a read-only property keeps its value; the others are still redacted
-			}
-		}
+	cleanParts(target, DETAILS, matchers, 'echo');
+	const cause = target.cause;
+	if (cause && typeof cause === 'object') {
+		if (cause instanceof Error) cleanForeign(cause as unknown as Record<string, unknown>, matchers, 0);
+		else cleanParts(target, ['cause'], matchers, 'error');
 	}
 	return error;
+}
+
+function cleanForeign(error: Record<string, unknown>, matchers: Matchers, depth: number): void {
+	cleanParts(error, FOREIGN, matchers, 'error');
+	const cause = error.cause;
+	if (cause instanceof Error && depth < 5) cleanForeign(cause as unknown as Record<string, unknown>, matchers, depth + 1);
+	else if (cause !== undefined) cleanParts(error, ['cause'], matchers, 'error');
+}
+
+function cleanParts(target: Record<string, unknown>, keys: readonly string[], matchers: Matchers, reading: Reading): void {
+	for (const key of keys) {
+		if (!(key in target) || target[key] === undefined) continue;
+		try {
+			const next = walkValue(target[key], '', 0, matchers, reading);
+			if (next !== target[key]) target[key] = next;
+		} catch {
+			// a read-only property keeps its value; the others are still cleaned
+		}
+	}
 }

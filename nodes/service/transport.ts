@@ -6,8 +6,9 @@ import {
 	type IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import type { ApiContext, ApiRequest, ApiResponse, Envelope, HttpCall, Outcome, RetryPolicy } from './api';
-import { ambiguousError, rateLimitError, redirectError, unsentError } from './apiErrors';
+import { ambiguousError, isSuccess, rateLimitError, redirectError, unsentError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY, type Gate } from './pacing';
+import { redact, redactMessage, redactRefusal } from './redact';
 
 
 /**
@@ -41,6 +42,36 @@ export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentia
 		toApiResponse(
 			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, fullResponseOptions(options))) as IN8nHttpFullResponse,
 		);
+}
+
+/**
+ * The HTTP call with the service's answers cleaned of `secrets` as they enter the node
+ * (docs/guardrails.md, "Secrets: what is hidden where"): a record's body read as a record (its
+ * figures kept), a refusal's body (an error status, `success: false`) read as an error, each body
+ * walked once and given back as it is when it holds no secret. A failure without an answer comes
+ * back as an error holding only its cleaned message and socket code: n8n's and the HTTP library's
+ * errors carry the request's options (its headers hold the app secret, its body the PIN).
+ */
+export function withAnswersRedacted(http: HttpCall, secrets: readonly string[]): HttpCall {
+	if (!secrets.length) return http;
+	return async (options) => {
+		let response: ApiResponse;
+		try {
+			response = await http(options);
+		} catch (error) {
+			throw failureWithoutRequest(error, secrets);
+		}
+		const body = isSuccess(response) ? redact(response.body, secrets) : redactRefusal(response.body, secrets);
+		return body === response.body ? response : { ...response, body };
+	};
+}
+
+/** What the transport reads of a failure without an answer (`networkCode`, `networkReason`), and nothing else. */
+function failureWithoutRequest(error: unknown, secrets: readonly string[]): Error {
+	const message = (error as { message?: unknown })?.message;
+	const failure = new Error(typeof message === 'string' ? redactMessage(message, secrets) : 'no answer');
+	const code = networkCode(error);
+	return code === undefined ? failure : Object.assign(failure, { code });
 }
 
 /** A request as every HTTP call of the package sends it: full response, any status, redirects never followed, JSON. */

@@ -15,6 +15,7 @@ import { BASE_URL, CREDENTIALS as TRIGGER_CREDENTIALS, TriggerHarness, tradePayl
 import { api, noWithdrawalsYet, PIN, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../helpers/node';
 import { envelope, localService, refusal, type Reply, type Seen } from '../helpers/local-service';
 import { CASES, type Case } from '../helpers/operation-cases';
+import { redactError } from '../../nodes/service/redact';
 
 const logs = triggerTestSetup();
 const servers = serversClosedAfterEach();
@@ -197,5 +198,181 @@ describe('both triggers: an event with figures equal to the PIN is emitted uncha
 			expect(JSON.stringify(without)).toContain(pin);
 			expect(await emitted(pin)).toEqual(without);
 		}
+	});
+});
+
+/**
+ * Issue #69, point 2: secrets are hidden where the service can put them, and nothing the node writes
+ * itself is rewritten (docs/guardrails.md, "Secrets: what is hidden where"). Each PIN below is also
+ * a figure the node writes: an amount, an id, a year, a count.
+ */
+const PINS = ['1000', '1234', '2026', '0000', '000000'];
+
+describe('what the node writes itself is never rewritten, whatever the PIN', () => {
+	const DAY = '2026-03-10';
+	let fakeApi: FakeApi;
+	let credentials: IDataObject;
+
+	beforeAll(async () => {
+		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
+		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url, pin: '' };
+		fakeApi.seedDay({ day: DAY, records: 60 });
+		const payouts = fakeApi.state.withdrawals.filter((w) => w.createdAt.startsWith(DAY) && w.type === 'crypto' && !w.trade);
+		expect(payouts.length).toBeGreaterThanOrEqual(4);
+		// The issue's payout: 1,234 USDT, its id 1000; and payouts whose ids are the other PINs.
+		Object.assign(payouts[0], { id: '1000', cryptoAmount: 1234, token: 'USDT', network: 'TRC20' });
+		['2026', '0000', '000000'].forEach((id, index) => Object.assign(payouts[index + 1], { id }));
+	});
+	afterAll(async () => await fakeApi.close());
+
+	const statement = async (options: IDataObject, output: string, pin: string) => {
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output, options: { fileCurrency: 'all', ...options } }, { credentials: { ...credentials, pin } });
+		if (run.error) throw new Error(run.error.message);
+		return run.items.map((item) => ({
+			json: { ...item.json, readAt: undefined } as IDataObject,
+			file: item.binary?.data ? Buffer.from(String(item.binary.data.data), 'base64').toString('utf8') : undefined,
+		}));
+	};
+
+	test.each(PINS)('PIN %s: Statement → Lines keeps the payout of 1234 USDT, its lineKey cryptoWithdrawal:1000 and every line', async (pin) => {
+		const without = await statement({}, 'lines', '');
+		const payout = without.find(({ json }) => json.recordId === '1000')?.json;
+		expect(payout).toMatchObject({ lineKey: 'cryptoWithdrawal:1000', description: expect.stringContaining('Crypto withdrawal of 1234 USDT') });
+		for (const id of ['2026', '0000', '000000']) expect(without.some(({ json }) => json.lineKey === `cryptoWithdrawal:${id}`)).toBe(true);
+		expect(await statement({}, 'lines', pin)).toEqual(without);
+	});
+
+	test.each(PINS.flatMap((pin) => ['xeroCsv', 'quickbooksCsv', 'ofx'].map((format) => ({ pin, format }))))(
+		'PIN $pin: the $format file is the same bytes as without a PIN',
+		async ({ pin, format }) => {
+			const without = await statement({ fileFormat: format }, 'file', '');
+			const text = without.map(({ file }) => file).join('\n');
+			expect(text).toContain('Crypto withdrawal of 1234 USDT');
+			expect(text).toContain(format === 'ofx' ? '<FITID>cryptoWithdrawal:1000' : 'cryptoWithdrawal:1000');
+			expect(await statement({ fileFormat: format }, 'file', pin)).toEqual(without);
+		},
+	);
+
+	test.each(PINS)('PIN %s: the poll trigger warns of as many trades without an id as it read, the count as it is', async (pin) => {
+		// A count equal to the PIN where the PIN is a count (1000, 2026); 1234 otherwise.
+		const count = /^[1-9]/.test(pin) ? Number(pin) : 1234;
+		const service: ListService = await startListService();
+		try {
+			service.clock = Date.parse('2026-03-10T12:00:00.000Z');
+			const poller = await Poller.create(
+				{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 30 } },
+				{ appId: 'a', appSecret: 'app-secret-poll-count', environment: 'sandbox', baseUrl: service.url, pin, webhookSecret: '' },
+			);
+			service.records.trades.push(trade(1, service.clock));
+			await poller.poll();
+			for (let n = 2; n < count + 2; n++) {
+				const { id: _id, ...nameless } = trade(n, (service.clock += 10));
+				service.records.trades.push(nameless);
+			}
+			const { logs, error } = await poller.poll();
+			expect(error).toBeUndefined();
+			expect(logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+				`Crypto Settlement Poll Trigger: ${count} trades read by this poll show no id, so they cannot be told apart and are not emitted; check them in the dashboard`,
+			]);
+		} finally {
+			await service.close();
+		}
+	});
+});
+
+describe('what the service writes is still cleaned of every secret, whatever the PIN', () => {
+	const APP = 'app-secret-echoed-5c1d';
+	const HOOK = 'webhook-secret-echoed-8e2a';
+	afterEach(() => nock.cleanAll());
+
+	/** The PIN where it stands alone (not inside a longer figure), and either secret anywhere. */
+	const leaks = (text: string, pin: string) =>
+		[APP, HOOK].filter((secret) => text.includes(secret)).concat(new RegExp(`(?<![\\w.:-])${pin}(?![\\w.-])`).test(text) ? [pin] : []);
+
+	/** Every text an error holds: its own properties at any depth (message, description, context, errorResponse, cause…). */
+	const textOf = (value: unknown, depth = 0): string => {
+		if (depth > 6 || value === null || value === undefined) return '';
+		if (typeof value !== 'object') return String(value);
+		return Object.getOwnPropertyNames(value)
+			.map((key) => `${key}: ${textOf((value as Record<string, unknown>)[key], depth + 1)}`)
+			.join('\n');
+	};
+
+	test.each(PINS)('PIN %s: a record whose text field, `pin` and `secret` echo the secrets', async (pin) => {
+		const record = { id: 'wd-7', status: 'completed', note: `echo ${pin} and ${APP}`, pin, secret: HOOK, reason: `hook ${HOOK}`, amount: '1234.00', fee: 1000 };
+		const server = await serve(() => ({ status: 200, body: envelope(record, `answered for ${APP}`) }));
+		const run = await runNode({ resource: 'withdrawal', operation: 'get', withdrawalId: 'wd-7' }, { credentials: { baseUrl: server.baseUrl, appSecret: APP, webhookSecret: HOOK, pin } });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id: 'wd-7', note: 'echo [redacted] and [redacted]', pin: '[redacted]', secret: '[redacted]', reason: 'hook [redacted]', amount: '1234.00', fee: 1000 });
+		expect(leaks(JSON.stringify(run.items), pin)).toEqual([]);
+	});
+
+	test.each(PINS.flatMap((pin) => [false, true].map((continueOnFail) => ({ pin, continueOnFail }))))(
+		'PIN $pin: an error whose message and entries echo the secrets (Continue On Fail $continueOnFail)',
+		async ({ pin, continueOnFail }) => {
+			const server = await serve(() => ({
+				status: 422,
+				body: refusal(`invalid pin ${pin} for ${APP}`, [{ field: 'pin', message: `pin "${pin}" is wrong (${HOOK})`, value: pin }]),
+			}));
+			const run = await runNode({ resource: 'withdrawal', operation: 'get', withdrawalId: 'wd-7' }, { continueOnFail, credentials: { baseUrl: server.baseUrl, appSecret: APP, webhookSecret: HOOK, pin } });
+			const text = continueOnFail ? JSON.stringify(run.items) : textOf(run.error);
+			expect(text).toContain('invalid pin [redacted] for [redacted]');
+			expect(leaks(text, pin)).toEqual([]);
+		},
+	);
+
+	test.each(PINS)('PIN %s: a webhook delivery body and its record that echo the secrets', async (pin) => {
+		const h = await TriggerHarness.create({ events: ['*'], credentials: { ...TRIGGER_CREDENTIALS, appSecret: APP, pin } });
+		const body = tradePayload('trade.completed', { note: `pin ${pin} ${APP}`, secret: TRIGGER_CREDENTIALS.webhookSecret, amountInUSD: 1234 });
+		nock(BASE_URL)
+			.get(`/trades/transactions/${String(body.id)}`)
+			.reply(200, { success: true, data: { ...body, memo: `pin ${pin}`, pin } });
+		const r = await h.deliver({ body, secret: TRIGGER_CREDENTIALS.webhookSecret as string });
+		expect(r.started).toBe(true);
+		const text = JSON.stringify(r.items);
+		expect(r.items[0]).toMatchObject({ memo: 'pin [redacted]', pin: '[redacted]', amountInUSD: 1234 });
+		expect(text).not.toContain(String(TRIGGER_CREDENTIALS.webhookSecret));
+		expect(leaks(text, pin)).toEqual([]);
+		expect(leaks(logs.map((line) => line.message).join('\n'), pin)).toEqual([]);
+	});
+
+	test.each(PINS)('PIN %s: a poll whose page is refused with the secrets echoed', async (pin) => {
+		const service: ListService = await startListService();
+		try {
+			const poller = await Poller.create({ source: 'records', events: ['*'] }, { appId: 'a', appSecret: APP, environment: 'sandbox', baseUrl: service.url, pin, webhookSecret: HOOK });
+			await poller.poll();
+			service.fault = () => ({ status: 400, body: { success: false, message: `bad pin ${pin} (${APP} / ${HOOK})`, errors: [{ field: 'pin', message: `${pin} is wrong`, value: pin }], meta: {}, data: {} } });
+			const result = await poller.poll();
+			expect(textOf(result.error)).toContain('bad pin [redacted] ([redacted] / [redacted])');
+			expect(leaks(textOf(result.error), pin)).toEqual([]);
+			expect(leaks(result.logs.map((log) => log.message).join('\n'), pin)).toEqual([]);
+		} finally {
+			await service.close();
+		}
+	});
+});
+
+describe("the last defence: what could quote the request the node sent", () => {
+	test.each(PINS)('PIN %s: an error\'s details and a library\'s cause lose the secrets; the node\'s own words stay', (pin) => {
+		const APP = 'app-secret-request-echo-3f9a';
+		const request = { headers: { 'x-app-secret': APP }, body: { amount: 1234, pin } };
+		// A library's error holds the body also as the text it sent.
+		const cause = Object.assign(new Error(`socket hang up (${APP})`), { config: { ...request, data: JSON.stringify({ amount: 10, pin }) } });
+		const words = `The withdrawal of ${pin} USD with External ID ${pin} may or may not have been made`;
+		const error = Object.assign(new Error(words), {
+			description: `Row ${pin}: check it`,
+			errorResponse: { message: words, request },
+			context: { itemIndex: 0, request },
+			cause,
+		});
+		redactError(error, [APP, pin]);
+		// The node's words, which quote what the user typed, as they were.
+		expect([error.message, error.description, error.errorResponse.message]).toEqual([words, `Row ${pin}: check it`, words]);
+		// The request, wherever it is quoted: its PIN field and its headers' app secret.
+		for (const quoted of [error.errorResponse.request, error.context.request]) {
+			expect(quoted).toEqual({ headers: { 'x-app-secret': '[redacted]' }, body: { amount: 1234, pin: '[redacted]' } });
+		}
+		expect(cause.message).toBe('socket hang up ([redacted])');
+		expect(cause.config).toEqual({ headers: { 'x-app-secret': '[redacted]' }, body: { amount: 1234, pin: '[redacted]' }, data: '{"amount":10,"pin":"[redacted]"}' });
 	});
 });

@@ -237,7 +237,6 @@ async function fileItems(
 	writer: StatementFiles & { format: FileFormat },
 	made: FilesToMake,
 	summary: IDataObject,
-	redact: <T>(value: T) => T,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	const closing = summary.closingBalances as Record<string, number>;
@@ -254,7 +253,7 @@ async function fileItems(
 			}
 			balance = known;
 		}
-		const lines = redactedFileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)), redact);
+		const lines = fileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)));
 		// One file at a time: written, made binary data, let go.
 		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
@@ -266,6 +265,7 @@ async function fileItems(
 	return items;
 }
 
+/**
 /**
  * A currency whose OFX file cannot be written: OFX 1.02 requires the closing balance (LEDGERBAL), and
  * `why` says what is missing. The item fails; under Continue On Fail it is an error item for this
@@ -279,12 +279,15 @@ function noOfxFile(params: Params, currency: string, why: string): INodeExecutio
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 }
 
-/** The files' lines, each redacted (the files hold service text: labels, reasons) as its turn comes. */
-function* redactedFileLines(lines: Iterable<Line>, redact: <T>(value: T) => T): Generator<FileLine> {
-	for (const line of lines) yield redact(fileLineOf(line));
+/**
+ * The files' lines as their turn comes. The service's text in them (labels, reasons) came in cleaned
+ * of the secrets; the node's own text (descriptions, line keys, amounts) is never rewritten.
+ */
+function* fileLines(lines: Iterable<Line>): Generator<FileLine> {
+	for (const line of lines) yield fileLineOf(line);
 }
 
-async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T) => T): Promise<INodeExecutionData[]> {
+async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
 	const dayValue = params.raw('day', '');
@@ -311,7 +314,7 @@ async function getStatement(params: Params, http: HttpCall, redact: <T>(value: T
 	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
 	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = pages;
-	if (writer && files) return await fileItems(params, writer, files, summary, redact);
+	if (writer && files) return await fileItems(params, writer, files, summary);
 	return [{ json: summary }];
 }
 

@@ -13,9 +13,9 @@ import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
 import { wordingOf, type ResourceEntry } from '../record/nodeDescription';
-import { redact, redactError } from '../../service/redact';
+import { redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
-import { callApi, fillPath } from '../../service/transport';
+import { callApi, fillPath, withAnswersRedacted } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn, type ShownAs } from '../record/record';
 import { sameAddress } from '../fields/addresses';
@@ -66,11 +66,12 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 			secrets = secretsOf(credentials, takesPin(spec) ? nodePin(this) : undefined);
 			assertUsableCredential(this, credentials);
 			checkMoneyClass(this, spec, title, credentials);
-			outcome = await runItem(this, spec, createHttpCall(this, requestData), batch, secrets);
+			// The service's answers are cleaned of the secrets as they come in; what the node writes is not rewritten.
+			outcome = await runItem(this, spec, withAnswersRedacted(createHttpCall(this, requestData), secrets), batch);
 		} catch (error) {
 			return await failedItem(this, spec, error, secrets, batch);
 		}
-		return itemsOf(spec, outcome, secrets, this.getItemIndex());
+		return itemsOf(spec, outcome, this.getItemIndex());
 	};
 }
 
@@ -97,9 +98,9 @@ function operationOf(ctx: IExecuteSingleFunctions, resources: Record<string, Res
 }
 
 /** The item's run, by how its operation runs: a write in the run's batch, a report, or a plain request. */
-async function runItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch | undefined, secrets: string[]): Promise<Outcome> {
+async function runItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch | undefined): Promise<Outcome> {
 	if (batch) return { records: await runInBatch(ctx, spec, http, batch) };
-	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http, (value) => redact(value, secrets)) };
+	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http) };
 	const params = new Params(ctx, spec);
 	return { records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }) };
 }
@@ -121,8 +122,10 @@ async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, htt
 }
 
 /**
- * A failed item: its place in the batch settled, its error explained and redacted, then output as
- * an error item under Continue On Fail, else raised.
+ * A failed item: its place in the batch settled, its error explained, then output as an error item
+ * under Continue On Fail, else raised. The service's text in it was cleaned as it came in; the
+ * node's own words are not rewritten, and what could quote the request (the error's details, a
+ * library's `cause`) is cleaned once more (service/redact.ts, `redactError`).
  */
 async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, error: unknown, secrets: string[], batch: Batch | undefined): Promise<INodeExecutionData[]> {
 	const itemIndex = ctx.getItemIndex();
@@ -144,14 +147,14 @@ async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, err
 	throw redacted;
 }
 
-/** The item's output, redacted, each item paired with its input item. */
-function itemsOf(spec: OperationSpec, outcome: Outcome, secrets: string[], itemIndex: number): INodeExecutionData[] {
-	if ('reported' in outcome) {
-		// A report's items may carry a file (binary); their JSON is redacted like every record.
-		const json = redact(outcome.reported.map((item) => item.json), secrets);
-		return outcome.reported.map((item, index) => ({ ...item, json: json[index], pairedItem: { item: itemIndex } }));
-	}
-	const records = redact(spec.output ? outcome.records.map(spec.output) : outcome.records, secrets);
+/**
+ * The item's output, each item paired with its input item. Nothing is rewritten here: the records
+ * came in cleaned, and what the node composed from them (a statement's lines and files, Dry Run) is
+ * its own.
+ */
+function itemsOf(spec: OperationSpec, outcome: Outcome, itemIndex: number): INodeExecutionData[] {
+	if ('reported' in outcome) return outcome.reported.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+	const records = spec.output ? outcome.records.map(spec.output) : outcome.records;
 	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 

@@ -150,11 +150,11 @@ export type OperationSpec = OperationBase &
 				readsNote: string;
 				/**
 				 * The item's output: it reads what it needs through `http` (paced and retried like every
-				 * request). The pipeline redacts the items' JSON; `redact` does it for records the report
-				 * puts elsewhere (a file is written from redacted lines, never redacted as text: a PIN
-				 * equal to an amount or a year must not rewrite the file's figures).
+				 * request, its answers cleaned of the secrets as they come in). Nothing the report writes
+				 * is rewritten afterwards: a PIN equal to an amount, an id or a year leaves its lines and
+				 * files as they are (docs/guardrails.md, "Secrets: what is hidden where").
 				 */
-				report: (params: Params, http: HttpCall, redact: <T>(value: T) => T) => Promise<INodeExecutionData[]>;
+				report: (params: Params, http: HttpCall) => Promise<INodeExecutionData[]>;
 		  }
 		| {
 				kind: 'withdrawal';

@@ -101,7 +101,7 @@ export class StatementFiles {
 
 	/**
 	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
-	 * lines (those it wants, redacted) in the day's order. An OFX file needs the currency's closing
+	 * lines (those it wants) in the day's order. An OFX file needs the currency's closing
 	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf).
 	 */
 	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {

@@ -70,7 +70,7 @@ export interface Line extends IDataObject {
 	exception: string;
 }
 
-/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept, and redacted, for the files. */
+/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
 export type FileLine = Pick<Line, 'lineKey' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
 
 export const fileLineOf = ({ lineKey, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
