@@ -61,8 +61,7 @@ export const CREDENTIAL_GUARDRAILS: INodeProperties = {
 /**
  * Money-moving operations: check everything, send nothing (README, "Guardrails"). Shown at the top
  * of the operation, where a person looks before paying, and one entry for the three operations,
- * so it stays on when the operation changes between them. 'Additional Fields' keeps its own Dry
- * Run for workflows saved before; either one on means a dry run.
+ * so it stays on when the operation changes between them. The one Dry Run a new node offers.
  */
 export const DRY_RUN: INodeProperties = {
 	displayName: 'Dry Run',
@@ -71,6 +70,23 @@ export const DRY_RUN: INodeProperties = {
 	default: false,
 	description:
 		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything: what leaves the balance, the fee and what the recipient receives, each with its unit",
+};
+
+/**
+ * Where workflows saved before kept Dry Run, and where the contract lets a workflow set it
+ * (`additionalFields.dryRun`): still read (either one on means a dry run), so still declared: n8n's
+ * Workflow keeps only declared parameters, and an option dropped here would make a saved dry run pay
+ * (test/CryptoSettlement/money/dry-run-saved.test.ts). Shown only while it holds a value (its own
+ * displayOptions look at itself), so a new node, the editor's Add Field list and a model building a
+ * workflow see one Dry Run: the one at the top.
+ */
+export const DRY_RUN_SAVED: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description: 'Where workflows saved before set Dry Run; shown only while set. Either this or Dry Run above on means a dry run.',
+	displayOptions: { show: { dryRun: [{ _cnd: { exists: true } }] } },
 };
 
 /** Optional fields of an operation, in one 'Additional Fields' collection (options sorted by name). */

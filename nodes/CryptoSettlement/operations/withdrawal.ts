@@ -3,7 +3,8 @@ import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
-		DRY_RUN,
+	DRY_RUN,
+	DRY_RUN_SAVED,
 	LIST_FIELDS,
 	listFilters,
 	NARRATION,
@@ -118,7 +119,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
-						DRY_RUN,
+			DRY_RUN,
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
@@ -127,7 +128,7 @@ export const withdrawal: ResourceSpecs = {
 				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
 			),
 			...PAYMENT_FIELDS,
-			additionalFields([DRY_RUN, NARRATION, PIN]),
+			additionalFields([DRY_RUN_SAVED, NARRATION, PIN]),
 		],
 		build: async (params) => {
 			const bankAccountId = params.pathId('bankAccountId');
@@ -161,7 +162,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
+		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN_SAVED, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const { address: walletAddress, check } = await payoutAddressOf(params, 'walletAddress', token);
