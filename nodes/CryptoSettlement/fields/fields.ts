@@ -132,15 +132,19 @@ export function locator(name: string, displayName: string, searchListMethod: str
 /**
  * An amount as exact decimal text: n8n's number fields round to their precision when the field
  * loses focus (10.123 silently became 10.12), while a text field keeps what was typed, and the
- * node refuses extra decimals with an error instead of rounding (fields/rules.ts).
+ * node refuses extra decimals with an error instead of rounding (fields/rules.ts). `what` names the
+ * amount in a phrase, without a closing full stop, since the rule follows it after a colon ("USD
+ * value: a decimal number …"); more sentences go in `more`, after the rule
+ * (test/package/description-text.test.ts reads every description for such slips).
  */
 export function amountField(
 	name: string,
 	displayName: string,
 	decimals: number,
 	what: string,
-	show?: IDisplayOptions['show'],
+	options: { show?: IDisplayOptions['show']; more?: string } = {},
 ): INodeProperties {
+	const { show, more } = options;
 	return {
 		displayName,
 		name,
@@ -148,7 +152,7 @@ export function amountField(
 		required: true,
 		default: '',
 		placeholder: decimals === USD_DECIMALS ? 'e.g. 10.50' : 'e.g. 0.00125',
-		description: `${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`,
+		description: `${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.${more ? ` ${more}` : ''}`,
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -335,8 +339,8 @@ export const WITHDRAWAL_AMOUNT_FIELDS: INodeProperties[] = [
 		default: 'usd',
 		description: 'Whether the amount is given in USD or in crypto units; exactly one is sent',
 	},
-	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', { amountType: ['usd'] }),
-	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', { amountType: ['crypto'] }),
+	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', { show: { amountType: ['usd'] } }),
+	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', { show: { amountType: ['crypto'] } }),
 ];
 
 export const AMOUNT_IN_USD = amountField('amountInUSD', 'Amount in USD', USD_DECIMALS, 'USD value');

@@ -125,7 +125,10 @@ export const withdrawal: ResourceSpecs = {
 				'amount',
 				'Amount (USD)',
 				USD_DECIMALS,
-				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
+				'USD value to pay out',
+				{
+					more: "The service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
+				},
 			),
 			...PAYMENT_FIELDS,
 			additionalFields([DRY_RUN_SAVED, NARRATION, PIN]),
