@@ -85,7 +85,8 @@ export const DRY_RUN_SAVED: INodeProperties = {
 	name: 'dryRun',
 	type: 'boolean',
 	default: false,
-	description: 'Where workflows saved before set Dry Run; shown only while set. Either this or Dry Run above on means a dry run.',
+	description:
+		'Whether to dry-run, as workflows saved before set it here; shown only while set. Either this or Dry Run above on means a dry run.',
 	displayOptions: { show: { dryRun: [{ _cnd: { exists: true } }] } },
 };
 
@@ -152,7 +153,7 @@ export function amountField(
 		required: true,
 		default: '',
 		placeholder: decimals === USD_DECIMALS ? 'e.g. 10.50' : 'e.g. 0.00125',
-		description: `${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.${more ? ` ${more}` : ''}`,
+		description: [`${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`, ...(more ? [more] : [])].join(' '),
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
