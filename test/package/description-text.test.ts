@@ -16,7 +16,7 @@ const descriptions: INodeTypeDescription[] = [new CryptoSettlement(), new Crypto
 );
 
 /** The texts a person or a model reads: keys whose values are prose, at any depth. */
-const PROSE = new Set(['description', 'hint', 'action', 'placeholder', 'message', 'subtitle', 'searchHint', 'propertyHint', 'content', 'notice']);
+const PROSE = new Set(['description', 'hint', 'action', 'placeholder', 'message', 'subtitle', 'searchHint', 'propertyHint', 'relationHint', 'notice']);
 
 function texts(value: unknown, path: string, out: Array<{ path: string; text: string }>): Array<{ path: string; text: string }> {
 	if (Array.isArray(value)) value.forEach((entry, index) => texts(entry, `${path}[${index}]`, out));
