@@ -54,7 +54,7 @@ export const CREDENTIAL_GUARDRAILS: INodeProperties = {
 	typeOptions: GUARDRAILS_FROM_CREDENTIAL,
 	noDataExpression: true,
 	default: GUARDRAILS_SHOWN,
-	description: "What the selected credential allows, read from it: limits, destinations and what AI agents may do. Only the credential's owner changes them, in the credential under Guardrails.",
+	description: "What the selected credential allows: limits, destinations, AI agents. Only its owner changes them (the credential's Guardrails).",
 	hint: 'Read from the selected credential; open the list for details.',
 };
 
@@ -69,7 +69,7 @@ export const DRY_RUN: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything: what leaves the balance, the fee and what the recipient receives, each with its unit",
+		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, sending nothing: what leaves the balance, the fee and what the recipient receives",
 };
 
 /**
@@ -86,7 +86,7 @@ export const DRY_RUN_SAVED: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to dry-run, as workflows saved before set it here; shown only while set. Either this or Dry Run above on means a dry run.',
+		'Whether to dry-run, as saved workflows set it here (shown only while set); either Dry Run on means a dry run',
 	displayOptions: { show: { dryRun: [{ _cnd: { exists: true } }] } },
 };
 
@@ -290,7 +290,7 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',
-			description: `Blockchain network for ${token}. Choose it: there is no default, and the destination address must be on this network.`,
+			description: `Network for ${token}; no default: the address must be on it`,
 			displayOptions: { show: { token: [token] } },
 		}),
 	);

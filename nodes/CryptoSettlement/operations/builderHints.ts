@@ -1,6 +1,6 @@
 import type { IBuilderHint, IBuilderHintVariation, INodeProperties } from 'n8n-workflow';
 import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../events/builderHints';
-import { listed, STABLECOINS, TOKENS, UTXO_TOKENS } from '../../service/catalog';
+import { listed, TOKENS } from '../../service/catalog';
 
 /**
  * What the action node tells an AI assistant that builds workflows (n8n's workflow builder and its
@@ -114,21 +114,18 @@ export const BUILDER_HINT: IBuilderHint = {
 
 /**
  * The hint of each field where money is decided, by parameter name, on every operation that shows
- * it at the top level (the same text everywhere, so the description's merged entries stay merged).
+ * it at the top level (the same text everywhere, so the description's merged entries stay merged):
+ * only what the field's description does not already say, since a model reads both
+ * (docs/speed.md, "What a model reads").
  */
 export const PROPERTY_HINTS: Record<string, string> = {
-	dryRun:
-		'true checks everything (fields, guardrails, the External ID lookup) and outputs what would be sent, sending nothing. Set it true in a step before the paying one; the paying step sets false.',
-	externalId:
-		'Map the source row\'s own payout or order ID, e.g. {{ $json.payoutId }}. Never $execution.id, a time or a random value: the same ID on a re-run finds the payment instead of paying again.',
-	amountType: "'usd' sends `amount` (USD, at most 2 decimals); 'crypto' sends `cryptoAmount` (token units, at most 8 decimals).",
-	amount: 'Decimal text from the source row, e.g. 10.50: USD for a withdrawal, the From currency for a swap. Extra decimals are refused, never rounded.',
-	cryptoAmount: 'Decimal text in token units, at most 8 decimals, e.g. 0.00125.',
-	token: `${listed(STABLECOINS, 'and')} need \`network\`; ${listed(UTXO_TOKENS, 'and')} need \`feeLevel\` instead.`,
-	network: "The chain of the destination address (TRC20 addresses start with T, ERC20 and BSC with 0x). No default: always set it.",
-	feeLevel: "low, medium or high; no default. Withdrawal → Estimate Network Fee quotes it.",
-	walletAddress:
-		"An address from the data, never invented: a vendor's payout address on the chosen network, or for Sandbox → Mock Deposit the address Wallet → Create generated.",
+	dryRun: 'true in a step before the paying one (then an approval); the paying step sets false.',
+	externalId: 'Map the source row\'s payout or order ID, e.g. {{ $json.payoutId }}; never $execution.id, a time or a random value.',
+	amountType: "'usd' sends `amount`; 'crypto' sends `cryptoAmount`.",
+	amount: 'From the source row, as text: USD for a withdrawal, the From currency for a swap.',
+	token: 'The coin the payee asked for; it decides whether `network` or `feeLevel` is set.',
+	network: 'TRC20 addresses start with T; ERC20, BSC and BASE ones with 0x.',
+	walletAddress: "From the data, never invented: the payee's address, or for Sandbox → Mock Deposit the address Wallet → Create generated.",
 };
 
 /** A field with its property hint, if it has one. */

@@ -61,7 +61,7 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
+			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. If that read fails, the ID is output with the reason in fullRecordUnavailable.',
 	},
 ];
 
