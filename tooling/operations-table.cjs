@@ -28,11 +28,16 @@ function classWith(resourceName, spec, MONEY_CLASSES) {
 	return money;
 }
 
-/** Field labels as the editor shows them; a collection as "Label (option, option)". */
+/**
+ * Field labels as the editor shows them; a collection as "Label: option, option", without an option
+ * shown only while a saved workflow sets it (its displayOptions look at itself: Dry Run under
+ * Additional Fields, fields/fields.ts DRY_RUN_SAVED).
+ */
 function fieldsText(fields) {
 	const names = [];
+	const offered = (option) => !(option.displayOptions && option.displayOptions.show && option.name in option.displayOptions.show);
 	for (const field of fields) {
-		const label = field.type === 'collection' ? `${field.displayName}: ${field.options.map((option) => option.displayName).join(', ')}` : field.displayName;
+		const label = field.type === 'collection' ? `${field.displayName}: ${field.options.filter(offered).map((option) => option.displayName).join(', ')}` : field.displayName;
 		if (!names.includes(label)) names.push(label);
 	}
 	return names.join('; ') || '—';

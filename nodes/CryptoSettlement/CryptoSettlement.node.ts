@@ -1,5 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { hints, properties, RESOURCES, subtitle } from './operations';
+import { builderHint, hints, properties, RESOURCES, subtitle } from './operations';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { APP_DESCRIPTION } from '../service/catalog';
 import { getCredentialGuardrails } from './money/guardrailSummary';
@@ -17,6 +17,7 @@ export class CryptoSettlement implements INodeType {
 		description: APP_DESCRIPTION,
 		defaults: { name: 'Crypto Settlement' },
 		usableAsTool: true,
+		builderHint,
 		hints,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

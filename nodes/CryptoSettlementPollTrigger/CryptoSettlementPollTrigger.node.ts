@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { eventsProperty, optionsProperty } from '../events/events';
+import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
 
@@ -25,6 +26,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 			name: 'Crypto Settlement Poll Trigger',
 		},
 		polling: true,
+		builderHint: POLL_TRIGGER_BUILDER_HINT,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],

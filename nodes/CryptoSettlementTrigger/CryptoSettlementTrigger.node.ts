@@ -9,6 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
+import { TRIGGER_BUILDER_HINT } from '../events/builderHints';
 import { forgetDeliveryCredentials } from './credentialCache';
 import { TRIGGER_DESCRIPTION, triggerProperties } from './triggerDescription';
 import { answer, handleDelivery } from './handle';
@@ -31,6 +32,7 @@ export class CryptoSettlementTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
 		description: TRIGGER_DESCRIPTION,
+		builderHint: TRIGGER_BUILDER_HINT,
 		defaults: {
 			name: 'Crypto Settlement Trigger',
 		},

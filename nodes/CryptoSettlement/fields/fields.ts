@@ -54,15 +54,14 @@ export const CREDENTIAL_GUARDRAILS: INodeProperties = {
 	typeOptions: GUARDRAILS_FROM_CREDENTIAL,
 	noDataExpression: true,
 	default: GUARDRAILS_SHOWN,
-	description: "What the selected credential allows, read from it: limits, destinations and what AI agents may do. Only the credential's owner changes them, in the credential under Guardrails.",
+	description: "What the selected credential allows: limits, destinations, AI agents. Only its owner changes them (the credential's Guardrails).",
 	hint: 'Read from the selected credential; open the list for details.',
 };
 
 /**
  * Money-moving operations: check everything, send nothing (README, "Guardrails"). Shown at the top
  * of the operation, where a person looks before paying, and one entry for the three operations,
- * so it stays on when the operation changes between them. 'Additional Fields' keeps its own Dry
- * Run for workflows saved before; either one on means a dry run.
+ * so it stays on when the operation changes between them. The one Dry Run a new node offers.
  */
 export const DRY_RUN: INodeProperties = {
 	displayName: 'Dry Run',
@@ -70,7 +69,25 @@ export const DRY_RUN: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, without sending anything: what leaves the balance, the fee and what the recipient receives, each with its unit",
+		"Whether to run every check (fields, the credential's guardrails, the External ID lookup) and output what would be sent, with dryRun: true, sending nothing: what leaves the balance, the fee and what the recipient receives",
+};
+
+/**
+ * Where workflows saved before kept Dry Run, and where the contract lets a workflow set it
+ * (`additionalFields.dryRun`): still read (either one on means a dry run), so still declared: n8n's
+ * Workflow keeps only declared parameters, and an option dropped here would make a saved dry run pay
+ * (test/CryptoSettlement/money/dry-run-saved.test.ts). Shown only while it holds a value (its own
+ * displayOptions look at itself), so a new node, the editor's Add Field list and a model building a
+ * workflow see one Dry Run: the one at the top.
+ */
+export const DRY_RUN_SAVED: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to dry-run, as saved workflows set it here (shown only while set); either Dry Run on means a dry run',
+	displayOptions: { show: { dryRun: [{ _cnd: { exists: true } }] } },
 };
 
 /** Optional fields of an operation, in one 'Additional Fields' collection (options sorted by name). */
@@ -116,15 +133,19 @@ export function locator(name: string, displayName: string, searchListMethod: str
 /**
  * An amount as exact decimal text: n8n's number fields round to their precision when the field
  * loses focus (10.123 silently became 10.12), while a text field keeps what was typed, and the
- * node refuses extra decimals with an error instead of rounding (fields/rules.ts).
+ * node refuses extra decimals with an error instead of rounding (fields/rules.ts). `what` names the
+ * amount in a phrase, without a closing full stop, since the rule follows it after a colon ("USD
+ * value: a decimal number …"); more sentences go in `more`, after the rule
+ * (test/package/description-text.test.ts reads every description for such slips).
  */
 export function amountField(
 	name: string,
 	displayName: string,
 	decimals: number,
 	what: string,
-	show?: IDisplayOptions['show'],
+	options: { show?: IDisplayOptions['show']; more?: string } = {},
 ): INodeProperties {
+	const { show, more } = options;
 	return {
 		displayName,
 		name,
@@ -132,7 +153,7 @@ export function amountField(
 		required: true,
 		default: '',
 		placeholder: decimals === USD_DECIMALS ? 'e.g. 10.50' : 'e.g. 0.00125',
-		description: `${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`,
+		description: [`${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`, ...(more ? [more] : [])].join(' '),
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -269,7 +290,7 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',
-			description: `Blockchain network for ${token}. Choose it: there is no default, and the destination address must be on this network.`,
+			description: `Network for ${token}; no default: the address must be on it`,
 			displayOptions: { show: { token: [token] } },
 		}),
 	);
@@ -319,8 +340,8 @@ export const WITHDRAWAL_AMOUNT_FIELDS: INodeProperties[] = [
 		default: 'usd',
 		description: 'Whether the amount is given in USD or in crypto units; exactly one is sent',
 	},
-	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', { amountType: ['usd'] }),
-	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', { amountType: ['crypto'] }),
+	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', { show: { amountType: ['usd'] } }),
+	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', { show: { amountType: ['crypto'] } }),
 ];
 
 export const AMOUNT_IN_USD = amountField('amountInUSD', 'Amount in USD', USD_DECIMALS, 'USD value');

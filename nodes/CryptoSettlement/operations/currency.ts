@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { dryRunOf, transactionPin } from '../record/commonParams';
-import { additionalFields, amountField, CURRENCY, DRY_RUN, PIN } from '../fields/fields';
+import { additionalFields, amountField, CURRENCY, DRY_RUN, DRY_RUN_SAVED, PIN } from '../fields/fields';
 import { checkSwap, toNumber } from '../fields/rules';
 import { USD_DECIMALS } from '../../service/catalog';
 import type { ResourceSpecs } from '../record/record';
@@ -32,7 +32,7 @@ export const currency: ResourceSpecs = {
 			amountField('amount', 'Amount', USD_DECIMALS, "Amount in the 'From' currency"),
 			fiat('from', 'From', 'ngn', 'Currency to debit'),
 			fiat('to', 'To', 'ghs', "Currency to credit; must differ from 'From'"),
-			additionalFields([DRY_RUN, PIN]),
+			additionalFields([DRY_RUN_SAVED, PIN]),
 		],
 		build: async (params) => {
 			const input = { amount: params.raw('amount', ''), from: params.text('from'), to: params.text('to') };

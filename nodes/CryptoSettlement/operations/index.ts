@@ -15,6 +15,7 @@ import { statement } from './statement';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
+import { BUILDER_HINT, withPropertyHint } from './builderHints';
 import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
@@ -46,13 +47,19 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 );
 
 /**
- * The fields an operation's panel shows: its record's, after the credential's guardrails when its
+ * The fields an operation's panel shows: its record's (with their hints for an AI assistant,
+ * operations/builderHints.ts), after the credential's guardrails when its
  * class says so (MONEY_CLASSES `showsGuardrails`: it moves money or changes where it goes;
  * money/guardrailSummary.ts). The guardrails are no field of the operation, which neither reads nor
  * sends them.
  */
-export const shownFields = (spec: OperationSpec): INodeProperties[] =>
-	MONEY_CLASSES[spec.money].showsGuardrails ? [CREDENTIAL_GUARDRAILS, ...spec.fields] : spec.fields;
+export const shownFields = (spec: OperationSpec): INodeProperties[] => {
+	const fields = spec.fields.map(withPropertyHint);
+	return MONEY_CLASSES[spec.money].showsGuardrails ? [CREDENTIAL_GUARDRAILS, ...fields] : fields;
+};
+
+/** What the node tells an AI assistant building a workflow (operations/builderHints.ts). */
+export const builderHint = BUILDER_HINT;
 
 /** The records as the panel shows them. */
 const SHOWN: Record<string, ResourceEntry> = Object.fromEntries(

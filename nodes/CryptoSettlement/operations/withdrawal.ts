@@ -3,7 +3,8 @@ import {
 	additionalFields,
 	amountField,
 	BANK_ACCOUNT_ID,
-		DRY_RUN,
+	DRY_RUN,
+	DRY_RUN_SAVED,
 	LIST_FIELDS,
 	listFilters,
 	NARRATION,
@@ -60,7 +61,7 @@ const PAYMENT_FIELDS: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. The read uses the lookup route, which is not rate-limited; if it fails, the ID is output with the reason in fullRecordUnavailable.',
+			'Whether to read the withdrawal back after creating it and output the full record (status, amounts, fee, destination) instead of only its ID. If that read fails, the ID is output with the reason in fullRecordUnavailable.',
 	},
 ];
 
@@ -118,16 +119,19 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: BANK_REFUSED_HINT },
 		fields: [
-						DRY_RUN,
+			DRY_RUN,
 			BANK_ACCOUNT_ID,
 			amountField(
 				'amount',
 				'Amount (USD)',
 				USD_DECIMALS,
-				"USD value to pay out; the service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
+				'USD value to pay out',
+				{
+					more: "The service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
+				},
 			),
 			...PAYMENT_FIELDS,
-			additionalFields([DRY_RUN, NARRATION, PIN]),
+			additionalFields([DRY_RUN_SAVED, NARRATION, PIN]),
 		],
 		build: async (params) => {
 			const bankAccountId = params.pathId('bankAccountId');
@@ -161,7 +165,7 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN, PIN])],
+		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN_SAVED, PIN])],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
 			const { address: walletAddress, check } = await payoutAddressOf(params, 'walletAddress', token);

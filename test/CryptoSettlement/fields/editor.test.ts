@@ -38,7 +38,7 @@ describe('1. the bank withdrawal amount says its unit', () => {
 	test("Create Bank's amount is labelled 'Amount (USD)' and says the service converts it to NGN or GHS", async () => {
 		const [amount] = await fieldsOf('withdrawal', 'createBank', 'amount');
 		expect(amount.displayName).toBe('Amount (USD)');
-		expect(amount.description).toMatch(/USD value to pay out; the service converts it to the bank account's currency \(NGN or GHS\)/);
+		expect(amount.description).toMatch(/^USD value to pay out: a decimal number .* The service converts it to the bank account's currency \(NGN or GHS\)/);
 		expect(amount.description).not.toMatch(/confirm with the service/);
 		const [swap] = await fieldsOf('currency', 'swap', 'amount');
 		expect(swap.displayName).toBe('Amount');

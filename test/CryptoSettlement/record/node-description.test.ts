@@ -118,3 +118,39 @@ describe('the generator', () => {
 		}
 	});
 });
+
+/**
+ * One field per meaning: what an operation shows (its fields, and the options its collections offer
+ * while empty, as a new node and a model building a workflow see them) names each parameter once.
+ * Entries of one name that never show together (Network for USDT and for USDC) count once, since
+ * only the shown ones are counted, for every value of the fields they depend on.
+ */
+describe.each(operations)('$resource → $operation names each parameter once', ({ resource, operation }) => {
+	test('no parameter name is declared twice among the fields and collection options shown', () => {
+		for (const scenario of SCENARIOS) {
+			const values = { resource, operation, ...scenario };
+			const fields = shown(description.properties, values);
+			const names = fields.flatMap((entry) => {
+				if (entry.type !== 'collection' || !entry.options) return [entry.name];
+				const empty = (entry.default ?? {}) as INodeParameters;
+				const offered = (entry.options as INodeProperties[]).filter((option) => NodeHelpers.displayParameter(empty, option, node, description, values));
+				return [entry.name, ...offered.map((option) => option.name)];
+			});
+			const twice = names.filter((name, index) => names.indexOf(name) !== index);
+			expect({ scenario, twice }).toEqual({ scenario, twice: [] });
+		}
+	});
+});
+
+test('Dry Run under Additional Fields (saved workflows) shows only while it holds a value', () => {
+	const saved = description.properties
+		.filter((entry) => entry.name === 'additionalFields')
+		.flatMap((entry) => (entry.options as INodeProperties[]).filter((option) => option.name === 'dryRun'));
+	expect(saved.length).toBeGreaterThan(0);
+	for (const option of saved) {
+		expect(NodeHelpers.displayParameter({}, option, node, description)).toBe(false);
+		expect(NodeHelpers.displayParameter({ dryRun: true }, option, node, description)).toBe(true);
+		expect(NodeHelpers.displayParameter({ dryRun: false }, option, node, description)).toBe(true);
+		expect(NodeHelpers.displayParameter({ dryRun: '={{ $json.dry }}' }, option, node, description)).toBe(true);
+	}
+});
