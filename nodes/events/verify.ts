@@ -43,7 +43,7 @@ export function redactHeaders(headers: unknown): Record<string, unknown> {
 
 // ---------------------------------------------------------------- IP addresses
 
-export type IpAddress = { version: 4; value: number } | { version: 6; value: bigint };
+type IpAddress = { version: 4; value: number } | { version: 6; value: bigint };
 
 interface IpRange {
 	version: 4 | 6;
@@ -53,7 +53,7 @@ interface IpRange {
 	text: string;
 }
 
-export interface AllowList {
+interface AllowList {
 	ranges: IpRange[];
 	/** Entries that are neither an address nor a CIDR range. */
 	invalid: string[];

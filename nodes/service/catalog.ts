@@ -65,14 +65,14 @@ type Lifecycle<K extends RecordKind> = (typeof LIFECYCLES)[K];
 /** The statuses of a kind that the service announces with an event. */
 type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
 
-export function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
+function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
 	return Object.entries(LIFECYCLES[kind])
 		.filter(([, status]) => 'event' in status)
 		.map(([name]) => name as EventStatus<K>);
 }
 
 /** A status's entry in the table. */
-export interface StatusEntry {
+interface StatusEntry {
 	rank: number;
 	open: boolean;
 	refunded?: boolean;
