@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 /** Strips trailing slashes so `https://host/v1` and `https://host/v1/` behave the same. */
-export function normalizeBaseUrl(baseUrl: unknown): string {
+function normalizeBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');

@@ -25,20 +25,24 @@ const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 
 /** One row per record status: where it stands, whether it can change, and its event. */
 function statusesTable({ LIFECYCLES }) {
-	const rows = ['| Record | Status | Can still change | Money went back | Event the service sends on entering it |', '|---|---|---|---|---|'];
+	const rows = ['| Record | Status | Can still change | Held by a check | Money went back | Event the service sends on entering it |', '|---|---|---|---|---|---|'];
 	for (const [kind, statuses] of Object.entries(LIFECYCLES)) {
 		for (const [status, entry] of Object.entries(statuses)) {
 			const event = entry.event ? `\`${kind}.${status}\`: ${entry.event}` : 'none (seen in records only)';
-			rows.push(`| ${kind} | \`${status}\` | ${entry.open ? 'yes' : 'no'} | ${entry.refunded ? 'yes' : 'no'} | ${event} |`);
+			rows.push(`| ${kind} | \`${status}\` | ${entry.open ? 'yes' : 'no'} | ${entry.held ? 'yes' : 'no'} | ${entry.refunded ? 'yes' : 'no'} | ${event} |`);
 		}
 	}
 	return rows.join('\n');
 }
 
-/** The Events options both triggers show, as the editor lists them. */
-function eventsTable({ EVENT_OPTIONS }) {
-	const rows = ['| Option | Value | Sent when |', '|---|---|---|'];
-	for (const option of EVENT_OPTIONS) rows.push(`| ${option.name} | \`${option.value}\` | ${option.description} |`);
+/**
+ * The Events options of both triggers, as the editor lists them: the poll trigger's (every status
+ * change), and whether the webhook trigger offers it too (the events the service sends).
+ */
+function eventsTable({ EVENT_OPTIONS, POLL_EVENT_OPTIONS }) {
+	const webhook = new Set(EVENT_OPTIONS.map((option) => option.value));
+	const rows = ['| Option | Value | When | Webhook trigger | Poll trigger |', '|---|---|---|---|---|'];
+	for (const option of POLL_EVENT_OPTIONS) rows.push(`| ${option.name} | \`${option.value}\` | ${option.description} | ${webhook.has(option.value) ? 'yes' : 'no'} | yes |`);
 	return rows.join('\n');
 }
 

@@ -166,9 +166,9 @@ export async function editorCheck({ n8n, workflowId, mappedWorkflowId, artifacts
 			[...document.querySelectorAll('.el-select-dropdown__item')].filter((el) => el.offsetParent !== null).map((el) => el.innerText.split('\n')[0].trim()),
 		);
 		file = await shot('status-options.png');
-		// The choices the records give (the withdrawal statuses with an event), as the built node has them.
+		// The choices the records give (every withdrawal status), as the built node has them.
 		const expected = createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/service/catalog.js'))
-			.WITHDRAWAL_EVENT_STATUSES.map((status) => status[0].toUpperCase() + status.slice(1));
+			.statusesOf('withdrawal').map((status) => status[0].toUpperCase() + status.slice(1));
 		if (statuses.join() !== expected.join()) throw new Error(`Status offers ${JSON.stringify(statuses)}, not ${JSON.stringify(expected)} (screenshot ${file})`);
 		notes.push(`Status offers ${statuses.join(', ')}`);
 

@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { eventsProperty, optionsProperty } from '../events/events';
+import { eventsProperty, optionsProperty, POLL_EVENT_OPTIONS } from '../events/events';
 import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
@@ -75,7 +75,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { source: ['webhookEvents'] } },
 			},
-			eventsProperty('Events that start the workflow; others are skipped'),
+			eventsProperty('Status changes and events that start the workflow; others are skipped', POLL_EVENT_OPTIONS),
 			optionsProperty([
 				{
 					displayName: 'Max Pages per Poll',

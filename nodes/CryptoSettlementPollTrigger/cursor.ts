@@ -28,7 +28,7 @@ export const STATE_MAX_BYTES = 512 * 1024;
  * so nothing is emitted twice; the records not yet final: with a warning).
  */
 const SEEN_MAX_BYTES = 150 * 1024;
-export const OPEN_MAX_BYTES = 90 * 1024;
+const OPEN_MAX_BYTES = 90 * 1024;
 
 /**
  * A record's statuses as kept: the one read or, once it changed, every status read, in the order

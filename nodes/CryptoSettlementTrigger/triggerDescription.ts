@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { APP_DESCRIPTION } from '../service/catalog';
-import { eventsProperty, optionsProperty } from '../events/events';
+import { EVENT_OPTIONS, eventsProperty, optionsProperty } from '../events/events';
 
 /**
  * The trigger's description. n8n's node creator shows a node `xTrigger` and a node `x` that has
@@ -18,7 +18,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	eventsProperty('Events that start the workflow. Other events are answered 200 and start nothing.'),
+	eventsProperty('Events that start the workflow. Other events are answered 200 and start nothing.', EVENT_OPTIONS),
 	{
 		displayName: 'Confirm With API',
 		name: 'confirmWithApi',

@@ -30,7 +30,7 @@ export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredent
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 
-export interface Lookup {
+interface Lookup {
 	/** What is looked up, for messages. */
 	kind: 'trade' | 'withdrawal' | 'wallet';
 	/** The delivery's id, which the record read must carry (as `id` or `_id`) when it shows one. */
@@ -75,7 +75,7 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	};
 }
 
-export type Confirmation =
+type Confirmation =
 	| { outcome: 'confirmed'; record: IDataObject }
 	/** The record is ahead of or contradicts the event: dropped (the trigger: 200, no execution; Verify Delivery: no item). */
 	| { outcome: 'rejected'; reason: string }
@@ -236,7 +236,7 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
  * Delivery fails the item naming the field or the kind (docs/trigger.md, "n8n's Webhook node and
  * Verify Delivery").
  */
-export type CheckedDelivery =
+type CheckedDelivery =
 	| { outcome: 'confirmed'; item: IDataObject }
 	| Exclude<Confirmation, { outcome: 'confirmed' }>
 	| { outcome: 'unverifiable'; reason: string };

@@ -6,26 +6,37 @@ export const ALL_EVENTS = '*';
 
 const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
+const RECORD_NOUN: Record<string, string> = { trade: 'A deposit', withdrawal: 'A withdrawal' };
+
 /**
- * Events documented by the service (docs/trigger.md, "Events"): the deposit address, and one per
- * status with an event in the statuses table (service/catalog.ts, LIFECYCLES). Unknown event names
- * the service may add later still reach the workflow when "All Events" is selected.
+ * The Events options: All Events, the deposit address, and one per status of the statuses table
+ * (service/catalog.ts, LIFECYCLES), in name order. `everyStatus` adds the statuses the service sends
+ * no event for, which only the poll trigger can see (it reads the records, and emits every status
+ * change); the webhook trigger lists the events the service sends (docs/trigger.md, "Events").
+ * Event names the service may add later still reach the workflow when "All Events" is selected.
  */
-export const EVENT_OPTIONS: INodePropertyOptions[] = [
-	{
-		name: 'All Events',
-		value: ALL_EVENTS,
-		description: 'Any event, including kinds added to the service later',
-	},
-	...[
-		{ name: 'Trade Address Created', value: 'trade.address.created', description: 'A deposit address is live (trade.address.created)' },
-		...Object.entries(LIFECYCLES).flatMap(([kind, statuses]) =>
-			Object.entries(statuses as Record<string, { event?: string }>).flatMap(([status, { event }]) =>
-				event ? [{ name: `${title(kind)} ${title(status)}`, value: `${kind}.${status}`, description: `${event} (${kind}.${status})` }] : [],
-			),
+function eventOptions(everyStatus: boolean): INodePropertyOptions[] {
+	const statuses = Object.entries(LIFECYCLES).flatMap(([kind, entries]) =>
+		Object.entries(entries as Record<string, { event?: string }>).flatMap(([status, { event }]) => {
+			const value = `${kind}.${status}`;
+			const description = event
+				? `${event} (${value})`
+				: `${RECORD_NOUN[kind] ?? kind} is ${status}, seen in the records: the service sends no event for it (${value})`;
+			return event || everyStatus ? [{ name: `${title(kind)} ${title(status)}`, value, description }] : [];
+		}),
+	);
+	return [
+		{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including kinds added to the service later' },
+		...[{ name: 'Trade Address Created', value: 'trade.address.created', description: 'A deposit address is live (trade.address.created)' }, ...statuses].sort((a, b) =>
+			a.name.localeCompare(b.name),
 		),
-	].sort((a, b) => a.name.localeCompare(b.name)),
-];
+	];
+}
+
+/** The webhook trigger's Events: the events the service sends. */
+export const EVENT_OPTIONS = eventOptions(false);
+/** The poll trigger's Events: every status change it can see, with or without an event. */
+export const POLL_EVENT_OPTIONS = eventOptions(true);
 
 /** Whether an incoming event name is one of the selected ones. */
 export function isEventSelected(selected: unknown, event: string): boolean {
@@ -33,15 +44,18 @@ export function isEventSelected(selected: unknown, event: string): boolean {
 	return selected.includes(ALL_EVENTS) || selected.includes(event);
 }
 
-/** The Events parameter both triggers show (same name and values, as the contract requires). */
-export function eventsProperty(description: string): INodeProperties {
+/**
+ * The Events parameter of a trigger (same name and values in both, as the contract requires; the
+ * poll trigger's adds the statuses without an event).
+ */
+export function eventsProperty(description: string, options: INodePropertyOptions[]): INodeProperties {
 	return {
 		displayName: 'Events',
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
 		default: [],
-		options: EVENT_OPTIONS,
+		options,
 		description,
 	};
 }

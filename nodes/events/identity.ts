@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LIFECYCLES, statusOf, type RecordKind } from '../service/catalog';
 import { scalarText } from '../service/values';
-import { base64url, sha256 } from './hash';
+import { createHash } from 'node:crypto';
 
 /**
  * What makes an event the same event, for both triggers (docs/trigger.md): its name as compared,
@@ -60,7 +60,7 @@ export function deliveryKey({ kind, id, body }: EventIdentity, text?: string): s
 	const parts =
 		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return base64url(sha256(JSON.stringify(parts))).slice(0, KEY_LENGTH);
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, KEY_LENGTH);
 }
 
 /** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
@@ -120,7 +120,7 @@ function keyIdentity(event: string, body: IDataObject, reference?: unknown): Eve
 export function eventKey(event: string, body: IDataObject, reference?: unknown): string {
 	const { kind, id } = keyIdentity(event, body, reference);
 	const parts = id === '' ? ['body', kind, canonicalJson({ ...body, event: kind })] : ['event', kind, id, announcedStatus(kind, body)];
-	return base64url(sha256(JSON.stringify(parts))).slice(0, EVENT_KEY_LENGTH);
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, EVENT_KEY_LENGTH);
 }
 
 /** Ranks beyond any status the table knows: an unknown status sorts after every known one of its record. */

@@ -30,9 +30,9 @@ export function confirmedFields(kind: 'trade' | 'withdrawal' | 'wallet', record:
 }
 
 /** What an event is about: a deposit (trade), a withdrawal, or a deposit wallet (`trade.address.created`). */
-export type EventSubject = 'trade' | 'withdrawal' | 'wallet';
+type EventSubject = 'trade' | 'withdrawal' | 'wallet';
 
-export function subjectOf(event: string): EventSubject | undefined {
+function subjectOf(event: string): EventSubject | undefined {
 	if (event === 'trade.address.created') return 'wallet';
 	if (event.startsWith('trade.')) return 'trade';
 	if (event.startsWith('withdrawal.')) return 'withdrawal';
@@ -73,7 +73,7 @@ const LEAD_FIELDS = ['event', 'eventKey', 'id', 'status', 'token', 'network', 'w
 /** A top-level text this long, or any data URI (an image inlined), goes to the end of the item. */
 const BULKY_CHARACTERS = 1024;
 
-export function isBulky(value: unknown): boolean {
+function isBulky(value: unknown): boolean {
 	return typeof value === 'string' && (value.length > BULKY_CHARACTERS || /^data:/i.test(value));
 }
 

@@ -4,12 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Real payloads nest three levels deep; a deeper body is refused before it reaches the workflow. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 
 /** Longest accepted `event` value. */
 const MAX_EVENT_LENGTH = 200;
 
-export type ParsedDelivery =
+type ParsedDelivery =
 	| { ok: true; body: IDataObject; event: string; text?: string }
 	| { ok: false; status: 400 | 413; message: string };
 
@@ -45,7 +45,7 @@ export function nestingDepth(text: string, limit: number): number {
  * Deepest nesting of objects/arrays in a parsed value (a top-level object is 1), without recursion,
  * stopping early once `limit` is passed.
  */
-export function valueDepth(value: unknown, limit: number): number {
+function valueDepth(value: unknown, limit: number): number {
 	if (value === null || typeof value !== 'object') return 0;
 	let deepest = 0;
 	const stack: Array<[unknown, number]> = [[value, 1]];

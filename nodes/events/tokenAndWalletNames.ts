@@ -16,10 +16,10 @@ import { assetRef, depositAssetIndex, type AssetFacts } from '../service/deposit
  */
 
 /** The `data` of a successful GET, or undefined (no answer, an error, a 429): never throws. */
-export type FetchData = (route: string, url: string, timeoutMs: number) => Promise<unknown>;
+type FetchData = (route: string, url: string, timeoutMs: number) => Promise<unknown>;
 
 /** A GET through the service client (pacing shared with the action node, no redirects, one attempt). */
-export function fetchData(ctx: ApiContext, http: HttpCall): FetchData {
+function fetchData(ctx: ApiContext, http: HttpCall): FetchData {
 	return async (route, url, timeoutMs) => {
 		try {
 			const outcome = await exchange(ctx, http, { method: 'GET', route, url, timeoutMs }, { maxRateLimitedAttempts: 1 });
@@ -60,7 +60,7 @@ interface Directory {
 const directories = new Map<string, Directory>();
 
 /** The key of a credential's facts: its id and what selects the account (never a secret). */
-export function directoryKey(credentialId: string, credentials: IDataObject | undefined): string {
+function directoryKey(credentialId: string, credentials: IDataObject | undefined): string {
 	const part = (name: string) => scalarText(credentials?.[name]).trim();
 	return [credentialId, part('baseUrl'), part('environment'), part('appId')].join('\u0000');
 }

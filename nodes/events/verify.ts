@@ -1,4 +1,4 @@
-import { constantTimeEqual, sha256 } from './hash';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { REDACTED } from '../service/redact';
 
 /** Header that carries the static shared secret (docs/trigger.md, "Connect the trigger"). */
@@ -21,7 +21,8 @@ const REDACTED_HEADERS = new Set([
 export function secretMatches(received: unknown, expected: string): boolean {
 	const wanted = expected.trim();
 	if (wanted === '' || typeof received !== 'string') return false;
-	return constantTimeEqual(sha256(received.trim()), sha256(wanted));
+	const digest = (text: string) => createHash('sha256').update(text).digest();
+	return timingSafeEqual(digest(received.trim()), digest(wanted));
 }
 
 /** The credential's webhook secret; undefined when no credential or an empty secret is set. */
@@ -42,7 +43,7 @@ export function redactHeaders(headers: unknown): Record<string, unknown> {
 
 // ---------------------------------------------------------------- IP addresses
 
-export type IpAddress = { version: 4; value: number } | { version: 6; value: bigint };
+type IpAddress = { version: 4; value: number } | { version: 6; value: bigint };
 
 interface IpRange {
 	version: 4 | 6;
@@ -52,7 +53,7 @@ interface IpRange {
 	text: string;
 }
 
-export interface AllowList {
+interface AllowList {
 	ranges: IpRange[];
 	/** Entries that are neither an address nor a CIDR range. */
 	invalid: string[];

@@ -21,7 +21,7 @@ import { secretMatches, secretOf, SECRET_HEADER } from './verify';
  * would each overwrite the other's keys (docs/speed.md); the ledger holds across them.
  */
 
-export type Verified = { item: IDataObject } | { ignored: string };
+type Verified = { item: IDataObject } | { ignored: string };
 
 /** The secret header and the body of the Webhook node's item (`headers`, `body`), checked. */
 function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialDataDecryptedObject): { event: string; body: IDataObject } {

@@ -35,8 +35,10 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
  * - `open`: the record can still change;
  * - `refunded`: the money went back: it does not count toward a day's withdrawals, and a withdrawal
  *   found under an External ID in such a status is never reported as that payment's success;
+ * - `held`: the record is held by a check, not waiting: a statement reports it as held, never as
+ *   open too long (docs/statement.md, "Exceptions");
  * - `event`: the service sends `<kind>.<status>` on entering it (docs/trigger.md, "Events"); a status
- *   without one is seen in records only.
+ *   without one is seen in records only (the poll trigger still sees it: it reads the records).
  * Entries go in the order of the record's life (crypto and bank withdrawals share one). The docs'
  * statuses table and every list of statuses in their prose are generated from this table
  * (`npm run docs`; docs/architecture.md, "Statuses and events"), so it is not repeated here.
@@ -44,7 +46,7 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export const LIFECYCLES = {
 	trade: {
 		pending: { rank: 0, open: true, event: 'A deposit is seen on chain, not yet confirmed; repeats as confirmations rise' },
-		flagged: { rank: 1, open: true, event: 'A deposit is on chain but failed a check; funds are held' },
+		flagged: { rank: 1, open: true, held: true, event: 'A deposit is on chain but failed a check; funds are held' },
 		completed: { rank: 2, open: false, event: 'A deposit is confirmed, checked and credited' },
 	},
 	withdrawal: {
@@ -63,21 +65,33 @@ type Lifecycle<K extends RecordKind> = (typeof LIFECYCLES)[K];
 /** The statuses of a kind that the service announces with an event. */
 type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
 
-export function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
+function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
 	return Object.entries(LIFECYCLES[kind])
 		.filter(([, status]) => 'event' in status)
 		.map(([name]) => name as EventStatus<K>);
 }
 
+/** A status's entry in the table. */
+interface StatusEntry {
+	rank: number;
+	open: boolean;
+	refunded?: boolean;
+	held?: boolean;
+	event?: string;
+}
+
 /** A status's entry, or undefined for a status the table does not know. */
-export function statusOf(kind: RecordKind, status: string): { rank: number; open: boolean; refunded?: boolean; event?: string } | undefined {
-	const statuses = LIFECYCLES[kind] as Record<string, { rank: number; open: boolean; refunded?: boolean; event?: string }>;
+export function statusOf(kind: RecordKind, status: string): StatusEntry | undefined {
+	const statuses = LIFECYCLES[kind] as Record<string, StatusEntry>;
 	return Object.prototype.hasOwnProperty.call(statuses, status) ? statuses[status] : undefined;
 }
 
-/** A withdrawal's statuses with events: the Status filter's choices and the fake API's records. */
-export const WITHDRAWAL_EVENT_STATUSES = statusesWithEvents('withdrawal');
-/** A deposit's (trade's) statuses with events. */
+/** Every status of a kind, in the order of its life: the Status filters' choices. */
+export function statusesOf<K extends RecordKind>(kind: K): Array<keyof Lifecycle<K> & string> {
+	return Object.keys(LIFECYCLES[kind]) as Array<keyof Lifecycle<K> & string>;
+}
+
+/** A deposit's (trade's) statuses with events: the fake API's records. */
 export const TRADE_EVENT_STATUSES = statusesWithEvents('trade');
 
 export const NARRATION_MAX_LENGTH = 32;

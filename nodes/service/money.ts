@@ -7,10 +7,10 @@
  */
 
 /** Digits after the point of each currency's minor unit; a currency not listed has 2. */
-export const MINOR_UNIT_DIGITS: Readonly<Record<string, number>> = { NGN: 2, GHS: 2, USD: 2 };
+const MINOR_UNIT_DIGITS: Readonly<Record<string, number>> = { NGN: 2, GHS: 2, USD: 2 };
 
 /** The digits of `currency`'s minor unit (any case; 2 when the currency is not listed or not named). */
-export function minorDigits(currency?: string): number {
+function minorDigits(currency?: string): number {
 	const digits = currency ? MINOR_UNIT_DIGITS[currency.toUpperCase()] : undefined;
 	return digits ?? 2;
 }

@@ -1,7 +1,6 @@
 /** The node's pure helpers: address matching, secret comparison, header redaction, body parsing, keys. */
 import * as nodeCrypto from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { base64url, constantTimeEqual, sha256 } from '../../nodes/events/hash';
 import {
 	formatIp,
 	hasLeadingZeroOctet,
@@ -215,31 +214,8 @@ describe('lookupFor', () => {
 	});
 });
 
-describe('plain-TypeScript hashing (nodes/ may not import node:crypto)', () => {
-	const reference = (text: string) => new Uint8Array(nodeCrypto.createHash('sha256').update(text, 'utf8').digest());
-
-	test.each([
-		'',
-		'abc',
-		'a'.repeat(55),
-		'a'.repeat(56),
-		'a'.repeat(64),
-		'a'.repeat(1000),
-		'whsec-3b9f2c81-d7e64a0f',
-		'ünïcødé ✓ 𝄞 and a lone \ud800 surrogate',
-		JSON.stringify(['delivery', 'trade.completed', '66f1c0ffee00000000000001', 'completed']),
-	])('sha256(%p) equals node:crypto', (text) => {
-		expect(Array.from(sha256(text))).toEqual(Array.from(reference(text)));
-	});
-
-	test('base64url matches Buffer', () => {
-		for (const length of [0, 1, 2, 3, 31, 32, 33]) {
-			const bytes = Uint8Array.from({ length }, (_, i) => (i * 37 + 11) % 256);
-			expect(base64url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
-		}
-	});
-
-	test('duplicate keys match those stored before (so the memory survives the upgrade)', () => {
+describe('duplicate keys', () => {
+	test('match those stored before (so the memory survives the upgrade)', () => {
 		const parts = ['delivery', 'trade.completed', 't-1', 'completed'];
 		const before = nodeCrypto.createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url').slice(0, 22);
 		const key = keyOf('trade.completed', { id: 't-1', status: 'completed' });
@@ -249,12 +225,6 @@ describe('plain-TypeScript hashing (nodes/ may not import node:crypto)', () => {
 		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: ['an-older-key-of-22-char', before] }, key)).toBe(true);
 		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: `an-old-key12 ${before.slice(0, 12)}` }, key)).toBe(true);
 		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: 'an-old-key12 other-key-12' }, key)).toBe(false);
-	});
-
-	test('constantTimeEqual', () => {
-		expect(constantTimeEqual(sha256('a'), sha256('a'))).toBe(true);
-		expect(constantTimeEqual(sha256('a'), sha256('b'))).toBe(false);
-		expect(constantTimeEqual(new Uint8Array([1]), new Uint8Array([1, 0]))).toBe(false);
 	});
 });
 

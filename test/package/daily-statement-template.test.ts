@@ -8,7 +8,7 @@
  * sets its values, Sample Rows? routes on rowsFrom, a Code step runs its JavaScript with n8n's
  * `$input` and `$('…')`, Payout Rows passes its items on, Opening Balances finds no row: the first
  * run). That the whole template runs in real n8n and mails these files is the e2e's
- * (e2e/lib/template-checks.mjs, statementDaysCheck).
+ * (e2e/lib/templates/daily-statement.mjs, statementDaysCheck).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

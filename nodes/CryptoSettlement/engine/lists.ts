@@ -9,7 +9,7 @@ import { walkList } from './pageWalker';
  */
 
 /** Return All stops here, with a hint: n8n's engine cannot take much more from one node run. */
-export const MAX_LIST_ITEMS = 100_000;
+const MAX_LIST_ITEMS = 100_000;
 
 export function limitOf(params: Params): number {
 	if (params.raw('returnAll', false) === true) return Number.POSITIVE_INFINITY;

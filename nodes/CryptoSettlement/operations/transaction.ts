@@ -1,6 +1,6 @@
 import { recordFilter } from '../record/filters';
 import { LIST_FIELDS, listFilters, requiredText } from '../fields/fields';
-import { TRADE_EVENT_STATUSES } from '../../service/catalog';
+import { statusesOf } from '../../service/catalog';
 import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
@@ -24,7 +24,7 @@ export const transaction: ResourceSpecs = {
 		kind: 'pagedList',
 		money: 'none',
 		pageSize: 100,
-		fields: [...LIST_FIELDS, listFilters('transactions', TRADE_EVENT_STATUSES, [])],
+		fields: [...LIST_FIELDS, listFilters('transactions', statusesOf('trade'), [])],
 		build: (params) => ({ keep: recordFilter(params, ['status', 'createdAfter', 'createdBefore']) }),
 	},
 };

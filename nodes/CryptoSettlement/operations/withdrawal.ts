@@ -16,7 +16,7 @@ import {
 	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
-import { listed, TOKENS, USD_DECIMALS, WITHDRAWAL_EVENT_STATUSES } from '../../service/catalog';
+import { listed, statusesOf, TOKENS, USD_DECIMALS } from '../../service/catalog';
 import { recordFilter } from '../record/filters';
 import { NEVER_FOR_AGENTS } from '../record/moneyClasses';
 import { explainWithLimits } from '../money/limits';
@@ -240,7 +240,7 @@ export const withdrawal: ResourceSpecs = {
 		output: withCurrencies,
 		fields: [
 			...LIST_FIELDS,
-			listFilters('withdrawals', WITHDRAWAL_EVENT_STATUSES, [
+			listFilters('withdrawals', statusesOf('withdrawal'), [
 				{
 					displayName: 'External ID',
 					name: 'externalId',

@@ -93,10 +93,12 @@ interface OperationBase {
 	 */
 	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
 	/**
-	 * For a read or an update of one record named in its path: that path parameter, and the record's
-	 * fields that may show it besides `id`/`_id` (a withdrawal's `externalId`), each with what it
-	 * holds, which says how it is compared (`ShownAs`). An answer showing other ids is another
-	 * record's and is refused (docs/usage.md, "The record asked for").
+	 * For an operation on one record named in its path, whatever its kind: that path parameter, and
+	 * the record's fields that may show it besides `id`/`_id` (a withdrawal's `externalId`), each with
+	 * what it holds, which says how it is compared (`ShownAs`). The pipeline checks every record an
+	 * answer shows (every kind whose answer it outputs as sent: a read, an update, a single write such
+	 * as a cancel, a whole list); one showing other ids is another record's and is refused
+	 * (docs/usage.md, "The record asked for").
 	 */
 	byId?: { param: string; alsoShownAs?: Record<string, ShownAs> };
 	/**

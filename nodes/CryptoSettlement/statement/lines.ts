@@ -204,7 +204,7 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 	const status = scalarText(record.status).toLowerCase();
 	const entry = statusOf(kind, status);
 	if (!entry) return `Status ${JSON.stringify(status)} is unknown to the node: check this ${what} in the service's dashboard`;
-	if (!entry.open || status === 'flagged') return undefined;
+	if (!entry.open || entry.held) return undefined;
 	const at = timeOf(record) ?? options.now;
 	const hours = (options.now - at) / HOUR_MS;
 	if (hours <= options.pendingAfterHours) return undefined;
@@ -277,8 +277,8 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 		unreadable &&
 			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
 		!label && `Deposit to a wallet without a label (address ${address || 'unknown'}): check which customer owns this address`,
-		line.status === 'flagged' &&
-			`Flagged${scalarText(record.reason) ? ` (${scalarText(record.reason)})` : ''}: the funds are held and not credited; check this deposit in the service's dashboard`,
+		statusOf('trade', line.status)?.held === true &&
+			`${line.status.charAt(0).toUpperCase()}${line.status.slice(1)}${scalarText(record.reason) ? ` (${scalarText(record.reason)})` : ''}: the funds are held and not credited; check this deposit in the service's dashboard`,
 		openTooLong('trade', record, options, 'deposit'),
 	);
 	const lines = [line];

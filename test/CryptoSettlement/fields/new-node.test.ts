@@ -7,7 +7,7 @@
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { ACTION_NODE, loadPackage } from '../../helpers';
 import { RESOURCES } from '../../../nodes/CryptoSettlement/operations';
-import { FEE_LEVELS, TRADE_EVENT_STATUSES, WITHDRAWAL_EVENT_STATUSES } from '../../../nodes/service/catalog';
+import { FEE_LEVELS, statusesOf } from '../../../nodes/service/catalog';
 import { api, fail, noWithdrawalsYet, ok, operationsOfKind, recordRequests, rl, runNode, setupNock } from '../../helpers/node';
 
 setupNock();
@@ -243,8 +243,8 @@ describe("7. the service's errors in the editor's words", () => {
 
 describe('5. a status filter offers the statuses that exist', () => {
 	test.each([
-		['withdrawal', WITHDRAWAL_EVENT_STATUSES],
-		['transaction', TRADE_EVENT_STATUSES],
+		['withdrawal', statusesOf('withdrawal')],
+		['transaction', statusesOf('trade')],
 	] as const)('%s → Get Many: Status is a choice of %j (another value only through an expression)', async (resource, statuses) => {
 		const [filters] = (await shown({ resource, operation: 'getAll' })).filter((entry) => entry.name === 'filters');
 		const status = (filters.options as INodeProperties[]).find((option) => option.name === 'status') as INodeProperties;
