@@ -24,7 +24,7 @@ export function normalizeEvent(event: string): string {
  * The status a delivery speaks about: its `status` field (trimmed, lowercase) or, when absent, the
  * part of the event name after the family (`trade.completed` → `completed`).
  */
-export function deliveryStatus(event: string, body: IDataObject): string {
+function deliveryStatus(event: string, body: IDataObject): string {
 	const stated = scalarText(body.status).trim().toLowerCase();
 	if (stated !== '') return stated;
 	const normalized = normalizeEvent(event);
@@ -38,7 +38,7 @@ export function deliveryStatus(event: string, body: IDataObject): string {
  * as the delivery's `reference` names it (the service's `reference` is the record's id); `id` is
  * empty when neither names the record. `body` is what the event says (its status, `confirmations`).
  */
-export interface EventIdentity {
+interface EventIdentity {
 	kind: string;
 	id: string;
 	body: IDataObject;
@@ -64,10 +64,10 @@ export function deliveryKey({ kind, id, body }: EventIdentity, text?: string): s
 }
 
 /** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
-export const EVENT_KEY_LENGTH = 22;
+const EVENT_KEY_LENGTH = 22;
 
 /** JSON text with every object's keys sorted: the same value gives the same text whatever its key order or spacing. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry === undefined ? null : entry)).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.entries(value as Record<string, unknown>)

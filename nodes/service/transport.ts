@@ -27,7 +27,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Bounds a caller may tighten; the defaults are RETRY's. */
-export interface ExchangeLimits {
+interface ExchangeLimits {
 	/** Attempts on 429 before giving up (1: the first 429 ends the exchange with the rate-limit error). */
 	maxRateLimitedAttempts?: number;
 }
@@ -126,7 +126,7 @@ export function recordPath(path: string, id: string): string {
 }
 
 /** The origin (scheme, host and port) of a Location header, never its path or query. */
-export function locationOrigin(headers: IDataObject): string {
+function locationOrigin(headers: IDataObject): string {
 	const location = header(headers, 'location') ?? '';
 	const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)/i.exec(location.trim());
 	return match ? match[1].replace(/\/\/[^@/]*@/, '//') : 'a relative location on the same service';

@@ -19,31 +19,8 @@ function filesOf(dir: string): string[] {
 	});
 }
 
-/**
- * Exports of files other engineers are changing on their branches while this test came in
- * (redaction, id rules, the statement's output; issue #72, point 4): judged once those branches are
- * merged. The lead empties this list after the merge; an entry that is read elsewhere, or no longer
- * exported, fails the second test below, so the list only shrinks.
- */
-const PENDING_MERGE: Record<string, string[]> = {
-	'nodes/CryptoSettlement/money/withdrawals.ts': ['Ambiguous', 'Submission', 'compareWithRecord'],
-	'nodes/CryptoSettlement/operations/statement.ts': ['LINES_OUTPUT_MAX'],
-	'nodes/CryptoSettlement/pipeline/pipeline.ts': ['unwrap'],
-	'nodes/CryptoSettlement/statement/csv.ts': ['cell', 'dateIn', 'CsvOptions'],
-	'nodes/CryptoSettlement/statement/files.ts': ['FileOptions', 'StatementFile'],
-	'nodes/CryptoSettlement/statement/lines.ts': ['LineKind', 'StatementLists', 'notBeforeCreated', 'WalletIndex', 'walletIndex', 'depositLines', 'TradeById', 'withdrawalLines', 'DayLines', 'eachLine'],
-	'nodes/CryptoSettlement/statement/match.ts': ['MatchResult', 'MatchIndex', 'RowMatch'],
-	'nodes/CryptoSettlement/statement/ofx.ts': ['ofxText', 'ofxTime', 'OfxStatement'],
-	'nodes/CryptoSettlement/statement/order.ts': ['LinesOfRecord'],
-	'nodes/CryptoSettlement/statement/statementLists.ts': ['STATEMENT_PAGE_SIZE', 'MAX_STATEMENT_PAGES'],
-	'nodes/CryptoSettlement/statement/summary.ts': ['balancesInWords', 'BalanceCheck', 'SummaryInput'],
-	'nodes/events/identity.ts': ['deliveryStatus', 'EventIdentity', 'EVENT_KEY_LENGTH', 'canonicalJson'],
-	'nodes/service/transport.ts': ['ExchangeLimits', 'locationOrigin'],
-};
-const pending = ({ file, name }: { file: string; name: string }) => PENDING_MERGE[file]?.includes(name) === true;
 
 const SOURCES = [...filesOf('nodes'), ...filesOf('credentials')].filter((file) => file.endsWith('.ts'));
-// This file names PENDING_MERGE's exports, which is no read.
 const READERS = [...SOURCES, ...['test', 'tooling', 'bench', 'e2e', 'fake-api', 'scripts'].flatMap(filesOf)].filter((file) => file !== 'test/package/exports.test.ts');
 
 /** A file's text without its comments (a name in a comment is not a read). */
@@ -72,12 +49,7 @@ function readElsewhere(file: string, name: string): boolean {
 const unread = SOURCES.flatMap((file) => exportsOf(file).filter((name) => !readElsewhere(file, name)).map((name) => ({ file, name })));
 
 test('every export of nodes/ and credentials/ is read by another file', () => {
-	expect(unread.filter((entry) => !pending(entry)).map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
-});
-
-test('PENDING_MERGE names only exports that are still unread', () => {
-	const listed = Object.entries(PENDING_MERGE).flatMap(([file, names]) => names.map((name) => `${file}: ${name}`));
-	expect(listed.filter((entry) => !unread.some(({ file, name }) => `${file}: ${name}` === entry))).toEqual([]);
+	expect(unread.map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
 });
 
 test('the scan sees the exports it judges', () => {

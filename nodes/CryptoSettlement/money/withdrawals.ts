@@ -18,10 +18,10 @@ import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/i
  *   created; any other answer is in doubt and resolved by lookups, never by sending again.
  */
 
-export type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
+type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
-export type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
+type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
 
 /** The read of one withdrawal by its id or External ID. */
 function lookupRequest(lookupPath: string, id: string): ApiRequest {
@@ -89,7 +89,7 @@ const SAME_FIELD: Partial<Record<string, (actual: unknown, wanted: unknown) => b
  * (a different kind of payment, a different value, or `null` where the request sets one), and the
  * fields the record does not show, which leave the match unproven.
  */
-export function compareWithRecord(record: IDataObject, expected: IDataObject): { conflicts: string[]; unshown: string[] } {
+function compareWithRecord(record: IDataObject, expected: IDataObject): { conflicts: string[]; unshown: string[] } {
 	const conflicts: string[] = [];
 	const unshown: string[] = [];
 	for (const [field, wanted] of Object.entries(expected)) {

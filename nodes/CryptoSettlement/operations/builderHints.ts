@@ -29,12 +29,12 @@ const RELATED_NODES: IBuilderHint['relatedNodes'] = [
 ];
 
 /** An expression in an example: rendered `expr('{{ … }}')`, as n8n's workflow SDK writes it. */
-export interface Expr {
+interface Expr {
 	expr: string;
 }
 export type ExampleValue = string | number | boolean | Expr | { [key: string]: ExampleValue };
 
-export interface BuilderExample {
+interface BuilderExample {
 	title: string;
 	/** The node's name in the example. */
 	name: string;

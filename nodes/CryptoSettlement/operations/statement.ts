@@ -30,7 +30,7 @@ const OUTPUTS = ['summary', 'lines', 'exceptions', 'file'] as const;
  * 200,000 records is about 400,000 lines, more than a workflow holds as items; such a day is taken as
  * its file (one per currency) or its exceptions.
  */
-export const LINES_OUTPUT_MAX = 100_000;
+const LINES_OUTPUT_MAX = 100_000;
 const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
 const GET_FIELDS: INodeProperties[] = [

@@ -31,7 +31,7 @@ import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdr
  */
 
 /** Unwraps the envelope: an array gives one record per element; an empty `data` gives a status record. */
-export function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {
+function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {
 	const { data } = body;
 	if (Array.isArray(data))
 		return data.map((entry) => (isObject(entry) ? entry : { value: entry as IDataObject[string] }));

@@ -28,7 +28,7 @@ const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
  * apostrophe; a cell with a comma, a semicolon (the separator of spreadsheets in other locales), a
  * quote or a line break is quoted. Service data (labels, reasons, dates) is not trusted.
  */
-export function cell(value: string): string {
+function cell(value: string): string {
 	const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 	return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
@@ -37,7 +37,7 @@ export function cell(value: string): string {
  * The day a line's money moved (UTC), in the chosen format, read as the node reads the service's
  * dates; empty when unreadable (the line is then an exception).
  */
-export function dateIn(line: FileLine, format: DateFormat): string {
+function dateIn(line: FileLine, format: DateFormat): string {
 	const date = isoDayOf(line.time) ?? dayRead(line.time);
 	if (date === undefined) return '';
 	const [year, month, day] = date.split('-');
@@ -60,7 +60,7 @@ function isoDayOf(text: string): string | undefined {
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */
-export interface CsvOptions {
+interface CsvOptions {
 	dateFormat: DateFormat;
 	payee: (line: FileLine) => string;
 }

@@ -16,7 +16,7 @@ export const FILE_FORMATS = {
 } as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
 
-export interface FileOptions {
+interface FileOptions {
 	day: { day: string; start: number; end: number };
 	format: FileFormat;
 	dateFormat: DateFormat;
@@ -27,7 +27,7 @@ export interface FileOptions {
 }
 
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
-export interface StatementFile {
+interface StatementFile {
 	currency: string;
 	fileName: string;
 	mimeType: string;

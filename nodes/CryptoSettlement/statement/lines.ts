@@ -35,7 +35,7 @@ export const LINE_KINDS = {
 	refund: `A ${REFUNDED_WITHDRAWAL_WORDS} withdrawal given back to the balance (payout and fee)`,
 } as const;
 
-export type LineKind = keyof typeof LINE_KINDS;
+type LineKind = keyof typeof LINE_KINDS;
 
 /** An amount and its unit: a currency (USD, NGN, GHS) or a crypto asset. */
 export interface Amount extends IDataObject {
@@ -85,7 +85,7 @@ export const fileLineOf = ({ lineKey, time, amount, currency, description, exter
 	recordId,
 });
 
-export interface StatementLists {
+interface StatementLists {
 	trades: KeptRecords;
 	withdrawals: KeptRecords;
 	wallets: IDataObject[];
@@ -130,7 +130,7 @@ const negated = (amount: number) => (amount === 0 ? 0 : -amount);
  * record could be read, and on no later one (docs/statement.md, "The day"). Both are toISOString's
  * text, which orders as the instants do.
  */
-export function notBeforeCreated(created: string, moved: string): string {
+function notBeforeCreated(created: string, moved: string): string {
 	if (!moved) return created;
 	if (!created) return moved;
 	return moved > created ? moved : created;
@@ -170,13 +170,13 @@ export function isInstantText(text: string): boolean {
 
 const timeOf = (record: IDataObject) => timeMs(record.createdAt) ?? undefined;
 
-export interface WalletIndex {
+interface WalletIndex {
 	byId: Map<string, IDataObject>;
 	/** The deposit assets by id and identifier (service/depositAssets.ts). */
 	assets: Map<string, AssetFacts>;
 }
 
-export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = []): WalletIndex {
+function walletIndex(wallets: IDataObject[], assets: IDataObject[] = []): WalletIndex {
 	const byId = new Map<string, IDataObject>();
 	for (const wallet of wallets) {
 		const id = scalarText(wallet.id ?? wallet._id);
@@ -239,7 +239,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 }
 
 /** The lines of one deposit (trade): the deposit, and its platform fee when the wallet was credited. */
-export function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
+function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
 	const line = baseLine('deposit', record, 'transaction', options.day, timeText(record.createdAt));
 	const wallet = wallets.byId.get(scalarText(record.wallet));
 	const label = scalarText(wallet?.label ?? record.label).trim();
@@ -329,7 +329,7 @@ interface Withdrawal {
 }
 
 /** A transaction read, by its id (undefined when none was read). */
-export type TradeById = (id: string) => IDataObject | undefined;
+type TradeById = (id: string) => IDataObject | undefined;
 
 function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Withdrawal {
 	const kind = withdrawalKind(record);
@@ -444,7 +444,7 @@ function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line 
  * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
  * the balance loses payout + fee); and for a refunded one, the refund of both.
  */
-export function withdrawalLines(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Line[] {
+function withdrawalLines(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Line[] {
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
@@ -455,7 +455,7 @@ export function withdrawalLines(record: IDataObject, trades: TradeById, wallets:
 }
 
 /** A statement's lines: those that moved on the day, and those that moved after it (for the balance check). */
-export interface DayLines {
+interface DayLines {
 	/** The lines whose `time` falls within the day, in time order, then by key. */
 	lines: Line[];
 	/** The lines whose `time` is after the day (the balances now are taken back by them). */
@@ -544,7 +544,7 @@ export class LineMaker {
 }
 
 /** Every line placed (LineMaker.each), in the order of the records. */
-export function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
+function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
 	new LineMaker(lists, options).each(visit);
 }
 

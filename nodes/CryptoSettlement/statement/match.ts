@@ -23,9 +23,9 @@ export const MATCH_RESULTS = {
 	several: 'More than one record under the key',
 } as const;
 
-export type MatchResult = keyof typeof MATCH_RESULTS;
+type MatchResult = keyof typeof MATCH_RESULTS;
 
-export interface MatchIndex {
+interface MatchIndex {
 	byExternalId: Map<string, IDataObject[]>;
 	byAddress: Map<string, IDataObject[]>;
 	byLabel: Map<string, IDataObject[]>;
@@ -58,7 +58,7 @@ export function matchIndex(lists: { trades: IDataObject[]; withdrawals: IDataObj
 	return index;
 }
 
-export interface RowMatch extends IDataObject {
+interface RowMatch extends IDataObject {
 	match: MatchResult;
 	matchNote: string;
 	records: IDataObject[];

@@ -11,19 +11,19 @@ import type { FileLine } from './lines';
  */
 
 /** Text inside an element: the SGML specials written as entities, line breaks as spaces. */
-export function ofxText(value: string, max?: number): string {
+function ofxText(value: string, max?: number): string {
 	const flat = value.replace(/[\r\n\t]+/g, ' ').trim();
 	const cut = max !== undefined && flat.length > max ? flat.slice(0, max) : flat;
 	return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** An OFX date-time in UTC: YYYYMMDDHHMMSS.XXX[0:GMT]. */
-export function ofxTime(iso: string): string {
+function ofxTime(iso: string): string {
 	const digits = iso.replace(/[-:T]/g, '').slice(0, 14);
 	return `${digits}.${iso.slice(20, 23) || '000'}[0:GMT]`;
 }
 
-export interface OfxStatement {
+interface OfxStatement {
 	currency: string;
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;

@@ -8,7 +8,7 @@ import type { Line } from './lines';
  */
 
 /** A record's lines as LineMaker.linesOf makes them. */
-export type LinesOfRecord = (record: number) => Line[];
+type LinesOfRecord = (record: number) => Line[];
 
 const grown = <T extends Float64Array | Uint32Array>(array: T, make: (size: number) => T): T => {
 	const bigger = make(array.length * 2);

@@ -25,11 +25,11 @@ export const LIST_PATHS = {
 export const ACCOUNT_PATH = ROUTES.account.path;
 
 /** Records per page asked for (the service's largest page is not documented; a smaller one is followed). */
-export const STATEMENT_PAGE_SIZE = 100;
+const STATEMENT_PAGE_SIZE = 100;
 /** Pages of one list read at once. */
 export const PAGES_IN_FLIGHT = 16;
 /** Pages one list may take at most (200,000 records at 100 a page). */
-export const MAX_STATEMENT_PAGES = 2000;
+const MAX_STATEMENT_PAGES = 2000;
 
 export interface ReadLists<Records = IDataObject[]> {
 	trades: Records;

@@ -31,7 +31,7 @@ export function money(currency: string, amount: number): string {
 }
 
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
-export function balancesInWords(balances: Record<string, number>): string {
+function balancesInWords(balances: Record<string, number>): string {
 	const entries = Object.entries(balances);
 	return entries.length ? entries.map(([currency, amount]) => money(currency, amount)).join(', ') : 'no balance';
 }
@@ -163,7 +163,7 @@ export class LineTally {
 	}
 }
 
-export interface BalanceCheck extends IDataObject {
+interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
@@ -234,7 +234,7 @@ export function balanceCheck(closing: Record<string, number>, atEnd: Record<stri
 	};
 }
 
-export interface SummaryInput {
+interface SummaryInput {
 	day: Day;
 	/** The day's lines, and those that moved after it, tallied. */
 	tally: LineTally;
