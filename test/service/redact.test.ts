@@ -266,7 +266,8 @@ describe('what the node writes itself is never rewritten, whatever the PIN', () 
 			service.records.trades.push(trade(1, service.clock));
 			await poller.poll();
 			for (let n = 2; n < count + 2; n++) {
-				const { id: _id, ...nameless } = trade(n, (service.clock += 10));
+				const nameless: IDataObject = trade(n, (service.clock += 10));
+				delete nameless.id;
 				service.records.trades.push(nameless);
 			}
 			const { logs, error } = await poller.poll();
