@@ -2,7 +2,9 @@
 // `npm run test:e2e`: the package inside a real n8n, installed the way users install community
 // nodes, against the local sandbox — on n8n 2.41.x (Node 24) and n8n 1.123.x (Node 20).
 //
-//   node e2e/run.mjs [--line=2|1|all] [--skip-build] [--no-browser] [--keep] [--update-screenshot]
+//   node e2e/run.mjs [--line=2|1|all] [--only=<phase>[,<phase>]] [--skip-build] [--no-browser] [--keep] [--update-screenshot]
+//   --only (E2E_ONLY): run only these phases of each line (install, import and `n8n start` always run):
+//   execute, agent, trigger, review, hitl, templates, subworkflow, builder, poll, browser (e2e/lib/line.mjs)
 //   env: E2E_LINES=2,1   E2E_BROWSER=0   E2E_KEEP=1 (keep user folders)   N8N_CS_CACHE=<cache dir>
 //   --update-screenshot (E2E_UPDATE_SCREENSHOT=1): the browser check on n8n 2.x also saves the
 //   node's panel to docs/images/crypto-settlement-node.png, the README's screenshot
@@ -21,7 +23,7 @@ import { buildPackage, packPackage } from '../tooling/pack.mjs';
 import { secs } from '../tooling/util.mjs';
 import { ensureChromium } from './lib/browser.mjs';
 import { installLines } from './lib/install-lines.mjs';
-import { runLine } from './lib/line.mjs';
+import { PHASES, runLine } from './lib/line.mjs';
 import { assert, check, results, say } from './lib/report.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -31,14 +33,19 @@ const linesToRun = lineArg === 'all' ? ['2', '1'] : lineArg.split(',').map((s) =
 const browserWanted = !args.has('--no-browser') && process.env.E2E_BROWSER !== '0';
 const keep = args.has('--keep') || process.env.E2E_KEEP === '1';
 const updateScreenshot = args.has('--update-screenshot') || process.env.E2E_UPDATE_SCREENSHOT === '1';
+const onlyArg = argValue('only') || process.env.E2E_ONLY;
+const only = onlyArg ? onlyArg.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 const t0 = Date.now();
 
 async function main() {
 	say(`e2e: n8n lines ${linesToRun.map((l) => LINES[l]?.version ?? l).join(', ')}; cache ${cacheDir()}`);
 	for (const l of linesToRun) if (!LINES[l]) throw new Error(`unknown line ${l}`);
+	const unknown = (only ?? []).filter((phase) => !PHASES.includes(phase));
+	if (unknown.length) throw new Error(`unknown phase(s) ${unknown.join(', ')} in --only; the phases: ${PHASES.join(', ')}`);
+	if (only) say(`e2e: only ${only.join(', ')}`);
 
 	// Slow, independent preparations in parallel: n8n installs, chromium, build + pack.
-	const chromiumP = browserWanted ? ensureChromium({ log: say }) : Promise.resolve({ ok: false, reason: 'disabled' });
+	const chromiumP = browserWanted && (!only || only.includes('browser')) ? ensureChromium({ log: say }) : Promise.resolve({ ok: false, reason: 'disabled' });
 	const installsP = installLines(linesToRun);
 	let tarball;
 	const packed = await check('package built (npm run build) and packed (npm pack)', async () => {
@@ -56,7 +63,7 @@ async function main() {
 	if (packed) {
 		for (const line of linesToRun) {
 			if (installs.find((i) => i.line === line)?.code !== 0) continue;
-			await runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot });
+			await runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot, only });
 		}
 	}
 	const passed = results.filter((r) => r.ok).length;

@@ -8,6 +8,7 @@ import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
 import { E2E, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
+import { builderChecks } from './builder-checks.mjs';
 import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
 import { browserCheck, DOCS_PANELS, DOCS_SCREENSHOT, editorCheck } from './browser.mjs';
 import { startCollector } from './collector.mjs';
@@ -27,8 +28,15 @@ import { pollTriggerCheck, schedulerPollWorkflow, webhookTriggerChecks } from '.
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
 const TEMPLATES_IMAGES = path.join(REPO_ROOT, 'templates', 'images');
 
-/** `options`: { browserWanted, keep, updateScreenshot } from the command line. */
-export async function runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot }) {
+/**
+ * The phases a run may be narrowed to (`--only=<phase>[,<phase>]`): install, import and `n8n start`
+ * with the owner always run; each phase runs with what it needs activated.
+ */
+export const PHASES = ['execute', 'agent', 'trigger', 'review', 'hitl', 'templates', 'subworkflow', 'builder', 'poll', 'browser'];
+
+/** `options`: { browserWanted, keep, updateScreenshot, only } from the command line (`only`: phases, or undefined for all). */
+export async function runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot, only }) {
+	const wants = (phase) => !only || only.includes(phase);
 	setCurrentLine(`${LINES[line].version}`);
 	const lineStart = Date.now();
 	say(`\n=== n8n ${LINES[line].version} (Node ${LINES[line].node}) ===`);
@@ -109,54 +117,68 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 			return rows.nodes.map((node) => `${node.type} v${node.latestVersion}`).join(', ');
 		});
 
-		await check(`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`, async () => {
-			await n8n.activate(E2E.trigger);
-		});
-
-		await check('poll trigger workflow activated (every minute)', async () => {
-			await n8n.activate(E2E.pollTrigger);
-		});
-
-		if (workflows.review) {
-			await check('agent template and agent with human review workflows activated (their webhooks start the agent; the template\'s tool runs its published version)', async () => {
-				await n8n.activate(REVIEW_WORKFLOW);
-				await n8n.activate(HITL_WORKFLOW);
-			});
-			await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
-				for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
+		if (wants('trigger')) {
+			await check(`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`, async () => {
+				await n8n.activate(E2E.trigger);
 			});
 		}
 
-		await check(`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`, async () => {
-			for (const id of templates.activate) await n8n.activate(id);
-		});
+		if (wants('poll')) {
+			await check('poll trigger workflow activated (every minute)', async () => {
+				await n8n.activate(E2E.pollTrigger);
+			});
+		}
+
+		if (workflows.review) {
+			if (wants('review') || wants('hitl')) {
+				await check('agent template and agent with human review workflows activated (their webhooks start the agent; the template\'s tool runs its published version)', async () => {
+					await n8n.activate(REVIEW_WORKFLOW);
+					await n8n.activate(HITL_WORKFLOW);
+				});
+			}
+			if (wants('subworkflow')) {
+				await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
+					for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
+				});
+			}
+		}
+
+		if (wants('templates')) {
+			await check(`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`, async () => {
+				for (const id of templates.activate) await n8n.activate(id);
+			});
+		}
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
-		await executeChecks({ n8n, sandbox, seeded });
-		await agentChecks({ n8n, sandbox, model });
+		if (wants('execute')) await executeChecks({ n8n, sandbox, seeded });
+		if (wants('agent')) await agentChecks({ n8n, sandbox, model });
 
 		// ---- phase 2: n8n start with the trigger workflow active ------------------------
 		const hookUrl = triggerUrl(n8n.baseUrl, workflows.e2eTrigger);
 		sandbox.setWebhook(hookUrl, WEBHOOK_SECRET);
 		await sandbox.settle();
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
-		await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
-		if (workflows.review) await reviewChecks({ n8n, sandbox, model, smtp });
-		if (workflows.hitl) await hitlChecks({ n8n, sandbox, model, smtp });
+		if (wants('trigger')) await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
+		if (workflows.review && wants('review')) await reviewChecks({ n8n, sandbox, model, smtp });
+		if (workflows.hitl && wants('hitl')) await hitlChecks({ n8n, sandbox, model, smtp });
 		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
 		// and with --update-screenshot in templates/images/), else through the same REST call
 		const templateBrowser = browserWanted && chromium.ok ? { artifacts, imagesDir: updateScreenshot && line === '2' ? TEMPLATES_IMAGES : undefined } : undefined;
-		await templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser: templateBrowser });
-		if (workflows.mcp) {
+		if (wants('templates')) await templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser: templateBrowser });
+		if (workflows.mcp && wants('subworkflow')) {
 			await subWorkflowAgentChecks({ n8n, sandbox, model });
 			await mcpChecks({ n8n, sandbox });
 		}
+		// an assistant building workflows through n8n's instance MCP server (issue #73): n8n 2.x only
+		if (line === '2' && wants('builder')) await builderChecks({ n8n, sandbox, artifacts });
+		else if (wants('builder')) skip('workflow builder check (instance MCP server)', `n8n ${LINES[line].version} has no instance MCP server`);
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
-		await pollTriggerCheck({ n8n, sandbox, collector });
+		if (wants('poll')) await pollTriggerCheck({ n8n, sandbox, collector });
 
 		// ---- browser -------------------------------------------------------------------
-		if (!browserWanted) skip('browser check', 'disabled (--no-browser / E2E_BROWSER=0)');
+		if (!wants('browser')) skip('browser check', `not among --only=${only.join(',')}`);
+		else if (!browserWanted) skip('browser check', 'disabled (--no-browser / E2E_BROWSER=0)');
 		else if (!chromium.ok && chromium.impossible && process.env.CI !== 'true') {
 			skip('browser check', `${chromium.reason} (install Debian's chromium to run it; on CI this is a failure)`);
 		} else if (!chromium.ok) {

@@ -105,16 +105,19 @@ export async function subWorkflowAgentChecks({ n8n, sandbox, model }) {
 	});
 }
 
-/** A minimal MCP client over Streamable HTTP: JSON-RPC posts, answers as JSON or as server-sent events. */
-function mcpClient(url) {
+/**
+ * A minimal MCP client over Streamable HTTP: JSON-RPC posts, answers as JSON or as server-sent events.
+ * `headers`: sent with every post (the instance MCP server's `Authorization: Bearer <key>`).
+ */
+export function mcpClient(url, { headers = {}, timeoutMs = 60_000 } = {}) {
 	let session;
 	let id = 0;
 	const post = async (method, params, notification = false) => {
 		const res = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) },
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, ...(session ? { 'mcp-session-id': session } : {}) },
 			body: JSON.stringify({ jsonrpc: '2.0', method, params, ...(notification ? {} : { id: ++id }) }),
-			signal: AbortSignal.timeout(60_000),
+			signal: AbortSignal.timeout(timeoutMs),
 		});
 		session ??= res.headers.get('mcp-session-id') ?? undefined;
 		const text = await res.text();
@@ -128,7 +131,7 @@ function mcpClient(url) {
 	return {
 		async connect() {
 			// n8n registers an active workflow's webhooks shortly after /healthz answers: until then, 404
-			await waitFor(async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status !== 404, {
+			await waitFor(async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' })).status !== 404, {
 				timeoutMs: 60_000,
 				what: `the MCP Server Trigger at ${url}`,
 			});
@@ -140,7 +143,7 @@ function mcpClient(url) {
 	};
 }
 
-const textOf = (result) => (result?.content ?? []).map((part) => part.text ?? '').join('');
+export const textOf = (result) => (result?.content ?? []).map((part) => part.text ?? '').join('');
 
 /** Phase 2 (n8n running, the MCP workflow active): an outside MCP client calls the tools. */
 export async function mcpChecks({ n8n, sandbox }) {
