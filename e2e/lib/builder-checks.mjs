@@ -5,7 +5,8 @@
 //   1. search_nodes for each phrasing of e2e/lib/mcp-phrasings.json (the list docs/usage.md quotes):
 //      a node of this package is among the first five results; the rank is printed per phrasing;
 //   2. get_node_types for the action node narrowed to Withdrawal → Create Crypto: its size in
-//      characters, and that Create Crypto's type declares `dryRun` once;
+//      characters, and that Create Crypto's type declares the top-level `dryRun` once (the saved
+//      workflows' `additionalFields.dryRun` only beside it, saying either one on means a dry run);
 //   3. create_workflow_from_code: Manual Trigger → Crypto Settlement (Withdrawal → Create Crypto,
 //      Dry Run on, the sandbox credential), run with execute_workflow, read with
 //      get_workflow_execution: the output is the Dry Run with the fake API's figures, and no
@@ -200,8 +201,15 @@ export async function builderChecks({ n8n, sandbox, artifacts }) {
 				`(${operationTypes.length > 1 ? 'the whole node: the discriminators narrow only the built-in nodes\' definitions' : 'Create Crypto only'}); ` +
 				`Create Crypto's type ${block.length} characters; dryRun declared at ${JSON.stringify(declared)}`,
 		);
-		assert(declared.length === 1 && declared[0] === 'dryRun', `Create Crypto's type declares dryRun ${declared.length} times: ${declared.join(', ')}`);
-		return `${text.length} characters (${operationTypes.length} operation types); Create Crypto's type ${block.length}; dryRun once`;
+		// The one Dry Run is the top-level field. n8n's type generator also lists the collection option
+		// kept for saved workflows (the contract lets a workflow set it there, and n8n drops an undeclared
+		// option: the saved dry run would pay), which the editor shows only while set; its description
+		// says either one on means a dry run, so a model cannot pay by picking the wrong one
+		// (docs/usage.md, "Dry Run, one field").
+		assert(declared.filter((at) => at === 'dryRun').length === 1, `Create Crypto's type declares the top-level dryRun ${declared.filter((at) => at === 'dryRun').length} times`);
+		assert(declared.every((at) => at === 'dryRun' || at === 'additionalFields.dryRun'), `Create Crypto's type declares dryRun at ${declared.join(', ')}`);
+		assert(!declared.includes('additionalFields.dryRun') || /either Dry Run on means a dry run/i.test(block), "the saved workflows' Dry Run does not say that either one on means a dry run");
+		return `${text.length} characters (${operationTypes.length} operation types); Create Crypto's type ${block.length}; dryRun declared at ${declared.join(', ')}`;
 	});
 
 	// 3. create_workflow_from_code, then run it
