@@ -26,6 +26,17 @@ export interface FileOptions {
 	currency?: string;
 }
 
+/**
+ * What a CSV file's name says of its format (the contract's names: `statement-2026-03-10-NGN-xero.csv`,
+ * `statement-2026-03-10-NGN-quickbooks.csv`; an OFX file's extension names it: `statement-2026-03-10-NGN.ofx`),
+ * so two files of one day and currency in two formats never share a name, and a person sees which file
+ * goes into which package.
+ */
+export const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
+
+/** A file name's start: the day (or the range, `2026-03-01_2026-03-31`) and the currency. */
+export const fileBase = (days: string, currency: string) => `statement-${days}-${currency}`;
+
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 export interface StatementFile {
 	currency: string;
@@ -106,7 +117,7 @@ export class StatementFiles {
 	 */
 	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
 		const { day, format } = this.options;
-		const base = `statement-${day.day}-${currency}`;
+		const base = fileBase(day.day, currency);
 		if (format === 'ofx') {
 			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
 			const { head, tail } = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
@@ -123,7 +134,8 @@ export class StatementFiles {
 		let number = 0;
 		const file = (bytes: FileBytes): StatementFile => {
 			number++;
-			const fileName = rows > perFile ? `${base}-part${number}.csv` : `${base}.csv`;
+			const named = `${base}-${FILE_NAME_FORMAT[format]}`;
+			const fileName = rows > perFile ? `${named}-part${number}.csv` : `${named}.csv`;
 			return { currency, fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
 		};
 		for (const line of lines) {

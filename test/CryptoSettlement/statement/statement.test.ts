@@ -134,7 +134,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		const { items } = await get({ output: 'file', options: { fileCurrency: 'NGN' } });
 		expect(items).toHaveLength(1);
 		const binary = items[0].binary?.data;
-		expect(binary).toMatchObject({ mimeType: 'text/csv', fileName: `statement-${DAY}-NGN.csv` });
+		expect(binary).toMatchObject({ mimeType: 'text/csv', fileName: `statement-${DAY}-NGN-xero.csv` });
 		const csv = Buffer.from(String(binary?.data), 'base64').toString('utf8');
 		const rows = csv.trimEnd().split('\r\n');
 		expect(rows[0]).toBe('Date,Amount,Payee,Description,Reference');
