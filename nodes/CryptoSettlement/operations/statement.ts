@@ -10,6 +10,8 @@ import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
 import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
+import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
+import { credentialsOf } from '../../service/credentials';
 import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
@@ -102,6 +104,16 @@ const GET_FIELDS: INodeProperties[] = [
 			description:
 				'Reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd", "shop-customer-1": "Ada Obi"}: the vendor of an External ID, the customer of a wallet label. The Payee of those lines (OFX NAME), so bank rules and contact matching can use it.',
 			displayOptions: { show: { '/output': ['file'] } },
+		},
+		{
+			displayName: 'OFX Account ID',
+			name: 'ofxAccountId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 0123456789-{currency}',
+			description:
+				'The ACCTID of the OFX files, as the account in your accounting software knows it (at most 22 characters; {currency} is replaced by each file\'s currency, and is needed unless File Currency is one currency). Empty: the service account\'s ID and the currency.',
+			displayOptions: { show: { '/output': ['file'], fileFormat: ['ofx'] } },
 		},
 		{
 			displayName: 'File Currency',
@@ -222,23 +234,66 @@ function payeeNamesOf(params: Params): Record<string, string> {
 	]) as never;
 }
 
+/** Where OFX Account ID names each file's currency. */
+const CURRENCY_PLACE = '{currency}';
+
+/**
+ * OFX Account ID (`options.ofxAccountId`): the ACCTID the workflow gives, `{currency}` replaced by
+ * each file's currency; undefined when empty (the service account's, ofxAccountIdOf). Refused, naming
+ * the field, when it would give two currencies' files one account (no `{currency}` while File
+ * Currency is all), or is longer than OFX's 22 characters.
+ */
+function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string): ((currency: string) => string) | undefined {
+	const value = optionsOf(params).ofxAccountId;
+	const text = scalarText(value).trim();
+	if (format !== 'ofx' || !text) return undefined;
+	const problem = /[\r\n<>&]/.test(text)
+		? 'ofxAccountId must be one line of text without <, > or &'
+		: fileCurrency === 'all' && !text.includes(CURRENCY_PLACE)
+			? `ofxAccountId names one account, but File Currency all gives a file per currency: write ${CURRENCY_PLACE} in it (e.g. "0123456789-${CURRENCY_PLACE}") or choose one File Currency`
+			: text.split(CURRENCY_PLACE).join('USD').length > OFX_ACCTID_MAX
+				? `ofxAccountId must be at most ${OFX_ACCTID_MAX} characters (OFX's ACCTID), ${CURRENCY_PLACE} counted as the currency's 3`
+				: undefined;
+	if (problem) params.assert([{ field: 'ofxAccountId', message: problem, value }]);
+	return (currency) => text.split(CURRENCY_PLACE).join(currency);
+}
+
+type Writer = StatementFiles & { format: FileFormat; ofxAccountId?: (currency: string) => string };
+
 /** How a statement's files are written (the item's options), before its lines are made. */
-function fileWriter(params: Params, day: Day): StatementFiles & { format: FileFormat } {
+function fileWriter(params: Params, day: Day): Writer {
 	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
 	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
 	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
 	const payeeNames = payeeNamesOf(params);
-	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format });
+	const ofxAccountId = ofxAccountIdOption(params, format, chosen);
+	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format, ofxAccountId });
+}
+
+/**
+ * The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The
+ * files"): the integration's id the service answers (Account → Get's `id`), which is no secret (the
+ * secrets are the App Secret, the Webhook Secret and the PIN) and stays the same from run to run; else
+ * the credential's environment.
+ */
+async function serviceAccountOf(params: Params, account: IDataObject | undefined): Promise<string> {
+	const id = scalarText(account?.id ?? account?._id).trim();
+	if (id) return id;
+	const environment = scalarText((await credentialsOf(params.ctx)).environment).trim();
+	return environment.toUpperCase() || 'ACCOUNT';
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
 async function fileItems(
 	params: Params,
-	writer: StatementFiles & { format: FileFormat },
+	writer: Writer,
 	made: FilesToMake,
 	summary: IDataObject,
+	account: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const serviceAccount = writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
+	const accountIdOf = writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
 	const closing = summary.closingBalances as Record<string, number>;
 	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
@@ -255,7 +310,7 @@ async function fileItems(
 		}
 		const lines = fileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)));
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines)) {
+		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines, accountIdOf(currency))) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
@@ -314,7 +369,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
 	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = pages;
-	if (writer && files) return await fileItems(params, writer, files, summary);
+	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
 }
 

@@ -1,6 +1,6 @@
 import { QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
 import type { FileLine } from './lines';
-import { ofxTransaction, statementOfx } from './ofx';
+import { ofxAccountIdOf, ofxTransaction, statementOfx } from './ofx';
 
 /**
  * The statement's files (docs/statement.md, "The files"): one per currency that moved, since an
@@ -113,14 +113,16 @@ export class StatementFiles {
 	/**
 	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
 	 * lines (those it wants) in the day's order. An OFX file needs the currency's closing
-	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf).
+	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf);
+	 * and its account's ACCTID (ofx.ts, ofxAccountIdOf).
 	 */
-	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
+	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>, ofxAccountId?: string): Generator<StatementFile> {
 		const { day, format } = this.options;
 		const base = fileBase(day.day, currency);
 		if (format === 'ofx') {
 			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
-			const { head, tail } = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
+			const accountId = ofxAccountId ?? ofxAccountIdOf('', currency);
+			const { head, tail } = statementOfx({ currency, accountId, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
 			const bytes = new FileBytes(head);
 			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);
 			yield { currency, fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };

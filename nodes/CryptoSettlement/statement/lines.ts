@@ -71,10 +71,11 @@ export interface Line extends IDataObject {
 }
 
 /** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
-export type FileLine = Pick<Line, 'lineKey' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
+export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
 
-export const fileLineOf = ({ lineKey, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
+export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
 	lineKey,
+	kind,
 	time,
 	amount,
 	currency,
