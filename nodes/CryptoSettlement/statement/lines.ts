@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { instantMs, scalarText, timeMs, tradeIdOf } from '../../service/values';
-import { addMoney, amountIn, roundMoney, statedNumber } from '../../service/money';
+import { addMoney, amountIn, moneyFigures, roundMoney, statedNumber } from '../../service/money';
 import { HOUR_MS } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
@@ -214,6 +214,12 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 
 const join = (...parts: Array<string | undefined | false>) => parts.filter(Boolean).join('; ');
 
+/** An amount of money in words, as the files write it: `5000.00 NGN` (money.ts, moneyFigures). */
+const inWords = (amount: number, currency: string) => `${moneyFigures(amount, currency)} ${currency}`;
+
+/** The key of another line of the same record (`<kind>:<record id>`), by which a line names its sibling. */
+const keyOf = (kind: LineKind, line: Pick<Line, 'recordId'>) => `${kind}:${line.recordId}`;
+
 /** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
 function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day, time: string): Line {
 	const recordId = scalarText(record.id ?? record._id);
@@ -273,7 +279,18 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	if (unreadable) UNREADABLE.add(line);
 	// A completed deposit was credited when it completed: its last update, never before its creation (docs/statement.md, "The day").
 	if (completed) line.time = notBeforeCreated(line.time, timeText(record.updatedAt));
-	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
+	// The words say what the line's amount is (the value converted, before the fee), what it was converted from, and which line the fee is on.
+	const where = label ? `wallet ${label}` : `address ${address}`;
+	const received = `${amounts.cryptoReceived ? `${scalarText(record.cryptoReceived)} ${crypto.words}` : 'the crypto received'}${usd !== undefined ? ` (${usd} USD${rate !== undefined && currency ? ` at ${rate} ${currency} per USD` : ''})` : ''}`;
+	line.description = !completed
+		? `Deposit to ${where}: ${received} received, ${line.status}, not credited`
+		: unreadable
+			? `Deposit to ${where}: ${received} received, its credited amount cannot be read`
+			: `Deposit to ${where}: ${inWords(line.amount, line.currency)} converted from ${received}; ${
+					feeMoney === 0
+						? 'no platform fee'
+						: `less its platform fee ${inWords(feeMoney, line.currency)} (line ${keyOf('depositFee', line)})`
+				}, ${inWords(roundMoney(credited as number, currency), line.currency)} credited`;
 	line.exception = join(
 		unreadable &&
 			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
@@ -293,7 +310,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 			time: line.time,
 			amount: negated(feeMoney),
 			amounts: { feeAmount: { value: fee as number, unit: line.currency } },
-			description: `Platform fee of the deposit to ${label ? `wallet ${label}` : `address ${address}`}`,
+			description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
 		});
 		lines.push(feeLine);
 	}
@@ -387,15 +404,7 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	line.amounts = amounts;
 	if (w.readable) line.amount = negated(w.payoutMoney);
 	else UNREADABLE.add(line);
-	const token = scalarText(record.token);
-	const network = scalarText(record.network);
-	line.description = `${
-		kind === 'autoSettlement'
-			? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}`
-			: kind === 'cryptoWithdrawal'
-				? `Crypto withdrawal${token ? ` of ${scalarText(record.cryptoAmount)} ${token}${network ? ` (${network})` : ''}` : ''}`
-				: 'Bank withdrawal'
-	} to ${w.destination}`;
+	line.description = payoutWords(w, usd);
 	line.exception = join(
 		!w.readable &&
 			`The record states no payout and fee the node can read (payoutAmount ${JSON.stringify(record.payoutAmount ?? null)}, fee ${JSON.stringify(record.fee ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this ${what} in the service's dashboard`,
@@ -414,13 +423,40 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	return line;
 }
 
+/** The record in words: `Crypto withdrawal to TRecipient`, `Bank withdrawal to Access Bank 0123456789`, `Auto-settlement of deposit … to …`. */
+function withdrawalWords(w: Withdrawal): string {
+	const what = w.kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(w.record.trade) ?? ''}` : w.kind === 'cryptoWithdrawal' ? 'Crypto withdrawal' : 'Bank withdrawal';
+	return `${what} to ${w.destination}`;
+}
+
+/** The payout and the fee together: what the whole withdrawal took from the balance. */
+const totalOf = (w: Withdrawal) => addMoney(w.payoutMoney, w.feeMoney, w.line.currency);
+
+/**
+ * The payout line in words, agreeing with its amount (docs/statement.md, "Lines"): what left the
+ * balance on this line (the payout, in its currency), what the recipient was sent as the record states
+ * it (the token and network of a crypto payout), the fee's line and the whole the two make (what a
+ * bill of the gross amount matches), and the USD amount asked.
+ */
+function payoutWords(w: Withdrawal, usd: number | undefined): string {
+	const { record, line } = w;
+	if (!w.readable) return `${withdrawalWords(w)}: its payout and fee cannot be read`;
+	const token = scalarText(record.token);
+	const network = scalarText(record.network);
+	const crypto = scalarText(record.cryptoAmount);
+	const sent = w.kind === 'cryptoWithdrawal' && token ? ` (the record's crypto amount: ${crypto ? `${crypto} ` : ''}${token}${network ? ` on ${network}` : ''})` : '';
+	const fee = w.feeMoney === 0 ? 'no fee' : `with its fee ${inWords(w.feeMoney, line.currency)} (line ${keyOf('withdrawalFee', line)}), ${inWords(totalOf(w), line.currency)} in all`;
+	const asked = usd !== undefined && w.kind !== 'autoSettlement' ? `; asked as ${usd} USD` : '';
+	return `${withdrawalWords(w)}: ${inWords(w.payoutMoney, line.currency)} paid out, what the recipient receives${sent}; ${fee}${asked}`;
+}
+
 /** The withdrawal's fee, debited with the payout. */
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 	const fee = w.fee as number;
 	return sibling(w, 'withdrawalFee', options, {
 		amount: negated(w.feeMoney),
 		amounts: { fee: { value: fee, unit: w.line.currency } },
-		description: `Fee of the ${w.what} to ${w.destination}`,
+		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
 	});
 }
 
@@ -436,7 +472,9 @@ function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line 
 		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
 		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
-		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}`,
+		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
+			w.feeMoney === 0 ? '' : ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
+		}`,
 	});
 }
 
