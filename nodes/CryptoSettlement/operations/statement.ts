@@ -12,6 +12,7 @@ import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
 import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
 import { credentialsOf } from '../../service/credentials';
+import { ROUTES } from '../../service/routes';
 import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
@@ -443,7 +444,7 @@ const READS = `${Object.values(LIST_PATHS).join(', ')}`;
 /** Every route the statement reads (the README's Operations table). */
 /** How the statement's operations read (the README's Operations table). */
 const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
-const ROUTES_READ = [...Object.values(LIST_PATHS), ACCOUNT_PATH].map((path) => `GET ${path}`);
+const ROUTES_READ = [...Object.values(LIST_PATHS), ROUTES.bankAccounts.path, ROUTES.payoutAddresses.path, ACCOUNT_PATH].map((path) => `GET ${path}`);
 
 export const statement: ResourceSpecs = {
 	get: {

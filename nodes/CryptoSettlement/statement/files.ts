@@ -46,12 +46,16 @@ export interface StatementFile {
 	rows: number;
 }
 
-/** The name a line's payee has: the workflow's name for its External ID or wallet label, else its reference. */
+/**
+ * The name a line's payee has: the workflow's name for its External ID, wallet label or reference
+ * (Payee Names), else the vendor or customer the record names (its `payee`: the bank account's holder,
+ * the payout address's saved label, the wallet's label), else its reference.
+ */
 export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
 	return (line: FileLine) =>
-		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.reference || line.recordId);
+		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.payee || line.reference || line.recordId);
 }
 
 /** Bytes of a file written before the next part is begun (1 MiB): a busy day's file is held as bytes, never as texts. */

@@ -56,6 +56,12 @@ export interface Line extends IDataObject {
 	walletAddress: string;
 	/** Who the line is about: the External ID, the wallet's label (the customer), or the destination. */
 	reference: string;
+	/**
+	 * The vendor or customer the record names (docs/statement.md, "The files"): a bank payout's account
+	 * holder as the saved bank accounts give it, a crypto payout's saved address label, a deposit's (or
+	 * an auto-settlement's) wallet label; empty when none. The files' Payee, unless Payee Names names the line.
+	 */
+	payee: string;
 	status: string;
 	createdAt: string;
 	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update, never before its creation. */
@@ -71,9 +77,9 @@ export interface Line extends IDataObject {
 }
 
 /** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
-export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
+export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'payee' | 'recordId'>;
 
-export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
+export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, payee, recordId }: Line): FileLine => ({
 	lineKey,
 	kind,
 	time,
@@ -83,6 +89,7 @@ export const fileLineOf = ({ lineKey, kind, time, amount, currency, description,
 	externalId,
 	walletLabel,
 	reference,
+	payee,
 	recordId,
 });
 
@@ -92,6 +99,9 @@ export interface StatementLists {
 	wallets: IDataObject[];
 	/** The deposit-asset list (`GET /trades/assets`), which names a deposit's token; may be empty. */
 	assets?: IDataObject[];
+	/** The saved bank accounts and payout addresses, which name the payees (PayeeIndex); may be empty. */
+	bankAccounts?: IDataObject[];
+	payoutAddresses?: IDataObject[];
 }
 
 export interface LineOptions {
@@ -175,15 +185,66 @@ export interface WalletIndex {
 	byId: Map<string, IDataObject>;
 	/** The deposit assets by id and identifier (service/depositAssets.ts). */
 	assets: Map<string, AssetFacts>;
+	/** The payees' names (payeeIndex). */
+	payees: PayeeIndex;
 }
 
-export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = []): WalletIndex {
+export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], payees: PayeeIndex = payeeIndex()): WalletIndex {
 	const byId = new Map<string, IDataObject>();
 	for (const wallet of wallets) {
 		const id = scalarText(wallet.id ?? wallet._id);
 		if (id) byId.set(id, wallet);
 	}
-	return { byId, assets: depositAssetIndex(assets) ?? new Map() };
+	return { byId, assets: depositAssetIndex(assets) ?? new Map(), payees };
+}
+
+/**
+ * The names the service gives a payout's recipient: a saved bank account's holder (`accountName`) by
+ * the account's id (a bank withdrawal's `bankAccount`), else by its bank and number; a saved payout
+ * address's `label` by its address (an EVM address, `0x…`, in any letter case). A name two accounts
+ * (or addresses) give differently names neither: no payee is guessed.
+ */
+export interface PayeeIndex {
+	bankById: Map<string, string>;
+	bankByNumber: Map<string, string>;
+	addressLabel: Map<string, string>;
+}
+
+const AMBIGUOUS = '\u0000';
+const addressKey = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
+const bankKey = (bankName: string, accountNumber: string) => `${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
+
+function setName(map: Map<string, string>, key: string, name: string): void {
+	if (!key || !name) return;
+	const known = map.get(key);
+	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
+}
+
+export function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []): PayeeIndex {
+	const index: PayeeIndex = { bankById: new Map(), bankByNumber: new Map(), addressLabel: new Map() };
+	for (const account of bankAccounts) {
+		const name = scalarText(account.accountName).trim();
+		setName(index.bankById, scalarText(account.id ?? account._id), name);
+		const number = scalarText(account.accountNumber).trim();
+		if (number) setName(index.bankByNumber, bankKey(scalarText(account.bankName), number), name);
+	}
+	for (const saved of payoutAddresses) {
+		const address = scalarText(saved.address).trim();
+		if (address) setName(index.addressLabel, addressKey(address), scalarText(saved.label).trim());
+	}
+	return index;
+}
+
+const named = (name: string | undefined) => (name === undefined || name === AMBIGUOUS ? '' : name);
+
+/** The name the service gives a withdrawal's recipient (PayeeIndex), '' when none. */
+function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex): string {
+	if (kind === 'cryptoWithdrawal') return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
+	if (kind !== 'bankWithdrawal') return '';
+	const byId = named(payees.bankById.get(scalarText(record.bankAccount)));
+	if (byId) return byId;
+	const number = scalarText(record.accountNumber).trim();
+	return number ? named(payees.bankByNumber.get(bankKey(scalarText(record.bankName), number))) : '';
 }
 
 /**
@@ -234,6 +295,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 		walletLabel: '',
 		walletAddress: '',
 		reference: '',
+		payee: '',
 		status: scalarText(record.status).toLowerCase(),
 		createdAt,
 		time,
@@ -260,6 +322,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 	line.walletLabel = label;
 	line.walletAddress = address;
 	line.reference = label || address;
+	line.payee = label;
 	line.currency = currency ?? '';
 	const amounts: IDataObject = {};
 	if (usd !== undefined) amounts.amountReceived = { value: usd, unit: 'USD' };
@@ -306,6 +369,7 @@ export function depositLines(record: IDataObject, wallets: WalletIndex, options:
 			walletLabel: label,
 			walletAddress: address,
 			reference: line.reference,
+			payee: line.payee,
 			currency: line.currency,
 			time: line.time,
 			amount: negated(feeMoney),
@@ -363,6 +427,7 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 	line.walletLabel = scalarText(wallet?.label);
 	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
 	line.reference = line.externalId || line.walletLabel || destination;
+	line.payee = kind === 'autoSettlement' ? line.walletLabel : recipientName(record, kind, wallets.payees);
 	line.currency = currency ?? '';
 	const payout = amountIn(record.payoutAmount);
 	const fee = amountIn(record.fee);
@@ -385,8 +450,8 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 
 /** A line of the withdrawal sharing its payout line's reference fields. */
 function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
-	const { externalId, walletLabel, walletAddress, reference, currency } = w.line;
-	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, currency }, fields);
+	const { externalId, walletLabel, walletAddress, reference, payee, currency } = w.line;
+	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -536,7 +601,7 @@ export class LineMaker {
 		private readonly lists: StatementLists,
 		private readonly options: LineOptions,
 	) {
-		this.wallets = walletIndex(lists.wallets, lists.assets);
+		this.wallets = walletIndex(lists.wallets, lists.assets, payeeIndex(lists.bankAccounts, lists.payoutAddresses));
 	}
 
 	/** Records read: transactions numbered first, then withdrawals. */
