@@ -8,7 +8,7 @@ import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
 import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
-import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
+import { LOOK_BACK_DAYS, MAX_RANGE_DAYS, parseDay, parseRange, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
 import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
 import { credentialsOf } from '../../service/credentials';
@@ -38,6 +38,16 @@ const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
 const GET_FIELDS: INodeProperties[] = [
 	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		default: 'day',
+		options: [
+			{ name: 'Day', value: 'day', description: 'The statement of one UTC day' },
+			{ name: 'Range', value: 'range', description: `The statement of several whole UTC days as one (at most ${MAX_RANGE_DAYS}), with each day's balances and totals` },
+		],
+	},
+	{
 		displayName: 'Day',
 		name: 'day',
 		type: 'string',
@@ -45,6 +55,27 @@ const GET_FIELDS: INodeProperties[] = [
 		placeholder: 'e.g. 2026-03-10',
 		description:
 			'The day of the statement, YYYY-MM-DD, in UTC whatever the time zone of n8n or the workflow. Empty: yesterday (UTC).',
+		displayOptions: { show: { period: ['day'] } },
+	},
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-03-01',
+		description: 'The first day of the range, YYYY-MM-DD (UTC)',
+		displayOptions: { show: { period: ['range'] } },
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-03-31',
+		description: `The last day of the range, YYYY-MM-DD (UTC), included; at most ${MAX_RANGE_DAYS} days after From's`,
+		displayOptions: { show: { period: ['range'] } },
 	},
 	{
 		displayName: 'Output',
@@ -346,9 +377,7 @@ function* fileLines(lines: Iterable<Line>): Generator<FileLine> {
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
-	const dayValue = params.raw('day', '');
-	const day = parseDay(dayValue, now);
-	if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
+	const day = periodOf(params, now);
 	const output = scalarText(params.raw('output', 'summary'));
 	if (!(OUTPUTS as readonly string[]).includes(output)) {
 		params.assert([{ field: 'output', message: `output must be one of ${OUTPUTS.join(', ')}`, value: output }]);
@@ -367,11 +396,32 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
-	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
-	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
+	const { tally, dayTallies, account, pages, files } = tallied(await read(), lineOptions, writer);
+	const summary = summarize({ day, tally, dayTallies, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = pages;
 	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
+}
+
+/**
+ * The statement's period (docs/statement.md, "The day"): Period Day's day (empty: yesterday, UTC), or
+ * Period Range's days From to To, both included, at most MAX_RANGE_DAYS; a wrong one refused naming its
+ * field, before any request.
+ */
+function periodOf(params: Params, now: number): Day {
+	const period = scalarText(params.raw('period', 'day')) || 'day';
+	if (period !== 'day' && period !== 'range') return params.assert([{ field: 'period', message: 'period must be one of day, range', value: period }]) as never;
+	if (period === 'day') {
+		const dayValue = params.raw('day', '');
+		const day = parseDay(dayValue, now);
+		if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
+		return day;
+	}
+	const from = params.raw('from', '');
+	const to = params.raw('to', '');
+	const range = parseRange(from, to, now);
+	if ('error' in range) return params.assert([{ field: range.field, message: range.error, value: range.field === 'from' ? from : to }]) as never;
+	return range;
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
@@ -397,13 +447,16 @@ interface FilesToMake {
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
 function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined) {
 	const tally = new LineTally();
+	// A range's lines are tallied per day too (the summary's days).
+	const dayTallies = lineOptions.day.days ? new Map(lineOptions.day.days.map((day) => [day, new LineTally()])) : undefined;
 	const maker = new LineMaker(lists, lineOptions);
 	const order = new DayOrder();
 	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
+		if (dayTallies && placement === 'day') dayTallies.get(line.day)?.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
-	return { tally, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
+	return { tally, dayTallies, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -451,7 +504,7 @@ export const statement: ResourceSpecs = {
 		option: {
 			name: 'Get',
 			action: 'Get a statement',
-			description: `The statement of one UTC day: every deposit, payout, fee and refund as a line, with totals, exceptions and a balance check (reads ${READS}, ${ACCOUNT_PATH})`,
+			description: `The statement of one UTC day or a range of days: every deposit, payout, fee and refund as a line, with totals, exceptions and a balance check (reads ${READS}, ${ACCOUNT_PATH})`,
 		},
 		method: 'GET',
 		path: LIST_PATHS.transactions,

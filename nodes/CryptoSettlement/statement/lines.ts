@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { instantMs, scalarText, timeMs, tradeIdOf } from '../../service/values';
 import { addMoney, amountIn, moneyFigures, roundMoney, statedNumber } from '../../service/money';
-import { HOUR_MS } from '../../service/utcDay';
+import { HOUR_MS, utcDayText } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
 import type { KeptRecords } from './recordColumns';
@@ -633,7 +633,11 @@ export class LineMaker {
 				// A record without a readable date is on no day's statement (its exception cannot be placed either).
 				if (!Number.isFinite(at)) continue;
 				if (at >= day.end) visit(line, 'after', record, ordinal, at);
-				else if (at >= day.start) visit(line, 'day', record, ordinal, at);
+				else if (at >= day.start) {
+					// A range's line is of the day its money moved (docs/statement.md, "The day").
+					if (day.days) line.day = utcDayText(at);
+					visit(line, 'day', record, ordinal, at);
+				}
 			}
 		};
 		const { trades } = this.lists;
