@@ -56,7 +56,7 @@ export async function statementCheck({ n8n, sandbox, seeded }) {
 		assert(exceptions.length === summary.exceptionCount && exceptions.every((line) => line.exception), `Exceptions output ${exceptions.length} of ${summary.exceptionCount}`);
 		const fileItem = exec.runData['Statement File (NGN)'][0].data.main[0][0];
 		const binary = fileItem.binary?.data;
-		assert(binary?.mimeType === 'text/csv' && binary.fileName === `statement-${seeded.day}-NGN.csv`, `file: ${JSON.stringify(binary ?? fileItem.json).slice(0, 300)}`);
+		assert(binary?.mimeType === 'text/csv' && binary.fileName === `statement-${seeded.day}-NGN-xero.csv`, `file: ${JSON.stringify(binary ?? fileItem.json).slice(0, 300)}`);
 		if (binary.data && binary.data !== 'filesystem-v2' && !binary.id) {
 			const header = Buffer.from(binary.data, 'base64').toString('utf8').split('\r\n')[0];
 			assert(header === 'Date,Amount,Payee,Description,Reference', `CSV header: ${header}`);

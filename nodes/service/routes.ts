@@ -8,6 +8,8 @@ export const ROUTES = {
 	/** The service allows 20 requests a minute on this route (docs/api.md, "Rate limits"). */
 	sellRates: { path: '/trades/pbc/sell/rates', rateLimit: 20 },
 	payoutAddresses: { path: '/payments/wallet-addresses' },
+	/** The saved bank accounts (Bank Account → Get Many): the statement names a bank payout's payee from it. */
+	bankAccounts: { path: '/payments/integration-banks' },
 	/** The service's format check of a payout address, made for each row of a batch whose address form cannot decide (fields/addresses.ts). */
 	validateAddress: { path: '/payments/wallet-addresses/validate' },
 	estimateNetworkFee: { path: '/payments/estimate-network-fee' },

@@ -20,6 +20,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { runInNewContext } from 'node:vm';
 import type { IDataObject } from 'n8n-workflow';
 import { loadPackage, PACKAGE_NAME, PACKAGE_ROOT } from '../helpers';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
@@ -320,5 +321,38 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		expect(picture).toBe(`images/${slug}.png`);
 		expect(existsSync(path.join(DIR, String(picture)))).toBe(true);
 		expect(readFileSync(path.join(PACKAGE_ROOT, 'tooling', 'setup.mjs'), 'utf8')).toContain(`'${slug}'`);
+	});
+});
+
+describe('the daily statement email says which attached file goes where (issue 71)', () => {
+	/** The email's text for one file item: its `{{ … }}` parts evaluated with the item's `$json`, as n8n's expressions evaluate them. */
+	const emailOf = (json: IDataObject) => {
+		const node = load('daily-statement.json').nodes.find((each) => each.name === 'Email the Accountant');
+		const html = String(node?.parameters.html).replace(/^=/, '');
+		return html.replace(/\{\{([\s\S]*?)\}\}/g, (_, code: string) => String(runInNewContext(`(${code})`, { $json: json, Number, Object, JSON })));
+	};
+	const item = (fileFormat: string, fileNames: string[]) => ({
+		day: '2026-03-10',
+		currency: 'NGN',
+		fileFormat,
+		fileNames,
+		fileRows: 3,
+		openingBalances: { NGN: 1 },
+		net: { NGN: 1 },
+		closingBalances: { NGN: 2 },
+		balanceCheck: { result: 'balanced', why: '' },
+		exceptionCount: 0,
+		openingBalancesSource: 'given',
+	});
+
+	test.each([
+		['xeroCsv', ['statement-2026-03-10-NGN-xero.csv'], /statement-2026-03-10-NGN-xero\.csv[^<]*Xero[^<]*NGN/],
+		['xeroCsv', ['statement-2026-03-10-NGN-xero-part1.csv', 'statement-2026-03-10-NGN-xero-part2.csv'], /one after the other/],
+		['quickbooksCsv', ['statement-2026-03-10-NGN-quickbooks.csv'], /statement-2026-03-10-NGN-quickbooks\.csv[^<]*QuickBooks Online[^<]*NGN/],
+		['ofx', ['statement-2026-03-10-NGN.ofx'], /statement-2026-03-10-NGN\.ofx[^<]*OFX[^<]*NGN/],
+	])('%s %j: the file named, the package and the account it goes into', (format, names, says) => {
+		const text = emailOf(item(format, names));
+		expect(text).toMatch(says);
+		expect(text).not.toMatch(/undefined/);
 	});
 });

@@ -237,7 +237,7 @@ describe('what the node writes itself is never rewritten, whatever the PIN', () 
 	test.each(PINS)('PIN %s: Statement → Lines keeps the payout of 1234 USDT, its lineKey cryptoWithdrawal:1000 and every line', async (pin) => {
 		const without = await statement({}, 'lines', '');
 		const payout = without.find(({ json }) => json.recordId === '1000')?.json;
-		expect(payout).toMatchObject({ lineKey: 'cryptoWithdrawal:1000', description: expect.stringContaining('Crypto withdrawal of 1234 USDT') });
+		expect(payout).toMatchObject({ lineKey: 'cryptoWithdrawal:1000', description: expect.stringContaining("(the record's crypto amount: 1234 USDT on TRC20)") });
 		for (const id of ['2026', '0000', '000000']) expect(without.some(({ json }) => json.lineKey === `cryptoWithdrawal:${id}`)).toBe(true);
 		expect(await statement({}, 'lines', pin)).toEqual(without);
 	});
@@ -247,7 +247,7 @@ describe('what the node writes itself is never rewritten, whatever the PIN', () 
 		async ({ pin, format }) => {
 			const without = await statement({ fileFormat: format }, 'file', '');
 			const text = without.map(({ file }) => file).join('\n');
-			expect(text).toContain('Crypto withdrawal of 1234 USDT');
+			expect(text).toContain("(the record's crypto amount: 1234 USDT on TRC20)");
 			expect(text).toContain(format === 'ofx' ? '<FITID>cryptoWithdrawal:1000' : 'cryptoWithdrawal:1000');
 			expect(await statement({ fileFormat: format }, 'file', pin)).toEqual(without);
 		},

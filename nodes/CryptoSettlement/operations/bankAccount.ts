@@ -1,3 +1,4 @@
+import { ROUTES } from '../../service/routes';
 import { bankAccountFields, narrationOf } from '../record/commonParams';
 import { additionalFields, BANK_ACCOUNT_FIELDS, BANK_ACCOUNT_ID, LIST_FIELDS, NARRATION } from '../fields/fields';
 import type { ResourceSpecs } from '../record/record';
@@ -35,7 +36,7 @@ export const bankAccount: ResourceSpecs = {
 	getAll: {
 		option: { name: 'Get Many', action: 'Get many bank accounts', description: 'List saved bank accounts' },
 		method: 'GET',
-		path: '/payments/integration-banks',
+		path: ROUTES.bankAccounts.path,
 		source: 'spec',
 		kind: 'pagedList',
 		money: 'none',

@@ -8,8 +8,11 @@ import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
 import { DAY_MS } from '../../service/utcDay';
 import { DATE_FORMATS, type DateFormat } from '../statement/csv';
-import { LOOK_BACK_DAYS, parseDay, type Day } from '../statement/day';
+import { LOOK_BACK_DAYS, MAX_RANGE_DAYS, parseDay, parseRange, type Day } from '../statement/day';
 import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/files';
+import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
+import { credentialsOf } from '../../service/credentials';
+import { ROUTES } from '../../service/routes';
 import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
@@ -35,6 +38,16 @@ const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
 const GET_FIELDS: INodeProperties[] = [
 	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		default: 'day',
+		options: [
+			{ name: 'Day', value: 'day', description: 'The statement of one UTC day' },
+			{ name: 'Range', value: 'range', description: `The statement of several whole UTC days as one (at most ${MAX_RANGE_DAYS}), with each day's balances and totals` },
+		],
+	},
+	{
 		displayName: 'Day',
 		name: 'day',
 		type: 'string',
@@ -42,6 +55,27 @@ const GET_FIELDS: INodeProperties[] = [
 		placeholder: 'e.g. 2026-03-10',
 		description:
 			'The day of the statement, YYYY-MM-DD, in UTC whatever the time zone of n8n or the workflow. Empty: yesterday (UTC).',
+		displayOptions: { show: { period: ['day'] } },
+	},
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-03-01',
+		description: 'The first day of the range, YYYY-MM-DD (UTC)',
+		displayOptions: { show: { period: ['range'] } },
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-03-31',
+		description: `The last day of the range, YYYY-MM-DD (UTC), included; at most ${MAX_RANGE_DAYS} days after From's`,
+		displayOptions: { show: { period: ['range'] } },
 	},
 	{
 		displayName: 'Output',
@@ -102,6 +136,16 @@ const GET_FIELDS: INodeProperties[] = [
 			description:
 				'Reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd", "shop-customer-1": "Ada Obi"}: the vendor of an External ID, the customer of a wallet label. The Payee of those lines (OFX NAME), so bank rules and contact matching can use it.',
 			displayOptions: { show: { '/output': ['file'] } },
+		},
+		{
+			displayName: 'OFX Account ID',
+			name: 'ofxAccountId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 0123456789-{currency}',
+			description:
+				'The ACCTID of the OFX files, as the account in your accounting software knows it (at most 22 characters; {currency} is replaced by each file\'s currency, and is needed unless File Currency is one currency). Empty: the service account\'s ID and the currency.',
+			displayOptions: { show: { '/output': ['file'], fileFormat: ['ofx'] } },
 		},
 		{
 			displayName: 'File Currency',
@@ -222,23 +266,66 @@ function payeeNamesOf(params: Params): Record<string, string> {
 	]) as never;
 }
 
+/** Where OFX Account ID names each file's currency. */
+const CURRENCY_PLACE = '{currency}';
+
+/**
+ * OFX Account ID (`options.ofxAccountId`): the ACCTID the workflow gives, `{currency}` replaced by
+ * each file's currency; undefined when empty (the service account's, ofxAccountIdOf). Refused, naming
+ * the field, when it would give two currencies' files one account (no `{currency}` while File
+ * Currency is all), or is longer than OFX's 22 characters.
+ */
+function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string): ((currency: string) => string) | undefined {
+	const value = optionsOf(params).ofxAccountId;
+	const text = scalarText(value).trim();
+	if (format !== 'ofx' || !text) return undefined;
+	const problem = /[\r\n<>&]/.test(text)
+		? 'ofxAccountId must be one line of text without <, > or &'
+		: fileCurrency === 'all' && !text.includes(CURRENCY_PLACE)
+			? `ofxAccountId names one account, but File Currency all gives a file per currency: write ${CURRENCY_PLACE} in it (e.g. "0123456789-${CURRENCY_PLACE}") or choose one File Currency`
+			: text.split(CURRENCY_PLACE).join('USD').length > OFX_ACCTID_MAX
+				? `ofxAccountId must be at most ${OFX_ACCTID_MAX} characters (OFX's ACCTID), ${CURRENCY_PLACE} counted as the currency's 3`
+				: undefined;
+	if (problem) params.assert([{ field: 'ofxAccountId', message: problem, value }]);
+	return (currency) => text.split(CURRENCY_PLACE).join(currency);
+}
+
+type Writer = StatementFiles & { format: FileFormat; ofxAccountId?: (currency: string) => string };
+
 /** How a statement's files are written (the item's options), before its lines are made. */
-function fileWriter(params: Params, day: Day): StatementFiles & { format: FileFormat } {
+function fileWriter(params: Params, day: Day): Writer {
 	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
 	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
 	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
 	const payeeNames = payeeNamesOf(params);
-	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format });
+	const ofxAccountId = ofxAccountIdOption(params, format, chosen);
+	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format, ofxAccountId });
+}
+
+/**
+ * The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The
+ * files"): the integration's id the service answers (Account → Get's `id`), which is no secret (the
+ * secrets are the App Secret, the Webhook Secret and the PIN) and stays the same from run to run; else
+ * the credential's environment.
+ */
+async function serviceAccountOf(params: Params, account: IDataObject | undefined): Promise<string> {
+	const id = scalarText(account?.id ?? account?._id).trim();
+	if (id) return id;
+	const environment = scalarText((await credentialsOf(params.ctx)).environment).trim();
+	return environment.toUpperCase() || 'ACCOUNT';
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
 async function fileItems(
 	params: Params,
-	writer: StatementFiles & { format: FileFormat },
+	writer: Writer,
 	made: FilesToMake,
 	summary: IDataObject,
+	account: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const serviceAccount = writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
+	const accountIdOf = writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
 	const closing = summary.closingBalances as Record<string, number>;
 	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
@@ -255,7 +342,7 @@ async function fileItems(
 		}
 		const lines = fileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)));
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines)) {
+		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines, accountIdOf(currency))) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
@@ -290,9 +377,7 @@ function* fileLines(lines: Iterable<Line>): Generator<FileLine> {
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
-	const dayValue = params.raw('day', '');
-	const day = parseDay(dayValue, now);
-	if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
+	const day = periodOf(params, now);
 	const output = scalarText(params.raw('output', 'summary'));
 	if (!(OUTPUTS as readonly string[]).includes(output)) {
 		params.assert([{ field: 'output', message: `output must be one of ${OUTPUTS.join(', ')}`, value: output }]);
@@ -311,11 +396,32 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
-	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
-	const summary = summarize({ day, tally, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
+	const { tally, dayTallies, account, pages, files } = tallied(await read(), lineOptions, writer);
+	const summary = summarize({ day, tally, dayTallies, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
 	summary.pagesRead = pages;
-	if (writer && files) return await fileItems(params, writer, files, summary);
+	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
+}
+
+/**
+ * The statement's period (docs/statement.md, "The day"): Period Day's day (empty: yesterday, UTC), or
+ * Period Range's days From to To, both included, at most MAX_RANGE_DAYS; a wrong one refused naming its
+ * field, before any request.
+ */
+function periodOf(params: Params, now: number): Day {
+	const period = scalarText(params.raw('period', 'day')) || 'day';
+	if (period !== 'day' && period !== 'range') return params.assert([{ field: 'period', message: 'period must be one of day, range', value: period }]) as never;
+	if (period === 'day') {
+		const dayValue = params.raw('day', '');
+		const day = parseDay(dayValue, now);
+		if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
+		return day;
+	}
+	const from = params.raw('from', '');
+	const to = params.raw('to', '');
+	const range = parseRange(from, to, now);
+	if ('error' in range) return params.assert([{ field: range.field, message: range.error, value: range.field === 'from' ? from : to }]) as never;
+	return range;
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
@@ -341,13 +447,16 @@ interface FilesToMake {
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
 function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined) {
 	const tally = new LineTally();
+	// A range's lines are tallied per day too (the summary's days).
+	const dayTallies = lineOptions.day.days ? new Map(lineOptions.day.days.map((day) => [day, new LineTally()])) : undefined;
 	const maker = new LineMaker(lists, lineOptions);
 	const order = new DayOrder();
 	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
+		if (dayTallies && placement === 'day') dayTallies.get(line.day)?.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
-	return { tally, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
+	return { tally, dayTallies, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -388,14 +497,14 @@ const READS = `${Object.values(LIST_PATHS).join(', ')}`;
 /** Every route the statement reads (the README's Operations table). */
 /** How the statement's operations read (the README's Operations table). */
 const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
-const ROUTES_READ = [...Object.values(LIST_PATHS), ACCOUNT_PATH].map((path) => `GET ${path}`);
+const ROUTES_READ = [...Object.values(LIST_PATHS), ROUTES.bankAccounts.path, ROUTES.payoutAddresses.path, ACCOUNT_PATH].map((path) => `GET ${path}`);
 
 export const statement: ResourceSpecs = {
 	get: {
 		option: {
 			name: 'Get',
 			action: 'Get a statement',
-			description: `The statement of one UTC day: every deposit, payout, fee and refund as a line, with totals, exceptions and a balance check (reads ${READS}, ${ACCOUNT_PATH})`,
+			description: `The statement of one UTC day or a range of days: every deposit, payout, fee and refund as a line, with totals, exceptions and a balance check (reads ${READS}, ${ACCOUNT_PATH})`,
 		},
 		method: 'GET',
 		path: LIST_PATHS.transactions,

@@ -14,12 +14,38 @@ import { instantMs } from '../../service/values';
 export const LOOK_BACK_DAYS = 10;
 
 export interface Day {
-	/** YYYY-MM-DD. */
+	/** YYYY-MM-DD; a range's first and last day, `2026-03-01_2026-03-31`. */
 	day: string;
 	/** First millisecond of the day, UTC. */
 	start: number;
 	/** First millisecond of the next day, UTC (exclusive). */
 	end: number;
+	/** A range's days, YYYY-MM-DD, first to last (undefined for one day). */
+	days?: string[];
+}
+
+/** The most days a range may hold (Statement → Get, Period Range). */
+export const MAX_RANGE_DAYS = 31;
+
+/**
+ * The days from `from` to `to`, both included (docs/statement.md, "The day"): each a calendar day as
+ * parseDay reads it, required (no default), `from` not after `to`, at most MAX_RANGE_DAYS days; or
+ * the field that is wrong and why.
+ */
+export function parseRange(from: unknown, to: unknown, now: number): Day | { field: 'from' | 'to'; error: string } {
+	const ends: Day[] = [];
+	for (const [field, value] of [['from', from], ['to', to]] as const) {
+		if (value === undefined || value === null || value === '') return { field, error: `${field} is required with Period Range: the ${field === 'from' ? 'first' : 'last'} day, YYYY-MM-DD (UTC)` };
+		const day = parseDay(value, now);
+		if ('error' in day) return { field, error: `${field} ${day.error}` };
+		ends.push(day);
+	}
+	const [first, last] = ends;
+	if (last.start < first.start) return { field: 'to', error: `to (${last.day}) is before From (${first.day})` };
+	const count = Math.round((last.end - first.start) / DAY_MS);
+	if (count > MAX_RANGE_DAYS) return { field: 'to', error: `the range ${first.day} to ${last.day} holds ${count} days: at most ${MAX_RANGE_DAYS}` };
+	const days = Array.from({ length: count }, (_, index) => utcDayText(first.start + index * DAY_MS));
+	return { day: `${first.day}_${last.day}`, start: first.start, end: last.end, days };
 }
 
 export function dayOf(text: string): Day {

@@ -1,6 +1,6 @@
 import { QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
 import type { FileLine } from './lines';
-import { ofxTransaction, statementOfx } from './ofx';
+import { ofxAccountIdOf, ofxTransaction, statementOfx } from './ofx';
 
 /**
  * The statement's files (docs/statement.md, "The files"): one per currency that moved, since an
@@ -26,6 +26,17 @@ interface FileOptions {
 	currency?: string;
 }
 
+/**
+ * What a CSV file's name says of its format (the contract's names: `statement-2026-03-10-NGN-xero.csv`,
+ * `statement-2026-03-10-NGN-quickbooks.csv`; an OFX file's extension names it: `statement-2026-03-10-NGN.ofx`),
+ * so two files of one day and currency in two formats never share a name, and a person sees which file
+ * goes into which package.
+ */
+export const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
+
+/** A file name's start: the day (or the range, `2026-03-01_2026-03-31`) and the currency. */
+export const fileBase = (days: string, currency: string) => `statement-${days}-${currency}`;
+
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 interface StatementFile {
 	currency: string;
@@ -35,12 +46,16 @@ interface StatementFile {
 	rows: number;
 }
 
-/** The name a line's payee has: the workflow's name for its External ID or wallet label, else its reference. */
+/**
+ * The name a line's payee has: the workflow's name for its External ID, wallet label or reference
+ * (Payee Names), else the vendor or customer the record names (its `payee`: the bank account's holder,
+ * the payout address's saved label, the wallet's label), else its reference.
+ */
 export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
 	return (line: FileLine) =>
-		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.reference || line.recordId);
+		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.payee || line.reference || line.recordId);
 }
 
 /** Bytes of a file written before the next part is begun (1 MiB): a busy day's file is held as bytes, never as texts. */
@@ -102,14 +117,16 @@ export class StatementFiles {
 	/**
 	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
 	 * lines (those it wants) in the day's order. An OFX file needs the currency's closing
-	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf).
+	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf);
+	 * and its account's ACCTID (ofx.ts, ofxAccountIdOf).
 	 */
-	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>): Generator<StatementFile> {
+	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>, ofxAccountId?: string): Generator<StatementFile> {
 		const { day, format } = this.options;
-		const base = `statement-${day.day}-${currency}`;
+		const base = fileBase(day.day, currency);
 		if (format === 'ofx') {
 			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
-			const { head, tail } = statementOfx({ currency, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
+			const accountId = ofxAccountId ?? ofxAccountIdOf('', currency);
+			const { head, tail } = statementOfx({ currency, accountId, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
 			const bytes = new FileBytes(head);
 			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);
 			yield { currency, fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };
@@ -123,7 +140,8 @@ export class StatementFiles {
 		let number = 0;
 		const file = (bytes: FileBytes): StatementFile => {
 			number++;
-			const fileName = rows > perFile ? `${base}-part${number}.csv` : `${base}.csv`;
+			const named = `${base}-${FILE_NAME_FORMAT[format]}`;
+			const fileName = rows > perFile ? `${named}-part${number}.csv` : `${named}.csv`;
 			return { currency, fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
 		};
 		for (const line of lines) {

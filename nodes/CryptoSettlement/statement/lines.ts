@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
 import { instantMs, scalarText, timeMs, tradeIdOf } from '../../service/values';
-import { addMoney, amountIn, roundMoney, statedNumber } from '../../service/money';
-import { HOUR_MS } from '../../service/utcDay';
+import { addMoney, amountIn, moneyFigures, roundMoney, statedNumber } from '../../service/money';
+import { HOUR_MS, utcDayText } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
 import type { KeptRecords } from './recordColumns';
@@ -56,6 +56,12 @@ export interface Line extends IDataObject {
 	walletAddress: string;
 	/** Who the line is about: the External ID, the wallet's label (the customer), or the destination. */
 	reference: string;
+	/**
+	 * The vendor or customer the record names (docs/statement.md, "The files"): a bank payout's account
+	 * holder as the saved bank accounts give it, a crypto payout's saved address label, a deposit's (or
+	 * an auto-settlement's) wallet label; empty when none. The files' Payee, unless Payee Names names the line.
+	 */
+	payee: string;
 	status: string;
 	createdAt: string;
 	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update, never before its creation. */
@@ -71,10 +77,11 @@ export interface Line extends IDataObject {
 }
 
 /** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
-export type FileLine = Pick<Line, 'lineKey' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'recordId'>;
+export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'payee' | 'recordId'>;
 
-export const fileLineOf = ({ lineKey, time, amount, currency, description, externalId, walletLabel, reference, recordId }: Line): FileLine => ({
+export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, payee, recordId }: Line): FileLine => ({
 	lineKey,
+	kind,
 	time,
 	amount,
 	currency,
@@ -82,6 +89,7 @@ export const fileLineOf = ({ lineKey, time, amount, currency, description, exter
 	externalId,
 	walletLabel,
 	reference,
+	payee,
 	recordId,
 });
 
@@ -91,6 +99,9 @@ interface StatementLists {
 	wallets: IDataObject[];
 	/** The deposit-asset list (`GET /trades/assets`), which names a deposit's token; may be empty. */
 	assets?: IDataObject[];
+	/** The saved bank accounts and payout addresses, which name the payees (PayeeIndex); may be empty. */
+	bankAccounts?: IDataObject[];
+	payoutAddresses?: IDataObject[];
 }
 
 export interface LineOptions {
@@ -174,15 +185,66 @@ interface WalletIndex {
 	byId: Map<string, IDataObject>;
 	/** The deposit assets by id and identifier (service/depositAssets.ts). */
 	assets: Map<string, AssetFacts>;
+	/** The payees' names (payeeIndex). */
+	payees: PayeeIndex;
 }
 
-function walletIndex(wallets: IDataObject[], assets: IDataObject[] = []): WalletIndex {
+export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], payees: PayeeIndex = payeeIndex()): WalletIndex {
 	const byId = new Map<string, IDataObject>();
 	for (const wallet of wallets) {
 		const id = scalarText(wallet.id ?? wallet._id);
 		if (id) byId.set(id, wallet);
 	}
-	return { byId, assets: depositAssetIndex(assets) ?? new Map() };
+	return { byId, assets: depositAssetIndex(assets) ?? new Map(), payees };
+}
+
+/**
+ * The names the service gives a payout's recipient: a saved bank account's holder (`accountName`) by
+ * the account's id (a bank withdrawal's `bankAccount`), else by its bank and number; a saved payout
+ * address's `label` by its address (an EVM address, `0x…`, in any letter case). A name two accounts
+ * (or addresses) give differently names neither: no payee is guessed.
+ */
+export interface PayeeIndex {
+	bankById: Map<string, string>;
+	bankByNumber: Map<string, string>;
+	addressLabel: Map<string, string>;
+}
+
+const AMBIGUOUS = '\u0000';
+const addressKey = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
+const bankKey = (bankName: string, accountNumber: string) => `${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
+
+function setName(map: Map<string, string>, key: string, name: string): void {
+	if (!key || !name) return;
+	const known = map.get(key);
+	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
+}
+
+export function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []): PayeeIndex {
+	const index: PayeeIndex = { bankById: new Map(), bankByNumber: new Map(), addressLabel: new Map() };
+	for (const account of bankAccounts) {
+		const name = scalarText(account.accountName).trim();
+		setName(index.bankById, scalarText(account.id ?? account._id), name);
+		const number = scalarText(account.accountNumber).trim();
+		if (number) setName(index.bankByNumber, bankKey(scalarText(account.bankName), number), name);
+	}
+	for (const saved of payoutAddresses) {
+		const address = scalarText(saved.address).trim();
+		if (address) setName(index.addressLabel, addressKey(address), scalarText(saved.label).trim());
+	}
+	return index;
+}
+
+const named = (name: string | undefined) => (name === undefined || name === AMBIGUOUS ? '' : name);
+
+/** The name the service gives a withdrawal's recipient (PayeeIndex), '' when none. */
+function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex): string {
+	if (kind === 'cryptoWithdrawal') return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
+	if (kind !== 'bankWithdrawal') return '';
+	const byId = named(payees.bankById.get(scalarText(record.bankAccount)));
+	if (byId) return byId;
+	const number = scalarText(record.accountNumber).trim();
+	return number ? named(payees.bankByNumber.get(bankKey(scalarText(record.bankName), number))) : '';
 }
 
 /**
@@ -213,6 +275,12 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 
 const join = (...parts: Array<string | undefined | false>) => parts.filter(Boolean).join('; ');
 
+/** An amount of money in words, as the files write it: `5000.00 NGN` (money.ts, moneyFigures). */
+const inWords = (amount: number, currency: string) => `${moneyFigures(amount, currency)} ${currency}`;
+
+/** The key of another line of the same record (`<kind>:<record id>`), by which a line names its sibling. */
+const keyOf = (kind: LineKind, line: Pick<Line, 'recordId'>) => `${kind}:${line.recordId}`;
+
 /** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
 function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day, time: string): Line {
 	const recordId = scalarText(record.id ?? record._id);
@@ -227,6 +295,7 @@ function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'
 		walletLabel: '',
 		walletAddress: '',
 		reference: '',
+		payee: '',
 		status: scalarText(record.status).toLowerCase(),
 		createdAt,
 		time,
@@ -253,6 +322,7 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	line.walletLabel = label;
 	line.walletAddress = address;
 	line.reference = label || address;
+	line.payee = label;
 	line.currency = currency ?? '';
 	const amounts: IDataObject = {};
 	if (usd !== undefined) amounts.amountReceived = { value: usd, unit: 'USD' };
@@ -272,7 +342,18 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	if (unreadable) UNREADABLE.add(line);
 	// A completed deposit was credited when it completed: its last update, never before its creation (docs/statement.md, "The day").
 	if (completed) line.time = notBeforeCreated(line.time, timeText(record.updatedAt));
-	line.description = `Deposit of ${usd ?? '?'} USD${amounts.cryptoReceived ? ` (${scalarText(record.cryptoReceived)} ${crypto.words})` : ''} to ${label ? `wallet ${label}` : `address ${address}`}${completed ? '' : ` (${line.status}, not credited)`}`;
+	// The words say what the line's amount is (the value converted, before the fee), what it was converted from, and which line the fee is on.
+	const where = label ? `wallet ${label}` : `address ${address}`;
+	const received = `${amounts.cryptoReceived ? `${scalarText(record.cryptoReceived)} ${crypto.words}` : 'the crypto received'}${usd !== undefined ? ` (${usd} USD${rate !== undefined && currency ? ` at ${rate} ${currency} per USD` : ''})` : ''}`;
+	line.description = !completed
+		? `Deposit to ${where}: ${received} received, ${line.status}, not credited`
+		: unreadable
+			? `Deposit to ${where}: ${received} received, its credited amount cannot be read`
+			: `Deposit to ${where}: ${inWords(line.amount, line.currency)} converted from ${received}; ${
+					feeMoney === 0
+						? 'no platform fee'
+						: `less its platform fee ${inWords(feeMoney, line.currency)} (line ${keyOf('depositFee', line)})`
+				}, ${inWords(roundMoney(credited as number, currency), line.currency)} credited`;
 	line.exception = join(
 		unreadable &&
 			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
@@ -288,11 +369,12 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 			walletLabel: label,
 			walletAddress: address,
 			reference: line.reference,
+			payee: line.payee,
 			currency: line.currency,
 			time: line.time,
 			amount: negated(feeMoney),
 			amounts: { feeAmount: { value: fee as number, unit: line.currency } },
-			description: `Platform fee of the deposit to ${label ? `wallet ${label}` : `address ${address}`}`,
+			description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
 		});
 		lines.push(feeLine);
 	}
@@ -345,6 +427,7 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 	line.walletLabel = scalarText(wallet?.label);
 	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
 	line.reference = line.externalId || line.walletLabel || destination;
+	line.payee = kind === 'autoSettlement' ? line.walletLabel : recipientName(record, kind, wallets.payees);
 	line.currency = currency ?? '';
 	const payout = amountIn(record.payoutAmount);
 	const fee = amountIn(record.fee);
@@ -367,8 +450,8 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 
 /** A line of the withdrawal sharing its payout line's reference fields. */
 function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
-	const { externalId, walletLabel, walletAddress, reference, currency } = w.line;
-	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, currency }, fields);
+	const { externalId, walletLabel, walletAddress, reference, payee, currency } = w.line;
+	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -386,15 +469,7 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	line.amounts = amounts;
 	if (w.readable) line.amount = negated(w.payoutMoney);
 	else UNREADABLE.add(line);
-	const token = scalarText(record.token);
-	const network = scalarText(record.network);
-	line.description = `${
-		kind === 'autoSettlement'
-			? `Auto-settlement of deposit ${tradeIdOf(record.trade) ?? ''}`
-			: kind === 'cryptoWithdrawal'
-				? `Crypto withdrawal${token ? ` of ${scalarText(record.cryptoAmount)} ${token}${network ? ` (${network})` : ''}` : ''}`
-				: 'Bank withdrawal'
-	} to ${w.destination}`;
+	line.description = payoutWords(w, usd);
 	line.exception = join(
 		!w.readable &&
 			`The record states no payout and fee the node can read (payoutAmount ${JSON.stringify(record.payoutAmount ?? null)}, fee ${JSON.stringify(record.fee ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this ${what} in the service's dashboard`,
@@ -413,13 +488,40 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	return line;
 }
 
+/** The record in words: `Crypto withdrawal to TRecipient`, `Bank withdrawal to Access Bank 0123456789`, `Auto-settlement of deposit … to …`. */
+function withdrawalWords(w: Withdrawal): string {
+	const what = w.kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(w.record.trade) ?? ''}` : w.kind === 'cryptoWithdrawal' ? 'Crypto withdrawal' : 'Bank withdrawal';
+	return `${what} to ${w.destination}`;
+}
+
+/** The payout and the fee together: what the whole withdrawal took from the balance. */
+const totalOf = (w: Withdrawal) => addMoney(w.payoutMoney, w.feeMoney, w.line.currency);
+
+/**
+ * The payout line in words, agreeing with its amount (docs/statement.md, "Lines"): what left the
+ * balance on this line (the payout, in its currency), what the recipient was sent as the record states
+ * it (the token and network of a crypto payout), the fee's line and the whole the two make (what a
+ * bill of the gross amount matches), and the USD amount asked.
+ */
+function payoutWords(w: Withdrawal, usd: number | undefined): string {
+	const { record, line } = w;
+	if (!w.readable) return `${withdrawalWords(w)}: its payout and fee cannot be read`;
+	const token = scalarText(record.token);
+	const network = scalarText(record.network);
+	const crypto = scalarText(record.cryptoAmount);
+	const sent = w.kind === 'cryptoWithdrawal' && token ? ` (the record's crypto amount: ${crypto ? `${crypto} ` : ''}${token}${network ? ` on ${network}` : ''})` : '';
+	const fee = w.feeMoney === 0 ? 'no fee' : `with its fee ${inWords(w.feeMoney, line.currency)} (line ${keyOf('withdrawalFee', line)}), ${inWords(totalOf(w), line.currency)} in all`;
+	const asked = usd !== undefined && w.kind !== 'autoSettlement' ? `; asked as ${usd} USD` : '';
+	return `${withdrawalWords(w)}: ${inWords(w.payoutMoney, line.currency)} paid out, what the recipient receives${sent}; ${fee}${asked}`;
+}
+
 /** The withdrawal's fee, debited with the payout. */
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 	const fee = w.fee as number;
 	return sibling(w, 'withdrawalFee', options, {
 		amount: negated(w.feeMoney),
 		amounts: { fee: { value: fee, unit: w.line.currency } },
-		description: `Fee of the ${w.what} to ${w.destination}`,
+		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
 	});
 }
 
@@ -435,7 +537,9 @@ function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line 
 		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
 		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
-		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}`,
+		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
+			w.feeMoney === 0 ? '' : ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
+		}`,
 	});
 }
 
@@ -497,7 +601,7 @@ export class LineMaker {
 		private readonly lists: StatementLists,
 		private readonly options: LineOptions,
 	) {
-		this.wallets = walletIndex(lists.wallets, lists.assets);
+		this.wallets = walletIndex(lists.wallets, lists.assets, payeeIndex(lists.bankAccounts, lists.payoutAddresses));
 	}
 
 	/** Records read: transactions numbered first, then withdrawals. */
@@ -529,7 +633,11 @@ export class LineMaker {
 				// A record without a readable date is on no day's statement (its exception cannot be placed either).
 				if (!Number.isFinite(at)) continue;
 				if (at >= day.end) visit(line, 'after', record, ordinal, at);
-				else if (at >= day.start) visit(line, 'day', record, ordinal, at);
+				else if (at >= day.start) {
+					// A range's line is of the day its money moved (docs/statement.md, "The day").
+					if (day.days) line.day = utcDayText(at);
+					visit(line, 'day', record, ordinal, at);
+				}
 			}
 		};
 		const { trades } = this.lists;

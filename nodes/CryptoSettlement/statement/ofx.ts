@@ -1,5 +1,5 @@
 import { moneyFigures } from '../../service/money';
-import type { FileLine } from './lines';
+import type { FileLine, LineKind } from './lines';
 
 /**
  * The statement of one currency as an OFX 1.02 bank statement (docs/statement.md, "The files"),
@@ -23,8 +23,40 @@ function ofxTime(iso: string): string {
 	return `${digits}.${iso.slice(20, 23) || '000'}[0:GMT]`;
 }
 
-interface OfxStatement {
+/**
+ * Each line's TRNTYPE, by what the line is (OFX 1.02, 11.4.2.3: the fees FEE, what came in CREDIT,
+ * what went out DEBIT), so an accounting import can type and rule them apart from the sign alone.
+ */
+export const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
+	deposit: 'CREDIT',
+	depositFee: 'FEE',
+	autoSettlement: 'DEBIT',
+	cryptoWithdrawal: 'DEBIT',
+	bankWithdrawal: 'DEBIT',
+	withdrawalFee: 'FEE',
+	refund: 'CREDIT',
+};
+
+/** The most characters of an ACCTID (OFX 1.02: A-22). */
+export const OFX_ACCTID_MAX = 22;
+
+/**
+ * The ACCTID of one currency's statement (docs/statement.md, "The files"): the service account and the
+ * currency, `<account>-<CURRENCY>`, stable from run to run and never a secret. `account` is the
+ * integration's id the service answers (`GET /users/fetch-integration`, its `id`), else the
+ * credential's environment (`SANDBOX`, `PRODUCTION`); only letters and digits are kept, and its last
+ * characters when the whole would pass OFX's 22.
+ */
+export function ofxAccountIdOf(account: string, currency: string): string {
+	const room = OFX_ACCTID_MAX - currency.length - 1;
+	const kept = account.replace(/[^A-Za-z0-9]/g, '') || 'ACCOUNT';
+	return `${kept.length > room ? kept.slice(kept.length - room) : kept}-${currency}`;
+}
+
+export interface OfxStatement {
 	currency: string;
+	/** The account's ACCTID (ofxAccountIdOf, or the workflow's Ofx Account ID). */
+	accountId: string;
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;
 	to: string;
@@ -38,7 +70,7 @@ const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
 export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string): string {
 	return [
 		'<STMTTRN>',
-		element('TRNTYPE', line.amount < 0 ? 'DEBIT' : 'CREDIT'),
+		element('TRNTYPE', OFX_TRNTYPE[line.kind] ?? (line.amount < 0 ? 'DEBIT' : 'CREDIT')),
 		element('DTPOSTED', ofxTime(line.time)),
 		element('TRNAMT', moneyFigures(line.amount, line.currency)),
 		element('FITID', ofxText(line.lineKey)),
@@ -89,7 +121,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		element('CURDEF', statement.currency),
 		'<BANKACCTFROM>',
 		element('BANKID', 'CRYPTOSETTLEMENT'),
-		element('ACCTID', statement.currency),
+		element('ACCTID', ofxText(statement.accountId, OFX_ACCTID_MAX)),
 		element('ACCTTYPE', 'CHECKING'),
 		'</BANKACCTFROM>',
 		'<BANKTRANLIST>',

@@ -37,6 +37,9 @@ export interface ReadLists<Records = IDataObject[]> {
 	wallets: IDataObject[];
 	/** The deposit-asset list (`GET /trades/assets`), when asked for: `[]` when it could not be read. */
 	assets: IDataObject[];
+	/** The saved bank accounts and payout addresses (the payees' names), when asked for: `[]` when they could not be read. */
+	bankAccounts?: IDataObject[];
+	payoutAddresses?: IDataObject[];
 	/** Account → Get's record (balances, fee bearer), when asked for. */
 	account?: IDataObject;
 	/** Pages read per list (the bench and the docs report them). */
@@ -122,6 +125,36 @@ async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise
 	}
 }
 
+/**
+ * The names of the payees (docs/statement.md, "The files"): the saved bank accounts (`GET
+ * /payments/integration-banks`, every page: a bank payout's holder name) and payout addresses (`GET
+ * /payments/wallet-addresses`, one answer: a crypto payout's saved label), each read once per run.
+ * They only name, never a figure: a list that cannot be read leaves its lines' payees to their
+ * references, and the statement is still made.
+ */
+async function readPayeeLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<{ bankAccounts: IDataObject[]; payoutAddresses: IDataObject[] }> {
+	const bankPath = ROUTES.bankAccounts.path;
+	const addressPath = ROUTES.payoutAddresses.path;
+	const [bankAccounts, payoutAddresses] = await allRead([
+		walkList(ctx, http, {
+			request: { method: 'GET', route: bankPath, url: bankPath },
+			size: STATEMENT_PAGE_SIZE,
+			maxPages: 100,
+			proof: 'whole',
+			inFlight: PAGES_IN_FLIGHT,
+			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
+		}).then(
+			(walked) => walked.records,
+			() => [],
+		),
+		callApi(ctx, http, { method: 'GET', route: addressPath, url: addressPath }, 'safe').then(
+			(response) => (isSuccess(response) && Array.isArray(response.body.data) ? response.body.data.filter(isObject) : []),
+			() => [],
+		),
+	]);
+	return { bankAccounts, payoutAddresses };
+}
+
 /** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
 export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
 	const [trades, withdrawals, wallets] = await allRead([
@@ -133,24 +166,26 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 }
 
 /**
- * What a statement reads (Statement → Get): the three lists and the deposit-asset list at once, of
+ * What a statement reads (Statement → Get): the three lists, the deposit-asset list and the payees' lists at once, of
  * each transaction and withdrawal only the fields its lines read, kept in columns as its page arrives
  * (recordColumns.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
  * record the lists showed.
  */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
 	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
-	const [trades, withdrawals, wallets, assets] = await allRead([
+	const [trades, withdrawals, wallets, assets, payees] = await allRead([
 		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
 		readList(ctx, http, 'withdrawals', since, (record) => columns.withdrawals.keep(record)),
 		readList(ctx, http, 'wallets'),
 		readAssets(ctx, http),
+		readPayeeLists(ctx, http),
 	]);
 	return {
 		trades: new KeptRecords(columns.transactions, trades.records),
 		withdrawals: new KeptRecords(columns.withdrawals, withdrawals.records),
 		wallets: wallets.records,
 		assets,
+		...payees,
 		account: await readAccount(ctx, http),
 		pages: pagesOf(trades, withdrawals, wallets),
 	};

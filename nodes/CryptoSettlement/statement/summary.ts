@@ -243,6 +243,8 @@ interface SummaryInput {
 	openingBalances: Record<string, number> | undefined;
 	now: number;
 	pendingAfterHours: number;
+	/** A range's lines tallied per day (its `days`), for the summary's `days`. */
+	dayTallies?: Map<string, LineTally>;
 }
 
 interface Balances {
@@ -307,6 +309,29 @@ export function closingBalanceOf(summary: IDataObject, currency: string): number
 	return { why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known` };
 }
 
+/**
+ * A range's days (docs/statement.md, "Summary"): each day's opening balances (the range's on its first
+ * day, the day before's closing ones after), its closing balances (opening + its net), its net and its
+ * totals per kind and currency; the last day's closing balances are the range's.
+ */
+function daysOf(input: SummaryInput, balances: Balances): IDataObject[] | undefined {
+	const { days } = input.day;
+	if (!days) return undefined;
+	let opening: Record<string, number> | undefined = balances.source === 'none' ? undefined : { ...balances.opening };
+	return days.map((day) => {
+		const tally = input.dayTallies?.get(day);
+		const net = tally?.dayNet() ?? {};
+		let closing: Record<string, number> = {};
+		if (opening) {
+			closing = { ...opening };
+			for (const [currency, amount] of Object.entries(net)) closing[currency] = addMoney(closing[currency] ?? 0, amount, currency);
+		}
+		const entry: IDataObject = { day, openingBalances: opening ?? {}, closingBalances: closing, net, lines: tally?.lines ?? 0, totals: tally?.kindTotals() ?? {} };
+		if (opening) opening = closing;
+		return entry;
+	});
+}
+
 export function summarize(input: SummaryInput): IDataObject {
 	const { tally } = input;
 	const net = tally.dayNet();
@@ -328,6 +353,7 @@ export function summarize(input: SummaryInput): IDataObject {
 		lines: tally.lines,
 		counts: tally.kindCounts(),
 		totals: tally.kindTotals(),
+		...(input.day.days ? { days: daysOf(input, balances) } : {}),
 		exceptions,
 		lookBack: {
 			days: LOOK_BACK_DAYS,

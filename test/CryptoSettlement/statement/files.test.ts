@@ -66,7 +66,7 @@ describe('Statement → Get, output file: one file per currency, in the format a
 		expect(items.length).toBeGreaterThanOrEqual(2);
 		for (const item of items) {
 			const currency = String(item.json.currency);
-			expect(item.binary?.data).toMatchObject({ fileName: `statement-${DAY}-${currency}.csv`, mimeType: 'text/csv' });
+			expect(item.binary?.data).toMatchObject({ fileName: `statement-${DAY}-${currency}-xero.csv`, mimeType: 'text/csv' });
 			const rows = parseCsv(fileText(item), { columns: true }) as Array<Record<string, string>>;
 			expect(Object.keys(rows[0])).toEqual(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
 			expect(rows).toEqual(
@@ -164,7 +164,7 @@ describe('Xero CSV beyond 1,000 lines', () => {
 			return parsed;
 		});
 		expect(rows.map((row) => row.Reference)).toEqual(lines.map((line) => line.lineKey));
-		expect(item.json.fileNames).toEqual(properties.map((_, index) => `statement-${DAY}-${currency}-part${index + 1}.csv`));
+		expect(item.json.fileNames).toEqual(properties.map((_, index) => `statement-${DAY}-${currency}-xero-part${index + 1}.csv`));
 	});
 });
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runNode, serversClosedAfterEach } from '../../helpers/node';
 import { localService } from '../../helpers/local-service';
+import { parse as parseOfx } from 'node-ofx-parser';
 
 const DAY = '2026-03-10';
 const at = (minutes: number) => new Date(Date.parse(`${DAY}T00:00:00Z`) + minutes * 60_000).toISOString();
@@ -39,9 +40,16 @@ function ofxErrors(text: string): string[] {
 const bank = (id: string, currency: string, payoutAmount: number, fee: number) => ({ id, externalId: `x-${id}`, status: 'completed', amount: 1, payoutAmount, fee, currency, bankName: 'Access Bank', accountNumber: '0123456789', createdAt: at(60) });
 const WITHDRAWALS = [bank('n1', 'ngn', 5000, 50), bank('u1', 'usd', 20, 1.5)];
 
-async function service(account: IDataObject) {
+async function service(account: IDataObject, lists: { withdrawals?: IDataObject[]; transactions?: IDataObject[]; wallets?: IDataObject[] } = {}) {
 	const server = await localService((seen) => {
-		const listed = seen.path === '/v1/payments/withdrawals' ? WITHDRAWALS : seen.path === '/v1/trades/transactions' || seen.path === '/v1/trades/wallets' ? [] : undefined;
+		const listed =
+			seen.path === '/v1/payments/withdrawals'
+				? (lists.withdrawals ?? WITHDRAWALS)
+				: seen.path === '/v1/trades/transactions'
+					? (lists.transactions ?? [])
+					: seen.path === '/v1/trades/wallets'
+						? (lists.wallets ?? [])
+						: undefined;
 		if (!listed) return { status: 200, body: { success: true, data: account } };
 		return { status: 200, body: { success: true, message: 'ok', data: listed, meta: { page: 1, pages: 1, hasNextPage: false, totalDocs: listed.length } } };
 	});
@@ -94,5 +102,72 @@ withOfxdump('every OFX file is valid OFX 1.02, with its LEDGERBAL (#69 point 6),
 		expect(ofxErrors(fileText(ngn))).toEqual([]);
 		expect(usd.binary).toBeUndefined();
 		expect(String(usd.json.error)).toBe('The OFX file of USD cannot be written: OFX requires its closing balance (LEDGERBAL), and no Opening Balance was given for USD (Opening Balances has NGN), so its closing balance is not known');
+	});
+});
+
+/** Each transaction of an OFX file as node-ofx-parser reads it, and the statement's ACCTID. */
+function parsedOfx(text: string) {
+	const ofx = parseOfx(text) as { OFX: IDataObject };
+	const statement = ((ofx.OFX.BANKMSGSRSV1 as IDataObject).STMTTRNRS as IDataObject).STMTRS as IDataObject;
+	const list = (statement.BANKTRANLIST as IDataObject).STMTTRN;
+	const transactions = (Array.isArray(list) ? list : [list]) as Array<Record<string, string>>;
+	return { accountId: (statement.BANKACCTFROM as IDataObject).ACCTID, transactions, statement };
+}
+
+withOfxdump('OFX an accounting import keeps apart and types (#71 point 2), valid by ofxdump', () => {
+	const ACCOUNT = { id: '650a1b2c3d4e5f6a7b8c9d0e', fiatWallets: { ngn: 100_000, usd: 500 } };
+	const WALLET = { id: 'w1', label: 'shop-customer-1', address: 'TAddr1', currency: 'ngn' };
+	// A deposit created at 01:00 and credited at 01:30 (its updatedAt), a payout refunded at 09:00, a crypto payout.
+	const lists = {
+		wallets: [WALLET],
+		transactions: [{ id: 't1', wallet: 'w1', status: 'completed', currency: 'ngn', amount: 74_625, feeAmount: 375, amountReceived: 50, cryptoReceived: '50', rate: 1500, createdAt: at(60), updatedAt: at(90) }],
+		withdrawals: [
+			{ ...bank('n1', 'ngn', 5000, 50), status: 'reversed', reason: 'account closed', updatedAt: at(540) },
+			{ id: 'u1', externalId: 'x-u1', status: 'completed', amount: 12.5, payoutAmount: 11, fee: 1.5, cryptoAmount: '12.5', token: 'USDT', network: 'TRC20', currency: 'usd', walletAddress: 'TRecipient1', createdAt: at(120) },
+		],
+	};
+
+	it('TRNTYPE by what the line is (a fee FEE, money in CREDIT, a payout DEBIT), DTPOSTED when the money moved, ACCTID the service account and currency', async () => {
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx' } }, { credentials: await service(ACCOUNT, lists) });
+		expect(run.error).toBeUndefined();
+		const files = Object.fromEntries(run.items.map((item) => [String(item.json.currency), fileText(item)]));
+		for (const text of Object.values(files)) expect(ofxErrors(text)).toEqual([]);
+		const ngn = parsedOfx(files.NGN);
+		const usd = parsedOfx(files.USD);
+		expect([ngn.accountId, usd.accountId]).toEqual(['1b2c3d4e5f6a7b8c9d0e-NGN', '1b2c3d4e5f6a7b8c9d0e-USD'].map((id) => id.slice(id.length - 22)));
+		expect(String(ngn.accountId).length).toBeLessThanOrEqual(22);
+		expect(ngn.transactions.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT, t.DTPOSTED])).toEqual([
+			['deposit:t1', 'CREDIT', '75000.00', '20260310013000.000[0:GMT]'],
+			['depositFee:t1', 'FEE', '-375.00', '20260310013000.000[0:GMT]'],
+			['bankWithdrawal:n1', 'DEBIT', '-5000.00', '20260310010000.000[0:GMT]'],
+			['withdrawalFee:n1', 'FEE', '-50.00', '20260310010000.000[0:GMT]'],
+			['refund:n1', 'CREDIT', '5050.00', '20260310090000.000[0:GMT]'],
+		].sort((a, b) => (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : a[0] < b[0] ? -1 : 1)));
+		expect(usd.transactions.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT])).toEqual([
+			['cryptoWithdrawal:u1', 'DEBIT', '-11.00'],
+			['withdrawalFee:u1', 'FEE', '-1.50'],
+		]);
+		// The service states no available balance (fiatWallets is one figure per currency): no AVAILBAL, which the DTD allows.
+		expect(files.NGN).not.toContain('AVAILBAL');
+	});
+
+	it('OFX Account ID overrides ACCTID, {currency} giving each file its own; without it, File Currency all is refused before any request', async () => {
+		const credentials = await service(ACCOUNT, lists);
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx', ofxAccountId: 'ACME-{currency}' } }, { credentials });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => parsedOfx(fileText(item)).accountId)).toEqual(['ACME-NGN', 'ACME-USD']);
+		const one = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx', fileCurrency: 'NGN', ofxAccountId: '0123456789' } }, { credentials });
+		expect(one.items.map((item) => [item.json.currency, parsedOfx(fileText(item)).accountId, ofxErrors(fileText(item))])).toEqual([['NGN', '0123456789', []]]);
+		const refused = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx', ofxAccountId: '0123456789' } }, { credentials });
+		expect(refused.error?.message).toMatch(/ofxAccountId|OFX Account ID/);
+		expect(`${refused.error?.message} ${refused.error?.description ?? ''}`).toMatch(/\{currency\}/);
+		const long = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx', ofxAccountId: 'A-very-long-account-number-{currency}' } }, { credentials });
+		expect(`${long.error?.message} ${long.error?.description ?? ''}`).toMatch(/22/);
+	});
+
+	it('without the service account\'s id, ACCTID is the environment and the currency', async () => {
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx' } }, { credentials: await service({ fiatWallets: { ngn: 100_000, usd: 500 } }, lists) });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => parsedOfx(fileText(item)).accountId)).toEqual(['SANDBOX-NGN', 'SANDBOX-USD']);
 	});
 });

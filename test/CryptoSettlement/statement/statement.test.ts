@@ -117,7 +117,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 			const asset = fakeApi.state.assets.find((a) => a.id === wallet?.asset);
 			expect(asset?.symbol).toBeTruthy();
 			expect((deposit.amounts as IDataObject).cryptoReceived).toEqual({ value: String(trade?.cryptoReceived), unit: asset?.symbol });
-			expect(deposit.description).toContain(`(${String(trade?.cryptoReceived)} ${asset?.symbol} on ${asset?.network})`);
+			expect(deposit.description).toContain(`${String(trade?.cryptoReceived)} ${asset?.symbol} on ${asset?.network} (`);
 		}
 	});
 
@@ -134,7 +134,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 		const { items } = await get({ output: 'file', options: { fileCurrency: 'NGN' } });
 		expect(items).toHaveLength(1);
 		const binary = items[0].binary?.data;
-		expect(binary).toMatchObject({ mimeType: 'text/csv', fileName: `statement-${DAY}-NGN.csv` });
+		expect(binary).toMatchObject({ mimeType: 'text/csv', fileName: `statement-${DAY}-NGN-xero.csv` });
 		const csv = Buffer.from(String(binary?.data), 'base64').toString('utf8');
 		const rows = csv.trimEnd().split('\r\n');
 		expect(rows[0]).toBe('Date,Amount,Payee,Description,Reference');
@@ -327,7 +327,7 @@ describe('Statement → Get against odd lists', () => {
 			expect(result.error).toBeUndefined();
 			const deposit = result.items.map((item) => item.json).find((line) => line.kind === 'deposit');
 			expect((deposit?.amounts as IDataObject).cryptoReceived).toEqual({ value: '208.3', unit: 'TRX_TEST' });
-			expect(deposit?.description).toBe('Deposit of 1 USD (208.3 TRX_TEST) to wallet alice');
+			expect(deposit?.description).toBe('Deposit to wallet alice: 1010.00 NGN converted from 208.3 TRX_TEST (1 USD); less its platform fee 10.00 NGN (line depositFee:t1), 1000.00 NGN credited');
 			expect(local.sent('GET', '/trades/assets')).toHaveLength(1);
 		} finally {
 			await local.close();
@@ -437,7 +437,7 @@ describe('Statement → Get against odd lists', () => {
 			// A secret the service echoes (here as a label) is redacted in the file as in the JSON.
 			expect(csv).not.toContain('odd-lists-secret');
 			expect(csv).toContain('[redacted]');
-			expect(rows[1]).toBe(`${DAY},1010.00,"'=HYPERLINK(""http://x.invalid"",""pay, now"")","Deposit of 1 USD to wallet =HYPERLINK(""http://x.invalid"",""pay, now"")",deposit:t1`);
+			expect(rows[1]).toBe(`${DAY},1010.00,"'=HYPERLINK(""http://x.invalid"",""pay, now"")","Deposit to wallet =HYPERLINK(""http://x.invalid"",""pay, now""): 1010.00 NGN converted from the crypto received (1 USD); less its platform fee 10.00 NGN (line depositFee:t1), 1000.00 NGN credited",deposit:t1`);
 			const exceptions = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'exceptions' }, { credentials });
 			expect(exceptions.items.map((item) => [item.json.recordId, item.json.exception])).toEqual([
 				['t2', 'Status "held-by-compliance" is unknown to the node: check this deposit in the service\'s dashboard'],
