@@ -35,7 +35,7 @@ export const LINE_KINDS = {
 	refund: `A ${REFUNDED_WITHDRAWAL_WORDS} withdrawal given back to the balance (payout and fee)`,
 } as const;
 
-type LineKind = keyof typeof LINE_KINDS;
+export type LineKind = keyof typeof LINE_KINDS;
 
 /** An amount and its unit: a currency (USD, NGN, GHS) or a crypto asset. */
 export interface Amount extends IDataObject {
