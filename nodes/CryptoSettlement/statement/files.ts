@@ -32,10 +32,10 @@ interface FileOptions {
  * so two files of one day and currency in two formats never share a name, and a person sees which file
  * goes into which package.
  */
-export const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
+const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
 
 /** A file name's start: the day (or the range, `2026-03-01_2026-03-31`) and the currency. */
-export const fileBase = (days: string, currency: string) => `statement-${days}-${currency}`;
+const fileBase = (days: string, currency: string) => `statement-${days}-${currency}`;
 
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 interface StatementFile {

@@ -189,7 +189,7 @@ interface WalletIndex {
 	payees: PayeeIndex;
 }
 
-export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], payees: PayeeIndex = payeeIndex()): WalletIndex {
+function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], payees: PayeeIndex = payeeIndex()): WalletIndex {
 	const byId = new Map<string, IDataObject>();
 	for (const wallet of wallets) {
 		const id = scalarText(wallet.id ?? wallet._id);
@@ -204,7 +204,7 @@ export function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], 
  * address's `label` by its address (an EVM address, `0x…`, in any letter case). A name two accounts
  * (or addresses) give differently names neither: no payee is guessed.
  */
-export interface PayeeIndex {
+interface PayeeIndex {
 	bankById: Map<string, string>;
 	bankByNumber: Map<string, string>;
 	addressLabel: Map<string, string>;
@@ -220,7 +220,7 @@ function setName(map: Map<string, string>, key: string, name: string): void {
 	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
 }
 
-export function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []): PayeeIndex {
+function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []): PayeeIndex {
 	const index: PayeeIndex = { bankById: new Map(), bankByNumber: new Map(), addressLabel: new Map() };
 	for (const account of bankAccounts) {
 		const name = scalarText(account.accountName).trim();

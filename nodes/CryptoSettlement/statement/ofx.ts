@@ -27,7 +27,7 @@ function ofxTime(iso: string): string {
  * Each line's TRNTYPE, by what the line is (OFX 1.02, 11.4.2.3: the fees FEE, what came in CREDIT,
  * what went out DEBIT), so an accounting import can type and rule them apart from the sign alone.
  */
-export const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
+const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
 	deposit: 'CREDIT',
 	depositFee: 'FEE',
 	autoSettlement: 'DEBIT',
@@ -53,7 +53,7 @@ export function ofxAccountIdOf(account: string, currency: string): string {
 	return `${kept.length > room ? kept.slice(kept.length - room) : kept}-${currency}`;
 }
 
-export interface OfxStatement {
+interface OfxStatement {
 	currency: string;
 	/** The account's ACCTID (ofxAccountIdOf, or the workflow's Ofx Account ID). */
 	accountId: string;
