@@ -31,7 +31,10 @@ export class CryptoSettlement implements INodeType {
 		// Every operation's option sets `send.paginate`, so this runs each item's request(s)
 		// (docs/architecture.md, "Why declarative, and why every operation goes through one hook").
 		requestOperations: { pagination: createOperationRunner(RESOURCES) },
-		properties,
+		// A copy: n8n's loader adds its Request Options to this array in place, again on every reload,
+		// so a shared one would list them twice to a model (docs/development.md, "n8n's Request Options
+		// in what a model reads").
+		properties: [...properties],
 	};
 
 	methods = {
