@@ -10,18 +10,7 @@ import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';
 import { checkAddressesWithService } from '../money/addressCheck';
 
-/**
- * Money movements and other writes that must not repeat are planned for the whole run before any
- * is sent (docs/architecture.md, "Batches that move money"):
- * - every item's parameters are checked first: with Continue On Fail off, one invalid item means no
- *   request at all, and the error names every invalid item;
- * - items are then sent in item order, a few at a time; with Continue On Fail off, the first
- *   failure stops the items not yet sent, and the error lists what was already submitted (with
- *   External IDs), so nobody re-runs blindly;
- * - within one execution, n8n's Retry On Fail does not send again a write that already took effect
- *   or ended in doubt: the earlier result or error is given back (a withdrawal in doubt is looked
- *   up once more first).
- */
+/** Writes that must not repeat are planned for the whole run before any is sent (docs/architecture.md, "Batches that move money"). */
 
 /** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
 export const MONEY_IN_FLIGHT = 4;
