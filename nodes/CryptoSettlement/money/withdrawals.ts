@@ -8,15 +8,7 @@ import type { IdempotencyKey, SendTurn } from '../record/record';
 import { scalarText } from '../../service/values';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
-/**
- * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
- * - the External ID is looked up before it is sent: a record found there is this payment only when
- *   it is the same kind and shows every field the request sets with the same value, and it was
- *   not refunded; a different or unprovable record means the ID is taken;
- * - in one n8n process, submissions with the same External ID and credential take turns;
- * - it is sent once per run: only a JSON envelope with `success: true` and `data.id` counts as
- *   created; any other answer is in doubt and resolved by lookups, never by sending again.
- */
+/** A withdrawal is sent at most once per External ID (docs/usage.md, "Never paid twice"). */
 
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
@@ -103,12 +95,8 @@ function compareWithRecord(record: IDataObject, expected: IDataObject): { confli
 }
 
 /**
- * Sends a withdrawal at most once (docs/usage.md, "Never paid twice"): looked up first; sent once; an
- * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
- * followed by lookups for a late commit, never by a second send. Only a connection that failed
- * before any byte left, or a 429, is sent again. With the turn's `earlierInDoubt` (n8n's Retry On
- * Fail after an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once
- * more, and its error given back when it is still not found. Once created, the turn is told before
+ * Sends a withdrawal at most once (docs/usage.md, "Never paid twice"); with the turn's `earlierInDoubt`
+ * nothing is sent, the earlier attempt is looked up once more. Once created, the turn is told before
  * the record is read back, so the read is off the next item's critical path.
  */
 export async function submitWithdrawal(

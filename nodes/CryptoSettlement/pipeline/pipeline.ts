@@ -208,13 +208,8 @@ async function perform(
 }
 
 /**
- * A read or an update of one record answers about that record only. An answer showing other ids (a
- * cache or a proxy answering another request) is another record's: a workflow acting on it would
- * mark the wrong payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The
- * record asked for"). A record showing no id at all is output: it contradicts nothing. Each id shown
- * is compared by what it holds (`ShownAs`): a record id or an External ID by the one rule of each
- * (service/ids.ts: hexadecimal record ids without case, External IDs exactly), an address as the
- * service's echo of one (`sameAddress`).
+ * A read or an update of one record answers about that record only: an answer showing other ids fails
+ * the item, each id compared by what it holds (`ShownAs`; docs/usage.md, "The record asked for").
  */
 function assertRecordAsked(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
 	if (!spec.byId) return;

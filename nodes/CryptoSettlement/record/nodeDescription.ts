@@ -3,13 +3,8 @@ import type { ErrorWording } from '../../service/api';
 import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
 
 /**
- * Builds the node's properties from the operation records (docs/architecture.md, "The
- * description"): the Resource selector, one Operation selector per resource, then every
- * operation's fields. n8n's routing engine walks every entry of the description twice for every
- * item, so identical field definitions are merged into as few entries as possible: one entry
- * shows for resources × operations, and a group is split wherever that product would reach an
- * operation that does not list the field. Entries are ordered so that each operation shows its
- * fields in the order it lists them.
+ * Builds the node's properties from the operation records, identical field definitions merged into as
+ * few entries as possible (docs/architecture.md, "Operation records and the generated description").
  */
 
 export interface ResourceEntry {
