@@ -45,12 +45,8 @@ export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentia
 }
 
 /**
- * The HTTP call with the service's answers cleaned of `secrets` as they enter the node
- * (docs/guardrails.md, "Secrets: what is hidden where"): a record's body read as a record (its
- * figures kept), a refusal's body (an error status, `success: false`) read as an error, each body
- * walked once and given back as it is when it holds no secret. A failure without an answer comes
- * back as an error holding only its cleaned message and socket code: n8n's and the HTTP library's
- * errors carry the request's options (its headers hold the app secret, its body the PIN).
+ * The HTTP call with the service's answers cleaned of `secrets` as they enter the node; a failure without
+ * an answer keeps only its cleaned message and socket code (docs/guardrails.md, "Secrets: what is hidden where").
  */
 export function withAnswersRedacted(http: HttpCall, secrets: readonly string[]): HttpCall {
 	if (!secrets.length) return http;
