@@ -7,6 +7,7 @@ import { scalarText } from '../service/values';
 import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
+import { SAFE_ID } from './confirm';
 
 /**
  * What an event's item names that its record holds only as an id (docs/trigger.md, "The item"):
@@ -46,8 +47,6 @@ export const WALLET_FAILURES_KEPT = 1_000;
 const DEADLINE_STEP_MS = 25;
 /** Credentials kept. */
 const CREDENTIALS_KEPT = 100;
-/** Ids are database ids; anything else is never put in a URL (as Confirm With API does). */
-const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 
 interface Directory {
 	assets?: { at: number; byRef: Map<string, AssetFacts> };
