@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { callApi, exchangeOnce, recordPath } from '../../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
-import { apiError, markInDoubt, serviceError } from '../../service/apiErrors';
+import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors';
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
@@ -359,31 +359,23 @@ function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
 function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
 	const reason = (error as Error)?.message ?? 'no answer';
 	const httpCode = (error as { httpCode?: string })?.httpCode;
-	return apiError(
-		ctx.getNode(),
-		{ message: reason, ...(httpCode ? { httpCode } : {}) },
-		{
-			message: `Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
-			description: 'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
-			httpCode,
-			itemIndex: ctx.getItemIndex(),
-		},
+	return itemApiError(
+		ctx,
+		reason,
+		httpCode,
+		`Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
+		'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
 	);
 }
 
 function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
-	const httpCode = statusCode ? String(statusCode) : undefined;
 	return markInDoubt(
-		apiError(
-			ctx.getNode(),
-			{ message: reason, ...(httpCode ? { httpCode } : {}) },
-			{
-				message: `The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
-				description:
-					'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
-				httpCode,
-				itemIndex: ctx.getItemIndex(),
-			},
+		itemApiError(
+			ctx,
+			reason,
+			statusCode ? String(statusCode) : undefined,
+			`The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
+			'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
 		),
 	);
 }
