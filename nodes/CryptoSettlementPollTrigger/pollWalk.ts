@@ -57,12 +57,7 @@ export class ListWalk {
 	/** The three newest creation dates read, newest first: how far the list's dates run ahead of the service's clock. */
 	private readonly recent: number[] = [];
 
-	constructor(
-		readonly cursor: ListCursor,
-		private readonly source: ListSource,
-		private readonly maxPages: number,
-		private readonly serviceNow: () => number,
-	) {
+	constructor(readonly cursor: ListCursor, private readonly source: ListSource, private readonly maxPages: number, private readonly serviceNow: () => number) {
 		this.above = new Set(cursor.gap?.above ?? []);
 	}
 

@@ -86,12 +86,7 @@ export class EventDirectory {
 	private readonly directory: Directory;
 	private walletReads = 0;
 
-	constructor(
-		key: string,
-		private readonly fetch: FetchData | undefined,
-		private readonly deadline: number,
-		private readonly maxWalletReads: number,
-	) {
+	constructor(key: string, private readonly fetch: FetchData | undefined, private readonly deadline: number, private readonly maxWalletReads: number) {
 		this.directory = directoryOf(key);
 	}
 

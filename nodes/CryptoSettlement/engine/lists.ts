@@ -24,12 +24,7 @@ export const maxPagesFor = (size: number) => Math.ceil(MAX_LIST_ITEMS / size) + 
  * Reads a paged list through the node's page walker (pageWalker.ts), with one constant page size (so page
  * numbers stay aligned), proving its Limit only (docs/architecture.md, "Reading a list").
  */
-export async function fetchPages(
-	params: Params,
-	http: HttpCall,
-	request: ApiRequest,
-	pageSize: number,
-): Promise<IDataObject[]> {
+export async function fetchPages(params: Params, http: HttpCall, request: ApiRequest, pageSize: number): Promise<IDataObject[]> {
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
 	const { records } = await walkList(params.ctx, http, {

@@ -185,11 +185,7 @@ export const LIST_FIELDS: INodeProperties[] = [
  * (record/filters.ts), and says so. Status offers the list's known statuses: a typo there would
  * silently match nothing, so another value can only come from an expression.
  */
-export function listFilters(
-	records: string,
-	statuses: readonly string[],
-	extra: INodeProperties[],
-): INodeProperties {
+export function listFilters(records: string, statuses: readonly string[], extra: INodeProperties[]): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Created After',

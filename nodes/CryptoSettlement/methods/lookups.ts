@@ -198,10 +198,7 @@ export const searchBankAccounts = pagedSearch(
 );
 
 /** The service returns every payout address at once; a search filters that list. */
-export async function searchPayoutAddresses(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
+export async function searchPayoutAddresses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 	const records = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);

@@ -136,10 +136,7 @@ function singletons(definition: INodeProperties, users: Map<string, string[]>): 
  * Orders the entries so that every operation sees its fields in its own order (a topological
  * sort, ties broken by first use); or names a merged definition on a cycle, to be split.
  */
-function orderEntries(
-	groups: Map<string, Group[]>,
-	listed: Array<{ resource: string; operation: string; keys: string[] }>,
-): Group[] | { splitKey: string } {
+function orderEntries(groups: Map<string, Group[]>, listed: Array<{ resource: string; operation: string; keys: string[] }>): Group[] | { splitKey: string } {
 	const groupOf = (key: string, resource: string, operation: string) =>
 		(groups.get(key) ?? []).find((group) => group.resources.includes(resource) && group.operations.includes(operation)) as Group;
 	const keyOf = new Map<Group, string>();
