@@ -1,21 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
-	LISTING_LAG_MIN_MS,
-	LISTING_LAG_MS,
-	LISTING_LAG_RECORDS,
-	OVERLAP_MS,
-	forget,
-	type Change,
-	type Gap,
-	type Identity,
-	type ListCursor,
-	type ListSource,
-	type Mark,
-	type Range,
-	type Statuses,
-	statusNow,
-	statusesOf,
-	withStatus,
+	LISTING_LAG_MIN_MS, LISTING_LAG_MS, LISTING_LAG_RECORDS, OVERLAP_MS, forget, statusNow, statusesOf, withStatus, type Change,
+	type Gap, type Identity, type ListCursor, type ListSource, type Mark, type Range, type Statuses,
 } from './cursor';
 import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './pageOrder';
 

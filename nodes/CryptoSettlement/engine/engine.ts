@@ -1,5 +1,7 @@
-import { NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions } from 'n8n-workflow';
-import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode, INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions, type IN8nHttpFullResponse, type INode, type INodeExecutionData,
+} from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
 import type { ApiResponse, HttpCall } from '../../service/api';
 

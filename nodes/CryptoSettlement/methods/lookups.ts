@@ -1,11 +1,4 @@
-import {
-	type IDataObject,
-	type ILoadOptionsFunctions,
-	type INodeListSearchResult,
-	type INodeListSearchItems,
-	type INodePropertyOptions,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeListSearchItems, INodePropertyOptions, JsonObject } from 'n8n-workflow';
 import { SPECS } from '../operations';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { scalarText } from '../../service/values';

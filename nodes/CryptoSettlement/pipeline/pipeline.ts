@@ -1,5 +1,6 @@
-import { NodeOperationError, type DeclarativeRestApiSettings, type IDataObject } from 'n8n-workflow';
-import type { IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions, type IExecuteSingleFunctions, type INodeExecutionData,
+} from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
 import { createHttpCall, raisedByEngine } from '../engine/engine';
