@@ -12,12 +12,8 @@ import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } 
 import { ListWalk } from './pollWalk';
 
 /**
- * One poll (docs/trigger.md, "Poll trigger"). Each list is walked within its share of n8n's poll
- * budget; the state is replaced only once every list was read, so a poll that fails half way emits
- * nothing and leaves every position where it was (n8n commits the static data with the poll's
- * execution, or alone when it emits nothing). The service's answers are cleaned of the credential's
- * secrets as they come in (client.ts); the poll's own warnings, items and error words are not
- * rewritten (docs/guardrails.md, "Secrets: what is hidden where").
+ * One poll (docs/trigger.md, "How it polls"): each list walked within its share of n8n's poll budget; the
+ * state replaced only once every list was read, so a poll that fails half way emits nothing and moves nothing.
  */
 
 /** Key of the poll trigger's state in the node's static data. */
