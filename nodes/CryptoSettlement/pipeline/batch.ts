@@ -96,10 +96,7 @@ class Batch {
 		});
 	}
 
-	/**
-	 * Resolves once the item is among the next READ_AHEAD to start (true), or settled without
-	 * starting (false: it will not be sent, so it needs no read).
-	 */
+	/** Resolves once the item is among the next READ_AHEAD to start (true), or settled without starting (false: no read needed). */
 	async near(itemIndex: number): Promise<boolean> {
 		const entry = this.entries.get(itemIndex) as Entry;
 		if (entry.started) return true;
@@ -158,16 +155,12 @@ class Batch {
 				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
 				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
 			});
-		const rows = (state: Settled['state']) =>
-			sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
-		const list = (named: string[]) =>
-			named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
+		const rows = (state: Settled['state']) => sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
+		const list = (named: string[]) => named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
 		const failed = rows('failed');
 		const notSent = rows('not sent');
 		const parts = [
-			submitted.length
-				? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.`
-				: 'Nothing was submitted.',
+			submitted.length ? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.` : 'Nothing was submitted.',
 			failed.length ? `Failed: ${list(failed)}.` : '',
 			notSent.length ? `Not sent: ${list(notSent)}.` : '',
 		];
