@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { KEY_LENGTH } from '../events/identity';
+import { setNewest } from '../service/values';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for
@@ -248,11 +249,8 @@ const PROCESS_MEMORY_MS = 10 * 60 * 1000;
 const WRITE_BACK_WINDOW = 1000;
 
 function memoryOf(scope: string): ScopeMemory {
-	let memory = memories.get(scope);
-	if (memory) memories.delete(scope);
-	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
-	memories.set(scope, memory);
-	if (memories.size > SCOPES_CAPACITY) memories.delete(memories.keys().next().value as string);
+	const memory = memories.get(scope) ?? { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
+	setNewest(memories, scope, memory, SCOPES_CAPACITY);
 	return memory;
 }
 

@@ -3,7 +3,7 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { scalarText } from '../service/values';
+import { scalarText, setNewest } from '../service/values';
 import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
@@ -68,12 +68,7 @@ function directoryOf(key: string): Directory {
 	let directory = directories.get(key);
 	if (!directory) {
 		directory = { labels: new Map(), labelsFailedAt: new Map() };
-		directories.set(key, directory);
-		while (directories.size > CREDENTIALS_KEPT) {
-			const oldest = directories.keys().next().value;
-			if (oldest === undefined) break;
-			directories.delete(oldest);
-		}
+		setNewest(directories, key, directory, CREDENTIALS_KEPT);
 	}
 	return directory;
 }
@@ -167,12 +162,7 @@ export class EventDirectory {
 			return null;
 		}
 		labelsFailedAt.delete(id);
-		labels.set(id, label);
-		while (labels.size > WALLETS_KEPT) {
-			const oldest = labels.keys().next().value;
-			if (oldest === undefined) break;
-			labels.delete(oldest);
-		}
+		setNewest(labels, id, label, WALLETS_KEPT);
 		return label;
 	}
 }

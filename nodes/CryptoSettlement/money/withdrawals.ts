@@ -5,7 +5,7 @@ import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
-import { scalarText } from '../../service/values';
+import { scalarText, setNewest } from '../../service/values';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
 /** A withdrawal is sent at most once per External ID (docs/usage.md, "Never paid twice"). */
@@ -224,10 +224,8 @@ const lastSendEnded = new Map<string, number>();
 const REMEMBERED_SENDS = 10_000;
 
 function noteSendEnded(lockKey: string): void {
-	lastSendEnded.delete(lockKey);
-	lastSendEnded.set(lockKey, ++sendsEnded);
 	// The oldest key goes: a lookup that could need it is older than REMEMBERED_SENDS sends (stillTrue).
-	if (lastSendEnded.size > REMEMBERED_SENDS) lastSendEnded.delete(lastSendEnded.keys().next().value as string);
+	setNewest(lastSendEnded, lockKey, ++sendsEnded, REMEMBERED_SENDS);
 }
 
 /**
