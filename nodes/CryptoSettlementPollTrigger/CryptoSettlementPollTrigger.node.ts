@@ -1,10 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { eventsProperty, optionsProperty, POLL_EVENT_OPTIONS } from '../events/events';
 import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';

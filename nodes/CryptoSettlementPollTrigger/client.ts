@@ -100,12 +100,7 @@ export class PollClient {
 	}
 
 	/** A page of a paged list (docs/api.md, "Pagination"); `forbidden` words a 403 for this list. */
-	async page(
-		route: string,
-		qs: IDataObject,
-		lastStart: number,
-		forbidden?: (serviceMessage: string) => Error,
-	): Promise<PageRead | StopReason> {
+	async page(route: string, qs: IDataObject, lastStart: number, forbidden?: (serviceMessage: string) => Error): Promise<PageRead | StopReason> {
 		const response = await this.get(route, route, qs, lastStart);
 		if (typeof response === 'string') return response;
 		if (!isSuccess(response)) {

@@ -10,12 +10,9 @@ import type { Order, PageRead } from './pageOrder';
 /** Memory of what was read reaches this far below the position: records listed late are still recognised as new. */
 export const OVERLAP_MS = 10 * 60 * 1000;
 /**
- * How late a record may be listed (after records dated later: a read replica, an index that lags),
- * on the service's clock: each poll reads again the records created in this window before the time
- * of its first answer (its `Date` header, whole seconds), so such a record is still found; when more
- * than LISTING_LAG_RECORDS were created in it, only that many of the newest (docs/trigger.md, "What
- * it guarantees": the window), and never less than LISTING_LAG_MIN_MS. The records read again cost at
- * most one page more than the new ones.
+ * How late a record may be listed on the service's clock: each poll reads again the records created this
+ * long before its first answer, at most LISTING_LAG_RECORDS of them, over at least LISTING_LAG_MIN_MS
+ * (docs/trigger.md, "What it guarantees": the window).
  */
 export const LISTING_LAG_MS = 15_000;
 export const LISTING_LAG_RECORDS = 75;
@@ -30,12 +27,7 @@ export const STATE_MAX_BYTES = 512 * 1024;
 const SEEN_MAX_BYTES = 150 * 1024;
 const OPEN_MAX_BYTES = 90 * 1024;
 
-/**
- * A record's statuses as kept: the one read or, once it changed, every status read, in the order
- * first read (the last is its status now). A status read before is never emitted again, whatever
- * the life-cycle table knows of it: a lagging replica may answer `pending` after `deleted`, or
- * `completed` after `reversed`, back and forth (docs/trigger.md, "What it guarantees").
- */
+/** A record's statuses as kept: the one read or, once it changed, every status read, in order (docs/trigger.md, "What it guarantees"). */
 export type Statuses = string | string[];
 
 /** The status a record has now, as far as the trigger read. */

@@ -12,12 +12,8 @@ import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } 
 import { ListWalk } from './pollWalk';
 
 /**
- * One poll (docs/trigger.md, "Poll trigger"). Each list is walked within its share of n8n's poll
- * budget; the state is replaced only once every list was read, so a poll that fails half way emits
- * nothing and leaves every position where it was (n8n commits the static data with the poll's
- * execution, or alone when it emits nothing). The service's answers are cleaned of the credential's
- * secrets as they come in (client.ts); the poll's own warnings, items and error words are not
- * rewritten (docs/guardrails.md, "Secrets: what is hidden where").
+ * One poll (docs/trigger.md, "How it polls"): each list walked within its share of n8n's poll budget; the
+ * state replaced only once every list was read, so a poll that fails half way emits nothing and moves nothing.
  */
 
 /** Key of the poll trigger's state in the node's static data. */
@@ -55,14 +51,8 @@ const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
 };
 
 /**
- * The polls of this process under way, by workflow and node (docs/trigger.md, "How it polls": two
- * polls at once).
- * n8n starts a poll on schedule even while the previous one still runs; both would read the same
- * state and emit the same events, and n8n 2.x gives each its own copy of the state to commit. So a
- * poll that finds one under way reads nothing, changes nothing and emits nothing: it commits no
- * state over the first one's, and the next poll continues from what the first one saved. A poll
- * ends within n8n's budget (every request has a timeout); one held longer than twice the budget is
- * taken as lost, so a stuck poll cannot silence the trigger.
+ * The polls of this process under way, by workflow and node: one that finds another under way reads,
+ * commits and emits nothing; one held past twice the budget is lost (docs/trigger.md, "How it polls").
  */
 const underWay = new Map<string, { startedAt: number; expiresAt: number }>();
 

@@ -1,31 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
-	LISTING_LAG_MIN_MS,
-	LISTING_LAG_MS,
-	LISTING_LAG_RECORDS,
-	OVERLAP_MS,
-	forget,
-	type Change,
-	type Gap,
-	type Identity,
-	type ListCursor,
-	type ListSource,
-	type Mark,
-	type Range,
-	type Statuses,
-	statusNow,
-	statusesOf,
-	withStatus,
+	LISTING_LAG_MIN_MS, LISTING_LAG_MS, LISTING_LAG_RECORDS, OVERLAP_MS, forget, statusNow, statusesOf, withStatus, type Change,
+	type Gap, type Identity, type ListCursor, type ListSource, type Mark, type Range, type Statuses,
 } from './cursor';
 import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './pageOrder';
 
 /**
- * One poll's walk through one list (docs/trigger.md, "How it polls"). Progress first: a list
- * sorted newest first is read from page 1 down to the position, and no further than the first
- * page with nothing unknown on it; one sorted oldest first is read forward from the page that
- * held the position. A walk that has to stop leaves a gap, found again next time by position
- * (the records' dates or, without them, the count from the list's oldest end), never by the page
- * number alone, since new records move the pages.
+ * One poll's walk through one list, progress first; a walk that has to stop leaves a gap, found again by
+ * position, never by page number (docs/trigger.md, "How it polls", "Lists of every shape").
  */
 
 interface PageSeen {
@@ -61,12 +43,7 @@ export class ListWalk {
 	/** The three newest creation dates read, newest first: how far the list's dates run ahead of the service's clock. */
 	private readonly recent: number[] = [];
 
-	constructor(
-		readonly cursor: ListCursor,
-		private readonly source: ListSource,
-		private readonly maxPages: number,
-		private readonly serviceNow: () => number,
-	) {
+	constructor(readonly cursor: ListCursor, private readonly source: ListSource, private readonly maxPages: number, private readonly serviceNow: () => number) {
 		this.above = new Set(cursor.gap?.above ?? []);
 	}
 
@@ -232,12 +209,7 @@ export class ListWalk {
 		this.cursor.floor = at === null ? null : Math.max(at, dates.length ? Math.min(...dates) : at);
 	}
 
-	/**
-	 * The order from page 1's dates or, when they do not tell (all equal: a bulk import at the list's
-	 * start), from the last page's; without `meta.pages`, from the first page after it whose dates
-	 * do tell (within Max Pages per Poll; a list sorted oldest first is stepped through anyway). A
-	 * list of several pages whose dates cannot tell (none, or all equal) is read as sorted newest first.
-	 */
+	/** The order, from the pages' dates as docs/trigger.md says ("Lists of every shape"); undecidable reads as newest first. */
 	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
 		const told = orderOf(first.records);
 		if (told || !first.hasNextPage || !hasDates(first)) return told ?? (first.hasNextPage ? 'newestFirst' : undefined);
@@ -364,13 +336,9 @@ export class ListWalk {
 	}
 
 	/**
-	 * The page where a gap continues: the one holding the first record not read yet, just below its
-	 * top. The top's index counted from the list's oldest end does not change as new records arrive
-	 * (with `meta.totalDocs`): the first page asked tells the total, and the page is then known (at
-	 * most two pages, and the second already holds records to read). Without it the index from the
-	 * newest end is a lower bound: the page is checked against the top's date or identity and
-	 * stepped forward past pages wholly above it, back past pages wholly below it; what was learnt
-	 * is kept in the gap, so a poll that ran out of pages while stepping saves the next one the steps.
+	 * The page where a gap continues, just below its top, found by the top's index from the list's oldest
+	 * end (exact with `meta.totalDocs`; else a lower bound, stepped forward or back against the top's date
+	 * or identity, what was learnt kept in the gap): docs/trigger.md, "Lists of every shape".
 	 */
 	private async locate(gap: Gap): Promise<{ n: number; skip: (identity: Identity) => boolean } | undefined> {
 		const after = (index: number) => Math.floor((index + 1) / this.size) + 1;

@@ -98,15 +98,9 @@ function deliveryIdentity(stored: IDataObject): Identity | undefined {
 }
 
 /**
- * Records not yet final that this poll's pages did not show, looked up one by one (least recently
- * checked first, at most `limit`), each once a tenth of its age has passed since its last check:
- * a status change is emitted however far back the record is in its list. A lookup answered 404, or
- * with no record the node can read, or with a record of another id, proves nothing (a lagging
- * replica answers so for a record it has not caught up with): the record stays followed, checked
- * again on the same schedule, and is counted in `unread` for the poll's warning. So does a lookup
- * that fails (a 5xx for this record alone, its id refused, a lookup route the account may not use):
- * one record's lookup must not fail the poll, which would hold back every event of every list until
- * that record is final (`failure`: the first such error, for the warning).
+ * Records not yet final that this poll's pages did not show, looked up one by one (docs/trigger.md,
+ * "What it guarantees"): a lookup that reads nothing or fails proves nothing, keeps the record followed
+ * and counts in `unread` (`failure`: the first error, for the warning), never failing the poll.
  */
 export async function followOpen(
 	client: PollClient,

@@ -1,12 +1,6 @@
 import {
-	NodeConnectionTypes,
-	NodeOperationError,
-	type IDataObject,
-	type IHookFunctions,
-	type INodeType,
-	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
+	NodeConnectionTypes, NodeOperationError, type IDataObject, type IHookFunctions, type INodeType, type INodeTypeDescription,
+	type IWebhookFunctions, type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { TRIGGER_BUILDER_HINT } from '../events/builderHints';

@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
+import { setNewest } from '../service/values';
 
 /**
  * How long a production delivery reuses the credential an earlier delivery of the same workflow
@@ -33,16 +34,10 @@ export async function deliveryCredentials(this: IWebhookFunctions): Promise<ICre
 	if (known && now - known.at < CREDENTIAL_REUSE_MS) return await known.credentials;
 	// Deliveries arriving together share one read; a failed read is not reused.
 	const entry = { at: now, credentials: this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE) };
-	reads.delete(key);
-	reads.set(key, entry);
+	setNewest(reads, key, entry, CAPACITY);
 	entry.credentials.catch(() => {
 		if (reads.get(key) === entry) reads.delete(key);
 	});
-	while (reads.size > CAPACITY) {
-		const oldest = reads.keys().next().value;
-		if (oldest === undefined) break;
-		reads.delete(oldest);
-	}
 	return await entry.credentials;
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { KEY_LENGTH } from '../events/identity';
+import { setNewest } from '../service/values';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for
@@ -21,16 +22,10 @@ export const DEDUPE_STATIC_KEY = 'emittedDeliveries';
 const HOUR_MS = 3_600_000;
 
 /**
- * The keys are stored as a list of hour buckets, oldest first, each one string `<hour>:<keys>`, where
- * `<hour>` is the UTC hour the deliveries were emitted (hours since 1970, base 36) and `<keys>` their
- * keys end to end (each KEY_LENGTH characters of base64url, which has neither `:` nor a space). n8n
- * walks every array and object of the static data on each webhook call (its ObservableObject,
- * several times per call), loads it and saves it whole as JSON with every emitted delivery: at most
- * 26 strings of fixed-width keys without separators is the least it can cost, and a change rewrites
- * only the buckets it touches (the current hour's, and the oldest when the memory is full), not a
- * whole day's text (docs/speed.md, "A day's memory at 1,000 deliveries an hour"). Forms written by
- * earlier versions (one string of buckets separated by spaces, a list of keys, or keys separated by
- * spaces) are read, keys of no hour as emitted in the hour they are first read.
+ * Stored as a list of hour buckets, oldest first, each one string `<hour>:<keys>` (the UTC hour in base
+ * 36, then KEY_LENGTH-character base64url keys end to end): n8n walks and saves the static data whole on
+ * every call, so a few fixed-width strings cost least, and a change rewrites only the buckets it touches
+ * (docs/speed.md, "A day's memory at 1,000 deliveries an hour"). Earlier versions' forms are read too.
  */
 interface Bucket {
 	hour: number;
@@ -229,20 +224,9 @@ export function touch(staticData: IDataObject): void {
 // ------------------------------------------------------------- memory of this n8n process
 
 /**
- * n8n builds the workflow (and its static data) afresh from the database for every webhook call,
- * and saves the whole static data after the node returns (n8n 2.x: once the execution is handed
- * over, before answering the caller). So within one n8n process:
- * - two copies of a delivery processed at once would both see "not emitted yet": `inFlight` keys
- *   answer a copy 503 (the service retries);
- * - calls running at once save whole static data over each other, so a key saved by one call can be
- *   overwritten by a call that loaded the data earlier and saved later: every call writes the keys
- *   this process handed over recently back into its static data (`handedOver`), so the next save
- *   repairs a lost one, and answers a copy from this memory meanwhile;
- * - a key handed over whose execution n8n then failed to start (an error answer) must not stay
- *   remembered: it is `revoked`, removed from the static data by the next calls (the service's
- *   retry is one), and the retry runs. Keys are written back before n8n's answer because lost saves
- *   are common under bursts and failed hand-overs rare; only a restart between a failed hand-over and
- *   the next call would keep such a key.
+ * This n8n process's memory of a scope: calls running at once each load and save the whole static data,
+ * so keys in flight answer a copy 503, keys handed over recently are written back into every call's
+ * static data, and keys of a failed hand-over are revoked (docs/trigger.md, "Duplicates and ordering").
  */
 interface ScopeMemory {
 	inFlight: Set<string>;
@@ -265,11 +249,8 @@ const PROCESS_MEMORY_MS = 10 * 60 * 1000;
 const WRITE_BACK_WINDOW = 1000;
 
 function memoryOf(scope: string): ScopeMemory {
-	let memory = memories.get(scope);
-	if (memory) memories.delete(scope);
-	else memory = { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
-	memories.set(scope, memory);
-	if (memories.size > SCOPES_CAPACITY) memories.delete(memories.keys().next().value as string);
+	const memory = memories.get(scope) ?? { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
+	setNewest(memories, scope, memory, SCOPES_CAPACITY);
 	return memory;
 }
 

@@ -29,13 +29,10 @@ function ignore(reason: string): IWebhookResponseData {
 }
 
 /**
- * Emitted: n8n 2.x starts the execution, takes this `webhookResponse` as the answer's body (the
- * description's empty `responseData` selects it), saves the static data, then answers 200.
- *
- * Starting the execution marks the call's static data unchanged (n8n's WorkflowRunner builds a
- * Workflow on the same static data object), so n8n would skip saving the duplicate memory written
- * during the call. n8n reads `webhookResponse` after the execution is handed over and before it
- * saves: `beforeSave` runs then and marks the memory changed again (docs/trigger.md, "Speed").
+ * Emitted: n8n 2.x starts the execution, takes this `webhookResponse` as the answer's body, saves the static
+ * data, then answers 200. Starting the execution marks the static data unchanged, so reading `webhookResponse`
+ * (after the hand-over, before the save) runs `beforeSave`, which marks the memory changed again
+ * (docs/trigger.md, "Duplicates and ordering").
  */
 function emit(item: IDataObject, beforeSave: () => void): IWebhookResponseData {
 	const result: IWebhookResponseData = { workflowData: [[{ json: item }]] };

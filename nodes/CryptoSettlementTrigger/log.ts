@@ -3,12 +3,9 @@ import { secretsOf } from '../service/credentials';
 import { redact, redactMessage } from '../service/redact';
 
 /**
- * What one delivery writes to n8n's log, and the secrets (app secret, PIN, webhook secret) of the
- * credential it is checked with (docs/guardrails.md, "Secrets: what is hidden where"). The service
- * may echo them: the delivery's body and headers are cleaned as they come in (`redact`), the API's
- * answers by the delivery's HTTP call (events/confirm.ts, `credentialHttpCall`). The log lines are
- * the node's own words, quoting only what was cleaned already, and are written as they are; only
- * an unexpected error's text, which is a library's or n8n's, is cleaned (`unexpected`).
+ * What one delivery writes to n8n's log, and the secrets of the credential it is checked with: the log lines
+ * are the node's own words, written as they are; only an unexpected error's text is cleaned (`unexpected`;
+ * docs/guardrails.md, "Secrets: what is hidden where").
  */
 export class DeliveryLog {
 	private secrets: readonly string[] = [];

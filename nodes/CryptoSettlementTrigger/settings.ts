@@ -1,9 +1,4 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type IHookFunctions,
-	type IWebhookFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { hasLeadingZeroOctet, isAllowListSet, parseAllowList, secretOf } from '../events/verify';
 

@@ -12,12 +12,9 @@ import { confirmedFields } from './item';
 const authentication = new CryptoSettlementApi();
 
 /**
- * The API client's HTTP call (full response, any status, redirects never followed, JSON),
- * authenticated with the credential the delivery already holds: n8n's `httpRequestWithAuthentication`
- * would read and decrypt the credential again, with an expression isolate of its own (n8n 2.x), for
- * every delivery. The headers are the credential's own `authenticate`. Its answers (the record
- * Confirm With API reads, the directory's lists) are cleaned of the credential's secrets as they
- * come in (service/transport.ts, `withAnswersRedacted`).
+ * The API client's HTTP call, authenticated with the credential the delivery already holds (n8n's
+ * `httpRequestWithAuthentication` would decrypt it again, in an isolate of its own, for every
+ * delivery), its answers cleaned of the secrets as they come in (service/transport.ts, `withAnswersRedacted`).
  */
 export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
 	return withAnswersRedacted(
@@ -28,7 +25,7 @@ export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredent
 }
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
-const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
+export const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 
 interface Lookup {
 	/** What is looked up, for messages. */
@@ -61,48 +58,29 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	if (idText === '') return 'the delivery has no "id" field naming its record';
 	if (!SAFE_ID.test(idText)) return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
 	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
-	if (event === 'trade.address.created') {
-		return { kind: 'wallet', id: idText, path: path('wallet') };
-	}
+	if (event === 'trade.address.created') return { kind: 'wallet', id: idText, path: path('wallet') };
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
 	if (!match) return `events of kind "${event}" cannot be confirmed with the API: no record lookup is known for it`;
 	const kind = match[1] as 'trade' | 'withdrawal';
-	return {
-		kind,
-		id: idText,
-		path: path(kind),
-		expectedStatus: match[2],
-	};
+	return { kind, id: idText, path: path(kind), expectedStatus: match[2] };
 }
 
 type Confirmation =
 	| { outcome: 'confirmed'; record: IDataObject }
 	/** The record is ahead of or contradicts the event: dropped (the trigger: 200, no execution; Verify Delivery: no item). */
 	| { outcome: 'rejected'; reason: string }
-	/**
-	 * Not confirmable yet: the record is missing, behind the event or at a status its life cycle does
-	 * not place, or the API could not answer (network, redirect, 401/403, 429, 5xx). The trigger
-	 * answers 503 so the service retries; Verify Delivery fails the item, for the workflow to try
-	 * again after a wait.
-	 */
+	/** Not confirmable yet (the trigger: 503, the service retries; Verify Delivery fails the item): docs/trigger.md, "Confirm With API". */
 	| { outcome: 'retry'; reason: string };
 
-/**
- * Where each status stands in its record's life: the ranks of the statuses table (LIFECYCLES,
- * service/catalog.ts; the life cycles in words: docs/trigger.md, "Confirm With API"). A record at a
- * lower rank than the event is behind (the event is newer than what the API shows yet); at a higher
- * rank it is ahead (the event is stale).
- */
+/** Where each status stands in its record's life (LIFECYCLES' ranks): lower than the event's is behind, higher is ahead. */
 const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
 	trade: Object.fromEntries(Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank])),
 	withdrawal: Object.fromEntries(Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank])),
 };
 
 /**
- * Compares the record's status with the event's: equal, behind (retry), unplaced (retry), or ahead /
- * contradicting (drop). A status the life cycle does not know cannot be placed before or after the
- * event's, so it is not read as a contradiction: dropping would lose the event if the record is
- * merely behind, while the service's retries lose nothing (docs/trigger.md, "Confirm With API").
+ * Compares the record's status with the event's: equal, behind (retry), unplaced (retry: a status the
+ * life cycle does not know is no contradiction), or ahead / contradicting (drop; docs/trigger.md, "Confirm With API").
  */
 function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'unplaced' | 'other' {
 	if (actual === expected) return 'equal';
@@ -119,11 +97,7 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 
 /** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
 const MISSING_CODES = new Set([404, 410]);
-/**
- * HTTP codes that refuse the id itself. The delivery is not dropped for it: an API that refuses a
- * genuine id (a lookup route that validates ids of another form) would lose every such event for
- * good, while the service's retries keep it until the API can answer (docs/trigger.md).
- */
+/** HTTP codes that refuse the id itself: retried, never dropped, as a genuine id may be refused (docs/trigger.md). */
 const INVALID_CODES = new Set([400, 422]);
 
 /**
@@ -137,9 +111,7 @@ export async function confirmDelivery(ctx: ApiContext, http: HttpCall, lookup: L
 	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
 	let outcome: Outcome;
 	try {
-		outcome = await exchange(ctx, http, request, {
-			maxRateLimitedAttempts: 1,
-		});
+		outcome = await exchange(ctx, http, request, { maxRateLimitedAttempts: 1 });
 	} catch (error) {
 		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
 	}
@@ -152,16 +124,10 @@ function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Con
 	if (outcome.kind === 'unsent') return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
 	const { statusCode, redirectedTo } = outcome;
 	if (redirectedTo !== undefined) {
-		return {
-			outcome: 'retry',
-			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
-		};
+		return { outcome: 'retry', reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)` };
 	}
 	// The reason quotes the service's message, cleaned of the secrets as it came in (credentialHttpCall).
-	return {
-		outcome: 'retry',
-		reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
-	};
+	return { outcome: 'retry', reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}` };
 }
 
 /** What the API's answer says: the record missing (yet), its id refused, another status, or the record to check. */
@@ -177,9 +143,7 @@ function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { k
 	if (INVALID_CODES.has(code)) {
 		return { outcome: 'retry', reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped` };
 	}
-	if (!(code >= 200 && code < 300)) {
-		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
-	}
+	if (!(code >= 200 && code < 300)) return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
 	const data = response.body.data;
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
 		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
@@ -200,41 +164,27 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);
-		if (comparison === 'behind') {
-			return {
-				outcome: 'retry',
-				reason: `the ${lookup.kind} still has status "${actual || 'none'}", behind "${lookup.expectedStatus}"`,
-			};
-		}
+		const { kind, expectedStatus: expected } = lookup;
+		if (comparison === 'behind') return { outcome: 'retry', reason: `the ${kind} still has status "${actual || 'none'}", behind "${expected}"` };
 		if (comparison === 'unplaced') {
 			return {
 				outcome: 'retry',
-				reason: `the ${lookup.kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${lookup.expectedStatus}" cannot be told`,
+				reason: `the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
 			};
 		}
-		if (comparison === 'other') {
-			return {
-				outcome: 'rejected',
-				reason: `the ${lookup.kind} has status "${actual || 'none'}", not "${lookup.expectedStatus}"`,
-			};
-		}
+		if (comparison === 'other') return { outcome: 'rejected', reason: `the ${kind} has status "${actual || 'none'}", not "${expected}"` };
 	}
 	if (lookup.kind === 'wallet') {
 		const claimed = scalarText(body.address);
 		const actual = scalarText(record.address);
-		if (claimed !== '' && actual !== '' && claimed !== actual) {
-			return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
-		}
+		if (claimed !== '' && actual !== '' && claimed !== actual) return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
 	}
 	return { outcome: 'confirmed', record };
 }
 
 /**
- * A delivery checked against its record: the item both triggers emit for it, or why there is none.
- * `unverifiable`: no record can be asked for (no plain `id`, or an event kind no lookup is known
- * for, one the service adds later): the trigger drops it like a contradicted one (200), Verify
- * Delivery fails the item naming the field or the kind (docs/trigger.md, "n8n's Webhook node and
- * Verify Delivery").
+ * A delivery checked against its record: the item both triggers emit for it, or why there is none
+ * (`unverifiable`: no record can be asked for; docs/trigger.md, "n8n's Webhook node and Verify Delivery").
  */
 type CheckedDelivery =
 	| { outcome: 'confirmed'; item: IDataObject }

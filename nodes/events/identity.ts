@@ -32,12 +32,7 @@ function deliveryStatus(event: string, body: IDataObject): string {
 	return dot === -1 ? '' : normalized.slice(dot + 1);
 }
 
-/**
- * Who an event is about, for both keys below and every source of both triggers: its normalised
- * name, and its record's `id` as the body states it or, for a stored delivery whose body has none,
- * as the delivery's `reference` names it (the service's `reference` is the record's id); `id` is
- * empty when neither names the record. `body` is what the event says (its status, `confirmations`).
- */
+/** Who an event is about, for both keys below: its normalised name, and the body's `id` or else the delivery's `reference`. */
 interface EventIdentity {
 	kind: string;
 	id: string;
@@ -91,13 +86,7 @@ function announcedStatus(kind: string, body: IDataObject): string {
 /** The event whose key names a deposit address, not a record (docs/trigger.md, "`eventKey`: what the same event is"). */
 const ADDRESS_CREATED = 'trade.address.created';
 
-/**
- * Who an event is about, for its `eventKey`: the identity above, except for a
- * `trade.address.created`, which is about a deposit address: its delivery's `address`, which every
- * path has (the webhook's body, a stored delivery's, the body Verify Delivery reads), whatever
- * record its `id` names (the service documents it as the address; the wallet's id is seen too) and
- * whatever wallet a lookup finds; without an `address`, its `id` or `reference` as for any event.
- */
+/** Who an event is about, for its `eventKey`: the identity above, but a `trade.address.created`'s `address` when it has one. */
 function keyIdentity(event: string, body: IDataObject, reference?: unknown): EventIdentity {
 	const identity = eventIdentity(event, body, reference);
 	if (identity.kind !== ADDRESS_CREATED) return identity;
@@ -106,16 +95,8 @@ function keyIdentity(event: string, body: IDataObject, reference?: unknown): Eve
 }
 
 /**
- * `eventKey` (docs/trigger.md, "Exactly once: the ledger"): the same text for the same event and
- * status, whichever trigger, source or n8n process emits it, for a ledger's idempotent insert. The
- * one function every path calls, with the delivery itself (`body`: the webhook's body, a stored
- * delivery's body and its `reference`; a record read from a list as `{ id }`), never with a record
- * a lookup found: the webhook trigger with and without Confirm With API, Verify Delivery and both
- * sources of the poll trigger. An event is its normalised name (which states the status) and who it
- * is about (`keyIdentity`: the record's `id`, a new deposit address's `address`): a `trade.pending`
- * repeated with rising confirmations is one event (the duplicate key above tells the repeats apart,
- * this key does not). An event that names neither is keyed on its whole body, compared as canonical
- * JSON (key order and spacing do not matter).
+ * `eventKey`, the one recipe every path calls with the delivery itself, never with a record a lookup
+ * found (docs/trigger.md, "`eventKey`: what "the same event" is").
  */
 export function eventKey(event: string, body: IDataObject, reference?: unknown): string {
 	const { kind, id } = keyIdentity(event, body, reference);

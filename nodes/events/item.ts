@@ -88,12 +88,8 @@ function text(value: unknown): string | null {
 }
 
 /**
- * Each amount's unit beside it. Read from the API, a trade's `amount` and `feeAmount` are in its
- * `currency` (the local currency credited, net of the fee) and `amountReceived` in USD; a
- * withdrawal's as the action node outputs it (service/units.ts). A delivery's body (nothing
- * confirmed) states no unit for these fields, so each says `not stated` unless the body names it.
- * `amountInUSD`, `feeAmountInUsd` and `flagFeeUSD` name their unit; crypto amounts are in `token`,
- * named beside them (withCryptoUnits).
+ * Each amount's unit beside it, as docs/trigger.md's Units table states it ("The item"): read from the API,
+ * the record's; a delivery's body states none, so `not stated` unless the body names it.
  */
 function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, confirmed: boolean): IDataObject {
 	if (subject === 'withdrawal') {

@@ -3,10 +3,11 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { scalarText } from '../service/values';
+import { scalarText, setNewest } from '../service/values';
 import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../service/depositAssets';
+import { SAFE_ID } from './confirm';
 
 /**
  * What an event's item names that its record holds only as an id (docs/trigger.md, "The item"):
@@ -46,8 +47,6 @@ export const WALLET_FAILURES_KEPT = 1_000;
 const DEADLINE_STEP_MS = 25;
 /** Credentials kept. */
 const CREDENTIALS_KEPT = 100;
-/** Ids are database ids; anything else is never put in a URL (as Confirm With API does). */
-const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,127}$/;
 
 interface Directory {
 	assets?: { at: number; byRef: Map<string, AssetFacts> };
@@ -69,12 +68,7 @@ function directoryOf(key: string): Directory {
 	let directory = directories.get(key);
 	if (!directory) {
 		directory = { labels: new Map(), labelsFailedAt: new Map() };
-		directories.set(key, directory);
-		while (directories.size > CREDENTIALS_KEPT) {
-			const oldest = directories.keys().next().value;
-			if (oldest === undefined) break;
-			directories.delete(oldest);
-		}
+		setNewest(directories, key, directory, CREDENTIALS_KEPT);
 	}
 	return directory;
 }
@@ -87,12 +81,7 @@ export class EventDirectory {
 	private readonly directory: Directory;
 	private walletReads = 0;
 
-	constructor(
-		key: string,
-		private readonly fetch: FetchData | undefined,
-		private readonly deadline: number,
-		private readonly maxWalletReads: number,
-	) {
+	constructor(key: string, private readonly fetch: FetchData | undefined, private readonly deadline: number, private readonly maxWalletReads: number) {
 		this.directory = directoryOf(key);
 	}
 
@@ -173,12 +162,7 @@ export class EventDirectory {
 			return null;
 		}
 		labelsFailedAt.delete(id);
-		labels.set(id, label);
-		while (labels.size > WALLETS_KEPT) {
-			const oldest = labels.keys().next().value;
-			if (oldest === undefined) break;
-			labels.delete(oldest);
-		}
+		setNewest(labels, id, label, WALLETS_KEPT);
 		return label;
 	}
 }

@@ -11,14 +11,9 @@ import { parseDelivery } from './payload';
 import { secretMatches, secretOf, SECRET_HEADER } from './verify';
 
 /**
- * A delivery that n8n's Webhook node received and has already answered, checked as the webhook
- * trigger checks its own (docs/trigger.md, "n8n's Webhook node and Verify Delivery"): the secret,
- * the body, the record at the API; then the trigger's item, with the `eventKey` of the ledger that
- * drops copies. The service has its answer and will not send the delivery again for a failure
- * here, so every failure fails the item: the workflow's error output waits and brings the delivery
- * back (the pattern in docs/trigger.md), or n8n's failed execution shows it. No memory is kept: n8n
- * loads a worker's static data when an execution starts and saves it when it ends, so two workers
- * would each overwrite the other's keys (docs/speed.md); the ledger holds across them.
+ * A delivery that n8n's Webhook node received and already answered, checked as the webhook trigger
+ * checks its own; every failure fails the item and no memory is kept (docs/trigger.md, "n8n's Webhook
+ * node and Verify Delivery").
  */
 
 type Verified = { item: IDataObject } | { ignored: string };

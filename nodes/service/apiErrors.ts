@@ -8,6 +8,8 @@ import { namingItsRow, rowOf } from './rows';
  * never the request (which holds the credentials).
  */
 
+type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
+
 function itemIndexOf(ctx: ApiContext): number {
 	return ctx.getItemIndex?.() ?? 0;
 }
@@ -28,6 +30,11 @@ export function apiError(node: INode, details: JsonObject, options: NonNullable<
  * "Never paid twice"): n8n's Retry On Fail must not send it again. A typed flag on the error's
  * context, never read from its text (n8n rewrites some messages).
  */
+/** An item's API error: `cause` (and its HTTP code) the service's or a library's words, `message` and `description` the node's. */
+export function itemApiError(ctx: ApiContext, cause: string, httpCode: string | undefined, message: string, description: string): NodeApiError {
+	return apiError(ctx.getNode(), { message: cause, ...(httpCode ? { httpCode } : {}) }, { message, description, httpCode, itemIndex: itemIndexOf(ctx) });
+}
+
 export function markInDoubt<E extends { context: Record<string, unknown> }>(error: E): E {
 	error.context.inDoubt = true;
 	return error;
@@ -104,131 +111,76 @@ function afterUnclearText(request: ApiRequest, response: ApiResponse): string | 
  * the field's label (for a write, with the row and that nothing was done, as the node's own
  * errors say). The hint is the caller's, else the operation's for this status, else the status's own.
  */
-export function serviceError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	response: ApiResponse,
-	hint?: string,
-): NodeApiError {
+export function serviceError(ctx: ApiContext, request: ApiRequest, response: ApiResponse, hint?: string): NodeApiError {
 	const status = response.statusCode;
 	const serviceMessage = response.body?.message || `HTTP ${status}`;
 	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
 	const [first] = errors;
 	const firstEntry = first ? entryText(first, request.wording) : undefined;
-	const message = firstEntry
-		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
-		: `${serviceMessage} (HTTP ${status})`;
+	const message = firstEntry ? `${serviceMessage} (HTTP ${status}) — ${firstEntry}` : `${serviceMessage} (HTTP ${status})`;
 	const refused = status === 422 ? refusedFieldText(ctx, request, first) : undefined;
 	const description = [
 		afterUnclearText(request, response),
 		refused,
-		hint ??
-			request.wording?.hints?.[status] ??
-			STATUS_HINTS[status] ??
-			`The service answered ${request.method} ${request.url} with HTTP ${status}.`,
-		firstEntry && errors.length > 1
-			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
-			: undefined,
+		hint ?? request.wording?.hints?.[status] ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.url} with HTTP ${status}.`,
+		firstEntry && errors.length > 1 ? `${errors.length} problems were reported; the first is shown, all are in the error details.` : undefined,
 	]
 		.filter(Boolean)
 		.join(' ');
 	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
-	const error = apiError(ctx.getNode(), details, {
-		message,
-		description,
-		httpCode: String(status),
-		itemIndex: itemIndexOf(ctx),
-	});
+	const error = apiError(ctx.getNode(), details, { message, description, httpCode: String(status), itemIndex: itemIndexOf(ctx) });
 	return refused ? namingItsRow(error) : error;
 }
 
-export function rateLimitError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	response: ApiResponse,
-	waitMs: number,
-	attempts: number,
-): NodeApiError {
+export function rateLimitError(ctx: ApiContext, request: ApiRequest, response: ApiResponse, waitMs: number, attempts: number): NodeApiError {
 	const route = `${request.method} ${request.url}`;
 	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
 	const retryInSeconds = Math.ceil(waitMs / 1000);
-	return apiError(
-		ctx.getNode(),
-		{ message: response.body?.message ?? 'rate limit exceeded', httpCode: '429' },
-		{
-			message: `Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
-			description: `The service kept answering 429 (${attempts} attempt${attempts === 1 ? '' : 's'}; at most ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting). Nothing was done for this item; run it again after ${retryInSeconds} s.`,
-			httpCode: '429',
-			itemIndex: itemIndexOf(ctx),
-		},
+	return itemApiError(
+		ctx,
+		response.body?.message ?? 'rate limit exceeded',
+		'429',
+		`Rate limit reached on ${route}${limit ? ` (${limit} requests per minute)` : ''}; try again in ${retryInSeconds} s`,
+		`The service kept answering 429 (${attempts} attempt${attempts === 1 ? '' : 's'}; at most ${RETRY.maxRateLimitedAttempts} attempts or ${RETRY.maxRateLimitWaitMs / 1000} s of waiting). Nothing was done for this item; run it again after ${retryInSeconds} s.`,
 	);
 }
 
 /** A redirect is never followed (it would carry the credentials): the error names only its origin. */
-export function redirectError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
-	policy: RetryPolicy,
-): NodeApiError {
-	const route = `${request.method} ${request.url}`;
-	const httpCode = String(outcome.statusCode);
-	const error = apiError(
-		ctx.getNode(),
-		{ message: outcome.reason, httpCode },
-		{
-			message: `The service redirected ${route} to ${outcome.redirectedTo}; the redirect was not followed`,
-			description: `Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
-				policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
-			}`,
-			httpCode,
-			itemIndex: itemIndexOf(ctx),
-		},
+export function redirectError(ctx: ApiContext, request: ApiRequest, outcome: Ambiguous, policy: RetryPolicy): NodeApiError {
+	const error = itemApiError(
+		ctx,
+		outcome.reason,
+		String(outcome.statusCode),
+		`The service redirected ${request.method} ${request.url} to ${outcome.redirectedTo}; the redirect was not followed`,
+		`Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
+			policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
+		}`,
 	);
 	return policy === 'safe' ? error : markInDoubt(error);
 }
 
-export function ambiguousError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	outcome: Extract<Outcome, { kind: 'ambiguous' }>,
-	policy: RetryPolicy,
-	attempts: number,
-): NodeApiError {
+export function ambiguousError(ctx: ApiContext, request: ApiRequest, outcome: Ambiguous, policy: RetryPolicy, attempts: number): NodeApiError {
 	const route = `${request.method} ${request.url}`;
-	const httpCode = outcome.statusCode ? String(outcome.statusCode) : undefined;
 	const safe = policy === 'safe';
-	const error = apiError(
-		ctx.getNode(),
-		{ message: outcome.reason, ...(httpCode ? { httpCode } : {}) },
-		{
-			message: safe
-				? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})`
-				: `${route} may or may not have taken effect: ${outcome.reason}`,
-			description: safe
-				? 'The request was retried with backoff and kept failing. Try again later.'
-				: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
-			httpCode,
-			itemIndex: itemIndexOf(ctx),
-		},
+	const error = itemApiError(
+		ctx,
+		outcome.reason,
+		outcome.statusCode ? String(outcome.statusCode) : undefined,
+		safe ? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})` : `${route} may or may not have taken effect: ${outcome.reason}`,
+		safe
+			? 'The request was retried with backoff and kept failing. Try again later.'
+			: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
 	);
 	return safe ? error : markInDoubt(error);
 }
 
 /** Every attempt failed before the request left (connection refused, no such host): nothing was sent. */
-export function unsentError(
-	ctx: ApiContext,
-	request: ApiRequest,
-	outcome: Extract<Outcome, { kind: 'unsent' }>,
-	attempts: number,
-): NodeApiError {
-	return apiError(
-		ctx.getNode(),
-		{ message: outcome.reason },
-		{
-			message: `Could not reach the service for ${request.method} ${request.url} (${outcome.reason}); nothing was sent`,
-			description: `The connection failed before the request left, ${attempts} time${attempts === 1 ? '' : 's'}, so nothing was done. Check the credential's Base URL and that the service is reachable, then run it again.`,
-			itemIndex: itemIndexOf(ctx),
-		},
+export function unsentError(ctx: ApiContext, request: ApiRequest, outcome: Extract<Outcome, { kind: 'unsent' }>, attempts: number): NodeApiError {
+	return itemApiError(
+		ctx,
+		outcome.reason,
+		undefined,
+		`Could not reach the service for ${request.method} ${request.url} (${outcome.reason}); nothing was sent`,
+		`The connection failed before the request left, ${attempts} time${attempts === 1 ? '' : 's'}, so nothing was done. Check the credential's Base URL and that the service is reachable, then run it again.`,
 	);
 }

@@ -27,21 +27,8 @@ export const WITHDRAWAL_FEE_BEARERS = ['user', 'business'] as const;
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 
 /**
- * Every record status and its event, in one table (docs/architecture.md, "Statuses and events"):
- * the Status filters, the fake API's records, both triggers' Events, the webhook trigger's
- * confirmation, the poll trigger's open records and the guardrails' daily total all read it.
- * - `rank`: where the status stands in its record's life (a record at a lower rank than an event
- *   is behind it; docs/trigger.md, "Confirm With API");
- * - `open`: the record can still change;
- * - `refunded`: the money went back: it does not count toward a day's withdrawals, and a withdrawal
- *   found under an External ID in such a status is never reported as that payment's success;
- * - `held`: the record is held by a check, not waiting: a statement reports it as held, never as
- *   open too long (docs/statement.md, "Exceptions");
- * - `event`: the service sends `<kind>.<status>` on entering it (docs/trigger.md, "Events"); a status
- *   without one is seen in records only (the poll trigger still sees it: it reads the records).
- * Entries go in the order of the record's life (crypto and bank withdrawals share one). The docs'
- * statuses table and every list of statuses in their prose are generated from this table
- * (`npm run docs`; docs/architecture.md, "Statuses and events"), so it is not repeated here.
+ * Every record status and its event, in one table, in the order of the record's life; its fields and
+ * its readers: docs/architecture.md, "Statuses and events" (whose tables `npm run docs` generates from it).
  */
 export const LIFECYCLES = {
 	trade: {

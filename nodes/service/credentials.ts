@@ -1,9 +1,4 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 
 export const CREDENTIAL_TYPE = 'cryptoSettlementApi';

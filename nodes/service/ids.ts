@@ -2,20 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { scalarText } from './values';
 
 /**
- * One reading of ids: the one place where the node decides whether two record ids, or two External
- * IDs, are the same (docs/usage.md, "The record asked for"). Every comparison of ids goes through
- * here: a read's answer against the record asked for, a withdrawal's External ID lookup before it
- * is sent and after an unclear answer, the batch check of External IDs, Statement → Match, the
- * trigger's Confirm With API and the poll trigger's followed records. No other module folds an id's
- * case (test/package/owners.test.ts).
- *
- * - **Record ids** are the service's ids: hexadecimal object ids (24 hex digits), whose letter case
- *   carries nothing. Two record ids are the same when they are the same text, or when both are
- *   hexadecimal and the same without case. Any other id is compared exactly, so an External ID
- *   typed where a read takes either (Withdrawal → Get) is never matched by its case.
- * - **External IDs** are the merchant's own references: compared exactly, case kept. Only the
- *   whitespace around one is trimmed (the node trims what is typed, and sends it trimmed). `inv-1`
- *   and `INV-1` are two references: a record showing `INV-1` is never `inv-1`'s.
+ * One reading of ids, for every comparison of them: record ids (hexadecimal) without case, any other id
+ * exactly; External IDs exactly, trimmed (docs/usage.md, "The record asked for"; docs/architecture.md,
+ * "One owner per rule").
  */
 
 /** A service record id: hexadecimal, where case carries nothing. */

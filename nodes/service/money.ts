@@ -1,9 +1,7 @@
 /**
- * Money (docs/statement.md, "Money: one reading, one rounding"): the one reading of an amount the
- * service states, and the one rounding of money to its currency's minor unit. The statement's lines
- * and sums, Max per Day, the guardrails' messages and the files all read and round here, so the same
- * text is the same number (or refused the same way) wherever it is read, and a figure is rounded
- * once, the same way, wherever it is shown. Pure TypeScript with no imports.
+ * Money: the one reading of an amount the service states, and the one rounding to its currency's minor unit
+ * (docs/statement.md, "Money: one reading, one rounding"; docs/architecture.md, "One owner per rule").
+ * Pure TypeScript with no imports.
  */
 
 /** Digits after the point of each currency's minor unit; a currency not listed has 2. */

@@ -1,27 +1,7 @@
 /**
- * Hides the credential's secrets (app secret, webhook secret, PIN) where the service can put them
- * (docs/guardrails.md, "Secrets: what is hidden where"; docs/usage.md, "Hostile answers and careless
- * inputs", Redaction). The service may echo a PIN in a validation entry or an error text ("invalid
- * pin 1234"), or return the webhook secret inside a record: its answers are cleaned here as they
- * enter the node (service/transport.ts, `withAnswersRedacted`; a webhook delivery's body as it is
- * read), once each. What the node writes itself (descriptions, line keys, FITIDs, file names,
- * hints, its error words and log lines) is never passed through here: it quotes the service only
- * after its text was cleaned, and it never copies a secret (Dry Run and echoed parameters leave the
- * PIN out).
- *
- * A PIN of 4 to 6 digits is also an amount, a year, a part of an account number or of an id. Hiding
- * it inside those would rewrite the figure, and show which of its digits were the PIN, so in what
- * the service wrote:
- * - a number is never rewritten, unless its key names a secret (`pin`, `secret`, …);
- * - in text, a secret is replaced only where it stands as a whole token: between the text's start
- *   or end, spaces, quotes, brackets, `=` or `:` (before it) and a sentence's punctuation (after it),
- *   never inside a longer number, date, id or word (`-1234.00`, `2026-03-10`, `0123456789`);
- * - a secret that is not a figure (it holds a letter or a sign: an app secret, a webhook secret) is
- *   replaced wherever it stands in a refusal or a library's error (an echoed, URL-encoded query
- *   holds it inside a longer run), and in a record's text when it has 8 or more characters: no
- *   figure contains it;
- * - in a record, a text that is wholly a figure (`"1234"`, `"-50.5"`) stays as it is unless its key
- *   names a secret; in a refusal (an error answer) it is replaced (errors are read, not imported).
+ * Hides the credential's secrets where the service can put them, once, as its text comes in; what the
+ * node writes itself is never rewritten, and a figure is never searched for a PIN's digits (the rules:
+ * docs/guardrails.md, "Secrets: what is hidden where"; docs/usage.md, "Hostile answers and careless inputs").
  */
 
 export const REDACTED = '[redacted]';
@@ -185,14 +165,8 @@ const DETAILS = ['errorResponse', 'messages', 'context'];
 const FOREIGN = ['message', 'description', 'stack', 'errorResponse', 'messages', 'context', 'config', 'request', 'response', 'options'];
 
 /**
- * The last defence on an error leaving the node (it changes the error in place and returns it). The
- * service's text was cleaned as it entered; what remains is what the node sent, should anything quote
- * it (a `cause` with the request's options, a body field `pin`, a header carrying the app secret):
- * - the error's message, description and stack, the node's own words, are never rewritten;
- * - its details (`errorResponse`, `messages`, `context`) lose the values of secrets' keys and every
- *   secret that is not a figure;
- * - its `cause` (a library's or n8n's error, which may carry the request) is read like a refusal,
- *   every text part of it.
+ * The last defence on an error leaving the node, against what quotes the request (changed in place and
+ * returned; what is cleaned of it: docs/guardrails.md, "Secrets: what is hidden where").
  */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
 	if (!secrets.length || !error || typeof error !== 'object') return error;

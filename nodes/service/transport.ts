@@ -1,15 +1,8 @@
-import {
-	sleep,
-	type IDataObject,
-	type IAllExecuteFunctions,
-	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import { sleep, type IDataObject, type IAllExecuteFunctions, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
 import type { ApiContext, ApiRequest, ApiResponse, Envelope, HttpCall, Outcome, RetryPolicy } from './api';
 import { ambiguousError, isSuccess, rateLimitError, redirectError, unsentError } from './apiErrors';
 import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY, type Gate } from './pacing';
 import { redact, redactMessage, redactRefusal } from './redact';
-
 
 /**
  * The one path every request takes: pacing under the service's rate limits (docs/api.md, "Rate limits"), bounded waits on 429,
@@ -32,25 +25,18 @@ interface ExchangeLimits {
 	maxRateLimitedAttempts?: number;
 }
 
-
 /**
  * Builds the HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing
  * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
  */
 export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentialType: string): HttpCall {
 	return async (options) =>
-		toApiResponse(
-			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, fullResponseOptions(options))) as IN8nHttpFullResponse,
-		);
+		toApiResponse((await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, fullResponseOptions(options))) as IN8nHttpFullResponse);
 }
 
 /**
- * The HTTP call with the service's answers cleaned of `secrets` as they enter the node
- * (docs/guardrails.md, "Secrets: what is hidden where"): a record's body read as a record (its
- * figures kept), a refusal's body (an error status, `success: false`) read as an error, each body
- * walked once and given back as it is when it holds no secret. A failure without an answer comes
- * back as an error holding only its cleaned message and socket code: n8n's and the HTTP library's
- * errors carry the request's options (its headers hold the app secret, its body the PIN).
+ * The HTTP call with the service's answers cleaned of `secrets` as they enter the node; a failure without
+ * an answer keeps only its cleaned message and socket code (docs/guardrails.md, "Secrets: what is hidden where").
  */
 export function withAnswersRedacted(http: HttpCall, secrets: readonly string[]): HttpCall {
 	if (!secrets.length) return http;
@@ -90,12 +76,7 @@ export function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestO
 /** n8n's full response as the API client reads it. */
 export function toApiResponse(response: IN8nHttpFullResponse): ApiResponse {
 	const json = isJsonObject(response.body);
-	return {
-		statusCode: Number(response.statusCode),
-		headers: (response.headers ?? {}) as IDataObject,
-		body: json ? (response.body as Envelope) : {},
-		json,
-	};
+	return { statusCode: Number(response.statusCode), headers: (response.headers ?? {}) as IDataObject, body: json ? (response.body as Envelope) : {}, json };
 }
 
 export function isJsonObject(body: unknown): boolean {
@@ -162,12 +143,7 @@ function networkReason(error: unknown): string {
  * One exchange: paced, and repeated on 429 (a refused request had no effect) within the bounds.
  * A 5xx or a network failure comes back as `ambiguous` for the caller's retry policy.
  */
-export async function exchange(
-	ctx: ApiContext,
-	http: HttpCall,
-	request: ApiRequest,
-	limits: ExchangeLimits = {},
-): Promise<Outcome> {
+export async function exchange(ctx: ApiContext, http: HttpCall, request: ApiRequest, limits: ExchangeLimits = {}): Promise<Outcome> {
 	const maxRateLimitedAttempts = limits.maxRateLimitedAttempts ?? RETRY.maxRateLimitedAttempts;
 	const key = credentialKey(ctx);
 	const route = `${request.method} ${request.route}`;
@@ -196,13 +172,9 @@ async function sendPaced(http: HttpCall, request: ApiRequest, lane: Lane, gate: 
 	let response: ApiResponse;
 	try {
 		lane.countFrom(place);
-		response = await http({
-			method: request.method,
-			url: request.url,
-			qs: request.qs ?? {},
-			body: request.method === 'GET' || request.method === 'DELETE' ? undefined : request.body,
-			...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
-		});
+		const { method, url, timeoutMs } = request;
+		const body = method === 'GET' || method === 'DELETE' ? undefined : request.body;
+		response = await http({ method, url, qs: request.qs ?? {}, body, ...(timeoutMs ? { timeout: timeoutMs } : {}) });
 	} catch (error) {
 		gate.leave({ overloaded: true });
 		const code = networkCode(error);
@@ -224,13 +196,8 @@ function outcomeOfAnswer(response: ApiResponse): Outcome {
 		return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
 	}
 	if (status >= 500 || (status < 300 && !response.json)) {
-		return {
-			kind: 'ambiguous',
-			reason: response.json
-				? `HTTP ${status}: ${response.body?.message ?? ''}`
-				: `HTTP ${status} without a JSON answer`,
-			statusCode: status,
-		};
+		const reason = response.json ? `HTTP ${status}: ${response.body?.message ?? ''}` : `HTTP ${status} without a JSON answer`;
+		return { kind: 'ambiguous', reason, statusCode: status };
 	}
 	return { kind: 'answered', response };
 }
@@ -257,14 +224,9 @@ async function waitOutRateLimit(
 	return waitMs;
 }
 
-export async function exchangeOnce(
-	ctx: ApiContext,
-	http: HttpCall,
-	request: ApiRequest,
-	limits: ExchangeLimits = {},
-): Promise<Exclude<Outcome, { kind: 'unsent' }>> {
+export async function exchangeOnce(ctx: ApiContext, http: HttpCall, request: ApiRequest): Promise<Exclude<Outcome, { kind: 'unsent' }>> {
 	for (let attempt = 1; ; attempt++) {
-		const outcome = await exchange(ctx, http, request, limits);
+		const outcome = await exchange(ctx, http, request);
 		if (outcome.kind !== 'unsent') return outcome;
 		if (attempt >= RETRY.maxAmbiguousAttempts) throw unsentError(ctx, request, outcome, attempt);
 		await sleep(backoffMs(attempt));
@@ -275,16 +237,10 @@ export async function exchangeOnce(
  * An exchange whose ambiguous failures are retried only when the policy says repeating is safe;
  * otherwise the error is marked in doubt (apiErrors.ts, `markInDoubt`).
  */
-export async function callApi(
-	ctx: ApiContext,
-	http: HttpCall,
-	request: ApiRequest,
-	policy: RetryPolicy,
-	limits: ExchangeLimits = {},
-): Promise<ApiResponse> {
+export async function callApi(ctx: ApiContext, http: HttpCall, request: ApiRequest, policy: RetryPolicy): Promise<ApiResponse> {
 	let unclear: string | undefined;
 	for (let attempt = 1; ; attempt++) {
-		const outcome = await exchangeOnce(ctx, http, request, limits);
+		const outcome = await exchangeOnce(ctx, http, request);
 		if (outcome.kind === 'answered') return unclear === undefined ? outcome.response : { ...outcome.response, afterUnclear: unclear };
 		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)

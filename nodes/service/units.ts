@@ -44,13 +44,8 @@ export function withUnits(record: IDataObject, names: Record<string, string>, un
 }
 
 /**
- * A withdrawal record with each amount's currency named beside it (docs/api.md, "Withdrawal
- * records"), where the service does not name it itself: `amount` is the USD value asked for (both
- * withdraw routes take USD), `fee` and `payoutAmount` are in the record's `currency`, which is
- * named `settlementCurrency` beside it so that `currency: "ngn"` never reads as the unit of
- * `amount`. The `amount` of an auto-settlement payout (a record with a `trade`) is left
- * unlabelled: its unit is not documented. A bank payout otherwise reads `amount: 20` beside
- * `fee: 50` and `payoutAmount: 29950`.
+ * A withdrawal record with each amount's currency named beside it where the service does not name it;
+ * an auto-settlement payout's `amount` is left unlabelled (docs/api.md, "Withdrawal records").
  */
 export function withCurrencies(record: IDataObject): IDataObject {
 	const local = currencyUnit(record.currency);

@@ -1,12 +1,6 @@
 import {
-	NodeOperationError,
-	type DeclarativeRestApiSettings,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IN8nHttpFullResponse,
-	type INode,
-	type INodeExecutionData,
+	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions, type IN8nHttpFullResponse, type INode, type INodeExecutionData,
 } from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
 import type { ApiResponse, HttpCall } from '../../service/api';
@@ -14,7 +8,7 @@ import type { ApiResponse, HttpCall } from '../../service/api';
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
  * checked at run time so that an n8n version that changes them fails loudly instead of silently
- * (docs/architecture.md, "What the node relies on"; test/CryptoSettlement/engine/engine.test.ts).
+ * (docs/architecture.md, "What the node relies on in n8n-core"; test/CryptoSettlement/engine/engine.test.ts).
  */
 
 /** The items the node received in this run (the engine gives each item's context the whole input). */
@@ -26,17 +20,11 @@ export function inputItems(ctx: IExecuteSingleFunctions): INodeExecutionData[] {
 	return items;
 }
 
-/**
- * The context of another item of the same run. n8n-core's ExecuteSingleContext reads everything
- * item-specific (parameters, expressions, credentials) through its `itemIndex`; the engine itself
- * derives the pagination context from it the same way (Object.create).
- */
+/** The context of another item of the same run, as the engine derives its own (Object.create with `itemIndex`). */
 export function contextForItem<T extends IExecuteSingleFunctions>(ctx: T, itemIndex: number): T {
 	if (itemIndex === ctx.getItemIndex()) return ctx;
 	const view = Object.create(ctx, { itemIndex: { value: itemIndex } }) as T;
-	if (view.getItemIndex() !== itemIndex) {
-		throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
-	}
+	if (view.getItemIndex() !== itemIndex) throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
 	return view;
 }
 
@@ -56,12 +44,9 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
 }
 
 /**
- * The execution modes (n8n-workflow's WorkflowExecuteMode) in which a person, a trigger, a webhook
- * or n8n's CLI started the workflow itself. Every other mode counts as a workflow started by
- * another workflow (docs/guardrails.md, "Payments in sub-workflows"): `integrated` (n8n's Execute
- * Workflow node, or an AI agent's Call n8n Workflow Tool: n8n does not tell which), `error` (an
- * error workflow, started by another workflow's failure, with that workflow's data), `agent`,
- * `internal`, a mode a later n8n adds, and a mode that cannot be read.
+ * The execution modes in which a person, a trigger, a webhook or n8n's CLI started the workflow itself;
+ * every other mode, and one that cannot be read, counts as started by another workflow (docs/guardrails.md,
+ * "Payments in sub-workflows").
  */
 const STARTED_ON_ITS_OWN: readonly string[] = ['manual', 'trigger', 'webhook', 'retry', 'cli', 'chat', 'evaluation'];
 
@@ -71,17 +56,13 @@ export function startedByAnotherWorkflow(ctx: IExecuteSingleFunctions): string |
 	try {
 		mode = ctx.getMode();
 	} catch {
-		mode = undefined;
+		// Unreadable: counted as started by another workflow.
 	}
 	if (typeof mode === 'string' && STARTED_ON_ITS_OWN.includes(mode)) return undefined;
 	return typeof mode === 'string' && mode !== '' ? mode : 'unknown';
 }
 
-/**
- * The node whose request ran this node, as n8n-core's engine records it in the run's source (one
- * `main` entry): for a tool an AI Agent calls (n8n 2.x), the agent, or, once a person approved the
- * call, the human review node between them. Undefined when the source has any other shape.
- */
+/** The node whose request ran this node (the run's one `main` source entry): an agent, or its human review node. */
 export function requestingNode(ctx: IExecuteSingleFunctions): string | undefined {
 	const main = ctx.getExecuteData()?.source?.main;
 	if (!Array.isArray(main) || main.length !== 1) return undefined;
@@ -89,12 +70,7 @@ export function requestingNode(ctx: IExecuteSingleFunctions): string | undefined
 	return typeof previous === 'string' && previous !== '' ? previous : undefined;
 }
 
-/**
- * The type of an enabled node of this run's workflow, by name. The node API lists a node's parents
- * with their types, but never a node's own type; n8n-core's execution contexts hold the run's
- * Workflow as `workflow` (with `getNode`). Undefined when that is not so, or the node is missing or
- * disabled: a caller that needs the type then refuses.
- */
+/** The type of an enabled node of this run's workflow, by name, read from the context's `workflow`; undefined otherwise. */
 export function workflowNodeType(ctx: IExecuteSingleFunctions, name: string): string | undefined {
 	const workflow = (ctx as unknown as { workflow?: { getNode?: unknown } }).workflow;
 	if (typeof workflow?.getNode !== 'function') return undefined;
@@ -112,23 +88,12 @@ export function runOf(ctx: IExecuteSingleFunctions): object {
 /** n8n's declarative default for one request; the node uses a shorter one unless the user set theirs. */
 const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
 
-/**
- * The HTTP call of the pagination hook, on the engine's own routing request (which reuses the
- * decrypted credential and the credential's authenticate). n8n-core's `makeRoutingRequest`
- * post-processes each response with the `postReceive` actions of the request data the hook
- * received; replacing them with one action keeps status, headers and body. An answer that does
- * not come back in that shape means the engine stopped honouring it: the call fails loudly.
- */
-export function createHttpCall(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): HttpCall {
+/** The HTTP call of the pagination hook, on the engine's own routing request, its `postReceive` keeping the full response. */
+export function createHttpCall(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): HttpCall {
 	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
 	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
-	const timeout =
-		requestData.options.timeout && requestData.options.timeout !== ENGINE_DEFAULT_TIMEOUT_MS
-			? requestData.options.timeout
-			: REQUEST_TIMEOUT_MS;
+	const own = requestData.options.timeout;
+	const timeout = own && own !== ENGINE_DEFAULT_TIMEOUT_MS ? own : REQUEST_TIMEOUT_MS;
 	return async (options) => {
 		const [item] = await ctx.makeRoutingRequest({
 			...requestData,
@@ -150,11 +115,7 @@ export function createHttpCall(
 	};
 }
 
-async function keepFullResponse(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
+async function keepFullResponse(this: IExecuteSingleFunctions, _items: INodeExecutionData[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
 	const json = isJsonObject(response.body);
 	const body = json ? response.body : {};
 	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
@@ -169,14 +130,9 @@ function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperatio
 }
 
 /**
- * Makes the routing engine raise a node error itself, unchanged. n8n-core's RoutingNode turns a
- * rejected hook's error into a NodeApiError with "Error code: none" unless it already is one, so a
- * check that failed before anything was sent would read like an API failure. A hook that instead
- * resolves with this list has the error raised by the engine the moment it reads the list, at the
- * item's turn in item order, exactly as a rejection would be. Every read other than the promise's
- * `then` check throws, so an engine that consumed results differently still raises the error
- * instead of dropping the item. Only for Continue On Fail off: with it on, the engine keeps a
- * rejected hook's error as it is, as the item's error output.
+ * Makes the routing engine raise a node error itself, unchanged, at the item's turn (Continue On Fail off
+ * only; docs/architecture.md, "What the node relies on in n8n-core"). Every read but the promise's `then`
+ * check throws, so an engine that consumed results differently still raises it instead of dropping the item.
  */
 export function raisedByEngine(error: Error): INodeExecutionData[] {
 	return new Proxy([] as INodeExecutionData[], {

@@ -21,20 +21,10 @@ export function limitOf(params: Params): number {
 export const maxPagesFor = (size: number) => Math.ceil(MAX_LIST_ITEMS / size) + 10;
 
 /**
- * Reads a paged list through the node's page walker (pageWalker.ts) with one constant page size (so page
- * numbers stay aligned) until the limit, `meta.pages`, or `hasNextPage` is false. Once a page gives
- * `meta.pages`, the remaining pages the limit needs are fetched at once (within the route's
- * in-flight limit) and assembled in order. Get Many proves its Limit only: a record seen before is
- * dropped, and the walk ends with an error when a page brings no record not read before (a list that
- * repeats or alternates its pages would otherwise be read forever) or more pages than MAX_LIST_ITEMS
- * can need.
+ * Reads a paged list through the node's page walker (pageWalker.ts), with one constant page size (so page
+ * numbers stay aligned), proving its Limit only (docs/architecture.md, "Reading a list").
  */
-export async function fetchPages(
-	params: Params,
-	http: HttpCall,
-	request: ApiRequest,
-	pageSize: number,
-): Promise<IDataObject[]> {
+export async function fetchPages(params: Params, http: HttpCall, request: ApiRequest, pageSize: number): Promise<IDataObject[]> {
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
 	const { records } = await walkList(params.ctx, http, {

@@ -5,20 +5,9 @@ import { callApi } from '../../service/transport';
 import { isObject, scalarText } from '../../service/values';
 
 /**
- * The action node's one page walker (docs/architecture.md, "Reading a list"): the paged lists of
- * Get Many, the statement, Max per Day and the editor's lookups are read here. A walk asks for page
- * 1, then, once a page states how many pages there are, the next pages at once (within the client's
- * pacing, service/transport.ts), one by one otherwise; a record on two pages is kept once (by id);
- * a page that brings nothing new, or more pages than the budget, ends it with a problem the caller
- * words. What a walk must prove is the caller's to say:
- *
- * - `limit`: records up to `enough` (Get Many's Limit, a search's matches); nothing more.
- * - `whole`: every record the list held. A list proves its order only when it is read whole, so no
- *   page ends the walk early. The walk is accepted when the list held still while it was read: every
- *   page stated the same count (`meta.totalDocs`) and the walk saw exactly that many distinct ids; or,
- *   for a list that states no count, when two walks in a row saw the same ids. Otherwise (a record
- *   moved to a page already read, one was added or removed) the list is read again, up to `walks`
- *   times, then refused (`moving`).
+ * The action node's one page walker: what a walk reads, when it ends, and what `limit` and `whole` prove
+ * (`whole`: every page read, accepted only when the list held still, else read again up to `walks`
+ * times, then `moving`) are in docs/architecture.md, "Reading a list".
  */
 
 type Proof = 'limit' | 'whole';

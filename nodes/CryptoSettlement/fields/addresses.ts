@@ -1,11 +1,6 @@
 /**
- * The form of a payout address on each network (docs/addresses.md): checked for every row of a
- * batch before any payment is sent, so an Ethereum-style address on TRC20 refuses the batch
- * instead of failing after other rows were paid. A verdict is `valid` only when the address has
- * its chain's form and checksum; `invalid` only when it cannot be an address of that chain;
- * otherwise (no checksum to check, a test network's form, a form this code does not know) it is
- * `unsure`, and the service's own check (Payout Address → Validate) decides: a valid address is
- * never refused on the node's word alone.
+ * The form of a payout address on each network, checked for every row of a batch before any payment is
+ * sent: `valid`, `invalid`, or `unsure` for the service's own check to decide (docs/addresses.md).
  */
 import { base58CheckDecode, base58Decode, base64Decode, bech32Decode, cashAddrDecode, crc16, fiveToEight, keccak256 } from './addressCodecs';
 import { isStablecoin, type Violation } from './rules';

@@ -30,13 +30,9 @@ export const PIN: INodeProperties = {
 };
 
 /**
- * The panel of an operation that moves money (money class `pays` or `destination`; placed by
- * operations/index.ts) shows its credential's guardrails before any run, worded by
- * money/guardrailSummary.ts. n8n's hints and notices cannot read a credential, a dropdown's
- * options can: this read-only field loads ONE option, always of the value GUARDRAILS_SHOWN (its
- * default, so it is never stored nor flagged as invalid), whose name the editor shows in the field;
- * the editor loads it again when the credential changes. It has no routing and is no field of any
- * operation record, so nothing sends it, and takes no expression, so an AI agent never fills it.
+ * The money-moving panel's Credential Guardrails (docs/architecture.md, "Operation records and the generated
+ * description"): n8n's hints cannot read a credential, a dropdown's options can, so this read-only field loads
+ * ONE option, always of this value (its default, so it is never stored nor flagged as invalid).
  */
 export const GUARDRAILS_SHOWN = 'credential';
 
@@ -73,12 +69,8 @@ export const DRY_RUN: INodeProperties = {
 };
 
 /**
- * Where workflows saved before kept Dry Run, and where the contract lets a workflow set it
- * (`additionalFields.dryRun`): still read (either one on means a dry run), so still declared: n8n's
- * Workflow keeps only declared parameters, and an option dropped here would make a saved dry run pay
- * (test/CryptoSettlement/money/dry-run-saved.test.ts). Shown only while it holds a value (its own
- * displayOptions look at itself), so a new node, the editor's Add Field list and a model building a
- * workflow see one Dry Run: the one at the top.
+ * Dry Run where saved workflows set it (`additionalFields.dryRun`): still read, so still declared, or n8n
+ * would drop it and a saved dry run would pay; shown only while set (docs/usage.md, "Dry Run, one field").
  */
 export const DRY_RUN_SAVED: INodeProperties = {
 	displayName: 'Dry Run',
@@ -185,11 +177,7 @@ export const LIST_FIELDS: INodeProperties[] = [
  * (record/filters.ts), and says so. Status offers the list's known statuses: a typo there would
  * silently match nothing, so another value can only come from an expression.
  */
-export function listFilters(
-	records: string,
-	statuses: readonly string[],
-	extra: INodeProperties[],
-): INodeProperties {
+export function listFilters(records: string, statuses: readonly string[], extra: INodeProperties[]): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Created After',

@@ -1,11 +1,4 @@
-import {
-	type IDataObject,
-	type ILoadOptionsFunctions,
-	type INodeListSearchResult,
-	type INodeListSearchItems,
-	type INodePropertyOptions,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeListSearchItems, INodePropertyOptions, JsonObject } from 'n8n-workflow';
 import { SPECS } from '../operations';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { scalarText } from '../../service/values';
@@ -198,10 +191,7 @@ export const searchBankAccounts = pagedSearch(
 );
 
 /** The service returns every payout address at once; a search filters that list. */
-export async function searchPayoutAddresses(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
+export async function searchPayoutAddresses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 	const records = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);

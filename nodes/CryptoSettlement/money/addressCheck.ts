@@ -11,12 +11,9 @@ import type { AddressCheck, OperationSpec } from '../record/record';
 const CHECKS_IN_FLIGHT = 4;
 
 /**
- * The service's own check (Payout Address → Validate, `POST /payments/wallet-addresses/validate`,
- * a call that moves nothing) of each row's payout address whose form the node cannot decide
- * (fields/addresses.ts), before any row of the batch is sent, in a Dry Run too
- * (docs/addresses.md). A row the service refuses, or whose check gets no usable answer, is
- * invalid: the batch is refused as for any other invalid row (fail closed; nothing was sent).
- * The same address, token and network is asked once per batch.
+ * The service's own check (Payout Address → Validate) of each row's payout address whose form the node
+ * cannot decide, before any row of the batch is sent (docs/addresses.md): a refusal or no usable answer
+ * makes the row invalid (fail closed). The same address, token and network is asked once per batch.
  */
 export async function checkAddressesWithService(
 	ctx: IExecuteSingleFunctions,

@@ -2,14 +2,9 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { requestingNode, workflowNodeType } from '../engine/engine';
 
 /**
- * Whether a person approved this very tool call (docs/guardrails.md, "AI agents: a person approves each payment"). n8n 2.x gates an AI
- * Agent's tool behind a human review node (`…HitlTool`: Send Email, Slack, Telegram, Chat, … with
- * send and wait) connected `tool → review node → agent` (`ai_tool`). The agent calls the review
- * node; only after a person approved does the engine run the tool, with the review node as the
- * run's source (unreviewed, the source is the agent). So the call was reviewed when the source is
- * an enabled human review node that this tool is connected into. Anything else (another shape,
- * n8n 1.x, which has no human review for tools, an agent running tools in its own process) is
- * not reviewed: the payment is refused.
+ * Whether a person approved this very tool call: the run's source is an enabled human review node (`…HitlTool`)
+ * this tool is connected into (`ai_tool`); any other shape, n8n 1.x included, is not reviewed and the payment
+ * is refused (docs/guardrails.md, "AI agents: a person approves each payment").
  */
 export function reviewedByPerson(ctx: IExecuteSingleFunctions): boolean {
 	const gate = requestingNode(ctx);

@@ -11,13 +11,8 @@ import { movingWords, walkList, type Walked } from '../engine/pageWalker';
 import { valueUsd, type Rates } from './rates';
 
 /**
- * Today's withdrawals of a credential in USD, for Max per Day (docs/guardrails.md, "Max per Day").
- * The service documents neither the order of its withdrawal list nor a filter of it, so the count
- * depends on neither: it asks for today's range (`startDate`, `endDate`, as the service's other
- * lists take them) and reads every page of the answer, whatever the answer holds. Where the service
- * honours the range the answer is a few pages; where it does not, it is the whole list, read within
- * the page budget and refused beyond it. Only records created today count, by the node's own check
- * of each record, never by the filter's word; and only a read of a list that held still counts.
+ * Today's withdrawals of a credential in USD: today's range asked for, never trusted; every page read;
+ * only records created today, by the node's own check (docs/guardrails.md, "Max per Day").
  */
 
 /**
@@ -61,13 +56,8 @@ function rangeAsked(now: number): IDataObject {
 }
 
 /**
- * The list, read whole through the node's page walker (engine/pageWalker.ts), with today's range or without
- * where the service refuses the range. A count is accepted only when the list held still while it
- * was read: every page stated the same `meta.totalDocs` and the walk saw that many distinct ids (for a
- * list that states no count: two walks in a row that saw the same ids). A record that moved to a page
- * already read while another was added (a withdrawal completes in a list sorted by status while a new
- * one lands) leaves the distinct count equal to the first page's count, so growth alone makes it read
- * again too; after WALKS walks the check refuses.
+ * The list, read whole (`whole`, engine/pageWalker.ts), with today's range or without where the service
+ * refuses it; a list that grew while read is read again too (docs/guardrails.md, "Max per Day").
  */
 async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: number): Promise<Walked> {
 	const { path } = ROUTES.withdrawals;

@@ -14,10 +14,8 @@ import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';
 
 /**
- * 'Dry Run' of a money-moving item (docs/guardrails.md, "The guardrails"): it has passed every check (fields, the
- * credential's guardrails, for a withdrawal the External ID lookup), and what would be sent is
- * output with `dryRun: true` instead, with the credential's guardrails and, for a withdrawal, what
- * leaves the balance, the fee and what the recipient receives. Nothing that moves money is sent.
+ * 'Dry Run' of a money-moving item that passed every check: what would be sent, output with `dryRun: true`
+ * instead (docs/architecture.md, "Guardrails and Dry Run"). Nothing that moves money is sent.
  */
 
 /** The request the item would send (never its PIN), its USD value when the guardrails valued it, and the credential's guardrails. */
@@ -53,8 +51,7 @@ export async function dryRunWithdrawal(
 	// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 	delete sent.pin;
 	delete sent.externalId;
-	const quote = sent;
-	const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: quote };
+	const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: sent };
 	try {
 		const response = await callApi(ctx, http, estimate, 'safe');
 		if (isSuccess(response)) {

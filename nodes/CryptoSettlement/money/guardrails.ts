@@ -401,13 +401,10 @@ function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: st
 }
 
 /**
- * Refuses, before any request, an operation that this run may not run at all by what it can do to
- * money (its record's `money`, or `moneyWith` by the item's Additional Fields), as the class's row
- * of MONEY_CLASSES says: an AI agent never runs a class with `refusedToAgents` (changing where money
- * goes, settings, replaying events); with Allowed Destinations restricted, no operation through this
- * credential runs a class `refusedUnderRestrictedDestinations` (changing where money goes), so the
- * credential cannot add a destination and then pay it. Payments are checked item by item with the
- * batch (checkGuardrails); reads are always allowed.
+ * Refuses, before any request, an operation this run may not run at all by what it can do to money (its
+ * `money`, or `moneyWith` by the item's Additional Fields), as its row of MONEY_CLASSES says (under
+ * restricted destinations, none that could add a destination and then pay it); payments are checked
+ * item by item with the batch (checkGuardrails); reads are always allowed.
  */
 export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, title: string, credentials: IDataObject): void {
 	const { money, name } = moneyOfItem(ctx, spec, title);

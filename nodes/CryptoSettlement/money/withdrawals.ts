@@ -1,22 +1,14 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { callApi, exchangeOnce, recordPath } from '../../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
-import { apiError, markInDoubt, serviceError } from '../../service/apiErrors';
+import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors';
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
-import { scalarText } from '../../service/values';
+import { scalarText, setNewest } from '../../service/values';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
-/**
- * A withdrawal is sent at most once per External ID (docs/architecture.md, "Never paid twice"):
- * - the External ID is looked up before it is sent: a record found there is this payment only when
- *   it is the same kind and shows every field the request sets with the same value, and it was
- *   not refunded; a different or unprovable record means the ID is taken;
- * - in one n8n process, submissions with the same External ID and credential take turns;
- * - it is sent once per run: only a JSON envelope with `success: true` and `data.id` counts as
- *   created; any other answer is in doubt and resolved by lookups, never by sending again.
- */
+/** A withdrawal is sent at most once per External ID (docs/usage.md, "Never paid twice"). */
 
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
@@ -33,21 +25,14 @@ function lookupRequest(lookupPath: string, id: string): ApiRequest {
  * Any other answer that is not this External ID's record throws: a record of another External ID
  * (or none shown), a record without an id or no record at all cannot say whether the ID is taken.
  */
-async function findWithdrawal(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	externalId: string,
-	lookupPath: string,
-): Promise<IDataObject | undefined> {
+async function findWithdrawal(ctx: IExecuteSingleFunctions, http: HttpCall, { externalId, lookupPath }: Submission): Promise<IDataObject | undefined> {
 	const request = lookupRequest(lookupPath, externalId);
 	const response = await callApi(ctx, http, request, 'safe');
 	// Only a 404 says the service holds no such withdrawal. A 400 or 422 says it could not look this
 	// External ID up: that proves nothing, so it is an error like any other (docs/usage.md, "Never
 	// paid twice"), and the withdrawal is not sent.
 	if (response.statusCode === 404) return undefined;
-	if (response.statusCode >= 300 || !response.json || response.body.success === false) {
-		throw serviceError(ctx, request, response);
-	}
+	if (response.statusCode >= 300 || !response.json || response.body.success === false) throw serviceError(ctx, request, response);
 	const record = response.body.data;
 	if (!record || typeof record !== 'object' || Array.isArray(record)) throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
 	const found = record as IDataObject;
@@ -103,12 +88,8 @@ function compareWithRecord(record: IDataObject, expected: IDataObject): { confli
 }
 
 /**
- * Sends a withdrawal at most once (docs/usage.md, "Never paid twice"): looked up first; sent once; an
- * answer that proves nothing (a 5xx, a timeout, a dropped connection, a 2xx without an id) is
- * followed by lookups for a late commit, never by a second send. Only a connection that failed
- * before any byte left, or a 429, is sent again. With the turn's `earlierInDoubt` (n8n's Retry On
- * Fail after an in-doubt attempt of this run) nothing is sent: the earlier attempt is looked up once
- * more, and its error given back when it is still not found. Once created, the turn is told before
+ * Sends a withdrawal at most once (docs/usage.md, "Never paid twice"); with the turn's `earlierInDoubt`
+ * nothing is sent, the earlier attempt is looked up once more. Once created, the turn is told before
  * the record is read back, so the read is off the next item's critical path.
  */
 export async function submitWithdrawal(
@@ -126,7 +107,7 @@ export async function submitWithdrawal(
 	const lockKey = lockKeyOf(ctx, key);
 	return await oneAtATime(lockKey, async () => {
 		if (earlierInDoubt) {
-			const found = await findWithdrawal(ctx, http, key.externalId, key.lookupPath).catch(() => undefined);
+			const found = await findWithdrawal(ctx, http, key).catch(() => undefined);
 			if (found) return matchOrRefuse(ctx, found, key, 'an earlier attempt of this run had no clear answer');
 			throw earlierInDoubt;
 		}
@@ -141,35 +122,22 @@ export async function submitWithdrawal(
 }
 
 /** The one send of a withdrawal not found under its External ID, and what its answer proves. */
-async function sendOnce(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	request: ApiRequest,
-	key: Submission,
-	turn?: SendTurn,
-): Promise<IDataObject> {
+async function sendOnce(ctx: IExecuteSingleFunctions, http: HttpCall, request: ApiRequest, key: Submission, turn?: SendTurn): Promise<IDataObject> {
 	const outcome = await exchangeOnce(ctx, http, request);
 	const created = outcome.kind === 'answered' ? createdId(outcome.response) : undefined;
 	if (created === undefined) turn?.notCreated();
 	else turn?.created(created);
-	if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome, RETRY.inDoubtLookupWindowMs);
+	if (outcome.kind === 'ambiguous') return await resolveInDoubt(ctx, http, key, outcome);
 	const { response } = outcome;
 	if (created !== undefined) {
 		const data = response.body.data as IDataObject;
 		const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
-		return {
-			...data,
-			...full.record,
-			id: created,
-			externalId: key.externalId,
-			alreadySubmitted: false,
-			message: response.body.message ?? '',
-			...(full.unavailable ? { fullRecordUnavailable: full.unavailable } : {}),
-		};
+		const unavailable = full.unavailable ? { fullRecordUnavailable: full.unavailable } : {};
+		return { ...data, ...full.record, id: created, externalId: key.externalId, alreadySubmitted: false, message: response.body.message ?? '', ...unavailable };
 	}
 	if (response.statusCode >= 200 && response.statusCode < 300) {
 		const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
-		return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode }, RETRY.inDoubtLookupWindowMs);
+		return await resolveInDoubt(ctx, http, key, { reason, statusCode: response.statusCode });
 	}
 	if (response.statusCode === 400 || response.statusCode === 409) {
 		// Refused; if that is because this External ID exists, the lookup says whose it is.
@@ -182,24 +150,14 @@ async function sendOnce(
 }
 
 /**
- * After a send whose outcome is unknown: looks the External ID up over `windowMs`, with backoff, so
- * a late commit is found and reported; not found by then, the item fails as in doubt.
+ * After a send whose outcome is unknown: looks the External ID up over the in-doubt window, with backoff,
+ * so a late commit is found and reported; not found by then, the item fails as in doubt.
  */
-async function resolveInDoubt(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	key: Submission,
-	cause: Pick<Ambiguous, 'reason' | 'statusCode'>,
-	windowMs: number,
-): Promise<IDataObject> {
-	const deadline = Date.now() + windowMs;
+async function resolveInDoubt(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, cause: Pick<Ambiguous, 'reason' | 'statusCode'>): Promise<IDataObject> {
+	const deadline = Date.now() + RETRY.inDoubtLookupWindowMs;
 	for (let attempt = 1; ; attempt++) {
-		let record: IDataObject | undefined;
-		try {
-			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
-		} catch {
-			// The lookup failed too: keep trying within the window.
-		}
+		// A lookup that fails too is tried again within the window.
+		const record = await findWithdrawal(ctx, http, key).catch(() => undefined);
 		if (record) return matchOrRefuse(ctx, record, key, cause.reason);
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) throw unresolvedError(ctx, key.externalId, cause.reason, cause.statusCode);
@@ -212,12 +170,7 @@ async function resolveInDoubt(
  * by its id on the lookup route, which is not rate-limited. The withdrawal exists whatever happens
  * here, so a failed read never fails the item: the creation answer is output with the reason.
  */
-async function fullRecord(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	id: string,
-	lookupPath: string,
-): Promise<{ record: IDataObject; unavailable?: string }> {
+async function fullRecord(ctx: IExecuteSingleFunctions, http: HttpCall, id: string, lookupPath: string): Promise<{ record: IDataObject; unavailable?: string }> {
 	const request = lookupRequest(lookupPath, id);
 	try {
 		const response = await callApi(ctx, http, request, 'safe');
@@ -252,7 +205,7 @@ export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: 
 	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
 	else {
 		try {
-			record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+			record = await findWithdrawal(ctx, http, key);
 		} catch (error) {
 			throw lookupFailedError(ctx, key.externalId, error);
 		}
@@ -271,19 +224,15 @@ const lastSendEnded = new Map<string, number>();
 const REMEMBERED_SENDS = 10_000;
 
 function noteSendEnded(lockKey: string): void {
-	lastSendEnded.delete(lockKey);
-	lastSendEnded.set(lockKey, ++sendsEnded);
 	// The oldest key goes: a lookup that could need it is older than REMEMBERED_SENDS sends (stillTrue).
-	if (lastSendEnded.size > REMEMBERED_SENDS) lastSendEnded.delete(lastSendEnded.keys().next().value as string);
+	setNewest(lastSendEnded, lockKey, ++sendsEnded, REMEMBERED_SENDS);
 }
 
 /**
  * A lookup of a withdrawal's External ID made ahead of its turn, and when it began (in sends
  * ended); undefined when the item turned out not to be sent.
  */
-export type LookupAhead = Promise<
-	({ record: IDataObject | undefined } | { error: unknown }) & { since: number } | undefined
->;
+export type LookupAhead = Promise<(({ record: IDataObject | undefined } | { error: unknown }) & { since: number }) | undefined>;
 
 /**
  * Looks the External ID up once `near` says the item is close to its turn, so that the lookup is
@@ -295,7 +244,7 @@ export async function lookUpAhead(ctx: IExecuteSingleFunctions, http: HttpCall, 
 	if (!(await near)) return undefined;
 	const since = sendsEnded;
 	try {
-		return { record: await findWithdrawal(ctx, http, key.externalId, key.lookupPath), since };
+		return { record: await findWithdrawal(ctx, http, key), since };
 	} catch (error) {
 		return { error, since };
 	}
@@ -311,15 +260,10 @@ function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
 	return `${credentialKey(ctx)} ${externalIdTurnKey(key.externalId)}`;
 }
 
-async function lookUpAfterRefusal(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	key: Submission,
-	refusal: NodeApiError,
-): Promise<IDataObject | undefined> {
+async function lookUpAfterRefusal(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, refusal: NodeApiError): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
-		record = await findWithdrawal(ctx, http, key.externalId, key.lookupPath);
+		record = await findWithdrawal(ctx, http, key);
 	} catch (error) {
 		// Keep the refusal, which is what the user must act on, and say the check failed too.
 		refusal.description = `${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
@@ -335,6 +279,7 @@ async function lookUpAfterRefusal(
  * the withdrawal may have been made and to check it, never that the External ID is someone else's.
  */
 function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }, inDoubt?: string): IDataObject {
+	const refuse = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 	const { conflicts, unshown } = compareWithRecord(record, key.expected);
 	const id = String(record.id ?? record._id);
 	const status = scalarText(record.status).trim().toLowerCase();
@@ -344,34 +289,22 @@ function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: I
 	if (inDoubt !== undefined && (conflicts.length || unshown.length)) {
 		const why = conflicts.length ? `it differs: ${detail}` : `it does not show ${unshown.join(', ')}`;
 		throw markInDoubt(
-			new NodeOperationError(
-				ctx.getNode(),
+			refuse(
 				`The withdrawal with External ID ${key.externalId} may have been made (${inDoubt}): the service shows ${withdrawalNamed(record)} under it, which cannot be matched to this payment (${why}); check it before any retry`,
-				{
-					itemIndex: ctx.getItemIndex(),
-					description: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id}, which ${conflicts.length ? 'differs from this item' : 'does not show enough to tell whether it is this payment'}. It was not sent again, and it is not reported as this payment. Check withdrawal ${id} (Withdrawal → Get, or the dashboard) before any retry: if it is this payment, it is paid. Do not pay this item under a new External ID until you have made sure it was not paid.`,
-				},
+				`This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id}, which ${conflicts.length ? 'differs from this item' : 'does not show enough to tell whether it is this payment'}. It was not sent again, and it is not reported as this payment. Check withdrawal ${id} (Withdrawal → Get, or the dashboard) before any retry: if it is this payment, it is paid. Do not pay this item under a new External ID until you have made sure it was not paid.`,
 			),
 		);
 	}
 	if (conflicts.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refuse(
 			`External ID ${key.externalId} was already used for a different withdrawal (${detail})`,
-			{
-				itemIndex: ctx.getItemIndex(),
-				description: `A withdrawal with this External ID exists (id ${id}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
-			},
+			`A withdrawal with this External ID exists (id ${id}) and does not match this item, so nothing was sent. Give each payment its own External ID, such as its order or payout ID.`,
 		);
 	}
 	if (unshown.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refuse(
 			`External ID ${key.externalId} is already used; the service's record cannot be matched to this payment (it does not show ${unshown.join(', ')})`,
-			{
-				itemIndex: ctx.getItemIndex(),
-				description: `A withdrawal with this External ID exists (id ${id}), but its record does not show enough to tell whether it is this payment, so nothing was sent and it is not reported as this one. Check it with Withdrawal → Get; give a different payment its own External ID.`,
-			},
+			`A withdrawal with this External ID exists (id ${id}), but its record does not show enough to tell whether it is this payment, so nothing was sent and it is not reported as this one. Check it with Withdrawal → Get; give a different payment its own External ID.`,
 		);
 	}
 	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
@@ -424,31 +357,23 @@ function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
 function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
 	const reason = (error as Error)?.message ?? 'no answer';
 	const httpCode = (error as { httpCode?: string })?.httpCode;
-	return apiError(
-		ctx.getNode(),
-		{ message: reason, ...(httpCode ? { httpCode } : {}) },
-		{
-			message: `Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
-			description: 'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
-			httpCode,
-			itemIndex: ctx.getItemIndex(),
-		},
+	return itemApiError(
+		ctx,
+		reason,
+		httpCode,
+		`Could not check whether External ID ${externalId} was already used, so the withdrawal was not sent: ${reason}`,
+		'Each withdrawal is looked up by its External ID before it is sent, so it cannot be paid twice. Nothing was sent; run it again once the service answers.',
 	);
 }
 
 function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
-	const httpCode = statusCode ? String(statusCode) : undefined;
 	return markInDoubt(
-		apiError(
-			ctx.getNode(),
-			{ message: reason, ...(httpCode ? { httpCode } : {}) },
-			{
-				message: `The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
-				description:
-					'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
-				httpCode,
-				itemIndex: ctx.getItemIndex(),
-			},
+		itemApiError(
+			ctx,
+			reason,
+			statusCode ? String(statusCode) : undefined,
+			`The withdrawal with External ID ${externalId} may or may not have been made (${reason}); check before re-running with the same External ID`,
+			'It was sent once and the service gave no clear answer; it was then looked up by its External ID and not found in time. It was not sent again, so it cannot be paid twice by this run. Check Withdrawal → Get with the External ID (or the dashboard) before running it again: a re-run with the same External ID looks it up first and does not pay it again once the service shows it.',
 		),
 	);
 }

@@ -3,13 +3,9 @@ import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../events/build
 import { listed, TOKENS } from '../../service/catalog';
 
 /**
- * What the action node tells an AI assistant that builds workflows (n8n's workflow builder and its
- * instance MCP server: search_nodes, get_node_types; issue 73), in one place: the node's
- * `builderHint` (what it is for, the nodes it works with, short examples per operation) and the
- * `propertyHint` of the fields where money is decided. Texts name parameters in backticks and
- * operations as Resource → Operation; test/CryptoSettlement/operations/builder-hints.test.ts checks
- * every name against the records and each example against n8n's own parameter checks, so the texts
- * cannot drift from the records. The credential's guardrails, not these words, are what hold.
+ * What the action node tells an AI assistant that builds workflows (docs/usage.md, "Building with an AI
+ * assistant"): its `builderHint` and the `propertyHint` of the fields where money is decided, checked against
+ * the records by test/CryptoSettlement/operations/builder-hints.test.ts. The guardrails, not these words, hold.
  */
 
 

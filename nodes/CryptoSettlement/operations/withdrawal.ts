@@ -1,19 +1,7 @@
 import { dryRunOf, externalIdOf, narrationOf, payoutAddressOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../record/commonParams';
 import {
-	additionalFields,
-	amountField,
-	BANK_ACCOUNT_ID,
-	DRY_RUN,
-	DRY_RUN_SAVED,
-	LIST_FIELDS,
-	listFilters,
-	NARRATION,
-	PIN,
-	requiredText,
-	tokenFields,
-	upperOptions,
-	WALLET_ADDRESS,
-	WITHDRAWAL_AMOUNT_FIELDS,
+	additionalFields, amountField, BANK_ACCOUNT_ID, DRY_RUN, DRY_RUN_SAVED, LIST_FIELDS, listFilters, NARRATION, PIN, requiredText,
+	tokenFields, upperOptions, WALLET_ADDRESS, WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
 import { listed, statusesOf, TOKENS, USD_DECIMALS } from '../../service/catalog';

@@ -10,18 +10,7 @@ import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';
 import { checkAddressesWithService } from '../money/addressCheck';
 
-/**
- * Money movements and other writes that must not repeat are planned for the whole run before any
- * is sent (docs/architecture.md, "Batches that move money"):
- * - every item's parameters are checked first: with Continue On Fail off, one invalid item means no
- *   request at all, and the error names every invalid item;
- * - items are then sent in item order, a few at a time; with Continue On Fail off, the first
- *   failure stops the items not yet sent, and the error lists what was already submitted (with
- *   External IDs), so nobody re-runs blindly;
- * - within one execution, n8n's Retry On Fail does not send again a write that already took effect
- *   or ended in doubt: the earlier result or error is given back (a withdrawal in doubt is looked
- *   up once more first).
- */
+/** Writes that must not repeat are planned for the whole run before any is sent (docs/architecture.md, "Batches that move money"). */
 
 /** Writes of one run in flight at once: few, so a failure stops most of a batch before it is sent. */
 export const MONEY_IN_FLIGHT = 4;
@@ -107,10 +96,7 @@ class Batch {
 		});
 	}
 
-	/**
-	 * Resolves once the item is among the next READ_AHEAD to start (true), or settled without
-	 * starting (false: it will not be sent, so it needs no read).
-	 */
+	/** Resolves once the item is among the next READ_AHEAD to start (true), or settled without starting (false: no read needed). */
 	async near(itemIndex: number): Promise<boolean> {
 		const entry = this.entries.get(itemIndex) as Entry;
 		if (entry.started) return true;
@@ -169,16 +155,12 @@ class Batch {
 				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
 				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
 			});
-		const rows = (state: Settled['state']) =>
-			sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
-		const list = (named: string[]) =>
-			named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
+		const rows = (state: Settled['state']) => sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
+		const list = (named: string[]) => named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
 		const failed = rows('failed');
 		const notSent = rows('not sent');
 		const parts = [
-			submitted.length
-				? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.`
-				: 'Nothing was submitted.',
+			submitted.length ? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.` : 'Nothing was submitted.',
 			failed.length ? `Failed: ${list(failed)}.` : '',
 			notSent.length ? `Not sent: ${list(notSent)}.` : '',
 		];

@@ -1,10 +1,5 @@
 import {
-	NodeOperationError,
-	type DeclarativeRestApiSettings,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type INodeExecutionData,
+	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions, type IExecuteSingleFunctions, type INodeExecutionData,
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
@@ -112,20 +107,13 @@ async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, htt
 	const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
 		? lookUpAhead(ctx, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(ctx.getItemIndex()))
 		: undefined;
-	return await sendInTurn(
-		ctx,
-		batch,
-		parts,
-		async (turn) => await perform(ctx, spec, parts, http, { turn, ahead }),
-		RETRY_OF_KIND[spec.kind] === 'withdrawal',
-	);
+	const send = async (turn: SendTurn) => await perform(ctx, spec, parts, http, { turn, ahead });
+	return await sendInTurn(ctx, batch, parts, send, RETRY_OF_KIND[spec.kind] === 'withdrawal');
 }
 
 /**
- * A failed item: its place in the batch settled, its error explained, then output as an error item
- * under Continue On Fail, else raised. The service's text in it was cleaned as it came in; the
- * node's own words are not rewritten, and what could quote the request (the error's details, a
- * library's `cause`) is cleaned once more (service/redact.ts, `redactError`).
+ * A failed item: its place in the batch settled, its error explained and cleaned once more
+ * (`redactError`), then output as an error item under Continue On Fail, else raised.
  */
 async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, error: unknown, secrets: string[], batch: Batch | undefined): Promise<INodeExecutionData[]> {
 	const itemIndex = ctx.getItemIndex();
@@ -147,11 +135,7 @@ async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, err
 	throw redacted;
 }
 
-/**
- * The item's output, each item paired with its input item. Nothing is rewritten here: the records
- * came in cleaned, and what the node composed from them (a statement's lines and files, Dry Run) is
- * its own.
- */
+/** The item's output, each item paired with its input item (nothing is rewritten: the records came in cleaned). */
 function itemsOf(spec: OperationSpec, outcome: Outcome, itemIndex: number): INodeExecutionData[] {
 	if ('reported' in outcome) return outcome.reported.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	const records = spec.output ? outcome.records.map(spec.output) : outcome.records;
@@ -166,22 +150,13 @@ async function perform(
 	http: HttpCall,
 	{ params = new Params(ctx, spec), turn, ahead }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead } = {},
 ): Promise<IDataObject[]> {
-	const request: ApiRequest = {
-		method: spec.method,
-		route: spec.path,
-		url: fillPath(spec.path, parts.pathParams),
-		qs: parts.qs,
-		body: parts.body,
-		rateLimit: spec.rateLimit,
-		wording: wordingOf(spec),
-	};
+	const { method, path: route, rateLimit } = spec;
+	const request: ApiRequest = { method, route, url: fillPath(route, parts.pathParams), qs: parts.qs, body: parts.body, rateLimit, wording: wordingOf(spec) };
 	switch (spec.kind) {
 		case 'pagedList':
 			if (!parts.keep) return await fetchPages(params, http, request, spec.pageSize);
 			// The node's own filter (record/filters.ts): every page is read, then Limit counts the matches.
-			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
-				.filter(parts.keep)
-				.slice(0, limitOf(params));
+			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize)).filter(parts.keep).slice(0, limitOf(params));
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
@@ -208,13 +183,8 @@ async function perform(
 }
 
 /**
- * A read or an update of one record answers about that record only. An answer showing other ids (a
- * cache or a proxy answering another request) is another record's: a workflow acting on it would
- * mark the wrong payment paid or credit the wrong customer, so nothing is output (docs/usage.md, "The
- * record asked for"). A record showing no id at all is output: it contradicts nothing. Each id shown
- * is compared by what it holds (`ShownAs`): a record id or an External ID by the one rule of each
- * (service/ids.ts: hexadecimal record ids without case, External IDs exactly), an address as the
- * service's echo of one (`sameAddress`).
+ * A read or an update of one record answers about that record only: an answer showing other ids fails
+ * the item, each id compared by what it holds (`ShownAs`; docs/usage.md, "The record asked for").
  */
 function assertRecordAsked(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
 	if (!spec.byId) return;
@@ -244,12 +214,7 @@ const SAME_ID: Record<ShownAs, (asked: string, shown: string) => boolean> = {
 	address: (asked, shown) => sameAddress(asked.trim(), shown),
 };
 
-/**
- * An answer showing another value than the one sent is about something else: an update's setting
- * clamped, rounded or ignored did not set what was asked, whatever its `success` (a fee bearer left
- * on the recipient takes fees from every payout); a bank account verified under another number named
- * another holder (docs/usage.md, "The record asked for").
- */
+/** An answer showing another value than the one sent is about something else (docs/usage.md, "The record asked for"). */
 function assertEchoed(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
 	for (const [field, echo] of Object.entries(spec.echoes ?? {})) {
 		const sent = parts.body?.[field];
@@ -299,19 +264,16 @@ const pinFields = new WeakMap<OperationSpec, boolean>();
 
 /** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
 function takesPin(spec: OperationSpec): boolean {
-	let takes = pinFields.get(spec);
-	if (takes === undefined) {
-		takes = spec.fields.some((field) => field.name === 'pin' || (field.options ?? []).some((option) => 'name' in option && option.name === 'pin'));
-		pinFields.set(spec, takes);
-	}
+	const isPin = (option: object) => 'name' in option && option.name === 'pin';
+	const takes = pinFields.get(spec) ?? spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
+	pinFields.set(spec, takes);
 	return takes;
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */
 function nodePin(ctx: IExecuteSingleFunctions): unknown {
 	try {
-		const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
-		return additional?.pin;
+		return (ctx.getNodeParameter('additionalFields', {}) as IDataObject)?.pin;
 	} catch {
 		return undefined;
 	}

@@ -3,13 +3,8 @@ import type { ErrorWording } from '../../service/api';
 import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
 
 /**
- * Builds the node's properties from the operation records (docs/architecture.md, "The
- * description"): the Resource selector, one Operation selector per resource, then every
- * operation's fields. n8n's routing engine walks every entry of the description twice for every
- * item, so identical field definitions are merged into as few entries as possible: one entry
- * shows for resources × operations, and a group is split wherever that product would reach an
- * operation that does not list the field. Entries are ordered so that each operation shows its
- * fields in the order it lists them.
+ * Builds the node's properties from the operation records, identical field definitions merged into as
+ * few entries as possible (docs/architecture.md, "Operation records and the generated description").
  */
 
 export interface ResourceEntry {
@@ -141,10 +136,7 @@ function singletons(definition: INodeProperties, users: Map<string, string[]>): 
  * Orders the entries so that every operation sees its fields in its own order (a topological
  * sort, ties broken by first use); or names a merged definition on a cycle, to be split.
  */
-function orderEntries(
-	groups: Map<string, Group[]>,
-	listed: Array<{ resource: string; operation: string; keys: string[] }>,
-): Group[] | { splitKey: string } {
+function orderEntries(groups: Map<string, Group[]>, listed: Array<{ resource: string; operation: string; keys: string[] }>): Group[] | { splitKey: string } {
 	const groupOf = (key: string, resource: string, operation: string) =>
 		(groups.get(key) ?? []).find((group) => group.resources.includes(resource) && group.operations.includes(operation)) as Group;
 	const keyOf = new Map<Group, string>();

@@ -31,10 +31,7 @@ export interface AddressCheck {
 
 /** What an operation sends, after its parameters passed the field rules. */
 export interface RequestParts {
-	/**
-	 * For withdrawals: the External ID, what a record found under it must match, and whether the
-	 * created record is read back by id ('Return Full Record').
-	 */
+	/** For withdrawals: the External ID, what a record found under it must match, and 'Return Full Record'. */
 	idempotency?: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean };
 	pathParams?: Record<string, string>;
 	qs?: IDataObject;
@@ -70,11 +67,7 @@ interface OperationBase {
 	path: string;
 	/** Where the endpoint is documented (docs/api.md, "Endpoints and their sources"). */
 	source: EndpointSource;
-	/**
-	 * The operation's fields, in the order the editor shows them (record/nodeDescription.ts merges
-	 * them into the node's description). A field's own displayOptions may only refer to fields of
-	 * the same operation; resource and operation are added by the generator.
-	 */
+	/** Its fields in the editor's order; their displayOptions name only fields of this operation (resource and operation are added). */
 	fields: INodeProperties[];
 	/** Validates the item's parameters (throwing before any request) and builds the request. */
 	build?: (params: Params) => RequestParts | Promise<RequestParts>;
@@ -86,52 +79,21 @@ interface OperationBase {
 	output?: (record: IDataObject) => IDataObject;
 	/** Adds what the node can find out to an error of this operation (a payout's limits after a 403); never throws. */
 	explainError?: (ctx: IExecuteSingleFunctions, error: unknown) => Promise<void>;
-	/**
-	 * The class of an item that adds any of these 'Additional Fields', when they make the operation
-	 * do more to money than its `money` says (Wallet → Create with a settlement bank changes where
-	 * its deposits go). `name` completes the operation's name for such items ('with a settlement bank').
-	 */
+	/** The money class of an item adding any of these Additional Fields, and its name's ending (docs/architecture.md). */
 	moneyWith?: { money: RefusedToAgents; name: string; fields: string[] };
-	/**
-	 * For an operation on one record named in its path, whatever its kind: that path parameter, and
-	 * the record's fields that may show it besides `id`/`_id` (a withdrawal's `externalId`), each with
-	 * what it holds, which says how it is compared (`ShownAs`). The pipeline checks every record an
-	 * answer shows (every kind whose answer it outputs as sent: a read, an update, a single write such
-	 * as a cancel, a whole list); one showing other ids is another record's and is refused
-	 * (docs/usage.md, "The record asked for").
-	 */
+	/** The path parameter naming the one record, and its other id fields (docs/architecture.md, "Operation records"). */
 	byId?: { param: string; alsoShownAs?: Record<string, ShownAs> };
-	/**
-	 * The body fields its answer shows back, and how: as the value sent (a number also as text, text
-	 * without case), as an address (fields/addresses.ts, `sameAddress`), or as an account number,
-	 * perhaps partly masked. An answer showing another value than the one sent (a setting clamped,
-	 * rounded or ignored; another account or address) is refused (docs/usage.md, "The record asked for").
-	 */
+	/** Body fields the answer shows back: as sent (a number also as text, text without case), an address, a masked account number. */
 	echoes?: Record<string, Echo>;
 }
 
-/**
- * What an operation is, which decides how it is sent, repeated and output (docs/architecture.md):
- * - `read`: one request that changes nothing; repeated after ambiguous failures.
- * - `update`: one request that sets a state, so a repeat changes nothing more (PUT, upserts).
- * - `delete`: an `update` that outputs `{ deleted: true, id }` (n8n's convention).
- * - `singleWrite`: one request that could act twice: never repeated; checked with the whole batch
- *   first, then sent in item order.
- * - `withdrawal`: moves money: planned with the batch, looked up by External ID before it is sent,
- *   sent at most once.
- * - `pagedList`: page/size until `meta.hasNextPage` is false (Return All / Limit).
- * - `wholeList`: returned whole by the service; Return All / Limit applied by the node.
- * - `report`: reads several lists and makes its own items (Statement, docs/statement.md); reads only.
- */
+/** An operation's record; its kind decides how it is sent, repeated and output (docs/architecture.md, "Operation records"). */
 export type OperationSpec = OperationBase &
 	/** What the operation can do to money: who may run it, and which guardrails apply. */
 	(
 		| {
 				money: 'pays';
-				/**
-				 * What the credential's guardrails check (money/guardrails.ts), from the request the
-				 * item would send. Such operations also take 'Dry Run'.
-				 */
+				/** What the credential's guardrails check (money/guardrails.ts); such operations also take 'Dry Run'. */
 				payment: (parts: RequestParts) => Payment;
 		  }
 		| { money: Exclude<MoneyClass, 'pays'>; payment?: never }
@@ -150,12 +112,7 @@ export type OperationSpec = OperationBase &
 				reads: string[];
 				/** How much it reads, and where that is described (the README's Operations table). */
 				readsNote: string;
-				/**
-				 * The item's output: it reads what it needs through `http` (paced and retried like every
-				 * request, its answers cleaned of the secrets as they come in). Nothing the report writes
-				 * is rewritten afterwards: a PIN equal to an amount, an id or a year leaves its lines and
-				 * files as they are (docs/guardrails.md, "Secrets: what is hidden where").
-				 */
+				/** The item's output, read through `http`; never rewritten afterwards (docs/guardrails.md, "Secrets: what is hidden where"). */
 				report: (params: Params, http: HttpCall) => Promise<INodeExecutionData[]>;
 		  }
 		| {
@@ -167,14 +124,7 @@ export type OperationSpec = OperationBase &
 
 export type OperationKind = OperationSpec['kind'];
 
-/**
- * How each kind may be repeated after an ambiguous failure (a 5xx, a timeout, a dropped
- * connection), when the service may or may not have acted on it. A 429 is never ambiguous (the
- * request was refused), so every operation retries it.
- * - `safe`: reads and idempotent writes; retried with backoff.
- * - `never`: a write that could be applied twice; never repeated, the error says so.
- * - `withdrawal`: repeated with the same externalId after looking the withdrawal up.
- */
+/** How each kind may be repeated after an ambiguous failure (docs/architecture.md, "An item's lifecycle", step 5). */
 export const RETRY_OF_KIND: Record<OperationKind, RetryPolicy> = {
 	read: 'safe',
 	update: 'safe',
