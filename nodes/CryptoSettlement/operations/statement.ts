@@ -13,7 +13,7 @@ import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/file
 import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
 import { credentialsOf } from '../../service/credentials';
 import { ROUTES } from '../../service/routes';
-import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { LineMaker, linesOf, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/statementLists';
@@ -340,7 +340,7 @@ async function fileItems(
 			}
 			balance = known;
 		}
-		const lines = fileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)));
+		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
 		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines, accountIdOf(currency))) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
@@ -353,7 +353,6 @@ async function fileItems(
 }
 
 /**
-/**
  * A currency whose OFX file cannot be written: OFX 1.02 requires the closing balance (LEDGERBAL), and
  * `why` says what is missing. The item fails; under Continue On Fail it is an error item for this
  * currency and the other currencies' files are still given (docs/statement.md, "The files").
@@ -364,14 +363,6 @@ function noOfxFile(params: Params, currency: string, why: string): INodeExecutio
 	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
 	if (ctx.continueOnFail()) return { json: { error: message, message: `${message}. ${description}` } };
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
-}
-
-/**
- * The files' lines as their turn comes. The service's text in them (labels, reasons) came in cleaned
- * of the secrets; the node's own text (descriptions, line keys, amounts) is never rewritten.
- */
-function* fileLines(lines: Iterable<Line>): Generator<FileLine> {
-	for (const line of lines) yield fileLineOf(line);
 }
 
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
@@ -494,8 +485,7 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 }
 
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
-/** Every route the statement reads (the README's Operations table). */
-/** How the statement's operations read (the README's Operations table). */
+/** How the statement's operations read, and every route they read (the README's Operations table). */
 const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
 const ROUTES_READ = [...Object.values(LIST_PATHS), ROUTES.bankAccounts.path, ROUTES.payoutAddresses.path, ACCOUNT_PATH].map((path) => `GET ${path}`);
 

@@ -76,22 +76,8 @@ export interface Line extends IDataObject {
 	exception: string;
 }
 
-/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
+/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts). */
 export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'payee' | 'recordId'>;
-
-export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, payee, recordId }: Line): FileLine => ({
-	lineKey,
-	kind,
-	time,
-	amount,
-	currency,
-	description,
-	externalId,
-	walletLabel,
-	reference,
-	payee,
-	recordId,
-});
 
 interface StatementLists {
 	trades: KeptRecords;
