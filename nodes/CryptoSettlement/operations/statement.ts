@@ -383,7 +383,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
 	const read = async () => await readOnce(ctx, `day:${day.day}`, async () => await readStatementDay(ctx, http, since));
 	const lineOptions = { day, now, pendingAfterHours };
-	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions).lines, day);
+	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions), day);
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.

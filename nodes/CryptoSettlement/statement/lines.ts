@@ -350,19 +350,13 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	);
 	const lines = [line];
 	if (completed && !unreadable && feeMoney !== 0) {
-		const feeLine = baseLine('depositFee', record, 'transaction', options.day, line.time);
-		Object.assign(feeLine, {
-			walletLabel: label,
-			walletAddress: address,
-			reference: line.reference,
-			payee: line.payee,
-			currency: line.currency,
-			time: line.time,
-			amount: negated(feeMoney),
-			amounts: { feeAmount: { value: fee as number, unit: line.currency } },
-			description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
-		});
-		lines.push(feeLine);
+		lines.push(
+			sibling(line, 'depositFee', record, options, line.time, {
+				amount: negated(feeMoney),
+				amounts: { feeAmount: { value: fee as number, unit: line.currency } },
+				description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
+			}),
+		);
 	}
 	return lines;
 }
@@ -434,10 +428,10 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 	};
 }
 
-/** A line of the withdrawal sharing its payout line's reference fields. */
-function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
-	const { externalId, walletLabel, walletAddress, reference, payee, currency } = w.line;
-	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
+/** Another line of `first`'s record (a fee, a refund), sharing its reference fields. */
+function sibling(first: Line, kind: LineKind, record: IDataObject, options: LineOptions, time: string, fields: Partial<Line>): Line {
+	const { externalId, walletLabel, walletAddress, reference, payee, currency } = first;
+	return Object.assign(baseLine(kind, record, first.record, options.day, time), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -504,7 +498,7 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 /** The withdrawal's fee, debited with the payout. */
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 	const fee = w.fee as number;
-	return sibling(w, 'withdrawalFee', options, {
+	return sibling(w.line, 'withdrawalFee', w.record, options, w.created, {
 		amount: negated(w.feeMoney),
 		amounts: { fee: { value: fee, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
@@ -519,8 +513,7 @@ function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
 	const payout = w.payout as number;
 	const fee = w.fee as number;
-	return sibling(w, 'refund', options, {
-		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
+	return sibling(w.line, 'refund', w.record, options, notBeforeCreated(w.created, timeText(w.record.updatedAt)), {
 		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
 		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
@@ -542,14 +535,6 @@ function withdrawalLines(record: IDataObject, trades: TradeById, wallets: Wallet
 	// The refund credits what the lines above debited, summed exactly in the minor unit.
 	if (w.refunded) lines.push(refundLine(w, options, lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0)));
 	return lines;
-}
-
-/** A statement's lines: those that moved on the day, and those that moved after it (for the balance check). */
-interface DayLines {
-	/** The lines whose `time` falls within the day, in time order, then by key. */
-	lines: Line[];
-	/** The lines whose `time` is after the day (the balances now are taken back by them). */
-	after: Line[];
 }
 
 /** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
@@ -637,15 +622,9 @@ export class LineMaker {
 	}
 }
 
-/** Every line placed (LineMaker.each), in the order of the records. */
-function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
-	new LineMaker(lists, options).each(visit);
-}
-
-/** Every line of the records read (eachLine), kept: the day's in time order, then by key, and those after it. */
-export function linesOf(lists: StatementLists, options: LineOptions): DayLines {
-	const result: DayLines = { lines: [], after: [] };
-	eachLine(lists, options, (line, placement) => (placement === 'day' ? result.lines : result.after).push(line));
-	result.lines.sort(byTime);
-	return result;
+/** The day's lines, kept, in time order, then by key. */
+export function linesOf(lists: StatementLists, options: LineOptions): Line[] {
+	const lines: Line[] = [];
+	new LineMaker(lists, options).each((line, placement) => placement === 'day' && lines.push(line));
+	return lines.sort(byTime);
 }
