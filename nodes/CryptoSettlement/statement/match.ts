@@ -11,7 +11,7 @@ import { externalIdKey, recordIdKey } from '../../service/ids';
  */
 
 export const MATCH_BY = ['externalId', 'walletAddress', 'walletLabel'] as const;
-export type MatchBy = (typeof MATCH_BY)[number];
+type MatchBy = (typeof MATCH_BY)[number];
 
 export const MATCH_RESULTS = {
 	paid: 'One withdrawal under the External ID, completed, for the expected amount (when one is given)',
