@@ -4,11 +4,7 @@ import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
 import { externalIdKey, recordIdKey } from '../../service/ids';
 
-/**
- * Statement → Match (docs/statement.md, "Match"): a team's own rows against the service's records,
- * by External ID (payouts), wallet address or wallet label (deposits). The index is built once per
- * run from the lists; each row is then a lookup. Pure.
- */
+/** Statement → Match (docs/statement.md): an index built once per run from the lists, each row a lookup. Pure. */
 
 export const MATCH_BY = ['externalId', 'walletAddress', 'walletLabel'] as const;
 type MatchBy = (typeof MATCH_BY)[number];
