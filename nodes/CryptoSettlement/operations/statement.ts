@@ -298,19 +298,15 @@ async function fileItems(params: Params, writer: Writer, made: FilesToMake, summ
 	const items: INodeExecutionData[] = [];
 	const serviceAccount = writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
 	const accountIdOf = writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
-	const closing = summary.closingBalances as Record<string, number>;
 	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
-		let balance: number | undefined = closing[currency];
-		if (writer.format === 'ofx') {
-			const known = closingBalanceOf(summary, currency);
-			if (typeof known !== 'number') {
-				items.push(noOfxFile(params, currency, known.why));
-				continue;
-			}
-			balance = known;
+		// Only an OFX file states a balance (LEDGERBAL).
+		const balance = writer.format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
+		if (typeof balance === 'object') {
+			items.push(noOfxFile(params, currency, balance.why));
+			continue;
 		}
 		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
