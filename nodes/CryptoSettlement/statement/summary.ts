@@ -92,11 +92,12 @@ export class LineTally {
 
 	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
 
-	private readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
+	readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
 
 	private readonly net = new Ranked(() => ({ amount: 0 }));
 
-	private readonly netAfter: Record<string, number> = {};
+	/** Net movement per currency of the lines after the day. */
+	readonly netAfter: Record<string, number> = {};
 
 	private readonly exceptions: Array<{ rank: Rank; exception: IDataObject }> = [];
 
@@ -134,15 +135,6 @@ export class LineTally {
 	/** Net movement per currency of the day's lines. */
 	dayNet(): Record<string, number> {
 		return this.net.inOrder(({ amount }) => amount);
-	}
-
-	/** Net movement per currency of the lines after the day. */
-	afterNet(): Record<string, number> {
-		return { ...this.netAfter };
-	}
-
-	kindCounts(): Record<string, number> {
-		return { ...this.counts };
 	}
 
 	kindTotals(): Record<string, Record<string, { count: number; amount: number }>> {
@@ -255,7 +247,7 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
 	const now = serviceBalancesNow(input.account);
 	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally);
-	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.afterNet());
+	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.netAfter);
 	if (given) {
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
@@ -325,7 +317,7 @@ export function summarize(input: SummaryInput): IDataObject {
 		net,
 		exceptionCount: exceptions.length,
 		lines: tally.lines,
-		counts: tally.kindCounts(),
+		counts: tally.counts,
 		totals: tally.kindTotals(),
 		...(input.day.days ? { days: daysOf(input, input.day.days, balances) } : {}),
 		exceptions,
