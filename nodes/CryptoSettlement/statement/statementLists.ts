@@ -107,26 +107,6 @@ async function readNaming(ctx: IExecuteSingleFunctions, http: HttpCall, path: st
 	}
 }
 
-/** The payees' names: the saved bank accounts (every page) and payout addresses, `[]` when unread. */
-async function readPayeeLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<{ bankAccounts: IDataObject[]; payoutAddresses: IDataObject[] }> {
-	const bankPath = ROUTES.bankAccounts.path;
-	const [bankAccounts, payoutAddresses] = await allRead([
-		walkList(ctx, http, {
-			request: { method: 'GET', route: bankPath, url: bankPath },
-			size: STATEMENT_PAGE_SIZE,
-			maxPages: 100,
-			proof: 'whole',
-			inFlight: PAGES_IN_FLIGHT,
-			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
-		}).then(
-			(walked) => walked.records,
-			() => [],
-		),
-		readNaming(ctx, http, ROUTES.payoutAddresses.path),
-	]);
-	return { bankAccounts, payoutAddresses };
-}
-
 /** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
 export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
 	const [trades, withdrawals, wallets] = await allRead([
@@ -140,26 +120,34 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 /** What Statement → Get reads: the lists at once, records kept in columns, then the account, so its balances include them all. */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
 	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
-	const [trades, withdrawals, wallets, assets, payees] = await allRead([
+	const bankPath = ROUTES.bankAccounts.path;
+	const [trades, withdrawals, wallets, assets, bankAccounts, payoutAddresses] = await allRead([
 		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
 		readList(ctx, http, 'withdrawals', since, (record) => columns.withdrawals.keep(record)),
 		readList(ctx, http, 'wallets'),
 		readNaming(ctx, http, ROUTES.depositAssets.path),
-		readPayeeLists(ctx, http),
+		// The payees' names: the saved bank accounts (every page) and payout addresses, `[]` when unread.
+		walkList(ctx, http, {
+			request: { method: 'GET', route: bankPath, url: bankPath },
+			size: STATEMENT_PAGE_SIZE,
+			maxPages: 100,
+			proof: 'whole',
+			inFlight: PAGES_IN_FLIGHT,
+			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
+		}).then((walked) => walked.records, () => []),
+		readNaming(ctx, http, ROUTES.payoutAddresses.path),
 	]);
 	return {
 		trades: new KeptRecords(columns.transactions, trades.records),
 		withdrawals: new KeptRecords(columns.withdrawals, withdrawals.records),
 		wallets: wallets.records,
 		assets,
-		...payees,
+		bankAccounts,
+		payoutAddresses,
 		account: await readAccount(ctx, http),
 		pages: pagesOf(trades, withdrawals, wallets),
 	};
 }
 
-const pagesOf = (trades: { pages: number }, withdrawals: { pages: number }, wallets: { pages: number }) => ({
-	transactions: trades.pages,
-	withdrawals: withdrawals.pages,
-	wallets: wallets.pages,
-});
+type Read = { pages: number };
+const pagesOf = (trades: Read, withdrawals: Read, wallets: Read) => ({ transactions: trades.pages, withdrawals: withdrawals.pages, wallets: wallets.pages });
