@@ -47,6 +47,7 @@ interface OfxStatement {
 }
 
 const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
+const STATUS_OK = ['<STATUS>', element('CODE', '0'), element('SEVERITY', 'INFO'), '</STATUS>'];
 
 /** One line as an OFX transaction (STMTTRN); `payee` names it. */
 export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string): string {
@@ -80,10 +81,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		'<OFX>',
 		'<SIGNONMSGSRSV1>',
 		'<SONRS>',
-		'<STATUS>',
-		element('CODE', '0'),
-		element('SEVERITY', 'INFO'),
-		'</STATUS>',
+		...STATUS_OK,
 		element('DTSERVER', ofxTime(statement.to)),
 		element('LANGUAGE', 'ENG'),
 		'</SONRS>',
@@ -91,10 +89,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		'<BANKMSGSRSV1>',
 		'<STMTTRNRS>',
 		element('TRNUID', '0'),
-		'<STATUS>',
-		element('CODE', '0'),
-		element('SEVERITY', 'INFO'),
-		'</STATUS>',
+		...STATUS_OK,
 		'<STMTRS>',
 		element('CURDEF', statement.currency),
 		'<BANKACCTFROM>',
