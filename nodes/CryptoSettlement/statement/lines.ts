@@ -29,12 +29,6 @@ export const LINE_KINDS = {
 
 export type LineKind = keyof typeof LINE_KINDS;
 
-/** An amount and its unit: a currency (USD, NGN, GHS) or a crypto asset. */
-export interface Amount extends IDataObject {
-	value: number | string;
-	unit: string;
-}
-
 /** A line's fields: docs/statement.md, "Lines". */
 export interface Line extends IDataObject {
 	lineKey: string;
