@@ -34,11 +34,7 @@ function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject):
 	else map.set(key, [record]);
 }
 
-/**
- * Keys as a person types them: trimmed; addresses and labels compared as the service stores them.
- * External IDs and wallet ids by the one rule of each (service/ids.ts): an External ID exactly, so
- * inv-1 is not INV-1's.
- */
+/** Keys as typed, trimmed; External IDs and wallet ids by the one rule of each (service/ids.ts: inv-1 is not INV-1's). */
 const keyOf = (value: unknown) => scalarText(value).trim();
 const KEY_OF: Record<MatchBy, (value: unknown) => string> = { externalId: externalIdKey, walletAddress: keyOf, walletLabel: keyOf };
 
