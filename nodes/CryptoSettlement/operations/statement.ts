@@ -13,26 +13,18 @@ import { FILE_FORMATS, StatementFiles, type FileFormat } from '../statement/file
 import { OFX_ACCTID_MAX, ofxAccountIdOf } from '../statement/ofx';
 import { credentialsOf } from '../../service/credentials';
 import { ROUTES } from '../../service/routes';
-import { fileLineOf, LineMaker, linesOf, type FileLine, type Line, type LineOptions } from '../statement/lines';
+import { LineMaker, linesOf, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
-import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow, type MatchBy } from '../statement/match';
+import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow } from '../statement/match';
 import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/statementLists';
 import type { KeptRecords } from '../statement/recordColumns';
 import { closingBalanceOf, LineTally, readBalances, summarize } from '../statement/summary';
 
-/**
- * Statement (reconciliation, docs/statement.md): the statement of one UTC day, and a team's own
- * rows matched against the service's records. Both only read. The lists are read once per node
- * run, whatever the number of items (each item's day shares its day's read).
- */
+/** Statement (reconciliation, docs/statement.md): Get and Match, both reads, their lists read once per node run. */
 
 const OUTPUTS = ['summary', 'lines', 'exceptions', 'file'] as const;
 
-/**
- * The most lines Output `lines` gives as items (docs/statement.md, "Speed"): a busy merchant's day of
- * 200,000 records is about 400,000 lines, more than a workflow holds as items; such a day is taken as
- * its file (one per currency) or its exceptions.
- */
+/** The most lines Output `lines` gives as items (docs/statement.md, "Speed"). */
 const LINES_OUTPUT_MAX = 100_000;
 const FILE_CURRENCIES = ['all', 'NGN', 'GHS', 'USD'] as const;
 
@@ -196,12 +188,7 @@ const MATCH_FIELDS: INodeProperties[] = [
 	]),
 ];
 
-/**
- * What one node run read: per kind of read, the lists (and for Match their index), shared by its
- * items, and the items that took them. Once every item of the run has taken its read, the run lets
- * go of it, so a busy day's records are not held after the items that use them (docs/statement.md,
- * "Speed").
- */
+/** Each node run's reads, shared by its items and let go once every item took them (docs/statement.md, "Speed"). */
 const reads = new WeakMap<object, { byKey: Map<string, Promise<unknown>>; took: Set<number> }>();
 
 /** The items of the node run that will take a read: its input's (the first only with Execute Once); unknown: never let go. */
@@ -218,13 +205,12 @@ function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Prom
 	const { byKey, took } = shared;
 	let lists = byKey.get(key) as Promise<T> | undefined;
 	if (!lists) {
-		const reading = read();
+		const reading = (lists = read());
 		// A failed read is not kept: n8n's Retry On Fail (the same node run) reads again.
 		reading.catch(() => {
 			if (byKey.get(key) === reading) byKey.delete(key);
 		});
-		lists = reading;
-		byKey.set(key, lists);
+		byKey.set(key, reading);
 	}
 	took.add(ctx.getItemIndex());
 	if (took.size >= itemsOfRun(ctx)) reads.delete(run);
@@ -244,12 +230,14 @@ function pendingAfterHoursOf(params: Params): number {
 	return hours as number;
 }
 
-/** An option chosen from a list, or the field's error. */
-function choice<T extends string>(params: Params, name: string, values: readonly T[], fallback: T): T {
-	const value = scalarText(optionsOf(params)[name]) || fallback;
+/** A value chosen from a list, or the field's error. */
+function oneOf<T extends string>(params: Params, name: string, value: string, values: readonly T[]): T {
 	if (!(values as readonly string[]).includes(value)) params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
 	return value as T;
 }
+
+const choice = <T extends string>(params: Params, name: string, values: readonly T[], fallback: T) =>
+	oneOf(params, name, scalarText(optionsOf(params)[name]) || fallback, values);
 
 /** Payee Names as an object of reference → name, or the field's error. */
 function payeeNamesOf(params: Params): Record<string, string> {
@@ -269,12 +257,7 @@ function payeeNamesOf(params: Params): Record<string, string> {
 /** Where OFX Account ID names each file's currency. */
 const CURRENCY_PLACE = '{currency}';
 
-/**
- * OFX Account ID (`options.ofxAccountId`): the ACCTID the workflow gives, `{currency}` replaced by
- * each file's currency; undefined when empty (the service account's, ofxAccountIdOf). Refused, naming
- * the field, when it would give two currencies' files one account (no `{currency}` while File
- * Currency is all), or is longer than OFX's 22 characters.
- */
+/** OFX Account ID per currency, undefined when empty; refused naming the field (docs/statement.md, "Statement → Get"). */
 function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string): ((currency: string) => string) | undefined {
 	const value = optionsOf(params).ofxAccountId;
 	const text = scalarText(value).trim();
@@ -302,12 +285,7 @@ function fileWriter(params: Params, day: Day): Writer {
 	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format, ofxAccountId });
 }
 
-/**
- * The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The
- * files"): the integration's id the service answers (Account → Get's `id`), which is no secret (the
- * secrets are the App Secret, the Webhook Secret and the PIN) and stays the same from run to run; else
- * the credential's environment.
- */
+/** The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The files"). */
 async function serviceAccountOf(params: Params, account: IDataObject | undefined): Promise<string> {
 	const id = scalarText(account?.id ?? account?._id).trim();
 	if (id) return id;
@@ -316,31 +294,21 @@ async function serviceAccountOf(params: Params, account: IDataObject | undefined
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
-async function fileItems(
-	params: Params,
-	writer: Writer,
-	made: FilesToMake,
-	summary: IDataObject,
-	account: IDataObject | undefined,
-): Promise<INodeExecutionData[]> {
+async function fileItems(params: Params, writer: Writer, made: FilesToMake, summary: IDataObject, account: IDataObject | undefined): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	const serviceAccount = writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
 	const accountIdOf = writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
-	const closing = summary.closingBalances as Record<string, number>;
 	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
-		let balance: number | undefined = closing[currency];
-		if (writer.format === 'ofx') {
-			const known = closingBalanceOf(summary, currency);
-			if (typeof known !== 'number') {
-				items.push(noOfxFile(params, currency, known.why));
-				continue;
-			}
-			balance = known;
+		// Only an OFX file states a balance (LEDGERBAL).
+		const balance = writer.format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
+		if (typeof balance === 'object') {
+			items.push(noOfxFile(params, currency, balance.why));
+			continue;
 		}
-		const lines = fileLines(made.order.linesOf(currency, (record) => made.maker.linesOf(record)));
+		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
 		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines, accountIdOf(currency))) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
@@ -352,12 +320,7 @@ async function fileItems(
 	return items;
 }
 
-/**
-/**
- * A currency whose OFX file cannot be written: OFX 1.02 requires the closing balance (LEDGERBAL), and
- * `why` says what is missing. The item fails; under Continue On Fail it is an error item for this
- * currency and the other currencies' files are still given (docs/statement.md, "The files").
- */
+/** A currency whose OFX file cannot be written for want of LEDGERBAL: an error item, or the item fails (docs/statement.md, "The files"). */
 function noOfxFile(params: Params, currency: string, why: string): INodeExecutionData {
 	const { ctx } = params;
 	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
@@ -366,22 +329,11 @@ function noOfxFile(params: Params, currency: string, why: string): INodeExecutio
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 }
 
-/**
- * The files' lines as their turn comes. The service's text in them (labels, reasons) came in cleaned
- * of the secrets; the node's own text (descriptions, line keys, amounts) is never rewritten.
- */
-function* fileLines(lines: Iterable<Line>): Generator<FileLine> {
-	for (const line of lines) yield fileLineOf(line);
-}
-
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
 	const day = periodOf(params, now);
-	const output = scalarText(params.raw('output', 'summary'));
-	if (!(OUTPUTS as readonly string[]).includes(output)) {
-		params.assert([{ field: 'output', message: `output must be one of ${OUTPUTS.join(', ')}`, value: output }]);
-	}
+	const output = oneOf(params, 'output', scalarText(params.raw('output', 'summary')), OUTPUTS);
 	const pendingAfterHours = pendingAfterHoursOf(params);
 	const balancesValue = optionsOf(params).openingBalances;
 	const openingBalances = readBalances(balancesValue);
@@ -392,7 +344,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
 	const read = async () => await readOnce(ctx, `day:${day.day}`, async () => await readStatementDay(ctx, http, since));
 	const lineOptions = { day, now, pendingAfterHours };
-	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions).lines, day);
+	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions), day);
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
@@ -403,15 +355,9 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	return [{ json: summary }];
 }
 
-/**
- * The statement's period (docs/statement.md, "The day"): Period Day's day (empty: yesterday, UTC), or
- * Period Range's days From to To, both included, at most MAX_RANGE_DAYS; a wrong one refused naming its
- * field, before any request.
- */
+/** Period Day's day or Period Range's days, a wrong one refused naming its field (docs/statement.md, "Statement → Get"). */
 function periodOf(params: Params, now: number): Day {
-	const period = scalarText(params.raw('period', 'day')) || 'day';
-	if (period !== 'day' && period !== 'range') return params.assert([{ field: 'period', message: 'period must be one of day, range', value: period }]) as never;
-	if (period === 'day') {
+	if (oneOf(params, 'period', scalarText(params.raw('period', 'day')) || 'day', ['day', 'range']) === 'day') {
 		const dayValue = params.raw('day', '');
 		const day = parseDay(dayValue, now);
 		if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
@@ -470,10 +416,7 @@ function inputOf(ctx: IExecuteSingleFunctions): IDataObject {
 
 async function matchItem(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
-	const by = scalarText(params.raw('matchBy', 'externalId'));
-	if (!(MATCH_BY as readonly string[]).includes(by)) {
-		params.assert([{ field: 'matchBy', message: `matchBy must be one of ${MATCH_BY.join(', ')}`, value: by }]);
-	}
+	const by = oneOf(params, 'matchBy', scalarText(params.raw('matchBy', 'externalId')), MATCH_BY);
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
 	const expected = statedNumber(expectedValue);
@@ -489,13 +432,12 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 		const read = await readStatementLists(ctx, http);
 		return { ...read, index: matchIndex(read) };
 	});
-	const result = matchRow(lists.index, by as MatchBy, key, expected || undefined, tolerance as number);
+	const result = matchRow(lists.index, by, key, expected || undefined, tolerance as number);
 	return [{ json: { ...inputOf(ctx), ...result } }];
 }
 
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
-/** Every route the statement reads (the README's Operations table). */
-/** How the statement's operations read (the README's Operations table). */
+/** How the statement's operations read, and every route they read (the README's Operations table). */
 const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
 const ROUTES_READ = [...Object.values(LIST_PATHS), ROUTES.bankAccounts.path, ROUTES.payoutAddresses.path, ACCOUNT_PATH].map((path) => `GET ${path}`);
 

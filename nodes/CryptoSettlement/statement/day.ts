@@ -1,16 +1,9 @@
-/**
- * The statement's day: one UTC day, whatever n8n's time zone (docs/statement.md, "The day").
- * Pure functions: no clock of their own, the caller gives `now`.
- */
+/** The statement's day, one UTC day whatever n8n's time zone (docs/statement.md, "The day"); the caller gives `now`. */
 
 import { DAY_MS, utcDayStart, utcDayText } from '../../service/utcDay';
 import { instantMs } from '../../service/values';
 
-/**
- * How many days before the statement's day its records are read (docs/statement.md, "The day"): a
- * record created then and refunded or credited on the day is on the day's statement. A movement
- * later than that after its record is on none, and the summary's `lookBack` says so.
- */
+/** How many days before the statement's day its records are read (docs/statement.md, "A range of days": the look-back window). */
 export const LOOK_BACK_DAYS = 10;
 
 export interface Day {
@@ -27,11 +20,7 @@ export interface Day {
 /** The most days a range may hold (Statement → Get, Period Range). */
 export const MAX_RANGE_DAYS = 31;
 
-/**
- * The days from `from` to `to`, both included (docs/statement.md, "The day"): each a calendar day as
- * parseDay reads it, required (no default), `from` not after `to`, at most MAX_RANGE_DAYS days; or
- * the field that is wrong and why.
- */
+/** The days from `from` to `to`, both included, or the field that is wrong and why (docs/statement.md, "Statement → Get"). */
 export function parseRange(from: unknown, to: unknown, now: number): Day | { field: 'from' | 'to'; error: string } {
 	const ends: Day[] = [];
 	for (const [field, value] of [['from', from], ['to', to]] as const) {
@@ -58,12 +47,7 @@ export function yesterday(now: number): Day {
 	return dayOf(utcDayText(utcDayStart(now) - DAY_MS));
 }
 
-/**
- * The day a value names, or why it names none. A date as written (`2026-03-10`), or the date part
- * of a date-time as written (`2026-03-10T00:00:00+01:00` is the 10th, whatever its offset: the
- * user wrote that day); a Luxon DateTime or a Date from an expression is read by its text the same
- * way. Empty means yesterday (UTC).
- */
+/** The day a value names as written, whatever its offset, or why it names none; empty is yesterday (docs/statement.md, "The day"). */
 export function parseDay(value: unknown, now: number): Day | { error: string } {
 	if (value === undefined || value === null || value === '') return yesterday(now);
 	const text = (

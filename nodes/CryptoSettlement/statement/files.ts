@@ -1,13 +1,8 @@
 import { QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
 import type { FileLine } from './lines';
-import { ofxAccountIdOf, ofxTransaction, statementOfx } from './ofx';
+import { ofxTransaction, statementOfx } from './ofx';
 
-/**
- * The statement's files (docs/statement.md, "The files"): one per currency that moved, since an
- * accounting package's bank account holds one currency, in the format chosen. The lines come in the
- * day's order (order.ts) and each is written as its row, made bytes a megabyte at a time
- * (docs/statement.md, "Speed").
- */
+/** The statement's files, one per currency, written a row at a time (docs/statement.md, "The files", "Speed"). */
 
 export const FILE_FORMATS = {
 	xeroCsv: 'Xero CSV: Date, Amount, Payee, Description, Reference (at most 1,000 lines a file)',
@@ -20,37 +15,23 @@ interface FileOptions {
 	day: { day: string; start: number; end: number };
 	format: FileFormat;
 	dateFormat: DateFormat;
-	/** Reference (External ID, wallet label) → name: the Payee. */
 	payeeNames: Record<string, string>;
-	/** The currencies whose files are wanted (all that moved when undefined). */
+	/** The one currency whose file is wanted (all when undefined). */
 	currency?: string;
 }
 
-/**
- * What a CSV file's name says of its format (the contract's names: `statement-2026-03-10-NGN-xero.csv`,
- * `statement-2026-03-10-NGN-quickbooks.csv`; an OFX file's extension names it: `statement-2026-03-10-NGN.ofx`),
- * so two files of one day and currency in two formats never share a name, and a person sees which file
- * goes into which package.
- */
+/** What a CSV file's name says of its format (docs/statement.md, "The files"); an OFX file's extension names it. */
 const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
-
-/** A file name's start: the day (or the range, `2026-03-01_2026-03-31`) and the currency. */
-const fileBase = (days: string, currency: string) => `statement-${days}-${currency}`;
 
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 interface StatementFile {
-	currency: string;
 	fileName: string;
 	mimeType: string;
 	data: Buffer;
 	rows: number;
 }
 
-/**
- * The name a line's payee has: the workflow's name for its External ID, wallet label or reference
- * (Payee Names), else the vendor or customer the record names (its `payee`: the bank account's holder,
- * the payout address's saved label, the wallet's label), else its reference.
- */
+/** A line's Payee (docs/statement.md, "The files": `Payee`). */
 export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
@@ -90,11 +71,7 @@ class FileBytes {
 	}
 }
 
-/**
- * The files of a statement, written from its lines in the day's order (lines.ts, byTime), one file at
- * a time, each row made bytes as it is written: the day's rows are never all held (docs/statement.md,
- * "Speed").
- */
+/** The files of a statement, from its lines in the day's order, one file at a time (docs/statement.md, "Speed"). */
 export class StatementFiles {
 	private readonly row: (line: FileLine) => string;
 
@@ -114,22 +91,16 @@ export class StatementFiles {
 		return line.amount !== 0 && line.currency !== '' && (!this.options.currency || line.currency === this.options.currency);
 	}
 
-	/**
-	 * The file(s) of one currency (several only for a Xero CSV beyond its 1,000 lines), from its `rows`
-	 * lines (those it wants) in the day's order. An OFX file needs the currency's closing
-	 * balance (its LEDGERBAL): the caller gives it or does not ask for the file (summary.ts, closingBalanceOf);
-	 * and its account's ACCTID (ofx.ts, ofxAccountIdOf).
-	 */
-	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>, ofxAccountId?: string): Generator<StatementFile> {
+	/** The file(s) of one currency from its `rows` lines; an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
+	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>, accountId: string): Generator<StatementFile> {
 		const { day, format } = this.options;
-		const base = fileBase(day.day, currency);
+		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
 			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
-			const accountId = ofxAccountId ?? ofxAccountIdOf('', currency);
 			const { head, tail } = statementOfx({ currency, accountId, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
 			const bytes = new FileBytes(head);
 			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);
-			yield { currency, fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };
+			yield { fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };
 			return;
 		}
 		// A CSV file: its header, each row (csv.ts) after a line break, and a last line break.
@@ -142,7 +113,7 @@ export class StatementFiles {
 			number++;
 			const named = `${base}-${FILE_NAME_FORMAT[format]}`;
 			const fileName = rows > perFile ? `${named}-part${number}.csv` : `${named}.csv`;
-			return { currency, fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
+			return { fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
 		};
 		for (const line of lines) {
 			part ??= new FileBytes(header);

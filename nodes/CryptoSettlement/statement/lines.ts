@@ -7,17 +7,9 @@ import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depo
 import type { Day } from './day';
 import type { KeptRecords } from './recordColumns';
 
-/**
- * A statement's lines (docs/statement.md, "Lines"): every deposit, payout, fee and refund of the
- * day's records, each with a stable key, its effect on a balance, its amounts with their units and
- * what a person must check. Pure: records in, lines out.
- */
+/** A statement's lines (docs/statement.md, "Lines"). Pure: records in, lines out. */
 
-/**
- * The lines whose record states no amount the node can read (their `amount` is 0 and proves nothing):
- * the summary counts them so the balance check cannot vouch for the day (summary.ts). A mark beside the
- * line, not a field of it, so the lines' output is unchanged; never read from the exception's words.
- */
+/** Lines whose amount cannot be read (0 proves nothing), for the balance check: a mark beside the line, not a field of it. */
 const UNREADABLE = new WeakSet<Line>();
 
 export function hasUnreadableAmount(line: Line): boolean {
@@ -37,69 +29,37 @@ export const LINE_KINDS = {
 
 export type LineKind = keyof typeof LINE_KINDS;
 
-/** An amount and its unit: a currency (USD, NGN, GHS) or a crypto asset. */
-export interface Amount extends IDataObject {
-	value: number | string;
-	unit: string;
-}
-
+/** A line's fields: docs/statement.md, "Lines". */
 export interface Line extends IDataObject {
-	/** `<kind>:<record id>`: the same line has the same key on every run. */
 	lineKey: string;
 	kind: LineKind;
 	day: string;
 	recordId: string;
-	/** `transaction` (deposit/trade list) or `withdrawal`. */
 	record: 'transaction' | 'withdrawal';
 	externalId: string;
 	walletLabel: string;
 	walletAddress: string;
-	/** Who the line is about: the External ID, the wallet's label (the customer), or the destination. */
 	reference: string;
-	/**
-	 * The vendor or customer the record names (docs/statement.md, "The files"): a bank payout's account
-	 * holder as the saved bank accounts give it, a crypto payout's saved address label, a deposit's (or
-	 * an auto-settlement's) wallet label; empty when none. The files' Payee, unless Payee Names names the line.
-	 */
 	payee: string;
 	status: string;
 	createdAt: string;
-	/** When the money moved: the record's creation, or for a refund and a deposit's credit its last update, never before its creation. */
 	time: string;
-	/** The line's effect on the balance of `currency`: credits positive, debits negative, 0 when it moved nothing (yet). */
 	amount: number;
 	currency: string;
-	/** Every amount the record states, each with its unit. */
 	amounts: IDataObject;
 	description: string;
-	/** Empty, or what a person must check. */
 	exception: string;
 }
 
-/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts): only these are kept for the files. */
+/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts). */
 export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'payee' | 'recordId'>;
-
-export const fileLineOf = ({ lineKey, kind, time, amount, currency, description, externalId, walletLabel, reference, payee, recordId }: Line): FileLine => ({
-	lineKey,
-	kind,
-	time,
-	amount,
-	currency,
-	description,
-	externalId,
-	walletLabel,
-	reference,
-	payee,
-	recordId,
-});
 
 interface StatementLists {
 	trades: KeptRecords;
 	withdrawals: KeptRecords;
 	wallets: IDataObject[];
-	/** The deposit-asset list (`GET /trades/assets`), which names a deposit's token; may be empty. */
+	/** These only name (a deposit's token, the payees): each may be empty. */
 	assets?: IDataObject[];
-	/** The saved bank accounts and payout addresses, which name the payees (PayeeIndex); may be empty. */
 	bankAccounts?: IDataObject[];
 	payoutAddresses?: IDataObject[];
 }
@@ -111,10 +71,7 @@ export interface LineOptions {
 	pendingAfterHours: number;
 }
 
-/**
- * The fields of a record its lines read (below): a statement keeps only these of each record it
- * reads, in columns (recordColumns.ts), so a busy day's records fit in memory (docs/statement.md, "Speed").
- */
+/** The only fields of a record kept, in columns (recordColumns.ts; docs/statement.md, "Speed"). */
 export const LINE_FIELDS = {
 	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],
 	withdrawals: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'trade', 'token', 'walletAddress', 'bankName', 'accountNumber', 'bankAccount', 'currency', 'externalId', 'payoutAmount', 'fee', 'amount', 'cryptoAmount', 'network', 'reason'],
@@ -122,25 +79,12 @@ export const LINE_FIELDS = {
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 
-/**
- * The amounts a record states are read by the service's one reading (service/money.ts): an amount of
- * money is trusted only as a number of 0 or more (`amountIn`), as Max per Day trusts it; a negative
- * amount, a non-number or an unreadable unit makes the record an exception naming it, and the balance
- * check cannot vouch for the day (docs/statement.md, "Exceptions"). Each is rounded once to its
- * currency's minor unit (`roundMoney`) and a record's lines are made from the rounded amounts, so they
- * net exactly (docs/statement.md, "Money: one reading, one rounding").
- */
+// Amounts are read and rounded once by service/money.ts (docs/statement.md, "Money: one reading, one rounding").
 
 /** A rounded amount's negative (a debit of it, or the credit of a debit), never -0. */
 const negated = (amount: number) => (amount === 0 ? 0 : -amount);
 
-/**
- * When a movement is dated: when the statement says it moved (`moved`, timeText), but never before
- * its record was created (`created`, timeText): another clock may stamp the update before the
- * creation, and a movement dated before its record existed would be on a statement made before the
- * record could be read, and on no later one (docs/statement.md, "The day"). Both are toISOString's
- * text, which orders as the instants do.
- */
+/** A movement's time, never before its record's creation (docs/statement.md, "The day"); ISO texts order as their instants. */
 function notBeforeCreated(created: string, moved: string): string {
 	if (!moved) return created;
 	if (!created) return moved;
@@ -179,31 +123,13 @@ export function isInstantText(text: string): boolean {
 	return days !== undefined && day >= 1 && day <= days && twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59;
 }
 
-const timeOf = (record: IDataObject) => timeMs(record.createdAt) ?? undefined;
-
 interface WalletIndex {
 	byId: Map<string, IDataObject>;
-	/** The deposit assets by id and identifier (service/depositAssets.ts). */
 	assets: Map<string, AssetFacts>;
-	/** The payees' names (payeeIndex). */
 	payees: PayeeIndex;
 }
 
-function walletIndex(wallets: IDataObject[], assets: IDataObject[] = [], payees: PayeeIndex = payeeIndex()): WalletIndex {
-	const byId = new Map<string, IDataObject>();
-	for (const wallet of wallets) {
-		const id = scalarText(wallet.id ?? wallet._id);
-		if (id) byId.set(id, wallet);
-	}
-	return { byId, assets: depositAssetIndex(assets) ?? new Map(), payees };
-}
-
-/**
- * The names the service gives a payout's recipient: a saved bank account's holder (`accountName`) by
- * the account's id (a bank withdrawal's `bankAccount`), else by its bank and number; a saved payout
- * address's `label` by its address (an EVM address, `0x…`, in any letter case). A name two accounts
- * (or addresses) give differently names neither: no payee is guessed.
- */
+/** The payees' names by bank account and payout address (docs/statement.md, "Lines": `payee`); two names for one key name none. */
 interface PayeeIndex {
 	bankById: Map<string, string>;
 	bankByNumber: Map<string, string>;
@@ -247,11 +173,7 @@ function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex):
 	return number ? named(payees.bankByNumber.get(bankKey(scalarText(record.bankName), number))) : '';
 }
 
-/**
- * A deposit's crypto as withdrawals and the triggers name it: the token (`USDT`) and its network, from
- * the deposit-asset list by the wallet's asset record, its identifier or the trade's asset; the
- * wallet's asset identifier (`USDT_TRX_TEST`) when the list does not name it.
- */
+/** A deposit's token and network from the deposit-asset list, else the wallet's asset identifier (docs/statement.md, "Lines"). */
 function depositCrypto(record: IDataObject, wallet: IDataObject | undefined, assets: Map<string, AssetFacts>): { unit: string; words: string } {
 	for (const ref of [wallet?.asset, wallet?.identifier, record.asset]) {
 		const facts = assets.get(assetRef(ref));
@@ -267,7 +189,7 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 	const entry = statusOf(kind, status);
 	if (!entry) return `Status ${JSON.stringify(status)} is unknown to the node: check this ${what} in the service's dashboard`;
 	if (!entry.open || entry.held) return undefined;
-	const at = timeOf(record) ?? options.now;
+	const at = timeMs(record.createdAt) ?? options.now;
 	const hours = (options.now - at) / HOUR_MS;
 	if (hours <= options.pendingAfterHours) return undefined;
 	return `Not final after ${Math.floor(hours)} hours (status ${status}; Pending After Hours is ${options.pendingAfterHours}): check this ${what} with the service`;
@@ -364,19 +286,13 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	);
 	const lines = [line];
 	if (completed && !unreadable && feeMoney !== 0) {
-		const feeLine = baseLine('depositFee', record, 'transaction', options.day, line.time);
-		Object.assign(feeLine, {
-			walletLabel: label,
-			walletAddress: address,
-			reference: line.reference,
-			payee: line.payee,
-			currency: line.currency,
-			time: line.time,
-			amount: negated(feeMoney),
-			amounts: { feeAmount: { value: fee as number, unit: line.currency } },
-			description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
-		});
-		lines.push(feeLine);
+		lines.push(
+			sibling(line, 'depositFee', record, options, line.time, {
+				amount: negated(feeMoney),
+				amounts: { feeAmount: { value: fee as number, unit: line.currency } },
+				description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
+			}),
+		);
 	}
 	return lines;
 }
@@ -392,20 +308,16 @@ function withdrawalKind(record: IDataObject): LineKind {
 interface Withdrawal {
 	record: IDataObject;
 	kind: LineKind;
-	/** The payout's line: its reference, labels and currency are shared by the fee and refund lines. */
 	line: Line;
 	payout: number | undefined;
 	fee: number | undefined;
 	/** The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits. */
 	payoutMoney: number;
 	feeMoney: number;
-	/** Whether payout, fee and currency are readable (otherwise no money line is written). */
 	readable: boolean;
 	refunded: boolean;
 	destination: string;
-	/** When it was created (timeText), the time of its lines but a refund. */
 	created: string;
-	/** The record in words: `withdrawal` or `auto-settlement payout`. */
 	what: string;
 	trade: IDataObject | undefined;
 }
@@ -448,10 +360,10 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 	};
 }
 
-/** A line of the withdrawal sharing its payout line's reference fields. */
-function sibling(w: Withdrawal, kind: LineKind, options: LineOptions, fields: Partial<Line>): Line {
-	const { externalId, walletLabel, walletAddress, reference, payee, currency } = w.line;
-	return Object.assign(baseLine(kind, w.record, 'withdrawal', options.day, w.created), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
+/** Another line of `first`'s record (a fee, a refund), sharing its reference fields. */
+function sibling(first: Line, kind: LineKind, record: IDataObject, options: LineOptions, time: string, fields: Partial<Line>): Line {
+	const { externalId, walletLabel, walletAddress, reference, payee, currency } = first;
+	return Object.assign(baseLine(kind, record, first.record, options.day, time), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -497,12 +409,7 @@ function withdrawalWords(w: Withdrawal): string {
 /** The payout and the fee together: what the whole withdrawal took from the balance. */
 const totalOf = (w: Withdrawal) => addMoney(w.payoutMoney, w.feeMoney, w.line.currency);
 
-/**
- * The payout line in words, agreeing with its amount (docs/statement.md, "Lines"): what left the
- * balance on this line (the payout, in its currency), what the recipient was sent as the record states
- * it (the token and network of a crypto payout), the fee's line and the whole the two make (what a
- * bill of the gross amount matches), and the USD amount asked.
- */
+/** The payout line in words, agreeing with its amount (docs/statement.md, "Lines": `description`). */
 function payoutWords(w: Withdrawal, usd: number | undefined): string {
 	const { record, line } = w;
 	if (!w.readable) return `${withdrawalWords(w)}: its payout and fee cannot be read`;
@@ -518,23 +425,18 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 /** The withdrawal's fee, debited with the payout. */
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 	const fee = w.fee as number;
-	return sibling(w, 'withdrawalFee', options, {
+	return sibling(w.line, 'withdrawalFee', w.record, options, w.created, {
 		amount: negated(w.feeMoney),
 		amounts: { fee: { value: fee, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
 	});
 }
 
-/**
- * The payout and fee given back, on the day the record last changed (when the money came back), never
- * before it was created: exactly what its payout and fee lines debited (`debited`, their amounts), so
- * the record's lines net to nothing.
- */
+/** The payout and fee given back when the money came back: exactly what they debited, so the record nets to nothing. */
 function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
 	const payout = w.payout as number;
 	const fee = w.fee as number;
-	return sibling(w, 'refund', options, {
-		time: notBeforeCreated(w.created, timeText(w.record.updatedAt)),
+	return sibling(w.line, 'refund', w.record, options, notBeforeCreated(w.created, timeText(w.record.updatedAt)), {
 		amount: negated(debited),
 		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
 		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
@@ -543,11 +445,7 @@ function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line 
 	});
 }
 
-/**
- * The lines of one withdrawal: what the recipient receives and the fee, both debited from the
- * balance of `currency` when it was asked (docs/api.md, "Withdrawal fees": whoever bears the fee,
- * the balance loses payout + fee); and for a refunded one, the refund of both.
- */
+/** A withdrawal's payout and fee, debited when asked whoever bears the fee (docs/api.md, "Withdrawal fees"), and a refund of both. */
 function withdrawalLines(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Line[] {
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
@@ -558,14 +456,6 @@ function withdrawalLines(record: IDataObject, trades: TradeById, wallets: Wallet
 	return lines;
 }
 
-/** A statement's lines: those that moved on the day, and those that moved after it (for the balance check). */
-interface DayLines {
-	/** The lines whose `time` falls within the day, in time order, then by key. */
-	lines: Line[];
-	/** The lines whose `time` is after the day (the balances now are taken back by them). */
-	after: Line[];
-}
-
 /** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
 export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' | 'lineKey'>) =>
 	a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0;
@@ -573,16 +463,7 @@ export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' |
 /** Where a line belongs: on the day, or after it (for the balance check). */
 export type Placement = 'day' | 'after';
 
-/**
- * The lines of every record read, each on the day its money moved (its `time`, docs/statement.md,
- * "The day"): a record gives lines to the day it was created and to the days its money moved later
- * (a deposit credited after midnight, a refund). Every record read is given, so that an
- * auto-settlement payout finds its deposit. Each line is handed to `visit` as it is made, in the
- * order of the records (transactions, then withdrawals), with the number of its record and its place
- * among that record's lines, and not kept: a busy day's summary and files are made without holding
- * its lines, and a file takes a line again by those numbers (`linesOf`) when its turn comes
- * (docs/statement.md, "Speed").
- */
+/** Every record's lines, each on the day its money moved, handed on as made and not kept (docs/statement.md, "The day", "Speed"). */
 export class LineMaker {
 	private readonly wallets: WalletIndex;
 
@@ -601,7 +482,9 @@ export class LineMaker {
 		private readonly lists: StatementLists,
 		private readonly options: LineOptions,
 	) {
-		this.wallets = walletIndex(lists.wallets, lists.assets, payeeIndex(lists.bankAccounts, lists.payoutAddresses));
+		const byId = new Map(lists.wallets.map((wallet) => [scalarText(wallet.id ?? wallet._id), wallet]));
+		byId.delete('');
+		this.wallets = { byId, assets: depositAssetIndex(lists.assets ?? []) ?? new Map(), payees: payeeIndex(lists.bankAccounts, lists.payoutAddresses) };
 	}
 
 	/** Records read: transactions numbered first, then withdrawals. */
@@ -651,15 +534,9 @@ export class LineMaker {
 	}
 }
 
-/** Every line placed (LineMaker.each), in the order of the records. */
-function eachLine(lists: StatementLists, options: LineOptions, visit: (line: Line, placement: Placement) => void): void {
-	new LineMaker(lists, options).each(visit);
-}
-
-/** Every line of the records read (eachLine), kept: the day's in time order, then by key, and those after it. */
-export function linesOf(lists: StatementLists, options: LineOptions): DayLines {
-	const result: DayLines = { lines: [], after: [] };
-	eachLine(lists, options, (line, placement) => (placement === 'day' ? result.lines : result.after).push(line));
-	result.lines.sort(byTime);
-	return result;
+/** The day's lines, kept, in time order, then by key. */
+export function linesOf(lists: StatementLists, options: LineOptions): Line[] {
+	const lines: Line[] = [];
+	new LineMaker(lists, options).each((line, placement) => placement === 'day' && lines.push(line));
+	return lines.sort(byTime);
 }

@@ -4,14 +4,10 @@ import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
 import { externalIdKey, recordIdKey } from '../../service/ids';
 
-/**
- * Statement → Match (docs/statement.md, "Match"): a team's own rows against the service's records,
- * by External ID (payouts), wallet address or wallet label (deposits). The index is built once per
- * run from the lists; each row is then a lookup. Pure.
- */
+/** Statement → Match (docs/statement.md): an index built once per run from the lists, each row a lookup. Pure. */
 
 export const MATCH_BY = ['externalId', 'walletAddress', 'walletLabel'] as const;
-export type MatchBy = (typeof MATCH_BY)[number];
+type MatchBy = (typeof MATCH_BY)[number];
 
 export const MATCH_RESULTS = {
 	paid: 'One withdrawal under the External ID, completed, for the expected amount (when one is given)',
@@ -38,11 +34,7 @@ function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject):
 	else map.set(key, [record]);
 }
 
-/**
- * Keys as a person types them: trimmed; addresses and labels compared as the service stores them.
- * External IDs and wallet ids by the one rule of each (service/ids.ts): an External ID exactly, so
- * inv-1 is not INV-1's.
- */
+/** Keys as typed, trimmed; External IDs and wallet ids by the one rule of each (service/ids.ts: inv-1 is not INV-1's). */
 const keyOf = (value: unknown) => scalarText(value).trim();
 const KEY_OF: Record<MatchBy, (value: unknown) => string> = { externalId: externalIdKey, walletAddress: keyOf, walletLabel: keyOf };
 

@@ -1,14 +1,7 @@
 import { moneyFigures } from '../../service/money';
 import type { FileLine, LineKind } from './lines';
 
-/**
- * The statement of one currency as an OFX 1.02 bank statement (docs/statement.md, "The files"),
- * written here, with no library: the format Xero, QuickBooks Online, Sage and Zoho Books import
- * without mapping columns. Each transaction's FITID is its lineKey, so a re-import skips what it
- * already has; the statement carries its currency (CURDEF) and the closing balance (LEDGERBAL), which
- * the OFX 1.02 DTD requires of every statement (STMTRS): a file is never written without it
- * (docs/statement.md, "The files"). Pure.
- */
+/** One currency's statement as an OFX 1.02 bank statement, written with no library (docs/statement.md, "The files"). Pure. */
 
 /** Text inside an element: the SGML specials written as entities, line breaks as spaces. */
 function ofxText(value: string, max?: number): string {
@@ -23,10 +16,7 @@ function ofxTime(iso: string): string {
 	return `${digits}.${iso.slice(20, 23) || '000'}[0:GMT]`;
 }
 
-/**
- * Each line's TRNTYPE, by what the line is (OFX 1.02, 11.4.2.3: the fees FEE, what came in CREDIT,
- * what went out DEBIT), so an accounting import can type and rule them apart from the sign alone.
- */
+/** Each line's TRNTYPE by what the line is (OFX 1.02, 11.4.2.3; docs/statement.md, "The files"). */
 const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
 	deposit: 'CREDIT',
 	depositFee: 'FEE',
@@ -40,13 +30,7 @@ const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
 /** The most characters of an ACCTID (OFX 1.02: A-22). */
 export const OFX_ACCTID_MAX = 22;
 
-/**
- * The ACCTID of one currency's statement (docs/statement.md, "The files"): the service account and the
- * currency, `<account>-<CURRENCY>`, stable from run to run and never a secret. `account` is the
- * integration's id the service answers (`GET /users/fetch-integration`, its `id`), else the
- * credential's environment (`SANDBOX`, `PRODUCTION`); only letters and digits are kept, and its last
- * characters when the whole would pass OFX's 22.
- */
+/** The ACCTID `<account>-<CURRENCY>` (docs/statement.md, "The files"): letters and digits, its last ones when past OFX's 22. */
 export function ofxAccountIdOf(account: string, currency: string): string {
 	const room = OFX_ACCTID_MAX - currency.length - 1;
 	const kept = account.replace(/[^A-Za-z0-9]/g, '') || 'ACCOUNT';
@@ -55,16 +39,15 @@ export function ofxAccountIdOf(account: string, currency: string): string {
 
 interface OfxStatement {
 	currency: string;
-	/** The account's ACCTID (ofxAccountIdOf, or the workflow's Ofx Account ID). */
 	accountId: string;
 	/** The statement's first instant and the next day's (ISO, UTC). */
 	from: string;
 	to: string;
-	/** The closing balance of the currency (LEDGERBAL, required: summary.ts, closingBalanceOf). */
 	closingBalance: number;
 }
 
 const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
+const STATUS_OK = ['<STATUS>', element('CODE', '0'), element('SEVERITY', 'INFO'), '</STATUS>'];
 
 /** One line as an OFX transaction (STMTTRN); `payee` names it. */
 export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string): string {
@@ -81,11 +64,7 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 	].join('\r\n');
 }
 
-/**
- * The OFX text of one currency's statement around its transactions: `head`, then each transaction
- * (ofxTransaction) after a line break, then `tail`; the transactions are written between them as they
- * come (files.ts), never all held as text.
- */
+/** The OFX text around the transactions, which files.ts writes between `head` and `tail` as they come, each after a line break. */
 export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
 	const balance = ['<LEDGERBAL>', element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
 	const head = [
@@ -102,10 +81,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		'<OFX>',
 		'<SIGNONMSGSRSV1>',
 		'<SONRS>',
-		'<STATUS>',
-		element('CODE', '0'),
-		element('SEVERITY', 'INFO'),
-		'</STATUS>',
+		...STATUS_OK,
 		element('DTSERVER', ofxTime(statement.to)),
 		element('LANGUAGE', 'ENG'),
 		'</SONRS>',
@@ -113,10 +89,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		'<BANKMSGSRSV1>',
 		'<STMTTRNRS>',
 		element('TRNUID', '0'),
-		'<STATUS>',
-		element('CODE', '0'),
-		element('SEVERITY', 'INFO'),
-		'</STATUS>',
+		...STATUS_OK,
 		'<STMTRS>',
 		element('CURDEF', statement.currency),
 		'<BANKACCTFROM>',

@@ -1,11 +1,6 @@
 import type { Line } from './lines';
 
-/**
- * The day's order of the lines its files take (docs/statement.md, "Speed"): by time, then by
- * lineKey (lines.ts, byTime), kept as numbers while the lines are made (the time, the record's
- * number, the line's place among its record's lines), so that a busy day's rows are never all
- * held: each line is made again from its record when its turn comes in its file.
- */
+/** The day's order of the lines its files take, kept as numbers, each line made again in its turn (docs/statement.md, "Speed"). */
 
 /** A record's lines as LineMaker.linesOf makes them. */
 type LinesOfRecord = (record: number) => Line[];

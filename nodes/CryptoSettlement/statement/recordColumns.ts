@@ -1,19 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What a statement keeps of the records it reads (docs/statement.md, "What keeps a busy day small"):
- * of each record only the fields its lines read (lines.ts, LINE_FIELDS), written into the list's
- * columns as its page arrives, and given back as the object of those fields when its lines are made.
- *
- * A column per field, in blocks of 4,096 rows (nothing kept is copied as the columns grow): numbers
- * in a Float64Array, texts that repeat from record to record (a wallet, a status) as their number in
- * the list's table of texts, other texts as the very strings the page was parsed into (an id is then
- * held once, by the walk's set of ids and here), and per record and field one byte saying which of
- * those holds its value (or that it is absent, null, true, false, or an `updatedAt` that is its
- * `createdAt`). Any other value (an object, an array) is kept as it is,
- * beside the columns. So a record is neither written as text nor parsed again: no value changes on
- * its way (a number is the same double, -0 included), and a busy day's 200,000 records are a few
- * strings each rather than an object and its fields.
+ * The fields its lines read (lines.ts, LINE_FIELDS) of each record a statement reads, kept in columns
+ * (docs/statement.md, "Speed"); any other value (an object, an array) is kept as it is, beside them.
  */
 
 /** Fields whose texts repeat from record to record (a wallet, a status, a network): each text held once per list. */

@@ -9,13 +9,7 @@ import { DAY_MS } from '../../service/utcDay';
 import { KeptRecords, RecordColumns } from './recordColumns';
 import { LINE_FIELDS } from './lines';
 
-/**
- * Reads what a statement needs (docs/statement.md, "How the lists are read"): the transaction,
- * withdrawal and wallet lists and the account, with the pacing and retries of every request
- * (nodes/service/transport.ts). Pages are read a window at a time once the first page gives the count;
- * a record on two pages (a list that shifted while read) is kept once; a page that still fails
- * after its retries fails the whole read, naming the page: never a statement with a hole in it.
- */
+/** Reads what a statement needs (docs/statement.md, "How the lists are read"). */
 
 export const LIST_PATHS = {
 	transactions: ROUTES.trades.path,
@@ -70,14 +64,7 @@ function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, 
 	return new NodeOperationError(ctx.getNode(), `The statement could not be read: ${message}`, { itemIndex: ctx.getItemIndex(), description });
 }
 
-/**
- * Every record of a paged list, proven whole (engine/pageWalker.ts): no page proves the order of the
- * pages after it, so every page is read, and the read is accepted only when the list held still
- * while it was read. With `since`, the service is asked for the records created from a day before
- * that time on (`startDate`, `endDate`, as its lists take them), so a service that honours the range
- * answers in a few pages; one that ignores it is read whole, one that refuses it is asked again
- * without. Which records belong to the day the statement decides itself, from each record.
- */
+/** Every record of a paged list, proven whole (engine/pageWalker.ts); with `since`, asked from a day before it on. */
 export async function readList<T = IDataObject>(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
@@ -109,13 +96,8 @@ async function readAccount(ctx: IExecuteSingleFunctions, http: HttpCall): Promis
 	return isObject(response.body.data) ? response.body.data : undefined;
 }
 
-/**
- * The deposit-asset list, which names a deposit's token (USDT for the wallet's USDT_TRX_TEST). It only
- * names units, never a figure: when it cannot be read the lines name the wallet's asset identifier, as
- * the service does (docs/statement.md, "Lines"), and the statement is still made.
- */
-async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<IDataObject[]> {
-	const path = ROUTES.depositAssets.path;
+/** A list of one answer that only names (the deposit assets, the payout addresses): `[]` when it cannot be read. */
+async function readNaming(ctx: IExecuteSingleFunctions, http: HttpCall, path: string): Promise<IDataObject[]> {
 	try {
 		const response = await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe');
 		const data = isSuccess(response) ? response.body.data : undefined;
@@ -123,36 +105,6 @@ async function readAssets(ctx: IExecuteSingleFunctions, http: HttpCall): Promise
 	} catch {
 		return [];
 	}
-}
-
-/**
- * The names of the payees (docs/statement.md, "The files"): the saved bank accounts (`GET
- * /payments/integration-banks`, every page: a bank payout's holder name) and payout addresses (`GET
- * /payments/wallet-addresses`, one answer: a crypto payout's saved label), each read once per run.
- * They only name, never a figure: a list that cannot be read leaves its lines' payees to their
- * references, and the statement is still made.
- */
-async function readPayeeLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<{ bankAccounts: IDataObject[]; payoutAddresses: IDataObject[] }> {
-	const bankPath = ROUTES.bankAccounts.path;
-	const addressPath = ROUTES.payoutAddresses.path;
-	const [bankAccounts, payoutAddresses] = await allRead([
-		walkList(ctx, http, {
-			request: { method: 'GET', route: bankPath, url: bankPath },
-			size: STATEMENT_PAGE_SIZE,
-			maxPages: 100,
-			proof: 'whole',
-			inFlight: PAGES_IN_FLIGHT,
-			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
-		}).then(
-			(walked) => walked.records,
-			() => [],
-		),
-		callApi(ctx, http, { method: 'GET', route: addressPath, url: addressPath }, 'safe').then(
-			(response) => (isSuccess(response) && Array.isArray(response.body.data) ? response.body.data.filter(isObject) : []),
-			() => [],
-		),
-	]);
-	return { bankAccounts, payoutAddresses };
 }
 
 /** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
@@ -165,34 +117,37 @@ export async function readStatementLists(ctx: IExecuteSingleFunctions, http: Htt
 	return { trades: trades.records, withdrawals: withdrawals.records, wallets: wallets.records, assets: [], pages: pagesOf(trades, withdrawals, wallets) };
 }
 
-/**
- * What a statement reads (Statement → Get): the three lists, the deposit-asset list and the payees' lists at once, of
- * each transaction and withdrawal only the fields its lines read, kept in columns as its page arrives
- * (recordColumns.ts; lines.ts, LINE_FIELDS), then the account, read after them, so its balances include every
- * record the lists showed.
- */
+/** What Statement → Get reads: the lists at once, records kept in columns, then the account, so its balances include them all. */
 export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
 	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
-	const [trades, withdrawals, wallets, assets, payees] = await allRead([
+	const bankPath = ROUTES.bankAccounts.path;
+	const [trades, withdrawals, wallets, assets, bankAccounts, payoutAddresses] = await allRead([
 		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
 		readList(ctx, http, 'withdrawals', since, (record) => columns.withdrawals.keep(record)),
 		readList(ctx, http, 'wallets'),
-		readAssets(ctx, http),
-		readPayeeLists(ctx, http),
+		readNaming(ctx, http, ROUTES.depositAssets.path),
+		// The payees' names: the saved bank accounts (every page) and payout addresses, `[]` when unread.
+		walkList(ctx, http, {
+			request: { method: 'GET', route: bankPath, url: bankPath },
+			size: STATEMENT_PAGE_SIZE,
+			maxPages: 100,
+			proof: 'whole',
+			inFlight: PAGES_IN_FLIGHT,
+			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
+		}).then((walked) => walked.records, () => []),
+		readNaming(ctx, http, ROUTES.payoutAddresses.path),
 	]);
 	return {
 		trades: new KeptRecords(columns.transactions, trades.records),
 		withdrawals: new KeptRecords(columns.withdrawals, withdrawals.records),
 		wallets: wallets.records,
 		assets,
-		...payees,
+		bankAccounts,
+		payoutAddresses,
 		account: await readAccount(ctx, http),
 		pages: pagesOf(trades, withdrawals, wallets),
 	};
 }
 
-const pagesOf = (trades: { pages: number }, withdrawals: { pages: number }, wallets: { pages: number }) => ({
-	transactions: trades.pages,
-	withdrawals: withdrawals.pages,
-	wallets: wallets.pages,
-});
+type Read = { pages: number };
+const pagesOf = (trades: Read, withdrawals: Read, wallets: Read) => ({ transactions: trades.pages, withdrawals: withdrawals.pages, wallets: wallets.pages });

@@ -5,11 +5,7 @@ import { LOOK_BACK_DAYS, type Day } from './day';
 import { addMoney, moneyFigures, roundMoney, statedNumber } from '../../service/money';
 import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
-/**
- * A statement's summary (docs/statement.md, "Summary"): totals per kind and currency, the
- * exceptions, the opening balances (given, or derived from the service's on the first run), the
- * closing balances and the balance check, said in words a finance person reads. Pure.
- */
+/** A statement's summary and its balance check (docs/statement.md, "Summary", "Balance check"). Pure. */
 
 /** What the service does not list, so no statement can show it (docs/statement.md, "What the API does not list"). */
 export const NOT_LISTED: readonly string[] = [
@@ -86,11 +82,7 @@ interface Untrusted {
 	first?: Pick<Line, 'record' | 'recordId' | 'time' | 'lineKey'>;
 }
 
-/**
- * What the summary needs of the lines, taken one line at a time (lines.ts, eachLine), so a busy
- * day's lines are not kept (docs/statement.md, "Speed"); its figures and the order of its keys and
- * exceptions are those of the day's lines in time order.
- */
+/** The summary's figures, taken one line at a time so a busy day's lines are not kept (docs/statement.md, "Speed"), ordered as the day's lines. */
 export class LineTally {
 	/** The day's lines. */
 	lines = 0;
@@ -100,11 +92,12 @@ export class LineTally {
 
 	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
 
-	private readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
+	readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
 
 	private readonly net = new Ranked(() => ({ amount: 0 }));
 
-	private readonly netAfter: Record<string, number> = {};
+	/** Net movement per currency of the lines after the day. */
+	readonly netAfter: Record<string, number> = {};
 
 	private readonly exceptions: Array<{ rank: Rank; exception: IDataObject }> = [];
 
@@ -142,15 +135,6 @@ export class LineTally {
 	/** Net movement per currency of the day's lines. */
 	dayNet(): Record<string, number> {
 		return this.net.inOrder(({ amount }) => amount);
-	}
-
-	/** Net movement per currency of the lines after the day. */
-	afterNet(): Record<string, number> {
-		return { ...this.netAfter };
-	}
-
-	kindCounts(): Record<string, number> {
-		return { ...this.counts };
 	}
 
 	kindTotals(): Record<string, Record<string, { count: number; amount: number }>> {
@@ -204,10 +188,7 @@ function unreadableAfter(tally: LineTally): string | undefined {
 	return `${count} record(s) that moved money after the day (e.g. ${first.recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
 }
 
-/**
- * Whether the closing balances agree with the service: its balances now, less what moved after the
- * day, must equal opening + the day's lines, currency by currency, to the cent.
- */
+/** Whether the closing balances equal the service's at the day's end, currency by currency, to the cent. */
 export function balanceCheck(closing: Record<string, number>, atEnd: Record<string, number>, movedAfter: number): BalanceCheck {
 	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
 	if (missing.length) return { result: 'notCheckable', why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.` };
@@ -254,21 +235,21 @@ interface Balances {
 	check: BalanceCheck;
 }
 
-/** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
-function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
-	const balances = balancesFromTheLines(input, net);
-	// A record of the day whose amount the node cannot trust: no check can vouch for the day.
-	return { ...balances, check: untrustedDay(input.tally) ?? balances.check };
+/** Balances moved by a net per currency (opening + net: closing). */
+function plus(balances: Record<string, number>, net: Record<string, number>): Record<string, number> {
+	const moved = { ...balances };
+	for (const [currency, amount] of Object.entries(net)) moved[currency] = addMoney(moved[currency] ?? 0, amount, currency);
+	return moved;
 }
 
-function balancesFromTheLines(input: SummaryInput, net: Record<string, number>): Balances {
+/** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
+function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
 	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
 	const now = serviceBalancesNow(input.account);
 	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally);
-	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.afterNet());
+	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.netAfter);
 	if (given) {
-		const closing = { ...given };
-		for (const [currency, amount] of Object.entries(net)) closing[currency] = addMoney(closing[currency] ?? 0, amount, currency);
+		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
 			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the day's lines move, so its closing balance counts from 0 and cannot be compared.` }
@@ -291,13 +272,7 @@ function balancesFromTheLines(input: SummaryInput, net: Record<string, number>):
 	};
 }
 
-/**
- * The closing balance of `currency` a file may state as a balance (an OFX file's LEDGERBAL, which
- * OFX 1.02 requires), from a summary: derived from the service's balances, or the Opening Balance
- * given plus the day's net (whether or not the service states balances); or why there is none (the
- * service states no balance of the currency and none was given; a closing balance counted from 0
- * for want of an opening one is no balance).
- */
+/** The closing balance an OFX file states as LEDGERBAL, or why there is none (docs/statement.md, "The files"). */
 export function closingBalanceOf(summary: IDataObject, currency: string): number | { why: string } {
 	const closing = (summary.closingBalances ?? {}) as Record<string, number>;
 	const opening = (summary.openingBalances ?? {}) as Record<string, number>;
@@ -309,23 +284,13 @@ export function closingBalanceOf(summary: IDataObject, currency: string): number
 	return { why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known` };
 }
 
-/**
- * A range's days (docs/statement.md, "Summary"): each day's opening balances (the range's on its first
- * day, the day before's closing ones after), its closing balances (opening + its net), its net and its
- * totals per kind and currency; the last day's closing balances are the range's.
- */
-function daysOf(input: SummaryInput, balances: Balances): IDataObject[] | undefined {
-	const { days } = input.day;
-	if (!days) return undefined;
+/** A range's days, each opening with the day before's closing balances (docs/statement.md, "A range of days"). */
+function daysOf(input: SummaryInput, days: string[], balances: Balances): IDataObject[] {
 	let opening: Record<string, number> | undefined = balances.source === 'none' ? undefined : { ...balances.opening };
 	return days.map((day) => {
 		const tally = input.dayTallies?.get(day);
 		const net = tally?.dayNet() ?? {};
-		let closing: Record<string, number> = {};
-		if (opening) {
-			closing = { ...opening };
-			for (const [currency, amount] of Object.entries(net)) closing[currency] = addMoney(closing[currency] ?? 0, amount, currency);
-		}
+		const closing = opening ? plus(opening, net) : {};
 		const entry: IDataObject = { day, openingBalances: opening ?? {}, closingBalances: closing, net, lines: tally?.lines ?? 0, totals: tally?.kindTotals() ?? {} };
 		if (opening) opening = closing;
 		return entry;
@@ -344,16 +309,17 @@ export function summarize(input: SummaryInput): IDataObject {
 		from: new Date(input.day.start).toISOString(),
 		to: new Date(input.day.end).toISOString(),
 		complete: input.now >= input.day.end,
-		balanceCheck: balances.check,
+		// A record of the day whose amount the node cannot trust: no check can vouch for the day.
+		balanceCheck: untrustedDay(tally) ?? balances.check,
 		openingBalances: balances.opening,
 		openingBalancesSource: balances.source,
 		closingBalances: balances.closing,
 		net,
 		exceptionCount: exceptions.length,
 		lines: tally.lines,
-		counts: tally.kindCounts(),
+		counts: tally.counts,
 		totals: tally.kindTotals(),
-		...(input.day.days ? { days: daysOf(input, balances) } : {}),
+		...(input.day.days ? { days: daysOf(input, input.day.days, balances) } : {}),
 		exceptions,
 		lookBack: {
 			days: LOOK_BACK_DAYS,
