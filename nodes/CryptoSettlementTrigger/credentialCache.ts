@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { setNewest } from '../service/values';
+import { setNewest } from '../service/boundedMemory';
 
 /**
  * How long a production delivery reuses the credential an earlier delivery of the same workflow

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { KEY_LENGTH } from '../events/identity';
-import { setNewest } from '../service/values';
+import { setNewest } from '../service/boundedMemory';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for

@@ -5,16 +5,6 @@ export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Sets `key` as the newest entry of a map kept oldest first, and drops the oldest beyond `capacity`. */
-export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, capacity: number): void {
-	map.delete(key);
-	map.set(key, value);
-	for (const oldest of map.keys()) {
-		if (map.size <= capacity) break;
-		map.delete(oldest);
-	}
-}
-
 /** A scalar field as text (`''` when absent or not a string, number or boolean). */
 export function scalarText(value: unknown): string {
 	if (typeof value === 'string') return value;

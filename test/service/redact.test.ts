@@ -107,20 +107,28 @@ describe('every error: the PIN hidden where it stands alone, figures kept', () =
 	});
 });
 
+/**
+ * A fake API started for the describe block that calls it, with a seeded day of 60 records that
+ * `prepare` may edit, and the credentials that read it (no PIN: each test adds its own).
+ */
+function seededDay(day: string, prepare: (fakeApi: FakeApi) => void = () => undefined): { fakeApi: FakeApi; credentials: IDataObject } {
+	const seeded = { fakeApi: undefined as unknown as FakeApi, credentials: {} as IDataObject };
+	beforeAll(async () => {
+		const fakeApi = (seeded.fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 }));
+		seeded.credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url, pin: '' };
+		fakeApi.seedDay({ day, records: 60 });
+		prepare(fakeApi);
+	});
+	afterAll(async () => await seeded.fakeApi.close());
+	return seeded;
+}
+
 describe('the statement, its file and Match: the same with a PIN equal to its figures as without one', () => {
 	const DAY = '2026-03-10';
-	let fakeApi: FakeApi;
-	let credentials: IDataObject;
-
-	beforeAll(async () => {
-		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url, pin: '' };
-		fakeApi.seedDay({ day: DAY, records: 60 });
-	});
-	afterAll(async () => await fakeApi.close());
+	const seeded = seededDay(DAY);
 
 	const statement = async (output: string, pin: string) => {
-		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output, options: { fileCurrency: 'all' } }, { credentials: { ...credentials, pin } });
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output, options: { fileCurrency: 'all' } }, { credentials: { ...seeded.credentials, pin } });
 		if (run.error) throw new Error(run.error.message);
 		return run.items.map((item) => ({ json: item.json, file: item.binary?.data ? Buffer.from(String(item.binary.data.data), 'base64').toString('utf8') : undefined }));
 	};
@@ -139,11 +147,11 @@ describe('the statement, its file and Match: the same with a PIN equal to its fi
 	});
 
 	test('Statement → Match', async () => {
-		const payouts = fakeApi.state.withdrawals.filter((w) => w.externalId).slice(0, 20);
+		const payouts = seeded.fakeApi.state.withdrawals.filter((w) => w.externalId).slice(0, 20);
 		const match = async (pin: string) => {
 			const run = await runNode(
 				{ resource: 'statement', operation: 'match', matchBy: 'externalId', value: '={{ $json.ref }}', expectedAmount: '={{ $json.usd }}' },
-				{ credentials: { ...credentials, pin }, items: payouts.map((w) => ({ ref: w.externalId, usd: w.amount })) },
+				{ credentials: { ...seeded.credentials, pin }, items: payouts.map((w) => ({ ref: w.externalId, usd: w.amount })) },
 			);
 			if (run.error) throw new Error(run.error.message);
 			return run.items.map((item) => item.json);
@@ -210,23 +218,16 @@ const PINS = ['1000', '1234', '2026', '0000', '000000'];
 
 describe('what the node writes itself is never rewritten, whatever the PIN', () => {
 	const DAY = '2026-03-10';
-	let fakeApi: FakeApi;
-	let credentials: IDataObject;
-
-	beforeAll(async () => {
-		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url, pin: '' };
-		fakeApi.seedDay({ day: DAY, records: 60 });
+	const seeded = seededDay(DAY, (fakeApi) => {
 		const payouts = fakeApi.state.withdrawals.filter((w) => w.createdAt.startsWith(DAY) && w.type === 'crypto' && !w.trade);
 		expect(payouts.length).toBeGreaterThanOrEqual(4);
 		// The issue's payout: 1,234 USDT, its id 1000; and payouts whose ids are the other PINs.
 		Object.assign(payouts[0], { id: '1000', cryptoAmount: 1234, token: 'USDT', network: 'TRC20' });
 		['2026', '0000', '000000'].forEach((id, index) => Object.assign(payouts[index + 1], { id }));
 	});
-	afterAll(async () => await fakeApi.close());
 
 	const statement = async (options: IDataObject, output: string, pin: string) => {
-		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output, options: { fileCurrency: 'all', ...options } }, { credentials: { ...credentials, pin } });
+		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output, options: { fileCurrency: 'all', ...options } }, { credentials: { ...seeded.credentials, pin } });
 		if (run.error) throw new Error(run.error.message);
 		return run.items.map((item) => ({
 			json: { ...item.json, readAt: undefined } as IDataObject,

@@ -5,7 +5,8 @@ import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
-import { scalarText, setNewest } from '../../service/values';
+import { scalarText } from '../../service/values';
+import { setNewest } from '../../service/boundedMemory';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
 /** A withdrawal is sent at most once per External ID (docs/usage.md, "Never paid twice"). */

@@ -1,0 +1,15 @@
+/**
+ * The node's in-process memories (credential reads, wallet labels, duplicate memories, sends per
+ * External ID) are maps kept oldest first and bounded, so a long-running n8n never grows them
+ * without end.
+ */
+
+/** Sets `key` as the newest entry of a map kept oldest first, and drops the oldest beyond `capacity`. */
+export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, capacity: number): void {
+	map.delete(key);
+	map.set(key, value);
+	for (const oldest of map.keys()) {
+		if (map.size <= capacity) break;
+		map.delete(oldest);
+	}
+}
