@@ -12,6 +12,8 @@ import type { RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
 import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';
+import { balanceCheckOf, balancesOf, RunDebits, type AccountRead, type Debit } from './balanceCover';
+import { readRates, valueUsd, type Rates } from './rates';
 
 /**
  * 'Dry Run' of a money-moving item that passed every check: what would be sent, output with `dryRun: true`
@@ -31,13 +33,17 @@ export async function dryRunRecord(ctx: IExecuteSingleFunctions, request: ApiReq
 	};
 }
 
-/** A withdrawal's dry run: looked up like a real one, and for crypto with the network fee estimate. */
+/**
+ * A withdrawal's dry run: looked up like a real one, for crypto with the network fee estimate, and
+ * with whether the balance covers it with the run's items before it (`debits`: balanceCover.ts).
+ */
 export async function dryRunWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
 	parts: RequestParts,
 	lookupPath: string,
+	debits: RunDebits = new RunDebits(),
 ): Promise<IDataObject> {
 	const idempotency = parts.idempotency as NonNullable<RequestParts['idempotency']>;
 	const existing = parts.existing ?? (await lookUp(ctx, http, { ...idempotency, lookupPath }));
@@ -46,52 +52,98 @@ export async function dryRunWithdrawal(
 	}
 	const record: IDataObject = { ...(await dryRunRecord(ctx, request, parts)), externalId: idempotency.externalId };
 	const sent = { ...(parts.body ?? {}) };
-	const feeBearer = await feeBearerOf(ctx, http);
-	if (sent.walletAddress === undefined) return withPayout(record, payoutOf(sent, feeBearer));
-	// The fee quote takes what the withdrawal sends, less its PIN and External ID.
-	delete sent.pin;
-	delete sent.externalId;
-	const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: sent };
-	try {
-		const response = await callApi(ctx, http, estimate, 'safe');
-		if (isSuccess(response)) {
-			const quoted = response.body.data as IDataObject;
-			const networkFee = isObject(quoted) ? quoteWithUnits(quoted) : quoted;
-			return withPayout(record, payoutOf(sent, feeBearer, networkFee), { networkFee });
+	const account = await accountOf(ctx, http);
+	const feeBearer = feeBearerIn(account);
+	let networkFee: IDataObject | undefined;
+	let extra: IDataObject = {};
+	if (sent.walletAddress !== undefined) {
+		// The fee quote takes what the withdrawal sends, less its PIN and External ID.
+		delete sent.pin;
+		delete sent.externalId;
+		const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: sent };
+		try {
+			const response = await callApi(ctx, http, estimate, 'safe');
+			if (isSuccess(response)) {
+				const quoted = response.body.data as IDataObject;
+				networkFee = isObject(quoted) ? quoteWithUnits(quoted) : undefined;
+				extra = { networkFee: networkFee ?? quoted };
+			} else {
+				extra = { networkFeeUnavailable: `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+			}
+		} catch (error) {
+			extra = { networkFeeUnavailable: (error as Error).message };
 		}
-		const networkFeeUnavailable = `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`;
-		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable });
-	} catch (error) {
-		return withPayout(record, payoutOf(sent, feeBearer), { networkFeeUnavailable: (error as Error).message });
 	}
+	const itemIndex = ctx.getItemIndex();
+	debits.give(itemIndex, await debitOf(ctx, http, sent, feeBearer, networkFee));
+	const balanceCheck = balanceCheckOf(itemIndex, await debits.through(itemIndex), balancesOf(account));
+	return withPayout(record, payoutOf(sent, feeBearer, networkFee), balanceCheck, extra);
 }
 
-/** What a person reads first: what leaves, the fee and what arrives, then the guardrails, then the request. */
-function withPayout(record: IDataObject, payout: IDataObject, extra: IDataObject = {}): IDataObject {
+/** What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request. */
+function withPayout(record: IDataObject, payout: IDataObject, balanceCheck: IDataObject, extra: IDataObject = {}): IDataObject {
 	const { dryRun, message, guardrails, ...rest } = record;
-	return { dryRun, message, payout, guardrails, ...rest, ...extra };
+	return { dryRun, message, payout, balanceCheck, guardrails, ...rest, ...extra };
 }
 
 type FeeBearer = 'user' | 'business' | undefined;
 
-/** The account's withdrawal fee bearer (Account → Get), read once per node run; undefined when it cannot be read. */
-const bearers = new WeakMap<object, Promise<FeeBearer>>();
+/** The account (Account → Get: its balances and withdrawal fee bearer), read once per node run. */
+const accounts = new WeakMap<object, Promise<AccountRead>>();
 
-async function feeBearerOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<FeeBearer> {
+async function accountOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<AccountRead> {
 	const run = runOf(ctx);
-	let bearer = bearers.get(run);
-	if (!bearer) {
+	let account = accounts.get(run);
+	if (!account) {
 		const { path } = ROUTES.account;
-		bearer = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
-			(response) => {
-				const data = isSuccess(response) && isObject(response.body.data) ? response.body.data : {};
-				return data.withdrawalFeeBearer === 'user' || data.withdrawalFeeBearer === 'business' ? data.withdrawalFeeBearer : undefined;
+		account = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
+			(response): AccountRead => {
+				if (isSuccess(response) && isObject(response.body.data)) return { record: response.body.data };
+				return { unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}` };
 			},
-			() => undefined,
+			(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
 		);
-		bearers.set(run, bearer);
+		accounts.set(run, account);
 	}
-	return await bearer;
+	return await account;
+}
+
+/** The account's withdrawal fee bearer; undefined when it cannot be read. */
+function feeBearerIn(account: AccountRead): FeeBearer {
+	const bearer = 'record' in account ? account.record.withdrawalFeeBearer : undefined;
+	return bearer === 'user' || bearer === 'business' ? bearer : undefined;
+}
+
+/** The service's sell rates, read once per node run, for a payout stated in a token (rates.ts). */
+const runRates = new WeakMap<object, Promise<Rates | string>>();
+
+/**
+ * What a withdrawal takes from the balance the service debits (docs/guardrails.md, "Does the
+ * balance cover the batch?"): a crypto payout from the USD balance, what leaves it by the fee
+ * bearer (a token amount valued at the service's sell rate); a bank payout cannot be told, since
+ * neither its rate nor its fee is quoted beforehand.
+ */
+async function debitOf(ctx: IExecuteSingleFunctions, http: HttpCall, body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): Promise<Debit> {
+	if (body.walletAddress === undefined) {
+		return { unknown: "a bank payout is paid from the NGN or GHS balance at a rate and with a fee that no route quotes before it is made" };
+	}
+	const { amount, unit, fee } = feeOf(body, networkFee);
+	let leaves: number;
+	if (feeBearer === 'user') leaves = amount;
+	else if (feeBearer === undefined) return { unknown: 'who bears the withdrawal fee could not be read (Account → Get)' };
+	else if (fee === undefined) return { unknown: 'the network fee was not quoted, and the business bears it' };
+	else leaves = amount + fee;
+	if (unit === 'USD') return { currency: 'USD', amount: leaves };
+	const run = runOf(ctx);
+	let rates = runRates.get(run);
+	if (!rates) {
+		rates = readRates(ctx, http).catch((error: Error) => `the service's rates could not be read (${error.message})`);
+		runRates.set(run, rates);
+	}
+	const read = await rates;
+	const value = valueUsd({ token: unit, crypto: leaves }, typeof read === 'string' ? undefined : read);
+	if (typeof value === 'string') return { unknown: typeof read === 'string' ? read : value };
+	return { currency: 'USD', amount: value };
 }
 
 /** An amount with its unit: USD with 2 decimals, a token's amount with at most 8 (as the node sends them). */
@@ -106,6 +158,20 @@ function bearerName(feeBearer: FeeBearer): string {
 	return feeBearer === 'user' ? 'recipient' : feeBearer === 'business' ? 'business' : 'unknown';
 }
 
+/** A withdrawal's amount, its unit (USD, or the token of a crypto amount) and the quoted fee in that unit, if quoted. */
+function feeOf(body: IDataObject, networkFee?: IDataObject): { amount: number; unit: string; fee?: number } {
+	const inToken = body.cryptoAmount !== undefined;
+	const amount = Number(inToken ? body.cryptoAmount : body.amount);
+	const unit = inToken ? String(body.token ?? '') : 'USD';
+	// The fee in the amount's unit: USD as quoted, or in the token when the quote gives that too.
+	const level = typeof body.feeLevel === 'string' ? body.feeLevel : undefined;
+	const quoted = (key: string, perLevel: string) => {
+		const value = networkFee?.[key] ?? (level && isObject(networkFee?.[perLevel]) ? (networkFee[perLevel] as IDataObject)[level] : undefined);
+		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+	};
+	return { amount, unit, fee: inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees') };
+}
+
 /**
  * What leaves the balance, the fee and what the recipient receives, each with its unit, by the
  * account's withdrawal fee bearer (docs/api.md, "Withdrawal fees"): `user`, the fee is deducted
@@ -114,16 +180,7 @@ function bearerName(feeBearer: FeeBearer): string {
 function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
 	const crypto = body.walletAddress !== undefined;
 	const token = String(body.token ?? '');
-	const inToken = body.cryptoAmount !== undefined;
-	const amount = Number(inToken ? body.cryptoAmount : body.amount);
-	const unit = inToken ? token : 'USD';
-	// The fee in the amount's unit: USD as quoted, or in the token when the quote gives that too.
-	const level = typeof body.feeLevel === 'string' ? body.feeLevel : undefined;
-	const quoted = (key: string, perLevel: string) => {
-		const value = networkFee?.[key] ?? (level && isObject(networkFee?.[perLevel]) ? (networkFee[perLevel] as IDataObject)[level] : undefined);
-		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-	};
-	const fee = inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees');
+	const { amount, unit, fee } = feeOf(body, networkFee);
 	if (!crypto) return bankPayoutOf(amount, feeBearer);
 	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
 	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: bearerName(feeBearer) };

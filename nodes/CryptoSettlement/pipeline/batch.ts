@@ -9,6 +9,7 @@ import { rowOf } from '../../service/rows';
 import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';
 import { checkAddressesWithService } from '../money/addressCheck';
+import { RunDebits } from '../money/balanceCover';
 
 /** Writes that must not repeat are planned for the whole run before any is sent (docs/architecture.md, "Batches that move money"). */
 
@@ -69,6 +70,9 @@ class Batch {
 
 	stoppedBy: number | undefined;
 
+	/** What each item of a Dry Run takes from the balance, for whether the balance covers the batch (money/balanceCover.ts). */
+	readonly debits = new RunDebits();
+
 	private inFlight = 0;
 
 	private readonly queue: number[] = [];
@@ -83,6 +87,7 @@ class Batch {
 		let markDone!: () => void;
 		const done = new Promise<void>((resolve) => (markDone = resolve));
 		this.entries.set(itemIndex, { done, markDone, started: false });
+		this.debits.expect(itemIndex);
 		this.queue.push(itemIndex);
 		if (this.entries.size >= this.size) this.joined();
 	}
@@ -133,6 +138,7 @@ class Batch {
 	settle(itemIndex: number, settled: Settled): void {
 		const entry = this.entries.get(itemIndex) as Entry;
 		this.held.delete(itemIndex);
+		this.debits.settle(itemIndex);
 		if (entry.settled) return;
 		this.tellNear(itemIndex, entry.started);
 		entry.settled = settled;

@@ -18,6 +18,7 @@ import { isObject, scalarText } from '../../service/values';
 import { rowOf, withItsRow } from '../../service/rows';
 import { idsShown, sameExternalId, sameRecordId } from '../../service/ids';
 import { dryRunRecord, dryRunWithdrawal } from '../money/dryRun';
+import type { RunDebits } from '../money/balanceCover';
 import { lookUpAhead, submitWithdrawal, type LookupAhead } from '../money/withdrawals';
 
 /**
@@ -107,7 +108,7 @@ async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, htt
 	const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
 		? lookUpAhead(ctx, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(ctx.getItemIndex()))
 		: undefined;
-	const send = async (turn: SendTurn) => await perform(ctx, spec, parts, http, { turn, ahead });
+	const send = async (turn: SendTurn) => await perform(ctx, spec, parts, http, { turn, ahead, debits: batch.debits });
 	return await sendInTurn(ctx, batch, parts, send, RETRY_OF_KIND[spec.kind] === 'withdrawal');
 }
 
@@ -148,7 +149,7 @@ async function perform(
 	spec: OperationSpec,
 	parts: RequestParts,
 	http: HttpCall,
-	{ params = new Params(ctx, spec), turn, ahead }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead } = {},
+	{ params = new Params(ctx, spec), turn, ahead, debits }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead; debits?: RunDebits } = {},
 ): Promise<IDataObject[]> {
 	const { method, path: route, rateLimit } = spec;
 	const request: ApiRequest = { method, route, url: fillPath(route, parts.pathParams), qs: parts.qs, body: parts.body, rateLimit, wording: wordingOf(spec) };
@@ -159,7 +160,7 @@ async function perform(
 			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize)).filter(parts.keep).slice(0, limitOf(params));
 		case 'withdrawal':
 			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
-			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath)];
+			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath, debits)];
 			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
 		default: {
 			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];

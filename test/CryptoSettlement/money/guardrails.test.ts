@@ -39,7 +39,7 @@ async function service(options: { listed?: IDataObject[]; endless?: boolean; rat
 		}
 		if (route === 'POST /payments/swap-currency') return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
 		if (route === 'POST /payments/estimate-network-fee') return { status: 200, body: envelope({ token: 'USDT', network: 'TRC20', fee: 1.5, feeCurrency: 'USD' }) };
-		if (route === 'GET /users/fetch-integration') return { status: 200, body: envelope({ withdrawalFeeBearer: 'user' }) };
+		if (route === 'GET /users/fetch-integration') return { status: 200, body: envelope({ withdrawalFeeBearer: 'user', fiatWallets: { usd: 10000, ngn: 5000000, ghs: 50000 } }) };
 		return withdrawals.handler(request);
 	});
 	servers.push(server);
@@ -419,6 +419,16 @@ describe('Dry run', () => {
 				leavesBalance: '25.00 USD',
 				recipientReceives: '23.50 USD in USDT on TRC20',
 				summary: '25.00 USD leaves the balance; 1.50 USD is deducted from it; the recipient receives 23.50 USD in USDT on TRC20',
+			},
+			balanceCheck: {
+				covers: true,
+				status: 'covered',
+				currency: 'USD',
+				balance: 10000,
+				itemNeeds: 25,
+				runNeeds: 25,
+				missing: 0,
+				summary: 'The balance of USD 10,000.00 covers this payout (USD 25.00), leaving USD 9,975.00.',
 			},
 		});
 		expect(count('GET', '/payments/withdrawal/dry-1')).toBe(1);
