@@ -33,9 +33,11 @@ function run(name: string, input: Items, nodes: Record<string, Items>): Items {
 }
 
 const items = (...rows: IDataObject[]): Items => rows.map((json) => ({ json }));
-const dryRun = (externalId: string, amount: number, fee: number, feeBearer: string, environment = 'sandbox'): IDataObject => ({
+const covered = (runNeeds: number, balance = 10000): IDataObject => ({ covers: runNeeds <= balance, status: runNeeds <= balance ? 'covered' : 'not covered', currency: 'USD', balance, runNeeds, missing: Math.max(0, runNeeds - balance) });
+const dryRun = (externalId: string, amount: number, fee: number, feeBearer: string, environment = 'sandbox', balanceCheck: IDataObject = covered(amount)): IDataObject => ({
 	dryRun: true,
 	externalId,
+	balanceCheck,
 	payout: { amount, fee, feeBearer, leavesBalance: `${(feeBearer === 'business' ? amount + fee : amount).toFixed(2)} USD`, recipientReceives: `${(feeBearer === 'business' ? amount : amount - fee).toFixed(2)} USD in USDT on TRC20` },
 	guardrails: { environment },
 });
@@ -43,6 +45,11 @@ const alreadyPaid = (externalId: string, id: string): IDataObject => ({ dryRun: 
 
 describe('Pay vendors: the approval and the rows it pays', () => {
 	const settings = items({ rowsFrom: 'sample rows' });
+	const payoutRows = items(
+		{ 'External ID': 'INV-0', Vendor: 'Ada Supplies', 'Amount (USD)': '5' },
+		{ 'External ID': 'INV-1', Vendor: 'Bolu Logistics', 'Amount (USD)': '15' },
+		{ 'External ID': 'INV-2', Vendor: 'Chidi Print', 'Amount (USD)': '20' },
+	);
 
 	test.each([
 		['recipient', '35.00 USD', '3.00 USD', '32.00 USD'],
@@ -50,24 +57,48 @@ describe('Pay vendors: the approval and the rows it pays', () => {
 	])('fees borne by the %s: the totals are the Dry Run\'s figures; the rows already paid are named, not asked for', (bearer, leaves, fees, receive) => {
 		const toPay = items(dryRun('INV-1', 15, 1.5, bearer), dryRun('INV-2', 20, 1.5, bearer));
 		const all = [...toPay, ...items(alreadyPaid('INV-0', 'w-9'))];
-		const [{ json }] = run('Batch Totals', toPay, { 'Dry Run Whole Batch': all, Settings: settings });
+		const [{ json }] = run('Batch Totals', toPay, { 'Dry Run Whole Batch': all, Settings: settings, 'Payout Rows': payoutRows });
 		expect(json).toMatchObject({ rowsToSend: 2, leavesBalance: leaves, fees, recipientsGet: receive, externalIds: ['INV-1', 'INV-2'] });
-		expect(json.alreadyPaid).toBe('INV-0 (withdrawal w-9, completed)');
-		expect(json.lines).toContain('INV-1: ');
+		expect(json.alreadyPaid).toBe('Ada Supplies (withdrawal w-9, completed, External ID INV-0)');
+		// Each vendor by name, its amount, fee and what it receives; the External ID last.
+		expect(String(json.lines).split('\n')[0]).toBe(
+			`Bolu Logistics: 15.00 USD, fee 1.50 USD, receives ${bearer === 'business' ? '15.00' : '13.50'} USD in USDT on TRC20 (External ID INV-1)`,
+		);
+		expect(json).toMatchObject({ balanceCovers: true });
+	});
+
+	test('a batch the balance does not cover (by its last row) is not asked for: the words say how much is missing', () => {
+		const toPay = items(dryRun('INV-0', 5, 1.5, 'business', 'sandbox', covered(6.5, 30)), dryRun('INV-1', 15, 1.5, 'business', 'sandbox', covered(23, 30)), dryRun('INV-2', 20, 1.5, 'business', 'sandbox', covered(44.5, 30)));
+		const [{ json }] = run('Batch Totals', toPay, { 'Dry Run Whole Batch': toPay, Settings: settings, 'Payout Rows': payoutRows });
+		expect(json.balanceCovers).toBe(false);
+		expect(json.balance).toBe(
+			'The balance does not cover this batch, so nobody was asked to approve it and nothing was sent. The 3 payouts need 44.50 USD from the USD balance, which holds 30.00 USD: 14.50 USD is missing. Add at least 14.50 USD to the balance, or take rows out of the batch, then run it again.',
+		);
+	});
+
+	test('a balance that cannot be read (or a Dry Run that does not say) stops the batch: never taken as covered', () => {
+		const unreadable = { covers: false, status: 'cannot tell', why: "the account's balances could not be read (Account → Get answered HTTP 500)" };
+		for (const check of [unreadable, undefined]) {
+			const row = dryRun('INV-1', 15, 1.5, 'recipient', 'sandbox', check);
+			if (!check) delete row.balanceCheck;
+			const [{ json }] = run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings, 'Payout Rows': payoutRows });
+			expect(json.balanceCovers).toBe(false);
+			expect(json.balance).toMatch(/^Whether the balance covers this batch cannot be told: .*So nobody was asked to approve it and nothing was sent\./);
+		}
 	});
 
 	test('a fee the Dry Run could not quote is said, never counted as zero', () => {
 		const row = dryRun('INV-1', 15, 0, 'recipient');
 		(row.payout as IDataObject).fee = 'not quoted: see networkFee or networkFeeUnavailable';
-		const [{ json }] = run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings });
+		const [{ json }] = run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings, 'Payout Rows': payoutRows });
 		expect(json.fees).toMatch(/not quoted/);
 		expect(json.leavesBalance).toMatch(/not quoted/);
 	});
 
 	test('sample rows are paid only with a Sandbox credential', () => {
 		const row = dryRun('SAMPLE-INV-1001', 12.5, 1.5, 'recipient', 'production');
-		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings })).toThrow(/Sandbox credential/);
-		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: items({ rowsFrom: 'Google Sheet' }) })).not.toThrow();
+		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: settings, 'Payout Rows': payoutRows })).toThrow(/Sandbox credential/);
+		expect(() => run('Batch Totals', items(row), { 'Dry Run Whole Batch': items(row), Settings: items({ rowsFrom: 'Google Sheet' }), 'Payout Rows': payoutRows })).not.toThrow();
 	});
 
 	test('Rows to Pay: exactly the rows the approver saw, as read', () => {
