@@ -16,19 +16,20 @@ interface Node {
 	name: string;
 	parameters: IDataObject;
 }
-const template = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'templates', 'pay-vendors-from-a-sheet.json'), 'utf8')) as { nodes: Node[] };
-const codeOf = (name: string) => String(template.nodes.find((node) => node.name === name)?.parameters.jsCode);
+const templateOf = (file: string) => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'templates', file), 'utf8')) as { nodes: Node[] };
+const template = templateOf('pay-vendors-from-a-sheet.json');
+const codeOf = (name: string, nodes = template.nodes) => String(nodes.find((node) => node.name === name)?.parameters.jsCode);
 
 type Items = Array<{ json: IDataObject }>;
 /** Runs a Code node's JavaScript with `$input` and `$('…')` answering from `nodes` (node name → items). */
-function run(name: string, input: Items, nodes: Record<string, Items>): Items {
+function run(name: string, input: Items, nodes: Record<string, Items>, of = template.nodes): Items {
 	const $ = (node: string) => {
 		const items = nodes[node];
 		if (!items) throw new Error(`the step reads ${node}, which the test did not give`);
 		return { all: () => items, first: () => items[0] };
 	};
 	// the template's own code, in a context of its own, as n8n's Code node runs it
-	const step = runInNewContext(`(function ($input, $) {\n${codeOf(name)}\n})`, {}) as (input: unknown, node: typeof $) => Items;
+	const step = runInNewContext(`(function ($input, $) {\n${codeOf(name, of)}\n})`, {}) as (input: unknown, node: typeof $) => Items;
 	return step({ all: () => input }, $);
 }
 
@@ -112,5 +113,26 @@ describe('Pay vendors: the approval and the rows it pays', () => {
 		expect(rows).toHaveLength(3);
 		expect(new Set(rows.map((row) => row['External ID'])).size).toBe(3);
 		for (const row of rows) expect(Number(row['Amount (USD)'])).toBeLessThanOrEqual(100);
+	});
+});
+
+describe('Check a payout sheet: the summary a person reads', () => {
+	test('one row per mark: what, how many rows, how much, what to do, the External IDs last; missing and different first', () => {
+		const rows = items(
+			{ 'External ID': 'INV-1', 'Amount (USD)': '12.50' },
+			{ 'External ID': 'INV-2', 'Amount (USD)': '20' },
+			{ 'External ID': 'INV-3', 'Amount (USD)': '16' },
+			{ 'External ID': 'INV-4', 'Amount (USD)': '30' },
+		);
+		const marks = items({ Check: 'paid', 'External ID': 'INV-1' }, { Check: 'paid', 'External ID': 'INV-2' }, { Check: 'different', 'External ID': 'INV-3' }, { Check: 'missing', 'External ID': 'INV-4' });
+		const summary = run('Summary', marks, { 'Payout Rows': rows }, templateOf('check-payout-sheet.json').nodes).map((item) => item.json);
+		expect(summary.map((row) => Object.keys(row))).toEqual(Array(3).fill(['Check', 'Rows', 'Amount in the Sheet', 'What to Do', 'External IDs']));
+		expect(summary.map((row) => [row.Check, row.Rows, row['Amount in the Sheet'], row['External IDs']])).toEqual([
+			['missing', 1, '30.00 USD', 'INV-4'],
+			['different', 1, '16.00 USD', 'INV-3'],
+			['paid', 2, '32.50 USD', 'INV-1, INV-2'],
+		]);
+		expect(summary[1]['What to Do']).toMatch(/do not pay them again/);
+		expect(summary.some((row) => 'count_External_ID' in row)).toBe(false);
 	});
 });
