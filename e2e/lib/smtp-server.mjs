@@ -78,7 +78,8 @@ export function approvalLinks(email) {
 	return {
 		approve: links.find((l) => /[?&]approved=true/.test(l)),
 		decline: links.find((l) => /[?&]approved=false/.test(l)),
-		text: html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' '),
+		// What a mail client shows: the body, not the <head> (n8n's Send and Wait writes <title>My form</title> there).
+		text: html.replace(/<head[\s\S]*?<\/head>/i, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/\s+/g, ' '),
 	};
 }
 
