@@ -127,19 +127,23 @@ export function triggerUrl(n8nBaseUrl, workflow) {
 export const START_CREDENTIALS = {
 	safest: { id: 'csStartSafest001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; agents may not pay)', guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500 } },
 	examples: { id: CREDENTIAL_ID, name: 'Crypto Settlement Sandbox (no limits; agents may not pay)', guardrails: {} },
-	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by email
+	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by
+	// email; on a sandbox account of its own (npm start), so its limits count only its own payments
 	agentTemplate: {
 		id: 'csStartAgentPay1',
-		name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; sub-workflow payments on, for the agent template; agents may not pay)',
+		name: "Crypto Settlement Sandbox, the agent template's own account (max 100 USD per withdrawal, 500 USD a day; sub-workflow payments on; agents may not pay)",
 		guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500, allowSubWorkflowPayments: true },
 	},
 };
 
-/** START_CREDENTIALS pointing at a running sandbox, oldest first and the safest updated last (`now`). */
-export function startCredentials(sandbox, now = Date.now()) {
-	const base = sandboxCredential(sandbox);
+/**
+ * START_CREDENTIALS pointing at a running sandbox (or, per key, at the sandbox `accounts` names, e.g.
+ * the agent template's own), oldest first and the safest updated last (`now`).
+ */
+export function startCredentials(sandbox, now = Date.now(), accounts = {}) {
 	const order = ['agentTemplate', 'examples', 'safest'];
 	return order.map((key, index) => {
+		const base = sandboxCredential(accounts[key] ?? sandbox);
 		const { id, name, guardrails } = START_CREDENTIALS[key];
 		const at = new Date(now - (order.length - 1 - index) * 60000).toISOString();
 		return { ...base, id, name, data: { ...base.data, ...guardrails }, createdAt: at, updatedAt: at };
