@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { isObject, objectIn, scalarText } from '../../service/values';
+import { objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
 import { addMoney, money, roundMoney, statedNumber } from '../../service/money';
