@@ -219,6 +219,7 @@ async function main() {
 				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
 				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
 				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
+				`    Balance alert: publish it; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
 				...(line === '2'
 					? [
 							'  Try the agent template offline (a local scripted model; approval emails are printed here):',
