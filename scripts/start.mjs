@@ -191,7 +191,7 @@ async function main() {
 			process.stdout.write(`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`);
 			stop(1);
 		};
-		await n8n.start({ timeoutMs: 240000 });
+		await n8n.start({ timeoutMs: 240000, progress: step });
 		const owner = await n8n.setupOwner();
 		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
 
