@@ -198,7 +198,7 @@ async function main() {
 			process.stdout.write(`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`);
 			stop(1);
 		};
-		await n8n.start({ timeoutMs: 240000 });
+		await n8n.start({ timeoutMs: 240000, progress: step });
 		const owner = await n8n.setupOwner();
 		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
 
@@ -227,6 +227,7 @@ async function main() {
 				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
 				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
 				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
+				`    Balance alert: publish it; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
 				...(line === '2'
 					? [
 							'  Try the agent template offline (a local scripted model; approval emails are printed here). It answers in words:',

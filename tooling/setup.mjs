@@ -34,6 +34,7 @@ export const TEMPLATES = {
 	dailyStatement: { file: 'daily-statement', id: 'csTplStatement01' },
 	agentReview: { file: 'agent-payouts-review', id: 'csExAgentReview1' },
 	checkPayouts: { file: 'check-payout-sheet', id: 'csTplCheckSheet1' },
+	balanceAlert: { file: 'balance-alert', id: 'csTplBalanceAl01' },
 };
 
 /**

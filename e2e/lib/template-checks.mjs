@@ -17,6 +17,7 @@ import { payVendorsCheck, payVendorsRefusedCopy, refusedRowCheck } from './templ
 import { creditOnceCheck, handOffRecoveryCheck, ledgerCheck, verifyDeliveryCheck } from './templates/credit-deposits.mjs';
 import { statementCheck, statementDaysCheck } from './templates/daily-statement.mjs';
 import { checkSheetCheck } from './templates/check-payout-sheet.mjs';
+import { balanceAlertCheck } from './templates/balance-alert.mjs';
 
 export { executionOf, outputOf, runFromEditor, sampleRows, TEMPLATE_BINDINGS, unflatted } from './templates/shared.mjs';
 
@@ -48,7 +49,8 @@ export function templateWorkflows(line) {
 		.filter((key) => key !== 'agentReview') // review-checks.mjs imports it with its own bindings
 		.map((key) => loadTemplate(key, TEMPLATE_BINDINGS));
 	void line;
-	return { shipped, tests: [payVendorsRefusedCopy()], activate: [] };
+	// the balance alert polls from n8n's start, as published by a newcomer (templates/balance-alert.mjs)
+	return { shipped, tests: [payVendorsRefusedCopy()], activate: [TEMPLATES.balanceAlert.id] };
 }
 
 /** The safest credential as `npm start` imports it, updated last so that a new node gets it. */
@@ -104,6 +106,8 @@ async function knownNodesCheck({ n8n, line }) {
 export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
+
+	await balanceAlertCheck({ n8n, sandbox, smtp });
 
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
 	await payVendorsCheck({ n8n, sandbox, smtp, sent, browser });

@@ -121,3 +121,11 @@ export function moneyFigures(value: number, currency?: string): string {
 	// No "-0.00": a debit that rounds to nothing is nothing.
 	return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
+
+/** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00` (its figures: moneyFigures). */
+export function money(currency: string, amount: number): string {
+	const figures = moneyFigures(amount, currency);
+	const negative = figures.startsWith('-');
+	const [whole, fraction] = (negative ? figures.slice(1) : figures).split('.');
+	return `${negative ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
+}

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { isObject, objectIn, scalarText } from '../../service/values';
+import { objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { addMoney, moneyFigures, roundMoney, statedNumber } from '../../service/money';
+import { addMoney, money, roundMoney, statedNumber } from '../../service/money';
+import { accountBalances } from '../../service/balances';
 import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
 /** A statement's summary and its balance check (docs/statement.md, "Summary", "Balance check"). Pure. */
@@ -17,14 +18,6 @@ export const NOT_LISTED: readonly string[] = [
 	'The balance at the end of a day: the service gives today\'s balances only, so the statement takes them back by every movement since the day ended.',
 	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
-
-/** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00` (its figures: service/money.ts, moneyFigures). */
-export function money(currency: string, amount: number): string {
-	const figures = moneyFigures(amount, currency);
-	const negative = figures.startsWith('-');
-	const [whole, fraction] = (negative ? figures.slice(1) : figures).split('.');
-	return `${negative ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
-}
 
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
 function balancesInWords(balances: Record<string, number>): string {
@@ -163,15 +156,8 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 
 /** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
 function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
-	const wallets = account && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
-	if (!wallets) return { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
-	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(wallets)) {
-		const number = statedNumber(amount);
-		const unit = currency.trim().toUpperCase();
-		if (number !== undefined) balances[unit] = roundMoney(number, unit);
-	}
-	return balances;
+	const read = accountBalances(account);
+	return read ? read.balances : { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
 }
 
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
