@@ -345,8 +345,8 @@ export async function creditSampleCheck({ n8n, sandbox, smtp, browser }) {
 		const rows = (await tableRows(n8n, 'crypto_deposit_ledger')).filter((row) => row.tradeId === trade.id);
 		assert(rows.length === 1 && rows[0].outcome === 'credited' && rows[0].eventKey === key, `ledger rows of ${trade.id}: ${JSON.stringify(rows)}, the trigger's eventKey ${key}`);
 		const email = await smtp.next((m) => /Deposit credited/.test(m.subject), { after: before, timeoutMs: 30000 });
-		const label = outputOf(run, "A Sample Customer's Wallet")[0]?.label;
-		assert(label && email.subject.includes(label) && email.subject.includes('25 USD'), `the team's email: ${email.subject}`);
+		const label = rows[0].customer; // the sample wallet's label, as Deposit Entry names the customer
+		assert(/^sample-customer-/.test(label) && email.subject.includes(label) && email.subject.includes('25 USD'), `the team's email: ${email.subject}; the ledger's customer ${label}`);
 		return `from ${how}: trade ${trade.id} credited once (ledger: credited, eventKey ${key} as the trigger gives it); "${email.subject}"`;
 	}));
 }
