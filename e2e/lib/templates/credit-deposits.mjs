@@ -257,7 +257,7 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 		// Settings (set-up step 2), created and published through n8n's REST API as the editor does.
 		const project = await personalProject(n8n);
 		const columns = LEDGER_COLUMNS.map((name) => ({ name, type: 'string' }));
-		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_deposit_ledger${suffix}`, columns });
+		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_deposit_ledger_once${suffix}`, columns });
 		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
 		copy.name = `e2e: ${copy.name}`;
 		delete copy.id;
