@@ -30,6 +30,7 @@ import {
 	loadTemplate,
 	loadWorkflow,
 	seedStatementDay,
+	setUpTemplateTables,
 	START_CREDENTIALS,
 	startCredentials,
 	statementVars,
@@ -201,6 +202,8 @@ async function main() {
 		await n8n.start({ timeoutMs: 240000, progress: step });
 		const owner = await n8n.setupOwner();
 		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
+		// the templates' Data Tables (made once, found again by name), their ids in the templates' Settings
+		await setUpTemplateTables(n8n, { seeded, log: step });
 
 		const sandboxOrigin = sandbox.url.replace(/\/v1$/, '');
 		const names = Object.values(workflows).map((wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
@@ -227,6 +230,8 @@ async function main() {
 				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
 				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
 				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
+				`    Daily statement: Execute workflow: yesterday's files, then its exceptions, by email printed here; balances kept in a Data Table`,
+				`    Credit deposits: Execute workflow from "Try It: a Sample Deposit": a mock deposit credited once, the team's email printed here`,
 				`    Balance alert: publish it; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
 				...(line === '2'
 					? [
