@@ -136,6 +136,8 @@ withOfxdump('OFX an accounting import keeps apart and types (#71 point 2), valid
 		const usd = parsedOfx(files.USD);
 		expect([ngn.accountId, usd.accountId]).toEqual(['1b2c3d4e5f6a7b8c9d0e-NGN', '1b2c3d4e5f6a7b8c9d0e-USD'].map((id) => id.slice(id.length - 22)));
 		expect(String(ngn.accountId).length).toBeLessThanOrEqual(22);
+		// BANKID is A-9 in OFX 1.02 (the DTD does not count characters, so ofxdump would not say): the service's name in 9.
+		expect([ngn.statement, usd.statement].map((statement) => (statement.BANKACCTFROM as IDataObject).BANKID)).toEqual(['CRYPTOSET', 'CRYPTOSET']);
 		expect(ngn.transactions.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT, t.DTPOSTED])).toEqual([
 			['deposit:t1', 'CREDIT', '75000.00', '20260310013000.000[0:GMT]'],
 			['depositFee:t1', 'FEE', '-375.00', '20260310013000.000[0:GMT]'],
