@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- test code, outside the scanned folders: it runs libofx's ofxdump and says when it is absent */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code, outside the scanned folders: it runs libofx's ofxdump and says when it is absent */
 /**
  * Every OFX file is valid OFX 1.02 (docs/statement.md, "The files"; issue #69 point 6), checked by an
  * independent parser that validates against the DTD: libofx's ofxdump (Debian package `ofx`, which
