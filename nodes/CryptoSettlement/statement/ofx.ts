@@ -31,7 +31,7 @@ const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
  * The BANKID of every file: OFX 1.02 allows 9 characters (A-9), so the service's name is cut to its
  * first nine, the same in every file and every release (docs/statement.md, "The files").
  */
-export const OFX_BANKID = 'CRYPTOSET';
+const OFX_BANKID = 'CRYPTOSET';
 
 /** The most characters of an ACCTID (OFX 1.02: A-22). */
 export const OFX_ACCTID_MAX = 22;
