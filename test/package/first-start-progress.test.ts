@@ -102,7 +102,8 @@ test("the installer's long steps (Node 24, npm ci from the line's lock, SQLite, 
 
 test('each line has a lock that pins n8n and sqlite3 with the address of every tarball', () => {
 	for (const version of ['2.41.1', '1.123.81']) {
-		const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-locks', `n8n-${version}.package-lock.json`), 'utf8'));
+		type Entry = { version?: string; link?: boolean; resolved?: string; extraneous?: boolean };
+		const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-locks', `n8n-${version}.package-lock.json`), 'utf8')) as { packages: Record<string, Entry> };
 		expect(lock.packages['node_modules/n8n'].version).toBe(version);
 		expect(lock.packages['node_modules/sqlite3'].version).toMatch(/^5\./);
 		const entries = Object.entries(lock.packages).filter(([key]) => key);
