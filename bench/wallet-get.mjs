@@ -19,7 +19,7 @@ import path from 'node:path';
 
 import { dailyLimitRows } from './daily-limit.mjs';
 import { pollPagesRows } from './poll-pages.mjs';
-import { statementRows } from './statement.mjs';
+import { monthRow, statementRows } from './statement.mjs';
 import { startServer } from './lib/server.mjs';
 import {
 	compileHarness,
@@ -55,12 +55,17 @@ async function main() {
 	const itemCount = option('items', 2000);
 	const rounds = option('rounds', 5);
 	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours);
-	// --only withdrawals: the paced withdrawals row alone; --only table: the per-item table alone
+	// --only withdrawals: the paced withdrawals row alone; --only table: the per-item table alone;
+	// --only month: the statement of a busy merchant's month alone (bench/statement.mjs)
 	const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 	const only = onlyArg === 'table' ? undefined : onlyArg;
 	const harness = compileHarness();
 	if (only === 'withdrawals') {
 		console.log(await withdrawalsRow(harness));
+		return;
+	}
+	if (only === 'month') {
+		console.log(await monthRow());
 		return;
 	}
 	const beforeDir = process.argv.includes('--before') ? path.resolve(process.argv[process.argv.indexOf('--before') + 1]) : undefined;

@@ -45,7 +45,7 @@ async function main() {
 	if (only) say(`e2e: only ${only.join(', ')}`);
 
 	// Slow, independent preparations in parallel: n8n installs, chromium, build + pack.
-	const chromiumP = browserWanted && (!only || only.includes('browser')) ? ensureChromium({ log: say }) : Promise.resolve({ ok: false, reason: 'disabled' });
+	const chromiumP = browserWanted && (!only || only.includes('browser') || only.includes('templates')) ? ensureChromium({ log: say }) : Promise.resolve({ ok: false, reason: 'disabled' });
 	const installsP = installLines(linesToRun);
 	let tarball;
 	const packed = await check('package built (npm run build) and packed (npm pack)', async () => {

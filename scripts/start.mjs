@@ -30,6 +30,7 @@ import {
 	loadTemplate,
 	loadWorkflow,
 	seedStatementDay,
+	setUpTemplateTables,
 	START_CREDENTIALS,
 	startCredentials,
 	statementVars,
@@ -116,6 +117,12 @@ async function main() {
 	step(`fake API listening on ${sandbox.url}; its clock: ${new Date(sandbox.now()).toISOString()}${clock ? ' (--clock)' : ''} (move it: POST ${sandbox.url.replace(/\/v1$/, '')}/_sandbox/clock)`);
 	// The statement example's day: yesterday (UTC) by the fake API's clock, seeded once with every kind of line.
 	const seeded = seedStatementDay(sandbox, sandbox.now());
+	// The agent template's own sandbox account, so that its Max per Day counts only its own payments,
+	// not the examples' and the other templates' (issue 70); no webhooks.
+	const agentAccount =
+		line === '2'
+			? await startFakeApi({ port: await freePort(sandboxPort + 1 === port ? port + 1 : sandboxPort + 1), appId: 'demo-agent-template-app-id', stateFile: path.join(userFolder, 'sandbox-agent-state.json'), clock, lifecycleDelayMs })
+			: undefined;
 	workflows.statement = loadWorkflow('statement', statementVars(seeded));
 	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
 
@@ -141,6 +148,7 @@ async function main() {
 		step('stopping n8n and the fake API…');
 		await n8n.stop().catch(() => {});
 		await sandbox.close().catch(() => {});
+		await agentAccount?.close().catch(() => {});
 		await model.close().catch(() => {});
 		await mailbox.close().catch(() => {});
 		step('stopped');
@@ -159,7 +167,7 @@ async function main() {
 		await n8n.importCredentials([
 			{ ...LOCAL.model, type: 'openAiApi', data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` }, createdAt: older, updatedAt: older },
 			{ ...LOCAL.mailbox, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: mailbox.port, secure: false, disableStartTls: true }, createdAt: older, updatedAt: older },
-			...startCredentials(sandbox),
+			...startCredentials(sandbox, Date.now(), { agentTemplate: agentAccount }),
 		]);
 		step(`credentials imported (n8n import:credentials): ${[...Object.values(START_CREDENTIALS), ...Object.values(LOCAL)].map((c) => `"${c.name}"`).join(', ')}`);
 		await n8n.registerPackage(pkg);
@@ -191,9 +199,11 @@ async function main() {
 			process.stdout.write(`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`);
 			stop(1);
 		};
-		await n8n.start({ timeoutMs: 240000 });
+		await n8n.start({ timeoutMs: 240000, progress: step });
 		const owner = await n8n.setupOwner();
 		step(`n8n is up${owner.created ? '; owner account created' : ''}`);
+		// the templates' Data Tables (made once, found again by name), their ids in the templates' Settings
+		await setUpTemplateTables(n8n, { seeded, log: step });
 
 		const sandboxOrigin = sandbox.url.replace(/\/v1$/, '');
 		const names = Object.values(workflows).map((wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
@@ -208,6 +218,7 @@ async function main() {
 				`  Fake API    ${sandbox.url}`,
 				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
 				`              (stored in the n8n credentials below; a new Crypto Settlement node gets the first, the safest)`,
+				...(agentAccount ? [`              the agent template's own account: ${agentAccount.url}   app id ${agentAccount.appId}`] : []),
 				...Object.values(START_CREDENTIALS).map((c) => `                "${c.name}"`),
 				'',
 				'  Workflows',
@@ -219,9 +230,13 @@ async function main() {
 				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
 				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
 				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
+				`    Daily statement: Execute workflow: yesterday's files, then its exceptions, by email printed here; balances kept in a Data Table`,
+				`    Credit deposits: Execute workflow from "Try It: a Sample Deposit": a mock deposit credited once, the team's email printed here`,
+				`    Balance alert: publish it; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
 				...(line === '2'
 					? [
-							'  Try the agent template offline (a local scripted model; approval emails are printed here):',
+							'  Try the agent template offline (a local scripted model; approval emails are printed here). It answers in words:',
+							'  waiting for approval (who was asked); approve from the email, send it again: already paid, with the figures',
 							`    curl -X POST ${n8n.baseUrl}/webhook/payout-request -H 'content-type: application/json' -d '{"request":"Pay supplier order INV-1001: 40 USD"}'`,
 						]
 					: ['  The agent template needs n8n 2.x (npm start without --line=1).']),

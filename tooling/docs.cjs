@@ -21,7 +21,16 @@ const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections. */
 const FILES = ['README.md', 'docs/usage.md', 'docs/guardrails.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
 
-const dist = (file) => require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
+/** The fake API's route files (fake-api/src/routes/<file>.ts, each exporting `<file>Routes`), by file. */
+function routeFiles(dir, load) {
+	const files = fs.readdirSync(dir).map((file) => file.replace(/\.(js|ts)$/, ''));
+	return Object.fromEntries(files.map((file) => [file, load(path.join(dir, file))[`${file}Routes`]]).filter(([, routes]) => routes));
+}
+
+const dist = (file) =>
+	file === 'fake-api/routes'
+		? routeFiles(path.join(ROOT, 'fake-api', '.build', 'fake-api', 'src', 'routes'), require)
+		: require(path.join(ROOT, 'dist', 'nodes', `${file}.js`));
 
 /** One row per record status: where it stands, whether it can change, and its event. */
 function statusesTable({ LIFECYCLES }) {
@@ -147,6 +156,30 @@ function recordAskedList(operations) {
 		.join(', ');
 }
 
+/**
+ * The fake API's Endpoints table (fake-api/README.md): each route file's routes, and the operations
+ * whose request (or External ID lookup) is that route, so a new route is documented by `npm run docs`.
+ */
+function fakeApiTable(files, { RESOURCES }) {
+	const users = {};
+	for (const { name, specs } of Object.values(RESOURCES)) {
+		for (const spec of Object.values(specs)) {
+			const sent = spec.kind === 'report' ? spec.reads.map((route) => [route, ' (reads)']) : [[`${spec.method} ${spec.path}`, '']];
+			if (spec.lookupPath) sent.push([`GET ${spec.lookupPath}`, ' (lookup)']);
+			for (const [route, how] of sent) (users[route] ??= []).push(`${name} → ${spec.option.name}${how}`);
+		}
+	}
+	const rows = ['| file (`src/routes/`) | endpoint | access | node operations |', '|---|---|---|---|'];
+	for (const [file, routes] of Object.entries(files)) {
+		for (const route of routes) {
+			const access = { public: 'public, no credentials', credentials: 'credentials', vip: 'credentials (VIP)' }[route.access];
+			const limited = route.limit ? ', rate-limited' : '';
+			rows.push(`| \`${file}.ts\` | \`${route.method} ${route.template}\` | ${access}${limited} | ${(users[`${route.method} ${route.template}`] ?? ['—']).join(', ')} |`);
+		}
+	}
+	return rows.join('\n');
+}
+
 /** Each generator renders from the modules `load` gives (dist/ by default; the test passes the sources). */
 const GENERATORS = {
 	statuses: (load) => statusesTable(load('service/catalog')),
@@ -163,6 +196,7 @@ const GENERATORS = {
 	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
 	operations: (load) => operationsTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
+	fakeapi: (load) => fakeApiTable(load('fake-api/routes'), load('CryptoSettlement/operations/index')),
 	moneyclasses: (load) => classesTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
 };
 
@@ -186,7 +220,7 @@ function regenerate(text, load = dist) {
 	});
 }
 
-module.exports = { FILES, GENERATORS, ROOT, regenerate, sectionsOf };
+module.exports = { FILES, GENERATORS, ROOT, regenerate, routeFiles, sectionsOf };
 
 if (require.main === module) {
 	const write = process.argv.includes('--write');

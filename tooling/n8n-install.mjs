@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { runWithProgressSync } from './progress.mjs';
+import { runWithProgress, runWithProgressSync } from './progress.mjs';
 
 export const NODE24_VERSION = '24.21.0';
 
@@ -132,6 +132,15 @@ export function ensureNode24() {
 	return { dir, bin, version: NODE24_VERSION, cached: false };
 }
 
+/**
+ * The lock of a line's n8n install: the exact tree this project tested, with each tarball's address
+ * (written with npm's omit-lockfile-registry-resolved=false). To move a line to another version:
+ * delete its lock, run `node tooling/n8n-install.mjs <line>` and copy <cache>/n8n-<version>/package-lock.json here.
+ */
+export function lockFile(line) {
+	return path.join(path.dirname(fileURLToPath(import.meta.url)), 'n8n-locks', `n8n-${line.version}.package-lock.json`);
+}
+
 /** Headers dir for a node binary: the prefix containing include/node. */
 function nodedirFor(nodeBin) {
 	const prefix = path.resolve(path.dirname(nodeBin), '..');
@@ -147,11 +156,8 @@ export function runtimeFor(lineKey) {
 	return { nodeBin, binDir: path.dirname(nodeBin) };
 }
 
-/**
- * Install n8n for one line (2 or 1) into the cache; idempotent.
- * Returns { dir, version, n8nBin, nodeBin, binDir, extraEnv, line, cached }.
- */
-export function ensureN8n(lineKey = '2') {
+/** Where a line's n8n goes, and whether a complete install of it is there. */
+function lineInstall(lineKey) {
 	const line = LINES[String(lineKey)];
 	if (!line) throw new Error(`unknown n8n line ${lineKey} (use 2 or 1)`);
 	const { nodeBin, binDir } = runtimeFor(line.key);
@@ -159,63 +165,147 @@ export function ensureN8n(lineKey = '2') {
 	const n8nMain = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 	const info = { dir, version: line.version, n8nMain, nodeBin, binDir, extraEnv: line.extraEnv, line: line.key };
 	const marker = readMarker(dir);
-	if (marker && marker.version === line.version && marker.node === execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim() && fs.existsSync(n8nMain)) {
-		return { ...info, cached: true };
+	const cached = Boolean(marker && marker.version === line.version && marker.node === execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim() && fs.existsSync(n8nMain));
+	return { line, info, cached };
+}
+
+/**
+ * Install n8n for one line (2 or 1) into the cache; idempotent. A first install runs this file
+ * (installN8n) in a child process, its progress on this process's stdout.
+ * Returns { dir, version, n8nMain, nodeBin, binDir, extraEnv, line, cached }.
+ */
+export function ensureN8n(lineKey = '2') {
+	const first = lineInstall(lineKey);
+	if (first.cached) return { ...first.info, cached: true };
+	const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), first.line.key], { stdio: ['ignore', 'inherit', 'inherit'] });
+	if (res.status !== 0 || !lineInstall(lineKey).cached) throw new Error(`installing n8n ${first.line.version} failed (exit ${res.status ?? res.signal}; its output is above)`);
+	return { ...first.info, cached: false };
+}
+
+/** Runs one long step with its progress (tooling/progress.mjs); throws with the tail of its output if it fails. */
+async function step(options) {
+	const { code, output } = await runWithProgress({ ...options, out: options.parallel ? LINE_BY_LINE : process.stdout });
+	if (code !== 0) throw new Error(`command failed (${code}): ${options.cmd} ${options.args.join(' ')}\n${output.slice(-3000)}`);
+}
+
+/** Two steps run at once print line by line (a terminal's rewritten line would mix them). */
+const LINE_BY_LINE = { write: (text) => process.stdout.write(text), isTTY: false };
+
+/** The version a lock pins for a package at the top of the tree. */
+function lockedVersion(lock, name) {
+	try {
+		return JSON.parse(fs.readFileSync(lock, 'utf8')).packages[`node_modules/${name}`]?.version;
+	} catch {
+		return undefined;
 	}
-	const t0 = Date.now();
-	log(`installing n8n ${line.version} (Node ${line.node}) into ${dir}: a first install takes several minutes; progress follows`);
+}
+
+/**
+ * n8n's SQLite driver (sqlite3) compiled in a folder of its own, for the line's Node: its prebuilt
+ * binaries download from GitHub, which is not reachable here, so it compiles. With a lock it runs while npm
+ * installs n8n, which mostly waits on the network. Returns the built node_sqlite3.node.
+ */
+async function compileSqlite({ version, line, env, parallel }) {
+	// With Debian's libsqlite3-dev the module links the system's SQLite and only its binding compiles
+	// (under a minute instead of five on 2 cores); without it, SQLite's own copy compiles (docs/e2e.md).
+	const system = fs.existsSync('/usr/include/sqlite3.h');
+	const dir = path.join(cacheDir(), `.sqlite3-${version}-node${line.node}${system ? '-system' : ''}`);
+	const built = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+	if (readMarker(dir) && fs.existsSync(built)) return built;
+	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(
-		path.join(dir, 'package.json'),
-		JSON.stringify(
-			{
-				name: `n8n-runtime-${line.version.replace(/\./g, '-')}`,
-				private: true,
-				description: 'n8n runtime cache for n8n-nodes-crypto-settlement (not part of the package)',
-				dependencies: { n8n: line.version },
-				overrides: line.overrides,
-			},
-			null,
-			2,
-		) + '\n',
-	);
+	writeJson(path.join(dir, 'package.json'), { name: 'sqlite3-build', private: true, dependencies: { sqlite3: version } });
+	await step({ label: `fetching sqlite3 ${version}'s sources`, cmd: 'npm', args: ['install', '--ignore-scripts', '--prefer-offline'], cwd: dir, env, parallel });
+	// build_from_source: no attempt at GitHub's prebuilt binaries first
+	await step({
+		label: `compiling n8n's database module (SQLite${system ? ", against the system's libsqlite3" : ''}) for Node ${line.node}: ${system ? 'under a minute' : 'a few minutes'}`,
+		cmd: 'npm',
+		args: ['rebuild', '--foreground-scripts', 'sqlite3'],
+		cwd: dir,
+		env: { ...env, npm_config_build_from_source: 'true', ...(system ? { npm_config_sqlite: '/usr' } : {}) },
+		parallel,
+	});
+	writeMarker(dir, { version, node: line.node, sqlite: system ? 'system' : 'bundled' });
+	return built;
+}
+
+/** The install itself (see ensureN8n): n8n's tree from the line's lock and SQLite compiled at once. */
+export async function installN8n(lineKey = '2') {
+	const { line, info, cached } = lineInstall(lineKey);
+	if (cached) return { ...info, cached: true };
+	const { dir, nodeBin, binDir, n8nMain } = info;
+	const t0 = Date.now();
+	log(`installing n8n ${line.version} (Node ${line.node}) into ${dir}: a first install takes a few minutes; progress follows`);
+	fs.mkdirSync(dir, { recursive: true });
+	writeJson(path.join(dir, 'package.json'), {
+		name: `n8n-runtime-${line.version.replace(/\./g, '-')}`,
+		private: true,
+		description: 'n8n runtime cache for n8n-nodes-crypto-settlement (not part of the package)',
+		dependencies: { n8n: line.version },
+		overrides: line.overrides,
+	});
 	const nodedir = nodedirFor(nodeBin);
 	const env = {
 		...process.env,
+		// npm runs under the first `node` on PATH (the line's node), which is what node-gyp builds for
 		PATH: `${binDir}${path.delimiter}${process.env.PATH}`,
 		npm_config_fund: 'false',
 		npm_config_audit: 'false',
 		npm_config_update_notifier: 'false',
+		// a lock written without a lock (a new line's) records each tarball's address: see lockFile()
+		npm_config_omit_lockfile_registry_resolved: 'false',
 		npm_config_loglevel: process.env.npm_config_loglevel || 'error',
+		...(nodedir ? { npm_config_nodedir: nodedir } : {}),
 	};
-	if (nodedir) env.npm_config_nodedir = nodedir;
-	// npm itself runs under whatever `node` is first on PATH (the line's node), which is what node-gyp builds for.
-	runWithProgressSync({
-		label: `1/2 installing n8n ${line.version} (npm install)`,
-		cmd: 'npm',
-		args: ['install', '--ignore-scripts', '--prefer-offline', '--loglevel=http'],
-		cwd: dir,
-		env,
-	});
-	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
-	runWithProgressSync({
-		// isolated-vm (line 2) finds its prebuilt binary in seconds; sqlite3's prebuilt ones download
-		// from GitHub, so it compiles: the step is named by what a person waits for.
-		label: `2/2 compiling n8n's database module (SQLite) for Node ${line.node}: a minute or two`,
-		cmd: 'npm',
-		args: ['rebuild', '--foreground-scripts', ...line.rebuild],
-		cwd: dir,
-		env,
-	});
-	// sanity: sqlite3 loads under the line's node
-	run(nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
-	if (line.rebuild.includes('isolated-vm')) {
-		run(nodeBin, ['-e', "require('isolated-vm'); console.log('isolated-vm ok')"], { cwd: dir, env });
+	// The line's lock (tooling/n8n-locks/): `npm ci` fetches its 2,300 tarballs at once instead of
+	// resolving them one level of the tree at a time, which took half of a first install (docs/e2e.md,
+	// "How long a first start takes"). Without one, or if the lock cannot be installed, `npm install`.
+	const lock = lockFile(line);
+	const locked = fs.existsSync(lock);
+	if (locked) fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
+	else fs.rmSync(path.join(dir, 'package-lock.json'), { force: true });
+	const sqliteVersion = locked ? lockedVersion(lock, 'sqlite3') : undefined;
+	const early = sqliteVersion ? compileSqlite({ version: sqliteVersion, line, env, parallel: true }) : undefined;
+	early?.catch(() => {}); // awaited below
+	const install = (verb) =>
+		step({
+			label: `installing n8n ${line.version} (npm ${verb}${verb === 'ci' ? ': the versions locked in tooling/n8n-locks' : ''})`,
+			cmd: 'npm',
+			args: [verb, '--ignore-scripts', '--prefer-offline', '--loglevel=http'],
+			cwd: dir,
+			env,
+			parallel: Boolean(early),
+		});
+	try {
+		await install(locked ? 'ci' : 'install');
+	} catch (error) {
+		if (!locked) throw error;
+		log(`npm ci from the lock failed; resolving the versions again (npm install):\n${error.message.slice(-1500)}`);
+		fs.rmSync(path.join(dir, 'package-lock.json'), { force: true });
+		await install('install');
 	}
+	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
+	const installedSqlite = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')).version;
+	let sqliteBin = early && installedSqlite === sqliteVersion ? await early : undefined;
+	sqliteBin ??= await compileSqlite({ version: installedSqlite, line, env, parallel: false });
+	const release = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release');
+	fs.mkdirSync(release, { recursive: true });
+	fs.copyFileSync(sqliteBin, path.join(release, 'node_sqlite3.node'));
+	const others = line.rebuild.filter((name) => name !== 'sqlite3');
+	if (others.length) {
+		// isolated-vm (line 2) ships prebuilt binaries in its package: seconds
+		await step({ label: `preparing n8n's expression engine (prebuilt) for Node ${line.node}`, cmd: 'npm', args: ['rebuild', '--foreground-scripts', ...others], cwd: dir, env });
+	}
+	// sanity: the native modules load under the line's node
+	for (const name of line.rebuild) run(nodeBin, ['-e', `require('${name}'); console.log('${name} ok')`], { cwd: dir, env });
 	const nodeV = execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim();
-	writeMarker(dir, { version: line.version, node: nodeV, overrides: line.overrides, rebuilt: line.rebuild });
+	writeMarker(dir, { version: line.version, node: nodeV, overrides: line.overrides, rebuilt: line.rebuild, locked });
 	log(`n8n ${line.version} ready in ${Math.round((Date.now() - t0) / 1000)}s (Node ${nodeV})`);
 	return { ...info, cached: false };
+}
+
+function writeJson(file, data) {
+	fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
 }
 
 /**
@@ -266,7 +356,7 @@ if (isMain) {
 	const keys = which === 'all' ? ['2', '1'] : [which];
 	try {
 		for (const k of keys) {
-			const inst = ensureN8n(k);
+			const inst = await installN8n(k);
 			log(`${inst.cached ? 'cached' : 'installed'}: n8n ${inst.version} in ${inst.dir} (node ${inst.nodeBin})`);
 		}
 	} catch (e) {

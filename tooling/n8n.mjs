@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureN8n, n8nEnv } from './n8n-install.mjs';
-import { extractExecutionJson, freePort, httpJson, runCommand, sleep, waitFor, writeJson } from './util.mjs';
+import { extractExecutionJson, freePort, httpJson, runCommand, secs, sleep, waitFor, writeJson } from './util.mjs';
 
 export const OWNER = {
 	email: 'owner@example.com',
@@ -245,8 +245,14 @@ export class N8n {
 		return { proc: child, stop: ({ graceMs } = {}) => stopProcess(child, graceMs) };
 	}
 
-	/** Starts `n8n start` in the background; resolves once /healthz answers. `nodeArgs` go to Node (e.g. --cpu-prof). */
-	async start({ timeoutMs = 180000, nodeArgs = [] } = {}) {
+	/**
+	 * Starts `n8n start` in the background; resolves once its REST API answers a login, saying every
+	 * 10 s what it waits for through `progress`. n8n answers /healthz, then /rest/settings, before it
+	 * registers every route: a login made then met a 404 (issue #70), so the last wait is for
+	 * GET /rest/login to answer 401 (not logged in) instead of 404 or 503.
+	 * `nodeArgs` go to Node (e.g. --cpu-prof).
+	 */
+	async start({ timeoutMs = 240000, nodeArgs = [], progress = this.log } = {}) {
 		if (this.proc) throw new Error('n8n already started');
 		this.proc = await this.spawnCli(['start'], { nodeArgs });
 		let exited = null;
@@ -257,22 +263,24 @@ export class N8n {
 			this.onExit?.(exited);
 		});
 		const t0 = Date.now();
-		await waitFor(
-			async () => {
-				if (exited) throw Object.assign(new Error(`n8n start exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(this.logFile), 40)}`), { fatal: true });
-				const res = await httpJson('GET', `${this.baseUrl}/healthz`, { timeoutMs: 2000 }).catch(() => null);
-				return res && res.status === 200;
-			},
-			{ timeoutMs, intervalMs: 500, what: `n8n ${this.version} /healthz on port ${this.port}` },
-		).catch((error) => {
-			if (!exited) error.message += `\nlog:\n${tail(readFileSafe(this.logFile), 40)}`;
-			throw error;
-		});
-		// healthz answers before the editor/REST and active workflows are fully up: wait for the REST settings too
-		await waitFor(async () => (await httpJson('GET', `${this.baseUrl}/rest/settings`, { timeoutMs: 3000 }).catch(() => ({}))).status === 200, {
-			timeoutMs: 60000,
-			what: 'n8n REST',
-		});
+		const status = async (urlPath) => (await httpJson('GET', `${this.baseUrl}${urlPath}`, { timeoutMs: 3000 }).catch(() => ({ status: 0 }))).status;
+		const stages = [
+			{ what: 'its health check (/healthz): loading its nodes and migrating its database', ready: async () => (await status('/healthz')) === 200 },
+			{ what: 'its REST API (/rest/settings)', ready: async () => (await status('/rest/settings')) === 200 },
+			{ what: 'its login route (/rest/login)', ready: async () => [200, 401].includes(await status('/rest/login')) },
+		];
+		let said = t0;
+		for (const stage of stages) {
+			while (!(await stage.ready())) {
+				if (exited) throw new Error(`n8n start exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(this.logFile), 40)}`);
+				if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for n8n ${this.version}'s ${stage.what} on port ${this.port}\nlog:\n${tail(readFileSafe(this.logFile), 40)}`);
+				if (Date.now() - said >= 10000) {
+					said = Date.now();
+					progress(`n8n ${this.version} is coming up (${secs(Date.now() - t0)}): waiting for ${stage.what}`);
+				}
+				await sleep(500);
+			}
+		}
 		// the editor's index.html is compiled into <userFolder>/.cache/n8n/public right after start
 		await waitFor(
 			async () => /<html/i.test((await httpJson('GET', `${this.baseUrl}/`, { headers: { accept: 'text/html' }, timeoutMs: 3000 }).catch(() => ({}))).text || ''),

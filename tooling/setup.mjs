@@ -34,6 +34,7 @@ export const TEMPLATES = {
 	dailyStatement: { file: 'daily-statement', id: 'csTplStatement01' },
 	agentReview: { file: 'agent-payouts-review', id: 'csExAgentReview1' },
 	checkPayouts: { file: 'check-payout-sheet', id: 'csTplCheckSheet1' },
+	balanceAlert: { file: 'balance-alert', id: 'csTplBalanceAl01' },
 };
 
 /**
@@ -48,6 +49,73 @@ export function loadTemplate(key, credentials = {}) {
 		for (const type of Object.keys(node.credentials ?? {})) if (credentials[type]) node.credentials[type] = { ...credentials[type] };
 	}
 	return { ...workflow, id };
+}
+
+/** The ledger's text columns (templates/credit-deposits-once.json, set-up step 1). */
+export const LEDGER_COLUMNS = ['eventKey', 'tradeId', 'customer', 'token', 'amountUsd', 'localAmount', 'outcome', 'detail'];
+
+/**
+ * The Data Tables the templates need (issue 70: each template runs offline as imported), each made
+ * by `npm start` and the e2e through n8n's REST API once n8n is up (n8n 1.123's Data Table node has
+ * no table operations, so a template cannot make its own), found again by name on a restart, and its
+ * id written into its template's Settings.
+ */
+export const TEMPLATE_TABLES = [
+	{ template: 'dailyStatement', setting: 'balancesTableId', name: 'crypto_statement_balances', columns: ['day', 'closingBalances'] },
+	{ template: 'dailyStatement', setting: 'payeesTableId', name: 'crypto_payee_names', columns: ['reference', 'payee'], sample: true },
+	{ template: 'creditDeposits', setting: 'ledgerTableId', name: 'crypto_deposit_ledger', columns: LEDGER_COLUMNS },
+];
+
+/**
+ * The payee names a new `crypto_payee_names` table starts with: the vendor of each sample payout
+ * row of Pay vendors (its Sample Payout Rows step, run on its own), and a customer for each wallet
+ * label of the seeded day (docs/fake-api.md, "A seeded day": labels `<day>-customer-1` to `-3`).
+ */
+export function samplePayees(seeded) {
+	const template = JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${TEMPLATES.payVendors.file}.json`), 'utf8'));
+	const code = template.nodes.find((node) => node.name === 'Sample Payout Rows')?.parameters.jsCode;
+	const vendors = code ? new Function(code)().map(({ json }) => ({ reference: json['External ID'], payee: json.Vendor })) : [];
+	const customers = seeded ? ['Ada Obi', 'Bolu Ade', 'Chidi Eze'].map((payee, index) => ({ reference: `${seeded.day}-customer-${index + 1}`, payee })) : [];
+	return [...vendors, ...customers].filter((row) => row.reference && row.payee);
+}
+
+/**
+ * Makes the templates' Data Tables (n8n running, logged in) unless tables of their names exist,
+ * and writes their ids into the imported templates' Settings (PATCH, as the editor saves).
+ * Returns { [table name]: id }.
+ */
+export async function setUpTemplateTables(n8n, { seeded, log = () => {} } = {}) {
+	const project = (await n8n.rest('GET', '/projects/personal')).id;
+	const listed = await n8n.rest('GET', `/projects/${project}/data-tables`);
+	const existing = Array.isArray(listed) ? listed : (listed?.data ?? []);
+	const ids = {};
+	for (const table of TEMPLATE_TABLES) {
+		let found = existing.find((candidate) => candidate.name === table.name);
+		if (!found) {
+			found = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: table.name, columns: table.columns.map((name) => ({ name, type: 'string' })) });
+			const rows = table.sample ? samplePayees(seeded) : [];
+			if (rows.length) await n8n.rest('POST', `/projects/${project}/data-tables/${found.id}/insert`, { data: rows, returnType: 'id' });
+			log(`Data Table "${table.name}" created${rows.length ? ` with ${rows.length} sample rows` : ''}`);
+		}
+		ids[table.name] = found.id;
+	}
+	for (const key of new Set(TEMPLATE_TABLES.map((table) => table.template))) {
+		const workflow = await n8n.rest('GET', `/workflows/${TEMPLATES[key].id}`).catch(() => undefined);
+		if (!workflow) continue;
+		const settings = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments;
+		let changed = false;
+		for (const table of TEMPLATE_TABLES.filter((candidate) => candidate.template === key)) {
+			const assignment = settings.find((candidate) => candidate.name === table.setting);
+			if (assignment.value === ids[table.name]) continue;
+			assignment.value = ids[table.name];
+			changed = true;
+		}
+		if (changed) {
+			await n8n.rest('PATCH', `/workflows/${workflow.id}`, { nodes: workflow.nodes, connections: workflow.connections, versionId: workflow.versionId });
+			log(`"${workflow.name}": its Settings name its Data Tables`);
+		}
+	}
+	return ids;
 }
 
 /** Workflows only the e2e tests import. */
@@ -127,19 +195,23 @@ export function triggerUrl(n8nBaseUrl, workflow) {
 export const START_CREDENTIALS = {
 	safest: { id: 'csStartSafest001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; agents may not pay)', guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500 } },
 	examples: { id: CREDENTIAL_ID, name: 'Crypto Settlement Sandbox (no limits; agents may not pay)', guardrails: {} },
-	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by email
+	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by
+	// email; on a sandbox account of its own (npm start), so its limits count only its own payments
 	agentTemplate: {
 		id: 'csStartAgentPay1',
-		name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; sub-workflow payments on, for the agent template; agents may not pay)',
+		name: "Crypto Settlement Sandbox, the agent template's own account (max 100 USD per withdrawal, 500 USD a day; sub-workflow payments on; agents may not pay)",
 		guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500, allowSubWorkflowPayments: true },
 	},
 };
 
-/** START_CREDENTIALS pointing at a running sandbox, oldest first and the safest updated last (`now`). */
-export function startCredentials(sandbox, now = Date.now()) {
-	const base = sandboxCredential(sandbox);
+/**
+ * START_CREDENTIALS pointing at a running sandbox (or, per key, at the sandbox `accounts` names, e.g.
+ * the agent template's own), oldest first and the safest updated last (`now`).
+ */
+export function startCredentials(sandbox, now = Date.now(), accounts = {}) {
 	const order = ['agentTemplate', 'examples', 'safest'];
 	return order.map((key, index) => {
+		const base = sandboxCredential(accounts[key] ?? sandbox);
 		const { id, name, guardrails } = START_CREDENTIALS[key];
 		const at = new Date(now - (order.length - 1 - index) * 60000).toISOString();
 		return { ...base, id, name, data: { ...base.data, ...guardrails }, createdAt: at, updatedAt: at };

@@ -5,12 +5,14 @@ import { secs } from '../../tooling/util.mjs';
 import { RESOURCES, tourExpectations } from '../expectations.mjs';
 import { assert, check } from './report.mjs';
 import { describeFailure, itemsOf, nodeError } from './run-data.mjs';
-import { statementCheck } from './statement-checks.mjs';
+import { statementCheck, statementRangeCheck } from './statement-checks.mjs';
 
-export async function executeChecks({ n8n, sandbox, seeded }) {
+export async function executeChecks({ n8n, sandbox, seeded, artifacts }) {
 	const covered = new Set();
 	// First, before the tour moves money today: yesterday's balances are then the seeded day's.
 	if (await statementCheck({ n8n, sandbox, seeded })) covered.add('statement');
+	// A range of days against a fake API of its own (its files kept in the line's artifacts).
+	await statementRangeCheck({ n8n, artifacts });
 	const before = sandbox.requests.length;
 	const tour = await n8n.execute(EXAMPLES.tour);
 	await check('tour workflow ran (n8n execute --rawOutput)', async () => {

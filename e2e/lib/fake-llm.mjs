@@ -1,7 +1,7 @@
 // A scripted OpenAI-compatible chat model on loopback, for n8n's OpenAI Chat Model node (its
 // credential's Base URL points here). Each conversation carries a tag `[e2e:<scenario>]` in its user
 // message; the scenario lists the tool calls to make, one per turn, and then a final answer that
-// repeats what the tools returned. Every request is kept, so a test can read what n8n sent back
+// relays what the tools answered, in their words. Every request is kept, so a test can read what n8n sent back
 // to the model (the tool results) and which tools it offered (names and argument schemas).
 // With `{ demo: true }` (npm start), a conversation without a tag is played by demoSteps: a request
 // naming an amount in USD and an order pays it once with the offered payment tool.
@@ -109,10 +109,29 @@ export function toolResults(messages = []) {
 	return messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
 }
 
+/**
+ * The answer to the requester: what each tool said, in its own words (its `message`, or its error),
+ * as a model relays a tool's answer; a tool answer without words is quoted whole, so a template
+ * that answers in raw data shows it.
+ */
 function finalAnswer(messages) {
 	const results = toolResults(messages);
 	if (!results.length) return 'Local scripted model (npm start): ask for a payout like "Pay supplier order INV-1001: 40 USD".';
-	return `Done. The tools answered: ${results.join(' | ')}`;
+	return results.map(wordsOf).join('\n');
+}
+
+function wordsOf(text) {
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		return text.trim();
+	}
+	const first = Array.isArray(json) ? json[0] : json;
+	const item = first?.response && typeof first.response === 'object' ? first.response : first;
+	if (typeof item?.message === 'string' && item.message) return item.message;
+	if (typeof item?.error === 'string' && item.error) return item.error;
+	return `The tool answered: ${text}`;
 }
 
 function openAiError(message) {

@@ -150,7 +150,7 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		}
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
-		if (wants('execute')) await executeChecks({ n8n, sandbox, seeded });
+		if (wants('execute')) await executeChecks({ n8n, sandbox, seeded, artifacts });
 		if (wants('agent')) await agentChecks({ n8n, sandbox, model });
 
 		// ---- phase 2: n8n start with the trigger workflow active ------------------------

@@ -1,21 +1,23 @@
-// Issue #35 and issue 50, point 2, in a real n8n 2.x: an agent's payments, each approved by a person
-// who reads the Dry Run's figures. The template templates/agent-payouts-review.json (a webhook starts
-// n8n's AI Agent; its OpenAI Chat Model, model gpt-4o-mini as shipped, is bound to the scripted local
-// model, fake-llm.mjs) gives the agent one tool, Pay Supplier, a Call n8n Workflow Tool that starts
-// the same workflow: Dry Run the Payout → Already Paid? → Ask for Approval (Send Email, send and
-// wait, to a local SMTP server, smtp-server.mjs) → Approved? → Pay the Supplier, each path ending in
-// the answer the agent gets. "The agent prepares, the workflow dry-runs, asks, pays."
-// The template's Crypto Settlement credential has Allow Sub-Workflow Payments on (the run the tool
-// starts is one started by another workflow) and Allow Agent Payments off; the test adds an ungated
-// Crypto Settlement tool, straight into the agent, with that credential.
+// Issue #35, issue 50 point 2 and issue 70 point 2, in a real n8n 2.x: an agent's payments, each
+// approved by a person who reads the Dry Run's figures, and the requester answered in words. The
+// template templates/agent-payouts-review.json (a webhook starts n8n's AI Agent; its OpenAI Chat
+// Model, model gpt-4o-mini as shipped, is bound to the scripted local model, fake-llm.mjs, which
+// relays its tool's words) gives the agent one tool, Pay Supplier, a Call n8n Workflow Tool that
+// starts the same workflow: Dry Run the Payout → Refused? → Already Paid? → Ask for Approval,
+// Without Waiting (the same workflow once more, in a run of its own: Ask for Approval, a Send Email
+// send-and-wait to a local SMTP server, smtp-server.mjs → Approved? → Pay the Supplier). The webhook
+// responds with the agent's answer (Respond to Webhook).
+// The template's Crypto Settlement credential has Allow Sub-Workflow Payments on (the runs the tool
+// starts are started by another workflow), Max per Withdrawal 100 USD and Allow Agent Payments off;
+// the test adds an ungated Crypto Settlement tool, straight into the agent, with that credential.
 //
-//   approve: the approval email names the payment and carries the Dry Run's figures (what leaves
-//            the balance, the fee, what the supplier receives, as the fake API quotes them);
-//            approved → paid once; the agent asks again with the same External ID → answered
-//            already paid, no email, nothing sent
-//   again:   a new request for the same order → already paid without an email; the same External
-//            ID with another amount → refused, no email, nothing sent
-//   deny:    declined → nothing sent, the agent is told
+//   approve: answered at once "waiting for approval", who was asked, the figures; the approval email
+//            names the supplier and the Dry Run's figures (what leaves the balance, the fee, what the
+//            supplier receives, as the fake API quotes them); approved → paid once; asked again →
+//            answered already paid with the figures, no email, nothing sent
+//   reuse, limit: the same External ID with another amount, 150 USD over Max per Withdrawal →
+//            answered refused with the reason, no email, nothing sent
+//   deny:    declined → nothing sent
 //   ungated: the Crypto Settlement tool given straight to the agent → refused, nothing sent
 import { loadTemplate, sandboxApi, sandboxCredential } from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
@@ -29,7 +31,7 @@ export const REVIEW_WORKFLOW = 'csE2eAgentReview';
 const PAY = 'Pay Supplier';
 const UNGATED = 'Pay Supplier Directly (no approval)';
 /** The template's credential: payments in the run its tool starts allowed, agents' own payments not. */
-const CREDENTIAL = { id: 'csE2eAgentTpl001', name: 'Crypto Settlement Sandbox (sub-workflow payments on; agents may not pay)' };
+const CREDENTIAL = { id: 'csE2eAgentTpl001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal; sub-workflow payments on; agents may not pay)' };
 /** Agent payments on, human review left on: e2e-first-hour.json's gated tool. */
 const REVIEW_CREDENTIAL = { id: 'csE2eAgentRev001', name: 'Crypto Settlement Sandbox (agent payments on, human review)' };
 const SMTP = { id: 'csE2eSmtp0000001', name: 'Approvals mailbox (SMTP)' };
@@ -41,11 +43,13 @@ const template = () => loadTemplate('agentReview', REVIEW_BINDINGS);
 const pay = (amountUsd, externalId) => ({ tool: toolName(PAY), args: { amountUsd, externalId } });
 const APPROVED = { amountUsd: 40, externalId: 'review-approve-1' };
 const DECLINED = { amountUsd: 35, externalId: 'review-deny-1' };
+const OVER_LIMIT = { amountUsd: 150, externalId: 'review-limit-1' };
 const UNREVIEWED = { Amount__USD_: '30', External_ID: 'review-ungated-1' };
 export const REVIEW_SCENARIOS = {
-	'review-approve': [pay(APPROVED.amountUsd, APPROVED.externalId), pay(APPROVED.amountUsd, APPROVED.externalId)],
+	'review-approve': [pay(APPROVED.amountUsd, APPROVED.externalId)],
 	'review-again': [pay(APPROVED.amountUsd, APPROVED.externalId)],
 	'review-reuse': [pay(45, APPROVED.externalId)],
+	'review-limit': [pay(OVER_LIMIT.amountUsd, OVER_LIMIT.externalId)],
 	'review-deny': [pay(DECLINED.amountUsd, DECLINED.externalId)],
 	'review-ungated': [{ tool: toolName(UNGATED), args: UNREVIEWED }],
 };
@@ -81,7 +85,7 @@ export function reviewWorkflow() {
 export function reviewCredentials(sandbox, smtp) {
 	const base = sandboxCredential(sandbox);
 	return [
-		{ ...base, ...CREDENTIAL, data: { ...base.data, allowSubWorkflowPayments: true } },
+		{ ...base, ...CREDENTIAL, data: { ...base.data, allowSubWorkflowPayments: true, maxPerWithdrawalUsd: 100 } },
 		{ ...base, ...REVIEW_CREDENTIAL, data: { ...base.data, allowAgentPayments: true } },
 		{ ...SMTP, ...localSmtpCredential(smtp) },
 	];
@@ -92,19 +96,8 @@ export function localSmtpCredential(smtp) {
 	return { type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true } };
 }
 
-/** What a tool answered the agent: the first item of a JSON list, or the object. */
-function answerOf(text) {
-	try {
-		const json = JSON.parse(text);
-		const first = Array.isArray(json) ? json[0] : json;
-		return first?.response && typeof first.response === 'object' ? first.response : first;
-	} catch {
-		return { text };
-	}
-}
-
-/** What the fake API quotes for a payout of `amount` USD to `walletAddress`: leaves the balance, the fee, the supplier receives. */
-async function quotedFigures(sandbox, walletAddress, amount) {
+/** What the fake API quotes for a payout of `amount` USD to `walletAddress`: leaves the balance, the fee, what `supplier` receives. */
+async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	const { withdrawalFeeBearer } = await sandboxApi(sandbox, 'GET', '/users/fetch-integration');
 	const quote = await sandboxApi(sandbox, 'POST', '/payments/estimate-network-fee', { token: 'USDT', network: 'TRC20', walletAddress, amount });
 	const fee = Number(quote.fee);
@@ -112,8 +105,9 @@ async function quotedFigures(sandbox, walletAddress, amount) {
 	const business = withdrawalFeeBearer === 'business';
 	return {
 		leaves: `${usd(business ? amount + fee : amount)} leaves your balance`,
-		fee: `the fee is ${usd(fee)}, borne by the ${business ? 'business' : 'recipient'}`,
-		receives: `the supplier receives ${usd(business ? amount : amount - fee)} in USDT on TRC20 at ${walletAddress}`,
+		fee: `the fee is ${usd(fee)}`,
+		bearer: `the fee is ${usd(fee)}, borne by the ${business ? 'business' : 'recipient'}`,
+		receives: `${supplier} receives ${usd(business ? amount : amount - fee)} in USDT on TRC20 at ${walletAddress}`,
 	};
 }
 
@@ -123,75 +117,74 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	const settings = Object.fromEntries(workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments.map((a) => [a.name, a.value]));
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
 	const emailsAbout = (externalId) => smtp.messages.filter((m) => m.subject.includes(externalId));
+	/** The requester's request; its response is the agent's answer, in words. */
 	const ask = async (scenario, request) => {
-		const res = await httpJson('POST', hook, { body: { request: `[e2e:${scenario}] ${request}` } });
-		assert(res.status === 200, `the webhook answered ${res.status}: ${res.text.slice(0, 200)}`);
+		const res = await httpJson('POST', hook, { body: { request: `[e2e:${scenario}] ${request}` }, timeoutMs: 90000 });
+		assert(res.status === 200 && /^text\/plain/.test(res.headers?.['content-type'] ?? 'text/plain'), `the webhook answered ${res.status}: ${res.text.slice(0, 200)}`);
+		return res.text;
 	};
-	const finished = (scenario) =>
-		waitFor(() => model.of(scenario).length === REVIEW_SCENARIOS[scenario].length + 1, { timeoutMs: 90000, what: `the agent's answer in ${scenario}` });
-	const answers = (scenario) => toolResults(model.of(scenario).at(-1).body.messages);
+	const says = (answer, shown) => assert(answer.includes(shown), `the answer does not say "${shown}": ${answer.slice(0, 600)}`);
 	const email = (externalId, after) => smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
+	/** The approval runs have ended (approved and paid, or declined). */
+	const approvalsEnded = () =>
+		waitFor(async () => (await n8n.executions(REVIEW_WORKFLOW)).every((e) => !['new', 'running', 'waiting'].includes(e.status)), { timeoutMs: 90000, what: 'the approval runs to end' });
 
-	await check("agent template: the approval email carries the Dry Run's figures; approved, it is paid once; asked again, answered already paid without an email", async () => {
+	await check('agent template: the request is answered at once in words (waiting for approval, who was asked, the figures); the email names the supplier and the figures; approved, paid once; asked again, answered already paid with the figures, without an email', async () => {
 		const before = smtp.messages.length;
-		const figures = await quotedFigures(sandbox, settings.supplierAddress, APPROVED.amountUsd);
-		await ask('review-approve', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
+		const figures = await quotedFigures(sandbox, settings.supplierAddress, APPROVED.amountUsd, settings.supplierName);
+		const waiting = await ask('review-approve', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
+		for (const shown of ['Waiting for approval: nothing has been sent yet.', `${settings.approverEmail} was asked`, `order ${APPROVED.externalId}`, figures.leaves, figures.fee, figures.receives]) says(waiting, shown);
 		const first = await email(APPROVED.externalId, before);
 		const { approve, decline, text } = approvalLinks(first);
-		for (const shown of [`supplier order ${APPROVED.externalId}`, figures.leaves, figures.fee, figures.receives, `External ID ${APPROVED.externalId} has not been paid before`]) {
+		assert(first.subject.includes(settings.supplierName), `the approval email's subject: "${first.subject}"`);
+		assert(!/my form/i.test(text), `the approval email reads "My form": ${text.slice(0, 200)}`);
+		for (const shown of [`pay ${settings.supplierName} for order ${APPROVED.externalId}`, figures.leaves, figures.bearer, figures.receives, `Order ${APPROVED.externalId} has not been paid before`]) {
 			assert(text.includes(shown), `the approval email does not say "${shown}": ${text.slice(0, 600)}`);
 		}
 		assert(approve && decline, `approve/decline links: ${JSON.stringify({ approve, decline })}`);
 		const offered = (model.of('review-approve')[0].body.tools ?? []).find((t) => t.function.name === toolName(PAY))?.function.parameters;
-		assert(offered?.properties?.amountUsd && offered?.properties?.externalId, `the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`);
+		assert(offered?.properties?.amountUsd && offered?.properties?.externalId && !offered.properties.step, `the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`);
 		assert(!sent(APPROVED.externalId).length, 'a payment was sent before the approval');
 		await followApprovalLink(approve);
-		// Asked again, the agent must be answered without a second email: one arriving first fails the check at once.
-		const askedAgain = email(APPROVED.externalId, smtp.messages.indexOf(first) + 1).then((again) => {
-			throw new Error(`the order already paid was asked about again: "${again.subject}"`);
-		}, () => new Promise(() => {}));
-		await Promise.race([finished('review-approve'), askedAgain]);
-		const [paid, again] = answers('review-approve').map(answerOf);
-		assert(paid?.result === 'paid' && paid.externalId === APPROVED.externalId && paid.withdrawalId, `first call gave back ${JSON.stringify(paid).slice(0, 300)}`);
-		assert(again?.result === 'already paid' && again.withdrawalId === paid.withdrawalId, `second call gave back ${JSON.stringify(again).slice(0, 300)}`);
+		await waitFor(() => sent(APPROVED.externalId).length > 0, { timeoutMs: 60000, what: 'the approved payment' });
+		await approvalsEnded();
+		const paid = sandbox.state.withdrawals.find((w) => w.externalId === APPROVED.externalId);
+		const again = await ask('review-again', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
+		for (const shown of ['Already paid', `order ${APPROVED.externalId} went to ${settings.supplierName}`, `withdrawal ${paid.id}`, '40.00 USD', 'Nothing was sent again and nobody was asked.']) says(again, shown);
 		assert(emailsAbout(APPROVED.externalId).length === 1, `${emailsAbout(APPROVED.externalId).length} approval emails for ${APPROVED.externalId}`);
 		const requests = sent(APPROVED.externalId);
 		assert(requests.length === 1 && Number(requests[0].body.amount) === 40 && requests[0].body.walletAddress === settings.supplierAddress, `payments sent: ${JSON.stringify(requests.map((r) => r.body))}`);
-		return `"${first.subject}": "${text.trim().slice(0, 300)}"; withdrawal ${paid.withdrawalId}, once; asked again: "${again.message}"`;
+		return `answered "${waiting}"; "${first.subject}": "${text.trim().slice(0, 300)}"; withdrawal ${paid.id}, once; asked again: "${again}"`;
 	});
 
-	await check('agent template: a new request for an order already paid is answered already paid without an email; the same External ID with another amount is refused', async () => {
+	await check('agent template: the same External ID with another amount, and a payout over Max per Withdrawal, are answered refused with the reason; nothing is sent, nobody is asked', async () => {
 		const emails = smtp.messages.length;
-		await ask('review-again', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
-		await finished('review-again');
-		const [again] = answers('review-again').map(answerOf);
-		assert(again?.result === 'already paid', `asked again, the agent got back ${JSON.stringify(again).slice(0, 300)}`);
-		await ask('review-reuse', `Pay supplier order ${APPROVED.externalId}: 45 USD.`);
-		await finished('review-reuse');
-		const [reused] = answers('review-reuse');
-		assert(/already used for a different withdrawal/.test(reused ?? ''), `another amount under the same External ID: the agent got back ${reused?.slice(0, 300)}`);
+		const reused = await ask('review-reuse', `Pay supplier order ${APPROVED.externalId}: 45 USD.`);
+		for (const shown of ['Refused, nothing was sent and nobody was asked', 'already used for a different withdrawal']) says(reused, shown);
+		const over = await ask('review-limit', `Pay supplier order ${OVER_LIMIT.externalId}: 150 USD.`);
+		for (const shown of ['Refused, nothing was sent and nobody was asked', 'Max per withdrawal is 100.00 USD; this item is 150.00 USD']) says(over, shown);
+		await approvalsEnded();
 		assert(smtp.messages.length === emails, `${smtp.messages.length - emails} email(s) sent: ${smtp.messages.slice(emails).map((m) => m.subject).join(' | ')}`);
-		assert(sent(APPROVED.externalId).length === 1, `${sent(APPROVED.externalId).length} payments sent for ${APPROVED.externalId}`);
-		return `"${again.message}"; another amount: "${reused.slice(0, 200)}"`;
+		assert(sent(APPROVED.externalId).length === 1 && !sent(OVER_LIMIT.externalId).length, `payments sent: ${sent(APPROVED.externalId).length}, ${sent(OVER_LIMIT.externalId).length}`);
+		return `"${reused}"; "${over}"`;
 	});
 
-	await check('agent template: declined, nothing is sent and the agent is told', async () => {
+	await check('agent template: declined, nothing is sent', async () => {
 		const before = smtp.messages.length;
-		await ask('review-deny', `Pay supplier order ${DECLINED.externalId}: 35 USD.`);
+		const waiting = await ask('review-deny', `Pay supplier order ${DECLINED.externalId}: 35 USD.`);
+		says(waiting, 'Waiting for approval');
 		await followApprovalLink(approvalLinks(await email(DECLINED.externalId, before)).decline);
-		await finished('review-deny');
-		const [answer] = answers('review-deny').map(answerOf);
-		assert(answer?.result === 'declined' && /nothing was sent/.test(answer.message ?? ''), `the agent was told: ${JSON.stringify(answer).slice(0, 300)}`);
+		await approvalsEnded();
 		assert(!sent(DECLINED.externalId).length, `${sent(DECLINED.externalId).length} payment(s) sent after the decline`);
-		return `"${answer.message}"`;
+		return `"${waiting}"; declined, nothing sent`;
 	});
 
 	await check('agent template: a Crypto Settlement tool given straight to the agent (no Dry Run, no approval) is refused, nothing is sent', async () => {
-		await ask('review-ungated', `Pay supplier order ${UNREVIEWED.External_ID}: 30 USD.`);
-		await finished('review-ungated');
-		const [answer] = answers('review-ungated');
-		assert(errorIn(answer) === AGENT_REFUSAL, `the model got back: ${answer?.slice(0, 300)}`);
+		const answer = await ask('review-ungated', `Pay supplier order ${UNREVIEWED.External_ID}: 30 USD.`);
+		const [result] = toolResults(model.of('review-ungated').at(-1).body.messages);
+		assert(errorIn(result) === AGENT_REFUSAL, `the model got back: ${result?.slice(0, 300)}`);
+		says(answer, AGENT_REFUSAL);
 		assert(!sent(UNREVIEWED.External_ID).length, 'the unreviewed payment was sent');
-		return `"${errorIn(answer)}"`;
+		return `"${answer}"`;
 	});
 }

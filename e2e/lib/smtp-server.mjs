@@ -71,15 +71,14 @@ export async function startSmtpServer({ onMessage } = {}) {
 	};
 }
 
-/** An approval email's links (n8n's Send and Wait), by what they answer, and its text without markup. */
+/** An approval email's links (n8n's Send and Wait), by what they answer, and its text as a mail client shows it (not the head's title, n8n's "My form"). */
 export function approvalLinks(email) {
 	const html = email.parts.find((part) => part.type === 'text/html')?.text ?? '';
 	const links = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
 	return {
 		approve: links.find((l) => /[?&]approved=true/.test(l)),
 		decline: links.find((l) => /[?&]approved=false/.test(l)),
-		// What a mail client shows: the body, not the <head> (n8n's Send and Wait writes <title>My form</title> there).
-		text: html.replace(/<head[\s\S]*?<\/head>/i, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/\s+/g, ' '),
+		text: html.replace(/<head[\s\S]*?<\/head>/i, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' '),
 	};
 }
 

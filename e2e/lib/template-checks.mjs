@@ -1,22 +1,23 @@
-// Issues #44 and #50 in a real n8n: each template of templates/ imported as `npm start` imports it
-// and run end to end against the fake API, offline. The sheet templates run on their sample rows
-// exactly as imported (Settings → rowsFrom: sample rows), started as the editor's Execute workflow
-// button starts them (POST /rest/workflows/:id/run); email goes to the local SMTP server
-// (smtp-server.mjs). A test copy changes only what its check is about (a refused row, a ledger
-// table, a local receiver in place of Slack), and says so.
+// Issues #44, #50 and #70 in a real n8n: each template of templates/ imported as `npm start` imports it,
+// its Data Tables made and wired by npm start's own set-up (tooling/setup.mjs, setUpTemplateTables),
+// and run end to end against the fake API, offline, exactly as imported: from the canvas's Execute
+// workflow in a browser (without one, the same REST call the button makes); email goes to the local
+// SMTP server (smtp-server.mjs). Nothing is set by the checks of the templates as imported. A test
+// copy changes only what its check is about (a refused row, a ledger table, an app connected), and says so.
 // The checks of each template live in e2e/lib/templates/ (one module per template, and shared.mjs);
 // this module imports the templates, checks their nodes, and runs the checks in their order.
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadTemplate, startCredentials, TEMPLATES, TEMPLATES_DIR } from '../../tooling/setup.mjs';
+import { loadTemplate, setUpTemplateTables, startCredentials, TEMPLATES, TEMPLATES_DIR } from '../../tooling/setup.mjs';
 import { REPO_ROOT, httpJson } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
 import { SAFEST, TEMPLATE_BINDINGS } from './templates/shared.mjs';
 import { payVendorsCheck, payVendorsRefusedCopy, refusedRowCheck } from './templates/pay-vendors.mjs';
-import { creditOnceCheck, handOffRecoveryCheck, ledgerCheck, verifyDeliveryCheck } from './templates/credit-deposits.mjs';
+import { creditOnceCheck, creditSampleCheck, handOffRecoveryCheck, ledgerCheck, verifyDeliveryCheck } from './templates/credit-deposits.mjs';
 import { statementCheck, statementDaysCheck } from './templates/daily-statement.mjs';
 import { checkSheetCheck } from './templates/check-payout-sheet.mjs';
+import { balanceAlertCheck } from './templates/balance-alert.mjs';
 
 export { executionOf, outputOf, runFromEditor, sampleRows, TEMPLATE_BINDINGS, unflatted } from './templates/shared.mjs';
 
@@ -48,7 +49,8 @@ export function templateWorkflows(line) {
 		.filter((key) => key !== 'agentReview') // review-checks.mjs imports it with its own bindings
 		.map((key) => loadTemplate(key, TEMPLATE_BINDINGS));
 	void line;
-	return { shipped, tests: [payVendorsRefusedCopy()], activate: [] };
+	// the balance alert polls from n8n's start, as published by a newcomer (templates/balance-alert.mjs)
+	return { shipped, tests: [payVendorsRefusedCopy()], activate: [TEMPLATES.balanceAlert.id] };
 }
 
 /** The safest credential as `npm start` imports it, updated last so that a new node gets it. */
@@ -104,6 +106,12 @@ async function knownNodesCheck({ n8n, line }) {
 export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
+	await check("templates: their Data Tables made and their ids written into the templates' Settings by npm start's set-up", async () => {
+		const ids = await setUpTemplateTables(n8n, { seeded });
+		return Object.entries(ids).map(([name, id]) => `${name} ${id}`).join(', ');
+	});
+
+	await balanceAlertCheck({ n8n, sandbox, smtp });
 
 	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
 	await payVendorsCheck({ n8n, sandbox, smtp, sent, browser });
@@ -114,10 +122,11 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 		skip('template "Send a daily … statement …" for three consecutive days', 'Statement → Get is not in this build yet (branch statement)');
 		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
 	} else {
-		await statementCheck({ n8n, sandbox, smtp, collector, line, seeded });
-		await statementDaysCheck({ n8n, smtp, collector, line });
+		await statementCheck({ n8n, sandbox, smtp, seeded, browser });
+		await statementDaysCheck({ n8n, smtp });
 		await checkSheetCheck({ n8n, sandbox, browser });
 	}
+	await creditSampleCheck({ n8n, sandbox, smtp, browser });
 	await ledgerCheck({ n8n, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOff: true });

@@ -4,6 +4,7 @@ import { eventsProperty, optionsProperty, POLL_EVENT_OPTIONS } from '../events/e
 import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
+import { BALANCE_CURRENCIES, readThresholds } from './balances';
 
 export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,9 +14,9 @@ export class CryptoSettlementPollTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ ($parameter["source"] === "webhookEvents" ? "Stored deliveries: " : "Records: ") + (($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ")) }}',
+			'={{ $parameter["source"] === "balances" ? "Balance alerts" : ($parameter["source"] === "webhookEvents" ? "Stored deliveries: " : "Records: ") + (($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ")) }}',
 		description:
-			'Starts the workflow on deposit and withdrawal events by polling the crypto settlement API, for n8n instances the service cannot reach',
+			'Starts the workflow on deposit and withdrawal events, or when a balance goes below a threshold and back, by polling the crypto settlement API',
 		defaults: {
 			name: 'Crypto Settlement Poll Trigger',
 		},
@@ -50,6 +51,12 @@ export class CryptoSettlementPollTrigger implements INodeType {
 						description:
 							"Read the service's stored webhook deliveries: every event, including Trade Address Created. Needs the service's webhook inspection access.",
 					},
+					{
+						name: 'Account Balances',
+						value: 'balances',
+						description:
+							'Read the account balances: Balance Low once when a balance goes below its threshold, Balance Restored once when it is back at or above it',
+					},
 				],
 				description: 'Where the events come from',
 			},
@@ -69,8 +76,51 @@ export class CryptoSettlementPollTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { source: ['webhookEvents'] } },
 			},
-			eventsProperty('Status changes and events that start the workflow; others are skipped', POLL_EVENT_OPTIONS),
-			optionsProperty([
+			{
+				displayName:
+					'Each poll reads the balances (Account → Get). An item "balance.low" starts the workflow once when a balance goes below its threshold, and "balance.restored" once when it is at or above it again; at the first poll after publishing, "balance.low" when it is already below. A balance that cannot be read emits nothing.',
+				name: 'balancesNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { source: ['balances'] } },
+			},
+			{
+				displayName: 'Thresholds',
+				name: 'thresholds',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Threshold',
+				default: { threshold: [{ currency: 'USD', amount: 1000 }] },
+				displayOptions: { show: { source: ['balances'] } },
+				description: 'One threshold per currency: a balance below its amount is low; equal to it or above is not',
+				options: [
+					{
+						displayName: 'Threshold',
+						name: 'threshold',
+						values: [
+							{
+								displayName: 'Currency',
+								name: 'currency',
+								type: 'options',
+								options: BALANCE_CURRENCIES.map((currency) => ({ name: currency, value: currency })),
+								default: 'USD',
+								description: 'The balance to watch',
+							},
+							{
+								displayName: 'Amount',
+								name: 'amount',
+								type: 'number',
+								typeOptions: { minValue: 0 },
+								default: 1000,
+								description: 'Warn when the balance is below this amount, in the currency chosen',
+							},
+						],
+					},
+				],
+			},
+			{ ...eventsProperty('Status changes and events that start the workflow; others are skipped', POLL_EVENT_OPTIONS), displayOptions: { hide: { source: ['balances'] } } },
+			{
+				...optionsProperty([
 				{
 					displayName: 'Max Pages per Poll',
 					name: 'maxPagesPerPoll',
@@ -80,12 +130,17 @@ export class CryptoSettlementPollTrigger implements INodeType {
 					description:
 						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
 				},
-			]),
+				]),
+				displayOptions: { hide: { source: ['balances'] } },
+			},
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const source = this.getNodeParameter('source', 'records') as Source;
+		if (source === 'balances') {
+			return await runPoll(this, { source, events: [], maxPages: DEFAULT_MAX_PAGES, thresholds: readThresholds(this, this.getNodeParameter('thresholds', {})) });
+		}
 		const events = this.getNodeParameter('events', []) as unknown;
 		const options = this.getNodeParameter('options', {}) as { maxPagesPerPoll?: number };
 		const maxPages = Number(options.maxPagesPerPoll);

@@ -13,7 +13,7 @@ import { timeMs } from './pageOrder';
  * duplicate keys (`deliveryKey`), so both triggers agree on shape and on what "the same event" is.
  */
 
-export type Source = 'webhookEvents' | 'records';
+export type Source = 'webhookEvents' | 'records' | 'balances';
 export type RecordKind = 'trade' | 'withdrawal';
 
 export interface PolledEvent {

@@ -10,6 +10,7 @@ import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
 import { ListWalk } from './pollWalk';
+import { pollBalances, type Threshold } from './balances';
 
 /**
  * One poll (docs/trigger.md, "How it polls"): each list walked within its share of n8n's poll budget; the
@@ -42,6 +43,8 @@ export interface PollSettings {
 	source: Source;
 	events: string[];
 	maxPages: number;
+	/** Source `balances`: the thresholds (balances.ts, readThresholds). */
+	thresholds?: Threshold[];
 }
 
 const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
@@ -94,7 +97,7 @@ function keepFirstLook(ctx: IPollFunctions, state: PollState): void {
 }
 
 export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
-	if (settings.events.length === 0) {
+	if (settings.source !== 'balances' && settings.events.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Select at least one event (or "All Events") in Events');
 	}
 	if (ctx.getMode() === 'manual') return await readAndEmit(ctx, settings);
@@ -128,6 +131,11 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 			});
 		}
 		const warn = (message: string) => ctx.logger.warn(`Crypto Settlement Poll Trigger: ${message}`);
+		if (settings.source === 'balances') {
+			const client = new PollClient(ctx, Budget.of(ctx), undefined, secrets);
+			const alerts = await pollBalances(ctx, client, settings.thresholds ?? [], warn);
+			return alerts.length ? [alerts.map((event) => ({ json: event.json }))] : null;
+		}
 		const events =
 			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings, secrets) : await pollOnce(ctx, settings, warn, secrets);
 		const items = await describeEvents(ctx, credentials, events);

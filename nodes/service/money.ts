@@ -123,25 +123,9 @@ export function moneyFigures(value: number, currency?: string): string {
 }
 
 /** An amount as a person reads it: `NGN 1,500,000.00`, `-GHS 150.00` (its figures: moneyFigures). */
-export function moneyInWords(currency: string, amount: number): string {
+export function money(currency: string, amount: number): string {
 	const figures = moneyFigures(amount, currency);
 	const negative = figures.startsWith('-');
 	const [whole, fraction] = (negative ? figures.slice(1) : figures).split('.');
 	return `${negative ? '-' : ''}${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
-}
-
-/**
- * The account's balances as the service states them (Account → Get's `fiatWallets`): currency in
- * capitals → amount, each rounded once to its minor unit; an amount that is not a number is left
- * out; undefined when no balances are stated.
- */
-export function statedBalances(wallets: unknown): Record<string, number> | undefined {
-	if (typeof wallets !== 'object' || wallets === null || Array.isArray(wallets)) return undefined;
-	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(wallets)) {
-		const number = statedNumber(amount);
-		const unit = currency.trim().toUpperCase();
-		if (number !== undefined) balances[unit] = roundMoney(number, unit);
-	}
-	return balances;
 }

@@ -1,13 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the template file */
 /**
- * The daily statement template (templates/daily-statement.json) names each line's Payee (issue 49):
- * the vendor of a payout's External ID from the payout rows the Pay vendors template pays, and the
- * customer Settings gives for a deposit's wallet label. Its steps from the trigger to Statement File
- * run through n8n-core's WorkflowExecute against the fake API, with the template's own parameters and
- * Code. n8n's base nodes are not installed here: each is a stand-in doing what it does (Settings
- * sets its values, Sample Rows? routes on rowsFrom, a Code step runs its JavaScript with n8n's
- * `$input` and `$('…')`, Payout Rows passes its items on, Opening Balances finds no row: the first
- * run). That the whole template runs in real n8n and mails these files is the e2e's
+ * The daily statement template (templates/daily-statement.json) names each line's Payee (issues 49,
+ * 70): the names of its payee Data Table (reference → payee: a vendor's External ID, a customer's
+ * wallet label; `npm start` makes it with the Pay vendors sample rows' vendors), and the customers
+ * Settings may give per wallet label. Its steps from the trigger to Statement File run through
+ * n8n-core's WorkflowExecute against the fake API, with the template's own parameters and Code. n8n's
+ * base nodes are not installed here: each is a stand-in doing what it does (Settings sets its values,
+ * Payees From the Data Table? routes on payeesFrom, Read Payee Names gives the table's rows, a Code
+ * step runs its JavaScript with n8n's `$input` and `$('…')`, Payee Rows passes its items on, Opening
+ * Balances finds no row: the first run). That the whole template runs in real n8n and mails these files is the e2e's
  * (e2e/lib/templates/daily-statement.mjs, statementDaysCheck).
  */
 import { readFileSync } from 'node:fs';
@@ -82,15 +83,16 @@ const BASE_NODES: Record<string, INodeType> = {
 	'n8n-nodes-base.googleSheets': standIn('googleSheets', ['documentId', 'sheetName', 'options'], async function () {
 		throw new Error('Read Payout Rows ran: it is disabled as shipped');
 	}),
-	// the first run: no balances kept yet (the node's Always Output Data gives one empty item)
-	'n8n-nodes-base.dataTable': standIn('dataTable', ['resource', 'operation', 'dataTableId', 'filters', 'limit'], async function () {
-		return [[]];
+	// Read Payee Names: the payee table's rows; Opening Balances, the first run: no balances kept yet
+	// (each node's Always Output Data gives one empty item for no row)
+	'n8n-nodes-base.dataTable': standIn('dataTable', ['resource', 'operation', 'dataTableId', 'filters', 'limit', 'returnAll'], async function () {
+		return [this.getNode().name === 'Read Payee Names' ? payeeTable.map((json) => ({ json })) : []];
 	}),
 };
 
 /** The template from its trigger to Statement File, as a user fills in Settings (`settings`). */
 function upToTheFile(settings: Record<string, string>, credentialId: string) {
-	const names = new Set(['Every Morning', 'Settings', 'Sample Rows?', 'Sample Payout Rows', 'Read Payout Rows', 'Payout Rows', 'Payee Names', 'Opening Balances', 'Statement File']);
+	const names = new Set(['Every Morning', 'Settings', 'Payees From the Data Table?', 'Read Payee Names', 'Read Payout Rows', 'Payee Rows', 'Payee Names', 'Opening Balances', 'Statement File']);
 	const nodes = template.nodes
 		.filter((node) => names.has(node.name))
 		.sort((a, b) => Number(b.name === 'Every Morning') - Number(a.name === 'Every Morning'))
@@ -117,6 +119,9 @@ function sampleRows(file: string): IDataObject[] {
 	return (runInNewContext(`(function () {\n${code}\n})`, {}) as () => INodeExecutionData[])().map((item) => item.json);
 }
 
+/** The payee table's rows in a run (reference → payee). */
+let payeeTable: IDataObject[] = [];
+
 let fakeApi: FakeApi;
 beforeAll(async () => {
 	fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
@@ -127,7 +132,7 @@ afterAll(async () => await fakeApi.close());
 const credentials = () => ({ [CREDENTIAL_TYPE]: { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url } as never });
 
 describe('Send a daily … statement: the Payee of each line is the name the workflow knows', () => {
-	test("as shipped (sample rows): a payout's Payee is its vendor in the payout rows; a deposit's, the customer Settings gives for its wallet label", async () => {
+	test("as shipped (a payee Data Table): a payout's Payee is its vendor's name in the table, under its External ID; a deposit's, the customer of its wallet label", async () => {
 		// One payout of the day paid under a sample row's External ID, as Pay vendors pays it.
 		const payout = fakeApi.state.withdrawals.find((w) => w.createdAt.startsWith(DAY) && w.type === 'crypto' && !w.trade && w.status === 'completed');
 		if (!payout) throw new Error(`no completed crypto payout seeded on ${DAY}`);
@@ -137,8 +142,10 @@ describe('Send a daily … statement: the Payee of each line is the name the wor
 		const deposit = fakeApi.state.trades.find((trade) => trade.wallet === wallet?.id && trade.status === 'completed' && trade.updatedAt.startsWith(DAY));
 		if (!deposit) throw new Error(`no completed deposit seeded on ${DAY} into ${label}`);
 
+		// the table as npm start makes it: Pay vendors' sample vendors, and a customer per seeded label
+		payeeTable = [...sampleRows('pay-vendors-from-a-sheet.json').map((row) => ({ reference: row['External ID'], payee: row.Vendor })), { reference: label, payee: 'Ada Obi' }];
 		const run = await runWorkflow({
-			workflow: upToTheFile({ statementDay: DAY, customerPerWalletLabel: JSON.stringify({ [label]: 'Ada Obi' }) }, 'cred-1'),
+			workflow: upToTheFile({ statementDay: DAY }, 'cred-1'),
 			credentials: credentials(),
 			nodeTypes: BASE_NODES,
 		});
@@ -153,10 +160,17 @@ describe('Send a daily … statement: the Payee of each line is the name the wor
 		expect({ payout: payees.get(`cryptoWithdrawal:${payout.id}`), deposit: payees.get(`deposit:${deposit.id}`) }).toEqual({ payout: 'Bolu Logistics', deposit: 'Ada Obi' });
 	});
 
-	test("its sample rows are the Pay vendors template's own: the rows that batch pays, each vendor under its External ID", () => {
-		const rows = sampleRows('daily-statement.json');
-		expect(rows).toEqual(sampleRows('pay-vendors-from-a-sheet.json'));
-		expect(rows.every((row) => row['External ID'] && row.Vendor)).toBe(true);
+	test('an empty payee table still gives the file: each line keeps the name its record gives; Settings → customerPerWalletLabel names a customer', async () => {
+		payeeTable = [];
+		const label = `${DAY}-customer-2`;
+		const wallet = fakeApi.state.wallets.find((candidate) => candidate.label === label);
+		const deposit = fakeApi.state.trades.find((trade) => trade.wallet === wallet?.id && trade.status === 'completed' && trade.updatedAt.startsWith(DAY));
+		if (!deposit) throw new Error(`no completed deposit seeded on ${DAY} into ${label}`);
+		const run = await runWorkflow({ workflow: upToTheFile({ statementDay: DAY, customerPerWalletLabel: JSON.stringify({ [label]: 'Bolu Ade' }) }, 'cred-1'), credentials: credentials(), nodeTypes: BASE_NODES });
+		expect(run.error?.message).toBeUndefined();
+		const rows = run.output('Statement File').flatMap((file) => parseCsv(Buffer.from(String(file.binary?.data?.data), 'base64').toString('utf8'), { columns: true }) as Array<Record<string, string>>);
+		expect(rows.length).toBeGreaterThan(0);
+		expect(rows.find((row) => row.Reference === `deposit:${deposit.id}`)?.Payee).toBe('Bolu Ade');
 	});
 
 	test('customers that are not an object of wallet label → name stop the run at Payee Names, naming the setting', async () => {

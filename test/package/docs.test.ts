@@ -24,6 +24,7 @@ const docs = require('../../tooling/docs.cjs') as {
 	FILES: string[];
 	ROOT: string;
 	regenerate: (text: string, load?: (file: string) => unknown) => string;
+	routeFiles: (dir: string, load: (file: string) => Record<string, unknown>) => Record<string, unknown>;
 	sectionsOf: (text: string) => Array<{ name: string; text: string }>;
 };
 
@@ -38,6 +39,7 @@ const SOURCES: Record<string, unknown> = {
 	'CryptoSettlement/record/moneyClasses': moneyClasses,
 };
 const fromSources = (file: string) => {
+	if (file === 'fake-api/routes') return docs.routeFiles(path.join(docs.ROOT, 'fake-api', 'src', 'routes'), require);
 	if (!(file in SOURCES)) throw new Error(`tooling/docs.cjs reads ${file}: add it to SOURCES`);
 	return SOURCES[file];
 };
@@ -52,7 +54,7 @@ test.each(docs.FILES)('%s: its generated sections are as the records say (npm ru
 });
 
 test('the statuses, events, kinds, operations and money classes, and the lists of statuses in prose, are each generated somewhere the docs link to', () => {
-	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'recordasked', 'linekinds', 'matchresults', 'notlisted', 'operations', 'moneyclasses']));
+	expect(new Set(SECTIONS.map((section) => section.name))).toEqual(new Set(['statuses', 'refunded', 'open', 'lifecycles', 'recordsonly', 'events', 'kinds', 'unconfirmed', 'currencynamed', 'recordasked', 'linekinds', 'matchresults', 'notlisted', 'operations', 'moneyclasses', 'fakeapi']));
 });
 
 const markdownIn = (dir: string) => fs.readdirSync(path.join(docs.ROOT, dir)).filter((file) => file.endsWith('.md')).map((file) => path.posix.join(dir, file));

@@ -89,10 +89,25 @@ test('no step of the first start is named by isolated-vm', () => {
 	for (const label of labels) expect(label).not.toMatch(/isolated-vm|rebuild\.join/);
 });
 
-test("the installer's long steps (Node 24, npm install, native builds) all go through it", () => {
+test("the installer's long steps (Node 24, npm ci from the line's lock, SQLite, native modules) all go through it", () => {
 	const installer = fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-install.mjs'), 'utf8');
-	const steps = installer.match(/runWithProgressSync\(\{[\s\S]*?\n\t*\}\);/g) ?? [];
-	expect(steps.map((step) => /args: \[('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'", "'install'", "'rebuild'"]);
-	expect(steps.filter((step) => step.includes("'--loglevel=http'"))).toHaveLength(2);
+	const syncSteps = installer.match(/runWithProgressSync\(\{[\s\S]*?\n\t*\}\);/g) ?? [];
+	expect(syncSteps.map((step) => /args: \[('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'"]);
+	// the others run through step() (runWithProgress), two of them at once on a first install
+	const steps = installer.match(/step\(\{[\s\S]*?\}\);\n/g) ?? [];
+	expect(steps.map((step) => /args: \[('[a-z]+'|verb)/.exec(step)?.[1])).toEqual(["'install'", "'rebuild'", 'verb', "'rebuild'"]);
+	expect(installer).toContain("install(locked ? 'ci' : 'install')");
 	expect(installer).not.toMatch(/run\('npm'/);
+});
+
+test('each line has a lock that pins n8n and sqlite3 with the address of every tarball', () => {
+	for (const version of ['2.41.1', '1.123.81']) {
+		type Entry = { version?: string; link?: boolean; resolved?: string; extraneous?: boolean };
+		const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-locks', `n8n-${version}.package-lock.json`), 'utf8')) as { packages: Record<string, Entry> };
+		expect(lock.packages['node_modules/n8n'].version).toBe(version);
+		expect(lock.packages['node_modules/sqlite3'].version).toMatch(/^5\./);
+		const entries = Object.entries(lock.packages).filter(([key]) => key);
+		expect(entries.filter(([, entry]) => !entry.link && !entry.resolved)).toEqual([]);
+		expect(entries.filter(([, entry]) => entry.extraneous)).toEqual([]);
+	}
 });

@@ -12,8 +12,8 @@
  *   and the credential's guardrails named in the overview (Allow Sub-Workflow Payments in the set-up
  *   of a template that pays in a run another workflow starts);
  * - a section and a picture in templates/README.md, and imported by `npm start` (tooling/setup.mjs);
- * - runnable before anything outside is connected (issue 50): a template that reads a sheet runs on
- *   sample rows as shipped, its Google Sheets nodes disabled until Settings chooses the sheet; a node
+ * - runnable before anything outside is connected (issues 50, 70): a template that reads a sheet runs on
+ *   sample rows (or a Data Table) as shipped, its Google Sheets nodes disabled until Settings chooses the sheet; a node
  *   names (`$('…')`) only a node every path to it runs through, so no step depends on which source
  *   ran; a payment or its Dry Run stops on a refused row (or its error output ends in Stop and Error).
  * That each one imports and runs in real n8n is the e2e's (e2e/lib/template-checks.mjs).
@@ -256,23 +256,26 @@ describe('the templates follow n8n\'s creator rules and are safe as shipped', ()
 		expect(loose).toEqual([]);
 	});
 
-	test.each(FILES)('%s: a template that reads a sheet runs on sample rows as shipped: its Google Sheets nodes are disabled and reached only when Settings chooses the sheet', (file) => {
+	test.each(FILES)('%s: a template that reads a sheet runs without it as shipped (sample rows, or a Data Table): its Google Sheets nodes are disabled and reached only when Settings chooses the sheet', (file) => {
 		const template = load(file);
 		const sheets = template.nodes.filter((node) => node.type === 'n8n-nodes-base.googleSheets');
 		if (!sheets.length) return;
 		const settings = ((template.nodes.find((node) => node.name === 'Settings')?.parameters.assignments as IDataObject)?.assignments ?? []) as IDataObject[];
-		expect(settings.find((assignment) => assignment.name === 'rowsFrom')?.value).toBe('sample rows');
+		// where its rows come from: rowsFrom (sample rows) or payeesFrom (a Data Table) as shipped, never the sheet
+		const source = settings.find((assignment) => assignment.name === 'rowsFrom' || assignment.name === 'payeesFrom');
+		expect({ [String(source?.name)]: source?.value }).toEqual(source?.name === 'payeesFrom' ? { payeesFrom: 'Data Table' } : { rowsFrom: 'sample rows' });
+		const shipped = String(source?.value);
 		const parents = parentsOf(template.connections);
 		for (const sheet of sheets) {
 			expect({ node: sheet.name, disabled: sheet.disabled ?? false }).toEqual({ node: sheet.name, disabled: true });
-			// its one way in is an If on rowsFrom whose true output it is not when rowsFrom is "sample rows"
+			// its one way in is an If on that setting whose output it is not with the shipped value
 			const [gate] = [...(parents.get(sheet.name) ?? [])];
 			const gateNode = template.nodes.find((node) => node.name === gate);
-			expect({ node: sheet.name, gate: gateNode?.type, onRowsFrom: JSON.stringify(gateNode?.parameters ?? {}).includes('rowsFrom') }).toEqual({ node: sheet.name, gate: 'n8n-nodes-base.if', onRowsFrom: true });
+			expect({ node: sheet.name, gate: gateNode?.type, onRowsFrom: JSON.stringify(gateNode?.parameters ?? {}).includes(String(source?.name)) }).toEqual({ node: sheet.name, gate: 'n8n-nodes-base.if', onRowsFrom: true });
 			const condition = ((gateNode?.parameters.conditions as IDataObject).conditions as IDataObject[])[0];
 			const operation = (condition.operator as IDataObject).operation;
 			const output = template.connections[String(gate)].main.findIndex((targets) => targets.some((target) => target.node === sheet.name));
-			const sampleGoesTrue = operation === 'equals' ? condition.rightValue === 'sample rows' : operation === 'notEquals' ? condition.rightValue !== 'sample rows' : undefined;
+			const sampleGoesTrue = operation === 'equals' ? condition.rightValue === shipped : operation === 'notEquals' ? condition.rightValue !== shipped : undefined;
 			expect({ node: sheet.name, reachedBySampleRows: sampleGoesTrue === undefined ? 'unknown' : (output === 0) === sampleGoesTrue }).toEqual({ node: sheet.name, reachedBySampleRows: false });
 		}
 	});

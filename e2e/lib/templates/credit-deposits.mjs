@@ -2,11 +2,16 @@
 // Data Table ledger, the template behind n8n's Webhook node and Verify Delivery (also handed over
 // to a workflow of its own, and recovering when that one was unpublished), and the template as
 // shipped with its own trigger.
-import { loadTemplate, sandboxApi, triggerUrl, WEBHOOK_SECRET } from '../../../tooling/setup.mjs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { loadTemplate, sandboxApi, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../../tooling/setup.mjs';
+import { REPO_ROOT } from '../../../tooling/util.mjs';
+import { tableRows } from './daily-statement.mjs';
 import { HANDED_OVER_TRIGGER, verifyRetryNodes } from '../../../tooling/verify-delivery.mjs';
 import { httpJson, sleep, waitFor } from '../../../tooling/util.mjs';
 import { assert, check, skip } from '../report.mjs';
-import { handOffWorkflow, LEDGER_COLUMNS, localRows, personalProject, publishCopy, setting, standIn, TEMPLATE_BINDINGS, uuid, webhookTrigger } from './shared.mjs';
+import { connectApp, executionOf, handOffWorkflow, LEDGER_COLUMNS, outputOf, withRunner, localRows, personalProject, publishCopy, setting, standIn, TEMPLATE_BINDINGS, uuid, webhookTrigger } from './shared.mjs';
 
 /**
  * Template 2's ledger on its own, whatever the trigger: its trigger replaced by a Code node giving one
@@ -22,7 +27,7 @@ export async function ledgerCheck({ n8n, smtp, collector, line }) {
 		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
 		copy.name = `e2e: ${copy.name} (ledger)`;
 		setting(copy, 'ledgerTableId', table.id);
-		setting(copy, 'creditUrl', `${collector.url}/credit-ledger`);
+		connectApp(copy, `${collector.url}/credit-ledger`);
 		standIn(copy, 'On a Completed Deposit', localRows([event]));
 		copy.nodes = copy.nodes.filter((node) => node.name !== 'Or Poll for Deposits');
 		delete copy.connections['Or Poll for Deposits'];
@@ -133,7 +138,7 @@ export async function saveVerifyDeliveryCopy({ n8n, collector, variant, handOff 
 	copy.name = `e2e: ${variant.title}: ${copy.name}`.slice(0, 128); // n8n's longest name
 	delete copy.id;
 	setting(copy, 'ledgerTableId', table.id);
-	setting(copy, 'creditUrl', `${collector.url}${variant.credit}`);
+	connectApp(copy, `${collector.url}${variant.credit}`);
 	const trigger = copy.nodes.find((node) => node.name === 'On a Completed Deposit');
 	standIn(copy, 'On a Completed Deposit', handOff ? HANDED_OVER_TRIGGER : webhookTrigger(variant.hook));
 	const retry = verifyRetryNodes('e2e-verify', 2);
@@ -252,14 +257,15 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 		// Settings (set-up step 2), created and published through n8n's REST API as the editor does.
 		const project = await personalProject(n8n);
 		const columns = LEDGER_COLUMNS.map((name) => ({ name, type: 'string' }));
-		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_deposit_ledger${suffix}`, columns });
+		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_deposit_ledger_once${suffix}`, columns });
 		const copy = loadTemplate('creditDeposits', TEMPLATE_BINDINGS);
 		copy.name = `e2e: ${copy.name}`;
 		delete copy.id;
 		setting(copy, 'ledgerTableId', table.id);
-		setting(copy, 'creditUrl', `${collector.url}/credit`);
+		connectApp(copy, `${collector.url}/credit`);
 		const trigger = copy.nodes.find((node) => node.name === 'On a Completed Deposit');
 		assert(trigger.parameters.ignoreDuplicates === false, 'the template turns Ignore Duplicates off (a resend of a failed credit must reach the ledger)');
+		delete trigger.disabled; // set-up step 5: the trigger enabled once the service can reach n8n
 		trigger.webhookId = uuid(`e2e-credit-deposits${suffix}`);
 		const saved = await n8n.rest('POST', '/workflows', { ...copy, active: false });
 		if (line === '1') await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
@@ -316,3 +322,31 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 	});
 }
 
+
+
+/**
+ * Template 2 exactly as `npm start` imports it (its ledger table made and wired by the same set-up,
+ * nothing set by the check), run from the canvas from Try It: a Sample Deposit: the sandbox mocks a
+ * deposit to a new wallet, it completes, and the run credits it once (Credit the Customer disabled
+ * until an app is connected), marks the ledger row credited under the eventKey the trigger gives
+ * that event (the package's own recipe, nodes/events/identity.ts), and emails the team.
+ */
+export async function creditSampleCheck({ n8n, sandbox, smtp, browser }) {
+	await check(`template "Credit each deposit …" as imported, from ${browser ? 'the canvas' : 'Execute workflow'} (Try It: a Sample Deposit): a mock deposit credited once under the trigger's eventKey, the team emailed`, async () => withRunner(n8n, browser, async ({ start, shot, how }) => {
+		const before = smtp.messages.length;
+		const run = await executionOf(n8n, await start(TEMPLATES.creditDeposits.id, 'Try It: a Sample Deposit'));
+		await shot('credit-deposits-once-run.png');
+		assert(run.status === 'success', `the run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 400)}`);
+		const [deposit] = outputOf(run, 'Ask the Sandbox for a Deposit');
+		const trade = sandbox.state.trades.find((candidate) => candidate.id === deposit?.id);
+		assert(trade?.status === 'completed', `the sample deposit: ${JSON.stringify(trade ?? deposit).slice(0, 300)}`);
+		const { eventKey } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'dist', 'nodes', 'events', 'identity.js'));
+		const key = eventKey('trade.completed', { id: trade.id, status: 'completed' });
+		const rows = (await tableRows(n8n, 'crypto_deposit_ledger')).filter((row) => row.tradeId === trade.id);
+		assert(rows.length === 1 && rows[0].outcome === 'credited' && rows[0].eventKey === key, `ledger rows of ${trade.id}: ${JSON.stringify(rows)}, the trigger's eventKey ${key}`);
+		const email = await smtp.next((m) => /Deposit credited/.test(m.subject), { after: before, timeoutMs: 30000 });
+		const label = rows[0].customer; // the sample wallet's label, as Deposit Entry names the customer
+		assert(/^sample-customer-/.test(label) && email.subject.includes(label) && email.subject.includes('25 USD'), `the team's email: ${email.subject}; the ledger's customer ${label}`);
+		return `from ${how}: trade ${trade.id} credited once (ledger: credited, eventKey ${key} as the trigger gives it); "${email.subject}"`;
+	}));
+}

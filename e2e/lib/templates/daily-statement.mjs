@@ -5,9 +5,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseOfx } from 'node-ofx-parser';
 
 import { startFakeApi } from '../../../tooling/fake-api.mjs';
-import { loadTemplate, sandboxApi, sandboxCredential } from '../../../tooling/setup.mjs';
+import { loadTemplate, sandboxApi, sandboxCredential, TEMPLATES } from '../../../tooling/setup.mjs';
 import { assert, check } from '../report.mjs';
-import { executionOf, outputOf, personalProject, postEach, publishCopy, runFromEditor, sampleRows, setting, standIn, TEMPLATE_BINDINGS } from './shared.mjs';
+import { executionOf, outputOf, personalProject, runFromEditor, sampleRows, setting, withRunner } from './shared.mjs';
 
 /** The UTC day `n` days after `day` (YYYY-MM-DD; `n` may be negative). */
 export const plusDays = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
@@ -25,27 +25,32 @@ export const recordsOf = (sandbox, day) => ({
 /** Currency → amount with upper-case codes (the statement's form). */
 export const upper = (balances) => Object.fromEntries(Object.entries(balances ?? {}).map(([currency, amount]) => [currency.toUpperCase(), Number(amount)]));
 
+/** The rows of the Data Table `name` the templates' set-up made (tooling/setup.mjs, setUpTemplateTables). */
+export async function tableRows(n8n, name) {
+	const project = await personalProject(n8n);
+	const listed = await n8n.rest('GET', `/projects/${project}/data-tables`);
+	const table = (Array.isArray(listed) ? listed : (listed?.data ?? [])).find((candidate) => candidate.name === name);
+	assert(table, `no Data Table named ${name}`);
+	const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
+	return rows?.data ?? rows ?? [];
+}
+
 /**
- * Template 3 on yesterday as the line seeded it before anything else moved money (tooling/setup.mjs,
- * seedStatementDay): the CSV by email holds every completed record, the exceptions come in one chat
- * message, and the closing balances kept are the fake API's own.
+ * Template 3 exactly as `npm start` imports it (its Data Tables made and wired by the same set-up,
+ * nothing set by the check), run from the canvas on yesterday as the line seeded it before anything
+ * else moved money (tooling/setup.mjs, seedStatementDay): a first run, so the opening balances are
+ * derived; the CSV by email holds every completed record, its Payee the names of the payee table; the
+ * exceptions come in one email to the local mailbox that leads with what to check, the amount and who,
+ * the record id last (Slack stays disabled); the closing balances kept are the fake API's own.
  */
-export async function statementCheck({ n8n, sandbox, smtp, collector, line, seeded }) {
-	await check('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept for tomorrow', async () => {
+export async function statementCheck({ n8n, sandbox, smtp, seeded, browser }) {
+	await check(`template "Send a daily … statement …" as imported, from ${browser ? 'the canvas' : 'Execute workflow'}: the files by email with every line, the exceptions by email (what to check first, the record id last), closing balances kept for tomorrow`, async () => withRunner(n8n, browser, async ({ start, shot, how }) => {
 		const { day } = seeded;
 		assert(day === yesterday(), `the seeded day ${day} is not yesterday (${yesterday()})`);
-		const project = await personalProject(n8n);
-		const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: 'crypto_statement_balances', columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
-		// the balances kept the day before (as yesterday's run would have kept them)
-		await n8n.rest('POST', `/projects/${project}/data-tables/${table.id}/insert`, { data: [{ day: dayBefore(day), closingBalances: JSON.stringify(upper(seeded.openingBalances)) }], returnType: 'id' });
-		const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
-		copy.name = `e2e: ${copy.name}`;
-		setting(copy, 'balancesTableId', table.id);
-		standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
-		const started = await publishCopy(n8n, copy, 'Every Morning', line);
 		const before = smtp.messages.length;
-		await started.run();
-		await started.finished(1);
+		const run = await executionOf(n8n, await start(TEMPLATES.dailyStatement.id, 'Every Morning'));
+		await shot('daily-statement-run.png');
+		assert(run.status === 'success', `the run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 400)}`);
 		// One email per currency that moved, each with its file and a table a person reads on a phone.
 		const emails = [];
 		for (const currency of ['NGN', 'USD']) emails.push(await smtp.next((m) => m.subject.includes(`statement for ${day}: ${currency}`), { after: before, timeoutMs: 30000 }));
@@ -58,15 +63,30 @@ export async function statementCheck({ n8n, sandbox, smtp, collector, line, seed
 		const moved = [...trades.filter((t) => t.status === 'completed'), ...withdrawals.filter((w) => w.status === 'completed')];
 		const missing = moved.filter((record) => !csv.includes(record.id)).map((record) => record.id);
 		assert(moved.length && !missing.length, `${missing.length} of ${moved.length} completed records missing from the CSV: ${missing.slice(0, 5).join(', ')}`);
-		const chat = collector.on('/chat');
-		assert(chat.length === 1 && Array.isArray(chat[0].body.data) && chat[0].body.data.length > 0, `chat messages: ${JSON.stringify(chat.map((h) => h.body)).slice(0, 300)}`);
-		const rows = await n8n.rest('GET', `/projects/${project}/data-tables/${table.id}/rows`);
-		const kept = (rows?.data ?? rows ?? []).find((row) => row.day === day);
+		// the payee names come from the Data Table the set-up made (a seeded customer's label → a name)
+		const payees = await tableRows(n8n, 'crypto_payee_names');
+		const named = payees.filter((row) => row.reference.startsWith(day) && csv.includes(`,${row.payee},`));
+		assert(named.length, `no payee of the table (${JSON.stringify(payees.map((row) => row.payee))}) in the CSV: ${csv.split('\n').slice(0, 4).join(' | ')}`);
+		// the exceptions: one email, what to check first, the record id last; Slack disabled
+		const exceptions = outputOf(run, 'Exceptions');
+		const mail = await smtp.next((m) => /need a look/.test(m.subject), { after: before, timeoutMs: 30000 });
+		const body = mail.parts.find((part) => /html/i.test(part.type))?.text ?? '';
+		const headers = [...body.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((match) => match[1]);
+		assert(exceptions.length > 0 && mail.subject.includes(`${exceptions.length} line(s)`), `exceptions ${exceptions.length}, the email: ${mail.subject}`);
+		assert(headers[0] === 'What to check' && headers[1] === 'Amount' && headers.at(-1) === 'Record', `the exceptions table's columns: ${JSON.stringify(headers)}`);
+		const firstRow = /<tr><td>([^<]*)<\/td>/.exec(body)?.[1] ?? '';
+		assert(firstRow === exceptions[0].exception && !/^[0-9a-f]{24}$/.test(firstRow), `the first row opens with ${JSON.stringify(firstRow)}`);
+		assert(exceptions.every((line) => body.includes(line.recordId)), 'a record id is missing from the exceptions email');
+		assert(!smtp.messages.slice(before).some((m) => /need a look/.test(m.subject) && m !== mail), 'the exceptions came in more than one email');
+		// first run: the opening balances derived; the closing ones kept in the set-up's table
+		const [summary] = outputOf(run, 'Statement File');
+		assert(summary?.openingBalancesSource === 'derived', `opening balances: ${summary?.openingBalancesSource}`);
+		const kept = (await tableRows(n8n, 'crypto_statement_balances')).find((row) => row.day === day);
 		const keptBalances = upper(kept ? JSON.parse(kept.closingBalances) : {});
 		const differ = Object.entries(upper(seeded.closingBalances)).filter(([currency, amount]) => !(Math.abs(keptBalances[currency] - amount) <= 0.005));
 		assert(kept && !differ.length, `kept for ${day}: ${JSON.stringify(kept)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)}`);
-		return `${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records; ${chat[0].body.data.length} exceptions in one message; closing balances ${kept.closingBalances} kept`;
-	});
+		return `from ${how}: ${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records, payees ${named.map((row) => row.payee).join(', ')}; ${exceptions.length} exceptions in one email ("${mail.subject}", columns ${headers.join(' | ')}); closing balances ${kept.closingBalances} kept`;
+	}));
 }
 
 
@@ -122,7 +142,7 @@ export function parsedFile(format, text) {
  * The quiet day mails no file but says nothing moved, with its balances checked and kept, so the
  * fifth day still opens with them and balances.
  */
-export async function statementDaysCheck({ n8n, smtp, collector, line }) {
+export async function statementDaysCheck({ n8n, smtp }) {
 	await check('template "Send a daily … statement …" for three consecutive days, then a quiet one and the day after (the fake API\'s clock moved a day at a time): every movement on exactly one day\'s mailed file, a payout\'s Payee its vendor in the payout rows and a deposit\'s the customer of its wallet label, opening balances derived on day 1, carried and checked from day 2; a quiet day mails its balances and keeps them', async () => {
 		const real = Date.now();
 		const first = new Date(real - 6 * 86400000).toISOString().slice(0, 10);
@@ -138,13 +158,13 @@ export async function statementDaysCheck({ n8n, smtp, collector, line }) {
 			const project = await personalProject(n8n);
 			credential = await n8n.rest('POST', '/credentials', { ...sandboxCredential(service), id: undefined, name: `e2e statement days ${first}`, projectId: project });
 			const table = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: `crypto_statement_days_${Date.now()}`, columns: [{ name: 'day', type: 'string' }, { name: 'closingBalances', type: 'string' }] });
-			const copy = loadTemplate('dailyStatement', TEMPLATE_BINDINGS);
-			copy.name = `e2e: ${copy.name} (three days)`;
+			// a copy of the template as imported (its payee table wired), on this check's fake API and table
+			const imported = await n8n.rest('GET', `/workflows/${TEMPLATES.dailyStatement.id}`);
+			const copy = { name: `e2e: ${imported.name} (three days)`, nodes: imported.nodes, connections: imported.connections, settings: imported.settings };
 			for (const node of copy.nodes) if (node.credentials?.cryptoSettlementApi) node.credentials.cryptoSettlementApi = { id: credential.id, name: credential.name };
 			setting(copy, 'balancesTableId', table.id);
 			const customerLabel = `e2e-days-customer-${days[0]}`;
 			setting(copy, 'customerPerWalletLabel', JSON.stringify({ [customerLabel]: 'Ada Obi' }));
-			standIn(copy, 'Post Exceptions', postEach(`${collector.url}/chat`));
 			const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
 			const balancesNow = () => upper(service.state.account.fiatWallets);
 

@@ -42,6 +42,12 @@ export function setting(workflow, name, value) {
 	assignment.value = value;
 }
 
+/** Connects the credit template's copy to "your app" (a local receiver), as its set-up step 3 says: the URL, and Credit the Customer enabled. */
+export function connectApp(workflow, url) {
+	setting(workflow, 'creditUrl', url);
+	delete workflow.nodes.find((node) => node.name === 'Credit the Customer').disabled;
+}
+
 /** The rows a template's Sample Payout Rows step gives (its Code node run on its own). */
 export function sampleRows(workflow) {
 	const node = workflow.nodes.find((candidate) => candidate.name === 'Sample Payout Rows');
@@ -116,8 +122,11 @@ export async function withRunner(n8n, browser, work) {
 				await sleep(1000);
 			}
 		};
-		const start = async (workflowId) => {
+		const start = async (workflowId, trigger) => {
 			await open(workflowId);
+			// the button a newcomer clicks: with several triggers it says which one it starts from
+			const label = await page.locator('[data-test-id="execute-workflow-button"]').first().innerText();
+			assert(!/\bfrom\b/.test(label) || label.includes(trigger), `the canvas's Execute workflow starts ${label.replace(/\s+/g, ' ')}, not from ${trigger}`);
 			const answered = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === `/rest/workflows/${workflowId}/run`, { timeout: 60000 });
 			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 			const res = await answered;
@@ -154,8 +163,8 @@ export async function executionOf(n8n, id, { waiting = false, timeoutMs = 90000 
 export const outputOf = (execution, node) => (execution.runData[node] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
 
 
-/** The ledger's columns, as the template's set-up step 1 creates them. */
-export const LEDGER_COLUMNS = ['eventKey', 'tradeId', 'customer', 'token', 'amountUsd', 'localAmount', 'outcome', 'detail'];
+/** The ledger's columns, as the template's set-up step 1 (and `npm start`) creates them. */
+export { LEDGER_COLUMNS } from '../../../tooling/setup.mjs';
 
 /** The personal project's id (Data Tables live in a project). */
 export async function personalProject(n8n) {

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { addMoney, moneyInWords, roundMoney, statedBalances } from '../../service/money';
+import { addMoney, money, roundMoney } from '../../service/money';
+import { accountBalances } from '../../service/balances';
 
 /**
  * Whether the account's balance covers a Dry Run's batch (docs/guardrails.md, "Does the balance
@@ -45,7 +46,7 @@ export class RunDebits {
 	}
 }
 
-/** The account's balances (Account → Get's `fiatWallets`, service/money.ts), or why they cannot be read. */
+/** The account's balances (Account → Get's `fiatWallets`, service/balances.ts), or why they cannot be read. */
 export type Balances = Record<string, number> | { unreadable: string };
 
 /** Account → Get's record, read once per node run, or why it could not be read. */
@@ -53,10 +54,10 @@ export type AccountRead = { record: IDataObject } | { unreadable: string };
 
 export function balancesOf(account: AccountRead): Balances {
 	if ('unreadable' in account) return { unreadable: account.unreadable };
-	return statedBalances(account.record.fiatWallets) ?? { unreadable: "the service's account record states no balances (fiatWallets)" };
+	return accountBalances(account.record)?.balances ?? { unreadable: "the service's account record states no balances (fiatWallets)" };
 }
 
-const inWords = (value: number, currency: string) => moneyInWords(currency, value);
+const inWords = (value: number, currency: string) => money(currency, value);
 
 /** This payout with the run's payouts before it, and what they need, in words. */
 function whatAndNeeds(before: number, needs: string): string {

@@ -27,6 +27,12 @@ const OFX_TRNTYPE: Readonly<Record<LineKind, 'CREDIT' | 'DEBIT' | 'FEE'>> = {
 	refund: 'CREDIT',
 };
 
+/**
+ * The BANKID of every file: OFX 1.02 allows 9 characters (A-9), so the service's name is cut to its
+ * first nine, the same in every file and every release (docs/statement.md, "The files").
+ */
+const OFX_BANKID = 'CRYPTOSET';
+
 /** The most characters of an ACCTID (OFX 1.02: A-22). */
 export const OFX_ACCTID_MAX = 22;
 
@@ -93,7 +99,7 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 		'<STMTRS>',
 		element('CURDEF', statement.currency),
 		'<BANKACCTFROM>',
-		element('BANKID', 'CRYPTOSETTLEMENT'),
+		element('BANKID', OFX_BANKID),
 		element('ACCTID', ofxText(statement.accountId, OFX_ACCTID_MAX)),
 		element('ACCTTYPE', 'CHECKING'),
 		'</BANKACCTFROM>',

@@ -22,8 +22,11 @@ export const ACCOUNT_PATH = ROUTES.account.path;
 const STATEMENT_PAGE_SIZE = 100;
 /** Pages of one list read at once. */
 export const PAGES_IN_FLIGHT = 16;
-/** Pages one list may take at most (200,000 records at 100 a page). */
-const MAX_STATEMENT_PAGES = 2000;
+/**
+ * Pages one list may take at most (1,000,000 records at 100 a page): a busy merchant's month in one
+ * range (30 days of 10,000 records per list, and the look-back window's 10 days before) is 4,000.
+ */
+const MAX_STATEMENT_PAGES = 10_000;
 
 export interface ReadLists<Records = IDataObject[]> {
 	trades: Records;

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { addMoney, moneyInWords as money, roundMoney, statedBalances, statedNumber } from '../../service/money';
+import { addMoney, money, roundMoney, statedNumber } from '../../service/money';
+import { accountBalances } from '../../service/balances';
 import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
 /** A statement's summary and its balance check (docs/statement.md, "Summary", "Balance check"). Pure. */
@@ -155,9 +156,12 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 
 /** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
 function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
-	const balances = statedBalances(account?.fiatWallets);
-	return balances ?? { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
+	const read = accountBalances(account);
+	return read ? read.balances : { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
 }
+
+/** What a statement covers, in its words: one day, or a range of days. */
+type Span = 'day' | 'period';
 
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
 function takenBack(now: Record<string, number>, moved: Record<string, number>): Record<string, number> {
@@ -167,14 +171,14 @@ function takenBack(now: Record<string, number>, moved: Record<string, number>): 
 }
 
 /** Why the service's balances cannot be taken back: a line after the day whose amount cannot be read. */
-function unreadableAfter(tally: LineTally): string | undefined {
+function unreadableAfter(tally: LineTally, span: Span): string | undefined {
 	const { count, first } = tally.untrustedAfter;
 	if (!first) return undefined;
-	return `${count} record(s) that moved money after the day (e.g. ${first.recordId}) state no amount the node can read, so the service's balances cannot be taken back to the day's end.`;
+	return `${count} record(s) that moved money after the ${span} (e.g. ${first.recordId}) state no amount the node can read, so the service's balances cannot be taken back to the ${span}'s end.`;
 }
 
-/** Whether the closing balances equal the service's at the day's end, currency by currency, to the cent. */
-export function balanceCheck(closing: Record<string, number>, atEnd: Record<string, number>, movedAfter: number): BalanceCheck {
+/** Whether the closing balances equal the service's at the statement's end, currency by currency, to the cent. */
+function balanceCheck(closing: Record<string, number>, atEnd: Record<string, number>, movedAfter: number, span: Span): BalanceCheck {
 	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
 	if (missing.length) return { result: 'notCheckable', why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.` };
 	const serviceAtEnd: Record<string, number> = {};
@@ -184,7 +188,7 @@ export function balanceCheck(closing: Record<string, number>, atEnd: Record<stri
 		const differs = addMoney(closing[currency], -atEnd[currency], currency);
 		if (differs !== 0) difference[currency] = differs;
 	}
-	const basis = `the service's balances at the day's end (its balances now, taken back by the ${movedAfter} movement(s) since)`;
+	const basis = `the service's balances at the ${span}'s end (its balances now, taken back by the ${movedAfter} movement(s) since)`;
 	if (!Object.keys(difference).length) {
 		return { result: 'balanced', serviceBalancesAtEnd: serviceAtEnd, why: `The closing balances (${balancesInWords(closing)}) equal ${basis}.` };
 	}
@@ -231,15 +235,16 @@ function plus(balances: Record<string, number>, net: Record<string, number>): Re
 function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
 	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
 	const now = serviceBalancesNow(input.account);
-	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally);
+	const span: Span = input.day.days ? 'period' : 'day';
+	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally, span);
 	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.netAfter);
 	if (given) {
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
-			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the day's lines move, so its closing balance counts from 0 and cannot be compared.` }
+			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.` }
 			: atEnd
-				? balanceCheck(closing, atEnd, input.tally.after)
+				? balanceCheck(closing, atEnd, input.tally.after, span)
 				: { result: 'notCheckable', why: cannotTakeBack as string };
 		return { opening: given, source: 'given', closing, check };
 	}
@@ -309,7 +314,7 @@ export function summarize(input: SummaryInput): IDataObject {
 		lookBack: {
 			days: LOOK_BACK_DAYS,
 			from: lookBackFrom,
-			cannotSee: `A movement on this day of a record created before ${lookBackFrom.slice(0, 10)} (a refund or a credit more than ${LOOK_BACK_DAYS} days after its record) is not on this statement; it shows in the balance check as a difference.`,
+			cannotSee: `A movement ${input.day.days ? 'in this period' : 'on this day'} of a record created before ${lookBackFrom.slice(0, 10)} (a refund or a credit more than ${LOOK_BACK_DAYS} days after its record) is not on this statement; it shows in the balance check as a difference.`,
 		},
 		withdrawalFeeBearer: scalarText(input.account?.withdrawalFeeBearer) || 'not stated',
 		pendingAfterHours: input.pendingAfterHours,

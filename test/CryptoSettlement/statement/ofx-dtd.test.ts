@@ -1,11 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- test code, outside the scanned folders: it runs libofx's ofxdump and says when it is absent */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code, outside the scanned folders: it runs libofx's ofxdump and says when it is absent */
 /**
  * Every OFX file is valid OFX 1.02 (docs/statement.md, "The files"; issue #69 point 6), checked by an
  * independent parser that validates against the DTD: libofx's ofxdump (Debian package `ofx`, which
  * .ci/run installs). Through n8n-core's engine against a local service: with the service's balances,
  * without them but with Opening Balances (LEDGERBAL = opening + the day's net), and with neither (the
  * currency's file item fails, naming the currency and what is missing; per currency under Continue
- * On Fail). The test first proves ofxdump refuses a file without LEDGERBAL, so it can fail.
+ * On Fail). The test first proves ofxdump refuses a file without LEDGERBAL, so it can fail. A range's
+ * file (Period Range, three seeded days) is valid too, and what ofxdump reads of it adds up, day by
+ * day, to the summary's balances.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runNode, serversClosedAfterEach } from '../../helpers/node';
 import { localService } from '../../helpers/local-service';
+import { startFakeApi } from '../../../fake-api/src/server';
 import { parse as parseOfx } from 'node-ofx-parser';
 
 const DAY = '2026-03-10';
@@ -32,6 +35,28 @@ function ofxErrors(text: string): string[] {
 		const run = spawnSync('ofxdump', [file], { encoding: 'utf8' });
 		const errors = `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => /LibOFX ERROR|:E:/.test(line));
 		return run.status === 0 ? errors : [...errors, `ofxdump exited ${String(run.status)}`];
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** What ofxdump read of a valid file: its ledger balance and each transaction's day (UTC), amount in cents and FITID. */
+function ofxdumpRead(text: string): { ledgerCents: number; transactions: Array<{ day: string; cents: number; fitid: string }> } {
+	const dir = mkdtempSync(join(tmpdir(), 'ofx-'));
+	try {
+		const file = join(dir, 'statement.ofx');
+		writeFileSync(file, text);
+		const out = spawnSync('ofxdump', [file], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } }).stdout;
+		const cents = (figure: string) => Math.round(Number(figure) * 100);
+		const transactions = out
+			.split('ofx_proc_transaction():')
+			.slice(1)
+			.map((block) => ({
+				day: new Date(`${/Date posted: (.*)/.exec(block)?.[1]}`.replace(/ UTC$/, ' GMT')).toISOString().slice(0, 10),
+				cents: cents(String(/Total money amount: (\S+)/.exec(block)?.[1])),
+				fitid: String(/for this transaction: (\S+)/.exec(block)?.[1]),
+			}));
+		return { ledgerCents: cents(String(/Ledger balance: (\S+)/.exec(out)?.[1])), transactions };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -136,6 +161,8 @@ withOfxdump('OFX an accounting import keeps apart and types (#71 point 2), valid
 		const usd = parsedOfx(files.USD);
 		expect([ngn.accountId, usd.accountId]).toEqual(['1b2c3d4e5f6a7b8c9d0e-NGN', '1b2c3d4e5f6a7b8c9d0e-USD'].map((id) => id.slice(id.length - 22)));
 		expect(String(ngn.accountId).length).toBeLessThanOrEqual(22);
+		// BANKID is A-9 in OFX 1.02 (the DTD does not count characters, so ofxdump would not say): the service's name in 9.
+		expect([ngn.statement, usd.statement].map((statement) => (statement.BANKACCTFROM as IDataObject).BANKID)).toEqual(['CRYPTOSET', 'CRYPTOSET']);
 		expect(ngn.transactions.map((t) => [t.FITID, t.TRNTYPE, t.TRNAMT, t.DTPOSTED])).toEqual([
 			['deposit:t1', 'CREDIT', '75000.00', '20260310013000.000[0:GMT]'],
 			['depositFee:t1', 'FEE', '-375.00', '20260310013000.000[0:GMT]'],
@@ -169,5 +196,39 @@ withOfxdump('OFX an accounting import keeps apart and types (#71 point 2), valid
 		const run = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'file', options: { fileFormat: 'ofx' } }, { credentials: await service({ fiatWallets: { ngn: 100_000, usd: 500 } }, lists) });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => parsedOfx(fileText(item)).accountId)).toEqual(['SANDBOX-NGN', 'SANDBOX-USD']);
+	});
+});
+
+withOfxdump('a range\'s OFX file (Period Range, #71), valid by ofxdump and read back by it', () => {
+	it("each currency's file of three days: valid, its transactions on the days they moved, adding up to LEDGERBAL minus the opening balance, each day's to that day's closing minus its opening", async () => {
+		const DAYS = ['2026-03-09', '2026-03-10', '2026-03-11'];
+		const fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
+		try {
+			const seeded = ['2026-03-08', ...DAYS, '2026-03-12'].map((day) => fakeApi.seedDay({ day, records: 40 }));
+			const opening = Object.fromEntries(Object.entries(seeded[1].openingBalances).map(([c, v]) => [c.toUpperCase(), v]));
+			const credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+			const run = await runNode({ resource: 'statement', operation: 'get', period: 'range', from: DAYS[0], to: DAYS[2], output: 'file', options: { fileFormat: 'ofx', openingBalances: opening } }, { credentials });
+			expect(run.error).toBeUndefined();
+			expect(run.items.length).toBeGreaterThan(0);
+			for (const item of run.items) {
+				const currency = String(item.json.currency);
+				const text = fileText(item);
+				expect([currency, ofxErrors(text)]).toEqual([currency, []]);
+				const { ledgerCents, transactions } = ofxdumpRead(text);
+				const days = item.json.days as Array<{ day: string; openingBalances: Record<string, number>; closingBalances: Record<string, number> }>;
+				const toCents = (amount: number) => Math.round(amount * 100);
+				expect(ledgerCents).toBe(toCents(days[2].closingBalances[currency]));
+				expect(transactions.reduce((sum, t) => sum + t.cents, 0)).toBe(ledgerCents - toCents(opening[currency]));
+				expect(new Set(transactions.map((t) => t.fitid)).size).toBe(transactions.length);
+				expect(transactions.length).toBe(item.json.fileRows);
+				for (const day of days) {
+					const moved = transactions.filter((t) => t.day === day.day).reduce((sum, t) => sum + t.cents, 0);
+					expect([day.day, currency, moved]).toEqual([day.day, currency, toCents(day.closingBalances[currency]) - toCents(day.openingBalances[currency])]);
+				}
+				expect(transactions.every((t) => DAYS.includes(t.day))).toBe(true);
+			}
+		} finally {
+			await fakeApi.close();
+		}
 	});
 });
