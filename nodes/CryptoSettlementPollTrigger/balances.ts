@@ -15,7 +15,7 @@ import type { PolledEvent } from './items';
  * read the balances, so a failed or abandoned poll changes nothing and the next one decides again.
  */
 
-export const BALANCE_EVENTS = { low: 'balance.low', restored: 'balance.restored' } as const;
+const BALANCE_EVENTS = { low: 'balance.low', restored: 'balance.restored' } as const;
 /** The currencies the account holds balances in (docs/api.md, Account → Get's `fiatWallets`). */
 export const BALANCE_CURRENCIES = ['USD', 'NGN', 'GHS'] as const;
 

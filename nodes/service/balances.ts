@@ -7,7 +7,7 @@ import { roundMoney, statedNumber } from './money';
  * and the poll trigger's balance alerts read them here.
  */
 
-export interface AccountBalances {
+interface AccountBalances {
 	/** Currency in capitals → amount, rounded once to its minor unit. */
 	balances: Record<string, number>;
 	/** Currencies the record names without an amount the node can read (not a number): never guessed. */
