@@ -83,8 +83,14 @@ export async function statementCheck({ n8n, sandbox, smtp, seeded, browser }) {
 		assert(summary?.openingBalancesSource === 'derived', `opening balances: ${summary?.openingBalancesSource}`);
 		const kept = (await tableRows(n8n, 'crypto_statement_balances')).find((row) => row.day === day);
 		const keptBalances = upper(kept ? JSON.parse(kept.closingBalances) : {});
-		const differ = Object.entries(upper(seeded.closingBalances)).filter(([currency, amount]) => !(Math.abs(keptBalances[currency] - amount) <= 0.005));
-		assert(kept && !differ.length, `kept for ${day}: ${JSON.stringify(kept)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)}`);
+		// A currency swap is in no list the service offers (docs/statement.md), so a first run's derived
+		// balances of a currency swapped since the day (by an earlier phase of the e2e) cannot match.
+		const swapped = new Set(
+			(sandbox.state.swaps ?? []).filter((swap) => Date.parse(swap.at) >= Date.parse(`${day}T00:00:00Z`)).flatMap((swap) => [swap.from.toUpperCase(), swap.to.toUpperCase()]),
+		);
+		const differ = Object.entries(upper(seeded.closingBalances)).filter(([currency, amount]) => !swapped.has(currency) && !(Math.abs(keptBalances[currency] - amount) <= 0.005));
+		const asSummary = Object.entries(upper(summary.closingBalances)).every(([currency, amount]) => Math.abs(keptBalances[currency] - amount) <= 0.005);
+		assert(kept && asSummary && !differ.length, `kept for ${day}: ${JSON.stringify(kept)}; the summary's ${JSON.stringify(summary.closingBalances)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)} (swapped since: ${[...swapped].join(', ') || 'none'})`);
 		return `from ${how}: ${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records, payees ${named.map((row) => row.payee).join(', ')}; ${exceptions.length} exceptions in one email ("${mail.subject}", columns ${headers.join(' | ')}); closing balances ${kept.closingBalances} kept`;
 	}));
 }

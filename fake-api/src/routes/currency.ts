@@ -21,7 +21,10 @@ export const currencyRoutes: Route[] = [
 			const amount = numberOf(body.amount) as number;
 			ctx.core.ensureBalance(from, amount);
 			ctx.core.adjustBalance(from, -amount);
-			ctx.core.adjustBalance(to, round(amount * swapRate(from, to), 2));
+			const received = round(amount * swapRate(from, to), 2);
+			ctx.core.adjustBalance(to, received);
+			(ctx.core.state.swaps ??= []).push({ at: ctx.core.iso(), from, to, amount, received });
+			ctx.core.save();
 			return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
 		},
 	},

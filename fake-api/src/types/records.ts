@@ -240,4 +240,6 @@ export interface FakeApiState {
 	seededDays: Array<{ day: string; openingBalances: FiatWallets; closingBalances: FiatWallets; kinds: Record<string, number>; trades: number; withdrawals: number }>;
 	/** Requests that reached the fake API (not the /_sandbox admin routes), oldest first. */
 	requests: RequestLogEntry[];
+	/** The currency swaps made, oldest first: the service lists them nowhere (docs/statement.md), so only the fake's own checks read them. */
+	swaps?: Array<{ at: string; from: string; to: string; amount: number; received: number }>;
 }
