@@ -129,8 +129,9 @@ function wordsOf(text) {
 	}
 	const first = Array.isArray(json) ? json[0] : json;
 	const item = first?.response && typeof first.response === 'object' ? first.response : first;
-	if (typeof item?.message === 'string' && item.message) return item.message;
+	// an error item (n8n 1.x's On Error → Continue) may also carry a message: the refusal is its error
 	if (typeof item?.error === 'string' && item.error) return item.error;
+	if (typeof item?.message === 'string' && item.message) return item.message;
 	return `The tool answered: ${text}`;
 }
 
