@@ -92,10 +92,10 @@ test('no step of the first start is named by isolated-vm', () => {
 test("the installer's long steps (Node 24, npm ci from the line's lock, SQLite, native modules) all go through it", () => {
 	const installer = fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-install.mjs'), 'utf8');
 	const syncSteps = installer.match(/runWithProgressSync\(\{[\s\S]*?\n\t*\}\);/g) ?? [];
-	expect(syncSteps.map((step) => /args: \[('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'"]);
+	expect(syncSteps.map((step) => /args: \[\s*('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'"]);
 	// the others run through step() (runWithProgress), two of them at once on a first install
 	const steps = installer.match(/step\(\{[\s\S]*?\}\);\n/g) ?? [];
-	expect(steps.map((step) => /args: \[('[a-z]+'|verb)/.exec(step)?.[1])).toEqual(["'install'", "'rebuild'", 'verb', "'rebuild'"]);
+	expect(steps.map((step) => /args: \[\s*('[a-z]+'|verb)/.exec(step)?.[1])).toEqual(["'install'", "'rebuild'", 'verb', "'rebuild'"]);
 	expect(installer).toContain("install(locked ? 'ci' : 'install')");
 	expect(installer).not.toMatch(/run\('npm'/);
 });

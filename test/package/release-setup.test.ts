@@ -138,6 +138,9 @@ describe('contributor commands', () => {
 		const { scripts } = JSON.parse(read('package.json'));
 		expect(scripts.test).toMatch(/ && jest --selectProjects quick$/);
 		expect(scripts['test:slow']).toBe('jest --selectProjects slow');
+		// Prettier as n8n's node templates configure it, checked by the lint
+		expect(scripts.lint).toMatch(/ && prettier --check \.$/);
+		expect(read('.prettierrc.js')).toContain('printWidth: 100');
 	});
 
 	test("the time-zone lane runs the quick lane's money, statement and event tests under TZ Lagos, UTC+14 and UTC-12", () => {
@@ -145,7 +148,7 @@ describe('contributor commands', () => {
 		expect(scripts['test:time-zones']).toBe('node scripts/time-zones.mjs');
 		const script = read('scripts/time-zones.mjs');
 		expect(/TIME_ZONES = (\[[^\]]*\])/.exec(script)?.[1]).toBe("['Africa/Lagos', 'Pacific/Kiritimati', 'Etc/GMT+12']");
-		const pattern = new RegExp(/TIME_ZONE_TESTS = '([^']+)'/.exec(script)?.[1] ?? '^$');
+		const pattern = new RegExp(/TIME_ZONE_TESTS =\s*'([^']+)'/.exec(script)?.[1] ?? '^$');
 		for (const folder of ['money', 'statement'].map((name) => `test/CryptoSettlement/${name}/`).concat(['test/events/', 'test/CryptoSettlementTrigger/', 'test/CryptoSettlementPollTrigger/'])) {
 			expect(pattern.test(folder)).toBe(true);
 		}
