@@ -11,10 +11,7 @@ export const currencyRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const { body } = ctx;
-			assertValid([
-				...swap(body),
-				...requiredText('pin', body.pin),
-			]);
+			assertValid([...swap(body), ...requiredText('pin', body.pin)]);
 			checkPin(ctx);
 			const from = body.from as 'ngn' | 'ghs';
 			const to = body.to as 'ngn' | 'ghs';
@@ -22,7 +19,10 @@ export const currencyRoutes: Route[] = [
 			ctx.core.ensureBalance(from, amount);
 			ctx.core.adjustBalance(from, -amount);
 			ctx.core.adjustBalance(to, round(amount * swapRate(from, to), 2));
-			return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
+			return {
+				status: 200,
+				body: { message: 'currency swap successful', success: true, data: {} },
+			};
 		},
 	},
 ];
