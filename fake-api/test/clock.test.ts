@@ -27,10 +27,10 @@ async function admin(client: Client, method: string, route: string, body?: unkno
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted loosely
 	return {
 		status: response.status,
 		headers: response.headers,
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted loosely
 		body: (await response.json()) as any,
 	};
 }

@@ -45,17 +45,13 @@ describe('credential cryptoSettlementApi', () => {
 	});
 
 	test("the credential test fails on 401 with the service's message", async () => {
-		nock(BASE)
-			.persist()
-			.get('/trades/wallets')
-			.query(true)
-			.reply(401, {
-				success: false,
-				message: 'wrong app id and secret combination',
-				meta: {},
-				errors: [],
-				data: {},
-			});
+		nock(BASE).persist().get('/trades/wallets').query(true).reply(401, {
+			success: false,
+			message: 'wrong app id and secret combination',
+			meta: {},
+			errors: [],
+			data: {},
+		});
 		const result = await testCredential({ ...CREDENTIALS, appSecret: 'bad-secret-123' });
 		expect(result.status).toBe('Error');
 		// What n8n's credential dialog shows (its tester words a 401 by the credential's rules).

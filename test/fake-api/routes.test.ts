@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 /**
  * Every operation of the node has a route in the fake API: each record's method and path, called
  * over HTTP, reaches a route (whatever that route then answers), so an operation added without its

@@ -273,14 +273,12 @@ describe('Send a daily … statement: the Payee of each line is the name the wor
 			nodeTypes: BASE_NODES,
 		});
 		expect(run.error?.message).toBeUndefined();
-		const rows = run
-			.output('Statement File')
-			.flatMap(
-				(file) =>
-					parseCsv(Buffer.from(String(file.binary?.data?.data), 'base64').toString('utf8'), {
-						columns: true,
-					}) as Array<Record<string, string>>,
-			);
+		const rows = run.output('Statement File').flatMap(
+			(file) =>
+				parseCsv(Buffer.from(String(file.binary?.data?.data), 'base64').toString('utf8'), {
+					columns: true,
+				}) as Array<Record<string, string>>,
+		);
 		expect(rows.length).toBeGreaterThan(0);
 		expect(rows.find((row) => row.Reference === `deposit:${deposit.id}`)?.Payee).toBe('Bolu Ade');
 	});
