@@ -132,7 +132,7 @@ async function importCheck({ n8n, line }) {
 /** Phase 2 (n8n running): every node of every template is a type and version this n8n knows. */
 async function knownNodesCheck({ n8n, line }) {
 	await check(
-		`templates: every node's type and version exists in this n8n (${line === '2' ? 'all five' : 'the agent template needs 2.x'})`,
+		`templates: every node's type and version exists in this n8n (${line === '2' ? 'all six' : 'the agent template needs 2.x'})`,
 		async () => {
 			const res = await httpJson('GET', `${n8n.baseUrl}/types/nodes.json`, { jar: n8n.jar });
 			assert(
