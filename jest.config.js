@@ -25,7 +25,8 @@ const SLOW_LANE = [
 	'test/CryptoSettlement/engine/list-bounds.test.ts',
 ];
 const missing = SLOW_LANE.filter((file) => !fs.existsSync(path.join(__dirname, file)));
-if (missing.length) throw new Error(`jest.config.js names slow-lane tests that do not exist: ${missing.join(', ')}`);
+if (missing.length)
+	throw new Error(`jest.config.js names slow-lane tests that do not exist: ${missing.join(', ')}`);
 
 const lane = {
 	testEnvironment: 'node',

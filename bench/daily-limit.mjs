@@ -36,7 +36,9 @@ function withdrawals(total, now) {
 		network: 'TRC20',
 		walletAddress: 'TQ4o1bH2mM3nN4pP5qQ6rR7sS8tT9uU0vV',
 		trade: null,
-		createdAt: new Date(i < 50 ? now - i * 60_000 : dayStart - 1 - Math.floor(((i - 50) * 400 * DAY) / total)).toISOString(),
+		createdAt: new Date(
+			i < 50 ? now - i * 60_000 : dayStart - 1 - Math.floor(((i - 50) * 400 * DAY) / total),
+		).toISOString(),
 	}));
 }
 
@@ -45,8 +47,16 @@ function pages(records) {
 	const out = new Map();
 	for (let page = 1; (page - 1) * SIZE < records.length || page === 1; page++) {
 		const data = records.slice((page - 1) * SIZE, page * SIZE);
-		const meta = { page, hasNextPage: page * SIZE < records.length, totalDocs: records.length, pages: Math.ceil(records.length / SIZE) };
-		out.set(page, JSON.stringify({ message: 'withdrawals retrieved successfully', success: true, data, meta }));
+		const meta = {
+			page,
+			hasNextPage: page * SIZE < records.length,
+			totalDocs: records.length,
+			pages: Math.ceil(records.length / SIZE),
+		};
+		out.set(
+			page,
+			JSON.stringify({ message: 'withdrawals retrieved successfully', success: true, data, meta }),
+		);
 	}
 	return out;
 }
@@ -59,7 +69,11 @@ async function startListServer(total, now) {
 	const server = http.createServer({ keepAlive: true }, (req, res) => {
 		const url = new URL(req.url, 'http://bench');
 		const send = (status, body) => {
-			res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), date: new Date(now).toUTCString() });
+			res.writeHead(status, {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				date: new Date(now).toUTCString(),
+			});
 			res.end(body);
 		};
 		if (url.pathname === '/payments/withdrawals') {
@@ -67,9 +81,24 @@ async function startListServer(total, now) {
 			const source = server.honoursRange && url.searchParams.has('startDate') ? today : whole;
 			return send(200, source.get(Number(url.searchParams.get('page'))) ?? source.get(1));
 		}
-		if (url.pathname.startsWith('/payments/withdrawal/')) return send(404, JSON.stringify({ success: false, message: 'withdrawal not found', data: {} }));
-		if (req.method === 'POST' && url.pathname === '/payments/withdraw/address') return send(200, JSON.stringify({ success: true, message: 'withdrawal initiated successfully', data: { id: 'new' } }));
-		return send(404, JSON.stringify({ success: false, message: `no route ${url.pathname}`, data: {} }));
+		if (url.pathname.startsWith('/payments/withdrawal/'))
+			return send(
+				404,
+				JSON.stringify({ success: false, message: 'withdrawal not found', data: {} }),
+			);
+		if (req.method === 'POST' && url.pathname === '/payments/withdraw/address')
+			return send(
+				200,
+				JSON.stringify({
+					success: true,
+					message: 'withdrawal initiated successfully',
+					data: { id: 'new' },
+				}),
+			);
+		return send(
+			404,
+			JSON.stringify({ success: false, message: `no route ${url.pathname}`, data: {} }),
+		);
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return { server, stats, port: server.address().port };
@@ -77,12 +106,27 @@ async function startListServer(total, now) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function dailyLimitRows({ total = option('total', 20_000), rounds = option('rounds', 5) } = {}) {
+export async function dailyLimitRows({
+	total = option('total', 20_000),
+	rounds = option('rounds', 5),
+} = {}) {
 	const harness = compileHarness();
 	const now = Date.now();
 	const { server, stats, port } = await startListServer(total, now);
-	const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
-	const lines = [`\nMax per Day, one check for an account with ${total} withdrawals (median of ${rounds} rounds, the server answering at once)`];
+	const parameters = {
+		resource: 'withdrawal',
+		operation: 'createCrypto',
+		token: 'USDT',
+		network: 'TRC20',
+		walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+		amountType: 'usd',
+		amount: 10,
+		externalId: '={{ $json.ref }}',
+		additionalFields: { pin: '1234' },
+	};
+	const lines = [
+		`\nMax per Day, one check for an account with ${total} withdrawals (median of ${rounds} rounds, the server answering at once)`,
+	];
 	try {
 		for (const [label, honours] of [
 			['service ignores the date range (whole list read)', false],
@@ -97,14 +141,22 @@ export async function dailyLimitRows({ total = option('total', 20_000), rounds =
 				const result = await harness.runWorkflow({
 					workflow: harness.actionWorkflow(parameters),
 					items: [{ json: { ref: `bench-day-${honours}-${round}` } }],
-					credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl: `http://127.0.0.1:${port}`, maxPerDayUsd: 1_000_000 } },
+					credentials: {
+						cryptoSettlementApi: {
+							...CREDENTIALS,
+							baseUrl: `http://127.0.0.1:${port}`,
+							maxPerDayUsd: 1_000_000,
+						},
+					},
 				});
 				if (result.error) throw result.error;
 				if (round > 0) times.push(Number(process.hrtime.bigint() - started) / 1e6);
 				requests = stats.lists - before;
 			}
 			const ms = median(times);
-			lines.push(`  ${label.padEnd(50)} ${String(requests).padStart(4)} list pages  ${ms.toFixed(0).padStart(6)} ms  (+ ${requests} × the service's answer time: ${((requests * 150) / 1000).toFixed(1)} s at 150 ms)`);
+			lines.push(
+				`  ${label.padEnd(50)} ${String(requests).padStart(4)} list pages  ${ms.toFixed(0).padStart(6)} ms  (+ ${requests} × the service's answer time: ${((requests * 150) / 1000).toFixed(1)} s at 150 ms)`,
+			);
 		}
 	} finally {
 		server.closeAllConnections();
@@ -113,4 +165,5 @@ export async function dailyLimitRows({ total = option('total', 20_000), rounds =
 	return lines.join('\n');
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) console.log(await dailyLimitRows());
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()))
+	console.log(await dailyLimitRows());

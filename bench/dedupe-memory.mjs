@@ -16,15 +16,20 @@ import path from 'node:path';
 import { randomKeys, rememberByHour } from './lib/memory.mjs';
 
 const argv = process.argv.slice(2);
-const option = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
+const option = (name, fallback) =>
+	argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback;
 const MEMORY = Number(option('memory', 2000));
 const DIST = path.resolve(option('dist', 'dist'));
 const BURST = 300;
 /** How many calls later a call's save may land (0: each call saves before the next loads). */
 const LAG = Number(option('lag', 0));
 
-const dedupe = createRequire(import.meta.url)(path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'));
-const { deliveryKey, eventIdentity } = createRequire(import.meta.url)(path.join(DIST, 'nodes/events/identity.js'));
+const dedupe = createRequire(import.meta.url)(
+	path.join(DIST, 'nodes/CryptoSettlementTrigger/dedupe.js'),
+);
+const { deliveryKey, eventIdentity } = createRequire(import.meta.url)(
+	path.join(DIST, 'nodes/events/identity.js'),
+);
 /** A delivery's key in the memory, as the trigger makes it. */
 const keyOf = (id) => deliveryKey(eventIdentity('trade.completed', { id, status: 'completed' }));
 /** Versions before the memory was kept by the hour: `remember(staticData, key)` on a list capped at 2,000. */
@@ -40,7 +45,7 @@ function prefilled() {
 
 /** A deterministic order for the calls' saves (the same in every build measured). */
 function random(seed) {
-	return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+	return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /**
@@ -68,11 +73,13 @@ function burst(round) {
 		const staticData = JSON.parse(saved).node;
 		const key = keyOf(`r${round}-${i}`);
 		const now = Date.now();
-		if (dedupe.duplicateState(scope, staticData, key, now) !== 'new') throw new Error('a new delivery was taken for a duplicate');
+		if (dedupe.duplicateState(scope, staticData, key, now) !== 'new')
+			throw new Error('a new delivery was taken for a duplicate');
 		dedupe.claim(scope, key);
 		dedupe.markEmitted(scope, staticData, key, now, true);
 		running.push({ staticData, key, at: i + Math.floor(next() * (LAG + 1)) });
-		for (const call of running.filter((one) => one.at <= i)) finish(running.splice(running.indexOf(call), 1)[0]);
+		for (const call of running.filter((one) => one.at <= i))
+			finish(running.splice(running.indexOf(call), 1)[0]);
 	}
 	for (const call of running.sort((a, b) => a.at - b.at)) finish(call);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6 / BURST;
@@ -80,7 +87,11 @@ function burst(round) {
 	const last = JSON.parse(saved).node;
 	dedupe.bringUpToDate(scope, last, Date.now());
 	for (let i = 0; i < BURST; i++) {
-		if (typeof dedupe.wasEmitted === 'function' && !dedupe.wasEmitted(last, keyOf(`r${round}-${i}`))) throw new Error('a key was lost');
+		if (
+			typeof dedupe.wasEmitted === 'function' &&
+			!dedupe.wasEmitted(last, keyOf(`r${round}-${i}`))
+		)
+			throw new Error('a key was lost');
 	}
 	return { ms, bytes: saved.length };
 }

@@ -12,15 +12,23 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const option = (name, fallback) => (argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : fallback);
+const option = (name, fallback) =>
+	argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : fallback;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function serve() {
-	const body = JSON.stringify({ success: true, message: 'transaction retrieved', data: { id: 'x', status: 'completed', amount: 18750 } });
+	const body = JSON.stringify({
+		success: true,
+		message: 'transaction retrieved',
+		data: { id: 'x', status: 'completed', amount: 18750 },
+	});
 	const server = http.createServer({ keepAlive: true }, (req, res) => {
 		req.resume();
 		req.on('end', () => {
-			res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+			res.writeHead(200, {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+			});
 			res.end(body);
 		});
 	});
@@ -51,7 +59,8 @@ async function measure() {
 				.on('error', reject);
 		});
 	const clients = {
-		"n8n's client (this.helpers.httpRequest)": () => n8nClient.request({ url, method: 'GET', json: true }),
+		"n8n's client (this.helpers.httpRequest)": () =>
+			n8nClient.request({ url, method: 'GET', json: true }),
 		"Node's http, a new connection each": () => nodeGet(new http.Agent({ keepAlive: false })),
 		"Node's http, kept alive": () => nodeGet(keepAliveAgent),
 	};
@@ -72,10 +81,14 @@ async function measure() {
 		}
 	}
 	server.disconnect();
-	console.log(`CPU of this process per request, ${REQUESTS} requests ${AT_ONCE} at a time, ${ROUNDS} rounds (the server runs in another process):`);
+	console.log(
+		`CPU of this process per request, ${REQUESTS} requests ${AT_ONCE} at a time, ${ROUNDS} rounds (the server runs in another process):`,
+	);
 	const keptAlive = median(results["Node's http, kept alive"]);
 	for (const [name, perRound] of Object.entries(results)) {
-		console.log(`${name.padEnd(42)} ${perRound.map((ms) => ms.toFixed(2)).join(' / ')} ms  median ${(median(perRound) / keptAlive).toFixed(2)}× kept alive`);
+		console.log(
+			`${name.padEnd(42)} ${perRound.map((ms) => ms.toFixed(2)).join(' / ')} ms  median ${(median(perRound) / keptAlive).toFixed(2)}× kept alive`,
+		);
 	}
 }
 

@@ -20,14 +20,39 @@ function option(name, fallback) {
 }
 
 const SHAPES = [
-	{ label: 'records, newest first', source: 'records', list: 'trades', size: 100, order: 'newestFirst', meta: 'full' },
-	{ label: 'records, oldest first without meta.pages', source: 'records', list: 'trades', size: 100, order: 'oldestFirst', meta: 'hasNextPage' },
-	{ label: 'stored deliveries, newest first', source: 'webhookEvents', list: 'deliveries', size: 200, order: 'newestFirst', meta: 'full' },
+	{
+		label: 'records, newest first',
+		source: 'records',
+		list: 'trades',
+		size: 100,
+		order: 'newestFirst',
+		meta: 'full',
+	},
+	{
+		label: 'records, oldest first without meta.pages',
+		source: 'records',
+		list: 'trades',
+		size: 100,
+		order: 'oldestFirst',
+		meta: 'hasNextPage',
+	},
+	{
+		label: 'stored deliveries, newest first',
+		source: 'webhookEvents',
+		list: 'deliveries',
+		size: 200,
+		order: 'newestFirst',
+		meta: 'full',
+	},
 ];
 
 async function measure(shape, perPoll, polls) {
-	const { startListService, trade, delivery } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'));
-	const { Poller } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'));
+	const { startListService, trade, delivery } = require(
+		path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'),
+	);
+	const { Poller } = require(
+		path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'),
+	);
 	const service = await startListService();
 	try {
 		Object.assign(service, { order: shape.order, meta: shape.meta });
@@ -37,12 +62,20 @@ async function measure(shape, perPoll, polls) {
 			const start = service.clock;
 			for (let i = 1; i <= count; i++) {
 				const at = start + Math.floor((i * 60_000) / count);
-				service.records[shape.list].push(shape.list === 'deliveries' ? delivery(++created, at) : trade(++created, at));
+				service.records[shape.list].push(
+					shape.list === 'deliveries' ? delivery(++created, at) : trade(++created, at),
+				);
 			}
 			service.clock = start + 60_000;
 		};
 		minute(500);
-		const credentials = { appId: 'bench-app', appSecret: 'bench-secret-0001', environment: 'sandbox', baseUrl: service.url, pin: '' };
+		const credentials = {
+			appId: 'bench-app',
+			appSecret: 'bench-secret-0001',
+			environment: 'sandbox',
+			baseUrl: service.url,
+			pin: '',
+		};
 		const poller = await Poller.create({ source: shape.source, events: ['*'] }, credentials);
 		await poller.poll();
 		const baseline = service.records[shape.list].length;
@@ -59,8 +92,13 @@ async function measure(shape, perPoll, polls) {
 		service.clearRequests();
 		await poller.poll();
 		const quiet = service.requests.length;
-		const expected = service.records[shape.list].slice(baseline).map((record) => String(record.payload?.id ?? record.id));
-		const once = emitted.length === expected.length && new Set(emitted).size === emitted.length && expected.every((id) => emitted.includes(id));
+		const expected = service.records[shape.list]
+			.slice(baseline)
+			.map((record) => String(record.payload?.id ?? record.id));
+		const once =
+			emitted.length === expected.length &&
+			new Set(emitted).size === emitted.length &&
+			expected.every((id) => emitted.includes(id));
 		return { pages, quiet, once };
 	} finally {
 		await service.close();
@@ -73,9 +111,15 @@ async function measure(shape, perPoll, polls) {
  * characters), one trade in 100 pending for three polls (the state-size test's volumes): its largest size as JSON against docs/trigger.md's 512 KB, and whether every event came once.
  */
 async function stateSize(events) {
-	const { startListService, trade } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'));
-	const { Poller } = require(path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'));
-	const { STATE_MAX_BYTES } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlementPollTrigger', 'cursor.js'));
+	const { startListService, trade } = require(
+		path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'list-service.js'),
+	);
+	const { Poller } = require(
+		path.join(ROOT, '.build', 'test', 'helpers', 'poll', 'poll-harness.js'),
+	);
+	const { STATE_MAX_BYTES } = require(
+		path.join(ROOT, 'dist', 'nodes', 'CryptoSettlementPollTrigger', 'cursor.js'),
+	);
 	const service = await startListService();
 	try {
 		service.clock = Date.parse('2026-03-01T12:00:00.000Z');
@@ -85,15 +129,27 @@ async function stateSize(events) {
 			const added = Array.from({ length: count }, (_, i) => {
 				const n = ++created;
 				const status = pendingEvery && n % pendingEvery === 0 ? 'pending' : 'completed';
-				return { ...trade(n, start + Math.floor(((i + 1) * 10_000) / (count + 1)), status), id: `66f1c0ffee${String(n).padStart(14, '0')}` };
+				return {
+					...trade(n, start + Math.floor(((i + 1) * 10_000) / (count + 1)), status),
+					id: `66f1c0ffee${String(n).padStart(14, '0')}`,
+				};
 			});
 			service.records.trades.push(...added);
 			service.clock = start + 10_000;
 			return added;
 		};
 		add(300);
-		const credentials = { appId: 'bench-app', appSecret: 'bench-secret-0001', environment: 'sandbox', baseUrl: service.url, pin: '' };
-		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } }, credentials);
+		const credentials = {
+			appId: 'bench-app',
+			appSecret: 'bench-secret-0001',
+			environment: 'sandbox',
+			baseUrl: service.url,
+			pin: '',
+		};
+		const poller = await Poller.create(
+			{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } },
+			credentials,
+		);
 		await poller.poll();
 		const baseline = service.records.trades.length;
 		const emitted = [];
@@ -119,16 +175,26 @@ async function stateSize(events) {
 			...service.records.trades.slice(baseline).map((record) => `trade.completed ${record.id}`),
 			...pending.flat().map((record) => `trade.pending ${record.id}`),
 		];
-		const once = emitted.length === expected.length && new Set(emitted).size === emitted.length && expected.every((event) => emitted.includes(event));
+		const once =
+			emitted.length === expected.length &&
+			new Set(emitted).size === emitted.length &&
+			expected.every((event) => emitted.includes(event));
 		return { largest, bound: STATE_MAX_BYTES, once, events: emitted.length };
 	} finally {
 		await service.close();
 	}
 }
 
-export async function pollPagesRows({ perPoll = option('per-poll', 900), polls = option('polls', 30) } = {}) {
-	const lines = [`\npoll trigger, ${perPoll} new records between polls, ${polls} polls, Max Pages per Poll 10 (pages per poll per list)`];
-	lines.push(`${'list'.padEnd(44)} ${'busiest'.padStart(7)} ${'bound'.padStart(5)} ${'mean'.padStart(5)}  quiet poll   each once`);
+export async function pollPagesRows({
+	perPoll = option('per-poll', 900),
+	polls = option('polls', 30),
+} = {}) {
+	const lines = [
+		`\npoll trigger, ${perPoll} new records between polls, ${polls} polls, Max Pages per Poll 10 (pages per poll per list)`,
+	];
+	lines.push(
+		`${'list'.padEnd(44)} ${'busiest'.padStart(7)} ${'bound'.padStart(5)} ${'mean'.padStart(5)}  quiet poll   each once`,
+	);
 	for (const shape of SHAPES) {
 		const { pages, quiet, once } = await measure(shape, perPoll, polls);
 		const bound = Math.ceil(perPoll / shape.size) + 1;
@@ -138,11 +204,17 @@ export async function pollPagesRows({ perPoll = option('per-poll', 900), polls =
 		lines.push(
 			`${shape.label.padEnd(44)} ${String(busiest).padStart(7)} ${String(bound).padStart(5)} ${mean.toFixed(1).padStart(5)}  ${`${quiet} req / ${lists} list${lists > 1 ? 's' : ''}`.padEnd(12)} ${once ? 'yes' : 'NO'}`,
 		);
-		lines.push(`bench: poll pages per poll (${shape.label}) = ${busiest} (bound ${bound}): ${busiest <= bound && quiet === lists && once ? 'met' : 'NOT met'}`);
+		lines.push(
+			`bench: poll pages per poll (${shape.label}) = ${busiest} (bound ${bound}): ${busiest <= bound && quiet === lists && once ? 'met' : 'NOT met'}`,
+		);
 	}
 	const { largest, bound, once, events } = await stateSize(option('state-events', 50_000));
-	lines.push(`poll trigger state after ${events} events (1,000 a poll, 10 s apart): largest ${(largest / 1024).toFixed(0)} KB of ${bound / 1024} KB, each once: ${once ? 'yes' : 'NO'}`);
-	lines.push(`bench: poll state size after ${events} events = ${(largest / 1024).toFixed(0)} KB (bound ${bound / 1024} KB): ${largest <= bound && once ? 'met' : 'NOT met'}`);
+	lines.push(
+		`poll trigger state after ${events} events (1,000 a poll, 10 s apart): largest ${(largest / 1024).toFixed(0)} KB of ${bound / 1024} KB, each once: ${once ? 'yes' : 'NO'}`,
+	);
+	lines.push(
+		`bench: poll state size after ${events} events = ${(largest / 1024).toFixed(0)} KB (bound ${bound / 1024} KB): ${largest <= bound && once ? 'met' : 'NOT met'}`,
+	);
 	return lines.join('\n');
 }
 

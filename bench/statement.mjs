@@ -36,9 +36,19 @@ function option(name, fallback) {
 
 /** The fake API (compiled by tsc -p bench/tsconfig.json) in a child process; resolves with its base URL. */
 async function startFakeApi(pageDelayMs) {
-	const child = spawn(process.execPath, [path.join(ROOT, '.build', 'fake-api', 'src', 'cli.js'), '--port', '0', '--page-delay-ms', String(pageDelayMs)], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(ROOT, '.build', 'fake-api', 'src', 'cli.js'),
+			'--port',
+			'0',
+			'--page-delay-ms',
+			String(pageDelayMs),
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const url = await new Promise((resolve, reject) => {
 		let text = '';
 		child.stdout.on('data', (chunk) => {
@@ -62,20 +72,32 @@ async function storeBinaryDataAsN8nDoes() {
 	const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di');
 	const storagePath = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-bench-binary-'));
 	const quiet = { error() {}, info() {}, warn() {}, debug() {} };
-	const service = new BinaryDataService({ mode: 'filesystem', localStoragePath: storagePath, signingSecret: 'bench' }, quiet, quiet);
+	const service = new BinaryDataService(
+		{ mode: 'filesystem', localStoragePath: storagePath, signingSecret: 'bench' },
+		quiet,
+		quiet,
+	);
 	await service.init();
 	Container.set(BinaryDataService, service);
 	return () => fs.rmSync(storagePath, { recursive: true, force: true });
 }
 
 /** The days from `first`, `count` of them, YYYY-MM-DD. */
-const daysFrom = (first, count) => Array.from({ length: count }, (_, index) => new Date(Date.parse(`${first}T00:00:00Z`) + index * 86_400_000).toISOString().slice(0, 10));
+const daysFrom = (first, count) =>
+	Array.from({ length: count }, (_, index) =>
+		new Date(Date.parse(`${first}T00:00:00Z`) + index * 86_400_000).toISOString().slice(0, 10),
+	);
 
 /** Seeds `records` records on each of `days` (in order, so the first day's opening balances open them all); the first day's answer. */
 async function seedDays(origin, days, records) {
 	let first;
 	for (const day of days) {
-		const seeded = await (await fetch(`${origin}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify({ day, records }) })).json();
+		const seeded = await (
+			await fetch(`${origin}/_sandbox/seed-day`, {
+				method: 'POST',
+				body: JSON.stringify({ day, records }),
+			})
+		).json();
 		if (!seeded.ok) throw new Error(seeded.message);
 		first ??= seeded.data;
 	}
@@ -91,12 +113,26 @@ async function measure(records, pageDelayMs, output, dayCount = 1) {
 		const origin = fakeApi.url.replace(/\/v1$/, '');
 		const days = dayCount === 1 ? [DAY] : daysFrom(MONTH_FROM, dayCount);
 		const seeded = await seedDays(origin, days, records);
-		const credentials = { appId: 'demo-app-id', appSecret: 'demo-app-secret', environment: 'sandbox', baseUrl: fakeApi.url };
-		const opening = Object.fromEntries(Object.entries(seeded.openingBalances).map(([c, v]) => [c.toUpperCase(), v]));
-		const period = dayCount === 1 ? { day: DAY } : { period: 'range', from: days[0], to: days.at(-1) };
+		const credentials = {
+			appId: 'demo-app-id',
+			appSecret: 'demo-app-secret',
+			environment: 'sandbox',
+			baseUrl: fakeApi.url,
+		};
+		const opening = Object.fromEntries(
+			Object.entries(seeded.openingBalances).map(([c, v]) => [c.toUpperCase(), v]),
+		);
+		const period =
+			dayCount === 1 ? { day: DAY } : { period: 'range', from: days[0], to: days.at(-1) };
 		const run = async () =>
 			await harness.runWorkflow({
-				workflow: harness.actionWorkflow({ resource: 'statement', operation: 'get', ...period, output, options: { openingBalances: opening } }),
+				workflow: harness.actionWorkflow({
+					resource: 'statement',
+					operation: 'get',
+					...period,
+					output,
+					options: { openingBalances: opening },
+				}),
 				items: [{ json: {} }],
 				credentials: { [harness.CREDENTIAL_TYPE]: credentials },
 			});
@@ -112,8 +148,13 @@ async function measure(records, pageDelayMs, output, dayCount = 1) {
 		peak = Math.max(peak, process.memoryUsage().heapUsed);
 		if (result.error) throw result.error;
 		const items = result.output('Crypto Settlement');
-		const inHeap = items.flatMap((item) => Object.values(item.binary ?? {})).filter((binary) => !binary.id);
-		if (inHeap.length > 0) throw new Error(`${inHeap.length} files were kept in the heap, not in n8n's binary data store`);
+		const inHeap = items
+			.flatMap((item) => Object.values(item.binary ?? {}))
+			.filter((binary) => !binary.id);
+		if (inHeap.length > 0)
+			throw new Error(
+				`${inHeap.length} files were kept in the heap, not in n8n's binary data store`,
+			);
 		const summary = items[0].json;
 		const pages = Object.entries(summary.pagesRead)
 			.filter(([list]) => list !== 'wallets')
@@ -128,10 +169,17 @@ async function measure(records, pageDelayMs, output, dayCount = 1) {
 async function row(records, pageDelayMs, output, dayCount = 1) {
 	const { ms, heap, summary, pages } = await measure(records, pageDelayMs, output, dayCount);
 	const mb = heap / 1024 / 1024;
-	const [targetMs, targetHeap] = dayCount === 1 ? [TARGET_MS, TARGET_HEAP] : [MONTH_TARGET_MS, MONTH_TARGET_HEAP];
+	const [targetMs, targetHeap] =
+		dayCount === 1 ? [TARGET_MS, TARGET_HEAP] : [MONTH_TARGET_MS, MONTH_TARGET_HEAP];
 	const met = ms < targetMs && heap < targetHeap && summary.balanceCheck.result === 'balanced';
-	const what = dayCount === 1 ? `a day of ${records} records` : `${dayCount} days of ${records} records (Period Range)`;
-	const name = dayCount === 1 ? `statement (${output}) of ${records} records` : `statement (${output}) of a month, ${dayCount} × ${records} records`;
+	const what =
+		dayCount === 1
+			? `a day of ${records} records`
+			: `${dayCount} days of ${records} records (Period Range)`;
+	const name =
+		dayCount === 1
+			? `statement (${output}) of ${records} records`
+			: `statement (${output}) of a month, ${dayCount} × ${records} records`;
 	return [
 		`\nstatement → get (${output}), ${what}, ${pages} pages of transactions and withdrawals at ${pageDelayMs} ms a page`,
 		`${(ms / 1000).toFixed(2)} s, heap ${mb.toFixed(0)} MB above the start, ${summary.lines} lines, ${summary.exceptionCount} exceptions, balance check ${summary.balanceCheck.result}`,
@@ -141,7 +189,15 @@ async function row(records, pageDelayMs, output, dayCount = 1) {
 
 /** Today's 20,000-record row, a busy merchant's day of 200,000 (its summary and its file), then a month of 30 days of 20,000 in one run (`--only month`: that row alone). */
 export async function statementRows({ pageDelayMs = 40 } = {}) {
-	if (process.argv.includes('--records') || process.argv.includes('--days')) return await row(option('records', 20_000), pageDelayMs, process.argv.includes('--output') ? process.argv[process.argv.indexOf('--output') + 1] : 'summary', option('days', 1));
+	if (process.argv.includes('--records') || process.argv.includes('--days'))
+		return await row(
+			option('records', 20_000),
+			pageDelayMs,
+			process.argv.includes('--output')
+				? process.argv[process.argv.indexOf('--output') + 1]
+				: 'summary',
+			option('days', 1),
+		);
 	const rows = [await row(20_000, pageDelayMs, 'summary')];
 	for (const output of ['summary', 'file']) rows.push(await row(200_000, pageDelayMs, output));
 	rows.push(await monthRow({ pageDelayMs }));

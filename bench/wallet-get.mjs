@@ -57,7 +57,9 @@ async function main() {
 	// --only ours|one|minimal|http|fetch: time one variant (for a CPU profile: node --cpu-prof bench/wallet-get.mjs --only ours);
 	// --only withdrawals: the paced withdrawals row alone; --only table: the per-item table alone;
 	// --only month: the statement of a busy merchant's month alone (bench/statement.mjs)
-	const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+	const onlyArg = process.argv.includes('--only')
+		? process.argv[process.argv.indexOf('--only') + 1]
+		: undefined;
 	const only = onlyArg === 'table' ? undefined : onlyArg;
 	const harness = compileHarness();
 	if (only === 'withdrawals') {
@@ -68,7 +70,9 @@ async function main() {
 		console.log(await monthRow());
 		return;
 	}
-	const beforeDir = process.argv.includes('--before') ? path.resolve(process.argv[process.argv.indexOf('--before') + 1]) : undefined;
+	const beforeDir = process.argv.includes('--before')
+		? path.resolve(process.argv[process.argv.indexOf('--before') + 1])
+		: undefined;
 	const { HttpRequest, version } = await loadHttpRequestNode();
 	const server = await startServer();
 	const baseUrl = `http://127.0.0.1:${server.port}`;
@@ -76,7 +80,14 @@ async function main() {
 	/** Wallet → Get through a node type registered under `type` (a cut or an earlier build of this node). */
 	const walletGetBy = (type, name, nodeType) => async (items) => {
 		const result = await harness.runWorkflow({
-			workflow: harness.actionWorkflow({ resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } }, { type, name }),
+			workflow: harness.actionWorkflow(
+				{
+					resource: 'wallet',
+					operation: 'get',
+					walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' },
+				},
+				{ type, name },
+			),
 			items,
 			credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl } },
 			nodeTypes: { [type]: nodeType },
@@ -107,7 +118,10 @@ async function main() {
 		minimal: async (items) => {
 			const result = await harness.runWorkflow({
 				workflow: harness.actionWorkflow(
-					{ operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } },
+					{
+						operation: 'get',
+						walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' },
+					},
 					{ type: MINIMAL_TYPE, name: 'Minimal Declarative' },
 				),
 				items,
@@ -121,18 +135,27 @@ async function main() {
 		fetch: async (items) => await fetchAll(server.port, items),
 	};
 	if (beforeDir) {
-		const { CryptoSettlement: Before } = require(path.join(beforeDir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
+		const { CryptoSettlement: Before } = require(
+			path.join(beforeDir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'),
+		);
 		variants.before = walletGetBy(BEFORE_TYPE, 'Before', new Before());
 	}
 
-	const makeItems = (count) => Array.from({ length: count }, (_, i) => ({ json: { walletId: `w-${i}` } }));
+	const makeItems = (count) =>
+		Array.from({ length: count }, (_, i) => ({ json: { walletId: `w-${i}` } }));
 	const timings = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
 	try {
 		// Warm-up (JIT, keep-alive sockets), and a check that every variant returns the same records.
 		for (const [name, run] of Object.entries(variants)) {
 			const out = await run(makeItems(200));
 			const ids = out.map((item) => item.json.id).join();
-			if (out.length !== 200 || ids !== makeItems(200).map((item) => item.json.walletId).join()) {
+			if (
+				out.length !== 200 ||
+				ids !==
+					makeItems(200)
+						.map((item) => item.json.walletId)
+						.join()
+			) {
 				throw new Error(`${name}: expected 200 wallets in input order, got ${out.length}`);
 			}
 		}
@@ -146,7 +169,8 @@ async function main() {
 				const started = process.hrtime.bigint();
 				const out = await variants[name](items);
 				const ms = Number(process.hrtime.bigint() - started) / 1e6;
-				if (out.length !== itemCount) throw new Error(`${name}: ${out.length} of ${itemCount} items`);
+				if (out.length !== itemCount)
+					throw new Error(`${name}: ${out.length} of ${itemCount} items`);
 				timings[name].push(ms / itemCount);
 			}
 		}
@@ -155,34 +179,55 @@ async function main() {
 	}
 
 	if (only) {
-		console.log(`${only}: ${median(timings[only]).toFixed(3)} ms per item (median of ${rounds} rounds of ${itemCount})`);
+		console.log(
+			`${only}: ${median(timings[only]).toFixed(3)} ms per item (median of ${rounds} rounds of ${itemCount})`,
+		);
 		return;
 	}
-	const perItem = Object.fromEntries(Object.entries(timings).map(([name, list]) => [name, median(list)]));
+	const perItem = Object.fromEntries(
+		Object.entries(timings).map(([name, list]) => [name, median(list)]),
+	);
 	const row = (label, name) =>
 		`${label.padEnd(52)} ${perItem[name].toFixed(3).padStart(7)}  ${(perItem[name] / perItem.fetch).toFixed(2).padStart(6)}×  ${(perItem[name] / perItem.http).toFixed(2).padStart(6)}×`;
-	console.log(`\nwallet → get, ${itemCount} items, median of ${rounds} rounds, Node ${process.versions.node}`);
-	console.log(`${'what ran'.padEnd(52)} ${'ms/item'.padStart(7)}  ${'fetch'.padStart(7)}  ${'HTTP node'.padStart(7)}`);
+	console.log(
+		`\nwallet → get, ${itemCount} items, median of ${rounds} rounds, Node ${process.versions.node}`,
+	);
+	console.log(
+		`${'what ran'.padEnd(52)} ${'ms/item'.padStart(7)}  ${'fetch'.padStart(7)}  ${'HTTP node'.padStart(7)}`,
+	);
 	console.log(row('plain fetch, all at once (the floor)', 'fetch'));
 	console.log(row(`n8n HTTP Request node v4.2 (n8n-nodes-base ${version})`, 'http'));
 	console.log(row('minimal declarative node (1 operation, 1 field)', 'minimal'));
-	console.log(row(`Crypto Settlement node, wallet → get (${fullNode().description.properties.length} description entries)`, 'ours'));
+	console.log(
+		row(
+			`Crypto Settlement node, wallet → get (${fullNode().description.properties.length} description entries)`,
+			'ours',
+		),
+	);
 	if (beforeDir) {
 		const commit = (() => {
 			try {
-				return execFileSync('git', ['-C', beforeDir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+				return execFileSync('git', ['-C', beforeDir, 'rev-parse', '--short', 'HEAD'], {
+					encoding: 'utf8',
+				}).trim();
 			} catch {
 				return path.basename(beforeDir);
 			}
 		})();
 		console.log(row(`the same node before (${commit}), wallet → get`, 'before'));
-		console.log(`\nbench: CPU per item, now / before (${commit}) = ${(perItem.ours / perItem.before).toFixed(2)}× (measured in this run)`);
+		console.log(
+			`\nbench: CPU per item, now / before (${commit}) = ${(perItem.ours / perItem.before).toFixed(2)}× (measured in this run)`,
+		);
 	}
 	const entries = oneOperationNode().description.properties.length;
 	console.log(row(`the same node, description cut to wallet → get's ${entries} entries`, 'one'));
-	console.log(`\nbench: n8n's routing engine walking the description's other entries costs ${(perItem.ours - perItem.one).toFixed(3)} ms per item (${(((perItem.ours - perItem.one) / perItem.ours) * 100).toFixed(0)}% of this node's time)`);
+	console.log(
+		`\nbench: n8n's routing engine walking the description's other entries costs ${(perItem.ours - perItem.one).toFixed(3)} ms per item (${(((perItem.ours - perItem.one) / perItem.ours) * 100).toFixed(0)}% of this node's time)`,
+	);
 	const ratio = perItem.ours / perItem.http;
-	console.log(`\nbench: CPU per item, ours / HTTP Request node = ${ratio.toFixed(2)}× (target ≤ 1.50×): ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
+	console.log(
+		`\nbench: CPU per item, ours / HTTP Request node = ${ratio.toFixed(2)}× (target ≤ 1.50×): ${ratio <= 1.5 ? 'met' : 'NOT met'}`,
+	);
 	if (onlyArg === 'table') return;
 	await bulkRows(harness, HttpRequest, rounds);
 	console.log(await pollPagesRows());
@@ -203,7 +248,9 @@ async function bulkRows(harness, HttpRequest, rounds) {
 	const lines = [];
 	const report = (label, ours, http, target) => {
 		const ratio = ours / http;
-		lines.push(`${label.padEnd(58)} ${(http / 1000).toFixed(2).padStart(7)} s ${(ours / 1000).toFixed(2).padStart(7)} s ${ratio.toFixed(2).padStart(6)}×  target ≤ ${target.toFixed(2)}×: ${ratio <= target ? 'met' : 'NOT met'}`);
+		lines.push(
+			`${label.padEnd(58)} ${(http / 1000).toFixed(2).padStart(7)} s ${(ours / 1000).toFixed(2).padStart(7)} s ${ratio.toFixed(2).padStart(6)}×  target ≤ ${target.toFixed(2)}×: ${ratio <= target ? 'met' : 'NOT met'}`,
+		);
 	};
 	const runOurs = async (baseUrl, parameters, items) => {
 		const result = await harness.runWorkflow({
@@ -215,7 +262,11 @@ async function bulkRows(harness, HttpRequest, rounds) {
 		return result.output('Crypto Settlement');
 	};
 	const runHttp = async (workflow, items) => {
-		const result = await harness.runWorkflow({ workflow, items, nodeTypes: { 'n8n-nodes-base.httpRequest': new HttpRequest() } });
+		const result = await harness.runWorkflow({
+			workflow,
+			items,
+			nodeTypes: { 'n8n-nodes-base.httpRequest': new HttpRequest() },
+		});
 		if (result.error) throw result.error;
 		return result.output('HTTP Request');
 	};
@@ -228,17 +279,44 @@ async function bulkRows(harness, HttpRequest, rounds) {
 		const pages = { ours: [], http: [] };
 		for (let round = 0; round < Math.min(rounds, 3); round++) {
 			gets.http.push((await timed(() => runHttp(httpWorkflow(slow.port), items))).ms);
-			gets.ours.push((await timed(() => runOurs(baseUrl, { resource: 'wallet', operation: 'get', walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' } }, items))).ms);
+			gets.ours.push(
+				(
+					await timed(() =>
+						runOurs(
+							baseUrl,
+							{
+								resource: 'wallet',
+								operation: 'get',
+								walletId: { __rl: true, mode: 'id', value: '={{ $json.walletId }}' },
+							},
+							items,
+						),
+					)
+				).ms,
+			);
 			const httpPages = await timed(() => runHttp(httpPagedWorkflow(slow.port), [{ json: {} }]));
-			if (httpPages.out.length !== 50) throw new Error(`HTTP node pagination: ${httpPages.out.length} pages`);
+			if (httpPages.out.length !== 50)
+				throw new Error(`HTTP node pagination: ${httpPages.out.length} pages`);
 			pages.http.push(httpPages.ms);
-			const ourPages = await timed(() => runOurs(baseUrl, { resource: 'wallet', operation: 'getAll', returnAll: true }, [{ json: {} }]));
-			if (ourPages.out.length !== 5000) throw new Error(`Return All: ${ourPages.out.length} records`);
+			const ourPages = await timed(() =>
+				runOurs(baseUrl, { resource: 'wallet', operation: 'getAll', returnAll: true }, [
+					{ json: {} },
+				]),
+			);
+			if (ourPages.out.length !== 5000)
+				throw new Error(`Return All: ${ourPages.out.length} records`);
 			pages.ours.push(ourPages.ms);
 		}
-		lines.push(`\nbulk work, 40 ms server latency, median of ${gets.ours.length} rounds   HTTP node    ours   ratio`);
+		lines.push(
+			`\nbulk work, 40 ms server latency, median of ${gets.ours.length} rounds   HTTP node    ours   ratio`,
+		);
 		report('2000 × wallet → get', median(gets.ours), median(gets.http), 1);
-		report('Return All, 50 pages of 100 (HTTP node: its own pagination)', median(pages.ours), median(pages.http), 0.5);
+		report(
+			'Return All, 50 pages of 100 (HTTP node: its own pagination)',
+			median(pages.ours),
+			median(pages.http),
+			0.5,
+		);
 	} finally {
 		slow.stop();
 	}
@@ -247,15 +325,27 @@ async function bulkRows(harness, HttpRequest, rounds) {
 	try {
 		global.gc?.();
 		const before = process.memoryUsage().heapUsed;
-		const { out, ms } = await timed(() => runOurs(`http://127.0.0.1:${big.port}`, { resource: 'wallet', operation: 'getAll', returnAll: true }, [{ json: {} }]));
+		const { out, ms } = await timed(() =>
+			runOurs(
+				`http://127.0.0.1:${big.port}`,
+				{ resource: 'wallet', operation: 'getAll', returnAll: true },
+				[{ json: {} }],
+			),
+		);
 		global.gc?.();
 		const after = process.memoryUsage().heapUsed;
-		lines.push(`Return All over ${out.length} records: ${(ms / 1000).toFixed(2)} s, ${((after - before) / out.length).toFixed(0)} bytes of heap per output item`);
+		lines.push(
+			`Return All over ${out.length} records: ${(ms / 1000).toFixed(2)} s, ${((after - before) / out.length).toFixed(0)} bytes of heap per output item`,
+		);
 	} finally {
 		big.stop();
 	}
 
-	lines.push(process.argv.includes('--withdrawals') ? await withdrawalsRow(harness) : '600 withdrawals at 200 per rolling minute: not run (about 2 minutes; add --withdrawals)');
+	lines.push(
+		process.argv.includes('--withdrawals')
+			? await withdrawalsRow(harness)
+			: '600 withdrawals at 200 per rolling minute: not run (about 2 minutes; add --withdrawals)',
+	);
 	console.log(lines.join('\n'));
 }
 
@@ -267,14 +357,28 @@ async function bulkRows(harness, HttpRequest, rounds) {
 async function withdrawalsRow(harness) {
 	const limited = await startServer(0, 10);
 	try {
-		const items = Array.from({ length: 600 }, (_, i) => ({ json: { ref: `bench-${Date.now()}-${i}` } }));
-		const parameters = { resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amountType: 'usd', amount: 10, externalId: '={{ $json.ref }}', additionalFields: { pin: '1234' } };
+		const items = Array.from({ length: 600 }, (_, i) => ({
+			json: { ref: `bench-${Date.now()}-${i}` },
+		}));
+		const parameters = {
+			resource: 'withdrawal',
+			operation: 'createCrypto',
+			token: 'USDT',
+			network: 'TRC20',
+			walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+			amountType: 'usd',
+			amount: 10,
+			externalId: '={{ $json.ref }}',
+			additionalFields: { pin: '1234' },
+		};
 		const started = Date.now();
 		const { ms, out } = await timed(async () => {
 			const result = await harness.runWorkflow({
 				workflow: harness.actionWorkflow(parameters),
 				items,
-				credentials: { cryptoSettlementApi: { ...CREDENTIALS, baseUrl: `http://127.0.0.1:${limited.port}` } },
+				credentials: {
+					cryptoSettlementApi: { ...CREDENTIALS, baseUrl: `http://127.0.0.1:${limited.port}` },
+				},
 			});
 			if (result.error) throw result.error;
 			return result.output('Crypto Settlement');

@@ -27,7 +27,11 @@ export function credentialProblem(credentials: {
 	const field = 'Base URL';
 	const parts = /^(https?):\/\/([^/?#\s]+)(\/[^\s]*)?$/i.exec(text);
 	if (!parts || !/^[a-z0-9.:[\]-]+$/i.test(parts[2].slice(parts[2].lastIndexOf('@') + 1))) {
-		return { field, message: 'The Base URL must be an absolute http:// or https:// URL, such as https://api.example.com/v1' };
+		return {
+			field,
+			message:
+				'The Base URL must be an absolute http:// or https:// URL, such as https://api.example.com/v1',
+		};
 	}
 	if (text.includes('?') || text.includes('#')) {
 		return { field, message: 'The Base URL must not contain a query (?…) or a fragment (#…)' };
@@ -38,7 +42,8 @@ export function credentialProblem(credentials: {
 	if (credentials.environment === 'production' && parts[1].toLowerCase() !== 'https') {
 		return {
 			field,
-			message: 'Production requires an https:// Base URL: over http:// the app secret and PIN would travel in clear text',
+			message:
+				'Production requires an https:// Base URL: over http:// the app secret and PIN would travel in clear text',
 		};
 	}
 	return undefined;
@@ -72,7 +77,8 @@ export class CryptoSettlementApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Application secret from the dashboard. Regenerating it there invalidates the old one at once.',
+			description:
+				'Application secret from the dashboard. Regenerating it there invalidates the old one at once.',
 		},
 		{
 			displayName: 'Environment',
@@ -83,7 +89,8 @@ export class CryptoSettlementApi implements ICredentialType {
 				{ name: 'Production', value: 'production' },
 			],
 			default: 'sandbox',
-			description: 'Sent as the X-Service-Env header on every request. Production moves real money.',
+			description:
+				'Sent as the X-Service-Env header on every request. Production moves real money.',
 		},
 		{
 			displayName: 'Base URL',
@@ -100,7 +107,8 @@ export class CryptoSettlementApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'PIN set on the dashboard, used by withdrawals and currency swaps when the node does not set one',
+			description:
+				'PIN set on the dashboard, used by withdrawals and currency swaps when the node does not set one',
 		},
 		{
 			displayName: 'Webhook Secret',
@@ -113,7 +121,7 @@ export class CryptoSettlementApi implements ICredentialType {
 		},
 		{
 			displayName:
-				"Guardrails — set by the owner of this credential. They are checked before any withdrawal or swap is sent, for every workflow and AI agent that uses this credential; people who may only use it can neither see nor change them.",
+				'Guardrails — set by the owner of this credential. They are checked before any withdrawal or swap is sent, for every workflow and AI agent that uses this credential; people who may only use it can neither see nor change them.',
 			name: 'guardrailsNotice',
 			type: 'notice',
 			default: '',
@@ -127,7 +135,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
 			description:
-				'Largest single withdrawal or swap, in USD (0: no limit). Crypto and NGN/GHS amounts are valued at the service\'s current rate; an item that cannot be valued is refused.',
+				"Largest single withdrawal or swap, in USD (0: no limit). Crypto and NGN/GHS amounts are valued at the service's current rate; an item that cannot be valued is refused.",
 		},
 		{
 			displayName:
@@ -184,8 +192,10 @@ export class CryptoSettlementApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { rows: 4 },
 			default: '',
-			placeholder: 'e.g. USDT:TRC20:TXyz… (one a line; a bare address allows any token and network)',
-			description: 'One address a line, optionally as TOKEN:NETWORK:address (TOKEN::address for a token without networks, such as BTC)',
+			placeholder:
+				'e.g. USDT:TRC20:TXyz… (one a line; a bare address allows any token and network)',
+			description:
+				'One address a line, optionally as TOKEN:NETWORK:address (TOKEN::address for a token without networks, such as BTC)',
 			displayOptions: { show: { destinations: ['allowList'] } },
 		},
 		{
@@ -204,7 +214,7 @@ export class CryptoSettlementApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the node used as an AI agent\'s tool may run withdrawals and swaps (every other guardrail still applies). Reads are always allowed.',
+				"Whether the node used as an AI agent's tool may run withdrawals and swaps (every other guardrail still applies). Reads are always allowed.",
 		},
 		{
 			displayName: 'Agent Payments Need Human Review',
@@ -245,11 +255,15 @@ export class CryptoSettlementApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const problem = credentialProblem(credentials);
-		if (problem) throw new Error(`Crypto Settlement API credential, ${problem.field}: ${problem.message}`);
+		if (problem)
+			throw new Error(`Crypto Settlement API credential, ${problem.field}: ${problem.message}`);
 		const relative = !/^https?:\/\//i.test(requestOptions.url ?? '');
 		return {
 			...requestOptions,
-			baseURL: relative && !requestOptions.baseURL ? normalizeBaseUrl(credentials.baseUrl) : requestOptions.baseURL,
+			baseURL:
+				relative && !requestOptions.baseURL
+					? normalizeBaseUrl(credentials.baseUrl)
+					: requestOptions.baseURL,
 			headers: {
 				...requestOptions.headers,
 				'x-app-id': String(credentials.appId ?? ''),
@@ -276,7 +290,7 @@ export class CryptoSettlementApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						"The service refused this App ID and App Secret (HTTP 401: wrong app id and secret combination). Copy both again from the dashboard (Developers → API Credentials), and check that Environment matches them: Sandbox keys do not work in Production, nor the reverse.",
+						'The service refused this App ID and App Secret (HTTP 401: wrong app id and secret combination). Copy both again from the dashboard (Developers → API Credentials), and check that Environment matches them: Sandbox keys do not work in Production, nor the reverse.',
 				},
 			},
 			{

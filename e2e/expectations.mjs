@@ -39,9 +39,17 @@ export const tourExpectations = {
 		operation: 'setWithdrawalFeeBearer',
 		verify: (items, { sandbox, items: of }) => {
 			const read = of('Get Account')[0].withdrawalFeeBearer;
-			const sent = sandbox.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/withdrawal-fee-bearer')).map((r) => r.body.withdrawalFeeBearer);
-			assert(read && sent.length === 1 && sent[0] === read, `sent ${short(sent)}, Get Account read ${read}`);
-			assert(sandbox.state.account.withdrawalFeeBearer === read, `fee bearer changed to ${sandbox.state.account.withdrawalFeeBearer}`);
+			const sent = sandbox.requests
+				.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/withdrawal-fee-bearer'))
+				.map((r) => r.body.withdrawalFeeBearer);
+			assert(
+				read && sent.length === 1 && sent[0] === read,
+				`sent ${short(sent)}, Get Account read ${read}`,
+			);
+			assert(
+				sandbox.state.account.withdrawalFeeBearer === read,
+				`fee bearer changed to ${sandbox.state.account.withdrawalFeeBearer}`,
+			);
 			assert(items.length === 1 && items[0].withdrawalFeeBearer === read, `output ${short(items)}`);
 			return `kept ${read}`;
 		},
@@ -51,9 +59,17 @@ export const tourExpectations = {
 		operation: 'setMarkupPercent',
 		verify: (items, { sandbox, items: of }) => {
 			const read = of('Get Account')[0].markupPercent;
-			const sent = sandbox.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/markup-percent')).map((r) => r.body.markupPercent);
-			assert(typeof read === 'number' && sent.length === 1 && sent[0] === read, `sent ${short(sent)}, Get Account read ${read}`);
-			assert(sandbox.state.account.markupPercent === read, `markup changed to ${sandbox.state.account.markupPercent}`);
+			const sent = sandbox.requests
+				.filter((r) => r.method === 'PUT' && r.path.endsWith('/users/markup-percent'))
+				.map((r) => r.body.markupPercent);
+			assert(
+				typeof read === 'number' && sent.length === 1 && sent[0] === read,
+				`sent ${short(sent)}, Get Account read ${read}`,
+			);
+			assert(
+				sandbox.state.account.markupPercent === read,
+				`markup changed to ${sandbox.state.account.markupPercent}`,
+			);
 			return `kept ${read}%`;
 		},
 	},
@@ -61,7 +77,10 @@ export const tourExpectations = {
 		resource: 'asset',
 		operation: 'getDepositAssets',
 		verify: (items, { sandbox }) => {
-			assert(items.length === sandbox.state.assets.length, `${items.length} assets of ${sandbox.state.assets.length}`);
+			assert(
+				items.length === sandbox.state.assets.length,
+				`${items.length} assets of ${sandbox.state.assets.length}`,
+			);
 			return `${items.length} assets`;
 		},
 	},
@@ -69,7 +88,10 @@ export const tourExpectations = {
 		resource: 'asset',
 		operation: 'getWithdrawalAssets',
 		verify: (items) => {
-			assert(items.length > 1 && items.every((t) => t.symbol && Array.isArray(t.networks) && t.limits), `output ${short(items[0])}`);
+			assert(
+				items.length > 1 && items.every((t) => t.symbol && Array.isArray(t.networks) && t.limits),
+				`output ${short(items[0])}`,
+			);
 		},
 	},
 	'Create Wallet': {
@@ -77,7 +99,10 @@ export const tourExpectations = {
 		operation: 'create',
 		verify: (items, { sandbox }) => {
 			const wallet = sandbox.state.wallets.find((w) => w.id === items[0].id);
-			assert(wallet && wallet.address === items[0].address && /^tour-/.test(wallet.label), `wallet ${short(items[0])}`);
+			assert(
+				wallet && wallet.address === items[0].address && /^tour-/.test(wallet.label),
+				`wallet ${short(items[0])}`,
+			);
 			return wallet.id;
 		},
 	},
@@ -93,7 +118,10 @@ export const tourExpectations = {
 		operation: 'updateBank',
 		verify: (items, { sandbox, items: of }) => {
 			const wallet = sandbox.state.wallets.find((w) => w.id === of('Create Wallet')[0].id);
-			assert(wallet.bank?.accountNumber === '0123456789' && wallet.bank.bankId === '39', `wallet bank ${short(wallet.bank)}`);
+			assert(
+				wallet.bank?.accountNumber === '0123456789' && wallet.bank.bankId === '39',
+				`wallet bank ${short(wallet.bank)}`,
+			);
 			assert(wallet.bank.narration === 'tour settlement', `narration ${wallet.bank.narration}`);
 		},
 	},
@@ -109,7 +137,10 @@ export const tourExpectations = {
 		resource: 'wallet',
 		operation: 'getAll',
 		verify: (items, { sandbox }) => {
-			assert(items.length === Math.min(5, sandbox.state.wallets.length) && items[0].id, `${items.length} wallets`);
+			assert(
+				items.length === Math.min(5, sandbox.state.wallets.length) && items[0].id,
+				`${items.length} wallets`,
+			);
 		},
 	},
 	'List NGN Banks': {
@@ -117,7 +148,10 @@ export const tourExpectations = {
 		operation: 'getAll',
 		verify: (items, { sandbox }) => {
 			const ngn = sandbox.state.banks.filter((b) => b.currency === 'ngn');
-			assert(items.length === ngn.length && items.every((b) => b.currency === 'ngn'), `${items.length} banks: ${short(items.map((b) => b.name))}`);
+			assert(
+				items.length === ngn.length && items.every((b) => b.currency === 'ngn'),
+				`${items.length} banks: ${short(items.map((b) => b.name))}`,
+			);
 			return `${items.length} banks`;
 		},
 	},
@@ -125,7 +159,10 @@ export const tourExpectations = {
 		resource: 'bank',
 		operation: 'verifyAccount',
 		verify: (items) => {
-			assert(items[0].accountName && items[0].bankName === 'Guaranty Trust Bank', `output ${short(items[0])}`);
+			assert(
+				items[0].accountName && items[0].bankName === 'Guaranty Trust Bank',
+				`output ${short(items[0])}`,
+			);
 			return items[0].accountName;
 		},
 	},
@@ -133,7 +170,9 @@ export const tourExpectations = {
 		resource: 'bankAccount',
 		operation: 'create',
 		verify: (items, { sandbox }) => {
-			const saved = sandbox.state.bankAccounts.find((b) => b.id === items[0].id) || sandbox.state.withdrawals.length;
+			const saved =
+				sandbox.state.bankAccounts.find((b) => b.id === items[0].id) ||
+				sandbox.state.withdrawals.length;
 			assert(items[0].id && saved, `output ${short(items[0])}`);
 		},
 	},
@@ -141,7 +180,10 @@ export const tourExpectations = {
 		resource: 'bankAccount',
 		operation: 'getAll',
 		verify: (items, { items: of }) => {
-			assert(items.some((b) => b.id === of('Save Bank Account')[0].id), `list ${short(items)}`);
+			assert(
+				items.some((b) => b.id === of('Save Bank Account')[0].id),
+				`list ${short(items)}`,
+			);
 		},
 	},
 	'Bank Withdrawal': {
@@ -149,7 +191,13 @@ export const tourExpectations = {
 		operation: 'createBank',
 		verify: (items, { sandbox }) => {
 			const w = sandbox.state.withdrawals.find((x) => x.id === items[0].id);
-			assert(w && w.type === 'bank' && w.externalId === items[0].externalId && /^tour-payout-/.test(items[0].externalId), `withdrawal ${short(items[0])} / ${short(w)}`);
+			assert(
+				w &&
+					w.type === 'bank' &&
+					w.externalId === items[0].externalId &&
+					/^tour-payout-/.test(items[0].externalId),
+				`withdrawal ${short(items[0])} / ${short(w)}`,
+			);
 			assert(w.narration === 'tour payout', `narration ${w.narration}`);
 			return `${w.id} (${w.status})`;
 		},
@@ -165,14 +213,20 @@ export const tourExpectations = {
 		resource: 'payoutAddress',
 		operation: 'create',
 		verify: (items) => {
-			assert(items[0].id && items[0].token === 'USDT' && items[0].network === 'TRC20', `output ${short(items[0])}`);
+			assert(
+				items[0].id && items[0].token === 'USDT' && items[0].network === 'TRC20',
+				`output ${short(items[0])}`,
+			);
 		},
 	},
 	'List Payout Addresses': {
 		resource: 'payoutAddress',
 		operation: 'getAll',
 		verify: (items, { items: of }) => {
-			assert(items.some((a) => a.id === of('Save Payout Address')[0].id), `list ${short(items)}`);
+			assert(
+				items.some((a) => a.id === of('Save Payout Address')[0].id),
+				`list ${short(items)}`,
+			);
 		},
 	},
 	'Delete Payout Address': {
@@ -188,9 +242,17 @@ export const tourExpectations = {
 		resource: 'withdrawal',
 		operation: 'estimateNetworkFee',
 		verify: (items, { sandbox }) => {
-			assert(items[0].fee !== undefined || items[0].fees !== undefined, `output ${short(items[0])}`);
-			const req = [...sandbox.requests].reverse().find((r) => r.path.endsWith('/payments/estimate-network-fee'));
-			assert(req && req.body.feeLevel === 'medium' && !('network' in req.body), `request body ${short(req?.body)}`);
+			assert(
+				items[0].fee !== undefined || items[0].fees !== undefined,
+				`output ${short(items[0])}`,
+			);
+			const req = [...sandbox.requests]
+				.reverse()
+				.find((r) => r.path.endsWith('/payments/estimate-network-fee'));
+			assert(
+				req && req.body.feeLevel === 'medium' && !('network' in req.body),
+				`request body ${short(req?.body)}`,
+			);
 		},
 	},
 	'Sell Rates': {
@@ -212,7 +274,10 @@ export const tourExpectations = {
 		operation: 'getMarketPrice',
 		verify: (items, { sandbox }) => {
 			const req = [...sandbox.requests].reverse().find((r) => r.path.endsWith('/market/converter'));
-			assert(req && req.query.from === 'btc' && req.query.to === 'usd', `query ${short(req?.query)}`);
+			assert(
+				req && req.query.from === 'btc' && req.query.to === 'usd',
+				`query ${short(req?.query)}`,
+			);
 			assert(Object.keys(items[0]).length > 0, 'empty output');
 		},
 	},
@@ -220,9 +285,17 @@ export const tourExpectations = {
 		resource: 'currency',
 		operation: 'swap',
 		verify: (items, { sandbox }) => {
-			assert(items[0].success === true || Object.keys(items[0]).length > 0, `output ${short(items[0])}`);
-			const req = [...sandbox.requests].reverse().find((r) => r.path.endsWith('/payments/swap-currency'));
-			assert(req && req.status === 200 && req.body.pin === sandbox.pin, `swap request ${short(req)}`);
+			assert(
+				items[0].success === true || Object.keys(items[0]).length > 0,
+				`output ${short(items[0])}`,
+			);
+			const req = [...sandbox.requests]
+				.reverse()
+				.find((r) => r.path.endsWith('/payments/swap-currency'));
+			assert(
+				req && req.status === 200 && req.body.pin === sandbox.pin,
+				`swap request ${short(req)}`,
+			);
 			return 'PIN taken from the credential';
 		},
 	},
@@ -246,7 +319,10 @@ export const tourExpectations = {
 		resource: 'transaction',
 		operation: 'getAll',
 		verify: (items, { sandbox }) => {
-			assert(items.length === sandbox.state.trades.length, `${items.length} of ${sandbox.state.trades.length}`);
+			assert(
+				items.length === sandbox.state.trades.length,
+				`${items.length} of ${sandbox.state.trades.length}`,
+			);
 		},
 	},
 	'List Webhook Events': {

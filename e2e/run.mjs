@@ -27,25 +27,43 @@ import { PHASES, runLine } from './lib/line.mjs';
 import { assert, check, results, say } from './lib/report.mjs';
 
 const args = new Set(process.argv.slice(2));
-const argValue = (name) => process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const argValue = (name) =>
+	process.argv
+		.slice(2)
+		.find((a) => a.startsWith(`--${name}=`))
+		?.split('=')[1];
 const lineArg = argValue('line') || process.env.E2E_LINES || 'all';
 const linesToRun = lineArg === 'all' ? ['2', '1'] : lineArg.split(',').map((s) => s.trim());
 const browserWanted = !args.has('--no-browser') && process.env.E2E_BROWSER !== '0';
 const keep = args.has('--keep') || process.env.E2E_KEEP === '1';
-const updateScreenshot = args.has('--update-screenshot') || process.env.E2E_UPDATE_SCREENSHOT === '1';
+const updateScreenshot =
+	args.has('--update-screenshot') || process.env.E2E_UPDATE_SCREENSHOT === '1';
 const onlyArg = argValue('only') || process.env.E2E_ONLY;
-const only = onlyArg ? onlyArg.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+const only = onlyArg
+	? onlyArg
+			.split(',')
+			.map((s) => s.trim())
+			.filter(Boolean)
+	: undefined;
 const t0 = Date.now();
 
 async function main() {
-	say(`e2e: n8n lines ${linesToRun.map((l) => LINES[l]?.version ?? l).join(', ')}; cache ${cacheDir()}`);
+	say(
+		`e2e: n8n lines ${linesToRun.map((l) => LINES[l]?.version ?? l).join(', ')}; cache ${cacheDir()}`,
+	);
 	for (const l of linesToRun) if (!LINES[l]) throw new Error(`unknown line ${l}`);
 	const unknown = (only ?? []).filter((phase) => !PHASES.includes(phase));
-	if (unknown.length) throw new Error(`unknown phase(s) ${unknown.join(', ')} in --only; the phases: ${PHASES.join(', ')}`);
+	if (unknown.length)
+		throw new Error(
+			`unknown phase(s) ${unknown.join(', ')} in --only; the phases: ${PHASES.join(', ')}`,
+		);
 	if (only) say(`e2e: only ${only.join(', ')}`);
 
 	// Slow, independent preparations in parallel: n8n installs, chromium, build + pack.
-	const chromiumP = browserWanted && (!only || only.includes('browser') || only.includes('templates')) ? ensureChromium({ log: say }) : Promise.resolve({ ok: false, reason: 'disabled' });
+	const chromiumP =
+		browserWanted && (!only || only.includes('browser') || only.includes('templates'))
+			? ensureChromium({ log: say })
+			: Promise.resolve({ ok: false, reason: 'disabled' });
 	const installsP = installLines(linesToRun);
 	let tarball;
 	const packed = await check('package built (npm run build) and packed (npm pack)', async () => {
@@ -68,7 +86,18 @@ async function main() {
 	}
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
-	say(`\n${failed ? 'Failed checks:\n' + results.filter((r) => !r.ok).map((r) => `  - ${r.label}`).join('\n') + '\n' : ''}e2e total time ${secs(Date.now() - t0)}`);
+	say(
+		`\n${
+			failed
+				? 'Failed checks:\n' +
+					results
+						.filter((r) => !r.ok)
+						.map((r) => `  - ${r.label}`)
+						.join('\n') +
+					'\n'
+				: ''
+		}e2e total time ${secs(Date.now() - t0)}`,
+	);
 	say(`e2e: ${passed} passed, ${failed} failed`);
 	process.exitCode = failed || !results.length ? 1 : 0;
 }

@@ -13,7 +13,12 @@
 
 const args = process.argv.slice(2);
 const option = args.find((a) => a.startsWith('--fake-api=') || a.startsWith('--sandbox='));
-const fakeApi = (option?.split('=').slice(1).join('=') || process.env.FAKE_API_URL || process.env.SANDBOX_URL || 'http://127.0.0.1:5680')
+const fakeApi = (
+	option?.split('=').slice(1).join('=') ||
+	process.env.FAKE_API_URL ||
+	process.env.SANDBOX_URL ||
+	'http://127.0.0.1:5680'
+)
 	.replace(/\/+$/, '')
 	.replace(/\/v1$/, '');
 const target = args.find((a) => !a.startsWith('--'));
@@ -36,12 +41,16 @@ async function main() {
 		answer = { message: text };
 	}
 	if (!response.ok || answer.ok === false) {
-		process.stderr.write(`fake API at ${fakeApi} answered ${response.status}: ${answer.message ?? text}\n`);
+		process.stderr.write(
+			`fake API at ${fakeApi} answered ${response.status}: ${answer.message ?? text}\n`,
+		);
 		process.exit(1);
 	}
 	const url = answer.data?.url ?? null;
 	process.stdout.write(
-		url ? `The fake API now posts its webhooks to ${url}\n` : 'The fake API records events without delivering them (no webhook URL)\n',
+		url
+			? `The fake API now posts its webhooks to ${url}\n`
+			: 'The fake API records events without delivering them (no webhook URL)\n',
 	);
 }
 

@@ -39,10 +39,20 @@ async function scan(label, dir, patterns) {
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-'));
 // Loading the scanner makes a temporary folder (for the downloads this script skips): in ours.
 process.env.TMPDIR = workDir;
-const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
 try {
-	const source = await scan('source (package.json, nodes/, credentials/)', REPO_ROOT, SOURCE_FILE_PATTERNS);
-	const packed = await scan('packed tarball', await unpackedTarball(workDir), TARBALL_FILE_PATTERNS);
+	const source = await scan(
+		'source (package.json, nodes/, credentials/)',
+		REPO_ROOT,
+		SOURCE_FILE_PATTERNS,
+	);
+	const packed = await scan(
+		'packed tarball',
+		await unpackedTarball(workDir),
+		TARBALL_FILE_PATTERNS,
+	);
 	if (!source || !packed) process.exitCode = 1;
 } finally {
 	fs.rmSync(workDir, { recursive: true, force: true });

@@ -44,7 +44,8 @@ import { freePort, readJson, secs, writeJson } from '../tooling/util.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
-const value = (name, fallback) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const value = (name, fallback) =>
+	argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 
 const line = value('line', process.env.N8N_LINE || '2');
 const fresh = flag('fresh');
@@ -52,14 +53,24 @@ const skipBuild = flag('skip-build');
 const firstPort = Number(value('port', process.env.N8N_PORT || 5678));
 const firstSandboxPort = Number(value('sandbox-port', process.env.SANDBOX_PORT || 5680));
 // --clock=<instant> or --clock <instant> (or SANDBOX_CLOCK): where the fake API's clock starts
-const lifecycleDelayMs = value('lifecycle-delay-ms') === undefined ? undefined : Number(value('lifecycle-delay-ms'));
-const clock = value('clock') ?? (argv.includes('--clock') ? argv[argv.indexOf('--clock') + 1] : undefined) ?? (process.env.SANDBOX_CLOCK || undefined);
+const lifecycleDelayMs =
+	value('lifecycle-delay-ms') === undefined ? undefined : Number(value('lifecycle-delay-ms'));
+const clock =
+	value('clock') ??
+	(argv.includes('--clock') ? argv[argv.indexOf('--clock') + 1] : undefined) ??
+	(process.env.SANDBOX_CLOCK || undefined);
 
 const t0 = Date.now();
 const step = (msg) => process.stdout.write(`[start ${secs(Date.now() - t0).padStart(6)}] ${msg}\n`);
 
 // poll-trigger is imported inactive (its sticky note explains how to start it).
-const EXAMPLE_FILES = { tour: 'tour', withdrawals: 'withdrawals', batch: 'batch-payouts', trigger: 'trigger', pollTrigger: 'poll-trigger' };
+const EXAMPLE_FILES = {
+	tour: 'tour',
+	withdrawals: 'withdrawals',
+	batch: 'batch-payouts',
+	trigger: 'trigger',
+	pollTrigger: 'poll-trigger',
+};
 
 /** The local stand-ins the templates are connected to (their placeholders bound by type, tooling/setup.mjs). */
 const LOCAL = {
@@ -73,7 +84,9 @@ const ref = ({ id, name }) => ({ id, name });
  * Allow Sub-Workflow Payments on (templates/README.md says why).
  */
 const templateBindings = (key) => ({
-	cryptoSettlementApi: ref(key === 'agentReview' ? START_CREDENTIALS.agentTemplate : START_CREDENTIALS.safest),
+	cryptoSettlementApi: ref(
+		key === 'agentReview' ? START_CREDENTIALS.agentTemplate : START_CREDENTIALS.safest,
+	),
 	smtp: LOCAL.mailbox,
 	openAiApi: LOCAL.model,
 });
@@ -105,26 +118,49 @@ async function main() {
 
 	// 5. the fake API, posting its webhooks to the example trigger workflow's production URL
 	const workflows = {
-		...Object.fromEntries(Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)])),
+		...Object.fromEntries(
+			Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]),
+		),
 		// the agent template needs n8n 2.x (a tool's sub-workflow that waits for an approval)
-		...Object.fromEntries(Object.keys(TEMPLATES).filter((key) => line === '2' || key !== 'agentReview').map((key) => [key, loadTemplate(key, templateBindings(key))])),
+		...Object.fromEntries(
+			Object.keys(TEMPLATES)
+				.filter((key) => line === '2' || key !== 'agentReview')
+				.map((key) => [key, loadTemplate(key, templateBindings(key))]),
+		),
 	};
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
 	const sandbox = await startFakeApi(
-		{ port: sandboxPort, webhookUrl, webhookSecret: WEBHOOK_SECRET, stateFile: path.join(userFolder, 'sandbox-state.json'), clock, lifecycleDelayMs },
+		{
+			port: sandboxPort,
+			webhookUrl,
+			webhookSecret: WEBHOOK_SECRET,
+			stateFile: path.join(userFolder, 'sandbox-state.json'),
+			clock,
+			lifecycleDelayMs,
+		},
 		{ log: step },
 	);
-	step(`fake API listening on ${sandbox.url}; its clock: ${new Date(sandbox.now()).toISOString()}${clock ? ' (--clock)' : ''} (move it: POST ${sandbox.url.replace(/\/v1$/, '')}/_sandbox/clock)`);
+	step(
+		`fake API listening on ${sandbox.url}; its clock: ${new Date(sandbox.now()).toISOString()}${clock ? ' (--clock)' : ''} (move it: POST ${sandbox.url.replace(/\/v1$/, '')}/_sandbox/clock)`,
+	);
 	// The statement example's day: yesterday (UTC) by the fake API's clock, seeded once with every kind of line.
 	const seeded = seedStatementDay(sandbox, sandbox.now());
 	// The agent template's own sandbox account, so that its Max per Day counts only its own payments,
 	// not the examples' and the other templates' (issue 70); no webhooks.
 	const agentAccount =
 		line === '2'
-			? await startFakeApi({ port: await freePort(sandboxPort + 1 === port ? port + 1 : sandboxPort + 1), appId: 'demo-agent-template-app-id', stateFile: path.join(userFolder, 'sandbox-agent-state.json'), clock, lifecycleDelayMs })
+			? await startFakeApi({
+					port: await freePort(sandboxPort + 1 === port ? port + 1 : sandboxPort + 1),
+					appId: 'demo-agent-template-app-id',
+					stateFile: path.join(userFolder, 'sandbox-agent-state.json'),
+					clock,
+					lifecycleDelayMs,
+				})
 			: undefined;
 	workflows.statement = loadWorkflow('statement', statementVars(seeded));
-	step(`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`);
+	step(
+		`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`,
+	);
 
 	// the agent template's local model and mailbox; each approval email's links are printed
 	const model = await startFakeLlm({}, { demo: true });
@@ -165,11 +201,32 @@ async function main() {
 		// the other types first, then the Crypto Settlement ones, the safest updated last
 		const older = new Date(Date.now() - 3600000).toISOString();
 		await n8n.importCredentials([
-			{ ...LOCAL.model, type: 'openAiApi', data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` }, createdAt: older, updatedAt: older },
-			{ ...LOCAL.mailbox, type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: mailbox.port, secure: false, disableStartTls: true }, createdAt: older, updatedAt: older },
+			{
+				...LOCAL.model,
+				type: 'openAiApi',
+				data: { apiKey: 'local-scripted-model', url: `${model.url}/v1` },
+				createdAt: older,
+				updatedAt: older,
+			},
+			{
+				...LOCAL.mailbox,
+				type: 'smtp',
+				data: {
+					user: '',
+					password: '',
+					host: '127.0.0.1',
+					port: mailbox.port,
+					secure: false,
+					disableStartTls: true,
+				},
+				createdAt: older,
+				updatedAt: older,
+			},
 			...startCredentials(sandbox, Date.now(), { agentTemplate: agentAccount }),
 		]);
-		step(`credentials imported (n8n import:credentials): ${[...Object.values(START_CREDENTIALS), ...Object.values(LOCAL)].map((c) => `"${c.name}"`).join(', ')}`);
+		step(
+			`credentials imported (n8n import:credentials): ${[...Object.values(START_CREDENTIALS), ...Object.values(LOCAL)].map((c) => `"${c.name}"`).join(', ')}`,
+		);
 		await n8n.registerPackage(pkg);
 		step('package recorded as an installed community package (Settings → Community nodes)');
 		const markerFile = path.join(userFolder, 'examples.json');
@@ -177,17 +234,24 @@ async function main() {
 		const changed = Object.values(workflows).filter((wf) => marker[wf.id] !== hashOf(wf));
 		if (changed.length) {
 			await n8n.importWorkflows(changed);
-			step(`workflows imported (n8n import:workflow): ${changed.map((wf) => `"${wf.name}"`).join(', ')}`);
+			step(
+				`workflows imported (n8n import:workflow): ${changed.map((wf) => `"${wf.name}"`).join(', ')}`,
+			);
 			if (changed.some((wf) => wf.id === EXAMPLES.trigger)) {
 				await n8n.activate(EXAMPLES.trigger);
-				step(`trigger workflow activated (${line === '1' ? 'n8n update:workflow --active=true' : 'n8n publish:workflow'})`);
+				step(
+					`trigger workflow activated (${line === '1' ? 'n8n update:workflow --active=true' : 'n8n publish:workflow'})`,
+				);
 			}
 			// the agent template answers its webhook, and its tool runs its published version (n8n 2.x)
 			if (line === '2' && changed.some((wf) => wf.id === TEMPLATES.agentReview.id)) {
 				await n8n.activate(TEMPLATES.agentReview.id);
 				step('agent template published: it answers POST /webhook/payout-request');
 			}
-			writeJson(markerFile, Object.fromEntries(Object.values(workflows).map((wf) => [wf.id, hashOf(wf)])));
+			writeJson(
+				markerFile,
+				Object.fromEntries(Object.values(workflows).map((wf) => [wf.id, hashOf(wf)])),
+			);
 		} else {
 			step('example workflows already imported (unchanged)');
 		}
@@ -196,7 +260,9 @@ async function main() {
 		step(`starting n8n on ${n8n.baseUrl} (log: ${n8n.logFile})`);
 		n8n.onExit = ({ code, signal }) => {
 			if (stopping) return;
-			process.stdout.write(`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`);
+			process.stdout.write(
+				`\nn8n exited unexpectedly (${code ?? signal}); last log lines:\n${tail(fs.readFileSync(n8n.logFile, 'utf8'), 30)}\n`,
+			);
 			stop(1);
 		};
 		await n8n.start({ timeoutMs: 240000, progress: step });
@@ -206,7 +272,9 @@ async function main() {
 		await setUpTemplateTables(n8n, { seeded, log: step });
 
 		const sandboxOrigin = sandbox.url.replace(/\/v1$/, '');
-		const names = Object.values(workflows).map((wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
+		const names = Object.values(workflows).map(
+			(wf) => `    - ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`,
+		);
 		process.stdout.write(
 			[
 				'',
@@ -218,14 +286,18 @@ async function main() {
 				`  Fake API    ${sandbox.url}`,
 				`              app id ${sandbox.appId}   app secret ${sandbox.appSecret}   PIN ${sandbox.pin}   webhook secret ${WEBHOOK_SECRET}`,
 				`              (stored in the n8n credentials below; a new Crypto Settlement node gets the first, the safest)`,
-				...(agentAccount ? [`              the agent template's own account: ${agentAccount.url}   app id ${agentAccount.appId}`] : []),
+				...(agentAccount
+					? [
+							`              the agent template's own account: ${agentAccount.url}   app id ${agentAccount.appId}`,
+						]
+					: []),
 				...Object.values(START_CREDENTIALS).map((c) => `                "${c.name}"`),
 				'',
 				'  Workflows',
 				...names,
 				`  The trigger workflow is ${line === '1' ? 'active' : 'published'}: the fake API posts its webhooks to`,
 				`    ${webhookUrl}`,
-				'  Run the tour or the withdrawals workflow, then watch the trigger\'s executions (Overview → Executions).',
+				"  Run the tour or the withdrawals workflow, then watch the trigger's executions (Overview → Executions).",
 				'',
 				'  Templates (templates/README.md), connected to the safest credential and the local mailbox:',
 				`    Pay vendors: open it, Execute workflow (sample rows), approve from the email printed here; run it again: nobody is asked, every row already paid`,
@@ -242,7 +314,7 @@ async function main() {
 					: ['  The agent template needs n8n 2.x (npm start without --line=1).']),
 				'',
 				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
-				'  Send the fake API\'s webhooks to its Test URL (copy it from the node\'s Webhook URLs), with one command:',
+				"  Send the fake API's webhooks to its Test URL (copy it from the node's Webhook URLs), with one command:",
 				`    node fake-api/webhook.mjs ${n8n.baseUrl}/webhook-test/<webhook id>/webhook --fake-api=${sandboxOrigin}`,
 				'  and back to the example workflow afterwards:',
 				`    node fake-api/webhook.mjs ${webhookUrl} --fake-api=${sandboxOrigin}`,

@@ -8,14 +8,19 @@ import { spawnSync } from 'node:child_process';
 export const TIME_ZONES = ['Africa/Lagos', 'Pacific/Kiritimati', 'Etc/GMT+12'];
 
 /** The tests that read or write a date: money (Max per Day), the statement, both triggers and the events. */
-export const TIME_ZONE_TESTS = 'test/(CryptoSettlement/(money|statement)|events|CryptoSettlementTrigger|CryptoSettlementPollTrigger)/';
+export const TIME_ZONE_TESTS =
+	'test/(CryptoSettlement/(money|statement)|events|CryptoSettlementTrigger|CryptoSettlementPollTrigger)/';
 
 for (const zone of TIME_ZONES) {
 	console.log(`\nTime-zone lane: TZ=${zone}`);
-	const run = spawnSync('npx', ['jest', '--selectProjects', 'quick', '--testPathPattern', TIME_ZONE_TESTS], {
-		stdio: 'inherit',
-		env: { ...process.env, TZ: zone },
-	});
+	const run = spawnSync(
+		'npx',
+		['jest', '--selectProjects', 'quick', '--testPathPattern', TIME_ZONE_TESTS],
+		{
+			stdio: 'inherit',
+			env: { ...process.env, TZ: zone },
+		},
+	);
 	if (run.status !== 0) {
 		console.error(`The time-zone lane failed under TZ=${zone}`);
 		process.exit(run.status ?? 1);

@@ -19,12 +19,26 @@ const { classesTable, operationsTable } = require('./operations-table.cjs');
 
 const ROOT = path.join(__dirname, '..');
 /** The files that hold generated sections. */
-const FILES = ['README.md', 'docs/usage.md', 'docs/guardrails.md', 'docs/architecture.md', 'docs/trigger.md', 'docs/fake-api.md', 'docs/api.md', 'docs/statement.md', 'fake-api/README.md'];
+const FILES = [
+	'README.md',
+	'docs/usage.md',
+	'docs/guardrails.md',
+	'docs/architecture.md',
+	'docs/trigger.md',
+	'docs/fake-api.md',
+	'docs/api.md',
+	'docs/statement.md',
+	'fake-api/README.md',
+];
 
 /** The fake API's route files (fake-api/src/routes/<file>.ts, each exporting `<file>Routes`), by file. */
 function routeFiles(dir, load) {
 	const files = fs.readdirSync(dir).map((file) => file.replace(/\.(js|ts)$/, ''));
-	return Object.fromEntries(files.map((file) => [file, load(path.join(dir, file))[`${file}Routes`]]).filter(([, routes]) => routes));
+	return Object.fromEntries(
+		files
+			.map((file) => [file, load(path.join(dir, file))[`${file}Routes`]])
+			.filter(([, routes]) => routes),
+	);
 }
 
 const dist = (file) =>
@@ -34,11 +48,18 @@ const dist = (file) =>
 
 /** One row per record status: where it stands, whether it can change, and its event. */
 function statusesTable({ LIFECYCLES }) {
-	const rows = ['| Record | Status | Can still change | Held by a check | Money went back | Event the service sends on entering it |', '|---|---|---|---|---|---|'];
+	const rows = [
+		'| Record | Status | Can still change | Held by a check | Money went back | Event the service sends on entering it |',
+		'|---|---|---|---|---|---|',
+	];
 	for (const [kind, statuses] of Object.entries(LIFECYCLES)) {
 		for (const [status, entry] of Object.entries(statuses)) {
-			const event = entry.event ? `\`${kind}.${status}\`: ${entry.event}` : 'none (seen in records only)';
-			rows.push(`| ${kind} | \`${status}\` | ${entry.open ? 'yes' : 'no'} | ${entry.held ? 'yes' : 'no'} | ${entry.refunded ? 'yes' : 'no'} | ${event} |`);
+			const event = entry.event
+				? `\`${kind}.${status}\`: ${entry.event}`
+				: 'none (seen in records only)';
+			rows.push(
+				`| ${kind} | \`${status}\` | ${entry.open ? 'yes' : 'no'} | ${entry.held ? 'yes' : 'no'} | ${entry.refunded ? 'yes' : 'no'} | ${event} |`,
+			);
 		}
 	}
 	return rows.join('\n');
@@ -50,8 +71,14 @@ function statusesTable({ LIFECYCLES }) {
  */
 function eventsTable({ EVENT_OPTIONS, POLL_EVENT_OPTIONS }) {
 	const webhook = new Set(EVENT_OPTIONS.map((option) => option.value));
-	const rows = ['| Option | Value | When | Webhook trigger | Poll trigger |', '|---|---|---|---|---|'];
-	for (const option of POLL_EVENT_OPTIONS) rows.push(`| ${option.name} | \`${option.value}\` | ${option.description} | ${webhook.has(option.value) ? 'yes' : 'no'} | yes |`);
+	const rows = [
+		'| Option | Value | When | Webhook trigger | Poll trigger |',
+		'|---|---|---|---|---|',
+	];
+	for (const option of POLL_EVENT_OPTIONS)
+		rows.push(
+			`| ${option.name} | \`${option.value}\` | ${option.description} | ${webhook.has(option.value) ? 'yes' : 'no'} | yes |`,
+		);
 	return rows.join('\n');
 }
 
@@ -71,7 +98,8 @@ function kindsTable({ RESOURCES }) {
 
 const code = (names) => names.map((name) => `\`${name}\``).join(', ');
 /** A kind's statuses whose entry passes a test, in the table's order. */
-const statusesWhere = (statuses, test) => Object.keys(statuses).filter((status) => test(statuses[status]));
+const statusesWhere = (statuses, test) =>
+	Object.keys(statuses).filter((status) => test(statuses[status]));
 
 /** Inline: the withdrawal statuses whose money went back. */
 function refundedList({ LIFECYCLES }) {
@@ -89,7 +117,9 @@ function openList({ LIFECYCLES }) {
 function lifecyclesList({ LIFECYCLES }) {
 	return Object.entries(LIFECYCLES)
 		.map(([kind, statuses]) => {
-			const ranks = [...new Set(Object.values(statuses).map((entry) => entry.rank))].sort((a, b) => a - b);
+			const ranks = [...new Set(Object.values(statuses).map((entry) => entry.rank))].sort(
+				(a, b) => a - b,
+			);
 			const steps = ranks.map((rank) => {
 				const names = statusesWhere(statuses, (entry) => entry.rank === rank);
 				return names.length === 1 ? code(names) : `one of ${code(names)}`;
@@ -122,7 +152,9 @@ function notListedList({ NOT_LISTED }) {
 
 /** Every operation of the records, as the editor names it, with its record. */
 const operationsOf = ({ RESOURCES }) =>
-	Object.values(RESOURCES).flatMap(({ name, specs }) => Object.values(specs).map((spec) => ({ title: `${name} → ${spec.option.name}`, spec })));
+	Object.values(RESOURCES).flatMap(({ name, specs }) =>
+		Object.values(specs).map((spec) => ({ title: `${name} → ${spec.option.name}`, spec })),
+	);
 
 /** Inline: the operations whose path no source confirms (the record's `source` is `unconfirmed`). */
 function unconfirmedList(operations) {
@@ -137,9 +169,20 @@ function unconfirmedList(operations) {
  * `output` does to a withdrawal record the service lists without units.
  */
 function currencyNamedList(operations) {
-	const sample = { id: 'w1', amount: 20, fee: 50, payoutAmount: 29950, currency: 'ngn', status: 'pending' };
+	const sample = {
+		id: 'w1',
+		amount: 20,
+		fee: 50,
+		payoutAmount: 29950,
+		currency: 'ngn',
+		status: 'pending',
+	};
 	return operationsOf(operations)
-		.filter(({ spec }) => typeof spec.output === 'function' && spec.output({ ...sample }).amountCurrency !== undefined)
+		.filter(
+			({ spec }) =>
+				typeof spec.output === 'function' &&
+				spec.output({ ...sample }).amountCurrency !== undefined,
+		)
 		.map(({ title }) => title)
 		.join(', ');
 }
@@ -149,8 +192,13 @@ function recordAskedList(operations) {
 	return operationsOf(operations)
 		.filter(({ spec }) => spec.byId || spec.echoes)
 		.map(({ title, spec }) => {
-			const also = Object.keys(spec.byId?.alsoShownAs ?? {}).filter((field) => field !== spec.byId.param);
-			const notes = [also?.length ? `also by its ${also.join(', ')}` : '', spec.echoes ? `shows ${Object.keys(spec.echoes).join(', ')} back` : ''].filter(Boolean);
+			const also = Object.keys(spec.byId?.alsoShownAs ?? {}).filter(
+				(field) => field !== spec.byId.param,
+			);
+			const notes = [
+				also?.length ? `also by its ${also.join(', ')}` : '',
+				spec.echoes ? `shows ${Object.keys(spec.echoes).join(', ')} back` : '',
+			].filter(Boolean);
 			return notes.length ? `${title} (${notes.join('; ')})` : title;
 		})
 		.join(', ');
@@ -164,17 +212,30 @@ function fakeApiTable(files, { RESOURCES }) {
 	const users = {};
 	for (const { name, specs } of Object.values(RESOURCES)) {
 		for (const spec of Object.values(specs)) {
-			const sent = spec.kind === 'report' ? spec.reads.map((route) => [route, ' (reads)']) : [[`${spec.method} ${spec.path}`, '']];
+			const sent =
+				spec.kind === 'report'
+					? spec.reads.map((route) => [route, ' (reads)'])
+					: [[`${spec.method} ${spec.path}`, '']];
 			if (spec.lookupPath) sent.push([`GET ${spec.lookupPath}`, ' (lookup)']);
-			for (const [route, how] of sent) (users[route] ??= []).push(`${name} → ${spec.option.name}${how}`);
+			for (const [route, how] of sent)
+				(users[route] ??= []).push(`${name} → ${spec.option.name}${how}`);
 		}
 	}
-	const rows = ['| file (`src/routes/`) | endpoint | access | node operations |', '|---|---|---|---|'];
+	const rows = [
+		'| file (`src/routes/`) | endpoint | access | node operations |',
+		'|---|---|---|---|',
+	];
 	for (const [file, routes] of Object.entries(files)) {
 		for (const route of routes) {
-			const access = { public: 'public, no credentials', credentials: 'credentials', vip: 'credentials (VIP)' }[route.access];
+			const access = {
+				public: 'public, no credentials',
+				credentials: 'credentials',
+				vip: 'credentials (VIP)',
+			}[route.access];
 			const limited = route.limit ? ', rate-limited' : '';
-			rows.push(`| \`${file}.ts\` | \`${route.method} ${route.template}\` | ${access}${limited} | ${(users[`${route.method} ${route.template}`] ?? ['—']).join(', ')} |`);
+			rows.push(
+				`| \`${file}.ts\` | \`${route.method} ${route.template}\` | ${access}${limited} | ${(users[`${route.method} ${route.template}`] ?? ['—']).join(', ')} |`,
+			);
 		}
 	}
 	return rows.join('\n');
@@ -193,11 +254,21 @@ const GENERATORS = {
 	currencynamed: (load) => currencyNamedList(load('CryptoSettlement/operations/index')),
 	recordasked: (load) => recordAskedList(load('CryptoSettlement/operations/index')),
 	linekinds: (load) => meaningsTable('kind', load('CryptoSettlement/statement/lines').LINE_KINDS),
-	matchresults: (load) => meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
+	matchresults: (load) =>
+		meaningsTable('match', load('CryptoSettlement/statement/match').MATCH_RESULTS),
 	notlisted: (load) => notListedList(load('CryptoSettlement/statement/summary')),
-	operations: (load) => operationsTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
-	fakeapi: (load) => fakeApiTable(load('fake-api/routes'), load('CryptoSettlement/operations/index')),
-	moneyclasses: (load) => classesTable(load('CryptoSettlement/operations/index').RESOURCES, load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES),
+	operations: (load) =>
+		operationsTable(
+			load('CryptoSettlement/operations/index').RESOURCES,
+			load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES,
+		),
+	fakeapi: (load) =>
+		fakeApiTable(load('fake-api/routes'), load('CryptoSettlement/operations/index')),
+	moneyclasses: (load) =>
+		classesTable(
+			load('CryptoSettlement/operations/index').RESOURCES,
+			load('CryptoSettlement/record/moneyClasses').MONEY_CLASSES,
+		),
 };
 
 const SECTION = /(<!-- generated:([a-z]+) -->)([\s\S]*?)(<!-- \/generated:\2 -->)/g;
@@ -210,12 +281,19 @@ function sectionsOf(text) {
 /** The text with every section rewritten from the records (read through `load`). */
 function regenerate(text, load = dist) {
 	return text.replace(SECTION, (_all, open, name, old, close, offset) => {
-		if (!GENERATORS[name]) throw new Error(`unknown generated section "${name}" (known: ${Object.keys(GENERATORS).join(', ')})`);
+		if (!GENERATORS[name])
+			throw new Error(
+				`unknown generated section "${name}" (known: ${Object.keys(GENERATORS).join(', ')})`,
+			);
 		const next = GENERATORS[name](load);
 		if (old.includes('\n')) return `${open}\n${next}\n${close}`;
-		if (next.includes('\n')) throw new Error(`generated section "${name}" spans lines: put its markers on lines of their own`);
+		if (next.includes('\n'))
+			throw new Error(
+				`generated section "${name}" spans lines: put its markers on lines of their own`,
+			);
 		// A comment that starts a line ends the paragraph around it in Markdown: keep text before it.
-		if (/^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset))) throw new Error(`inline section "${name}" starts a line: keep it within the sentence`);
+		if (/^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset)))
+			throw new Error(`inline section "${name}" starts a line: keep it within the sentence`);
 		return `${open}${next}${close}`;
 	});
 }
@@ -230,13 +308,19 @@ if (require.main === module) {
 		const text = fs.readFileSync(full, 'utf8');
 		const next = regenerate(text);
 		if (!write) {
-			for (const section of sectionsOf(next)) console.log(`${file} (${section.name}):\n${section.text}\n`);
+			for (const section of sectionsOf(next))
+				console.log(`${file} (${section.name}):\n${section.text}\n`);
 		} else if (next !== text) {
 			fs.writeFileSync(full, next);
 			rewritten.push(file);
-			const stale = sectionsOf(text).filter((section, i) => section.text !== sectionsOf(next)[i].text);
+			const stale = sectionsOf(text).filter(
+				(section, i) => section.text !== sectionsOf(next)[i].text,
+			);
 			console.log(`${file}: rewritten (${stale.map((section) => section.name).join(', ')})`);
 		}
 	}
-	if (write && !rewritten.length) console.log(`docs: unchanged (every generated section of ${FILES.length} files is as the records say)`);
+	if (write && !rewritten.length)
+		console.log(
+			`docs: unchanged (every generated section of ${FILES.length} files is as the records say)`,
+		);
 }

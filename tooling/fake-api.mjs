@@ -30,7 +30,10 @@ export async function ensureFakeApiBuilt({ log = () => {} } = {}) {
 	if (built && built >= sources) return SERVER_JS;
 	log('compiling the fake API (tsc -p fake-api/tsconfig.json)');
 	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-	const res = await runCommand(process.execPath, [tsc, '-p', 'fake-api/tsconfig.json'], { cwd: REPO_ROOT, timeoutMs: 300000 });
+	const res = await runCommand(process.execPath, [tsc, '-p', 'fake-api/tsconfig.json'], {
+		cwd: REPO_ROOT,
+		timeoutMs: 300000,
+	});
 	if (res.code !== 0) throw new Error(`fake API build failed:\n${res.stdout}\n${res.stderr}`);
 	if (!fs.existsSync(SERVER_JS)) throw new Error(`fake API build produced no ${SERVER_JS}`);
 	return SERVER_JS;

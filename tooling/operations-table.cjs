@@ -16,7 +16,10 @@ const KIND_NOTES = {
 /** The class of an operation record, refusing a record without one. */
 function classOf(resourceName, spec, MONEY_CLASSES) {
 	const money = MONEY_CLASSES[spec.money];
-	if (!money) throw new Error(`${resourceName} → ${spec.option.name} has no class of what it can do to money`);
+	if (!money)
+		throw new Error(
+			`${resourceName} → ${spec.option.name} has no class of what it can do to money`,
+		);
 	return money;
 }
 
@@ -24,7 +27,10 @@ function classOf(resourceName, spec, MONEY_CLASSES) {
 function classWith(resourceName, spec, MONEY_CLASSES) {
 	if (!spec.moneyWith) return undefined;
 	const money = MONEY_CLASSES[spec.moneyWith.money];
-	if (!money) throw new Error(`${resourceName} → ${spec.option.name} ${spec.moneyWith.name} has no class of what it can do to money`);
+	if (!money)
+		throw new Error(
+			`${resourceName} → ${spec.option.name} ${spec.moneyWith.name} has no class of what it can do to money`,
+		);
 	return money;
 }
 
@@ -35,9 +41,20 @@ function classWith(resourceName, spec, MONEY_CLASSES) {
  */
 function fieldsText(fields) {
 	const names = [];
-	const offered = (option) => !(option.displayOptions && option.displayOptions.show && option.name in option.displayOptions.show);
+	const offered = (option) =>
+		!(
+			option.displayOptions &&
+			option.displayOptions.show &&
+			option.name in option.displayOptions.show
+		);
 	for (const field of fields) {
-		const label = field.type === 'collection' ? `${field.displayName}: ${field.options.filter(offered).map((option) => option.displayName).join(', ')}` : field.displayName;
+		const label =
+			field.type === 'collection'
+				? `${field.displayName}: ${field.options
+						.filter(offered)
+						.map((option) => option.displayName)
+						.join(', ')}`
+				: field.displayName;
 		if (!names.includes(label)) names.push(label);
 	}
 	return names.join('; ') || '—';
@@ -45,7 +62,10 @@ function fieldsText(fields) {
 
 /** The table for these resources (RESOURCES of nodes/CryptoSettlement/operations) and MONEY_CLASSES. */
 function operationsTable(resources, MONEY_CLASSES) {
-	const rows = ['| Resource | Operation | Money | Request | Fields | Source |', '|---|---|---|---|---|---|'];
+	const rows = [
+		'| Resource | Operation | Money | Request | Fields | Source |',
+		'|---|---|---|---|---|---|',
+	];
 	for (const { name, specs } of Object.values(resources)) {
 		for (const [value, spec] of Object.entries(specs)) {
 			const note = KIND_NOTES[spec.kind]?.(spec);
@@ -53,8 +73,12 @@ function operationsTable(resources, MONEY_CLASSES) {
 			const money = `${classOf(name, spec, MONEY_CLASSES).name}${raised ? `; ${raised.name} ${spec.moneyWith.name}` : ''}`;
 			const source = spec.source === 'unconfirmed' ? '**path unconfirmed anywhere**' : spec.source;
 			// A report reads several routes (its `reads`); every other operation sends one request.
-			const request = (spec.reads ?? [`${spec.method} ${spec.path}`]).map((route) => `\`${route}\``).join(', ');
-			rows.push(`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | ${request} | ${fieldsText(spec.fields)} | ${source} |`);
+			const request = (spec.reads ?? [`${spec.method} ${spec.path}`])
+				.map((route) => `\`${route}\``)
+				.join(', ');
+			rows.push(
+				`| ${name} | ${spec.option.name} (\`${value}\`)${note ? ` (${note})` : ''} | ${money} | ${request} | ${fieldsText(spec.fields)} | ${source} |`,
+			);
 		}
 	}
 	return rows.join('\n');
@@ -70,12 +94,18 @@ function classesTable(resources, MONEY_CLASSES) {
 		const operations = [];
 		for (const { name, specs } of Object.values(resources)) {
 			const names = Object.values(specs).flatMap((spec) => [
-				...(classOf(name, spec, MONEY_CLASSES) === money ? [`${spec.option.name}${spec.moneyWith ? ` (not ${spec.moneyWith.name})` : ''}`] : []),
-				...(classWith(name, spec, MONEY_CLASSES) === money ? [`${spec.option.name} ${spec.moneyWith.name}`] : []),
+				...(classOf(name, spec, MONEY_CLASSES) === money
+					? [`${spec.option.name}${spec.moneyWith ? ` (not ${spec.moneyWith.name})` : ''}`]
+					: []),
+				...(classWith(name, spec, MONEY_CLASSES) === money
+					? [`${spec.option.name} ${spec.moneyWith.name}`]
+					: []),
 			]);
 			if (names.length) operations.push(`${name} → ${names.join(', ')}`);
 		}
-		rows.push(`| **${money.name}** (\`${value}\`) | ${operations.join('; ')} | ${money.guardrails} | ${money.agents} |`);
+		rows.push(
+			`| **${money.name}** (\`${value}\`) | ${operations.join('; ')} | ${money.guardrails} | ${money.agents} |`,
+		);
 	}
 	return rows.join('\n');
 }

@@ -64,7 +64,8 @@ export function npmActivity() {
 		summary() {
 			const parts = [];
 			if (manifests.size) parts.push(`${manifests.size} packages resolved`);
-			if (fetched.size) parts.push(`${fetched.size} fetched, ${downloaded.size} of them downloaded`);
+			if (fetched.size)
+				parts.push(`${fetched.size} fetched, ${downloaded.size} of them downloaded`);
 			return parts.join(', ');
 		},
 	};
@@ -80,14 +81,26 @@ export function buildActivity(line) {
 	const step = /^\s*(CC|CXX|SOLINK_MODULE|LINK|COPY|ACTION|TOUCH)\([^)]*\)\s+(\S+)/.exec(line);
 	if (!step) return undefined;
 	const file = path.basename(step[2]);
-	return ['CC', 'CXX'].includes(step[1]) ? `compiling ${file}` : ['SOLINK_MODULE', 'LINK'].includes(step[1]) ? `linking ${file}` : `building ${file}`;
+	return ['CC', 'CXX'].includes(step[1])
+		? `compiling ${file}`
+		: ['SOLINK_MODULE', 'LINK'].includes(step[1])
+			? `linking ${file}`
+			: `building ${file}`;
 }
 
 /**
  * Runs `cmd args` and reports progress to `out`: a line that rewrites itself every second on a
  * terminal, else a line every `intervalMs`. Resolves { code, output }.
  */
-export async function runWithProgress({ label, cmd, args = [], cwd, env = process.env, intervalMs, out = process.stdout }) {
+export async function runWithProgress({
+	label,
+	cmd,
+	args = [],
+	cwd,
+	env = process.env,
+	intervalMs,
+	out = process.stdout,
+}) {
 	const tty = Boolean(out.isTTY);
 	const every = tty ? 1000 : Number(intervalMs ?? process.env.PROGRESS_INTERVAL_MS ?? 5000);
 	const started = Date.now();
@@ -98,13 +111,19 @@ export async function runWithProgress({ label, cmd, args = [], cwd, env = proces
 	const status = () => {
 		const doing = npm.summary() || building;
 		const last = npm.state.last ? `; last: ${npm.state.last}` : '';
-		const quiet = Date.now() - changedAt >= 15000 ? ` (nothing new for ${elapsed(Date.now() - changedAt)}: npm is writing node_modules, or a large file is compiling)` : '';
+		const quiet =
+			Date.now() - changedAt >= 15000
+				? ` (nothing new for ${elapsed(Date.now() - changedAt)}: npm is writing node_modules, or a large file is compiling)`
+				: '';
 		return `${PREFIX} ${label}: ${elapsed(Date.now() - started)}${doing ? `, ${doing}` : ''}${npm.summary() ? last : ''}${quiet}`;
 	};
 	const print = (final = false) => {
 		const line = status();
 		const width = out.columns || 200;
-		if (tty) out.write(`\r\x1b[2K${line.length > width - 1 ? `${line.slice(0, width - 4)}...` : line}${final ? '\n' : ''}`);
+		if (tty)
+			out.write(
+				`\r\x1b[2K${line.length > width - 1 ? `${line.slice(0, width - 4)}...` : line}${final ? '\n' : ''}`,
+			);
 		else out.write(`${line}\n`);
 	};
 	out.write(`${PREFIX} ${label}: started\n`);
@@ -133,7 +152,9 @@ export async function runWithProgress({ label, cmd, args = [], cwd, env = proces
 	});
 	clearInterval(timer);
 	if (tty) print(true);
-	out.write(`${PREFIX} ${label}: ${code === 0 ? 'done' : `failed (exit ${code})`} in ${elapsed(Date.now() - started)}${npm.summary() ? `, ${npm.summary()}` : ''}\n`);
+	out.write(
+		`${PREFIX} ${label}: ${code === 0 ? 'done' : `failed (exit ${code})`} in ${elapsed(Date.now() - started)}${npm.summary() ? `, ${npm.summary()}` : ''}\n`,
+	);
 	return { code, output };
 }
 
@@ -149,7 +170,9 @@ export function runWithProgressSync({ label, cmd, args = [], cwd, env = process.
 		maxBuffer: 64 * 1024 * 1024,
 	});
 	if (res.status !== 0) {
-		throw new Error(`command failed (${res.status ?? res.signal}): ${path.basename(cmd)} ${args.join(' ')}\n${(res.stderr || '').slice(-4000)}`);
+		throw new Error(
+			`command failed (${res.status ?? res.signal}): ${path.basename(cmd)} ${args.join(' ')}\n${(res.stderr || '').slice(-4000)}`,
+		);
 	}
 }
 

@@ -13,7 +13,9 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 /** Debian's PostgreSQL server binaries (/usr/lib/postgresql/<version>/bin), newest first. */
 function postgresBinDir() {
 	const root = '/usr/lib/postgresql';
-	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+	const versions = fs.existsSync(root)
+		? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+		: [];
 	versions.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? path.join(root, versions[0], 'bin') : undefined;
 }
@@ -28,15 +30,25 @@ function hasRedis() {
  */
 export async function ensureQueueModePackages({ log = () => {} } = {}) {
 	if (postgresBinDir() && hasRedis()) return postgresBinDir();
-	if (!isRoot) throw new Error('PostgreSQL and Redis are needed: sudo apt-get install postgresql redis-server');
+	if (!isRoot)
+		throw new Error(
+			'PostgreSQL and Redis are needed: sudo apt-get install postgresql redis-server',
+		);
 	log('installing postgresql and redis-server (apt-get)');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'postgresql', 'redis-server']]) {
+	for (const args of [
+		['update'],
+		['install', '-y', '--no-install-recommends', 'postgresql', 'redis-server'],
+	]) {
 		const res = await runCommand('apt-get', args, { env, timeoutMs: 900000 });
-		if (res.code !== 0) throw new Error(`apt-get ${args.join(' ')} failed:\n${res.stdout.slice(-2000)}\n${res.stderr.slice(-2000)}`);
+		if (res.code !== 0)
+			throw new Error(
+				`apt-get ${args.join(' ')} failed:\n${res.stdout.slice(-2000)}\n${res.stderr.slice(-2000)}`,
+			);
 	}
 	const bin = postgresBinDir();
-	if (!bin || !hasRedis()) throw new Error('postgresql / redis-server still missing after apt-get install');
+	if (!bin || !hasRedis())
+		throw new Error('postgresql / redis-server still missing after apt-get install');
 	return bin;
 }
 
@@ -57,13 +69,36 @@ export async function startPostgres({ log = () => {}, binDir, statementStats = f
 	fs.mkdirSync(data);
 	if (isRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
 	const port = await freePort();
-	const [initCmd, initArgs] = asPostgresUser(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+	const [initCmd, initArgs] = asPostgresUser(path.join(bin, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+	]);
 	const init = await runCommand(initCmd, initArgs, { timeoutMs: 120000 });
 	if (init.code !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
 	// Durability is not what is measured: the same settings for both rows, fsync off to spare the shared disk.
 	const [cmd, args] = asPostgresUser(path.join(bin, 'postgres'), [
-		'-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
-		'-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		dir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=100',
 		...(statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []),
 	]);
 	const logFile = path.join(dir, 'postgres.log');
@@ -72,17 +107,41 @@ export async function startPostgres({ log = () => {}, binDir, statementStats = f
 	fs.closeSync(out);
 	let exited = false;
 	child.on('exit', () => (exited = true));
-	const [readyCmd, readyArgs] = asPostgresUser(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]);
-	await waitFor(async () => {
-		if (exited) throw Object.assign(new Error(`postgres exited:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`), { fatal: true });
-		return (await runCommand(readyCmd, readyArgs, { timeoutMs: 10000 })).code === 0;
-	}, { timeoutMs: 60000, intervalMs: 300, what: `PostgreSQL on 127.0.0.1:${port}` });
+	const [readyCmd, readyArgs] = asPostgresUser(path.join(bin, 'pg_isready'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+	]);
+	await waitFor(
+		async () => {
+			if (exited)
+				throw Object.assign(
+					new Error(`postgres exited:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`),
+					{ fatal: true },
+				);
+			return (await runCommand(readyCmd, readyArgs, { timeoutMs: 10000 })).code === 0;
+		},
+		{ timeoutMs: 60000, intervalMs: 300, what: `PostgreSQL on 127.0.0.1:${port}` },
+	);
 	/**
 	 * Runs SQL with psql; resolves its rows as text (unaligned, `|` between columns). The statement goes
 	 * on psql's standard input: as an argument, one past 128 KiB (a full duplicate memory) cannot be run.
 	 */
 	const sql = async (statement, database = 'n8n') => {
-		const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1']);
+		const [psqlCmd, psqlArgs] = asPostgresUser(path.join(bin, 'psql'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			'postgres',
+			'-d',
+			database,
+			'-At',
+			'-v',
+			'ON_ERROR_STOP=1',
+		]);
 		const res = await runCommand(psqlCmd, psqlArgs, { timeoutMs: 30000, input: statement });
 		if (res.code !== 0) throw new Error(`psql failed (${statement.slice(0, 60)}): ${res.stderr}`);
 		return res.stdout;
@@ -113,16 +172,27 @@ export async function startPostgres({ log = () => {}, binDir, statementStats = f
 /** A Redis server on 127.0.0.1:<free port>, nothing persisted. Resolves { host, port, stop() }. */
 export async function startRedis({ log = () => {} } = {}) {
 	const port = await freePort();
-	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-		stdio: 'ignore',
-		detached: true,
-	});
+	const child = spawn(
+		'redis-server',
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+		{
+			stdio: 'ignore',
+			detached: true,
+		},
+	);
 	let exited = false;
 	child.on('exit', () => (exited = true));
-	await waitFor(async () => {
-		if (exited) throw Object.assign(new Error('redis-server exited'), { fatal: true });
-		return (await runCommand('redis-cli', ['-p', String(port), 'ping'], { timeoutMs: 5000 })).stdout.trim() === 'PONG';
-	}, { timeoutMs: 30000, intervalMs: 200, what: `Redis on 127.0.0.1:${port}` });
+	await waitFor(
+		async () => {
+			if (exited) throw Object.assign(new Error('redis-server exited'), { fatal: true });
+			return (
+				(
+					await runCommand('redis-cli', ['-p', String(port), 'ping'], { timeoutMs: 5000 })
+				).stdout.trim() === 'PONG'
+			);
+		},
+		{ timeoutMs: 30000, intervalMs: 200, what: `Redis on 127.0.0.1:${port}` },
+	);
 	log(`Redis on 127.0.0.1:${port}`);
 	return {
 		host: '127.0.0.1',

@@ -14,13 +14,22 @@ const nodes = (pj.n8n?.nodes ?? []).map((rel) => {
 	const mod = require(path.join(packageDir, rel));
 	const NodeClass = Object.values(mod).find((value) => typeof value === 'function');
 	const { description } = new NodeClass();
-	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
-	return { name: description.displayName, type: `${pj.name}.${description.name}`, latestVersion: version ?? 1 };
+	const version = Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
+	return {
+		name: description.displayName,
+		type: `${pj.name}.${description.name}`,
+		latestVersion: version ?? 1,
+	};
 });
 
 const db = new sqlite3.Database(dbFile);
 const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-const run = (sql, params) => new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+const run = (sql, params) =>
+	new Promise((resolve, reject) =>
+		db.run(sql, params, (error) => (error ? reject(error) : resolve())),
+	);
 (async () => {
 	await run('PRAGMA busy_timeout = 10000');
 	await run('BEGIN');
@@ -31,12 +40,10 @@ const run = (sql, params) => new Promise((resolve, reject) => db.run(sql, params
 		[pj.name, pj.version, pj.author?.name ?? null, pj.author?.email ?? null, now, now],
 	);
 	for (const node of nodes) {
-		await run('INSERT INTO installed_nodes (name, type, latestVersion, package) VALUES (?, ?, ?, ?)', [
-			node.name,
-			node.type,
-			node.latestVersion,
-			pj.name,
-		]);
+		await run(
+			'INSERT INTO installed_nodes (name, type, latestVersion, package) VALUES (?, ?, ?, ?)',
+			[node.name, node.type, node.latestVersion, pj.name],
+		);
 	}
 	await run('COMMIT');
 	db.close();

@@ -16,9 +16,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { createRequire } = require('node:module');
 
-const cache = process.env.N8N_CS_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-crypto-settlement');
+const cache =
+	process.env.N8N_CS_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-crypto-settlement');
 const n8nDir = path.join(cache, 'n8n-2.41.1', 'node_modules', 'n8n');
-if (!fs.existsSync(n8nDir)) throw new Error(`no n8n 2.41.1 at ${n8nDir}: node tooling/n8n-install.mjs first`);
+if (!fs.existsSync(n8nDir))
+	throw new Error(`no n8n 2.41.1 at ${n8nDir}: node tooling/n8n-install.mjs first`);
 const fromN8n = createRequire(path.join(n8nDir, 'package.json'));
 const { PackageDirectoryLoader } = fromN8n('n8n-core');
 const { synthesizeNodeTypeDef } = fromN8n('./dist/modules/mcp-registry/synthesize-type-def.js');
@@ -56,7 +58,14 @@ function miniPackage(shared) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'request-options-repro-'));
 	fs.mkdirSync(path.join(dir, 'dist'));
 	fs.writeFileSync(path.join(dir, 'dist', 'Mini.node.js'), nodeSource(shared));
-	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `n8n-nodes-mini-${shared ? 'shared' : 'fresh'}`, version: '0.0.1', n8n: { n8nNodesApiVersion: 1, nodes: ['dist/Mini.node.js'] } }));
+	fs.writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify({
+			name: `n8n-nodes-mini-${shared ? 'shared' : 'fresh'}`,
+			version: '0.0.1',
+			n8n: { n8nNodesApiVersion: 1, nodes: ['dist/Mini.node.js'] },
+		}),
+	);
 	return dir;
 }
 
@@ -67,14 +76,20 @@ function measure(text) {
 		name,
 		type.length,
 		(type.match(/requestOptions\?:/g) || []).length,
-		['batching', 'allowUnauthorizedCerts', 'proxy', 'timeout'].map((option) => (type.match(new RegExp(`^\\s*${option}\\?:`, 'gm')) || []).length).join('/'),
+		['batching', 'allowUnauthorizedCerts', 'proxy', 'timeout']
+			.map((option) => (type.match(new RegExp(`^\\s*${option}\\?:`, 'gm')) || []).length)
+			.join('/'),
 	]);
 }
 
 async function run(label, dir, nodeName) {
 	const loader = new PackageDirectoryLoader(dir);
 	await loader.loadAll(); // n8n's start
-	const options = (description) => description.properties.find((property) => property.name === 'requestOptions').options.map((option) => option.name).join(', ');
+	const options = (description) =>
+		description.properties
+			.find((property) => property.name === 'requestOptions')
+			.options.map((option) => option.name)
+			.join(', ');
 	const first = loader.types.nodes.find((node) => node.name === nodeName);
 	const firstOptions = options(first);
 	const once = synthesizeNodeTypeDef(JSON.parse(JSON.stringify(first)));
@@ -82,34 +97,60 @@ async function run(label, dir, nodeName) {
 	await loader.ensureTypesLoaded(); // the node catalog's collectTypes → postProcessLoaders
 	const again = loader.types.nodes.find((node) => node.name === nodeName);
 	const twice = synthesizeNodeTypeDef(again);
-	const withoutOptions = synthesizeNodeTypeDef({ ...again, properties: again.properties.filter((property) => property.name !== 'requestOptions') });
+	const withoutOptions = synthesizeNodeTypeDef({
+		...again,
+		properties: again.properties.filter((property) => property.name !== 'requestOptions'),
+	});
 	console.log(`\n${label}`);
 	console.log(`  Request Options after the first load:  ${firstOptions}`);
 	console.log(`  Request Options after types reloaded:  ${options(again)}`);
-	console.log('  operation type (characters)                         first load  after reload  without Request Options  each option written (first/reload)');
+	console.log(
+		'  operation type (characters)                         first load  after reload  without Request Options  each option written (first/reload)',
+	);
 	const [a, b, c] = [once, twice, withoutOptions].map(measure);
 	const sum = (rows) => rows.reduce((total, row) => total + row[1], 0);
 	a.forEach(([name, chars, , each], i) => {
-		console.log(`  ${name.padEnd(52)} ${String(chars).padStart(10)} ${String(b[i][1]).padStart(13)} ${String(c[i][1]).padStart(24)}  ${each.split('/')[0]}/${b[i][3].split('/')[0]}`);
+		console.log(
+			`  ${name.padEnd(52)} ${String(chars).padStart(10)} ${String(b[i][1]).padStart(13)} ${String(c[i][1]).padStart(24)}  ${each.split('/')[0]}/${b[i][3].split('/')[0]}`,
+		);
 	});
-	console.log(`  ${`${a.length} operation types`.padEnd(52)} ${String(sum(a)).padStart(10)} ${String(sum(b)).padStart(13)} ${String(sum(c)).padStart(24)}`);
-	console.log(`  whole file                                           ${String(once.length).padStart(10)} ${String(twice.length).padStart(13)} ${String(withoutOptions.length).padStart(24)}`);
+	console.log(
+		`  ${`${a.length} operation types`.padEnd(52)} ${String(sum(a)).padStart(10)} ${String(sum(b)).padStart(13)} ${String(sum(c)).padStart(24)}`,
+	);
+	console.log(
+		`  whole file                                           ${String(once.length).padStart(10)} ${String(twice.length).padStart(13)} ${String(withoutOptions.length).padStart(24)}`,
+	);
 }
 
 (async () => {
 	// n8n-core's loader asks its dependency-injection container for a logger
 	const { Container } = fromN8n('@n8n/di');
 	const { Logger } = fromN8n('@n8n/backend-common');
-	Container.set(Logger, { debug() {}, info() {}, warn() {}, error() {}, scoped() { return this; } });
+	Container.set(Logger, {
+		debug() {},
+		info() {},
+		warn() {},
+		error() {},
+		scoped() {
+			return this;
+		},
+	});
 	for (const shared of [true, false]) {
 		const dir = miniPackage(shared);
 		try {
-			await run(shared ? 'properties: one module-level array (shared by every instance)' : 'properties: [...properties] (a fresh array per instance)', dir, 'mini');
+			await run(
+				shared
+					? 'properties: one module-level array (shared by every instance)'
+					: 'properties: [...properties] (a fresh array per instance)',
+				dir,
+				'mini',
+			);
 		} finally {
 			fs.rmSync(dir, { recursive: true, force: true });
 		}
 	}
-	if (process.argv.includes('--package')) await run('this package (dist/)', path.join(__dirname, '..'), 'cryptoSettlement');
+	if (process.argv.includes('--package'))
+		await run('this package (dist/)', path.join(__dirname, '..'), 'cryptoSettlement');
 })().catch((error) => {
 	console.error(error);
 	process.exit(1);

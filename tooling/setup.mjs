@@ -46,13 +46,23 @@ export function loadTemplate(key, credentials = {}) {
 	const { file, id } = TEMPLATES[key];
 	const workflow = JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8'));
 	for (const node of workflow.nodes) {
-		for (const type of Object.keys(node.credentials ?? {})) if (credentials[type]) node.credentials[type] = { ...credentials[type] };
+		for (const type of Object.keys(node.credentials ?? {}))
+			if (credentials[type]) node.credentials[type] = { ...credentials[type] };
 	}
 	return { ...workflow, id };
 }
 
 /** The ledger's text columns (templates/credit-deposits-once.json, set-up step 1). */
-export const LEDGER_COLUMNS = ['eventKey', 'tradeId', 'customer', 'token', 'amountUsd', 'localAmount', 'outcome', 'detail'];
+export const LEDGER_COLUMNS = [
+	'eventKey',
+	'tradeId',
+	'customer',
+	'token',
+	'amountUsd',
+	'localAmount',
+	'outcome',
+	'detail',
+];
 
 /**
  * The Data Tables the templates need (issue 70: each template runs offline as imported), each made
@@ -61,9 +71,25 @@ export const LEDGER_COLUMNS = ['eventKey', 'tradeId', 'customer', 'token', 'amou
  * id written into its template's Settings.
  */
 export const TEMPLATE_TABLES = [
-	{ template: 'dailyStatement', setting: 'balancesTableId', name: 'crypto_statement_balances', columns: ['day', 'closingBalances'] },
-	{ template: 'dailyStatement', setting: 'payeesTableId', name: 'crypto_payee_names', columns: ['reference', 'payee'], sample: true },
-	{ template: 'creditDeposits', setting: 'ledgerTableId', name: 'crypto_deposit_ledger', columns: LEDGER_COLUMNS },
+	{
+		template: 'dailyStatement',
+		setting: 'balancesTableId',
+		name: 'crypto_statement_balances',
+		columns: ['day', 'closingBalances'],
+	},
+	{
+		template: 'dailyStatement',
+		setting: 'payeesTableId',
+		name: 'crypto_payee_names',
+		columns: ['reference', 'payee'],
+		sample: true,
+	},
+	{
+		template: 'creditDeposits',
+		setting: 'ledgerTableId',
+		name: 'crypto_deposit_ledger',
+		columns: LEDGER_COLUMNS,
+	},
 ];
 
 /**
@@ -72,10 +98,22 @@ export const TEMPLATE_TABLES = [
  * label of the seeded day (docs/fake-api.md, "A seeded day": labels `<day>-customer-1` to `-3`).
  */
 export function samplePayees(seeded) {
-	const template = JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${TEMPLATES.payVendors.file}.json`), 'utf8'));
+	const template = JSON.parse(
+		fs.readFileSync(path.join(TEMPLATES_DIR, `${TEMPLATES.payVendors.file}.json`), 'utf8'),
+	);
 	const code = template.nodes.find((node) => node.name === 'Sample Payout Rows')?.parameters.jsCode;
-	const vendors = code ? new Function(code)().map(({ json }) => ({ reference: json['External ID'], payee: json.Vendor })) : [];
-	const customers = seeded ? ['Ada Obi', 'Bolu Ade', 'Chidi Eze'].map((payee, index) => ({ reference: `${seeded.day}-customer-${index + 1}`, payee })) : [];
+	const vendors = code
+		? new Function(code)().map(({ json }) => ({
+				reference: json['External ID'],
+				payee: json.Vendor,
+			}))
+		: [];
+	const customers = seeded
+		? ['Ada Obi', 'Bolu Ade', 'Chidi Eze'].map((payee, index) => ({
+				reference: `${seeded.day}-customer-${index + 1}`,
+				payee,
+			}))
+		: [];
 	return [...vendors, ...customers].filter((row) => row.reference && row.payee);
 }
 
@@ -92,17 +130,29 @@ export async function setUpTemplateTables(n8n, { seeded, log = () => {} } = {}) 
 	for (const table of TEMPLATE_TABLES) {
 		let found = existing.find((candidate) => candidate.name === table.name);
 		if (!found) {
-			found = await n8n.rest('POST', `/projects/${project}/data-tables`, { name: table.name, columns: table.columns.map((name) => ({ name, type: 'string' })) });
+			found = await n8n.rest('POST', `/projects/${project}/data-tables`, {
+				name: table.name,
+				columns: table.columns.map((name) => ({ name, type: 'string' })),
+			});
 			const rows = table.sample ? samplePayees(seeded) : [];
-			if (rows.length) await n8n.rest('POST', `/projects/${project}/data-tables/${found.id}/insert`, { data: rows, returnType: 'id' });
-			log(`Data Table "${table.name}" created${rows.length ? ` with ${rows.length} sample rows` : ''}`);
+			if (rows.length)
+				await n8n.rest('POST', `/projects/${project}/data-tables/${found.id}/insert`, {
+					data: rows,
+					returnType: 'id',
+				});
+			log(
+				`Data Table "${table.name}" created${rows.length ? ` with ${rows.length} sample rows` : ''}`,
+			);
 		}
 		ids[table.name] = found.id;
 	}
 	for (const key of new Set(TEMPLATE_TABLES.map((table) => table.template))) {
-		const workflow = await n8n.rest('GET', `/workflows/${TEMPLATES[key].id}`).catch(() => undefined);
+		const workflow = await n8n
+			.rest('GET', `/workflows/${TEMPLATES[key].id}`)
+			.catch(() => undefined);
 		if (!workflow) continue;
-		const settings = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments;
+		const settings = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments
+			.assignments;
 		let changed = false;
 		for (const table of TEMPLATE_TABLES.filter((candidate) => candidate.template === key)) {
 			const assignment = settings.find((candidate) => candidate.name === table.setting);
@@ -111,7 +161,11 @@ export async function setUpTemplateTables(n8n, { seeded, log = () => {} } = {}) 
 			changed = true;
 		}
 		if (changed) {
-			await n8n.rest('PATCH', `/workflows/${workflow.id}`, { nodes: workflow.nodes, connections: workflow.connections, versionId: workflow.versionId });
+			await n8n.rest('PATCH', `/workflows/${workflow.id}`, {
+				nodes: workflow.nodes,
+				connections: workflow.connections,
+				versionId: workflow.versionId,
+			});
 			log(`"${workflow.name}": its Settings name its Data Tables`);
 		}
 	}
@@ -144,13 +198,24 @@ export const STATEMENT_RECORDS = 40;
  */
 export function seedStatementDay(sandbox, now = Date.now()) {
 	const day = new Date(now - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-	return sandbox.state.seededDays.find((seeded) => seeded.day === day) ?? sandbox.seedDay({ day, records: STATEMENT_RECORDS });
+	return (
+		sandbox.state.seededDays.find((seeded) => seeded.day === day) ??
+		sandbox.seedDay({ day, records: STATEMENT_RECORDS })
+	);
 }
 
 /** The statement example's placeholders: the seeded day, and its opening balances (JSON within a JSON string). */
 export function statementVars(seeded) {
-	const opening = Object.fromEntries(Object.entries(seeded.openingBalances).map(([currency, amount]) => [currency.toUpperCase(), amount]));
-	return { STATEMENT_DAY: seeded.day, OPENING_BALANCES: JSON.stringify(JSON.stringify(opening)).slice(1, -1) };
+	const opening = Object.fromEntries(
+		Object.entries(seeded.openingBalances).map(([currency, amount]) => [
+			currency.toUpperCase(),
+			amount,
+		]),
+	);
+	return {
+		STATEMENT_DAY: seeded.day,
+		OPENING_BALANCES: JSON.stringify(JSON.stringify(opening)).slice(1, -1),
+	};
 }
 
 /** Reads e2e/workflows/<file>.json, replacing __KEY__ placeholders with `vars`. */
@@ -179,7 +244,9 @@ export function sandboxCredential(sandbox, { webhookSecret = WEBHOOK_SECRET } = 
 
 /** Production webhook URL of a workflow's Crypto Settlement Trigger (path "webhook" under its webhookId). */
 export function triggerUrl(n8nBaseUrl, workflow) {
-	const node = workflow.nodes.find((candidate) => candidate.type.endsWith('.cryptoSettlementTrigger'));
+	const node = workflow.nodes.find((candidate) =>
+		candidate.type.endsWith('.cryptoSettlementTrigger'),
+	);
 	if (!node?.webhookId) throw new Error(`workflow ${workflow.id} has no trigger with a webhookId`);
 	return `${n8nBaseUrl}/webhook/${node.webhookId}/webhook`;
 }
@@ -193,8 +260,16 @@ export function triggerUrl(n8nBaseUrl, workflow) {
  * sub-workflow (its tool's run), agents' own payments off.
  */
 export const START_CREDENTIALS = {
-	safest: { id: 'csStartSafest001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; agents may not pay)', guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500 } },
-	examples: { id: CREDENTIAL_ID, name: 'Crypto Settlement Sandbox (no limits; agents may not pay)', guardrails: {} },
+	safest: {
+		id: 'csStartSafest001',
+		name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal, 500 USD a day; agents may not pay)',
+		guardrails: { maxPerWithdrawalUsd: 100, maxPerDayUsd: 500 },
+	},
+	examples: {
+		id: CREDENTIAL_ID,
+		name: 'Crypto Settlement Sandbox (no limits; agents may not pay)',
+		guardrails: {},
+	},
 	// the agent template pays in the run its Pay Supplier tool starts, after a Dry Run and an approval by
 	// email; on a sandbox account of its own (npm start), so its limits count only its own payments
 	agentTemplate: {
@@ -214,7 +289,14 @@ export function startCredentials(sandbox, now = Date.now(), accounts = {}) {
 		const base = sandboxCredential(accounts[key] ?? sandbox);
 		const { id, name, guardrails } = START_CREDENTIALS[key];
 		const at = new Date(now - (order.length - 1 - index) * 60000).toISOString();
-		return { ...base, id, name, data: { ...base.data, ...guardrails }, createdAt: at, updatedAt: at };
+		return {
+			...base,
+			id,
+			name,
+			data: { ...base.data, ...guardrails },
+			createdAt: at,
+			updatedAt: at,
+		};
 	});
 }
 
@@ -231,6 +313,7 @@ export async function sandboxApi(sandbox, method, urlPath, body) {
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json = await res.json().catch(() => undefined);
-	if (!res.ok) throw new Error(`sandbox ${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+	if (!res.ok)
+		throw new Error(`sandbox ${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
 	return json?.data;
 }

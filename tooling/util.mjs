@@ -39,7 +39,10 @@ export async function freePort(start = 0) {
 }
 
 /** Polls fn() until it returns a truthy value or the time runs out. */
-export async function waitFor(fn, { timeoutMs = 60000, intervalMs = 250, what = 'condition' } = {}) {
+export async function waitFor(
+	fn,
+	{ timeoutMs = 60000, intervalMs = 250, what = 'condition' } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	let lastError;
 	while (Date.now() < deadline) {
@@ -51,7 +54,9 @@ export async function waitFor(fn, { timeoutMs = 60000, intervalMs = 250, what = 
 		}
 		await sleep(intervalMs);
 	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${lastError.message})` : ''}`);
+	throw new Error(
+		`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${lastError.message})` : ''}`,
+	);
 }
 
 /**
@@ -97,7 +102,10 @@ export function runCommand(cmd, args, { env, cwd, timeoutMs = 600000, input, ech
 export function httpJson(method, url, { body, headers = {}, jar, timeoutMs = 30000 } = {}) {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
-		const data = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+		const data =
+			body === undefined
+				? undefined
+				: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 		const allHeaders = { accept: 'application/json', ...headers };
 		if (data) {
 			allHeaders['content-type'] = allHeaders['content-type'] || 'application/json';

@@ -16,8 +16,18 @@ export function verifyRetryNodes(id, waitSeconds = 300) {
 			conditions: {
 				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
 				conditions: [
-					{ id: `${id}-yet`, leftValue: '={{ $json.error }}', rightValue: NOT_CONFIRMED_YET, operator: { type: 'string', operation: 'startsWith' } },
-					{ id: `${id}-day`, leftValue: '={{ $runIndex }}', rightValue: 288, operator: { type: 'number', operation: 'lt' } },
+					{
+						id: `${id}-yet`,
+						leftValue: '={{ $json.error }}',
+						rightValue: NOT_CONFIRMED_YET,
+						operator: { type: 'string', operation: 'startsWith' },
+					},
+					{
+						id: `${id}-day`,
+						leftValue: '={{ $runIndex }}',
+						rightValue: 288,
+						operator: { type: 'number', operation: 'lt' },
+					},
 				],
 				combinator: 'and',
 			},
@@ -37,12 +47,21 @@ export function verifyRetryNodes(id, waitSeconds = 300) {
 		typeVersion: 1.1,
 		webhookId: `0b3e6f5c-1d2a-4c8e-9a7c-${id.slice(-12).padStart(12, '0')}`,
 	};
-	const stop = { parameters: { errorMessage: '={{ $json.error }}' }, id: `${id}-stop`, name: 'Stop With the Error', type: 'n8n-nodes-base.stopAndError', typeVersion: 1 };
+	const stop = {
+		parameters: { errorMessage: '={{ $json.error }}' },
+		id: `${id}-stop`,
+		name: 'Stop With the Error',
+		type: 'n8n-nodes-base.stopAndError',
+		typeVersion: 1,
+	};
 	const link = (node) => [{ node, type: 'main', index: 0 }];
 	return {
 		entry: retryable.name,
 		nodes: [retryable, wait, stop],
-		connections: (verifyName) => ({ [retryable.name]: { main: [link(wait.name), link(stop.name)] }, [wait.name]: { main: [link(verifyName)] } }),
+		connections: (verifyName) => ({
+			[retryable.name]: { main: [link(wait.name), link(stop.name)] },
+			[wait.name]: { main: [link(verifyName)] },
+		}),
 	};
 }
 
@@ -51,7 +70,11 @@ export function verifyRetryNodes(id, waitSeconds = 300) {
  * over"): the checks workflow starts with n8n's Execute Workflow Trigger, accepting all data (the
  * Webhook node's item comes through unchanged) ...
  */
-export const HANDED_OVER_TRIGGER = { type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, parameters: { inputSource: 'passthrough' } };
+export const HANDED_OVER_TRIGGER = {
+	type: 'n8n-nodes-base.executeWorkflowTrigger',
+	typeVersion: 1.1,
+	parameters: { inputSource: 'passthrough' },
+};
 
 /**
  * ... and the Webhook node's workflow hands each delivery to it with Execute Workflow, waiting for the
@@ -62,6 +85,11 @@ export function handOffNode(checksWorkflowId) {
 		name: 'Hand to the Checks',
 		type: 'n8n-nodes-base.executeWorkflow',
 		typeVersion: 1.2,
-		parameters: { source: 'database', workflowId: { __rl: true, mode: 'id', value: checksWorkflowId }, mode: 'once', options: { waitForSubWorkflow: true } },
+		parameters: {
+			source: 'database',
+			workflowId: { __rl: true, mode: 'id', value: checksWorkflowId },
+			mode: 'once',
+			options: { waitForSubWorkflow: true },
+		},
 	};
 }

@@ -12,6 +12,11 @@ export function randomKeys(count) {
 /** Remembers `keys` into `memory`, `perHour` an hour, the last of them in the current hour; returns the hours used. */
 export function rememberByHour(remember, memory, keys, perHour, now = Date.now()) {
 	const hours = Math.ceil(keys.length / perHour);
-	for (let hour = 0; hour < hours; hour++) remember(memory, keys.slice(hour * perHour, (hour + 1) * perHour), now - (hours - 1 - hour) * HOUR_MS);
+	for (let hour = 0; hour < hours; hour++)
+		remember(
+			memory,
+			keys.slice(hour * perHour, (hour + 1) * perHour),
+			now - (hours - 1 - hour) * HOUR_MS,
+		);
 	return hours;
 }

@@ -17,11 +17,21 @@ export function serve() {
 	let created = 0;
 	const withdrawals = new Map();
 	const received = [];
-	const wallet = (id) => ({ id, label: `wallet ${id}`, address: 'TUDicd4DY4cnv5wmnsufft6f5sw1zV8Nbw', asset: 'USDT', network: 'TRC20' });
+	const wallet = (id) => ({
+		id,
+		label: `wallet ${id}`,
+		address: 'TUDicd4DY4cnv5wmnsufft6f5sw1zV8Nbw',
+		asset: 'USDT',
+		network: 'TRC20',
+	});
 	const answer = (res, status, payload, headers = {}) => {
 		const body = JSON.stringify(payload);
 		const send = () => {
-			res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+			res.writeHead(status, {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				...headers,
+			});
 			res.end(body);
 		};
 		if (latencyMs) setTimeout(send, latencyMs);
@@ -38,42 +48,89 @@ export function serve() {
 				while (sent.length && sent[0] <= now - 60_000) sent.shift();
 				if (sent.length >= 200) {
 					refused++;
-					return answer(res, 429, { message: 'too many requests' }, { 'retry-after': String(Math.ceil((sent[0] + 60_000 - now) / 1000)) });
+					return answer(
+						res,
+						429,
+						{ message: 'too many requests' },
+						{ 'retry-after': String(Math.ceil((sent[0] + 60_000 - now) / 1000)) },
+					);
 				}
 				sent.push(now);
 				received.push(now);
 				const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
 				const id = `wd-${++created}`;
-				const record = { id, type: 'crypto', status: 'pending', externalId: body.externalId, token: body.token, network: body.network, walletAddress: body.walletAddress, amount: body.amount, createdAt: new Date(now).toISOString() };
+				const record = {
+					id,
+					type: 'crypto',
+					status: 'pending',
+					externalId: body.externalId,
+					token: body.token,
+					network: body.network,
+					walletAddress: body.walletAddress,
+					amount: body.amount,
+					createdAt: new Date(now).toISOString(),
+				};
 				withdrawals.set(id, record);
 				if (body.externalId) withdrawals.set(body.externalId, record);
-				return answer(res, 200, { success: true, message: 'withdrawal initiated successfully', data: { id } });
+				return answer(res, 200, {
+					success: true,
+					message: 'withdrawal initiated successfully',
+					data: { id },
+				});
 			});
 			return;
 		}
 		req.resume();
-		if (url.pathname === '/stats') return answer(res, 200, { refused, sent: sent.length, lookups, received });
+		if (url.pathname === '/stats')
+			return answer(res, 200, { refused, sent: sent.length, lookups, received });
 		if (parts[0] === 'payments' && parts[1] === 'withdrawal') {
 			lookups++;
 			const record = withdrawals.get(decodeURIComponent(parts[2] ?? ''));
-			if (record) return answer(res, 200, { success: true, message: 'withdrawal retrieved successfully', data: record });
-			return answer(res, 404, { success: false, message: 'withdrawal not found', errors: [], meta: {}, data: {} });
+			if (record)
+				return answer(res, 200, {
+					success: true,
+					message: 'withdrawal retrieved successfully',
+					data: record,
+				});
+			return answer(res, 404, {
+				success: false,
+				message: 'withdrawal not found',
+				errors: [],
+				meta: {},
+				data: {},
+			});
 		}
 		if (parts.length === 2 && parts[1] === 'wallets') {
 			const page = Number(url.searchParams.get('page') ?? 1);
 			const size = Number(url.searchParams.get('size') ?? 10);
 			const pages = Math.ceil(listTotal / size);
-			const data = Array.from({ length: Math.max(0, Math.min(size, listTotal - (page - 1) * size)) }, (_, i) => wallet(`w-${(page - 1) * size + i}`));
-			return answer(res, 200, { success: true, message: 'wallets retrieved successfully', data, meta: { page, pages, totalDocs: listTotal, hasNextPage: page < pages } });
+			const data = Array.from(
+				{ length: Math.max(0, Math.min(size, listTotal - (page - 1) * size)) },
+				(_, i) => wallet(`w-${(page - 1) * size + i}`),
+			);
+			return answer(res, 200, {
+				success: true,
+				message: 'wallets retrieved successfully',
+				data,
+				meta: { page, pages, totalDocs: listTotal, hasNextPage: page < pages },
+			});
 		}
-		return answer(res, 200, { success: true, message: 'Wallet retrieved successfully', data: wallet(decodeURIComponent(parts.pop() ?? '')) });
+		return answer(res, 200, {
+			success: true,
+			message: 'Wallet retrieved successfully',
+			data: wallet(decodeURIComponent(parts.pop() ?? '')),
+		});
 	});
 	server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 	process.on('disconnect', () => process.exit(0));
 }
 
 export async function startServer(latencyMs = 0, listTotal = 5000) {
-	const child = fork(fileURLToPath(import.meta.url), ['serve', String(latencyMs), String(listTotal)], { stdio: 'inherit' });
+	const child = fork(
+		fileURLToPath(import.meta.url),
+		['serve', String(latencyMs), String(listTotal)],
+		{ stdio: 'inherit' },
+	);
 	const { port } = await new Promise((resolve, reject) => {
 		child.once('message', resolve);
 		child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));

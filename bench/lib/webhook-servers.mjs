@@ -13,7 +13,10 @@ function serve() {
 	let lookupConnections = 0;
 	const json = (res, status, payload) => {
 		const body = JSON.stringify(payload);
-		res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+		res.writeHead(status, {
+			'content-type': 'application/json',
+			'content-length': Buffer.byteLength(body),
+		});
 		res.end(body);
 	};
 	const server = http.createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
@@ -32,14 +35,37 @@ function serve() {
 				// Deposits of one token to 20 customers' wallets: the trigger names the token and the
 				// customer (docs/trigger.md, "The item") from the asset list and each wallet, read once.
 				const wallet = `w-${[...id].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 20}`;
-				return json(res, 200, { success: true, message: 'transaction retrieved', data: { id, status: 'completed', amount: 18750, amountReceived: 12.5, currency: 'ngn', asset: 'a-usdt', wallet } });
+				return json(res, 200, {
+					success: true,
+					message: 'transaction retrieved',
+					data: {
+						id,
+						status: 'completed',
+						amount: 18750,
+						amountReceived: 12.5,
+						currency: 'ngn',
+						asset: 'a-usdt',
+						wallet,
+					},
+				});
 			}
 			if (req.method === 'GET' && url.pathname === '/v1/trades/assets') {
-				return json(res, 200, { success: true, message: 'assets', data: [{ id: 'a-usdt', identifier: 'USDT_TRX', symbol: 'USDT', network: 'Tron' }] });
+				return json(res, 200, {
+					success: true,
+					message: 'assets',
+					data: [{ id: 'a-usdt', identifier: 'USDT_TRX', symbol: 'USDT', network: 'Tron' }],
+				});
 			}
 			const wallet = /^\/v1\/trades\/wallets\/([^/]+)$/.exec(url.pathname);
 			if (req.method === 'GET' && wallet) {
-				return json(res, 200, { success: true, message: 'wallet', data: { id: decodeURIComponent(wallet[1]), label: `customer-${decodeURIComponent(wallet[1])}` } });
+				return json(res, 200, {
+					success: true,
+					message: 'wallet',
+					data: {
+						id: decodeURIComponent(wallet[1]),
+						label: `customer-${decodeURIComponent(wallet[1])}`,
+					},
+				});
 			}
 			if (req.method === 'POST' && url.pathname === '/sink') {
 				let id;
@@ -63,7 +89,13 @@ function serve() {
 					total += count;
 					if (count > 1) repeated.push(id);
 				}
-				return json(res, 200, { distinct, total, repeated: repeated.slice(0, 10), lookups, lookupConnections });
+				return json(res, 200, {
+					distinct,
+					total,
+					repeated: repeated.slice(0, 10),
+					lookups,
+					lookupConnections,
+				});
 			}
 			return json(res, 404, { success: false, message: 'not found', data: {} });
 		});
@@ -83,7 +115,9 @@ export async function startWebhookServers() {
 		apiUrl: `${origin}/v1`,
 		sinkUrl: `${origin}/sink`,
 		async count(prefix) {
-			return await (await fetch(`${origin}/sink/count?prefix=${encodeURIComponent(prefix)}`)).json();
+			return await (
+				await fetch(`${origin}/sink/count?prefix=${encodeURIComponent(prefix)}`)
+			).json();
 		},
 		stop: () => child.kill(),
 	};

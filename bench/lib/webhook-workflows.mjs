@@ -1,7 +1,11 @@
 // The webhook bench's workflows: n8n's own Webhook node (POST, respond immediately), this package's
 // trigger, and the trigger's default checks built by hand from n8n's own nodes, each followed by one
 // HTTP Request node posting the delivery id to the sink.
-import { HANDED_OVER_TRIGGER, handOffNode, verifyRetryNodes } from '../../tooling/verify-delivery.mjs';
+import {
+	HANDED_OVER_TRIGGER,
+	handOffNode,
+	verifyRetryNodes,
+} from '../../tooling/verify-delivery.mjs';
 
 export const CREDENTIAL = { id: 'csBenchCred00001', name: 'Crypto Settlement Bench' };
 /** Fixture secrets of the bench's throwaway n8n (built at runtime: not real secrets). */
@@ -12,7 +16,14 @@ export function benchCredential(apiUrl) {
 	return {
 		...CREDENTIAL,
 		type: 'cryptoSettlementApi',
-		data: { appId: 'bench-app', appSecret: APP_SECRET, environment: 'sandbox', baseUrl: apiUrl, pin: '', webhookSecret: WEBHOOK_SECRET },
+		data: {
+			appId: 'bench-app',
+			appSecret: APP_SECRET,
+			environment: 'sandbox',
+			baseUrl: apiUrl,
+			pin: '',
+			webhookSecret: WEBHOOK_SECRET,
+		},
 	};
 }
 
@@ -22,15 +33,31 @@ const API_HEADERS_CREDENTIAL = { id: 'csBenchApiHdrs01', name: 'Bench API header
 
 export function handBuiltCredentials() {
 	return [
-		{ ...SECRET_HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'x-webhook-secret', value: WEBHOOK_SECRET } },
-		{ ...API_HEADERS_CREDENTIAL, type: 'httpCustomAuth', data: { json: JSON.stringify({ headers: { 'x-app-id': 'bench-app', 'x-app-secret': APP_SECRET } }) } },
+		{
+			...SECRET_HEADER_CREDENTIAL,
+			type: 'httpHeaderAuth',
+			data: { name: 'x-webhook-secret', value: WEBHOOK_SECRET },
+		},
+		{
+			...API_HEADERS_CREDENTIAL,
+			type: 'httpCustomAuth',
+			data: {
+				json: JSON.stringify({ headers: { 'x-app-id': 'bench-app', 'x-app-secret': APP_SECRET } }),
+			},
+		},
 	];
 }
 
 /** The Data Table the hand-built row remembers deliveries in (created through n8n's REST API). */
-export const HAND_BUILT_TABLE = { name: 'bench_deliveries', columns: [{ name: 'deliveryKey', type: 'string' }] };
+export const HAND_BUILT_TABLE = {
+	name: 'bench_deliveries',
+	columns: [{ name: 'deliveryKey', type: 'string' }],
+};
 /** The ledger of the Verify Delivery row, keyed on the item's eventKey (docs/trigger.md, "Exactly once"). */
-export const LEDGER_TABLE = { name: 'bench_ledger', columns: [{ name: 'eventKey', type: 'string' }] };
+export const LEDGER_TABLE = {
+	name: 'bench_ledger',
+	columns: [{ name: 'eventKey', type: 'string' }],
+};
 
 function sinkNode(sinkUrl, idExpression) {
 	return {
@@ -65,9 +92,18 @@ function workflow(id, name, ...nodes) {
 	const connections = {};
 	nodes.forEach((node, i) => {
 		node.position = [i * 220, 0];
-		if (i > 0) connections[nodes[i - 1].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+		if (i > 0)
+			connections[nodes[i - 1].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 	});
-	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+	return {
+		id,
+		name,
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 /**
@@ -81,7 +117,13 @@ function workflow(id, name, ...nodes) {
 function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOnce = false }) {
 	const delivery = "$('Webhook').item.json.body";
 	const webhook = {
-		parameters: { httpMethod: 'POST', path: webhookPath, authentication: 'headerAuth', responseMode: respondAtOnce ? 'onReceived' : 'responseNode', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path: webhookPath,
+			authentication: 'headerAuth',
+			responseMode: respondAtOnce ? 'onReceived' : 'responseNode',
+			options: {},
+		},
 		id: `${id}-webhook`,
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
@@ -106,7 +148,14 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 		parameters: {
 			conditions: {
 				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-				conditions: [{ id: `${id}-status`, leftValue: '={{ $json.data.status }}', rightValue: `={{ ${delivery}.status }}`, operator: { type: 'string', operation: 'equals' } }],
+				conditions: [
+					{
+						id: `${id}-status`,
+						leftValue: '={{ $json.data.status }}',
+						rightValue: `={{ ${delivery}.status }}`,
+						operator: { type: 'string', operation: 'equals' },
+					},
+				],
 				combinator: 'and',
 			},
 			options: {},
@@ -119,25 +168,61 @@ function handBuiltWorkflow(apiUrl, sinkUrl, { path: webhookPath, id, respondAtOn
 	const table = { __rl: true, mode: 'name', value: HAND_BUILT_TABLE.name };
 	const key = `={{ ${delivery}.event + ':' + ${delivery}.id + ':' + ${delivery}.status }}`;
 	const notSeen = {
-		parameters: { resource: 'row', operation: 'rowNotExists', dataTableId: table, matchType: 'allConditions', filters: { conditions: [{ keyName: 'deliveryKey', condition: 'eq', keyValue: key }] } },
+		parameters: {
+			resource: 'row',
+			operation: 'rowNotExists',
+			dataTableId: table,
+			matchType: 'allConditions',
+			filters: { conditions: [{ keyName: 'deliveryKey', condition: 'eq', keyValue: key }] },
+		},
 		id: `${id}-seen`,
 		name: 'Not Seen Yet?',
 		type: 'n8n-nodes-base.dataTable',
 		typeVersion: 1,
 	};
 	const remember = {
-		parameters: { resource: 'row', operation: 'insert', dataTableId: table, columns: { mappingMode: 'defineBelow', value: { deliveryKey: key }, matchingColumns: [], schema: [] }, options: {} },
+		parameters: {
+			resource: 'row',
+			operation: 'insert',
+			dataTableId: table,
+			columns: {
+				mappingMode: 'defineBelow',
+				value: { deliveryKey: key },
+				matchingColumns: [],
+				schema: [],
+			},
+			options: {},
+		},
 		id: `${id}-remember`,
 		name: 'Remember Delivery',
 		type: 'n8n-nodes-base.dataTable',
 		typeVersion: 1,
 	};
-	const nodes = [webhook, lookup, confirmed, notSeen, remember, ...(respondAtOnce ? [] : [respondNode(`${id}-respond`)]), sinkNode(sinkUrl, `${delivery}.id`)];
-	return workflow(id, `bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`, ...nodes);
+	const nodes = [
+		webhook,
+		lookup,
+		confirmed,
+		notSeen,
+		remember,
+		...(respondAtOnce ? [] : [respondNode(`${id}-respond`)]),
+		sinkNode(sinkUrl, `${delivery}.id`),
+	];
+	return workflow(
+		id,
+		`bench: ${respondAtOnce ? 'hand-built, answering at once' : 'hand-built'}`,
+		...nodes,
+	);
 }
 
 /** n8n's Webhook node answering at once (POST); its ids from the workflow's unless given. */
-function webhookNode(webhookPath, id, { nodeId = `${id}-webhook`, webhookId = `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}` } = {}) {
+function webhookNode(
+	webhookPath,
+	id,
+	{
+		nodeId = `${id}-webhook`,
+		webhookId = `0b3e6f5c-1d2a-4c8e-9a7b-${id.slice(-12).padStart(12, '0')}`,
+	} = {},
+) {
 	return {
 		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
 		id: nodeId,
@@ -161,7 +246,15 @@ function verifyHandOffWorkflows(sinkUrl, { path: webhookPath, id }) {
 	const checks = verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id: `${id}c`, start });
 	checks.name = 'bench: checks of a handed-over delivery (Verify Delivery → ledger)';
 	const handOff = { ...handOffNode(SUB_WORKFLOW_ID), id: `${id}-hand-off` };
-	return { workflow: workflow(id, 'bench: Webhook node → hand-off to the checks', webhookNode(webhookPath, id), handOff), subWorkflow: checks };
+	return {
+		workflow: workflow(
+			id,
+			'bench: Webhook node → hand-off to the checks',
+			webhookNode(webhookPath, id),
+			handOff,
+		),
+		subWorkflow: checks,
+	};
 }
 
 /**
@@ -173,7 +266,10 @@ function verifyHandOffWorkflows(sinkUrl, { path: webhookPath, id }) {
  * lets the first row of an eventKey through (the credit template's: a copy, even one running at the
  * same time on another worker, stops there).
  */
-function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhookNode(webhookPath, id) }) {
+function verifyDeliveryWorkflow(
+	sinkUrl,
+	{ path: webhookPath, id, start = webhookNode(webhookPath, id) },
+) {
 	const verify = {
 		parameters: { resource: 'webhookEvent', operation: 'verifyDelivery' },
 		id: `${id}-verify`,
@@ -185,23 +281,54 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhoo
 	};
 	const retry = verifyRetryNodes(id);
 	const table = { __rl: true, mode: 'name', value: LEDGER_TABLE.name };
-	const key = { keyName: 'eventKey', condition: 'eq', keyValue: "={{ $('Verify Delivery').item.json.eventKey }}" };
+	const key = {
+		keyName: 'eventKey',
+		condition: 'eq',
+		keyValue: "={{ $('Verify Delivery').item.json.eventKey }}",
+	};
 	const notSeen = {
-		parameters: { resource: 'row', operation: 'rowNotExists', dataTableId: table, matchType: 'allConditions', filters: { conditions: [key] } },
+		parameters: {
+			resource: 'row',
+			operation: 'rowNotExists',
+			dataTableId: table,
+			matchType: 'allConditions',
+			filters: { conditions: [key] },
+		},
 		id: `${id}-seen`,
 		name: 'Not in the Ledger?',
 		type: 'n8n-nodes-base.dataTable',
 		typeVersion: 1,
 	};
 	const record = {
-		parameters: { resource: 'row', operation: 'insert', dataTableId: table, columns: { mappingMode: 'defineBelow', value: { eventKey: key.keyValue }, matchingColumns: [], schema: [] }, options: {} },
+		parameters: {
+			resource: 'row',
+			operation: 'insert',
+			dataTableId: table,
+			columns: {
+				mappingMode: 'defineBelow',
+				value: { eventKey: key.keyValue },
+				matchingColumns: [],
+				schema: [],
+			},
+			options: {},
+		},
 		id: `${id}-record`,
 		name: 'Record in the Ledger',
 		type: 'n8n-nodes-base.dataTable',
 		typeVersion: 1,
 	};
 	const first = {
-		parameters: { resource: 'row', operation: 'get', dataTableId: table, matchType: 'allConditions', filters: { conditions: [key] }, limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' },
+		parameters: {
+			resource: 'row',
+			operation: 'get',
+			dataTableId: table,
+			matchType: 'allConditions',
+			filters: { conditions: [key] },
+			limit: 1,
+			orderBy: true,
+			orderByColumn: 'id',
+			orderByDirection: 'ASC',
+		},
 		id: `${id}-first`,
 		name: 'First Row of It',
 		type: 'n8n-nodes-base.dataTable',
@@ -211,7 +338,14 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhoo
 		parameters: {
 			conditions: {
 				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
-				conditions: [{ id: `${id}-ours`, leftValue: '={{ $json.id }}', rightValue: "={{ $('Record in the Ledger').item.json.id }}", operator: { type: 'number', operation: 'equals' } }],
+				conditions: [
+					{
+						id: `${id}-ours`,
+						leftValue: '={{ $json.id }}',
+						rightValue: "={{ $('Record in the Ledger').item.json.id }}",
+						operator: { type: 'number', operation: 'equals' },
+					},
+				],
 				combinator: 'and',
 			},
 			looseTypeValidation: true,
@@ -222,10 +356,25 @@ function verifyDeliveryWorkflow(sinkUrl, { path: webhookPath, id, start = webhoo
 		type: 'n8n-nodes-base.if',
 		typeVersion: 2.2,
 	};
-	const built = workflow(id, 'bench: Webhook node → Verify Delivery → ledger', start, verify, notSeen, record, first, ours, sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"));
+	const built = workflow(
+		id,
+		'bench: Webhook node → Verify Delivery → ledger',
+		start,
+		verify,
+		notSeen,
+		record,
+		first,
+		ours,
+		sinkNode(sinkUrl, "$('Verify Delivery').item.json.id"),
+	);
 	retry.nodes.forEach((node, i) => (node.position = [220 + i * 220, 200]));
 	built.nodes.push(...retry.nodes);
-	built.connections[verify.name] = { main: [[{ node: notSeen.name, type: 'main', index: 0 }], [{ node: retry.entry, type: 'main', index: 0 }]] };
+	built.connections[verify.name] = {
+		main: [
+			[{ node: notSeen.name, type: 'main', index: 0 }],
+			[{ node: retry.entry, type: 'main', index: 0 }],
+		],
+	};
 	Object.assign(built.connections, retry.connections(verify.name));
 	return built;
 }
@@ -254,12 +403,20 @@ export function benchRows(sinkUrl, apiUrl) {
 			url: (base) => `${base}/webhook/${webhookId}/webhook`,
 		};
 	};
-	const bareWebhook = webhookNode(webhookPath, 'bench', { nodeId: 'bench-webhook-node', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000001' });
+	const bareWebhook = webhookNode(webhookPath, 'bench', {
+		nodeId: 'bench-webhook-node',
+		webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000001',
+	});
 	return {
 		webhook: {
 			key: 'webhook',
 			label: 'n8n Webhook node (POST, respond immediately)',
-			workflow: workflow('csBenchWebhook01', 'bench: n8n Webhook node', bareWebhook, sinkNode(sinkUrl, '$json.body.id')),
+			workflow: workflow(
+				'csBenchWebhook01',
+				'bench: n8n Webhook node',
+				bareWebhook,
+				sinkNode(sinkUrl, '$json.body.id'),
+			),
 			url: (base) => `${base}/webhook/${webhookPath}`,
 		},
 		// The floor of every workflow that answers from a worker (Respond to Webhook after its checks): the
@@ -270,7 +427,16 @@ export function benchRows(sinkUrl, apiUrl) {
 			workflow: workflow(
 				'csBenchRespond01',
 				'bench: n8n Webhook node answered from the execution',
-				{ ...bareWebhook, parameters: { ...bareWebhook.parameters, path: 'bench-respond-from-worker', responseMode: 'responseNode' }, id: 'bench-respond-webhook', webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006' },
+				{
+					...bareWebhook,
+					parameters: {
+						...bareWebhook.parameters,
+						path: 'bench-respond-from-worker',
+						responseMode: 'responseNode',
+					},
+					id: 'bench-respond-webhook',
+					webhookId: '0b3e6f5c-1d2a-4c8e-9a7b-00000b000006',
+				},
 				respondNode('bench-respond'),
 				sinkNode(sinkUrl, "$('Webhook').item.json.body.id"),
 			),
@@ -281,7 +447,10 @@ export function benchRows(sinkUrl, apiUrl) {
 			label: 'hand-built: Webhook (secret) → HTTP Request → IF → Data Table → Respond',
 			dedupes: 'data table',
 			viaRest: true,
-			workflow: handBuiltWorkflow(apiUrl, sinkUrl, { path: 'bench-hand-built', id: 'csBenchHandBlt01' }),
+			workflow: handBuiltWorkflow(apiUrl, sinkUrl, {
+				path: 'bench-hand-built',
+				id: 'csBenchHandBlt01',
+			}),
 			url: (base) => `${base}/webhook/bench-hand-built`,
 		},
 		handBuiltAtOnce: {
@@ -289,7 +458,11 @@ export function benchRows(sinkUrl, apiUrl) {
 			label: 'hand-built, answering at once (loses a delivery whose lookup fails)',
 			dedupes: 'data table',
 			viaRest: true,
-			workflow: handBuiltWorkflow(apiUrl, sinkUrl, { path: 'bench-hand-built-at-once', id: 'csBenchHandBlt02', respondAtOnce: true }),
+			workflow: handBuiltWorkflow(apiUrl, sinkUrl, {
+				path: 'bench-hand-built-at-once',
+				id: 'csBenchHandBlt02',
+				respondAtOnce: true,
+			}),
 			url: (base) => `${base}/webhook/bench-hand-built-at-once`,
 		},
 		verifyDelivery: {
@@ -297,7 +470,10 @@ export function benchRows(sinkUrl, apiUrl) {
 			label: 'Webhook node (answers at once) → Verify Delivery (secret, record) → ledger',
 			dedupes: 'data table',
 			viaRest: true,
-			workflow: verifyDeliveryWorkflow(sinkUrl, { path: 'bench-verify-delivery', id: 'csBenchVerify001' }),
+			workflow: verifyDeliveryWorkflow(sinkUrl, {
+				path: 'bench-verify-delivery',
+				id: 'csBenchVerify001',
+			}),
 			url: (base) => `${base}/webhook/bench-verify-delivery`,
 		},
 		verifyHandOff: {
@@ -308,12 +484,37 @@ export function benchRows(sinkUrl, apiUrl) {
 			...verifyHandOffWorkflows(sinkUrl, { path: 'bench-verify-hand-off', id: 'csBenchHandOff01' }),
 			url: (base) => `${base}/webhook/bench-verify-hand-off`,
 		},
-		trigger: triggerRow('trigger', 'csBenchTrigger01', 'this trigger, default options (secret, Confirm With API, Ignore Duplicates)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000002', {}),
-		noConfirm: triggerRow('noConfirm', 'csBenchNoConfm01', 'this trigger, Confirm With API off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000003', { confirmWithApi: false }),
-		version1: triggerRow('version1', 'csBenchVersion01', 'this trigger, default options, node version 1 (existing workflows)', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000005', {}, 1),
-		noChecks: triggerRow('noChecks', 'csBenchNoCheck01', 'this trigger, Confirm With API and Ignore Duplicates off', '0b3e6f5c-1d2a-4c8e-9a7b-00000b000004', {
-			confirmWithApi: false,
-			ignoreDuplicates: false,
-		}),
+		trigger: triggerRow(
+			'trigger',
+			'csBenchTrigger01',
+			'this trigger, default options (secret, Confirm With API, Ignore Duplicates)',
+			'0b3e6f5c-1d2a-4c8e-9a7b-00000b000002',
+			{},
+		),
+		noConfirm: triggerRow(
+			'noConfirm',
+			'csBenchNoConfm01',
+			'this trigger, Confirm With API off',
+			'0b3e6f5c-1d2a-4c8e-9a7b-00000b000003',
+			{ confirmWithApi: false },
+		),
+		version1: triggerRow(
+			'version1',
+			'csBenchVersion01',
+			'this trigger, default options, node version 1 (existing workflows)',
+			'0b3e6f5c-1d2a-4c8e-9a7b-00000b000005',
+			{},
+			1,
+		),
+		noChecks: triggerRow(
+			'noChecks',
+			'csBenchNoCheck01',
+			'this trigger, Confirm With API and Ignore Duplicates off',
+			'0b3e6f5c-1d2a-4c8e-9a7b-00000b000004',
+			{
+				confirmWithApi: false,
+				ignoreDuplicates: false,
+			},
+		),
 	};
 }

@@ -10,13 +10,28 @@ const require = createRequire(import.meta.url);
 
 /** n8n's HTTP Request node (a VersionedNodeType) from the local n8n install. */
 export async function loadHttpRequestNode() {
-	const { cacheDir, ensureN8n, LINES } = await import(path.join(ROOT, 'tooling', 'n8n-install.mjs'));
-	const candidates = [LINES[2], LINES[1]].map(({ version }) => `n8n-${version}`).map((dir) =>
-		path.join(cacheDir(), dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
+	const { cacheDir, ensureN8n, LINES } = await import(
+		path.join(ROOT, 'tooling', 'n8n-install.mjs')
 	);
+	const candidates = [LINES[2], LINES[1]]
+		.map(({ version }) => `n8n-${version}`)
+		.map((dir) =>
+			path.join(
+				cacheDir(),
+				dir,
+				'node_modules',
+				'n8n-nodes-base',
+				'dist',
+				'nodes',
+				'HttpRequest',
+				'HttpRequest.node.js',
+			),
+		);
 	let file = candidates.find((candidate) => fs.existsSync(candidate));
 	if (!file) {
-		console.log('bench: n8n-nodes-base not installed yet; installing the local n8n once (several minutes)');
+		console.log(
+			'bench: n8n-nodes-base not installed yet; installing the local n8n once (several minutes)',
+		);
 		ensureN8n('2');
 		file = candidates[0];
 	}
@@ -26,12 +41,20 @@ export async function loadHttpRequestNode() {
 
 export function compileHarness() {
 	const harness = path.join(ROOT, '.build', 'test', 'helpers', 'index.js');
-	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build');
-	if (!fs.existsSync(harness)) throw new Error("the harness is not compiled: run npm run bench (it runs tsc -p bench/tsconfig.json)");
+	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes')))
+		throw new Error('dist/ is missing: run npm run build');
+	if (!fs.existsSync(harness))
+		throw new Error(
+			'the harness is not compiled: run npm run bench (it runs tsc -p bench/tsconfig.json)',
+		);
 	return require(harness);
 }
 
-export const CREDENTIALS = { appId: 'bench-app', appSecret: 'bench-secret', environment: 'sandbox' };
+export const CREDENTIALS = {
+	appId: 'bench-app',
+	appSecret: 'bench-secret',
+	environment: 'sandbox',
+};
 
 export function ourWorkflow(harness) {
 	return harness.actionWorkflow({
@@ -75,7 +98,9 @@ export const minimalDeclarativeNode = {
 							send: {
 								preSend: [
 									async function (options) {
-										const walletId = this.getNodeParameter('walletId', undefined, { extractValue: true });
+										const walletId = this.getNodeParameter('walletId', undefined, {
+											extractValue: true,
+										});
 										return { ...options, url: `/trades/wallets/${encodeURIComponent(walletId)}` };
 									},
 								],
@@ -123,10 +148,17 @@ export function httpWorkflow(port) {
 }
 
 export async function fetchAll(port, items) {
-	const headers = { 'x-app-id': CREDENTIALS.appId, 'x-app-secret': CREDENTIALS.appSecret, 'X-Service-Env': 'sandbox' };
+	const headers = {
+		'x-app-id': CREDENTIALS.appId,
+		'x-app-secret': CREDENTIALS.appSecret,
+		'X-Service-Env': 'sandbox',
+	};
 	const bodies = await Promise.all(
 		items.map(async ({ json }) => {
-			const res = await fetch(`http://127.0.0.1:${port}/trades/wallets/${encodeURIComponent(json.walletId)}`, { headers });
+			const res = await fetch(
+				`http://127.0.0.1:${port}/trades/wallets/${encodeURIComponent(json.walletId)}`,
+				{ headers },
+			);
 			return (await res.json()).data;
 		}),
 	);
@@ -145,7 +177,9 @@ export function httpPagedWorkflow(port) {
 			pagination: {
 				pagination: {
 					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+					parameters: {
+						parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+					},
 					paginationCompleteWhen: 'other',
 					completeExpression: '={{ !$response.body.meta.hasNextPage }}',
 				},
@@ -164,7 +198,9 @@ export const ONE_OPERATION_TYPE = 'bench.cryptoSettlementOneOperation';
 
 /** The built node, as n8n loads it. */
 export function fullNode() {
-	const { CryptoSettlement } = require(path.join(ROOT, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'));
+	const { CryptoSettlement } = require(
+		path.join(ROOT, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'),
+	);
 	return new CryptoSettlement();
 }
 

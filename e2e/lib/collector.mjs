@@ -29,9 +29,20 @@ export async function startCollector() {
 		withBody(req, (body) => {
 			const fails = failing.get(req.url) ?? 0;
 			if (fails) failing.set(req.url, fails - 1);
-			hits.push({ at: Date.now(), method: req.method, path: req.url, headers: req.headers, body, status: fails ? 500 : 200 });
+			hits.push({
+				at: Date.now(),
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+				body,
+				status: fails ? 500 : 200,
+			});
 			res.writeHead(fails ? 500 : 200, { 'content-type': 'application/json' });
-			res.end(fails ? '{"ok":false,"message":"the local receiver was told to fail this request"}' : '{"ok":true}');
+			res.end(
+				fails
+					? '{"ok":false,"message":"the local receiver was told to fail this request"}'
+					: '{"ok":true}',
+			);
 		}),
 	);
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -17,29 +17,40 @@ export const DEFAULTS_SCREENSHOT = 'credential-guardrails-defaults.png';
 /** The credential's properties from its Guardrails notice on, as built (dist/). */
 function guardrailProperties() {
 	const require = createRequire(path.join(REPO_ROOT, 'package.json'));
-	const { CryptoSettlementApi } = require(path.join(REPO_ROOT, 'dist', 'credentials', 'CryptoSettlementApi.credentials.js'));
+	const { CryptoSettlementApi } = require(
+		path.join(REPO_ROOT, 'dist', 'credentials', 'CryptoSettlementApi.credentials.js'),
+	);
 	const { properties } = new CryptoSettlementApi();
 	const start = properties.findIndex((property) => property.name === 'guardrailsNotice');
 	if (start < 0) throw new Error('the credential has no guardrailsNotice');
 	const section = properties.slice(start + 1);
-	const defaults = Object.fromEntries(properties.map((property) => [property.name, property.default]));
-	const shownWithDefaults = (property) => Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) => values.includes(defaults[name]));
+	const defaults = Object.fromEntries(
+		properties.map((property) => [property.name, property.default]),
+	);
+	const shownWithDefaults = (property) =>
+		Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) =>
+			values.includes(defaults[name]),
+		);
 	return {
 		notice: properties[start],
 		fields: section.filter((property) => property.type !== 'notice'),
 		// The notices saying a guardrail limits nothing (shown while it is 0 or "any", as it is by
 		// default); not those that warn about a value turned on (Allow Sub-Workflow Payments).
-		unlimited: section.filter((property) => property.type === 'notice' && shownWithDefaults(property)),
+		unlimited: section.filter(
+			(property) => property.type === 'notice' && shownWithDefaults(property),
+		),
 	};
 }
 
 /** What the dialog shows for a saved value: the option's name for options, the text otherwise. */
 async function shownValue(field, input) {
-	if (field.type === 'boolean') return (await input.locator('[role="switch"]').first().getAttribute('aria-checked')) === 'true';
+	if (field.type === 'boolean')
+		return (await input.locator('[role="switch"]').first().getAttribute('aria-checked')) === 'true';
 	const control = input.locator('input, textarea').first();
 	const text = await control.inputValue();
 	if (field.type === 'number') return Number(text);
-	if (field.type === 'options') return field.options.find((option) => option.name === text)?.value ?? text;
+	if (field.type === 'options')
+		return field.options.find((option) => option.name === text)?.value ?? text;
 	return text;
 }
 
@@ -56,7 +67,14 @@ async function openCredential(page, n8n, id, notice) {
 async function shownNotices(dialog, unlimited) {
 	const shown = [];
 	for (const notice of unlimited) {
-		if (await dialog.getByText(notice.displayName).first().isVisible().catch(() => false)) shown.push(notice.displayName);
+		if (
+			await dialog
+				.getByText(notice.displayName)
+				.first()
+				.isVisible()
+				.catch(() => false)
+		)
+			shown.push(notice.displayName);
 	}
 	return shown;
 }
@@ -64,7 +82,14 @@ async function shownNotices(dialog, unlimited) {
 /** The last of `fields` the dialog shows (a field shown only with another one set, such as Agent Payments Need Human Review, may be hidden). */
 async function lastShown(dialog, fields) {
 	for (const field of [...fields].reverse()) {
-		if (await dialog.locator(`[data-test-id="${field.name}"]`).first().isVisible().catch(() => false)) return field;
+		if (
+			await dialog
+				.locator(`[data-test-id="${field.name}"]`)
+				.first()
+				.isVisible()
+				.catch(() => false)
+		)
+			return field;
 	}
 	throw new Error('the credential dialog shows none of the Guardrails fields');
 }
@@ -77,7 +102,11 @@ async function photographSection(page, dialog, title, lastField, file) {
 		// its frame) on a tall page, so the section is photographed whole, as it renders.
 		await page.setViewportSize({ width: viewport.width, height: 2200 });
 		await dialog.evaluate((element) => {
-			for (let node = element.querySelector('form') ?? element; node && node !== document.body; node = node.parentElement) {
+			for (
+				let node = element.querySelector('form') ?? element;
+				node && node !== document.body;
+				node = node.parentElement
+			) {
 				node.style.setProperty('height', 'auto', 'important');
 				node.style.setProperty('max-height', 'none', 'important');
 				node.style.setProperty('overflow', 'visible', 'important');
@@ -85,7 +114,11 @@ async function photographSection(page, dialog, title, lastField, file) {
 			}
 		});
 		await sleep(800);
-		const top = await title.evaluate((element) => element.closest('.notice')?.getBoundingClientRect().toJSON() ?? element.getBoundingClientRect().toJSON());
+		const top = await title.evaluate(
+			(element) =>
+				element.closest('.notice')?.getBoundingClientRect().toJSON() ??
+				element.getBoundingClientRect().toJSON(),
+		);
 		const last = await dialog.locator(`[data-test-id="${lastField.name}"]`).first().boundingBox();
 		const margin = 16;
 		const clip = {
@@ -116,14 +149,20 @@ export async function credentialGuardrailsCheck({ page, n8n, artifacts, docsDir 
 			continue;
 		}
 		const label = await dialog.locator(`[data-test-id="${field.name}"]`).first().innerText();
-		if (!label.includes(field.displayName)) wrong.push(`${field.displayName}: labelled ${JSON.stringify(label.split('\n')[0])}`);
+		if (!label.includes(field.displayName))
+			wrong.push(`${field.displayName}: labelled ${JSON.stringify(label.split('\n')[0])}`);
 		const saved = GUARDED_CREDENTIAL.guardrails[field.name];
 		const shown = await shownValue(field, input);
-		if (saved !== undefined && shown !== saved) wrong.push(`${field.displayName}: shows ${JSON.stringify(shown)}, saved ${JSON.stringify(saved)}`);
+		if (saved !== undefined && shown !== saved)
+			wrong.push(
+				`${field.displayName}: shows ${JSON.stringify(shown)}, saved ${JSON.stringify(saved)}`,
+			);
 	}
 	const needless = await shownNotices(dialog, unlimited);
-	if (needless.length) wrong.push(`shows ${JSON.stringify(needless)} although every guardrail is set`);
-	if (wrong.length) throw new Error(`Guardrails section of "${GUARDED_CREDENTIAL.name}": ${wrong.join('; ')}`);
+	if (needless.length)
+		wrong.push(`shows ${JSON.stringify(needless)} although every guardrail is set`);
+	if (wrong.length)
+		throw new Error(`Guardrails section of "${GUARDED_CREDENTIAL.name}": ${wrong.join('; ')}`);
 	const file = path.join(artifacts, GUARDRAILS_SCREENSHOT);
 	await photographSection(page, dialog, title, fields.at(-1), file);
 	if (docsDir) fs.copyFileSync(file, path.join(docsDir, GUARDRAILS_SCREENSHOT));
@@ -132,9 +171,17 @@ export async function credentialGuardrailsCheck({ page, n8n, artifacts, docsDir 
 	const defaults = await openCredential(page, n8n, CREDENTIAL_ID, notice);
 	const said = await shownNotices(defaults.dialog, unlimited);
 	const defaultsFile = path.join(artifacts, DEFAULTS_SCREENSHOT);
-	await photographSection(page, defaults.dialog, defaults.title, await lastShown(defaults.dialog, fields), defaultsFile);
+	await photographSection(
+		page,
+		defaults.dialog,
+		defaults.title,
+		await lastShown(defaults.dialog, fields),
+		defaultsFile,
+	);
 	if (said.length !== unlimited.length) {
-		throw new Error(`the sandbox credential (defaults) shows ${JSON.stringify(said)} of the notices ${JSON.stringify(unlimited.map((n) => n.name))} (screenshot ${defaultsFile})`);
+		throw new Error(
+			`the sandbox credential (defaults) shows ${JSON.stringify(said)} of the notices ${JSON.stringify(unlimited.map((n) => n.name))} (screenshot ${defaultsFile})`,
+		);
 	}
 	if (docsDir) fs.copyFileSync(defaultsFile, path.join(docsDir, DEFAULTS_SCREENSHOT));
 	return `credential Guardrails section shows ${fields.length} fields with their saved values; with the defaults, ${said.length} "no limit" notices${docsDir ? ` (saved to docs/images/${GUARDRAILS_SCREENSHOT} and ${DEFAULTS_SCREENSHOT})` : ''}`;

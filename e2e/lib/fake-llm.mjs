@@ -22,20 +22,51 @@ export async function startFakeLlm(scenarios, { demo = false } = {}) {
 				res.end(JSON.stringify(json));
 			};
 			const route = `${req.method} ${req.url.split('?')[0].replace(/\/+$/, '')}`;
-			if (route === 'GET /v1/models') return send(200, { object: 'list', data: [MODEL, ...DEMO_MODELS].map((id) => ({ id, object: 'model', created: 0, owned_by: 'e2e' })) });
+			if (route === 'GET /v1/models')
+				return send(200, {
+					object: 'list',
+					data: [MODEL, ...DEMO_MODELS].map((id) => ({
+						id,
+						object: 'model',
+						created: 0,
+						owned_by: 'e2e',
+					})),
+				});
 			if (route !== 'POST /v1/chat/completions') return send(404, openAiError(`no route ${route}`));
 			const scenario = scenarioOf(body?.messages);
-			const steps = scenarios[scenario] ?? (demo && scenario === undefined ? demoSteps(body) : undefined);
+			const steps =
+				scenarios[scenario] ?? (demo && scenario === undefined ? demoSteps(body) : undefined);
 			const step = (body?.messages ?? []).filter((m) => m.role === 'tool').length;
 			requests.push({ at: Date.now(), scenario, step, body });
-			if (!steps) return send(400, openAiError(`no e2e scenario tagged in the user message (known: ${Object.keys(scenarios).join(', ')})`));
+			if (!steps)
+				return send(
+					400,
+					openAiError(
+						`no e2e scenario tagged in the user message (known: ${Object.keys(scenarios).join(', ')})`,
+					),
+				);
 			const offered = (body.tools ?? []).map((t) => t.function?.name);
 			const next = steps[step];
 			if (next && !offered.includes(next.tool)) {
-				return send(400, openAiError(`scenario ${scenario} calls tool ${next.tool}, but n8n offered ${JSON.stringify(offered)}`));
+				return send(
+					400,
+					openAiError(
+						`scenario ${scenario} calls tool ${next.tool}, but n8n offered ${JSON.stringify(offered)}`,
+					),
+				);
 			}
 			const message = next
-				? { role: 'assistant', content: null, tool_calls: [{ id: `call_${scenario}_${step + 1}`, type: 'function', function: { name: next.tool, arguments: JSON.stringify(next.args) } }] }
+				? {
+						role: 'assistant',
+						content: null,
+						tool_calls: [
+							{
+								id: `call_${scenario}_${step + 1}`,
+								type: 'function',
+								function: { name: next.tool, arguments: JSON.stringify(next.args) },
+							},
+						],
+					}
 				: { role: 'assistant', content: finalAnswer(body.messages) };
 			const finish = next ? 'tool_calls' : 'stop';
 			if (body.stream) return stream(res, message, finish);
@@ -72,7 +103,10 @@ const DEMO_MODELS = ['gpt-4o-mini'];
  * A request without an amount or an order gets an answer saying what to ask.
  */
 export function demoSteps(body) {
-	const text = (body?.messages ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)).join(' ');
+	const text = (body?.messages ?? [])
+		.filter((m) => m.role === 'user')
+		.map((m) => contentText(m.content))
+		.join(' ');
 	const amount = /(\d+(?:\.\d{1,2})?)\s*(?:USD|US\$|\$)/i.exec(text)?.[1];
 	const order = /\border\s+#?([A-Za-z0-9._-]*\d[A-Za-z0-9._-]*)/i.exec(text)?.[1];
 	const tool = (body?.tools ?? []).map((t) => t.function).find((f) => /pay/i.test(f?.name ?? ''));
@@ -91,7 +125,8 @@ const TAG = /\[e2e:([a-z0-9-]+)\]/i;
 
 function contentText(content) {
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('');
+	if (Array.isArray(content))
+		return content.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('');
 	return '';
 }
 
@@ -116,7 +151,8 @@ export function toolResults(messages = []) {
  */
 function finalAnswer(messages) {
 	const results = toolResults(messages);
-	if (!results.length) return 'Local scripted model (npm start): ask for a payout like "Pay supplier order INV-1001: 40 USD".';
+	if (!results.length)
+		return 'Local scripted model (npm start): ask for a payout like "Pay supplier order INV-1001: 40 USD".';
 	return results.map(wordsOf).join('\n');
 }
 
@@ -142,12 +178,27 @@ function openAiError(message) {
 /** The same answer as server-sent chunks (the model node may ask for a stream). */
 function stream(res, message, finish) {
 	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-	const base = { id: 'chatcmpl-e2e-stream', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: MODEL };
+	const base = {
+		id: 'chatcmpl-e2e-stream',
+		object: 'chat.completion.chunk',
+		created: Math.floor(Date.now() / 1000),
+		model: MODEL,
+	};
 	const delta = message.tool_calls
-		? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })),
+			}
 		: { role: 'assistant', content: message.content };
-	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
-	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`);
-	res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+	res.write(
+		`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+	);
+	res.write(
+		`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+	);
+	res.write(
+		`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`,
+	);
 	res.end('data: [DONE]\n\n');
 }

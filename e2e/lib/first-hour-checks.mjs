@@ -8,14 +8,21 @@ import { REPO_ROOT, sleep } from '../../tooling/util.mjs';
 import { withEditor } from './browser.mjs';
 
 /** The built node's texts, so the check reads what the package says. */
-const built = (file) => createRequire(path.join(REPO_ROOT, 'package.json'))(path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement', file));
+const built = (file) =>
+	createRequire(path.join(REPO_ROOT, 'package.json'))(
+		path.join(REPO_ROOT, 'dist/nodes/CryptoSettlement', file),
+	);
 
 /** Pictures for docs/addresses.md and the README (docs/images/). */
-export const FIRST_HOUR_PICTURES = { batch: 'batch-wrong-network-refused.png', tool: 'agent-tool-manual-run.png' };
+export const FIRST_HOUR_PICTURES = {
+	batch: 'batch-wrong-network-refused.png',
+	tool: 'agent-tool-manual-run.png',
+};
 
 const WRONG_NETWORK =
 	"1 of 3 rows are invalid, so nothing was sent: row 2 (e2e-first-hour-vendor-2, n8n item 1): 'Wallet Address' is not a USDT address on TRC20: it looks like an Ethereum-style (0x…) address";
-const NOT_APPROVED = "This call was not approved by a person, so nothing was sent: a payment by this tool goes only when a person approved that very call in its review step ('Approve by Email'), and a manual run of the tool never is.";
+const NOT_APPROVED =
+	"This call was not approved by a person, so nothing was sent: a payment by this tool goes only when a person approved that very call in its review step ('Approve by Email'), and a manual run of the tool never is.";
 
 /**
  * 1. "Dry Run Vendors" and "Pay Vendors" (three vendors in USDT on TRC20, vendor 2 with an
@@ -28,12 +35,15 @@ const NOT_APPROVED = "This call was not approved by a person, so nothing was sen
  *    credential, the list loads.
  */
 export async function firstHourCheck({ n8n, sandbox, workflowId, artifacts, docsDir }) {
-	const moneyPosts = () => sandbox.requests.filter((r) => r.method === 'POST' && /\/payments\/withdraw\//.test(r.path)).length;
+	const moneyPosts = () =>
+		sandbox.requests.filter((r) => r.method === 'POST' && /\/payments\/withdraw\//.test(r.path))
+			.length;
 	return await withEditor(n8n, async (page) => {
 		const notes = [];
 		const shot = async (file) => {
 			// n8n's toast repeats the error over the panel: closed first, so the picture shows the panel.
-			for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
+			for (const close of await page.locator('.el-notification__closeBtn').all())
+				await close.click().catch(() => {});
 			await sleep(400);
 			await page.screenshot({ path: path.join(artifacts, file) });
 			return path.join(artifacts, file);
@@ -50,7 +60,13 @@ export async function firstHourCheck({ n8n, sandbox, workflowId, artifacts, docs
 			await sleep(1000);
 		}
 		const open = async (nodeName, ready = '[data-test-id="node-execute-button"]') => {
-			if (await page.locator('[data-test-id="ndv"]').first().isVisible().catch(() => false)) {
+			if (
+				await page
+					.locator('[data-test-id="ndv"]')
+					.first()
+					.isVisible()
+					.catch(() => false)
+			) {
 				await page.keyboard.press('Escape');
 				await sleep(800);
 			}
@@ -69,15 +85,27 @@ export async function firstHourCheck({ n8n, sandbox, workflowId, artifacts, docs
 			await sleep(1000);
 			const shown = (await message.innerText()).trim();
 			const file = await shot(`first-hour-${nodeName.toLowerCase().replace(/ /g, '-')}.png`);
-			if (!shown.startsWith(WRONG_NETWORK)) throw new Error(`${nodeName} reads ${JSON.stringify(shown)} (screenshot ${file})`);
-			if (moneyPosts() !== before) throw new Error(`${nodeName} sent ${moneyPosts() - before} withdrawal(s) (screenshot ${file})`);
+			if (!shown.startsWith(WRONG_NETWORK))
+				throw new Error(`${nodeName} reads ${JSON.stringify(shown)} (screenshot ${file})`);
+			if (moneyPosts() !== before)
+				throw new Error(
+					`${nodeName} sent ${moneyPosts() - before} withdrawal(s) (screenshot ${file})`,
+				);
 			if (nodeName === 'Dry Run Vendors') keep(file, FIRST_HOUR_PICTURES.batch);
 		}
-		notes.push('the batch with an Ethereum-style address on TRC20 is refused whole, naming row 2, in a Dry Run and a real run; no withdrawal reached the service');
+		notes.push(
+			'the batch with an Ethereum-style address on TRC20 is refused whole, naming row 2, in a Dry Run and a real run; no withdrawal reached the service',
+		);
 
 		// 4. a gated tool run by hand
 		const before = moneyPosts();
-		if (await page.locator('[data-test-id="ndv"]').first().isVisible().catch(() => false)) {
+		if (
+			await page
+				.locator('[data-test-id="ndv"]')
+				.first()
+				.isVisible()
+				.catch(() => false)
+		) {
 			await page.keyboard.press('Escape');
 			await sleep(800);
 		}
@@ -93,11 +121,16 @@ export async function firstHourCheck({ n8n, sandbox, workflowId, artifacts, docs
 		const toolShown = (await toolError.innerText()).trim();
 		const toolFile = await shot('first-hour-tool-run-by-hand.png');
 		if (!toolShown.startsWith(NOT_APPROVED) || /add a human review step/.test(toolShown)) {
-			throw new Error(`the gated tool run by hand reads ${JSON.stringify(toolShown)} (screenshot ${toolFile})`);
+			throw new Error(
+				`the gated tool run by hand reads ${JSON.stringify(toolShown)} (screenshot ${toolFile})`,
+			);
 		}
-		if (moneyPosts() !== before) throw new Error(`the tool run by hand sent a withdrawal (screenshot ${toolFile})`);
+		if (moneyPosts() !== before)
+			throw new Error(`the tool run by hand sent a withdrawal (screenshot ${toolFile})`);
 		keep(toolFile, FIRST_HOUR_PICTURES.tool);
-		notes.push("the gated tool run by hand is told that the call was not approved by a person (not to add its review step); nothing sent");
+		notes.push(
+			'the gated tool run by hand is told that the call was not approved by a person (not to add its review step); nothing sent',
+		);
 
 		// 5. a list without a credential, then with one
 		const { NO_CREDENTIAL } = built('methods/lookups.js');
@@ -111,16 +144,27 @@ export async function firstHourCheck({ n8n, sandbox, workflowId, artifacts, docs
 				...(credentials ? { credentials } : {}),
 			});
 		const without = await ask(undefined);
-		if (JSON.stringify(without) !== JSON.stringify([{ name: NO_CREDENTIAL, value: '' }])) throw new Error(`without a credential the list reads ${JSON.stringify(without)}`);
-		if (sandbox.requests.length !== asked) throw new Error('the list without a credential asked the service');
+		if (JSON.stringify(without) !== JSON.stringify([{ name: NO_CREDENTIAL, value: '' }]))
+			throw new Error(`without a credential the list reads ${JSON.stringify(without)}`);
+		if (sandbox.requests.length !== asked)
+			throw new Error('the list without a credential asked the service');
 		await open('New Wallet', '[data-test-id="parameter-input-assetId"]');
 		await sleep(1000);
 		await page.locator('[data-test-id="parameter-input-assetId"]').first().click();
 		await sleep(2000);
-		const offered = await page.evaluate(() => [...document.querySelectorAll('.el-select-dropdown__item')].filter((el) => el.offsetParent !== null).map((el) => el.innerText.split('\n')[0].trim()));
+		const offered = await page.evaluate(() =>
+			[...document.querySelectorAll('.el-select-dropdown__item')]
+				.filter((el) => el.offsetParent !== null)
+				.map((el) => el.innerText.split('\n')[0].trim()),
+		);
 		const listFile = await shot('first-hour-asset-list.png');
-		if (!offered.length || offered.includes(NO_CREDENTIAL)) throw new Error(`with its credential, Asset offers ${JSON.stringify(offered)} (screenshot ${listFile})`);
-		notes.push(`a list without a credential says "${NO_CREDENTIAL}" and asks the service nothing; with one, Asset offers ${offered.length} assets`);
+		if (!offered.length || offered.includes(NO_CREDENTIAL))
+			throw new Error(
+				`with its credential, Asset offers ${JSON.stringify(offered)} (screenshot ${listFile})`,
+			);
+		notes.push(
+			`a list without a credential says "${NO_CREDENTIAL}" and asks the service nothing; with one, Asset offers ${offered.length} assets`,
+		);
 		return notes.join('; ');
 	});
 }

@@ -6,7 +6,18 @@ import path from 'node:path';
 import { cacheDir, LINES } from '../../tooling/n8n-install.mjs';
 import { N8n } from '../../tooling/n8n.mjs';
 import { startFakeApi } from '../../tooling/fake-api.mjs';
-import { E2E, EXAMPLES, loadTemplate, loadWorkflow, sandboxCredential, seedStatementDay, statementVars, TEMPLATES, triggerUrl, WEBHOOK_SECRET } from '../../tooling/setup.mjs';
+import {
+	E2E,
+	EXAMPLES,
+	loadTemplate,
+	loadWorkflow,
+	sandboxCredential,
+	seedStatementDay,
+	statementVars,
+	TEMPLATES,
+	triggerUrl,
+	WEBHOOK_SECRET,
+} from '../../tooling/setup.mjs';
 import { freePort, REPO_ROOT, secs } from '../../tooling/util.mjs';
 import { builderChecks } from './builder-checks.mjs';
 import { agentChecks, agentCredentials, agentWorkflow, startAgentModel } from './agent-checks.mjs';
@@ -19,11 +30,30 @@ import { executeChecks } from './execute-checks.mjs';
 import { assert, check, say, setCurrentLine, skip } from './report.mjs';
 import { serverChecks } from './server-checks.mjs';
 import { HITL_SCENARIOS, HITL_WORKFLOW, hitlChecks, hitlWorkflow } from './hitl-checks.mjs';
-import { REVIEW_BINDINGS, REVIEW_SCENARIOS, REVIEW_WORKFLOW, reviewChecks, reviewCredentials, reviewWorkflow } from './review-checks.mjs';
+import {
+	REVIEW_BINDINGS,
+	REVIEW_SCENARIOS,
+	REVIEW_WORKFLOW,
+	reviewChecks,
+	reviewCredentials,
+	reviewWorkflow,
+} from './review-checks.mjs';
 import { startSmtpServer } from './smtp-server.mjs';
 import { templateChecks, templateCredentials, templateWorkflows } from './template-checks.mjs';
-import { MCP_WORKFLOW, mcpChecks, SUB_WORKFLOW_SCENARIOS, SUB_WORKFLOWS, subWorkflowAgentChecks, subWorkflowCredentials, subWorkflowWorkflows } from './subworkflow-checks.mjs';
-import { pollTriggerCheck, schedulerPollWorkflow, webhookTriggerChecks } from './trigger-checks.mjs';
+import {
+	MCP_WORKFLOW,
+	mcpChecks,
+	SUB_WORKFLOW_SCENARIOS,
+	SUB_WORKFLOWS,
+	subWorkflowAgentChecks,
+	subWorkflowCredentials,
+	subWorkflowWorkflows,
+} from './subworkflow-checks.mjs';
+import {
+	pollTriggerCheck,
+	schedulerPollWorkflow,
+	webhookTriggerChecks,
+} from './trigger-checks.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'e2e');
 const TEMPLATES_IMAGES = path.join(REPO_ROOT, 'templates', 'images');
@@ -32,10 +62,26 @@ const TEMPLATES_IMAGES = path.join(REPO_ROOT, 'templates', 'images');
  * The phases a run may be narrowed to (`--only=<phase>[,<phase>]`): install, import and `n8n start`
  * with the owner always run; each phase runs with what it needs activated.
  */
-export const PHASES = ['execute', 'agent', 'trigger', 'review', 'hitl', 'templates', 'subworkflow', 'builder', 'poll', 'browser'];
+export const PHASES = [
+	'execute',
+	'agent',
+	'trigger',
+	'review',
+	'hitl',
+	'templates',
+	'subworkflow',
+	'builder',
+	'poll',
+	'browser',
+];
 
 /** `options`: { browserWanted, keep, updateScreenshot, only } from the command line (`only`: phases, or undefined for all). */
-export async function runLine(line, tarball, chromium, { browserWanted, keep, updateScreenshot, only }) {
+export async function runLine(
+	line,
+	tarball,
+	chromium,
+	{ browserWanted, keep, updateScreenshot, only },
+) {
 	const wants = (phase) => !only || only.includes(phase);
 	setCurrentLine(`${LINES[line].version}`);
 	const lineStart = Date.now();
@@ -49,7 +95,11 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 	fs.mkdirSync(artifacts, { recursive: true });
 
 	const collector = await startCollector();
-	const model = await startAgentModel({ ...REVIEW_SCENARIOS, ...HITL_SCENARIOS, ...SUB_WORKFLOW_SCENARIOS });
+	const model = await startAgentModel({
+		...REVIEW_SCENARIOS,
+		...HITL_SCENARIOS,
+		...SUB_WORKFLOW_SCENARIOS,
+	});
 	const smtp = await startSmtpServer();
 	const sandbox = await startFakeApi({
 		port: 0,
@@ -85,42 +135,74 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		...(line === '2' ? { firstHour: loadWorkflow('e2e-first-hour') } : {}),
 		agent: agentWorkflow(line),
 		// the agent template (its tool's sub-workflow waits for an approval) and human review for tools: n8n 2.x only
-		...(line === '2' ? { review: reviewWorkflow(), reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS), hitl: hitlWorkflow() } : {}),
-		...Object.fromEntries([...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow])),
+		...(line === '2'
+			? {
+					review: reviewWorkflow(),
+					reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS),
+					hitl: hitlWorkflow(),
+				}
+			: {}),
+		...Object.fromEntries(
+			[...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow]),
+		),
 		// sub-workflows an agent calls, and the MCP Server Trigger (issue #42): checked on n8n 2.x
 		...(line === '2' ? subWorkflowWorkflows() : {}),
 	};
 	// e2e only: keep going after a failed node so every operation gets its own PASS/FAIL
-	for (const node of workflows.tour.nodes) if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
+	for (const node of workflows.tour.nodes)
+		if (node.type.endsWith('.cryptoSettlement')) node.onError = 'continueRegularOutput';
 
 	try {
 		let pkg;
-		const installed = await check('community package installed into <userFolder>/.n8n/nodes', async () => {
-			const info = (pkg = await n8n.installPackage(tarball));
-			const ledger = JSON.parse(fs.readFileSync(path.join(n8n.nodesDir, 'package.json'), 'utf8'));
-			assert(ledger.dependencies[info.name] === info.version, 'nodes/package.json does not list the package');
-			assert(fs.existsSync(path.join(info.dir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js')), 'node file missing');
-			return `${info.name}@${info.version}`;
-		});
+		const installed = await check(
+			'community package installed into <userFolder>/.n8n/nodes',
+			async () => {
+				const info = (pkg = await n8n.installPackage(tarball));
+				const ledger = JSON.parse(fs.readFileSync(path.join(n8n.nodesDir, 'package.json'), 'utf8'));
+				assert(
+					ledger.dependencies[info.name] === info.version,
+					'nodes/package.json does not list the package',
+				);
+				assert(
+					fs.existsSync(
+						path.join(info.dir, 'dist', 'nodes', 'CryptoSettlement', 'CryptoSettlement.node.js'),
+					),
+					'node file missing',
+				);
+				return `${info.name}@${info.version}`;
+			},
+		);
 		if (!installed) return;
 
 		const imported = await check('credential + workflows imported with the n8n CLI', async () => {
-			await n8n.importCredentials([sandboxCredential(sandbox), ...agentCredentials(sandbox, model), ...reviewCredentials(sandbox, smtp), ...templateCredentials(sandbox), ...subWorkflowCredentials(sandbox)]);
+			await n8n.importCredentials([
+				sandboxCredential(sandbox),
+				...agentCredentials(sandbox, model),
+				...reviewCredentials(sandbox, smtp),
+				...templateCredentials(sandbox),
+				...subWorkflowCredentials(sandbox),
+			]);
 			await n8n.importWorkflows(Object.values(workflows));
 			return `${Object.keys(workflows).length} workflows`;
 		});
 		if (!imported) return;
 
-		await check("package recorded in n8n's database as an installed community package", async () => {
-			const rows = await n8n.registerPackage(pkg);
-			assert(rows.nodes.length === 3, `nodes recorded: ${JSON.stringify(rows.nodes)}`);
-			return rows.nodes.map((node) => `${node.type} v${node.latestVersion}`).join(', ');
-		});
+		await check(
+			"package recorded in n8n's database as an installed community package",
+			async () => {
+				const rows = await n8n.registerPackage(pkg);
+				assert(rows.nodes.length === 3, `nodes recorded: ${JSON.stringify(rows.nodes)}`);
+				return rows.nodes.map((node) => `${node.type} v${node.latestVersion}`).join(', ');
+			},
+		);
 
 		if (wants('trigger')) {
-			await check(`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`, async () => {
-				await n8n.activate(E2E.trigger);
-			});
+			await check(
+				`trigger workflow activated (${line === '1' ? 'update:workflow --active=true' : 'publish:workflow'})`,
+				async () => {
+					await n8n.activate(E2E.trigger);
+				},
+			);
 		}
 
 		if (wants('poll')) {
@@ -131,22 +213,32 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 
 		if (workflows.review) {
 			if (wants('review') || wants('hitl')) {
-				await check('agent template and agent with human review workflows activated (their webhooks start the agent; the template\'s tool runs its published version)', async () => {
-					await n8n.activate(REVIEW_WORKFLOW);
-					await n8n.activate(HITL_WORKFLOW);
-				});
+				await check(
+					"agent template and agent with human review workflows activated (their webhooks start the agent; the template's tool runs its published version)",
+					async () => {
+						await n8n.activate(REVIEW_WORKFLOW);
+						await n8n.activate(HITL_WORKFLOW);
+					},
+				);
 			}
 			if (wants('subworkflow')) {
-				await check('sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated', async () => {
-					for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
-				});
+				await check(
+					'sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated',
+					async () => {
+						for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW])
+							await n8n.activate(id);
+					},
+				);
 			}
 		}
 
 		if (wants('templates')) {
-			await check(`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`, async () => {
-				for (const id of templates.activate) await n8n.activate(id);
-			});
+			await check(
+				`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`,
+				async () => {
+					for (const id of templates.activate) await n8n.activate(id);
+				},
+			);
 		}
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
@@ -163,15 +255,31 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (workflows.hitl && wants('hitl')) await hitlChecks({ n8n, sandbox, model, smtp });
 		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
 		// and with --update-screenshot in templates/images/), else through the same REST call
-		const templateBrowser = browserWanted && chromium.ok ? { artifacts, imagesDir: updateScreenshot && line === '2' ? TEMPLATES_IMAGES : undefined } : undefined;
-		if (wants('templates')) await templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser: templateBrowser });
+		const templateBrowser =
+			browserWanted && chromium.ok
+				? { artifacts, imagesDir: updateScreenshot && line === '2' ? TEMPLATES_IMAGES : undefined }
+				: undefined;
+		if (wants('templates'))
+			await templateChecks({
+				n8n,
+				sandbox,
+				smtp,
+				collector,
+				line,
+				seeded,
+				browser: templateBrowser,
+			});
 		if (workflows.mcp && wants('subworkflow')) {
 			await subWorkflowAgentChecks({ n8n, sandbox, model });
 			await mcpChecks({ n8n, sandbox });
 		}
 		// an assistant building workflows through n8n's instance MCP server (issue #73): n8n 2.x only
 		if (line === '2' && wants('builder')) await builderChecks({ n8n, sandbox, artifacts });
-		else if (wants('builder')) skip('workflow builder check (instance MCP server)', `n8n ${LINES[line].version} has no instance MCP server`);
+		else if (wants('builder'))
+			skip(
+				'workflow builder check (instance MCP server)',
+				`n8n ${LINES[line].version} has no instance MCP server`,
+			);
 
 		// ---- poll trigger: an active workflow polling every minute --------------------------
 		if (wants('poll')) await pollTriggerCheck({ n8n, sandbox, collector });
@@ -180,38 +288,83 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		if (!wants('browser')) skip('browser check', `not among --only=${only.join(',')}`);
 		else if (!browserWanted) skip('browser check', 'disabled (--no-browser / E2E_BROWSER=0)');
 		else if (!chromium.ok && chromium.impossible && process.env.CI !== 'true') {
-			skip('browser check', `${chromium.reason} (install Debian's chromium to run it; on CI this is a failure)`);
+			skip(
+				'browser check',
+				`${chromium.reason} (install Debian's chromium to run it; on CI this is a failure)`,
+			);
 		} else if (!chromium.ok) {
 			await check('browser check', async () => {
 				throw new Error(`chromium unavailable: ${chromium.reason}`);
 			});
 		} else {
-			await check('browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)', async () => {
-				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
-				const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
-				// each template's canvas, its picture in templates/images/ (with --update-screenshot)
-				const canvases = Object.values(TEMPLATES)
-					.filter(({ id }) => workflows[id] || (id === TEMPLATES.agentReview.id && workflows.review))
-					.map(({ id, file }) => ({ workflowId: id, node: 'Settings', file: `${file}.png`, dir: TEMPLATES_IMAGES }));
-				const out = await browserCheck({ n8n, workflowId: EXAMPLES.withdrawals, artifacts, log: say, docsScreenshot, panels, canvases });
-				return out;
-			});
-			await check('browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle', async () => {
-				const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
-				return await editorCheck({ n8n, workflowId: E2E.editor, mappedWorkflowId: EXAMPLES.withdrawals, artifacts, docsScreenshot });
-			});
+			await check(
+				'browser: withdrawal parameters (BTC: fee level, no network; USDT: network, no fee level)',
+				async () => {
+					const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+					const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
+					// each template's canvas, its picture in templates/images/ (with --update-screenshot)
+					const canvases = Object.values(TEMPLATES)
+						.filter(
+							({ id }) => workflows[id] || (id === TEMPLATES.agentReview.id && workflows.review),
+						)
+						.map(({ id, file }) => ({
+							workflowId: id,
+							node: 'Settings',
+							file: `${file}.png`,
+							dir: TEMPLATES_IMAGES,
+						}));
+					const out = await browserCheck({
+						n8n,
+						workflowId: EXAMPLES.withdrawals,
+						artifacts,
+						log: say,
+						docsScreenshot,
+						panels,
+						canvases,
+					});
+					return out;
+				},
+			);
+			await check(
+				'browser: a placed node opens on Account → Get, the empty External ID warning, Status choices, the action as subtitle',
+				async () => {
+					const docsScreenshot = updateScreenshot && line === '2' ? DOCS_SCREENSHOT : undefined;
+					return await editorCheck({
+						n8n,
+						workflowId: E2E.editor,
+						mappedWorkflowId: EXAMPLES.withdrawals,
+						artifacts,
+						docsScreenshot,
+					});
+				},
+			);
 			if (line === '2') {
-				await check("browser: errors as the editor shows them (row named once, a wrong-chain address refused before sending) and an empty bank account list", async () => {
-					return await errorsCheck({ n8n, sandbox, workflowId: E2E.errors, artifacts });
-				});
-				await check('browser: the first hour (issue 45): a batch with a wrong-network address refused before anything is sent, a gated tool run by hand, a list without a credential', async () => {
-					const docsDir = updateScreenshot ? path.dirname(DOCS_SCREENSHOT) : undefined;
-					return await firstHourCheck({ n8n, sandbox, workflowId: E2E.firstHour, artifacts, docsDir });
-				});
+				await check(
+					'browser: errors as the editor shows them (row named once, a wrong-chain address refused before sending) and an empty bank account list',
+					async () => {
+						return await errorsCheck({ n8n, sandbox, workflowId: E2E.errors, artifacts });
+					},
+				);
+				await check(
+					'browser: the first hour (issue 45): a batch with a wrong-network address refused before anything is sent, a gated tool run by hand, a list without a credential',
+					async () => {
+						const docsDir = updateScreenshot ? path.dirname(DOCS_SCREENSHOT) : undefined;
+						return await firstHourCheck({
+							n8n,
+							sandbox,
+							workflowId: E2E.firstHour,
+							artifacts,
+							docsDir,
+						});
+					},
+				);
 				// last: it deletes the line's Crypto Settlement credentials
-				await check('browser: a node placed by hand gets the safest credential; with no credential at all, its list says to select one (issue 50)', async () => {
-					return await newcomerCredentialCheck({ n8n, sandbox, artifacts });
-				});
+				await check(
+					'browser: a node placed by hand gets the safest credential; with no credential at all, its list says to select one (issue 50)',
+					async () => {
+						return await newcomerCredentialCheck({ n8n, sandbox, artifacts });
+					},
+				);
 			}
 		}
 	} finally {
@@ -221,7 +374,9 @@ export async function runLine(line, tarball, chromium, { browserWanted, keep, up
 		await model.close().catch(() => {});
 		await smtp.close().catch(() => {});
 		if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });
-		say(`--- n8n ${LINES[line].version} done in ${secs(Date.now() - lineStart)}${keep ? ` (kept ${userFolder})` : ''}`);
+		say(
+			`--- n8n ${LINES[line].version} done in ${secs(Date.now() - lineStart)}${keep ? ` (kept ${userFolder})` : ''}`,
+		);
 		setCurrentLine('');
 	}
 }

@@ -26,7 +26,12 @@ export async function check(name, fn) {
 		return true;
 	} catch (error) {
 		results.push({ label, ok: false, error });
-		say(`FAIL ${label} (${secs(Date.now() - start)})\n     ${String(error?.stack || error).split('\n').slice(0, 12).join('\n     ')}`);
+		say(
+			`FAIL ${label} (${secs(Date.now() - start)})\n     ${String(error?.stack || error)
+				.split('\n')
+				.slice(0, 12)
+				.join('\n     ')}`,
+		);
 		return false;
 	}
 }

@@ -31,12 +31,22 @@ export const REVIEW_WORKFLOW = 'csE2eAgentReview';
 const PAY = 'Pay Supplier';
 const UNGATED = 'Pay Supplier Directly (no approval)';
 /** The template's credential: payments in the run its tool starts allowed, agents' own payments not. */
-const CREDENTIAL = { id: 'csE2eAgentTpl001', name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal; sub-workflow payments on; agents may not pay)' };
+const CREDENTIAL = {
+	id: 'csE2eAgentTpl001',
+	name: 'Crypto Settlement Sandbox (max 100 USD per withdrawal; sub-workflow payments on; agents may not pay)',
+};
 /** Agent payments on, human review left on: e2e-first-hour.json's gated tool. */
-const REVIEW_CREDENTIAL = { id: 'csE2eAgentRev001', name: 'Crypto Settlement Sandbox (agent payments on, human review)' };
+const REVIEW_CREDENTIAL = {
+	id: 'csE2eAgentRev001',
+	name: 'Crypto Settlement Sandbox (agent payments on, human review)',
+};
 const SMTP = { id: 'csE2eSmtp0000001', name: 'Approvals mailbox (SMTP)' };
 /** The template's credential placeholders bound to the e2e's: the scripted model (agent-checks.mjs), the local mailbox, the sandbox. */
-export const REVIEW_BINDINGS = { cryptoSettlementApi: CREDENTIAL, smtp: SMTP, openAiApi: { id: 'csE2eFakeLlm0001', name: 'Scripted chat model (e2e)' } };
+export const REVIEW_BINDINGS = {
+	cryptoSettlementApi: CREDENTIAL,
+	smtp: SMTP,
+	openAiApi: { id: 'csE2eFakeLlm0001', name: 'Scripted chat model (e2e)' },
+};
 const template = () => loadTemplate('agentReview', REVIEW_BINDINGS);
 
 /** Pay Supplier's arguments: the `$fromAI` keys of its workflow inputs. */
@@ -53,7 +63,8 @@ export const REVIEW_SCENARIOS = {
 	'review-deny': [pay(DECLINED.amountUsd, DECLINED.externalId)],
 	'review-ungated': [{ tool: toolName(UNGATED), args: UNREVIEWED }],
 };
-const AGENT_REFUSAL = 'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
+const AGENT_REFUSAL =
+	'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 
 /** The template with the e2e credentials and an ungated Crypto Settlement tool given straight to the agent. */
@@ -68,7 +79,8 @@ export function reviewWorkflow() {
 			...payment.parameters,
 			dryRun: undefined,
 			amount: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Amount__USD_', ``, 'string') }}",
-			externalId: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('External_ID', ``, 'string') }}",
+			externalId:
+				"={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('External_ID', ``, 'string') }}",
 		},
 		id: `${tool.id}-ungated`,
 		name: UNGATED,
@@ -85,7 +97,11 @@ export function reviewWorkflow() {
 export function reviewCredentials(sandbox, smtp) {
 	const base = sandboxCredential(sandbox);
 	return [
-		{ ...base, ...CREDENTIAL, data: { ...base.data, allowSubWorkflowPayments: true, maxPerWithdrawalUsd: 100 } },
+		{
+			...base,
+			...CREDENTIAL,
+			data: { ...base.data, allowSubWorkflowPayments: true, maxPerWithdrawalUsd: 100 },
+		},
 		{ ...base, ...REVIEW_CREDENTIAL, data: { ...base.data, allowAgentPayments: true } },
 		{ ...SMTP, ...localSmtpCredential(smtp) },
 	];
@@ -93,13 +109,28 @@ export function reviewCredentials(sandbox, smtp) {
 
 /** An SMTP credential for the local mailbox (smtp-server.mjs): no user, no TLS. */
 export function localSmtpCredential(smtp) {
-	return { type: 'smtp', data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true } };
+	return {
+		type: 'smtp',
+		data: {
+			user: '',
+			password: '',
+			host: '127.0.0.1',
+			port: smtp.port,
+			secure: false,
+			disableStartTls: true,
+		},
+	};
 }
 
 /** What the fake API quotes for a payout of `amount` USD to `walletAddress`: leaves the balance, the fee, what `supplier` receives. */
 async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	const { withdrawalFeeBearer } = await sandboxApi(sandbox, 'GET', '/users/fetch-integration');
-	const quote = await sandboxApi(sandbox, 'POST', '/payments/estimate-network-fee', { token: 'USDT', network: 'TRC20', walletAddress, amount });
+	const quote = await sandboxApi(sandbox, 'POST', '/payments/estimate-network-fee', {
+		token: 'USDT',
+		network: 'TRC20',
+		walletAddress,
+		amount,
+	});
 	const fee = Number(quote.fee);
 	const usd = (value) => `${value.toFixed(2)} USD`;
 	const business = withdrawalFeeBearer === 'business';
@@ -114,60 +145,163 @@ async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	const workflow = template();
 	const hook = `${n8n.baseUrl}/webhook/${workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path}`;
-	const settings = Object.fromEntries(workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments.map((a) => [a.name, a.value]));
-	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
+	const settings = Object.fromEntries(
+		workflow.nodes
+			.find((node) => node.name === 'Settings')
+			.parameters.assignments.assignments.map((a) => [a.name, a.value]),
+	);
+	const sent = (externalId) =>
+		sandbox.requests.filter(
+			(r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId,
+		);
 	const emailsAbout = (externalId) => smtp.messages.filter((m) => m.subject.includes(externalId));
 	/** The requester's request; its response is the agent's answer, in words. */
 	const ask = async (scenario, request) => {
-		const res = await httpJson('POST', hook, { body: { request: `[e2e:${scenario}] ${request}` }, timeoutMs: 90000 });
-		assert(res.status === 200 && /^text\/plain/.test(res.headers?.['content-type'] ?? 'text/plain'), `the webhook answered ${res.status}: ${res.text.slice(0, 200)}`);
+		const res = await httpJson('POST', hook, {
+			body: { request: `[e2e:${scenario}] ${request}` },
+			timeoutMs: 90000,
+		});
+		assert(
+			res.status === 200 && /^text\/plain/.test(res.headers?.['content-type'] ?? 'text/plain'),
+			`the webhook answered ${res.status}: ${res.text.slice(0, 200)}`,
+		);
 		return res.text;
 	};
-	const says = (answer, shown) => assert(answer.includes(shown), `the answer does not say "${shown}": ${answer.slice(0, 600)}`);
-	const email = (externalId, after) => smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
+	const says = (answer, shown) =>
+		assert(answer.includes(shown), `the answer does not say "${shown}": ${answer.slice(0, 600)}`);
+	const email = (externalId, after) =>
+		smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
 	/** The approval runs have ended (approved and paid, or declined). */
 	const approvalsEnded = () =>
-		waitFor(async () => (await n8n.executions(REVIEW_WORKFLOW)).every((e) => !['new', 'running', 'waiting'].includes(e.status)), { timeoutMs: 90000, what: 'the approval runs to end' });
+		waitFor(
+			async () =>
+				(await n8n.executions(REVIEW_WORKFLOW)).every(
+					(e) => !['new', 'running', 'waiting'].includes(e.status),
+				),
+			{ timeoutMs: 90000, what: 'the approval runs to end' },
+		);
 
-	await check('agent template: the request is answered at once in words (waiting for approval, who was asked, the figures); the email names the supplier and the figures; approved, paid once; asked again, answered already paid with the figures, without an email', async () => {
-		const before = smtp.messages.length;
-		const figures = await quotedFigures(sandbox, settings.supplierAddress, APPROVED.amountUsd, settings.supplierName);
-		const waiting = await ask('review-approve', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
-		for (const shown of ['Waiting for approval: nothing has been sent yet.', `${settings.approverEmail} was asked`, `order ${APPROVED.externalId}`, figures.leaves, figures.fee, figures.receives]) says(waiting, shown);
-		const first = await email(APPROVED.externalId, before);
-		const { approve, decline, text } = approvalLinks(first);
-		assert(first.subject.includes(settings.supplierName), `the approval email's subject: "${first.subject}"`);
-		assert(!/my form/i.test(text), `the approval email reads "My form": ${text.slice(0, 200)}`);
-		for (const shown of [`pay ${settings.supplierName} for order ${APPROVED.externalId}`, figures.leaves, figures.bearer, figures.receives, `Order ${APPROVED.externalId} has not been paid before`]) {
-			assert(text.includes(shown), `the approval email does not say "${shown}": ${text.slice(0, 600)}`);
-		}
-		assert(approve && decline, `approve/decline links: ${JSON.stringify({ approve, decline })}`);
-		const offered = (model.of('review-approve')[0].body.tools ?? []).find((t) => t.function.name === toolName(PAY))?.function.parameters;
-		assert(offered?.properties?.amountUsd && offered?.properties?.externalId && !offered.properties.step, `the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`);
-		assert(!sent(APPROVED.externalId).length, 'a payment was sent before the approval');
-		await followApprovalLink(approve);
-		await waitFor(() => sent(APPROVED.externalId).length > 0, { timeoutMs: 60000, what: 'the approved payment' });
-		await approvalsEnded();
-		const paid = sandbox.state.withdrawals.find((w) => w.externalId === APPROVED.externalId);
-		const again = await ask('review-again', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
-		for (const shown of ['Already paid', `order ${APPROVED.externalId} went to ${settings.supplierName}`, `withdrawal ${paid.id}`, '40.00 USD', 'Nothing was sent again and nobody was asked.']) says(again, shown);
-		assert(emailsAbout(APPROVED.externalId).length === 1, `${emailsAbout(APPROVED.externalId).length} approval emails for ${APPROVED.externalId}`);
-		const requests = sent(APPROVED.externalId);
-		assert(requests.length === 1 && Number(requests[0].body.amount) === 40 && requests[0].body.walletAddress === settings.supplierAddress, `payments sent: ${JSON.stringify(requests.map((r) => r.body))}`);
-		return `answered "${waiting}"; "${first.subject}": "${text.trim().slice(0, 300)}"; withdrawal ${paid.id}, once; asked again: "${again}"`;
-	});
+	await check(
+		'agent template: the request is answered at once in words (waiting for approval, who was asked, the figures); the email names the supplier and the figures; approved, paid once; asked again, answered already paid with the figures, without an email',
+		async () => {
+			const before = smtp.messages.length;
+			const figures = await quotedFigures(
+				sandbox,
+				settings.supplierAddress,
+				APPROVED.amountUsd,
+				settings.supplierName,
+			);
+			const waiting = await ask(
+				'review-approve',
+				`Pay supplier order ${APPROVED.externalId}: 40 USD.`,
+			);
+			for (const shown of [
+				'Waiting for approval: nothing has been sent yet.',
+				`${settings.approverEmail} was asked`,
+				`order ${APPROVED.externalId}`,
+				figures.leaves,
+				figures.fee,
+				figures.receives,
+			])
+				says(waiting, shown);
+			const first = await email(APPROVED.externalId, before);
+			const { approve, decline, text } = approvalLinks(first);
+			assert(
+				first.subject.includes(settings.supplierName),
+				`the approval email's subject: "${first.subject}"`,
+			);
+			assert(!/my form/i.test(text), `the approval email reads "My form": ${text.slice(0, 200)}`);
+			for (const shown of [
+				`pay ${settings.supplierName} for order ${APPROVED.externalId}`,
+				figures.leaves,
+				figures.bearer,
+				figures.receives,
+				`Order ${APPROVED.externalId} has not been paid before`,
+			]) {
+				assert(
+					text.includes(shown),
+					`the approval email does not say "${shown}": ${text.slice(0, 600)}`,
+				);
+			}
+			assert(approve && decline, `approve/decline links: ${JSON.stringify({ approve, decline })}`);
+			const offered = (model.of('review-approve')[0].body.tools ?? []).find(
+				(t) => t.function.name === toolName(PAY),
+			)?.function.parameters;
+			assert(
+				offered?.properties?.amountUsd &&
+					offered?.properties?.externalId &&
+					!offered.properties.step,
+				`the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`,
+			);
+			assert(!sent(APPROVED.externalId).length, 'a payment was sent before the approval');
+			await followApprovalLink(approve);
+			await waitFor(() => sent(APPROVED.externalId).length > 0, {
+				timeoutMs: 60000,
+				what: 'the approved payment',
+			});
+			await approvalsEnded();
+			const paid = sandbox.state.withdrawals.find((w) => w.externalId === APPROVED.externalId);
+			const again = await ask('review-again', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
+			for (const shown of [
+				'Already paid',
+				`order ${APPROVED.externalId} went to ${settings.supplierName}`,
+				`withdrawal ${paid.id}`,
+				'40.00 USD',
+				'Nothing was sent again and nobody was asked.',
+			])
+				says(again, shown);
+			assert(
+				emailsAbout(APPROVED.externalId).length === 1,
+				`${emailsAbout(APPROVED.externalId).length} approval emails for ${APPROVED.externalId}`,
+			);
+			const requests = sent(APPROVED.externalId);
+			assert(
+				requests.length === 1 &&
+					Number(requests[0].body.amount) === 40 &&
+					requests[0].body.walletAddress === settings.supplierAddress,
+				`payments sent: ${JSON.stringify(requests.map((r) => r.body))}`,
+			);
+			return `answered "${waiting}"; "${first.subject}": "${text.trim().slice(0, 300)}"; withdrawal ${paid.id}, once; asked again: "${again}"`;
+		},
+	);
 
-	await check('agent template: the same External ID with another amount, and a payout over Max per Withdrawal, are answered refused with the reason; nothing is sent, nobody is asked', async () => {
-		const emails = smtp.messages.length;
-		const reused = await ask('review-reuse', `Pay supplier order ${APPROVED.externalId}: 45 USD.`);
-		for (const shown of ['Refused, nothing was sent and nobody was asked', 'already used for a different withdrawal']) says(reused, shown);
-		const over = await ask('review-limit', `Pay supplier order ${OVER_LIMIT.externalId}: 150 USD.`);
-		for (const shown of ['Refused, nothing was sent and nobody was asked', 'Max per withdrawal is 100.00 USD; this item is 150.00 USD']) says(over, shown);
-		await approvalsEnded();
-		assert(smtp.messages.length === emails, `${smtp.messages.length - emails} email(s) sent: ${smtp.messages.slice(emails).map((m) => m.subject).join(' | ')}`);
-		assert(sent(APPROVED.externalId).length === 1 && !sent(OVER_LIMIT.externalId).length, `payments sent: ${sent(APPROVED.externalId).length}, ${sent(OVER_LIMIT.externalId).length}`);
-		return `"${reused}"; "${over}"`;
-	});
+	await check(
+		'agent template: the same External ID with another amount, and a payout over Max per Withdrawal, are answered refused with the reason; nothing is sent, nobody is asked',
+		async () => {
+			const emails = smtp.messages.length;
+			const reused = await ask(
+				'review-reuse',
+				`Pay supplier order ${APPROVED.externalId}: 45 USD.`,
+			);
+			for (const shown of [
+				'Refused, nothing was sent and nobody was asked',
+				'already used for a different withdrawal',
+			])
+				says(reused, shown);
+			const over = await ask(
+				'review-limit',
+				`Pay supplier order ${OVER_LIMIT.externalId}: 150 USD.`,
+			);
+			for (const shown of [
+				'Refused, nothing was sent and nobody was asked',
+				'Max per withdrawal is 100.00 USD; this item is 150.00 USD',
+			])
+				says(over, shown);
+			await approvalsEnded();
+			assert(
+				smtp.messages.length === emails,
+				`${smtp.messages.length - emails} email(s) sent: ${smtp.messages
+					.slice(emails)
+					.map((m) => m.subject)
+					.join(' | ')}`,
+			);
+			assert(
+				sent(APPROVED.externalId).length === 1 && !sent(OVER_LIMIT.externalId).length,
+				`payments sent: ${sent(APPROVED.externalId).length}, ${sent(OVER_LIMIT.externalId).length}`,
+			);
+			return `"${reused}"; "${over}"`;
+		},
+	);
 
 	await check('agent template: declined, nothing is sent', async () => {
 		const before = smtp.messages.length;
@@ -175,16 +309,25 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		says(waiting, 'Waiting for approval');
 		await followApprovalLink(approvalLinks(await email(DECLINED.externalId, before)).decline);
 		await approvalsEnded();
-		assert(!sent(DECLINED.externalId).length, `${sent(DECLINED.externalId).length} payment(s) sent after the decline`);
+		assert(
+			!sent(DECLINED.externalId).length,
+			`${sent(DECLINED.externalId).length} payment(s) sent after the decline`,
+		);
 		return `"${waiting}"; declined, nothing sent`;
 	});
 
-	await check('agent template: a Crypto Settlement tool given straight to the agent (no Dry Run, no approval) is refused, nothing is sent', async () => {
-		const answer = await ask('review-ungated', `Pay supplier order ${UNREVIEWED.External_ID}: 30 USD.`);
-		const [result] = toolResults(model.of('review-ungated').at(-1).body.messages);
-		assert(errorIn(result) === AGENT_REFUSAL, `the model got back: ${result?.slice(0, 300)}`);
-		says(answer, AGENT_REFUSAL);
-		assert(!sent(UNREVIEWED.External_ID).length, 'the unreviewed payment was sent');
-		return `"${answer}"`;
-	});
+	await check(
+		'agent template: a Crypto Settlement tool given straight to the agent (no Dry Run, no approval) is refused, nothing is sent',
+		async () => {
+			const answer = await ask(
+				'review-ungated',
+				`Pay supplier order ${UNREVIEWED.External_ID}: 30 USD.`,
+			);
+			const [result] = toolResults(model.of('review-ungated').at(-1).body.messages);
+			assert(errorIn(result) === AGENT_REFUSAL, `the model got back: ${result?.slice(0, 300)}`);
+			says(answer, AGENT_REFUSAL);
+			assert(!sent(UNREVIEWED.External_ID).length, 'the unreviewed payment was sent');
+			return `"${answer}"`;
+		},
+	);
 }

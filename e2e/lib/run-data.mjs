@@ -14,12 +14,16 @@ export function nodeError(exec, nodeName) {
 	if (run.error) return run.error.message || JSON.stringify(run.error);
 	const items = itemsOf(exec, nodeName);
 	if (!items?.length) return `node "${nodeName}" output no items`;
-	const failed = items.find((json) => json && typeof json.error !== 'undefined' && Object.keys(json).length <= 3);
-	if (failed) return `node "${nodeName}" output an error item: ${JSON.stringify(failed).slice(0, 300)}`;
+	const failed = items.find(
+		(json) => json && typeof json.error !== 'undefined' && Object.keys(json).length <= 3,
+	);
+	if (failed)
+		return `node "${nodeName}" output an error item: ${JSON.stringify(failed).slice(0, 300)}`;
 	return undefined;
 }
 
 export function describeFailure(exec) {
-	if (!exec.run) return `no run data printed (exit ${exec.code ?? exec.signal}):\n${tail(exec.stdout + '\n' + exec.stderr, 25)}`;
+	if (!exec.run)
+		return `no run data printed (exit ${exec.code ?? exec.signal}):\n${tail(exec.stdout + '\n' + exec.stderr, 25)}`;
 	return `status ${exec.status}, error: ${exec.error?.message ?? 'none'} ${exec.error?.description ?? ''}`;
 }

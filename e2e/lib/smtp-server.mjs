@@ -40,12 +40,12 @@ export async function startSmtpServer({ onMessage } = {}) {
 				const verb = line.slice(0, 4).toUpperCase();
 				if (verb === 'EHLO') reply('250-e2e.local\r\n250 8BITMIME');
 				else if (verb === 'HELO') reply('250 e2e.local');
-				else if (verb === 'MAIL') (envelope.from = line.slice(10).trim()), reply('250 OK');
-				else if (verb === 'RCPT') envelope.to.push(line.slice(8).trim()), reply('250 OK');
-				else if (verb === 'DATA') (data = []), reply('354 End data with <CR><LF>.<CR><LF>');
-				else if (verb === 'RSET') (envelope = { from: '', to: [] }), reply('250 OK');
+				else if (verb === 'MAIL') ((envelope.from = line.slice(10).trim()), reply('250 OK'));
+				else if (verb === 'RCPT') (envelope.to.push(line.slice(8).trim()), reply('250 OK'));
+				else if (verb === 'DATA') ((data = []), reply('354 End data with <CR><LF>.<CR><LF>'));
+				else if (verb === 'RSET') ((envelope = { from: '', to: [] }), reply('250 OK'));
 				else if (verb === 'NOOP') reply('250 OK');
-				else if (verb === 'QUIT') reply('221 Bye'), socket.end();
+				else if (verb === 'QUIT') (reply('221 Bye'), socket.end());
 				else reply('502 Command not implemented');
 			}
 		});
@@ -58,14 +58,27 @@ export async function startSmtpServer({ onMessage } = {}) {
 		/** The first message (from `after` on) that `match` accepts; waits for it up to `timeoutMs`. */
 		async next(match, { after = 0, timeoutMs = 60000 } = {}) {
 			const find = () => messages.slice(after).find(match);
-			return find() ?? (await new Promise((resolve, reject) => {
-				const timer = setTimeout(() => (waiters.delete(check), reject(new Error(`no such email within ${timeoutMs / 1000}s (${messages.length} received)`))), timeoutMs);
-				const check = () => {
-					const found = find();
-					if (found) (clearTimeout(timer), waiters.delete(check), resolve(found));
-				};
-				waiters.add(check);
-			}));
+			return (
+				find() ??
+				(await new Promise((resolve, reject) => {
+					const timer = setTimeout(
+						() => (
+							waiters.delete(check),
+							reject(
+								new Error(
+									`no such email within ${timeoutMs / 1000}s (${messages.length} received)`,
+								),
+							)
+						),
+						timeoutMs,
+					);
+					const check = () => {
+						const found = find();
+						if (found) (clearTimeout(timer), waiters.delete(check), resolve(found));
+					};
+					waiters.add(check);
+				}))
+			);
 		},
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
@@ -78,7 +91,11 @@ export function approvalLinks(email) {
 	return {
 		approve: links.find((l) => /[?&]approved=true/.test(l)),
 		decline: links.find((l) => /[?&]approved=false/.test(l)),
-		text: html.replace(/<head[\s\S]*?<\/head>/i, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' '),
+		text: html
+			.replace(/<head[\s\S]*?<\/head>/i, ' ')
+			.replace(/<[^>]+>/g, ' ')
+			.replace(/&amp;/g, '&')
+			.replace(/\s+/g, ' '),
 	};
 }
 
@@ -94,7 +111,10 @@ function splitHeaders(raw) {
 	const headers = {};
 	for (const line of head.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
 		const colon = line.indexOf(':');
-		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = decodeWords(line.slice(colon + 1).trim());
+		if (colon > 0)
+			headers[line.slice(0, colon).trim().toLowerCase()] = decodeWords(
+				line.slice(colon + 1).trim(),
+			);
 	}
 	return { headers, body: at < 0 ? '' : raw.slice(at + 4) };
 }
@@ -112,15 +132,23 @@ function leaves(headers, body) {
 				return leaves(inner.headers, inner.body);
 			});
 	}
-	return [{ type: type.split(';')[0].trim().toLowerCase(), text: decodeBody(body, headers['content-transfer-encoding']) }];
+	return [
+		{
+			type: type.split(';')[0].trim().toLowerCase(),
+			text: decodeBody(body, headers['content-transfer-encoding']),
+		},
+	];
 }
 
 function decodeBody(body, encoding = '') {
 	if (/quoted-printable/i.test(encoding)) {
-		const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
+		const bytes = body
+			.replace(/=\r\n/g, '')
+			.replace(/=([0-9A-F]{2})/gi, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
 		return Buffer.from(bytes, 'latin1').toString('utf8');
 	}
-	if (/base64/i.test(encoding)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+	if (/base64/i.test(encoding))
+		return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
 	return body;
 }
 
@@ -129,12 +157,18 @@ function decodeWords(text) {
 	return text.replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=\s*/gi, (_m, _charset, kind, value) =>
 		kind.toUpperCase() === 'B'
 			? Buffer.from(value, 'base64').toString('utf8')
-			: Buffer.from(value.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, hex) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+			: Buffer.from(
+					value
+						.replace(/_/g, ' ')
+						.replace(/=([0-9A-F]{2})/gi, (_x, hex) => String.fromCharCode(parseInt(hex, 16))),
+					'latin1',
+				).toString('utf8'),
 	);
 }
 
 /** n8n ignores an approval link opened without a browser's user agent (a mail scanner's preview). */
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const BROWSER =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 /** Opens an approval link as a person's browser would, once n8n has put the execution to wait. */
 export async function followApprovalLink(url) {

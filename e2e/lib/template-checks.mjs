@@ -9,17 +9,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadTemplate, setUpTemplateTables, startCredentials, TEMPLATES, TEMPLATES_DIR } from '../../tooling/setup.mjs';
+import {
+	loadTemplate,
+	setUpTemplateTables,
+	startCredentials,
+	TEMPLATES,
+	TEMPLATES_DIR,
+} from '../../tooling/setup.mjs';
 import { REPO_ROOT, httpJson } from '../../tooling/util.mjs';
 import { assert, check, skip } from './report.mjs';
 import { SAFEST, TEMPLATE_BINDINGS } from './templates/shared.mjs';
-import { payVendorsCheck, payVendorsRefusedCopy, refusedRowCheck } from './templates/pay-vendors.mjs';
-import { creditOnceCheck, creditSampleCheck, handOffRecoveryCheck, ledgerCheck, verifyDeliveryCheck } from './templates/credit-deposits.mjs';
+import {
+	payVendorsCheck,
+	payVendorsRefusedCopy,
+	refusedRowCheck,
+} from './templates/pay-vendors.mjs';
+import {
+	creditOnceCheck,
+	creditSampleCheck,
+	handOffRecoveryCheck,
+	ledgerCheck,
+	verifyDeliveryCheck,
+} from './templates/credit-deposits.mjs';
 import { statementCheck, statementDaysCheck } from './templates/daily-statement.mjs';
 import { checkSheetCheck } from './templates/check-payout-sheet.mjs';
 import { balanceAlertCheck } from './templates/balance-alert.mjs';
 
-export { executionOf, outputOf, runFromEditor, sampleRows, TEMPLATE_BINDINGS, unflatted } from './templates/shared.mjs';
+export {
+	executionOf,
+	outputOf,
+	runFromEditor,
+	sampleRows,
+	TEMPLATE_BINDINGS,
+	unflatted,
+} from './templates/shared.mjs';
 
 /**
  * Features the templates use that other branches bring (issue 44's dependencies): a template's
@@ -30,18 +53,27 @@ export { executionOf, outputOf, runFromEditor, sampleRows, TEMPLATE_BINDINGS, un
 function builtHasAny(dir, text) {
 	const root = path.join(REPO_ROOT, 'dist', dir);
 	const walk = (at) =>
-		fs.readdirSync(at, { withFileTypes: true }).some((entry) =>
-			entry.isDirectory() ? walk(path.join(at, entry.name)) : entry.name.endsWith('.js') && fs.readFileSync(path.join(at, entry.name), 'utf8').includes(text),
-		);
+		fs
+			.readdirSync(at, { withFileTypes: true })
+			.some((entry) =>
+				entry.isDirectory()
+					? walk(path.join(at, entry.name))
+					: entry.name.endsWith('.js') &&
+						fs.readFileSync(path.join(at, entry.name), 'utf8').includes(text),
+			);
 	return fs.existsSync(root) && walk(root);
 }
 const FEATURES = {
-	statement: () => fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'operations', 'statement.js')) && fs.existsSync(path.join(REPO_ROOT, 'fake-api', 'src', 'seed.ts')),
-	eventKey: () => builtHasAny('nodes/events', 'eventKey') || builtHasAny('nodes/CryptoSettlementTrigger', 'eventKey'),
+	statement: () =>
+		fs.existsSync(
+			path.join(REPO_ROOT, 'dist', 'nodes', 'CryptoSettlement', 'operations', 'statement.js'),
+		) && fs.existsSync(path.join(REPO_ROOT, 'fake-api', 'src', 'seed.ts')),
+	eventKey: () =>
+		builtHasAny('nodes/events', 'eventKey') ||
+		builtHasAny('nodes/CryptoSettlementTrigger', 'eventKey'),
 };
 
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
-
 
 /** The templates as `npm start` imports them (bound as it binds them), and the test copies. */
 export function templateWorkflows(line) {
@@ -55,15 +87,19 @@ export function templateWorkflows(line) {
 
 /** The safest credential as `npm start` imports it, updated last so that a new node gets it. */
 export function templateCredentials(sandbox) {
-	return startCredentials(sandbox, Date.now() + 60000).filter((credential) => credential.id === SAFEST.id);
+	return startCredentials(sandbox, Date.now() + 60000).filter(
+		(credential) => credential.id === SAFEST.id,
+	);
 }
-
 
 /** The template files as a user imports them (placeholders, no id), for the line (the agent needs 2.x). */
 const rawTemplates = (line) =>
 	Object.entries(TEMPLATES)
 		.filter(([key]) => line === '2' || key !== 'agentReview')
-		.map(([, { file }]) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8')) }));
+		.map(([, { file }]) => ({
+			file,
+			workflow: JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8')),
+		}));
 
 /**
  * Each template file imported as the editor imports a file (Import from File, then save: `POST
@@ -71,56 +107,93 @@ const rawTemplates = (line) =>
  * CLI cannot: `n8n import:workflow` needs an id in the file.
  */
 async function importCheck({ n8n, line }) {
-	await check('templates: each file imports as shipped (placeholders, no id) the way the editor imports a file', async () => {
-		const out = [];
-		for (const { file, workflow } of rawTemplates(line)) {
-			const saved = await n8n.rest('POST', '/workflows', { ...workflow, active: false });
-			assert(saved?.id && saved.nodes?.length === workflow.nodes.length, `${file}: saved as ${JSON.stringify(saved).slice(0, 300)}`);
-			const credentials = saved.nodes.flatMap((node) => Object.values(node.credentials ?? {}));
-			assert(credentials.every((c) => !c.id), `${file}: a placeholder was bound to a credential: ${JSON.stringify(credentials)}`);
-			out.push(`${file} → ${saved.id}`);
-		}
-		return out.join(', ');
-	});
+	await check(
+		'templates: each file imports as shipped (placeholders, no id) the way the editor imports a file',
+		async () => {
+			const out = [];
+			for (const { file, workflow } of rawTemplates(line)) {
+				const saved = await n8n.rest('POST', '/workflows', { ...workflow, active: false });
+				assert(
+					saved?.id && saved.nodes?.length === workflow.nodes.length,
+					`${file}: saved as ${JSON.stringify(saved).slice(0, 300)}`,
+				);
+				const credentials = saved.nodes.flatMap((node) => Object.values(node.credentials ?? {}));
+				assert(
+					credentials.every((c) => !c.id),
+					`${file}: a placeholder was bound to a credential: ${JSON.stringify(credentials)}`,
+				);
+				out.push(`${file} → ${saved.id}`);
+			}
+			return out.join(', ');
+		},
+	);
 }
 
 /** Phase 2 (n8n running): every node of every template is a type and version this n8n knows. */
 async function knownNodesCheck({ n8n, line }) {
-	await check(`templates: every node's type and version exists in this n8n (${line === '2' ? 'all five' : 'the agent template needs 2.x'})`, async () => {
-		const res = await httpJson('GET', `${n8n.baseUrl}/types/nodes.json`, { jar: n8n.jar });
-		assert(res.status === 200 && Array.isArray(res.json), `/types/nodes.json answered ${res.status}`);
-		const known = new Set(res.json.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)));
-		const missing = [];
-		for (const { file, workflow } of rawTemplates(line)) {
-			for (const node of workflow.nodes) {
-				if (node.type.startsWith('n8n-nodes-crypto-settlement.')) continue; // the package's own: checked by the runs
-				if (!known.has(`${node.type}@${node.typeVersion}`)) missing.push(`${file}: ${node.name} (${node.type}@${node.typeVersion})`);
+	await check(
+		`templates: every node's type and version exists in this n8n (${line === '2' ? 'all six' : 'the agent template needs 2.x'})`,
+		async () => {
+			const res = await httpJson('GET', `${n8n.baseUrl}/types/nodes.json`, { jar: n8n.jar });
+			assert(
+				res.status === 200 && Array.isArray(res.json),
+				`/types/nodes.json answered ${res.status}`,
+			);
+			const known = new Set(
+				res.json.flatMap((type) =>
+					[type.version].flat().map((version) => `${type.name}@${version}`),
+				),
+			);
+			const missing = [];
+			for (const { file, workflow } of rawTemplates(line)) {
+				for (const node of workflow.nodes) {
+					if (node.type.startsWith('n8n-nodes-crypto-settlement.')) continue; // the package's own: checked by the runs
+					if (!known.has(`${node.type}@${node.typeVersion}`))
+						missing.push(`${file}: ${node.name} (${node.type}@${node.typeVersion})`);
+				}
 			}
-		}
-		assert(!missing.length, `unknown to n8n: ${missing.join('; ')}`);
-		return `${known.size} node type versions known`;
-	});
+			assert(!missing.length, `unknown to n8n: ${missing.join('; ')}`);
+			return `${known.size} node type versions known`;
+		},
+	);
 }
 
 /** `browser`: { artifacts, imagesDir? } to run the sheet templates from the canvas in a browser. */
 export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
-	await check("templates: their Data Tables made and their ids written into the templates' Settings by npm start's set-up", async () => {
-		const ids = await setUpTemplateTables(n8n, { seeded });
-		return Object.entries(ids).map(([name, id]) => `${name} ${id}`).join(', ');
-	});
+	await check(
+		"templates: their Data Tables made and their ids written into the templates' Settings by npm start's set-up",
+		async () => {
+			const ids = await setUpTemplateTables(n8n, { seeded });
+			return Object.entries(ids)
+				.map(([name, id]) => `${name} ${id}`)
+				.join(', ');
+		},
+	);
 
 	await balanceAlertCheck({ n8n, sandbox, smtp });
 
-	const sent = (externalId) => sandbox.requests.filter((r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId);
+	const sent = (externalId) =>
+		sandbox.requests.filter(
+			(r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId,
+		);
 	await payVendorsCheck({ n8n, sandbox, smtp, sent, browser });
 	await refusedRowCheck({ n8n, smtp, sent });
 
 	if (!FEATURES.statement()) {
-		skip('template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept', 'Statement → Get is not in this build yet (branch statement)');
-		skip('template "Send a daily … statement …" for three consecutive days', 'Statement → Get is not in this build yet (branch statement)');
-		skip('template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary', 'Statement → Match is not in this build yet (branch statement)');
+		skip(
+			'template "Send a daily … statement …": the file by email with every line, exceptions to the chat, closing balances kept',
+			'Statement → Get is not in this build yet (branch statement)',
+		);
+		skip(
+			'template "Send a daily … statement …" for three consecutive days',
+			'Statement → Get is not in this build yet (branch statement)',
+		);
+		skip(
+			'template "Check a payout sheet …": each row marked paid, pending, refunded, missing or different, and a summary',
+			'Statement → Match is not in this build yet (branch statement)',
+		);
 	} else {
 		await statementCheck({ n8n, sandbox, smtp, seeded, browser });
 		await statementDaysCheck({ n8n, smtp });
@@ -131,7 +204,10 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOff: true });
 	await handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line });
-	if (!FEATURES.eventKey()) skip('template "Credit each deposit …": the same delivery twice at once, then resent, credits once', "the triggers' eventKey is not in this build yet (another branch)");
+	if (!FEATURES.eventKey())
+		skip(
+			'template "Credit each deposit …": the same delivery twice at once, then resent, credits once',
+			"the triggers' eventKey is not in this build yet (another branch)",
+		);
 	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
 }
-

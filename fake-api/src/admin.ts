@@ -28,13 +28,18 @@ export async function handleAdmin(
 	}
 	const route = `${method} ${url.pathname.replace(/\/$/, '')}`;
 	const okReply = (data: unknown) => send(res, { status: 200, body: { ok: true, data } });
-	const refuse = (status: number, message: string) => send(res, { status, body: { ok: false, message } });
+	const refuse = (status: number, message: string) =>
+		send(res, { status, body: { ok: false, message } });
 	const clock = () => ({ now: new Date(core.now()).toISOString(), offsetMs: core.clock.offsetMs });
 	const reverse = /^POST \/_sandbox\/withdrawals\/([^/]+)\/reverse$/.exec(route);
 	if (reverse) {
 		try {
-			const withdrawal = fakeApi.reverseWithdrawal(decodeURIComponent(reverse[1]), typeof body.reason === 'string' ? body.reason : undefined);
-			if (!withdrawal) return refuse(404, `no withdrawal with id or externalId ${decodeURIComponent(reverse[1])}`);
+			const withdrawal = fakeApi.reverseWithdrawal(
+				decodeURIComponent(reverse[1]),
+				typeof body.reason === 'string' ? body.reason : undefined,
+			);
+			if (!withdrawal)
+				return refuse(404, `no withdrawal with id or externalId ${decodeURIComponent(reverse[1])}`);
 			return okReply(withdrawal);
 		} catch (error) {
 			return refuse(error instanceof ApiError ? 409 : 500, (error as Error).message);
@@ -46,9 +51,18 @@ export async function handleAdmin(
 		case 'POST /_sandbox/clock': {
 			// {at}: stand at that instant; {advance}: move forward by ms, PT10M, 1d... Never backwards.
 			try {
-				if (body.at !== undefined && body.advance === undefined && body.advanceMs === undefined) await fakeApi.setClock(body.at as string);
-				else if (body.at === undefined && (body.advance !== undefined) !== (body.advanceMs !== undefined)) await fakeApi.advanceClock((body.advance ?? body.advanceMs) as string);
-				else return refuse(400, 'give one of at (e.g. "2026-03-11T00:05:00Z"), advance (e.g. "PT10M", "1d") or advanceMs');
+				if (body.at !== undefined && body.advance === undefined && body.advanceMs === undefined)
+					await fakeApi.setClock(body.at as string);
+				else if (
+					body.at === undefined &&
+					(body.advance !== undefined) !== (body.advanceMs !== undefined)
+				)
+					await fakeApi.advanceClock((body.advance ?? body.advanceMs) as string);
+				else
+					return refuse(
+						400,
+						'give one of at (e.g. "2026-03-11T00:05:00Z"), advance (e.g. "PT10M", "1d") or advanceMs',
+					);
 			} catch (error) {
 				return refuse(error instanceof ClockError ? 400 : 500, (error as Error).message);
 			}
@@ -62,7 +76,8 @@ export async function handleAdmin(
 			for (const key of ['reject', 'reverse', 'stuck']) {
 				const value = body[key];
 				if (value === undefined) continue;
-				if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return refuse(400, `${key} must be a list of addresses or account numbers`);
+				if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+					return refuse(400, `${key} must be a list of addresses or account numbers`);
 				lists[key] = value.map((item: string) => item.trim()).filter(Boolean);
 			}
 			return okReply(fakeApi.setDestinations(lists));
@@ -84,9 +99,18 @@ export async function handleAdmin(
 			// request bin... Pending retries go to the new URL too. `null` or '' stops deliveries.
 			const target = typeof body.url === 'string' ? body.url.trim() : body.url;
 			if (target !== undefined && target !== null && target !== '' && !isHttpUrl(target)) {
-				return send(res, { status: 400, body: { ok: false, message: 'url must be an http:// or https:// URL (or null to stop deliveries)' } });
+				return send(res, {
+					status: 400,
+					body: {
+						ok: false,
+						message: 'url must be an http:// or https:// URL (or null to stop deliveries)',
+					},
+				});
 			}
-			fakeApi.setWebhook(typeof target === 'string' && target ? target : null, typeof body.secret === 'string' ? body.secret : undefined);
+			fakeApi.setWebhook(
+				typeof target === 'string' && target ? target : null,
+				typeof body.secret === 'string' ? body.secret : undefined,
+			);
 			return okReply({ url: core.webhook.url });
 		}
 		case 'PUT /_sandbox/faults':
@@ -97,7 +121,13 @@ export async function handleAdmin(
 			return okReply(core.state.account.fiatWallets);
 		case 'POST /_sandbox/seed-day': {
 			try {
-				return okReply(fakeApi.seedDay({ day: String(body.day ?? ''), records: Number(body.records), prefix: typeof body.prefix === 'string' ? body.prefix : undefined }));
+				return okReply(
+					fakeApi.seedDay({
+						day: String(body.day ?? ''),
+						records: Number(body.records),
+						prefix: typeof body.prefix === 'string' ? body.prefix : undefined,
+					}),
+				);
 			} catch (error) {
 				return send(res, { status: 400, body: { ok: false, message: (error as Error).message } });
 			}

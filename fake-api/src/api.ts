@@ -26,9 +26,14 @@ function log(core: FakeApiCore, entry: RequestLogEntry): void {
 	if (excess > 0) state.requests.splice(0, excess);
 }
 
-
 /** One API request: logged, routed, then its faults, rate limit and handler in the order of the file's header. */
-export async function handleApi(runtime: Runtime, req: IncomingMessage, res: ServerResponse, url: URL, raw: string): Promise<void> {
+export async function handleApi(
+	runtime: Runtime,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	raw: string,
+): Promise<void> {
 	const { core } = runtime;
 	const method = (req.method ?? 'GET').toUpperCase();
 	const entry = logRequest(core, req, method, url, raw);
@@ -37,8 +42,12 @@ export async function handleApi(runtime: Runtime, req: IncomingMessage, res: Ser
 		send(res, result, extra);
 	};
 
-	const apiPath = url.pathname.startsWith('/v1/') ? url.pathname.slice(3).replace(/(.)\/$/, '$1') : undefined;
-	const { route, params } = apiPath ? matchRoute(method, apiPath) : { route: undefined, params: {} };
+	const apiPath = url.pathname.startsWith('/v1/')
+		? url.pathname.slice(3).replace(/(.)\/$/, '$1')
+		: undefined;
+	const { route, params } = apiPath
+		? matchRoute(method, apiPath)
+		: { route: undefined, params: {} };
 	if (!route) {
 		reply(errorReply(new ApiError(404, `Cannot ${method} ${url.pathname}: route not found`)));
 		return;
@@ -69,7 +78,13 @@ export async function handleApi(runtime: Runtime, req: IncomingMessage, res: Ser
 }
 
 /** The request as the log keeps it (the app secret left out, the body parsed when it parses). */
-function logRequest(core: FakeApiCore, req: IncomingMessage, method: string, url: URL, raw: string): RequestLogEntry {
+function logRequest(
+	core: FakeApiCore,
+	req: IncomingMessage,
+	method: string,
+	url: URL,
+	raw: string,
+): RequestLogEntry {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(req.headers)) {
 		if (name === 'x-app-secret' || value === undefined) continue;
@@ -113,22 +128,43 @@ function refusedBeforeHandling(
 		const decision = limiter.hit(key, core.options.rateLimits[route.limit], fault !== '429');
 		headers = decision.headers;
 		if (!decision.allowed) {
-			return { headers: { ...headers, 'Retry-After': String(decision.retryAfter) }, reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) } };
+			return {
+				headers: { ...headers, 'Retry-After': String(decision.retryAfter) },
+				reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) },
+			};
 		}
 	}
 	if (fault === '429') {
-		return { headers: { ...headers, 'Retry-After': String(rule?.retryAfterSeconds ?? 1) }, reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) } };
+		return {
+			headers: { ...headers, 'Retry-After': String(rule?.retryAfterSeconds ?? 1) },
+			reply: { status: 429, body: errorBody(429, MESSAGES.tooManyRequests) },
+		};
 	}
 	if (fault === '5xx') return { headers, reply: serverError(rule?.status5xx ?? 500) };
 	return { headers };
 }
 
 /** The route's answer: the body parsed, the caller authenticated, the handler run and a write saved; an error as its reply. */
-async function handleRoute(core: FakeApiCore, req: IncomingMessage, method: string, route: Route, params: Record<string, string>, url: URL, raw: string): Promise<Reply> {
+async function handleRoute(
+	core: FakeApiCore,
+	req: IncomingMessage,
+	method: string,
+	route: Route,
+	params: Record<string, string>,
+	url: URL,
+	raw: string,
+): Promise<Reply> {
 	try {
 		const body = parseBody(raw);
 		const env = authenticate(core, req, route);
-		const result = await route.handle({ core, params, query: url.searchParams, body, env, remoteAddress: remoteAddressOf(req) });
+		const result = await route.handle({
+			core,
+			params,
+			query: url.searchParams,
+			body,
+			env,
+			remoteAddress: remoteAddressOf(req),
+		});
 		if (method !== 'GET') core.save();
 		return result;
 	} catch (error) {
@@ -137,7 +173,6 @@ async function handleRoute(core: FakeApiCore, req: IncomingMessage, method: stri
 		return serverError();
 	}
 }
-
 
 function parseBody(raw: string): Record<string, unknown> {
 	if (raw.trim() === '') return {};
@@ -155,7 +190,6 @@ function parseBody(raw: string): Record<string, unknown> {
 	return parsed as Record<string, unknown>;
 }
 
-
 /** docs/api.md, "Base URL, authentication and environments": the three headers; 401 missing/wrong, 403 inactive or without API access. */
 function authenticate(core: FakeApiCore, req: IncomingMessage, route: Route): Environment {
 	const envHeader = header(req, 'x-service-env');
@@ -165,9 +199,11 @@ function authenticate(core: FakeApiCore, req: IncomingMessage, route: Route): En
 	const appSecret = header(req, 'x-app-secret');
 	if (!appId || !appSecret) throw new ApiError(401, MESSAGES.notAuthenticated);
 	if (!known) throw new ApiError(401, MESSAGES.badEnvironment);
-	const valid = sameSecret(appId, core.options.appId) && sameSecret(appSecret, core.options.appSecret);
+	const valid =
+		sameSecret(appId, core.options.appId) && sameSecret(appSecret, core.options.appSecret);
 	if (!valid) throw new ApiError(401, MESSAGES.wrongCredentials);
 	if (!core.state.account.isActive) throw new ApiError(403, MESSAGES.noApiAccess);
-	if (route.access === 'vip' && !core.state.account.webhookAccess) throw new ApiError(403, MESSAGES.noApiAccess);
+	if (route.access === 'vip' && !core.state.account.webhookAccess)
+		throw new ApiError(403, MESSAGES.noApiAccess);
 	return envHeader as Environment;
 }

@@ -16,7 +16,10 @@ import type { Bank, DepositAsset } from './types';
  * inline SVGs, explorer links a local placeholder that nothing serves.
  */
 export function imageOf(label: string): string {
-	const text = label.slice(0, 4).toUpperCase().replace(/[^A-Z0-9]/g, '');
+	const text = label
+		.slice(0, 4)
+		.toUpperCase()
+		.replace(/[^A-Z0-9]/g, '');
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><circle cx="16" cy="16" r="16" fill="#6b7280"/><text x="16" y="20" font-size="9" text-anchor="middle" fill="#fff">${text}</text></svg>`;
 	return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
@@ -96,12 +99,78 @@ export function depositAssets(): DepositAsset[] {
 		rate: { NGN: SELL_RATE.NGN, GHS: SELL_RATE.GHS },
 	});
 	return [
-		asset('64f1a2b3c4d5e6f7a8b9c0d1', 'Solana (Devnet)', 'SOL_TEST', 'SOL', 'BASE_ASSET', true, 'Solana Devnet', 1, 5, explorer('solana')),
-		asset('64f1a2b3c4d5e6f7a8b9c0d2', 'Tron (Shasta)', 'TRX_TEST', 'TRX', 'BASE_ASSET', true, 'Tron Shasta', 19, 5, explorer('tron-shasta')),
-		asset('64f1a2b3c4d5e6f7a8b9c0d3', 'Tether USD (Tron Shasta)', 'USDT_TRX_TEST', 'USDT', 'ERC20', true, 'Tron Shasta', 19, 10, explorer('tron-shasta')),
-		asset('64f1a2b3c4d5e6f7a8b9c0d4', 'USD Coin (Solana Devnet)', 'USDC_SOL_TEST', 'USDC', 'ERC20', true, 'Solana Devnet', 1, 10, explorer('solana')),
-		asset('64f1a2b3c4d5e6f7a8b9c0d5', 'Bitcoin (Testnet)', 'BTC_TEST', 'BTC', 'BASE_ASSET', false, 'Bitcoin Testnet', 2, 20, explorer('bitcoin-testnet')),
-		asset('64f1a2b3c4d5e6f7a8b9c0d6', 'Ethereum (Sepolia)', 'ETH_TEST', 'ETH', 'BASE_ASSET', true, 'Ethereum Sepolia', 12, 10, explorer('ethereum-sepolia')),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d1',
+			'Solana (Devnet)',
+			'SOL_TEST',
+			'SOL',
+			'BASE_ASSET',
+			true,
+			'Solana Devnet',
+			1,
+			5,
+			explorer('solana'),
+		),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d2',
+			'Tron (Shasta)',
+			'TRX_TEST',
+			'TRX',
+			'BASE_ASSET',
+			true,
+			'Tron Shasta',
+			19,
+			5,
+			explorer('tron-shasta'),
+		),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d3',
+			'Tether USD (Tron Shasta)',
+			'USDT_TRX_TEST',
+			'USDT',
+			'ERC20',
+			true,
+			'Tron Shasta',
+			19,
+			10,
+			explorer('tron-shasta'),
+		),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d4',
+			'USD Coin (Solana Devnet)',
+			'USDC_SOL_TEST',
+			'USDC',
+			'ERC20',
+			true,
+			'Solana Devnet',
+			1,
+			10,
+			explorer('solana'),
+		),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d5',
+			'Bitcoin (Testnet)',
+			'BTC_TEST',
+			'BTC',
+			'BASE_ASSET',
+			false,
+			'Bitcoin Testnet',
+			2,
+			20,
+			explorer('bitcoin-testnet'),
+		),
+		asset(
+			'64f1a2b3c4d5e6f7a8b9c0d6',
+			'Ethereum (Sepolia)',
+			'ETH_TEST',
+			'ETH',
+			'BASE_ASSET',
+			true,
+			'Ethereum Sepolia',
+			12,
+			10,
+			explorer('ethereum-sepolia'),
+		),
 	];
 }
 
@@ -148,7 +217,14 @@ export function withdrawalAssetsInfo(): Record<string, unknown> {
 						})),
 						isTestnet: true,
 					}
-				: { symbol, enabled: true, avatar: avatar(symbol), networks: [], fee: null, isTestnet: true },
+				: {
+						symbol,
+						enabled: true,
+						avatar: avatar(symbol),
+						networks: [],
+						fee: null,
+						isTestnet: true,
+					},
 		),
 		limits: { minimum: WITHDRAWAL_LIMITS.minimum, maximum: WITHDRAWAL_LIMITS.maximum },
 		rate: SELL_RATE.NGN,
@@ -198,7 +274,9 @@ const HOLDER_NAMES = [
 export function resolveAccount(
 	bank: Bank,
 	accountNumber: string,
-): { ok: true; accountName: string; type: string } | { ok: false; reason: 'format' | 'unresolved' } {
+):
+	| { ok: true; accountName: string; type: string }
+	| { ok: false; reason: 'format' | 'unresolved' } {
 	const format = bank.currency === 'ngn' ? /^\d{10}$/ : /^\d{8,16}$/;
 	if (!format.test(accountNumber)) return { ok: false, reason: 'format' };
 	if (/^0+$/.test(accountNumber)) return { ok: false, reason: 'unresolved' };

@@ -12,23 +12,47 @@ interface Flag {
 }
 
 const FLAGS: Record<string, Flag> = {
-	port: { flag: '--port', env: 'SANDBOX_PORT', help: 'port on 127.0.0.1 (default 5680; 0 = any free port)' },
-	appId: { flag: '--app-id', env: 'SANDBOX_APP_ID', help: `demo app id (default ${DEFAULTS.appId})` },
-	appSecret: { flag: '--app-secret', env: 'SANDBOX_APP_SECRET', help: `demo app secret (default ${DEFAULTS.appSecret})` },
+	port: {
+		flag: '--port',
+		env: 'SANDBOX_PORT',
+		help: 'port on 127.0.0.1 (default 5680; 0 = any free port)',
+	},
+	appId: {
+		flag: '--app-id',
+		env: 'SANDBOX_APP_ID',
+		help: `demo app id (default ${DEFAULTS.appId})`,
+	},
+	appSecret: {
+		flag: '--app-secret',
+		env: 'SANDBOX_APP_SECRET',
+		help: `demo app secret (default ${DEFAULTS.appSecret})`,
+	},
 	pin: { flag: '--pin', env: 'SANDBOX_PIN', help: `transaction PIN (default ${DEFAULTS.pin})` },
-	webhookUrl: { flag: '--webhook-url', env: 'SANDBOX_WEBHOOK_URL', help: 'where webhooks are POSTed (default: none)' },
+	webhookUrl: {
+		flag: '--webhook-url',
+		env: 'SANDBOX_WEBHOOK_URL',
+		help: 'where webhooks are POSTed (default: none)',
+	},
 	webhookSecret: {
 		flag: '--webhook-secret',
 		env: 'SANDBOX_WEBHOOK_SECRET',
 		help: `sent as x-webhook-secret (default ${DEFAULTS.webhookSecret})`,
 	},
-	stateFile: { flag: '--state-file', env: 'SANDBOX_STATE_FILE', help: 'JSON file that keeps state across restarts' },
+	stateFile: {
+		flag: '--state-file',
+		env: 'SANDBOX_STATE_FILE',
+		help: 'JSON file that keeps state across restarts',
+	},
 	lifecycleDelayMs: {
 		flag: '--lifecycle-delay-ms',
 		env: 'SANDBOX_LIFECYCLE_DELAY_MS',
 		help: `delay before pending -> completed (default ${DEFAULTS.lifecycleDelayMs})`,
 	},
-	maxPageSize: { flag: '--max-page-size', env: 'SANDBOX_MAX_PAGE_SIZE', help: `largest page size (default ${DEFAULTS.maxPageSize})` },
+	maxPageSize: {
+		flag: '--max-page-size',
+		env: 'SANDBOX_MAX_PAGE_SIZE',
+		help: `largest page size (default ${DEFAULTS.maxPageSize})`,
+	},
 	rateLimitWithdraw: {
 		flag: '--rate-limit-withdraw',
 		env: 'SANDBOX_RATE_LIMIT_WITHDRAW',
@@ -54,18 +78,33 @@ const FLAGS: Record<string, Flag> = {
 		env: 'SANDBOX_STUCK_ADDRESSES',
 		help: 'comma-separated destinations whose withdrawals stay pending',
 	},
-	pageDelayMs: { flag: '--page-delay-ms', env: 'SANDBOX_PAGE_DELAY_MS', help: 'each list page is answered this much later (default 0)' },
+	pageDelayMs: {
+		flag: '--page-delay-ms',
+		env: 'SANDBOX_PAGE_DELAY_MS',
+		help: 'each list page is answered this much later (default 0)',
+	},
 	clock: {
 		flag: '--clock',
 		env: 'SANDBOX_CLOCK',
 		help: 'the instant the service stands at, running on from there, e.g. 2026-03-11T00:05:00Z (default: now)',
 	},
-	faults: { flag: '--faults', env: 'SANDBOX_FAULTS', help: 'fault switches as JSON, e.g. \'{"*":{"rate5xx":0.1}}\'' },
+	faults: {
+		flag: '--faults',
+		env: 'SANDBOX_FAULTS',
+		help: 'fault switches as JSON, e.g. \'{"*":{"rate5xx":0.1}}\'',
+	},
 };
 
 function usage(): string {
-	const lines = Object.values(FLAGS).map((f) => `  ${`${f.flag} <value>`.padEnd(32)} ${f.env.padEnd(30)} ${f.help}`);
-	return ['Usage: npm run fake-api -- [flags]', '', '  flag                             environment variable', ...lines].join('\n');
+	const lines = Object.values(FLAGS).map(
+		(f) => `  ${`${f.flag} <value>`.padEnd(32)} ${f.env.padEnd(30)} ${f.help}`,
+	);
+	return [
+		'Usage: npm run fake-api -- [flags]',
+		'',
+		'  flag                             environment variable',
+		...lines,
+	].join('\n');
 }
 
 function readArgs(argv: string[]): Record<string, string> {
@@ -93,12 +132,18 @@ function readArgs(argv: string[]): Record<string, string> {
 function integer(name: string, value: string | undefined): number | undefined {
 	if (value === undefined) return undefined;
 	const parsed = Number(value);
-	if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+	if (!Number.isInteger(parsed) || parsed < 0)
+		throw new Error(`${name} must be a non-negative integer, got ${value}`);
 	return parsed;
 }
 
 function list(value: string | undefined): string[] | undefined {
-	return value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean);
+	return value === undefined
+		? undefined
+		: value
+				.split(',')
+				.map((item) => item.trim())
+				.filter(Boolean);
 }
 
 async function main(): Promise<void> {
@@ -114,8 +159,12 @@ async function main(): Promise<void> {
 		lifecycleDelayMs: integer('--lifecycle-delay-ms', args.lifecycleDelayMs),
 		maxPageSize: integer('--max-page-size', args.maxPageSize),
 		rateLimits: {
-			...(args.rateLimitWithdraw ? { withdraw: integer('--rate-limit-withdraw', args.rateLimitWithdraw) } : {}),
-			...(args.rateLimitSellRates ? { sellRates: integer('--rate-limit-sell-rates', args.rateLimitSellRates) } : {}),
+			...(args.rateLimitWithdraw
+				? { withdraw: integer('--rate-limit-withdraw', args.rateLimitWithdraw) }
+				: {}),
+			...(args.rateLimitSellRates
+				? { sellRates: integer('--rate-limit-sell-rates', args.rateLimitSellRates) }
+				: {}),
 		},
 		rejectAddresses: list(args.rejectAddresses),
 		reverseAddresses: list(args.reverseAddresses),

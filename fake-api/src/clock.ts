@@ -24,10 +24,13 @@ export class ServiceClock {
 
 	/** Throws when the service cannot stand at `at` (ms): not an instant, or earlier than its now. */
 	check(at: number): void {
-		if (!Number.isFinite(at)) throw new ClockError('at must be a date-time, e.g. 2026-03-11T00:05:00Z');
+		if (!Number.isFinite(at))
+			throw new ClockError('at must be a date-time, e.g. 2026-03-11T00:05:00Z');
 		const now = this.now();
 		if (at < now) {
-			throw new ClockError(`the service's clock only moves forward: ${new Date(at).toISOString()} is before its now, ${new Date(now).toISOString()}`);
+			throw new ClockError(
+				`the service's clock only moves forward: ${new Date(at).toISOString()} is before its now, ${new Date(now).toISOString()}`,
+			);
 		}
 	}
 
@@ -47,7 +50,8 @@ export function parseInstant(value: unknown): number {
 	if (typeof value === 'number') return value;
 	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return Number.NaN;
 	const text = value.trim();
-	const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : `${text}Z`;
+	const zoned =
+		/(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : `${text}Z`;
 	return Date.parse(zoned);
 }
 
@@ -61,8 +65,14 @@ export function parseDuration(value: unknown): number {
 	if (typeof value !== 'string') return Number.NaN;
 	const text = value.trim();
 	const short = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/i.exec(text);
-	if (short) return Number(short[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[short[2].toLowerCase() as 'ms'];
-	const iso = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(text);
+	if (short)
+		return (
+			Number(short[1]) *
+			{ ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[short[2].toLowerCase() as 'ms']
+		);
+	const iso = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(
+		text,
+	);
 	if (!iso || text.toUpperCase() === 'P' || /T$/i.test(text)) return Number.NaN;
 	const [, weeks, days, hours, minutes, seconds] = iso.map((part) => Number(part ?? 0));
 	return (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60_000 + seconds * 1000;

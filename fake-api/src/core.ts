@@ -27,7 +27,16 @@ import { Scheduler, postJson } from './webhooks';
 import { scheduleWithdrawal } from './withdrawals';
 
 const WEBHOOK_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-const PERSISTED_KEYS = ['account', 'wallets', 'bankAccounts', 'payoutAddresses', 'withdrawals', 'trades', 'webhookEvents', 'seededDays'] as const;
+const PERSISTED_KEYS = [
+	'account',
+	'wallets',
+	'bankAccounts',
+	'payoutAddresses',
+	'withdrawals',
+	'trades',
+	'webhookEvents',
+	'seededDays',
+] as const;
 
 export class FakeApiCore {
 	readonly options: ResolvedOptions;
@@ -44,7 +53,10 @@ export class FakeApiCore {
 		this.clock = new ServiceClock(this.options.now);
 		this.scheduler = new Scheduler(() => this.clock.now());
 		const startAt = options.clock === undefined ? Number.NaN : parseInstant(options.clock);
-		if (options.clock !== undefined && Number.isNaN(startAt)) throw new Error(`clock must be a date-time such as 2026-03-11T00:05:00Z, got ${String(options.clock)}`);
+		if (options.clock !== undefined && Number.isNaN(startAt))
+			throw new Error(
+				`clock must be a date-time such as 2026-03-11T00:05:00Z, got ${String(options.clock)}`,
+			);
 		if (!Number.isNaN(startAt)) this.clock.restore(startAt - this.options.now());
 		this.faults = options.faults ?? {};
 		this.webhook = {
@@ -106,21 +118,29 @@ export class FakeApiCore {
 	private load(keepClock: boolean): void {
 		const file = this.options.stateFile;
 		if (!file || !fs.existsSync(file)) return;
-		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<FakeApiState> & { clockOffsetMs?: number };
+		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<FakeApiState> & {
+			clockOffsetMs?: number;
+		};
 		const target = this.state as unknown as Record<string, unknown>;
 		for (const key of PERSISTED_KEYS) if (saved[key] !== undefined) target[key] = saved[key];
-		if (keepClock && typeof saved.clockOffsetMs === 'number') this.clock.restore(saved.clockOffsetMs);
+		if (keepClock && typeof saved.clockOffsetMs === 'number')
+			this.clock.restore(saved.clockOffsetMs);
 		// Pending records resume their lifecycle after a restart.
 		for (const withdrawal of this.state.withdrawals) {
 			if (withdrawal.status === 'pending') scheduleWithdrawal(this, withdrawal.id);
 		}
-		for (const trade of this.state.trades) if (trade.status === 'pending') scheduleTrade(this, trade.id);
+		for (const trade of this.state.trades)
+			if (trade.status === 'pending') scheduleTrade(this, trade.id);
 	}
 
 	save(): void {
 		const file = this.options.stateFile;
 		if (!file) return;
-		const data: Record<string, unknown> = { version: 1, savedAt: this.iso(), clockOffsetMs: this.clock.offsetMs };
+		const data: Record<string, unknown> = {
+			version: 1,
+			savedAt: this.iso(),
+			clockOffsetMs: this.clock.offsetMs,
+		};
 		for (const key of PERSISTED_KEYS) data[key] = this.state[key];
 		fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
 		const temporary = `${file}.${process.pid}.tmp`;
@@ -133,7 +153,9 @@ export class FakeApiCore {
 	/** 400 `insufficient balance` when the balance cannot cover the amount; nothing is debited. */
 	ensureBalance(currency: Currency, amount: number): void {
 		if (this.state.account.fiatWallets[currency] + 1e-9 < amount) {
-			throw badRequest(`insufficient balance: ${currency.toUpperCase()} balance is too low for this request`);
+			throw badRequest(
+				`insufficient balance: ${currency.toUpperCase()} balance is too low for this request`,
+			);
 		}
 	}
 
@@ -167,7 +189,11 @@ export class FakeApiCore {
 		};
 		this.state.webhookEvents.push(event);
 		if (this.webhook.url) {
-			this.scheduler.add({ kind: 'delivery', dueAt: now, run: () => this.deliverWithRetry(event.id) });
+			this.scheduler.add({
+				kind: 'delivery',
+				dueAt: now,
+				run: () => this.deliverWithRetry(event.id),
+			});
 		}
 		return event;
 	}
@@ -192,7 +218,11 @@ export class FakeApiCore {
 		const at = this.iso();
 		const delivered = result.status !== null && result.status >= 200 && result.status < 300;
 		event.url = url;
-		event.attempts.push({ attemptedAt: at, responseStatus: result.status, responseBody: result.body });
+		event.attempts.push({
+			attemptedAt: at,
+			responseStatus: result.status,
+			responseBody: result.body,
+		});
 		event.attemptsCount = event.attempts.length;
 		event.lastAttemptAt = at;
 		event.updatedAt = at;
@@ -212,7 +242,11 @@ export class FakeApiCore {
 		if (!delivered && event.attemptsCount <= delays.length) {
 			const delay = delays[event.attemptsCount - 1];
 			event.nextAttemptAt = new Date(this.now() + delay).toISOString();
-			this.scheduler.add({ kind: 'retry', dueAt: this.now() + delay, run: () => this.deliverWithRetry(eventId) });
+			this.scheduler.add({
+				kind: 'retry',
+				dueAt: this.now() + delay,
+				run: () => this.deliverWithRetry(eventId),
+			});
 		} else if (!delivered) {
 			event.nextAttemptAt = null;
 		}

@@ -15,16 +15,29 @@ function normalizeKey(key: string): string {
 }
 
 /** The most specific rule: concrete path, route template, 'METHOD *', '*'. */
-export function findFaultRule(faults: FaultConfig, method: string, path: string, template: string | undefined): FaultRule | undefined {
+export function findFaultRule(
+	faults: FaultConfig,
+	method: string,
+	path: string,
+	template: string | undefined,
+): FaultRule | undefined {
 	const byKey = new Map(Object.entries(faults).map(([key, rule]) => [normalizeKey(key), rule]));
-	const candidates = [`${method} ${path}`, template ? normalizeKey(`${method} ${template}`) : undefined, `${method} *`, '*'];
+	const candidates = [
+		`${method} ${path}`,
+		template ? normalizeKey(`${method} ${template}`) : undefined,
+		`${method} *`,
+		'*',
+	];
 	for (const candidate of candidates) {
 		if (candidate && byKey.has(candidate)) return byKey.get(candidate);
 	}
 	return undefined;
 }
 
-export function pickFault(rule: FaultRule | undefined, random: () => number): FaultKind | undefined {
+export function pickFault(
+	rule: FaultRule | undefined,
+	random: () => number,
+): FaultKind | undefined {
 	if (!rule) return undefined;
 	for (const kind of FAULT_ORDER) {
 		const count = rule.nextN?.[kind] ?? 0;

@@ -1,6 +1,13 @@
 /** What startFakeApi() returns: the running fake API, its live state and its switches. */
 import type { SeedDayOptions, SeededDay } from './seed';
-import type { FakeApiState, FaultConfig, FiatWallets, RateLimitKey, RequestLogEntry, Withdrawal } from './types';
+import type {
+	FakeApiState,
+	FaultConfig,
+	FiatWallets,
+	RateLimitKey,
+	RequestLogEntry,
+	Withdrawal,
+} from './types';
 
 /** Destinations whose withdrawals end rejected, reversed or stay pending (the options of the same names). */
 export interface Destinations {

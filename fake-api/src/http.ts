@@ -46,19 +46,28 @@ export function ok(message: string, data: unknown = {}, meta: Record<string, unk
 }
 
 /** Error envelope (docs/api.md) with the 429 and 500 exceptions (docs/api.md). */
-export function errorBody(status: number, message: string, errors: ValidationEntry[] = []): unknown {
+export function errorBody(
+	status: number,
+	message: string,
+	errors: ValidationEntry[] = [],
+): unknown {
 	if (status === 429) return { message };
 	if (status >= 500) return { success: false, message, meta: {}, errors };
 	return { success: false, message, meta: {}, errors, data: {} };
 }
 
 export function toEntries(violations: Violation[], location = 'body'): ValidationEntry[] {
-	return violations.map((violation) => ({ message: violation.message, field: violation.field, location }));
+	return violations.map((violation) => ({
+		message: violation.message,
+		field: violation.field,
+		location,
+	}));
 }
 
 /** Throws a 422 `validation errors` when there is any violation. */
 export function assertValid(violations: Violation[], location = 'body'): void {
-	if (violations.length) throw new ApiError(422, MESSAGES.validation, toEntries(violations, location));
+	if (violations.length)
+		throw new ApiError(422, MESSAGES.validation, toEntries(violations, location));
 }
 
 export function notFound(message: string): ApiError {

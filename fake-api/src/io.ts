@@ -34,7 +34,11 @@ export function isHttpUrl(value: unknown): boolean {
 	}
 }
 
-export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
+export function send(
+	res: ServerResponse,
+	reply: Reply,
+	extraHeaders: Record<string, string> = {},
+): void {
 	if (res.writableEnded || res.destroyed) return;
 	const body = JSON.stringify(reply.body);
 	res.writeHead(reply.status, {
@@ -47,7 +51,11 @@ export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<str
 }
 
 export function errorReply(error: ApiError): Reply {
-	return { status: error.status, body: errorBody(error.status, error.message, error.errors), headers: error.headers };
+	return {
+		status: error.status,
+		body: errorBody(error.status, error.message, error.errors),
+		headers: error.headers,
+	};
 }
 
 export function serverError(status = 500): Reply {

@@ -5,7 +5,12 @@ import type { Trade, Wallet, Withdrawal } from './types';
 
 /** ObjectId-like identifier: 8 hex digits of seconds, 16 random hex digits. */
 export function objectId(nowMs: number): string {
-	return Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8) + randomBytes(8).toString('hex');
+	return (
+		Math.floor(nowMs / 1000)
+			.toString(16)
+			.padStart(8, '0')
+			.slice(-8) + randomBytes(8).toString('hex')
+	);
 }
 
 export function isObjectId(value: string): boolean {
@@ -55,7 +60,15 @@ export function publicTrade(trade: Trade): Record<string, unknown> {
 /** What a route supplies to create a withdrawal: the record without what the core decides. */
 export type NewWithdrawal = Omit<
 	Withdrawal,
-	'id' | 'status' | 'payoutAmount' | 'debitedAmount' | 'feeBearer' | 'txHash' | 'reason' | 'createdAt' | 'updatedAt'
+	| 'id'
+	| 'status'
+	| 'payoutAmount'
+	| 'debitedAmount'
+	| 'feeBearer'
+	| 'txHash'
+	| 'reason'
+	| 'createdAt'
+	| 'updatedAt'
 > & {
 	/** Gross payout before a user-borne fee, in `currency`. */
 	gross: number;

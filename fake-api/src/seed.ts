@@ -78,17 +78,23 @@ export interface SeededDay {
 
 /** Seeds `records` records over the UTC day `day` (see SeedDayOptions) and moves the balances as they would have moved. */
 export function seedDay(core: FakeApiCore, options: SeedDayOptions): SeededDay {
-	if (!/^\d{4}-\d{2}-\d{2}$/.test(options.day) || Number.isNaN(Date.parse(`${options.day}T00:00:00Z`))) {
+	if (
+		!/^\d{4}-\d{2}-\d{2}$/.test(options.day) ||
+		Number.isNaN(Date.parse(`${options.day}T00:00:00Z`))
+	) {
 		throw new Error(`day must be YYYY-MM-DD, got ${JSON.stringify(options.day)}`);
 	}
 	const count = Math.floor(options.records);
-	if (!Number.isFinite(count) || count < 1 || count > 1_000_000) throw new Error('records must be between 1 and 1000000');
+	if (!Number.isFinite(count) || count < 1 || count > 1_000_000)
+		throw new Error('records must be between 1 and 1000000');
 	const start = Date.parse(`${options.day}T00:00:00.000Z`);
 	const prefix = options.prefix ?? options.day;
 	const { state } = core;
 	const openingBalances = { ...state.account.fiatWallets };
 	const wallets = seedWallets(core, prefix, new Date(start - DAY_MS).toISOString());
-	const asset = core.state.assets.find((candidate) => candidate.id === wallets.unlabelled.asset) as DepositAsset;
+	const asset = core.state.assets.find(
+		(candidate) => candidate.id === wallets.unlabelled.asset,
+	) as DepositAsset;
 	const records = new DayRecords(core, start, count, prefix, asset);
 	const kinds: Partial<Record<SeededKind, number>> = {};
 	let slot = 0;
@@ -100,7 +106,8 @@ export function seedDay(core: FakeApiCore, options: SeedDayOptions): SeededDay {
 		slot += seedKind(records, kind, slot, index, wallets, prefix, asset);
 	}
 	// The lists show the newest first by their order in the state: seeded records take their place by time.
-	const byTime = (a: { createdAt: string }, b: { createdAt: string }) => Date.parse(a.createdAt) - Date.parse(b.createdAt);
+	const byTime = (a: { createdAt: string }, b: { createdAt: string }) =>
+		Date.parse(a.createdAt) - Date.parse(b.createdAt);
 	state.trades.push(...records.trades);
 	state.trades.sort(byTime);
 	state.withdrawals.push(...records.withdrawals);

@@ -11,8 +11,14 @@ import type { DepositAsset, Trade, Wallet, Withdrawal, WithdrawalStatus } from '
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The demo wallets of a seeded day: labelled customers, one auto-settled to a bank, one without a label. */
-export function seedWallets(core: FakeApiCore, prefix: string, at: string): { labelled: Wallet[]; autoSettled: Wallet; unlabelled: Wallet } {
-	const asset = core.state.assets.find((candidate) => candidate.identifier === 'USDT_TRX_TEST') as DepositAsset;
+export function seedWallets(
+	core: FakeApiCore,
+	prefix: string,
+	at: string,
+): { labelled: Wallet[]; autoSettled: Wallet; unlabelled: Wallet } {
+	const asset = core.state.assets.find(
+		(candidate) => candidate.identifier === 'USDT_TRX_TEST',
+	) as DepositAsset;
 	const make = (label: string): Wallet => {
 		const wallet = core.createWallet(asset, label);
 		wallet.createdAt = at;
@@ -53,8 +59,22 @@ type WithdrawalFields = Pick<
 >;
 
 /** An NGN bank payout's fields: the bank's flat fee, and no crypto side. */
-function ngnBankFields(fields: Pick<Withdrawal, 'externalId' | 'amount' | 'bankName' | 'accountNumber' | 'narration' | 'trade'>): WithdrawalFields {
-	return { type: 'bank', fee: BANK_FEES.ngn, currency: 'ngn', cryptoAmount: null, token: null, network: null, walletAddress: null, ...fields };
+function ngnBankFields(
+	fields: Pick<
+		Withdrawal,
+		'externalId' | 'amount' | 'bankName' | 'accountNumber' | 'narration' | 'trade'
+	>,
+): WithdrawalFields {
+	return {
+		type: 'bank',
+		fee: BANK_FEES.ngn,
+		currency: 'ngn',
+		cryptoAmount: null,
+		token: null,
+		network: null,
+		walletAddress: null,
+		...fields,
+	};
 }
 
 /** Writes one day's records into lists of its own (seed.ts adds them to the state in time order). */
@@ -83,7 +103,11 @@ export class DayRecords {
 
 	/** Slots over the day: the first at 00:00:00.000, the last at 23:59:59.999. */
 	private timeOf(slot: number): string {
-		return new Date(this.slots === 1 ? this.start : this.start + Math.floor(((DAY_MS - 1) * slot) / (this.slots - 1))).toISOString();
+		return new Date(
+			this.slots === 1
+				? this.start
+				: this.start + Math.floor(((DAY_MS - 1) * slot) / (this.slots - 1)),
+		).toISOString();
 	}
 
 	/** A deposit to `wallet` of `usd`, credited when completed. */
@@ -99,7 +123,10 @@ export class DayRecords {
 			amount: round(usd * rate - feeAmount, 2),
 			avatar: this.asset.icon,
 			rate,
-			reason: status === 'flagged' ? `amount below the minimum deposit of ${this.asset.minimum} USD for ${this.asset.identifier}` : null,
+			reason:
+				status === 'flagged'
+					? `amount below the minimum deposit of ${this.asset.minimum} USD for ${this.asset.identifier}`
+					: null,
 			txHash,
 			txLink: `${this.asset.txLink}${txHash}`,
 			asset: this.asset.id,
@@ -132,7 +159,12 @@ export class DayRecords {
 	}
 
 	/** A withdrawal as createWithdrawal and its lifecycle leave it: payout and debit by the fee bearer, refunded when it failed. */
-	withdrawal(slot: number, fields: WithdrawalFields, gross: number, status: WithdrawalStatus): Withdrawal {
+	withdrawal(
+		slot: number,
+		fields: WithdrawalFields,
+		gross: number,
+		status: WithdrawalStatus,
+	): Withdrawal {
 		const at = this.timeOf(slot);
 		const feeBearer = this.core.state.account.withdrawalFeeBearer;
 		const debitedAmount = round(feeBearer === 'business' ? gross + fields.fee : gross, 2);
@@ -147,7 +179,12 @@ export class DayRecords {
 			payoutAmount,
 			debitedAmount,
 			feeBearer,
-			txHash: status === 'completed' ? (fields.type === 'crypto' ? `0x${this.id()}` : `NIP${this.id()}`) : null,
+			txHash:
+				status === 'completed'
+					? fields.type === 'crypto'
+						? `0x${this.id()}`
+						: `NIP${this.id()}`
+					: null,
 			reason:
 				status === 'rejected'
 					? 'withdrawal failed an internal check before broadcast'
@@ -156,7 +193,10 @@ export class DayRecords {
 						: null,
 			createdAt: at,
 			// A refund or a completion a few minutes later, within the day when the record is.
-			updatedAt: status === 'pending' ? at : new Date(Math.min(Date.parse(at) + 5 * 60_000, this.start + DAY_MS - 1)).toISOString(),
+			updatedAt:
+				status === 'pending'
+					? at
+					: new Date(Math.min(Date.parse(at) + 5 * 60_000, this.start + DAY_MS - 1)).toISOString(),
 		};
 		if (!refunded) this.core.adjustBalance(fields.currency, -debitedAmount);
 		this.withdrawals.push(withdrawal);
@@ -192,7 +232,14 @@ export class DayRecords {
 		const usd = 20 + (slot % 30);
 		return this.withdrawal(
 			slot,
-			ngnBankFields({ externalId: `${this.prefix}-payout-${slot}`, amount: usd, bankName: 'Access Bank', accountNumber: '0123456789', narration: 'payout', trade: null }),
+			ngnBankFields({
+				externalId: `${this.prefix}-payout-${slot}`,
+				amount: usd,
+				bankName: 'Access Bank',
+				accountNumber: '0123456789',
+				narration: 'payout',
+				trade: null,
+			}),
 			round(usd * SELL_RATE.NGN, 2),
 			status,
 		);

@@ -41,7 +41,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 		res.setHeader('Date', new Date(core.now()).toUTCString());
 		readBody(req)
 			.then((raw) =>
-				url.pathname.startsWith('/_sandbox/') ? handleAdmin(fakeApi, runtime, req, res, url, raw) : handleApi(runtime, req, res, url, raw),
+				url.pathname.startsWith('/_sandbox/')
+					? handleAdmin(fakeApi, runtime, req, res, url, raw)
+					: handleApi(runtime, req, res, url, raw),
 			)
 			.catch((error) => {
 				console.error('[fake-api] request failed:', error);
@@ -117,7 +119,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 		setBalances(balances) {
 			for (const currency of ['usd', 'ngn', 'ghs'] as const) {
 				const value = balances[currency];
-				if (typeof value === 'number' && Number.isFinite(value)) state.account.fiatWallets[currency] = value;
+				if (typeof value === 'number' && Number.isFinite(value))
+					state.account.fiatWallets[currency] = value;
 			}
 			core.save();
 		},
@@ -126,14 +129,23 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 		},
 		async setClock(at) {
 			const instant = parseInstant(at);
-			if (Number.isNaN(instant)) throw new ClockError(`at must be a date-time such as 2026-03-11T00:05:00Z (UTC without a zone), got ${String(at)}`);
+			if (Number.isNaN(instant))
+				throw new ClockError(
+					`at must be a date-time such as 2026-03-11T00:05:00Z (UTC without a zone), got ${String(at)}`,
+				);
 			core.clock.check(instant);
 			await moveClock(instant);
 		},
 		async advanceClock(by) {
 			const ms = parseDuration(by);
-			if (Number.isNaN(ms)) throw new ClockError(`advance must be ms, an ISO 8601 duration of weeks to seconds (PT10M, P1DT6H) or 90s / 10m / 6h / 1d, got ${String(by)}`);
-			if (ms < 0) throw new ClockError(`the service's clock only moves forward: advance by a non-negative amount, got ${ms}`);
+			if (Number.isNaN(ms))
+				throw new ClockError(
+					`advance must be ms, an ISO 8601 duration of weeks to seconds (PT10M, P1DT6H) or 90s / 10m / 6h / 1d, got ${String(by)}`,
+				);
+			if (ms < 0)
+				throw new ClockError(
+					`the service's clock only moves forward: advance by a non-negative amount, got ${ms}`,
+				);
 			await moveClock(core.now() + ms);
 		},
 		reverseWithdrawal(id, reason) {
@@ -144,7 +156,11 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 			if (lists.reject) options.rejectAddresses = [...lists.reject];
 			if (lists.reverse) options.reverseAddresses = [...lists.reverse];
 			if (lists.stuck) options.stuckAddresses = [...lists.stuck];
-			return { reject: options.rejectAddresses, reverse: options.reverseAddresses, stuck: options.stuckAddresses };
+			return {
+				reject: options.rejectAddresses,
+				reverse: options.reverseAddresses,
+				stuck: options.stuckAddresses,
+			};
 		},
 		seedDay(seedOptions) {
 			return seedDay(core, seedOptions);

@@ -92,7 +92,10 @@ function tradePayload(core: FakeApiCore, trade: Trade): Record<string, unknown> 
 		createdAt: Date.parse(trade.createdAt),
 		updatedAt: Date.parse(trade.updatedAt),
 		index: 0,
-		blockInfo: { blockHeight: String(1000000 + core.state.trades.indexOf(trade)), blockHash: `0x${trade.txHash.replace(/^0x/, '').padEnd(64, '0').slice(0, 64)}` },
+		blockInfo: {
+			blockHeight: String(1000000 + core.state.trades.indexOf(trade)),
+			blockHash: `0x${trade.txHash.replace(/^0x/, '').padEnd(64, '0').slice(0, 64)}`,
+		},
 	};
 }
 

@@ -58,7 +58,9 @@ export class Scheduler {
 					const now = this.now();
 					const job = this.take(
 						(candidate) =>
-							candidate.kind !== 'retry' || candidate.dueAt <= now || (forceRetries && candidate.pass !== pass),
+							candidate.kind !== 'retry' ||
+							candidate.dueAt <= now ||
+							(forceRetries && candidate.pass !== pass),
 					);
 					if (!job) break;
 					await this.execute(job);
@@ -113,7 +115,8 @@ export class Scheduler {
 		let best: QueuedJob | undefined;
 		for (const job of this.jobs) {
 			if (!accept(job)) continue;
-			if (!best || job.dueAt < best.dueAt || (job.dueAt === best.dueAt && job.seq < best.seq)) best = job;
+			if (!best || job.dueAt < best.dueAt || (job.dueAt === best.dueAt && job.seq < best.seq))
+				best = job;
 		}
 		if (best) this.jobs = this.jobs.filter((job) => job !== best);
 		return best;
@@ -136,7 +139,9 @@ export class Scheduler {
 		this.timer = setTimeout(
 			() => {
 				this.timer = undefined;
-				this.exclusive(() => this.runDueJobs()).catch((error) => console.error('[sandbox] scheduler failed:', error));
+				this.exclusive(() => this.runDueJobs()).catch((error) =>
+					console.error('[sandbox] scheduler failed:', error),
+				);
 			},
 			Math.max(0, Math.min(earliest - this.now(), 2 ** 31 - 1)),
 		);
@@ -182,7 +187,10 @@ export function postJson(
 				const chunks: Buffer[] = [];
 				response.on('data', (chunk: Buffer) => chunks.push(chunk));
 				response.on('end', () =>
-					resolve({ status: response.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000) }),
+					resolve({
+						status: response.statusCode ?? null,
+						body: Buffer.concat(chunks).toString('utf8').slice(0, 2000),
+					}),
 				);
 				response.on('error', (error) => resolve({ status: null, body: error.message }));
 			},

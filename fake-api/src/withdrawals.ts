@@ -7,7 +7,6 @@ import { badRequest } from './http';
 import { publicWithdrawal, type NewWithdrawal } from './records';
 import type { Withdrawal } from './types';
 
-
 /**
  * Creates a pending withdrawal: debits the balance (amount + fee when the business bears the
  * fee, the amount alone when the user does), emits withdrawal.pending, schedules the outcome.
@@ -58,11 +57,21 @@ export function scheduleWithdrawal(core: FakeApiCore, id: string): void {
  * (docs/fake-api.md, "A refund the day after its payout"). Undefined when there is no such
  * withdrawal; a `completed`, `rejected`, `reversed` or `cancelled` one is final and is refused.
  */
-export function reverseWithdrawal(core: FakeApiCore, idOrExternalId: string, reason?: string): Withdrawal | undefined {
-	const withdrawal = core.state.withdrawals.find((candidate) => candidate.id === idOrExternalId || (candidate.externalId !== null && candidate.externalId === idOrExternalId));
+export function reverseWithdrawal(
+	core: FakeApiCore,
+	idOrExternalId: string,
+	reason?: string,
+): Withdrawal | undefined {
+	const withdrawal = core.state.withdrawals.find(
+		(candidate) =>
+			candidate.id === idOrExternalId ||
+			(candidate.externalId !== null && candidate.externalId === idOrExternalId),
+	);
 	if (!withdrawal) return undefined;
 	if (withdrawal.status !== 'pending' && withdrawal.status !== 'processing') {
-		throw badRequest(`withdrawal ${withdrawal.id} is ${withdrawal.status}, a final status: only a pending or processing withdrawal can be reversed`);
+		throw badRequest(
+			`withdrawal ${withdrawal.id} is ${withdrawal.status}, a final status: only a pending or processing withdrawal can be reversed`,
+		);
 	}
 	withdrawal.status = 'reversed';
 	withdrawal.reason = reason || 'payout failed after broadcast; funds returned';
@@ -89,9 +98,12 @@ function finishWithdrawal(core: FakeApiCore, id: string): void {
 	} else {
 		withdrawal.status = 'completed';
 		withdrawal.txHash =
-			withdrawal.type === 'crypto' ? `0x${randomBytes(32).toString('hex')}` : `NIP${core.now()}${randomBytes(4).toString('hex')}`;
+			withdrawal.type === 'crypto'
+				? `0x${randomBytes(32).toString('hex')}`
+				: `NIP${core.now()}${randomBytes(4).toString('hex')}`;
 	}
-	if (withdrawal.status !== 'completed') core.adjustBalance(withdrawal.currency, withdrawal.debitedAmount);
+	if (withdrawal.status !== 'completed')
+		core.adjustBalance(withdrawal.currency, withdrawal.debitedAmount);
 	withdrawal.updatedAt = now;
 	core.emit(`withdrawal.${withdrawal.status}`, withdrawal.id, withdrawalPayload(withdrawal));
 	core.save();

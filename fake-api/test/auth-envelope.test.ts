@@ -10,12 +10,25 @@ describe('sandbox: authentication and envelopes', () => {
 	it('answers the success envelope (spec 2.1)', async () => {
 		const response = await client.call('GET', '/trades/assets');
 		expect(response.status).toBe(200);
-		expect(Object.keys(response.body).sort()).toEqual(['data', 'message', 'meta', 'stats', 'success', 'summary']);
-		expect(response.body).toMatchObject({ message: 'assets retrieved successfully', success: true, meta: {}, summary: {}, stats: {} });
+		expect(Object.keys(response.body).sort()).toEqual([
+			'data',
+			'message',
+			'meta',
+			'stats',
+			'success',
+			'summary',
+		]);
+		expect(response.body).toMatchObject({
+			message: 'assets retrieved successfully',
+			success: true,
+			meta: {},
+			summary: {},
+			stats: {},
+		});
 		expect(response.headers.get('content-type')).toMatch(/application\/json/);
 	});
 
-	it('401 you\'re not authenticated when credentials are missing', async () => {
+	it("401 you're not authenticated when credentials are missing", async () => {
 		const variants: Array<Record<string, string>> = [
 			{},
 			{ 'x-app-id': 'demo-app-id', 'X-Service-Env': 'sandbox' },
@@ -24,12 +37,20 @@ describe('sandbox: authentication and envelopes', () => {
 		for (const headers of variants) {
 			const response = await client.raw('GET', '/trades/assets', undefined, headers);
 			expect(response.status).toBe(401);
-			expect(response.body).toEqual({ success: false, message: "you're not authenticated", meta: {}, errors: [], data: {} });
+			expect(response.body).toEqual({
+				success: false,
+				message: "you're not authenticated",
+				meta: {},
+				errors: [],
+				data: {},
+			});
 		}
 	});
 
 	it('401 wrong app id and secret combination', async () => {
-		const wrongSecret = await client.call('GET', '/trades/assets', undefined, { 'x-app-secret': 'nope' });
+		const wrongSecret = await client.call('GET', '/trades/assets', undefined, {
+			'x-app-secret': 'nope',
+		});
 		expect(wrongSecret.status).toBe(401);
 		expect(wrongSecret.body.message).toBe('wrong app id and secret combination');
 		const wrongId = await client.call('GET', '/trades/assets', undefined, { 'x-app-id': 'other' });
@@ -42,10 +63,14 @@ describe('sandbox: authentication and envelopes', () => {
 		delete withoutEnv['X-Service-Env'];
 		const missing = await client.raw('GET', '/trades/assets', undefined, withoutEnv);
 		expect(missing.status).toBe(401);
-		const unknown = await client.call('GET', '/trades/assets', undefined, { 'X-Service-Env': 'development' });
+		const unknown = await client.call('GET', '/trades/assets', undefined, {
+			'X-Service-Env': 'development',
+		});
 		expect(unknown.status).toBe(401);
 		expect(unknown.body.success).toBe(false);
-		const production = await client.call('GET', '/trades/assets', undefined, { 'X-Service-Env': 'production' });
+		const production = await client.call('GET', '/trades/assets', undefined, {
+			'X-Service-Env': 'production',
+		});
 		expect(production.status).toBe(200);
 	});
 
@@ -54,7 +79,13 @@ describe('sandbox: authentication and envelopes', () => {
 		try {
 			const response = await client.call('GET', '/users/fetch-integration');
 			expect(response.status).toBe(403);
-			expect(response.body).toEqual({ success: false, message: 'you do not have api access', meta: {}, errors: [], data: {} });
+			expect(response.body).toEqual({
+				success: false,
+				message: 'you do not have api access',
+				meta: {},
+				errors: [],
+				data: {},
+			});
 		} finally {
 			client.sandbox.state.account.isActive = true;
 		}
@@ -64,7 +95,12 @@ describe('sandbox: authentication and envelopes', () => {
 		const rates = await client.raw('GET', '/trades/pbc/sell/rates', undefined, {});
 		expect(rates.status).toBe(200);
 		expect(Array.isArray(rates.body.data)).toBe(true);
-		const price = await client.raw('GET', '/trades/pbc/sell/assets/market/converter?from=btc&to=usd', undefined, {});
+		const price = await client.raw(
+			'GET',
+			'/trades/pbc/sell/assets/market/converter?from=btc&to=usd',
+			undefined,
+			{},
+		);
 		expect(price.status).toBe(200);
 		expect(price.body.data.quote.USD.price).toBe(60000);
 		const calc = await client.raw(
@@ -74,7 +110,12 @@ describe('sandbox: authentication and envelopes', () => {
 			{ 'content-type': 'application/json' },
 		);
 		expect(calc.status).toBe(200);
-		expect(calc.body.data).toEqual({ NGNAmount: 150000, GHSAmount: 1500, rate: 1500, cryptoAmount: 0.66666667 });
+		expect(calc.body.data).toEqual({
+			NGNAmount: 150000,
+			GHSAmount: 1500,
+			rate: 1500,
+			cryptoAmount: 0.66666667,
+		});
 	});
 
 	it('unknown routes answer a 404 error envelope', async () => {
@@ -100,16 +141,30 @@ describe('sandbox: authentication and envelopes', () => {
 		client.sandbox.setFaults({ 'GET /trades/assets': { nextN: { '5xx': 1 } } });
 		const response = await client.call('GET', '/trades/assets');
 		expect(response.status).toBe(500);
-		expect(response.body).toEqual({ success: false, message: 'something went wrong!', meta: {}, errors: [] });
+		expect(response.body).toEqual({
+			success: false,
+			message: 'something went wrong!',
+			meta: {},
+			errors: [],
+		});
 		client.sandbox.setFaults({});
 	});
 
 	it('validation entries carry message, field and location', async () => {
 		const response = await client.call('PUT', '/users/markup-percent', { markupPercent: 11 });
 		expect(response.status).toBe(422);
-		expect(response.body).toMatchObject({ success: false, message: 'validation errors', meta: {}, data: {} });
+		expect(response.body).toMatchObject({
+			success: false,
+			message: 'validation errors',
+			meta: {},
+			data: {},
+		});
 		expect(response.body.errors).toEqual([
-			{ message: expect.stringContaining('between 0 and 10'), field: 'markupPercent', location: 'body' },
+			{
+				message: expect.stringContaining('between 0 and 10'),
+				field: 'markupPercent',
+				location: 'body',
+			},
 		]);
 	});
 
@@ -118,7 +173,11 @@ describe('sandbox: authentication and envelopes', () => {
 		await client.call('PUT', '/users/withdrawal-fee-bearer', { withdrawalFeeBearer: 'user' });
 		expect(client.sandbox.requests).toHaveLength(1);
 		const [entry] = client.sandbox.requests;
-		expect(entry).toMatchObject({ method: 'PUT', path: '/v1/users/withdrawal-fee-bearer', status: 200 });
+		expect(entry).toMatchObject({
+			method: 'PUT',
+			path: '/v1/users/withdrawal-fee-bearer',
+			status: 200,
+		});
 		expect(entry.body).toEqual({ withdrawalFeeBearer: 'user' });
 		expect(entry.headers['x-app-id']).toBe('demo-app-id');
 		expect(entry.headers['x-app-secret']).toBeUndefined();

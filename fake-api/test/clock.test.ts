@@ -10,7 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startFakeApi } from '../src/server';
-import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, startReceiver, type Client } from './helpers';
+import {
+	ADDRESSES,
+	ASSET_IDS,
+	cryptoWithdrawal,
+	start,
+	startReceiver,
+	type Client,
+} from './helpers';
 
 const MINUTE = 60_000;
 
@@ -20,20 +27,29 @@ async function admin(client: Client, method: string, route: string, body?: unkno
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted loosely
-	return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+	return {
+		status: response.status,
+		headers: response.headers,
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted loosely
+		body: (await response.json()) as any,
+	};
 }
 
 /** The instant an ObjectId-like id was made (its first 8 hex digits are seconds). */
 const idSeconds = (id: string) => parseInt(id.slice(0, 8), 16);
 
 async function withdraw(client: Client, overrides: Record<string, unknown> = {}): Promise<string> {
-	const response = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal(overrides));
+	const response = await client.call(
+		'POST',
+		'/payments/withdraw/address',
+		cryptoWithdrawal(overrides),
+	);
 	expect(response.status).toBe(200);
 	return response.body.data.id as string;
 }
 
-const withdrawal = (client: Client, id: string) => client.sandbox.state.withdrawals.find((candidate) => candidate.id === id)!;
+const withdrawal = (client: Client, id: string) =>
+	client.sandbox.state.withdrawals.find((candidate) => candidate.id === id)!;
 
 describe('fake API: the service clock', () => {
 	let client: Client;
@@ -51,7 +67,11 @@ describe('fake API: the service clock', () => {
 		const created = withdrawal(client, id);
 		expect(Math.abs(Date.parse(created.createdAt) - before)).toBeLessThan(5_000);
 		expect(Math.abs(idSeconds(id) * 1000 - before)).toBeLessThan(5_000);
-		for (let waited = 0; withdrawal(client, id).status === 'pending' && waited < 5_000; waited += 20) {
+		for (
+			let waited = 0;
+			withdrawal(client, id).status === 'pending' && waited < 5_000;
+			waited += 20
+		) {
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
 		expect(withdrawal(client, id).status).toBe('completed');
@@ -64,7 +84,9 @@ describe('fake API: the service clock', () => {
 		expect(record.createdAt).toMatch(/^2026-03-10T23:50:0/);
 		expect(idSeconds(id)).toBeGreaterThanOrEqual(Date.parse('2026-03-10T23:50:00Z') / 1000);
 		expect(idSeconds(id)).toBeLessThan(Date.parse('2026-03-10T23:51:00Z') / 1000);
-		const event = client.sandbox.state.webhookEvents.find((candidate) => candidate.reference === id)!;
+		const event = client.sandbox.state.webhookEvents.find(
+			(candidate) => candidate.reference === id,
+		)!;
 		expect(event.createdAt).toMatch(/^2026-03-10T23:50:0/);
 		const answer = await client.call('GET', `/payments/withdrawal/${id}`);
 		expect(answer.body.data.createdAt).toBe(record.createdAt);
@@ -84,10 +106,14 @@ describe('fake API: the service clock', () => {
 		expect(moved.body.data.now).toMatch(/^2026-03-11T00:15:0/);
 		const second = await withdraw(client, { externalId: 'after-ten-minutes' });
 		expect(withdrawal(client, second).createdAt).toMatch(/^2026-03-11T00:15:0/);
-		expect((await client.call('GET', '/trades/assets')).headers.get('date')).toMatch(/^Wed, 11 Mar 2026 00:15:0\d GMT$/);
+		expect((await client.call('GET', '/trades/assets')).headers.get('date')).toMatch(
+			/^Wed, 11 Mar 2026 00:15:0\d GMT$/,
+		);
 
 		await admin(client, 'POST', '/_sandbox/clock', { advanceMs: 31 * 24 * 60 * MINUTE });
-		expect((await admin(client, 'GET', '/_sandbox/clock')).body.data.now).toMatch(/^2026-04-11T00:15:0/);
+		expect((await admin(client, 'GET', '/_sandbox/clock')).body.data.now).toMatch(
+			/^2026-04-11T00:15:0/,
+		);
 		await client.sandbox.advanceClock('1d');
 		await client.sandbox.setClock('2026-04-12T06:00:00');
 		expect(new Date(client.sandbox.now()).toISOString()).toMatch(/^2026-04-12T06:00:00/);
@@ -95,14 +121,26 @@ describe('fake API: the service clock', () => {
 
 	it('refuses to move back, and bodies that say no move; nothing changes', async () => {
 		client = await start({ clock: '2026-03-11T00:05:00Z' });
-		for (const body of [{ at: '2026-03-10T23:59:00Z' }, { advanceMs: -1 }, { advance: 'P1M' }, { advance: 'soon' }, { at: 'yesterday' }, {}, { at: '2026-03-12T00:00:00Z', advance: '1d' }]) {
+		for (const body of [
+			{ at: '2026-03-10T23:59:00Z' },
+			{ advanceMs: -1 },
+			{ advance: 'P1M' },
+			{ advance: 'soon' },
+			{ at: 'yesterday' },
+			{},
+			{ at: '2026-03-12T00:00:00Z', advance: '1d' },
+		]) {
 			const answer = await admin(client, 'POST', '/_sandbox/clock', body);
 			expect([answer.status, JSON.stringify(body)]).toEqual([400, JSON.stringify(body)]);
 			expect(answer.body.ok).toBe(false);
 		}
-		expect((await admin(client, 'POST', '/_sandbox/clock', { at: '2026-03-10T23:59:00Z' })).body.message).toMatch(/only moves forward/);
+		expect(
+			(await admin(client, 'POST', '/_sandbox/clock', { at: '2026-03-10T23:59:00Z' })).body.message,
+		).toMatch(/only moves forward/);
 		expect(new Date(client.sandbox.now()).toISOString()).toMatch(/^2026-03-11T00:05:0/);
-		await expect(client.sandbox.setClock('2026-03-01T00:00:00Z')).rejects.toThrow(/only moves forward/);
+		await expect(client.sandbox.setClock('2026-03-01T00:00:00Z')).rejects.toThrow(
+			/only moves forward/,
+		);
 	});
 
 	it('a withdrawal pending before midnight completes when the clock passes its due time, dated then: the new day', async () => {
@@ -115,14 +153,28 @@ describe('fake API: the service clock', () => {
 		expect(done.status).toBe('completed');
 		expect(done.createdAt).toMatch(/^2026-03-10T23:50/);
 		expect(done.updatedAt).toMatch(/^2026-03-11T00:20/);
-		const event = client.sandbox.state.webhookEvents.find((candidate) => candidate.reference === id && candidate.eventType === 'withdrawal.completed')!;
+		const event = client.sandbox.state.webhookEvents.find(
+			(candidate) => candidate.reference === id && candidate.eventType === 'withdrawal.completed',
+		)!;
 		expect(event.createdAt).toMatch(/^2026-03-11T00:20/);
-		expect((await client.call('GET', `/payments/withdrawal/${id}`)).body.data).toMatchObject({ status: 'completed', updatedAt: done.updatedAt });
+		expect((await client.call('GET', `/payments/withdrawal/${id}`)).body.data).toMatchObject({
+			status: 'completed',
+			updatedAt: done.updatedAt,
+		});
 	});
 
 	it('a withdrawal to a reverse-list destination is reversed after midnight and refunded that day', async () => {
-		client = await start({ clock: '2026-03-10T23:50:00Z', lifecycleDelayMs: 12 * MINUTE, reverseAddresses: [ADDRESSES.ERC20], balances: { usd: 1000 } });
-		const id = await withdraw(client, { network: 'ERC20', walletAddress: ADDRESSES.ERC20, amount: 20 });
+		client = await start({
+			clock: '2026-03-10T23:50:00Z',
+			lifecycleDelayMs: 12 * MINUTE,
+			reverseAddresses: [ADDRESSES.ERC20],
+			balances: { usd: 1000 },
+		});
+		const id = await withdraw(client, {
+			network: 'ERC20',
+			walletAddress: ADDRESSES.ERC20,
+			amount: 20,
+		});
 		expect(client.sandbox.state.account.fiatWallets.usd).toBe(980);
 		await client.sandbox.setClock('2026-03-11T00:05:00Z');
 		const refunded = withdrawal(client, id);
@@ -134,9 +186,20 @@ describe('fake API: the service clock', () => {
 
 	it('a deposit seen at 23:58 is credited after midnight when the clock moves', async () => {
 		client = await start({ clock: '2026-03-10T23:58:00Z', lifecycleDelayMs: 4 * MINUTE });
-		const wallet = await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, { label: 'late-customer' });
+		const wallet = await client.call(
+			'POST',
+			`/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`,
+			{ label: 'late-customer' },
+		);
 		expect(wallet.status).toBe(200);
-		const trade = await client.call('POST', '/trades/sell/mock-trade', { walletAddress: wallet.body.data.address, asset: 'TRX_TEST', amountInUSD: 25, cryptoReceived: '208.3', reference: 'late-1', txHash: 'latehash1' });
+		const trade = await client.call('POST', '/trades/sell/mock-trade', {
+			walletAddress: wallet.body.data.address,
+			asset: 'TRX_TEST',
+			amountInUSD: 25,
+			cryptoReceived: '208.3',
+			reference: 'late-1',
+			txHash: 'latehash1',
+		});
 		expect(trade.status).toBe(200);
 		const id = client.sandbox.state.trades[0].id;
 		await client.sandbox.setClock('2026-03-11T00:03:00Z');
@@ -150,10 +213,17 @@ describe('fake API: the service clock', () => {
 		const receiver = await startReceiver();
 		receiver.statuses = [500];
 		try {
-			client = await start({ clock: '2026-03-10T12:00:00Z', webhookUrl: receiver.url, webhookRetryDelaysMs: [10 * MINUTE], lifecycleDelayMs: 24 * 60 * MINUTE });
+			client = await start({
+				clock: '2026-03-10T12:00:00Z',
+				webhookUrl: receiver.url,
+				webhookRetryDelaysMs: [10 * MINUTE],
+				lifecycleDelayMs: 24 * 60 * MINUTE,
+			});
 			await withdraw(client);
 			await client.sandbox.advanceClock(0); // the first attempt, due now
-			const event = client.sandbox.state.webhookEvents.find((candidate) => candidate.eventType === 'withdrawal.pending')!;
+			const event = client.sandbox.state.webhookEvents.find(
+				(candidate) => candidate.eventType === 'withdrawal.pending',
+			)!;
 			expect(event).toMatchObject({ status: 'failed', attemptsCount: 1 });
 			expect(event.nextAttemptAt).toMatch(/^2026-03-10T12:10/);
 			await client.sandbox.advanceClock('PT5M');
@@ -177,7 +247,11 @@ describe('fake API: the service clock', () => {
 			const second = await startFakeApi({ stateFile, lifecycleDelayMs: 60_000 });
 			expect(new Date(second.now()).toISOString()).toMatch(/^2030-01-02T03:04/);
 			await second.close();
-			const third = await startFakeApi({ stateFile, lifecycleDelayMs: 60_000, clock: '2031-05-06T07:08:09Z' });
+			const third = await startFakeApi({
+				stateFile,
+				lifecycleDelayMs: 60_000,
+				clock: '2031-05-06T07:08:09Z',
+			});
 			expect(new Date(third.now()).toISOString()).toMatch(/^2031-05-06T07:08/);
 			await third.close();
 		} finally {
@@ -190,20 +264,33 @@ describe('fake API: a refund on demand and destinations set while it runs', () =
 	let client: Client;
 	afterEach(() => client?.sandbox.close());
 
-	it('pays today to a stuck destination, moves past midnight, reverses it: refunded with the new day\'s date', async () => {
+	it("pays today to a stuck destination, moves past midnight, reverses it: refunded with the new day's date", async () => {
 		const receiver = await startReceiver();
 		try {
-			client = await start({ clock: '2026-03-10T15:00:00Z', lifecycleDelayMs: 1000, balances: { usd: 1000 }, webhookUrl: receiver.url });
-			const set = await admin(client, 'PUT', '/_sandbox/destinations', { stuck: [ADDRESSES.TRC20] });
+			client = await start({
+				clock: '2026-03-10T15:00:00Z',
+				lifecycleDelayMs: 1000,
+				balances: { usd: 1000 },
+				webhookUrl: receiver.url,
+			});
+			const set = await admin(client, 'PUT', '/_sandbox/destinations', {
+				stuck: [ADDRESSES.TRC20],
+			});
 			expect(set.body.data).toEqual({ reject: [], reverse: [], stuck: [ADDRESSES.TRC20] });
 			const id = await withdraw(client, { externalId: 'pay-today', amount: 30 });
 			expect(client.sandbox.state.account.fiatWallets.usd).toBe(970);
 			await admin(client, 'POST', '/_sandbox/clock', { at: '2026-03-11T00:03:00Z' });
 			expect(withdrawal(client, id).status).toBe('pending'); // stuck
 
-			const reversed = await admin(client, 'POST', '/_sandbox/withdrawals/pay-today/reverse', { reason: 'the bank returned it' });
+			const reversed = await admin(client, 'POST', '/_sandbox/withdrawals/pay-today/reverse', {
+				reason: 'the bank returned it',
+			});
 			expect(reversed.status).toBe(200);
-			expect(reversed.body.data).toMatchObject({ id, status: 'reversed', reason: 'the bank returned it' });
+			expect(reversed.body.data).toMatchObject({
+				id,
+				status: 'reversed',
+				reason: 'the bank returned it',
+			});
 			expect(reversed.body.data.createdAt).toMatch(/^2026-03-10T15:00/);
 			expect(reversed.body.data.updatedAt).toMatch(/^2026-03-11T00:03/);
 			expect(client.sandbox.state.account.fiatWallets.usd).toBe(1000);
@@ -224,7 +311,11 @@ describe('fake API: a refund on demand and destinations set while it runs', () =
 	});
 
 	it('refuses to reverse a completed withdrawal (a final status) and leaves it as it was', async () => {
-		client = await start({ clock: '2026-03-10T15:00:00Z', lifecycleDelayMs: 1000, balances: { usd: 1000 } });
+		client = await start({
+			clock: '2026-03-10T15:00:00Z',
+			lifecycleDelayMs: 1000,
+			balances: { usd: 1000 },
+		});
 		const id = await withdraw(client);
 		await client.sandbox.advanceClock('2s');
 		expect(withdrawal(client, id).status).toBe('completed');
@@ -236,8 +327,14 @@ describe('fake API: a refund on demand and destinations set while it runs', () =
 
 	it('GET|PUT /_sandbox/destinations: lists replaced one by one, checked', async () => {
 		client = await start({ rejectAddresses: ['a'], reverseAddresses: ['b'] });
-		expect((await admin(client, 'GET', '/_sandbox/destinations')).body.data).toEqual({ reject: ['a'], reverse: ['b'], stuck: [] });
-		expect((await admin(client, 'PUT', '/_sandbox/destinations', { reverse: [' c ', ''] })).body.data).toEqual({ reject: ['a'], reverse: ['c'], stuck: [] });
+		expect((await admin(client, 'GET', '/_sandbox/destinations')).body.data).toEqual({
+			reject: ['a'],
+			reverse: ['b'],
+			stuck: [],
+		});
+		expect(
+			(await admin(client, 'PUT', '/_sandbox/destinations', { reverse: [' c ', ''] })).body.data,
+		).toEqual({ reject: ['a'], reverse: ['c'], stuck: [] });
 		expect((await admin(client, 'PUT', '/_sandbox/destinations', { stuck: 'c' })).status).toBe(400);
 	});
 });

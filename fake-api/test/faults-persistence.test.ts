@@ -19,7 +19,9 @@ describe('sandbox: fault switches', () => {
 	const withdraw = () => client.call('POST', '/payments/withdraw/address', cryptoWithdrawal());
 
 	it('429 fault: only a message and Retry-After, nothing happens', async () => {
-		client.sandbox.setFaults({ 'POST /payments/withdraw/address': { nextN: { '429': 1 }, retryAfterSeconds: 2 } });
+		client.sandbox.setFaults({
+			'POST /payments/withdraw/address': { nextN: { '429': 1 }, retryAfterSeconds: 2 },
+		});
 		const response = await withdraw();
 		expect(response.status).toBe(429);
 		expect(response.body).toEqual({ message: expect.any(String) });
@@ -33,23 +35,44 @@ describe('sandbox: fault switches', () => {
 		client.sandbox.setFaults({ '*': { nextN: { '5xx': 1 }, status5xx: 503 } });
 		const response = await withdraw();
 		expect(response.status).toBe(503);
-		expect(response.body).toEqual({ success: false, message: 'something went wrong!', meta: {}, errors: [] });
+		expect(response.body).toEqual({
+			success: false,
+			message: 'something went wrong!',
+			meta: {},
+			errors: [],
+		});
 		expect(client.sandbox.state.withdrawals).toHaveLength(0);
 	});
 
 	it('5xx after commit: the withdrawal exists, the answer fails', async () => {
-		client.sandbox.setFaults({ 'POST /payments/withdraw/address': { nextN: { '5xxAfterCommit': 1 } } });
-		const response = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ externalId: 'commit-1' }));
+		client.sandbox.setFaults({
+			'POST /payments/withdraw/address': { nextN: { '5xxAfterCommit': 1 } },
+		});
+		const response = await client.call(
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ externalId: 'commit-1' }),
+		);
 		expect(response.status).toBe(500);
 		expect(client.sandbox.state.withdrawals).toHaveLength(1);
 		expect(client.sandbox.state.account.fiatWallets.usd).toBe(990);
 		// a retry with the same externalId is refused and the record can be found by externalId
-		expect((await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ externalId: 'commit-1' }))).status).toBe(400);
+		expect(
+			(
+				await client.call(
+					'POST',
+					'/payments/withdraw/address',
+					cryptoWithdrawal({ externalId: 'commit-1' }),
+				)
+			).status,
+		).toBe(400);
 		expect((await client.call('GET', '/payments/withdrawal/commit-1')).status).toBe(200);
 	});
 
 	it('dropped connections, before and after commit', async () => {
-		client.sandbox.setFaults({ 'POST /payments/withdraw/address': { nextN: { drop: 1, dropAfterCommit: 1 } } });
+		client.sandbox.setFaults({
+			'POST /payments/withdraw/address': { nextN: { drop: 1, dropAfterCommit: 1 } },
+		});
 		await expect(withdraw()).rejects.toThrow();
 		expect(client.sandbox.state.withdrawals).toHaveLength(0);
 		await expect(withdraw()).rejects.toThrow();
@@ -60,7 +83,11 @@ describe('sandbox: fault switches', () => {
 	it('route templates match any parameter name; rates use the random source', async () => {
 		await client.sandbox.close();
 		client = await start({ random: () => 0.3 });
-		const id = (await client.call('POST', `/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, { label: 'f' })).body.data.id;
+		const id = (
+			await client.call('POST', `/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, {
+				label: 'f',
+			})
+		).body.data.id;
 		client.sandbox.setFaults({ 'GET /trades/wallets/{id}': { rate5xx: 0.5 } });
 		expect((await client.call('GET', `/trades/wallets/${id}`)).status).toBe(500);
 		client.sandbox.setFaults({ 'GET /trades/wallets/{id}': { rate5xx: 0.2 } });
@@ -73,7 +100,14 @@ describe('sandbox: fault switches', () => {
 		expect(client.sandbox.requests).toEqual([]);
 		client.sandbox.setFaults({ 'GET *': { nextN: { '429': 1 } } });
 		await client.call('GET', '/trades/assets');
-		expect(client.sandbox.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/trades/assets', status: 429, fault: '429' })]);
+		expect(client.sandbox.requests).toEqual([
+			expect.objectContaining({
+				method: 'GET',
+				path: '/v1/trades/assets',
+				status: 429,
+				fault: '429',
+			}),
+		]);
 	});
 });
 
@@ -87,9 +121,26 @@ describe('sandbox: persistence and admin routes', () => {
 	it('keeps state across a restart and resumes pending withdrawals', async () => {
 		const stateFile = path.join(dir, 'state.json');
 		const first = await startFakeApi({ stateFile, lifecycleDelayMs: 60_000 });
-		const headers = { 'x-app-id': first.appId, 'x-app-secret': first.appSecret, 'X-Service-Env': 'sandbox', 'content-type': 'application/json' };
-		const wallet = await (await fetch(`${first.url}/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, { method: 'POST', headers, body: JSON.stringify({ label: 'kept' }) })).json() as Envelope;
-		const withdrawal = await (await fetch(`${first.url}/payments/withdraw/address`, { method: 'POST', headers, body: JSON.stringify(cryptoWithdrawal({ externalId: 'persisted' })) })).json() as Envelope;
+		const headers = {
+			'x-app-id': first.appId,
+			'x-app-secret': first.appSecret,
+			'X-Service-Env': 'sandbox',
+			'content-type': 'application/json',
+		};
+		const wallet = (await (
+			await fetch(`${first.url}/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ label: 'kept' }),
+			})
+		).json()) as Envelope;
+		const withdrawal = (await (
+			await fetch(`${first.url}/payments/withdraw/address`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(cryptoWithdrawal({ externalId: 'persisted' })),
+			})
+		).json()) as Envelope;
 		await first.close();
 		expect(fs.existsSync(stateFile)).toBe(true);
 
@@ -97,10 +148,15 @@ describe('sandbox: persistence and admin routes', () => {
 		try {
 			expect(second.state.wallets.map((w) => w.id)).toEqual([wallet.data.id]);
 			expect(second.state.account.fiatWallets.usd).toBe(9990);
-			const repeat = await fetch(`${second.url}/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, { method: 'POST', headers, body: JSON.stringify({ label: 'kept' }) });
+			const repeat = await fetch(
+				`${second.url}/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`,
+				{ method: 'POST', headers, body: JSON.stringify({ label: 'kept' }) },
+			);
 			expect(repeat.status).toBe(400);
 			await second.settle();
-			const fetched = await (await fetch(`${second.url}/payments/withdrawal/persisted`, { headers })).json() as Envelope;
+			const fetched = (await (
+				await fetch(`${second.url}/payments/withdrawal/persisted`, { headers })
+			).json()) as Envelope;
 			expect(fetched.data).toMatchObject({ id: withdrawal.data.id, status: 'completed' });
 		} finally {
 			await second.close();
@@ -112,13 +168,24 @@ describe('sandbox: persistence and admin routes', () => {
 		try {
 			const origin = sandbox.url.replace(/\/v1$/, '');
 			expect((await fetch(`${origin}/_sandbox/health`)).status).toBe(200);
-			await fetch(`${origin}/_sandbox/webhook`, { method: 'PUT', body: JSON.stringify({ url: 'http://127.0.0.1:9/x', secret: 's' }) });
+			await fetch(`${origin}/_sandbox/webhook`, {
+				method: 'PUT',
+				body: JSON.stringify({ url: 'http://127.0.0.1:9/x', secret: 's' }),
+			});
 			expect(sandbox.webhookUrl).toBe('http://127.0.0.1:9/x');
-			await fetch(`${origin}/_sandbox/balances`, { method: 'PUT', body: JSON.stringify({ usd: 5 }) });
+			await fetch(`${origin}/_sandbox/balances`, {
+				method: 'PUT',
+				body: JSON.stringify({ usd: 5 }),
+			});
 			expect(sandbox.state.account.fiatWallets.usd).toBe(5);
-			await fetch(`${origin}/_sandbox/faults`, { method: 'PUT', body: JSON.stringify({ '*': { nextN: { '5xx': 1 } } }) });
+			await fetch(`${origin}/_sandbox/faults`, {
+				method: 'PUT',
+				body: JSON.stringify({ '*': { nextN: { '5xx': 1 } } }),
+			});
 			expect((await fetch(`${sandbox.url}/trades/pbc/sell/rates`)).status).toBe(500);
-			const requests = (await (await fetch(`${origin}/_sandbox/requests`)).json()) as { data: unknown[] };
+			const requests = (await (await fetch(`${origin}/_sandbox/requests`)).json()) as {
+				data: unknown[];
+			};
 			expect(requests.data).toHaveLength(1);
 			expect((await fetch(`${origin}/_sandbox/settle`, { method: 'POST' })).status).toBe(200);
 		} finally {

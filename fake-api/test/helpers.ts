@@ -14,15 +14,34 @@ export interface ApiResponse {
 
 export interface Client {
 	sandbox: FakeApi;
-	call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
-	raw(method: string, path: string, rawBody: string | undefined, headers: Record<string, string>): Promise<ApiResponse>;
+	call(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers?: Record<string, string>,
+	): Promise<ApiResponse>;
+	raw(
+		method: string,
+		path: string,
+		rawBody: string | undefined,
+		headers: Record<string, string>,
+	): Promise<ApiResponse>;
 	auth: Record<string, string>;
 }
 
 export async function start(options: FakeApiOptions = {}): Promise<Client> {
 	const sandbox = await startFakeApi({ lifecycleDelayMs: 60_000, ...options });
-	const auth = { 'x-app-id': sandbox.appId, 'x-app-secret': sandbox.appSecret, 'X-Service-Env': 'sandbox' };
-	const raw = async (method: string, path: string, rawBody: string | undefined, headers: Record<string, string>) => {
+	const auth = {
+		'x-app-id': sandbox.appId,
+		'x-app-secret': sandbox.appSecret,
+		'X-Service-Env': 'sandbox',
+	};
+	const raw = async (
+		method: string,
+		path: string,
+		rawBody: string | undefined,
+		headers: Record<string, string>,
+	) => {
 		const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: rawBody });
 		const text = await response.text();
 		let body: unknown = text;
@@ -61,7 +80,10 @@ export async function startReceiver(): Promise<Receiver> {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			receiver.received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+			receiver.received.push({
+				headers: req.headers,
+				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+			});
 			res.statusCode = receiver.statuses.shift() ?? 200;
 			res.end('ok');
 		});
@@ -90,5 +112,12 @@ export const ASSET_IDS = {
 };
 
 export function cryptoWithdrawal(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	return { pin: '1234', token: 'USDT', network: 'TRC20', amount: 10, walletAddress: ADDRESSES.TRC20, ...overrides };
+	return {
+		pin: '1234',
+		token: 'USDT',
+		network: 'TRC20',
+		amount: 10,
+		walletAddress: ADDRESSES.TRC20,
+		...overrides,
+	};
 }

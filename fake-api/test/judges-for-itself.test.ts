@@ -8,14 +8,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NETWORKS_BY_TOKEN, NARRATION_MAX_LENGTH, TOKENS, UTXO_TOKENS } from '../../nodes/service/catalog';
+import {
+	NETWORKS_BY_TOKEN,
+	NARRATION_MAX_LENGTH,
+	TOKENS,
+	UTXO_TOKENS,
+} from '../../nodes/service/catalog';
 import { ADDRESSES, cryptoWithdrawal, start, type Client } from './helpers';
 
 jest.mock('../../nodes/CryptoSettlement/fields/rules', () => {
 	const actual = jest.requireActual('../../nodes/CryptoSettlement/fields/rules');
 	const allowEverything = () => [];
 	return Object.fromEntries(
-		Object.entries(actual).map(([name, value]) => [name, typeof value === 'function' && name.startsWith('check') ? allowEverything : value]),
+		Object.entries(actual).map(([name, value]) => [
+			name,
+			typeof value === 'function' && name.startsWith('check') ? allowEverything : value,
+		]),
 	);
 });
 
@@ -29,7 +37,9 @@ function sourcesOf(dir: string): string[] {
 }
 
 test("the fake API's sources import the node's catalog of facts, never its rules", () => {
-	const importers = sourcesOf(SOURCE).filter((file) => /from '[./]+\/nodes\/(?!service\/catalog')/.test(fs.readFileSync(file, 'utf8')));
+	const importers = sourcesOf(SOURCE).filter((file) =>
+		/from '[./]+\/nodes\/(?!service\/catalog')/.test(fs.readFileSync(file, 'utf8')),
+	);
 	expect(importers.map((file) => path.relative(SOURCE, file))).toEqual([]);
 });
 
@@ -42,48 +52,125 @@ describe("the fake refuses what the specification forbids, with the node's check
 
 	const other = (token: 'USDT' | 'USDC') => (token === 'USDT' ? 'USDC' : 'USDT');
 	/** A network one stablecoin has and the other has not (TON, BASE). */
-	const onlyOn = (token: 'USDT' | 'USDC') => NETWORKS_BY_TOKEN[token].find((network) => !NETWORKS_BY_TOKEN[other(token)].includes(network)) as string;
+	const onlyOn = (token: 'USDT' | 'USDC') =>
+		NETWORKS_BY_TOKEN[token].find(
+			(network) => !NETWORKS_BY_TOKEN[other(token)].includes(network),
+		) as string;
 
-	const cases: Array<[string, string, string, Record<string, unknown>, { field: string; message: string }]> = [
-		...(['USDT', 'USDC'] as const).map((token): [string, string, string, Record<string, unknown>, { field: string; message: string }] => [
-			`${token} on ${onlyOn(other(token))}`,
+	const cases: Array<
+		[string, string, string, Record<string, unknown>, { field: string; message: string }]
+	> = [
+		...(['USDT', 'USDC'] as const).map(
+			(
+				token,
+			): [string, string, string, Record<string, unknown>, { field: string; message: string }] => [
+				`${token} on ${onlyOn(other(token))}`,
+				'POST',
+				'/payments/withdraw/address',
+				cryptoWithdrawal({ token, network: onlyOn(other(token)) }),
+				{ field: 'network', message: `${token} is not supported on ${onlyOn(other(token))}` },
+			],
+		),
+		...UTXO_TOKENS.map(
+			(
+				token,
+			): [string, string, string, Record<string, unknown>, { field: string; message: string }] => [
+				`${token} with a network`,
+				'POST',
+				'/payments/withdraw/address',
+				cryptoWithdrawal({
+					token,
+					network: 'TRC20',
+					feeLevel: 'low',
+					walletAddress: ADDRESSES.BTC,
+				}),
+				{ field: 'network', message: `${token} does not support a network` },
+			],
+		),
+		[
+			'a stablecoin without a network',
 			'POST',
 			'/payments/withdraw/address',
-			cryptoWithdrawal({ token, network: onlyOn(other(token)) }),
-			{ field: 'network', message: `${token} is not supported on ${onlyOn(other(token))}` },
-		]),
-		...UTXO_TOKENS.map((token): [string, string, string, Record<string, unknown>, { field: string; message: string }] => [
-			`${token} with a network`,
+			cryptoWithdrawal({ network: undefined }),
+			{ field: 'network', message: 'network is required' },
+		],
+		[
+			'a token the service has not',
 			'POST',
 			'/payments/withdraw/address',
-			cryptoWithdrawal({ token, network: 'TRC20', feeLevel: 'low', walletAddress: ADDRESSES.BTC }),
-			{ field: 'network', message: `${token} does not support a network` },
-		]),
-		['a stablecoin without a network', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ network: undefined }), { field: 'network', message: 'network is required' }],
-		['a token the service has not', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ token: 'XRP' }), { field: 'token', message: `token must be one of ${TOKENS.join(', ')}` }],
-		['amount and cryptoAmount both', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ cryptoAmount: 1 }), { field: 'amount', message: 'send either amount or cryptoAmount, not both' }],
-		['an amount of 3 decimals', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ amount: 10.005 }), { field: 'amount', message: 'amount must have at most 2 decimal places' }],
-		['a cryptoAmount of 9 decimals', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ amount: undefined, cryptoAmount: 0.123456789 }), { field: 'cryptoAmount', message: 'cryptoAmount must have at most 8 decimal places' }],
-		['a UTXO withdrawal without a fee level', 'POST', '/payments/withdraw/address', cryptoWithdrawal({ token: 'BTC', network: undefined, walletAddress: ADDRESSES.BTC }), { field: 'feeLevel', message: 'feeLevel is required' }],
-		['a swap to the same currency', 'POST', '/payments/swap-currency', { amount: 10, from: 'ngn', to: 'ngn', pin: '1234' }, { field: 'to', message: 'from and to must be different currencies' }],
-		['a markup above 10', 'PUT', '/users/markup-percent', { markupPercent: 10.01 }, { field: 'markupPercent', message: 'markupPercent must be between 0 and 10' }],
+			cryptoWithdrawal({ token: 'XRP' }),
+			{ field: 'token', message: `token must be one of ${TOKENS.join(', ')}` },
+		],
+		[
+			'amount and cryptoAmount both',
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ cryptoAmount: 1 }),
+			{ field: 'amount', message: 'send either amount or cryptoAmount, not both' },
+		],
+		[
+			'an amount of 3 decimals',
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ amount: 10.005 }),
+			{ field: 'amount', message: 'amount must have at most 2 decimal places' },
+		],
+		[
+			'a cryptoAmount of 9 decimals',
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ amount: undefined, cryptoAmount: 0.123456789 }),
+			{ field: 'cryptoAmount', message: 'cryptoAmount must have at most 8 decimal places' },
+		],
+		[
+			'a UTXO withdrawal without a fee level',
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ token: 'BTC', network: undefined, walletAddress: ADDRESSES.BTC }),
+			{ field: 'feeLevel', message: 'feeLevel is required' },
+		],
+		[
+			'a swap to the same currency',
+			'POST',
+			'/payments/swap-currency',
+			{ amount: 10, from: 'ngn', to: 'ngn', pin: '1234' },
+			{ field: 'to', message: 'from and to must be different currencies' },
+		],
+		[
+			'a markup above 10',
+			'PUT',
+			'/users/markup-percent',
+			{ markupPercent: 10.01 },
+			{ field: 'markupPercent', message: 'markupPercent must be between 0 and 10' },
+		],
 		[
 			`a narration of ${NARRATION_MAX_LENGTH + 1} characters`,
 			'POST',
 			'/payments/banks/add',
 			{ id: '39', accountNumber: '0123456789', narration: 'x'.repeat(NARRATION_MAX_LENGTH + 1) },
-			{ field: 'narration', message: `narration must be at most ${NARRATION_MAX_LENGTH} characters` },
+			{
+				field: 'narration',
+				message: `narration must be at most ${NARRATION_MAX_LENGTH} characters`,
+			},
 		],
 	];
 
-	test.each(cases)('%s: 422 with the service entry, nothing done', async (_name, method, route, body, entry) => {
-		// What the fake holds, without its log of requests.
-		const held = () => JSON.stringify({ ...client.sandbox.state, requests: [] });
-		const before = held();
-		const response = await client.call(method, route, body);
-		expect(response.status).toBe(422);
-		expect(response.body).toMatchObject({ success: false, message: 'validation errors', meta: {}, data: {} });
-		expect(response.body.errors).toContainEqual({ ...entry, location: 'body' });
-		expect(held()).toBe(before);
-	});
+	test.each(cases)(
+		'%s: 422 with the service entry, nothing done',
+		async (_name, method, route, body, entry) => {
+			// What the fake holds, without its log of requests.
+			const held = () => JSON.stringify({ ...client.sandbox.state, requests: [] });
+			const before = held();
+			const response = await client.call(method, route, body);
+			expect(response.status).toBe(422);
+			expect(response.body).toMatchObject({
+				success: false,
+				message: 'validation errors',
+				meta: {},
+				data: {},
+			});
+			expect(response.body.errors).toContainEqual({ ...entry, location: 'body' });
+			expect(held()).toBe(before);
+		},
+	);
 });

@@ -5,7 +5,9 @@ describe('sandbox: pagination (spec 4.12)', () => {
 	beforeAll(async () => {
 		client = await start({ maxPageSize: 20 });
 		for (let index = 1; index <= 25; index++) {
-			await client.call('POST', `/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, { label: `w${index}` });
+			await client.call('POST', `/trades/sell/assets/${ASSET_IDS.SOL_TEST}/generate-address`, {
+				label: `w${index}`,
+			});
 		}
 	});
 	afterAll(() => client.sandbox.close());
@@ -13,8 +15,24 @@ describe('sandbox: pagination (spec 4.12)', () => {
 	it('defaults to page 1, size 10, with meta exactly as specified', async () => {
 		const response = await client.call('GET', '/trades/wallets');
 		expect(response.body.data).toHaveLength(10);
-		expect(response.body.meta).toEqual({ pages: 3, prevPage: null, nextPage: 2, page: 1, totalDocs: 25, hasPrevPage: false, hasNextPage: true });
-		expect(Object.keys(response.body.meta)).toEqual(['pages', 'prevPage', 'nextPage', 'page', 'totalDocs', 'hasPrevPage', 'hasNextPage']);
+		expect(response.body.meta).toEqual({
+			pages: 3,
+			prevPage: null,
+			nextPage: 2,
+			page: 1,
+			totalDocs: 25,
+			hasPrevPage: false,
+			hasNextPage: true,
+		});
+		expect(Object.keys(response.body.meta)).toEqual([
+			'pages',
+			'prevPage',
+			'nextPage',
+			'page',
+			'totalDocs',
+			'hasPrevPage',
+			'hasNextPage',
+		]);
 	});
 
 	it('walks every page until hasNextPage is false, without repeats', async () => {
@@ -24,7 +42,13 @@ describe('sandbox: pagination (spec 4.12)', () => {
 			const response = await client.call('GET', `/trades/wallets?page=${page}&size=7`);
 			labels.push(...response.body.data.map((wallet: { label: string }) => wallet.label));
 			if (!response.body.meta.hasNextPage) {
-				expect(response.body.meta).toMatchObject({ page: 4, pages: 4, nextPage: null, prevPage: 3, hasPrevPage: true });
+				expect(response.body.meta).toMatchObject({
+					page: 4,
+					pages: 4,
+					nextPage: null,
+					prevPage: 3,
+					hasPrevPage: true,
+				});
 				break;
 			}
 			page = response.body.meta.nextPage;
@@ -43,15 +67,32 @@ describe('sandbox: pagination (spec 4.12)', () => {
 	it('a page past the end is empty', async () => {
 		const response = await client.call('GET', '/trades/wallets?page=9');
 		expect(response.body.data).toEqual([]);
-		expect(response.body.meta).toMatchObject({ page: 9, pages: 3, hasNextPage: false, nextPage: null });
+		expect(response.body.meta).toMatchObject({
+			page: 9,
+			pages: 3,
+			hasNextPage: false,
+			nextPage: null,
+		});
 	});
 
 	it('empty lists have one page', async () => {
-		for (const path of ['/trades/transactions', '/payments/withdrawals', '/payments/integration-banks']) {
+		for (const path of [
+			'/trades/transactions',
+			'/payments/withdrawals',
+			'/payments/integration-banks',
+		]) {
 			const response = await client.call('GET', path);
 			expect(response.status).toBe(200);
 			expect(response.body.data).toEqual([]);
-			expect(response.body.meta).toEqual({ pages: 1, prevPage: null, nextPage: null, page: 1, totalDocs: 0, hasPrevPage: false, hasNextPage: false });
+			expect(response.body.meta).toEqual({
+				pages: 1,
+				prevPage: null,
+				nextPage: null,
+				page: 1,
+				totalDocs: 0,
+				hasPrevPage: false,
+				hasNextPage: false,
+			});
 		}
 	});
 
@@ -88,10 +129,19 @@ describe('sandbox: rate limits (spec 8)', () => {
 		expect(first.headers.get('x-ratelimit-limit')).toBe('3');
 		expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
 		expect(first.headers.get('x-ratelimit-reset')).toBe(reset);
-		const invalid = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ amount: undefined }));
+		const invalid = await client.call(
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ amount: undefined }),
+		);
 		expect(invalid.status).toBe(422);
 		expect(invalid.headers.get('x-ratelimit-remaining')).toBe('1');
-		const unauthenticated = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal(), { 'x-app-secret': 'wrong' });
+		const unauthenticated = await client.call(
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal(),
+			{ 'x-app-secret': 'wrong' },
+		);
 		expect(unauthenticated.status).toBe(401);
 		expect(unauthenticated.headers.get('x-ratelimit-remaining')).toBe('0');
 		clock += 30_000;
@@ -118,7 +168,9 @@ describe('sandbox: rate limits (spec 8)', () => {
 		expect((await client.call('GET', '/trades/pbc/sell/rates')).status).toBe(200);
 		expect((await client.call('GET', '/trades/pbc/sell/rates')).status).toBe(429);
 		// another app id has its own budget (public route: no credentials needed)
-		const other = await client.raw('GET', '/trades/pbc/sell/rates', undefined, { 'x-app-id': 'someone-else' });
+		const other = await client.raw('GET', '/trades/pbc/sell/rates', undefined, {
+			'x-app-id': 'someone-else',
+		});
 		expect(other.status).toBe(200);
 		expect(other.headers.get('x-ratelimit-remaining')).toBe('1');
 		// the withdraw route does not share the budget

@@ -37,14 +37,20 @@ describe('fake API: a seeded day', () => {
 		const created = withdrawals.map((record) => Date.parse(String(record.createdAt)));
 		expect(created).toEqual([...created].sort((a, b) => b - a));
 		// Statuses of every kind a statement shows.
-		expect(new Set(trades.map((trade) => trade.status))).toEqual(new Set(['completed', 'pending', 'flagged']));
-		expect(new Set(withdrawals.map((withdrawal) => withdrawal.status))).toEqual(new Set(['completed', 'pending', 'rejected', 'reversed']));
+		expect(new Set(trades.map((trade) => trade.status))).toEqual(
+			new Set(['completed', 'pending', 'flagged']),
+		);
+		expect(new Set(withdrawals.map((withdrawal) => withdrawal.status))).toEqual(
+			new Set(['completed', 'pending', 'rejected', 'reversed']),
+		);
 		// Auto-settlement payouts name their trade; a withdrawal without External ID; a wallet without a label.
 		const tradeIds = new Set(trades.map((trade) => trade.id));
 		const payouts = withdrawals.filter((withdrawal) => withdrawal.trade);
 		expect(payouts.length).toBe(seeded.kinds.autoSettledDeposit);
 		for (const payout of payouts) expect(tradeIds.has(payout.trade)).toBe(true);
-		expect(withdrawals.some((withdrawal) => !withdrawal.trade && withdrawal.externalId === null)).toBe(true);
+		expect(
+			withdrawals.some((withdrawal) => !withdrawal.trade && withdrawal.externalId === null),
+		).toBe(true);
 		const wallets = await readAll(client, '/trades/wallets');
 		const unlabelled = wallets.filter((wallet) => wallet.label === '').map((wallet) => wallet.id);
 		expect(unlabelled).toHaveLength(1);
@@ -58,27 +64,39 @@ describe('fake API: a seeded day', () => {
 		const withdrawals = await readAll(client, '/payments/withdrawals');
 		// The test's own sums, from the records as the API shows them.
 		const moved: Record<string, number> = { usd: 0, ngn: 0, ghs: 0 };
-		for (const trade of trades) if (trade.status === 'completed') moved[String(trade.currency)] += Number(trade.amount);
+		for (const trade of trades)
+			if (trade.status === 'completed') moved[String(trade.currency)] += Number(trade.amount);
 		for (const withdrawal of withdrawals) {
 			if (withdrawal.status === 'rejected' || withdrawal.status === 'reversed') continue;
-			moved[String(withdrawal.currency)] -= Number(withdrawal.payoutAmount) + Number(withdrawal.fee);
+			moved[String(withdrawal.currency)] -=
+				Number(withdrawal.payoutAmount) + Number(withdrawal.fee);
 		}
 		for (const currency of ['usd', 'ngn', 'ghs'] as const) {
-			expect(seeded.closingBalances[currency]).toBeCloseTo(seeded.openingBalances[currency] + moved[currency], 2);
-			expect(client.sandbox.state.account.fiatWallets[currency]).toBe(seeded.closingBalances[currency]);
+			expect(seeded.closingBalances[currency]).toBeCloseTo(
+				seeded.openingBalances[currency] + moved[currency],
+				2,
+			);
+			expect(client.sandbox.state.account.fiatWallets[currency]).toBe(
+				seeded.closingBalances[currency],
+			);
 		}
 	});
 
-	it('charges the fee by the account\'s fee bearer: user (payout = amount - fee) or business (payout = amount)', async () => {
+	it("charges the fee by the account's fee bearer: user (payout = amount - fee) or business (payout = amount)", async () => {
 		client = await start();
 		await client.call('PUT', '/users/withdrawal-fee-bearer', { withdrawalFeeBearer: 'business' });
 		client.sandbox.seedDay({ day: DAY, records: SEEDED_PATTERN.length });
-		const business = (await readAll(client, '/payments/withdrawals')).find((w) => w.type === 'crypto' && w.status === 'completed');
+		const business = (await readAll(client, '/payments/withdrawals')).find(
+			(w) => w.type === 'crypto' && w.status === 'completed',
+		);
 		expect(business?.payoutAmount).toBe(business?.amount);
 		await client.call('PUT', '/users/withdrawal-fee-bearer', { withdrawalFeeBearer: 'user' });
 		client.sandbox.seedDay({ day: '2026-03-11', records: SEEDED_PATTERN.length });
 		const user = (await readAll(client, '/payments/withdrawals')).find(
-			(w) => w.type === 'crypto' && w.status === 'completed' && String(w.createdAt).startsWith('2026-03-11'),
+			(w) =>
+				w.type === 'crypto' &&
+				w.status === 'completed' &&
+				String(w.createdAt).startsWith('2026-03-11'),
 		);
 		expect(user?.payoutAmount).toBeCloseTo(Number(user?.amount) - Number(user?.fee), 2);
 	});
@@ -87,7 +105,9 @@ describe('fake API: a seeded day', () => {
 		client = await start();
 		client.sandbox.seedDay({ day: '2026-03-12', records: 30 });
 		client.sandbox.seedDay({ day: '2026-03-11', records: 30 });
-		const created = (await readAll(client, '/trades/transactions')).map((record) => Date.parse(String(record.createdAt)));
+		const created = (await readAll(client, '/trades/transactions')).map((record) =>
+			Date.parse(String(record.createdAt)),
+		);
 		expect(created).toEqual([...created].sort((a, b) => b - a));
 	});
 
@@ -95,7 +115,12 @@ describe('fake API: a seeded day', () => {
 		client = await start();
 		const base = client.sandbox.url.replace(/\/v1$/, '');
 		const post = (body: unknown) =>
-			fetch(`${base}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { trades: number; withdrawals: number } } }));
+			fetch(`${base}/_sandbox/seed-day`, { method: 'POST', body: JSON.stringify(body) }).then(
+				async (r) => ({
+					status: r.status,
+					body: (await r.json()) as { data: { trades: number; withdrawals: number } },
+				}),
+			);
 		const ok = await post({ day: DAY, records: 25 });
 		expect(ok.status).toBe(200);
 		expect(ok.body.data.trades + ok.body.data.withdrawals).toBe(25);
@@ -110,10 +135,17 @@ describe('fake API: stuck payouts and slow pages', () => {
 
 	it('leaves a withdrawal to a stuck address pending after its lifecycle ran', async () => {
 		client = await start({ stuckAddresses: [ADDRESSES.TRC20] });
-		const created = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ externalId: 'stuck-1' }));
+		const created = await client.call(
+			'POST',
+			'/payments/withdraw/address',
+			cryptoWithdrawal({ externalId: 'stuck-1' }),
+		);
 		expect(created.status).toBe(200);
 		await client.sandbox.settle();
-		const record = await client.call('GET', `/payments/withdrawal/${created.body.data.id as string}`);
+		const record = await client.call(
+			'GET',
+			`/payments/withdrawal/${created.body.data.id as string}`,
+		);
 		expect(record.body.data.status).toBe('pending');
 	});
 

@@ -4,13 +4,23 @@ import { CREDENTIAL_TYPE } from '../service/credentials';
 import { APP_DESCRIPTION } from '../service/catalog';
 import { getCredentialGuardrails } from './money/guardrailSummary';
 import { createOperationRunner } from './pipeline/pipeline';
-import { getBanks, getDepositAssetIdentifiers, getDepositAssets, searchBankAccounts, searchPayoutAddresses, searchWallets } from './methods/lookups';
+import {
+	getBanks,
+	getDepositAssetIdentifiers,
+	getDepositAssets,
+	searchBankAccounts,
+	searchPayoutAddresses,
+	searchWallets,
+} from './methods/lookups';
 
 export class CryptoSettlement implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement',
 		name: 'cryptoSettlement',
-		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cryptoSettlement.svg',
+			dark: 'file:../../icons/cryptoSettlement.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle,
@@ -38,7 +48,12 @@ export class CryptoSettlement implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getBanks, getCredentialGuardrails, getDepositAssetIdentifiers, getDepositAssets },
+		loadOptions: {
+			getBanks,
+			getCredentialGuardrails,
+			getDepositAssetIdentifiers,
+			getDepositAssets,
+		},
 		listSearch: { searchBankAccounts, searchPayoutAddresses, searchWallets },
 	};
 }

@@ -1,4 +1,10 @@
-import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { eventsProperty, optionsProperty, POLL_EVENT_OPTIONS } from '../events/events';
 import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';
@@ -10,7 +16,10 @@ export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement Poll Trigger',
 		name: 'cryptoSettlementPollTrigger',
-		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cryptoSettlement.svg',
+			dark: 'file:../../icons/cryptoSettlement.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle:
@@ -62,7 +71,7 @@ export class CryptoSettlementPollTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Items carry the API\'s record, as the webhook trigger\'s items with Confirm With API do. Trade Address Created is not seen from records: use Stored Webhook Deliveries for it.',
+					"Items carry the API's record, as the webhook trigger's items with Confirm With API do. Trade Address Created is not seen from records: use Stored Webhook Deliveries for it.",
 				name: 'recordsNotice',
 				type: 'notice',
 				default: '',
@@ -92,7 +101,8 @@ export class CryptoSettlementPollTrigger implements INodeType {
 				placeholder: 'Add Threshold',
 				default: { threshold: [{ currency: 'USD', amount: 1000 }] },
 				displayOptions: { show: { source: ['balances'] } },
-				description: 'One threshold per currency: a balance below its amount is low; equal to it or above is not',
+				description:
+					'One threshold per currency: a balance below its amount is low; equal to it or above is not',
 				options: [
 					{
 						displayName: 'Threshold',
@@ -102,7 +112,10 @@ export class CryptoSettlementPollTrigger implements INodeType {
 								displayName: 'Currency',
 								name: 'currency',
 								type: 'options',
-								options: BALANCE_CURRENCIES.map((currency) => ({ name: currency, value: currency })),
+								options: BALANCE_CURRENCIES.map((currency) => ({
+									name: currency,
+									value: currency,
+								})),
 								default: 'USD',
 								description: 'The balance to watch',
 							},
@@ -118,18 +131,24 @@ export class CryptoSettlementPollTrigger implements INodeType {
 					},
 				],
 			},
-			{ ...eventsProperty('Status changes and events that start the workflow; others are skipped', POLL_EVENT_OPTIONS), displayOptions: { hide: { source: ['balances'] } } },
+			{
+				...eventsProperty(
+					'Status changes and events that start the workflow; others are skipped',
+					POLL_EVENT_OPTIONS,
+				),
+				displayOptions: { hide: { source: ['balances'] } },
+			},
 			{
 				...optionsProperty([
-				{
-					displayName: 'Max Pages per Poll',
-					name: 'maxPagesPerPoll',
-					type: 'number',
-					typeOptions: { minValue: MIN_PAGES, maxValue: 100 },
-					default: DEFAULT_MAX_PAGES,
-					description:
-						'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
-				},
+					{
+						displayName: 'Max Pages per Poll',
+						name: 'maxPagesPerPoll',
+						type: 'number',
+						typeOptions: { minValue: MIN_PAGES, maxValue: 100 },
+						default: DEFAULT_MAX_PAGES,
+						description:
+							'Most pages one poll reads from each list (100 records per page; 200 stored deliveries), and most records not yet final it looks up one by one. A poll that reaches it emits what it read and the next poll continues from there.',
+					},
 				]),
 				displayOptions: { hide: { source: ['balances'] } },
 			},
@@ -139,7 +158,12 @@ export class CryptoSettlementPollTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const source = this.getNodeParameter('source', 'records') as Source;
 		if (source === 'balances') {
-			return await runPoll(this, { source, events: [], maxPages: DEFAULT_MAX_PAGES, thresholds: readThresholds(this, this.getNodeParameter('thresholds', {})) });
+			return await runPoll(this, {
+				source,
+				events: [],
+				maxPages: DEFAULT_MAX_PAGES,
+				thresholds: readThresholds(this, this.getNodeParameter('thresholds', {})),
+			});
 		}
 		const events = this.getNodeParameter('events', []) as unknown;
 		const options = this.getNodeParameter('options', {}) as { maxPagesPerPoll?: number };
@@ -147,7 +171,10 @@ export class CryptoSettlementPollTrigger implements INodeType {
 		return await runPoll(this, {
 			source: source === 'webhookEvents' ? 'webhookEvents' : 'records',
 			events: Array.isArray(events) ? events.map(String) : [],
-			maxPages: Number.isFinite(maxPages) && maxPages >= 1 ? Math.max(MIN_PAGES, Math.floor(maxPages)) : DEFAULT_MAX_PAGES,
+			maxPages:
+				Number.isFinite(maxPages) && maxPages >= 1
+					? Math.max(MIN_PAGES, Math.floor(maxPages))
+					: DEFAULT_MAX_PAGES,
 		});
 	}
 }

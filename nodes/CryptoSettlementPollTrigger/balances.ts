@@ -35,31 +35,50 @@ interface BalanceState extends IDataObject {
 
 /** The Thresholds parameter, checked before any request: one threshold per currency, each a number of 0 or more. */
 export function readThresholds(ctx: IPollFunctions, value: unknown): Threshold[] {
-	const entries = isObject(value) && Array.isArray(value.threshold) ? (value.threshold as unknown[]) : [];
-	const fail = (message: string) => new NodeOperationError(ctx.getNode(), message, { description: 'Nothing was read from the service.' });
-	if (entries.length === 0) throw fail('Add a threshold in Thresholds: the currency whose balance to watch and the amount below which to warn');
+	const entries =
+		isObject(value) && Array.isArray(value.threshold) ? (value.threshold as unknown[]) : [];
+	const fail = (message: string) =>
+		new NodeOperationError(ctx.getNode(), message, {
+			description: 'Nothing was read from the service.',
+		});
+	if (entries.length === 0)
+		throw fail(
+			'Add a threshold in Thresholds: the currency whose balance to watch and the amount below which to warn',
+		);
 	const thresholds: Threshold[] = [];
 	for (const entry of entries) {
-		const currency = String(isObject(entry) ? (entry.currency ?? '') : '').trim().toUpperCase();
+		const currency = String(isObject(entry) ? (entry.currency ?? '') : '')
+			.trim()
+			.toUpperCase();
 		const stated = isObject(entry) ? statedNumber(entry.amount) : undefined;
 		if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) {
-			throw fail(`Thresholds: the currency must be one of ${BALANCE_CURRENCIES.join(', ')} (got "${currency}")`);
+			throw fail(
+				`Thresholds: the currency must be one of ${BALANCE_CURRENCIES.join(', ')} (got "${currency}")`,
+			);
 		}
-		if (stated === undefined || stated < 0) throw fail(`Thresholds: the amount for ${currency} must be a number of 0 or more`);
-		if (thresholds.some((kept) => kept.currency === currency)) throw fail(`Thresholds: ${currency} is set twice; keep one threshold per currency`);
+		if (stated === undefined || stated < 0)
+			throw fail(`Thresholds: the amount for ${currency} must be a number of 0 or more`);
+		if (thresholds.some((kept) => kept.currency === currency))
+			throw fail(`Thresholds: ${currency} is set twice; keep one threshold per currency`);
 		thresholds.push({ currency, amount: roundMoney(stated, currency) });
 	}
 	return thresholds;
 }
 
 /** The balances now, or why they could not be read this poll (never a guess: docs/trigger.md, "Balance alerts"). */
-async function readBalances(ctx: IPollFunctions, client: PollClient): Promise<{ balances: Record<string, number>; unreadable: string[] } | string> {
+async function readBalances(
+	ctx: IPollFunctions,
+	client: PollClient,
+): Promise<{ balances: Record<string, number>; unreadable: string[] } | string> {
 	const route = ROUTES.account.path;
 	const response = await client.get(route, route, {}, client.budget.lastStart());
 	if (response === 'budget') return "n8n's time for one poll was running out";
-	if (response === 'rateLimit' || response === 'maxPages') return 'the service answered 429 (rate limit)';
+	if (response === 'rateLimit' || response === 'maxPages')
+		return 'the service answered 429 (rate limit)';
 	if (!isSuccess(response)) throw serviceError(ctx, { method: 'GET', route, url: route }, response);
-	return accountBalances(response.body.data) ?? 'the account record states no balances (fiatWallets)';
+	return (
+		accountBalances(response.body.data) ?? 'the account record states no balances (fiatWallets)'
+	);
 }
 
 function stateOf(value: unknown): BalanceState {
@@ -69,7 +88,12 @@ function stateOf(value: unknown): BalanceState {
 }
 
 /** The item of a balance event: what happened, to which balance, how much, against which threshold. */
-function balanceEvent(event: string, threshold: Threshold, balance: number, at: number): PolledEvent {
+function balanceEvent(
+	event: string,
+	threshold: Threshold,
+	balance: number,
+	at: number,
+): PolledEvent {
 	const { currency, amount } = threshold;
 	const low = event === BALANCE_EVENTS.low;
 	const when = new Date(at).toISOString();
@@ -107,8 +131,11 @@ export async function pollBalances(
 	const manual = ctx.getMode() === 'manual';
 	const read = await readBalances(ctx, client);
 	if (typeof read === 'string') {
-		if (manual) throw new NodeOperationError(ctx.getNode(), `The balances could not be read: ${read}`);
-		warn(`the balances could not be read (${read}); no balance event is emitted, and the next poll reads them again`);
+		if (manual)
+			throw new NodeOperationError(ctx.getNode(), `The balances could not be read: ${read}`);
+		warn(
+			`the balances could not be read (${read}); no balance event is emitted, and the next poll reads them again`,
+		);
 		return [];
 	}
 	const at = client.serviceNow();
@@ -128,14 +155,27 @@ export async function pollBalances(
 		}
 		const now = balance < threshold.amount ? 'low' : 'ok';
 		next.standing[currency] = now;
-		if (manual) events.push(balanceEvent(now === 'low' ? BALANCE_EVENTS.low : BALANCE_EVENTS.restored, threshold, balance, at));
-		else if (now === 'low' && before !== 'low') events.push(balanceEvent(BALANCE_EVENTS.low, threshold, balance, at));
-		else if (now === 'ok' && before === 'low') events.push(balanceEvent(BALANCE_EVENTS.restored, threshold, balance, at));
+		if (manual)
+			events.push(
+				balanceEvent(
+					now === 'low' ? BALANCE_EVENTS.low : BALANCE_EVENTS.restored,
+					threshold,
+					balance,
+					at,
+				),
+			);
+		else if (now === 'low' && before !== 'low')
+			events.push(balanceEvent(BALANCE_EVENTS.low, threshold, balance, at));
+		else if (now === 'ok' && before === 'low')
+			events.push(balanceEvent(BALANCE_EVENTS.restored, threshold, balance, at));
 	}
 	if (unreadable.length) {
 		const message = `the service states no readable ${unreadable.join(', ')} balance`;
-		if (manual) throw new NodeOperationError(ctx.getNode(), `The balances could not be read: ${message}`);
-		warn(`${message}; no event is emitted for it and what it stood at is kept until a poll reads it`);
+		if (manual)
+			throw new NodeOperationError(ctx.getNode(), `The balances could not be read: ${message}`);
+		warn(
+			`${message}; no event is emitted for it and what it stood at is kept until a poll reads it`,
+		);
 	}
 	if (!manual) staticData[STATE_KEY] = next;
 	return events;

@@ -1,7 +1,18 @@
-import { NodeApiError, sleep, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 import { ambiguousError, isSuccess, redirectError, serviceError } from '../service/apiErrors';
 import { backoffMs, credentialKey, header, laneFor, RETRY } from '../service/pacing';
-import { createAuthenticatedHttpCall, exchange, REQUEST_TIMEOUT_MS, withAnswersRedacted } from '../service/transport';
+import {
+	createAuthenticatedHttpCall,
+	exchange,
+	REQUEST_TIMEOUT_MS,
+	withAnswersRedacted,
+} from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { scalarText, timeMs } from '../service/values';
@@ -40,7 +51,10 @@ export class Budget {
 
 	/** How long a request started now may wait for its answer. */
 	timeoutMs(now = Date.now()): number {
-		return Math.max(250, Math.min(REQUEST_TIMEOUT_MS, this.startedAt + this.totalMs * LAST_ANSWER_SHARE - now));
+		return Math.max(
+			250,
+			Math.min(REQUEST_TIMEOUT_MS, this.startedAt + this.totalMs * LAST_ANSWER_SHARE - now),
+		);
 	}
 }
 
@@ -74,15 +88,25 @@ export class PollClient {
 	 * is not waited out (the route stays paced for everyone until its Retry-After). The answer, or
 	 * why the poll stops reading here.
 	 */
-	async get(route: string, url: string, qs: IDataObject, lastStart: number): Promise<ApiResponse | StopReason> {
+	async get(
+		route: string,
+		url: string,
+		qs: IDataObject,
+		lastStart: number,
+	): Promise<ApiResponse | StopReason> {
 		const lane = laneFor(credentialKey(this.ctx), `GET ${route}`);
 		const request: ApiRequest = { method: 'GET', route, url, qs };
 		for (let attempt = 1; ; attempt++) {
 			const now = Date.now();
 			if (lane.blockedUntil > lastStart) return 'rateLimit';
 			if (now >= lastStart) return 'budget';
-			const outcome = await exchange(this.ctx, this.http, { ...request, timeoutMs: this.budget.timeoutMs() }, { maxRateLimitedAttempts: 1 }).catch(
-				async (error: unknown) => (isRateLimited(error) ? undefined : await Promise.reject(error)),
+			const outcome = await exchange(
+				this.ctx,
+				this.http,
+				{ ...request, timeoutMs: this.budget.timeoutMs() },
+				{ maxRateLimitedAttempts: 1 },
+			).catch(async (error: unknown) =>
+				isRateLimited(error) ? undefined : await Promise.reject(error),
 			);
 			if (outcome === undefined) return 'rateLimit';
 			if (outcome.kind === 'answered') {
@@ -90,9 +114,13 @@ export class PollClient {
 				return outcome.response;
 			}
 			// A read repeats alike whether the request left (ambiguous) or not (unsent).
-			const failed = outcome.kind === 'unsent' ? { kind: 'ambiguous' as const, reason: outcome.reason } : outcome;
+			const failed =
+				outcome.kind === 'unsent'
+					? { kind: 'ambiguous' as const, reason: outcome.reason }
+					: outcome;
 			if (failed.redirectedTo !== undefined) throw redirectError(this.ctx, request, failed, 'safe');
-			if (attempt >= RETRY.maxAmbiguousAttempts) throw ambiguousError(this.ctx, request, failed, 'safe', attempt);
+			if (attempt >= RETRY.maxAmbiguousAttempts)
+				throw ambiguousError(this.ctx, request, failed, 'safe', attempt);
 			const pause = backoffMs(attempt);
 			if (Date.now() + pause >= lastStart) return 'budget';
 			await sleep(pause);
@@ -100,11 +128,17 @@ export class PollClient {
 	}
 
 	/** A page of a paged list (docs/api.md, "Pagination"); `forbidden` words a 403 for this list. */
-	async page(route: string, qs: IDataObject, lastStart: number, forbidden?: (serviceMessage: string) => Error): Promise<PageRead | StopReason> {
+	async page(
+		route: string,
+		qs: IDataObject,
+		lastStart: number,
+		forbidden?: (serviceMessage: string) => Error,
+	): Promise<PageRead | StopReason> {
 		const response = await this.get(route, route, qs, lastStart);
 		if (typeof response === 'string') return response;
 		if (!isSuccess(response)) {
-			if (response.statusCode === 403 && forbidden) throw forbidden(scalarText(response.body?.message) || 'forbidden');
+			if (response.statusCode === 403 && forbidden)
+				throw forbidden(scalarText(response.body?.message) || 'forbidden');
 			throw serviceError(this.ctx, { method: 'GET', route, url: route, qs }, response);
 		}
 		const data = response.body.data;
@@ -112,17 +146,27 @@ export class PollClient {
 			throw new NodeApiError(
 				this.ctx.getNode(),
 				{ message: 'the list has no data array' },
-				{ message: `The service answered GET ${route} without a list`, description: 'Nothing was emitted; the next poll tries again.' },
+				{
+					message: `The service answered GET ${route} without a list`,
+					description: 'Nothing was emitted; the next poll tries again.',
+				},
 			);
 		}
 		const meta = (response.body.meta ?? {}) as IDataObject;
 		const page = Number(qs.page);
 		const pages = positive(meta.pages);
 		const hasNextPage =
-			typeof meta.hasNextPage === 'boolean' ? meta.hasNextPage : pages !== undefined ? page < pages : data.length >= Number(qs.size);
+			typeof meta.hasNextPage === 'boolean'
+				? meta.hasNextPage
+				: pages !== undefined
+					? page < pages
+					: data.length >= Number(qs.size);
 		const servedAt = timeMs(header(response.headers, 'date'));
 		return {
-			records: data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry)),
+			records: data.filter(
+				(entry): entry is IDataObject =>
+					!!entry && typeof entry === 'object' && !Array.isArray(entry),
+			),
 			hasNextPage: hasNextPage || (pages !== undefined && page < pages),
 			pages,
 			total: positive(meta.totalDocs, 0),
@@ -131,7 +175,11 @@ export class PollClient {
 	}
 
 	/** One record by its path: the record, null when the service no longer has it (404), or why the poll stops. */
-	async record(route: string, url: string, lastStart: number): Promise<IDataObject | null | StopReason> {
+	async record(
+		route: string,
+		url: string,
+		lastStart: number,
+	): Promise<IDataObject | null | StopReason> {
 		const response = await this.get(route, url, {}, lastStart);
 		if (typeof response === 'string') return response;
 		if (response.statusCode === 404) return null;
@@ -153,7 +201,13 @@ export class PollClient {
 
 function positive(value: unknown, min = 1): number | undefined {
 	const number = Number(value);
-	return value !== null && value !== undefined && value !== '' && Number.isInteger(number) && number >= min ? number : undefined;
+	return value !== null &&
+		value !== undefined &&
+		value !== '' &&
+		Number.isInteger(number) &&
+		number >= min
+		? number
+		: undefined;
 }
 
 /** The 429 that ends a walk quietly: the next poll continues from the same position. */
@@ -163,10 +217,14 @@ function isRateLimited(error: unknown): boolean {
 
 /** HTTP 403 on the stored deliveries: the account has no webhook inspection access. */
 export function refusedInspection(ctx: IPollFunctions, serviceMessage: string): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: serviceMessage, httpCode: '403' } as JsonObject, {
-		message:
-			'The service refused to list its stored webhook deliveries (HTTP 403): this account has no webhook inspection access',
-		description: `The service said: "${serviceMessage}". Source "Stored Webhook Deliveries" needs the service's webhook inspection access (VIP API access): ask the service to enable it, or set Source to "Records (Transactions and Withdrawals)", which needs only the API access the action node uses.`,
-		httpCode: '403',
-	});
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: serviceMessage, httpCode: '403' } as JsonObject,
+		{
+			message:
+				'The service refused to list its stored webhook deliveries (HTTP 403): this account has no webhook inspection access',
+			description: `The service said: "${serviceMessage}". Source "Stored Webhook Deliveries" needs the service's webhook inspection access (VIP API access): ask the service to enable it, or set Source to "Records (Transactions and Withdrawals)", which needs only the API access the action node uses.`,
+			httpCode: '403',
+		},
+	);
 }

@@ -31,7 +31,8 @@ const OPEN_MAX_BYTES = 90 * 1024;
 export type Statuses = string | string[];
 
 /** The status a record has now, as far as the trigger read. */
-export const statusNow = (kept: Statuses): string => (typeof kept === 'string' ? kept : (kept.at(-1) ?? ''));
+export const statusNow = (kept: Statuses): string =>
+	typeof kept === 'string' ? kept : (kept.at(-1) ?? '');
 
 /** Every status a record was read with, oldest first. */
 export const statusesOf = (kept: Statuses): string[] => (typeof kept === 'string' ? [kept] : kept);
@@ -140,15 +141,26 @@ export const newCursor = (): ListCursor => ({ seen: idTable(), open: idTable() }
 /** The cursor as stored, or undefined when it is missing or unreadable (the next poll is a first look). */
 export function readCursor(value: unknown): ListCursor | undefined {
 	const stored = value as Partial<ListCursor> | undefined;
-	if (!stored || typeof stored !== 'object' || !stored.position || typeof stored.seen !== 'object' || typeof stored.open !== 'object') {
+	if (
+		!stored ||
+		typeof stored !== 'object' ||
+		!stored.position ||
+		typeof stored.seen !== 'object' ||
+		typeof stored.open !== 'object'
+	) {
 		return undefined;
 	}
 	const copy = JSON.parse(JSON.stringify(stored)) as ListCursor;
-	return { ...copy, seen: idTable(Object.entries(copy.seen)), open: idTable(Object.entries(copy.open)) };
+	return {
+		...copy,
+		seen: idTable(Object.entries(copy.seen)),
+		open: idTable(Object.entries(copy.open)),
+	};
 }
 
 /** A memory entry's size as JSON (`"id":[…],`). */
-const bytesOf = (id: string, value: unknown[]): number => id.length + JSON.stringify(value).length + 4;
+const bytesOf = (id: string, value: unknown[]): number =>
+	id.length + JSON.stringify(value).length + 4;
 
 /**
  * Forgets what the next polls do not need: dated records below the floor, and around a gap the
@@ -160,18 +172,31 @@ const bytesOf = (id: string, value: unknown[]): number => id.length + JSON.strin
  * what a walk still reaches (the records read again for the listing lag, between the position and
  * the gap), which a bound that small may emit again.
  */
-export function forget(cursor: ListCursor, readThisPoll: Set<string>, reachedBoundary: boolean, now: number): number {
+export function forget(
+	cursor: ListCursor,
+	readThisPoll: Set<string>,
+	reachedBoundary: boolean,
+	now: number,
+): number {
 	const { seen, gap } = cursor;
 	const floor = cursor.floor ?? Number.NEGATIVE_INFINITY;
 	for (const [id, [at, , read]] of Object.entries(seen)) {
 		const needed =
 			at === null
 				? !reachedBoundary || readThisPoll.has(id) || now - (read ?? now) <= OVERLAP_MS
-				: at >= floor && (!gap || gap.top.at === null || gap.head.at === null || at <= gap.top.at || at >= gap.head.at - OVERLAP_MS);
+				: at >= floor &&
+					(!gap ||
+						gap.top.at === null ||
+						gap.head.at === null ||
+						at <= gap.top.at ||
+						at >= gap.head.at - OVERLAP_MS);
 		if (!needed) delete seen[id];
 	}
 	forgetOverBound(cursor);
-	let openBytes = Object.entries(cursor.open).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	let openBytes = Object.entries(cursor.open).reduce(
+		(sum, [id, value]) => sum + bytesOf(id, value),
+		0,
+	);
 	let dropped = 0;
 	for (const [id, value] of Object.entries(cursor.open).sort((a, b) => a[1][0] - b[1][0])) {
 		if (openBytes <= OPEN_MAX_BYTES) break;
@@ -187,9 +212,15 @@ function forgetOverBound(cursor: ListCursor): void {
 	const { seen, gap, position } = cursor;
 	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
 	if (bytes <= SEEN_MAX_BYTES) return;
-	const belowPosition = (at: number | null): at is number => at !== null && position?.at != null && at <= position.at;
+	const belowPosition = (at: number | null): at is number =>
+		at !== null && position?.at != null && at <= position.at;
 	const aboveGap = (at: number | null): at is number =>
-		at !== null && gap !== undefined && gap.top.at !== null && gap.head.at !== null && at > gap.top.at && at < gap.head.at;
+		at !== null &&
+		gap !== undefined &&
+		gap.top.at !== null &&
+		gap.head.at !== null &&
+		at > gap.top.at &&
+		at < gap.head.at;
 	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
 	const byAge = Object.keys(seen).sort((a, b) => order(a) - order(b));
 	const unreached = (id: string) => belowPosition(seen[id][0]) || aboveGap(seen[id][0]);

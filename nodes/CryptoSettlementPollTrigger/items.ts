@@ -79,7 +79,9 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
 export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined {
 	const payload = stored.payload;
 	const body: IDataObject =
-		payload && typeof payload === 'object' && !Array.isArray(payload) ? { ...(payload as IDataObject) } : {};
+		payload && typeof payload === 'object' && !Array.isArray(payload)
+			? { ...(payload as IDataObject) }
+			: {};
 	const name = scalarText(body.event).trim() || scalarText(stored.eventType).trim();
 	if (name === '') return undefined;
 	const event = normalizeEvent(name);
@@ -88,7 +90,13 @@ export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined
 		event,
 		key: deliveryKey(eventIdentity(event, body, stored.reference)),
 		at: timeOf(stored.createdAt),
-		json: { ...body, event, eventKey: eventKey(event, body, stored.reference), verification: verification(false), source: 'webhookEvents' },
+		json: {
+			...body,
+			event,
+			eventKey: eventKey(event, body, stored.reference),
+			verification: verification(false),
+			source: 'webhookEvents',
+		},
 	};
 }
 
@@ -102,9 +110,16 @@ const WALLET_READS_PER_POLL = 20;
  * lead fields first. The lookups share the action node's request path with the poll's credential;
  * one that fails leaves its value `null` and never drops an event.
  */
-export async function describeEvents(ctx: IPollFunctions, credentials: IDataObject, events: PolledEvent[]): Promise<IDataObject[]> {
+export async function describeEvents(
+	ctx: IPollFunctions,
+	credentials: IDataObject,
+	events: PolledEvent[],
+): Promise<IDataObject[]> {
 	if (events.length === 0) return [];
-	const http = withAnswersRedacted(createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), secretsOf(credentials));
+	const http = withAnswersRedacted(
+		createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
+		secretsOf(credentials),
+	);
 	const directory = nodeDirectory(ctx, credentials, http, DESCRIBE_MS, WALLET_READS_PER_POLL);
 	const described: IDataObject[] = [];
 	for (const event of events) described.push(await describeItem(event.json, directory));

@@ -12,7 +12,11 @@ import { pollList, RECORD_LISTS, STORED_DELIVERIES } from './sources';
  * not touched. The newest page of each list first, older pages (within Max Pages per Poll) only
  * when it has no match.
  */
-export async function latestEvent(ctx: IPollFunctions, settings: PollSettings, secrets: readonly string[]): Promise<PolledEvent[]> {
+export async function latestEvent(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+	secrets: readonly string[],
+): Promise<PolledEvent[]> {
 	const budget = Budget.of(ctx);
 	const client = new PollClient(ctx, budget, undefined, secrets);
 	const specs = settings.source === 'webhookEvents' ? [STORED_DELIVERIES] : RECORD_LISTS;
@@ -21,7 +25,10 @@ export async function latestEvent(ctx: IPollFunctions, settings: PollSettings, s
 	for (const spec of specs) {
 		const list = pollList(ctx, client, spec, budget.lastStart());
 		for await (const records of newestPages(list.source, settings.maxPages)) {
-			const best = latest(records.map((record) => list.toEvent(record)), settings.events);
+			const best = latest(
+				records.map((record) => list.toEvent(record)),
+				settings.events,
+			);
 			if (best) {
 				found.push(best);
 				break;
@@ -32,9 +39,13 @@ export async function latestEvent(ctx: IPollFunctions, settings: PollSettings, s
 	const best = latest(found, settings.events);
 	if (best) return [best];
 	if (stopped) {
-		throw new NodeOperationError(ctx.getNode(), 'The service answered 429 (rate limit) before a matching event was found', {
-			description: 'Nothing was changed. Fetch the test event again in a minute.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The service answered 429 (rate limit) before a matching event was found',
+			{
+				description: 'Nothing was changed. Fetch the test event again in a minute.',
+			},
+		);
 	}
 	throw new NodeOperationError(ctx.getNode(), 'No matching event found to show as a test event', {
 		description:
@@ -44,10 +55,16 @@ export async function latestEvent(ctx: IPollFunctions, settings: PollSettings, s
 	});
 }
 
-function latest(candidates: Array<PolledEvent | undefined>, events: string[]): PolledEvent | undefined {
+function latest(
+	candidates: Array<PolledEvent | undefined>,
+	events: string[],
+): PolledEvent | undefined {
 	const time = (at: number) => (Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY);
 	return candidates
-		.filter((candidate): candidate is PolledEvent => candidate !== undefined && isEventSelected(events, candidate.event))
+		.filter(
+			(candidate): candidate is PolledEvent =>
+				candidate !== undefined && isEventSelected(events, candidate.event),
+		)
 		.sort((a, b) => time(b.at) - time(a.at))[0];
 }
 
@@ -60,14 +77,27 @@ async function* newestPages(source: ListSource, maxPages: number): AsyncGenerato
 	};
 	const first = await read(1);
 	if (!first) return;
-	const last = first.hasNextPage && first.pages && !orderOf(first.records) ? await read(first.pages) : undefined;
+	const last =
+		first.hasNextPage && first.pages && !orderOf(first.records)
+			? await read(first.pages)
+			: undefined;
 	const order = orderOf(first.records) ?? (last && orderAcross(first, last));
 	if (order !== 'oldestFirst' || !first.hasNextPage) {
-		for (let n = 1, page: PageRead | undefined = first; page; page = page.hasNextPage ? await read(++n) : undefined) yield page.records;
+		for (
+			let n = 1, page: PageRead | undefined = first;
+			page;
+			page = page.hasNextPage ? await read(++n) : undefined
+		)
+			yield page.records;
 		return;
 	}
 	if (first.pages) {
-		for (let n = first.pages, page = await read(n); page; page = n > 1 ? await read(--n) : undefined) yield page.records;
+		for (
+			let n = first.pages, page = await read(n);
+			page;
+			page = n > 1 ? await read(--n) : undefined
+		)
+			yield page.records;
 		return;
 	}
 	// Oldest first without `meta.pages`: step to the end, then read back.

@@ -26,7 +26,9 @@ export type Order = 'newestFirst' | 'oldestFirst';
 export { timeMs };
 
 function datesOf(records: IDataObject[]): number[] {
-	return records.map((record) => timeMs(record.createdAt)).filter((time): time is number => time !== null);
+	return records
+		.map((record) => timeMs(record.createdAt))
+		.filter((time): time is number => time !== null);
 }
 
 /** The order of a page's records by creation date; undefined when it cannot tell (fewer than two distinct dates). */

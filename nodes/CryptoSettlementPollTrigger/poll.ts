@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
 import { redactError } from '../service/redact';
@@ -66,7 +71,9 @@ function pollKey(ctx: IPollFunctions): string {
 
 function isState(value: unknown): value is PollState {
 	const state = value as PollState | undefined;
-	return !!state && typeof state === 'object' && state.version === 2 && typeof state.lists === 'object';
+	return (
+		!!state && typeof state === 'object' && state.version === 2 && typeof state.lists === 'object'
+	);
 }
 
 function readState(value: unknown, source: Source): PollState | undefined {
@@ -93,12 +100,21 @@ function keptFirstLook(ctx: IPollFunctions, own: unknown, source: Source): PollS
 /** Keeps a copy of a first look's state in the workflow's static data, which n8n saves at activation. */
 function keepFirstLook(ctx: IPollFunctions, state: PollState): void {
 	const global = ctx.getWorkflowStaticData('global');
-	global[FIRST_LOOK_KEY] = { ...firstLooks(ctx), [ctx.getNode().name]: JSON.parse(JSON.stringify(state)) as IDataObject };
+	global[FIRST_LOOK_KEY] = {
+		...firstLooks(ctx),
+		[ctx.getNode().name]: JSON.parse(JSON.stringify(state)) as IDataObject,
+	};
 }
 
-export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
+export async function runPoll(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][] | null> {
 	if (settings.source !== 'balances' && settings.events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Select at least one event (or "All Events") in Events');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Select at least one event (or "All Events") in Events',
+		);
 	}
 	if (ctx.getMode() === 'manual') return await readAndEmit(ctx, settings);
 	// Taken before the first await: two polls started together cannot both pass.
@@ -120,7 +136,10 @@ export async function runPoll(ctx: IPollFunctions, settings: PollSettings): Prom
 	}
 }
 
-async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
+async function readAndEmit(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][] | null> {
 	const credentials = await ctx.getCredentials<IDataObject>(CREDENTIAL_TYPE);
 	const secrets = secretsOf(credentials);
 	try {
@@ -137,7 +156,9 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 			return alerts.length ? [alerts.map((event) => ({ json: event.json }))] : null;
 		}
 		const events =
-			ctx.getMode() === 'manual' ? await latestEvent(ctx, settings, secrets) : await pollOnce(ctx, settings, warn, secrets);
+			ctx.getMode() === 'manual'
+				? await latestEvent(ctx, settings, secrets)
+				: await pollOnce(ctx, settings, warn, secrets);
 		const items = await describeEvents(ctx, credentials, events);
 		return items.length ? [items.map((json) => ({ json }))] : null;
 	} catch (error) {
@@ -146,13 +167,25 @@ async function readAndEmit(ctx: IPollFunctions, settings: PollSettings): Promise
 	}
 }
 
-async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (message: string) => void, secrets: readonly string[]): Promise<PolledEvent[]> {
+async function pollOnce(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+	warn: (message: string) => void,
+	secrets: readonly string[],
+): Promise<PolledEvent[]> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const previous = readState(staticData[STATE_KEY], settings.source) ?? keptFirstLook(ctx, staticData[STATE_KEY], settings.source);
+	const previous =
+		readState(staticData[STATE_KEY], settings.source) ??
+		keptFirstLook(ctx, staticData[STATE_KEY], settings.source);
 	const budget = Budget.of(ctx);
 	const client = new PollClient(ctx, budget, previous?.offsetMs, secrets);
 	const specs = settings.source === 'webhookEvents' ? [STORED_DELIVERIES] : RECORD_LISTS;
-	const state: PollState = { version: 2, source: settings.source, since: previous ? previous.since : Date.now(), lists: {} };
+	const state: PollState = {
+		version: 2,
+		source: settings.source,
+		since: previous ? previous.since : Date.now(),
+		lists: {},
+	};
 	let looked = false;
 	const events: PolledEvent[] = [];
 	for (const [turn, spec] of specs.entries()) {
@@ -167,7 +200,14 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
 		const changes = [...walk.changes];
 		if (!firstLook && cursor.position) {
-			const followed = await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart);
+			const followed = await followOpen(
+				client,
+				list,
+				cursor,
+				walk.visited,
+				settings.maxPages,
+				lastStart,
+			);
 			changes.push(...followed.changes);
 			if (followed.unread) {
 				warn(
@@ -194,7 +234,9 @@ async function pollOnce(ctx: IPollFunctions, settings: PollSettings, warn: (mess
 			);
 		}
 		if (walk.droppedOpen) {
-			warn(`${walk.droppedOpen} ${spec.name} not yet final are no longer followed (more than the trigger keeps); their later status changes will not be emitted`);
+			warn(
+				`${walk.droppedOpen} ${spec.name} not yet final are no longer followed (more than the trigger keeps); their later status changes will not be emitted`,
+			);
 		}
 		if (cursor.position) state.lists[spec.name] = cursor;
 	}

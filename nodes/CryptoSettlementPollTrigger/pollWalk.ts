@@ -1,7 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 import {
-	LISTING_LAG_MIN_MS, LISTING_LAG_MS, LISTING_LAG_RECORDS, OVERLAP_MS, forget, statusNow, statusesOf, withStatus, type Change,
-	type Gap, type Identity, type ListCursor, type ListSource, type Mark, type Range, type Statuses,
+	LISTING_LAG_MIN_MS,
+	LISTING_LAG_MS,
+	LISTING_LAG_RECORDS,
+	OVERLAP_MS,
+	forget,
+	statusNow,
+	statusesOf,
+	withStatus,
+	type Change,
+	type Gap,
+	type Identity,
+	type ListCursor,
+	type ListSource,
+	type Mark,
+	type Range,
+	type Statuses,
 } from './cursor';
 import { hasDates, orderAcross, orderOf, type Order, type PageRead } from './pageOrder';
 
@@ -43,7 +57,12 @@ export class ListWalk {
 	/** The three newest creation dates read, newest first: how far the list's dates run ahead of the service's clock. */
 	private readonly recent: number[] = [];
 
-	constructor(readonly cursor: ListCursor, private readonly source: ListSource, private readonly maxPages: number, private readonly serviceNow: () => number) {
+	constructor(
+		readonly cursor: ListCursor,
+		private readonly source: ListSource,
+		private readonly maxPages: number,
+		private readonly serviceNow: () => number,
+	) {
 		this.above = new Set(cursor.gap?.above ?? []);
 	}
 
@@ -64,9 +83,17 @@ export class ListWalk {
 		if (!this.firstLook) {
 			const position = this.cursor.position as Mark;
 			if (position.at !== null && this.cursor.floor !== null) {
-				this.cursor.floor = Math.max(this.cursor.floor ?? Number.NEGATIVE_INFINITY, position.at - OVERLAP_MS);
+				this.cursor.floor = Math.max(
+					this.cursor.floor ?? Number.NEGATIVE_INFINITY,
+					position.at - OVERLAP_MS,
+				);
 			}
-			this.droppedOpen = forget(this.cursor, this.visited, firstLook || this.reachedBoundary, this.serviceNow());
+			this.droppedOpen = forget(
+				this.cursor,
+				this.visited,
+				firstLook || this.reachedBoundary,
+				this.serviceNow(),
+			);
 		}
 		this.cursor.ahead = this.ahead();
 	}
@@ -94,7 +121,11 @@ export class ListWalk {
 	}
 
 	/** `appendedFrom`: the records from this index on were appended to a list sorted oldest first since it was last read. */
-	private visitPage(page: PageRead, skip?: (identity: Identity) => boolean, appendedFrom = Number.POSITIVE_INFINITY): PageSeen {
+	private visitPage(
+		page: PageRead,
+		skip?: (identity: Identity) => boolean,
+		appendedFrom = Number.POSITIVE_INFINITY,
+	): PageSeen {
 		const seen: PageSeen = { reached: false, late: false };
 		let last: number | undefined;
 		for (const [index, record] of page.records.entries()) {
@@ -129,13 +160,16 @@ export class ListWalk {
 			// A status read before (a lagging replica answering back and forth), or one earlier in the
 			// life cycle than a status read before: what was read stands, nothing is emitted.
 			const known = statusesOf(kept);
-			if (!known.includes(status) && known.some((earlier) => this.source.isBehind(status, earlier))) return;
+			if (!known.includes(status) && known.some((earlier) => this.source.isBehind(status, earlier)))
+				return;
 			this.remember(identity, withStatus(kept, status));
 			if (!known.includes(status) && !this.firstLook) this.changes.push({ record, identity });
 			return;
 		}
 		// Appended after the last record read of a list sorted oldest first: new, whatever its date.
-		const fresh = !this.firstLook && (appended || (at === null ? !this.passedBoundary : floor == null || at > floor));
+		const fresh =
+			!this.firstLook &&
+			(appended || (at === null ? !this.passedBoundary : floor == null || at > floor));
 		this.added.add(id);
 		if (at === null) this.undatedAdded.push(id);
 		// An old record seen for the first time (below the floor) is not followed.
@@ -205,20 +239,27 @@ export class ListWalk {
 		this.cursor.position = { at: null, id: '' };
 		this.advance(this.newest, LISTING_LAG_MIN_MS);
 		const { at } = this.cursor.position;
-		const dates = end.page.records.map((record) => this.source.identify(record)?.at ?? null).filter((time): time is number => time !== null);
+		const dates = end.page.records
+			.map((record) => this.source.identify(record)?.at ?? null)
+			.filter((time): time is number => time !== null);
 		this.cursor.floor = at === null ? null : Math.max(at, dates.length ? Math.min(...dates) : at);
 	}
 
 	/** The order, from the pages' dates as docs/trigger.md says ("Lists of every shape"); undecidable reads as newest first. */
 	private async orderFrom(first: PageRead, range?: Range): Promise<Order | undefined> {
 		const told = orderOf(first.records);
-		if (told || !first.hasNextPage || !hasDates(first)) return told ?? (first.hasNextPage ? 'newestFirst' : undefined);
+		if (told || !first.hasNextPage || !hasDates(first))
+			return told ?? (first.hasNextPage ? 'newestFirst' : undefined);
 		if (first.pages) {
 			const last = await this.page(first.pages, range);
 			return (last && orderAcross(first, last)) ?? 'newestFirst';
 		}
 		// Leaves a page of Max Pages per Poll unused: the walk itself goes on, and a probe never cuts it.
-		for (let n = 2, page: PageRead | undefined = first; page?.hasNextPage && this.pagesRead < this.maxPages - 1; n++) {
+		for (
+			let n = 2, page: PageRead | undefined = first;
+			page?.hasNextPage && this.pagesRead < this.maxPages - 1;
+			n++
+		) {
 			page = await this.page(n, range);
 			const order = page && (orderOf(page.records) ?? orderAcross(first, page));
 			if (order) return order;
@@ -229,7 +270,8 @@ export class ListWalk {
 	/** Newest first: from page 1 down to the position (for stored deliveries, from the overlap before it on). */
 	private async fromNewest(): Promise<void> {
 		const position = this.cursor.position as Mark;
-		const range = this.source.ranged && position.at !== null ? { start: position.at - OVERLAP_MS } : undefined;
+		const range =
+			this.source.ranged && position.at !== null ? { start: position.at - OVERLAP_MS } : undefined;
 		if (!this.cursor.order) {
 			const first = await this.page(1, range);
 			if (!first) return;
@@ -258,7 +300,8 @@ export class ListWalk {
 		if (!done) return false;
 		this.advance(gap.head);
 		// What was read above the gap and forgotten is old: a walk down from the newest end may cross it.
-		if (gap.forgotten !== undefined) this.cursor.floor = Math.max(this.cursor.floor ?? gap.forgotten, gap.forgotten);
+		if (gap.forgotten !== undefined)
+			this.cursor.floor = Math.max(this.cursor.floor ?? gap.forgotten, gap.forgotten);
 		delete this.cursor.gap;
 		this.above.clear();
 		return true;
@@ -269,7 +312,11 @@ export class ListWalk {
 	 * record listed late on it, or the list ends: true. When it has to stop first, the records not
 	 * yet read are left as the gap below the last record read.
 	 */
-	private async walkDown(start: number, range?: Range, skip?: (identity: Identity) => boolean): Promise<boolean> {
+	private async walkDown(
+		start: number,
+		range?: Range,
+		skip?: (identity: Identity) => boolean,
+	): Promise<boolean> {
 		this.passedBoundary = false;
 		this.undatedAdded = [];
 		let last: { n: number; page: PageRead } | undefined;
@@ -280,7 +327,12 @@ export class ListWalk {
 			last = { n, page };
 			if (!page.hasNextPage || (seen.reached && !seen.late)) return true;
 		}
-		const top = last && [...last.page.records].reverse().map((record) => this.source.identify(record)).find(Boolean);
+		const top =
+			last &&
+			[...last.page.records]
+				.reverse()
+				.map((record) => this.source.identify(record))
+				.find(Boolean);
 		if (!last || !top) return false;
 		const index = (last.n - 1) * this.size + last.page.records.length - 1;
 		const above = [...new Set([...this.above, ...this.undatedAdded])];
@@ -302,7 +354,9 @@ export class ListWalk {
 	 */
 	private capped(mark: Mark, lagMs?: number): Mark {
 		const limit = this.settled(lagMs);
-		return mark.at !== null && mark.at > limit ? { at: limit, id: '' } : { at: mark.at, id: mark.id };
+		return mark.at !== null && mark.at > limit
+			? { at: limit, id: '' }
+			: { at: mark.at, id: mark.id };
 	}
 
 	/**
@@ -317,7 +371,8 @@ export class ListWalk {
 			.map(([at]) => at)
 			.filter((at): at is number => at !== null && at > answered - LISTING_LAG_MS)
 			.sort((a, b) => b - a);
-		const bounded = window.length > LISTING_LAG_RECORDS ? window[LISTING_LAG_RECORDS] : Number.NEGATIVE_INFINITY;
+		const bounded =
+			window.length > LISTING_LAG_RECORDS ? window[LISTING_LAG_RECORDS] : Number.NEGATIVE_INFINITY;
 		return Math.min(answered - LISTING_LAG_MIN_MS, Math.max(answered - LISTING_LAG_MS, bounded));
 	}
 
@@ -340,7 +395,9 @@ export class ListWalk {
 	 * end (exact with `meta.totalDocs`; else a lower bound, stepped forward or back against the top's date
 	 * or identity, what was learnt kept in the gap): docs/trigger.md, "Lists of every shape".
 	 */
-	private async locate(gap: Gap): Promise<{ n: number; skip: (identity: Identity) => boolean } | undefined> {
+	private async locate(
+		gap: Gap,
+	): Promise<{ n: number; skip: (identity: Identity) => boolean } | undefined> {
 		const after = (index: number) => Math.floor((index + 1) / this.size) + 1;
 		let n = after(gap.index);
 		let page = await this.page(n);
@@ -355,7 +412,8 @@ export class ListWalk {
 			const place = this.placeOf(page, gap.top);
 			if (place === 'on') gap.index = (n - 1) * this.size + this.indexOn(page, gap.top);
 			// Counted exactly, the page just below the top is the right one.
-			const step = place === 'above' && page.hasNextPage ? 1 : place === 'below' && n > 1 && !exact ? -1 : 0;
+			const step =
+				place === 'above' && page.hasNextPage ? 1 : place === 'below' && n > 1 && !exact ? -1 : 0;
 			if (place === 'above') gap.index = Math.max(gap.index, n * this.size);
 			if (step !== 0 && step === -direction) {
 				// The top lies between this page and the one before (it was removed): the gap starts on the later one.
@@ -383,10 +441,14 @@ export class ListWalk {
 	}
 
 	private placeOf(page: PageRead, top: Mark): 'on' | 'above' | 'below' {
-		const identities = page.records.map((record) => this.source.identify(record)).filter((identity): identity is Identity => !!identity);
+		const identities = page.records
+			.map((record) => this.source.identify(record))
+			.filter((identity): identity is Identity => !!identity);
 		if (identities.some((identity) => identity.id === top.id)) return 'on';
 		if (top.at !== null) {
-			const dates = identities.map((identity) => identity.at).filter((at): at is number => at !== null);
+			const dates = identities
+				.map((identity) => identity.at)
+				.filter((at): at is number => at !== null);
 			if (dates.length && Math.min(...dates) > top.at) return 'above';
 			if (!dates.length || Math.max(...dates) <= top.at) return 'below';
 			return 'on';
@@ -419,8 +481,14 @@ export class ListWalk {
 		let passed = anchor === undefined;
 		let lastRead: string | undefined;
 		while (page) {
-			const at = passed ? -1 : page.records.findIndex((record) => this.source.identify(record)?.id === anchor);
-			this.visitPage(page, undefined, anchor === undefined ? undefined : passed ? 0 : at >= 0 ? at + 1 : undefined);
+			const at = passed
+				? -1
+				: page.records.findIndex((record) => this.source.identify(record)?.id === anchor);
+			this.visitPage(
+				page,
+				undefined,
+				anchor === undefined ? undefined : passed ? 0 : at >= 0 ? at + 1 : undefined,
+			);
 			passed ||= at >= 0;
 			lastRead = this.lastIdOf(page) ?? lastRead;
 			if (!range) this.cursor.page = n;
@@ -428,18 +496,24 @@ export class ListWalk {
 			page = await this.page(++n, range);
 		}
 		// The next anchor: the list's end as read, or where a walk that had to stop after the anchor stopped.
-		if (!range && lastRead !== undefined && (!this.cut || (anchor !== undefined && passed))) this.cursor.last = lastRead;
+		if (!range && lastRead !== undefined && (!this.cut || (anchor !== undefined && passed)))
+			this.cursor.last = lastRead;
 		this.advance(this.newest);
 		this.reachedBoundary = !this.cut;
 	}
 
 	private lastIdOf(page: PageRead): string | undefined {
-		return [...page.records].reverse().map((record) => this.source.identify(record)?.id).find((id) => id !== undefined);
+		return [...page.records]
+			.reverse()
+			.map((record) => this.source.identify(record)?.id)
+			.find((id) => id !== undefined);
 	}
 
 	private startsAfter(page: PageRead, position: Mark): boolean {
 		if (!page.records.length) return true;
-		const first = page.records.map((record) => this.source.identify(record)?.at ?? null).find((at) => at !== null);
+		const first = page.records
+			.map((record) => this.source.identify(record)?.at ?? null)
+			.find((at) => at !== null);
 		return position.at !== null && first !== undefined && first !== null && first > position.at;
 	}
 }

@@ -5,7 +5,15 @@ import { scalarText } from '../service/values';
 import { idsShown, sameRecordId } from '../service/ids';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
-import { statusesOf, withStatus, type Change, type Identity, type ListCursor, type ListSource, type Range } from './cursor';
+import {
+	statusesOf,
+	withStatus,
+	type Change,
+	type Identity,
+	type ListCursor,
+	type ListSource,
+	type Range,
+} from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
 import { timeMs } from './pageOrder';
 
@@ -28,17 +36,35 @@ interface ListSpec {
 }
 
 export const RECORD_LISTS: ListSpec[] = [
-	{ name: 'trades', kind: 'trade', route: ROUTES.trades.path, size: 100, lookup: ROUTES.trade.path },
-	{ name: 'withdrawals', kind: 'withdrawal', route: ROUTES.withdrawals.path, size: 100, lookup: ROUTES.withdrawal.path },
+	{
+		name: 'trades',
+		kind: 'trade',
+		route: ROUTES.trades.path,
+		size: 100,
+		lookup: ROUTES.trade.path,
+	},
+	{
+		name: 'withdrawals',
+		kind: 'withdrawal',
+		route: ROUTES.withdrawals.path,
+		size: 100,
+		lookup: ROUTES.withdrawal.path,
+	},
 ];
 
 /** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
-export const STORED_DELIVERIES: ListSpec = { name: 'deliveries', route: ROUTES.webhookEvents.path, size: 200 };
+export const STORED_DELIVERIES: ListSpec = {
+	name: 'deliveries',
+	route: ROUTES.webhookEvents.path,
+	size: 200,
+};
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
 const OPEN_STATUSES: Record<RecordKind, string[]> = {
 	trade: Object.keys(LIFECYCLES.trade).filter((status) => statusOf('trade', status)?.open),
-	withdrawal: Object.keys(LIFECYCLES.withdrawal).filter((status) => statusOf('withdrawal', status)?.open),
+	withdrawal: Object.keys(LIFECYCLES.withdrawal).filter(
+		(status) => statusOf('withdrawal', status)?.open,
+	),
 };
 
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
@@ -52,7 +78,12 @@ interface PollList {
 	stopped?: StopReason;
 }
 
-export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec, lastStart: number): PollList {
+export function pollList(
+	ctx: IPollFunctions,
+	client: PollClient,
+	spec: ListSpec,
+	lastStart: number,
+): PollList {
 	const identities = new WeakMap<IDataObject, Identity | undefined>();
 	const identify = spec.kind ? recordIdentity : deliveryIdentity;
 	const open = spec.kind ? OPEN_STATUSES[spec.kind] : [];
@@ -64,7 +95,9 @@ export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec
 			pageSize: spec.size,
 			isOpen: (status) => open.includes(status),
 			isBehind: (status, than) => {
-				const [now, before] = spec.kind ? [statusOf(spec.kind, status), statusOf(spec.kind, than)] : [];
+				const [now, before] = spec.kind
+					? [statusOf(spec.kind, status), statusOf(spec.kind, than)]
+					: [];
 				return !!now && !!before && now.rank < before.rank;
 			},
 			identify(record) {
@@ -75,7 +108,9 @@ export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec
 				const qs: IDataObject = { page, size: spec.size };
 				if (range?.start !== undefined) qs.startDate = new Date(range.start).toISOString();
 				if (range?.end !== undefined) qs.endDate = new Date(range.end).toISOString();
-				const forbidden = spec.kind ? undefined : (message: string) => refusedInspection(ctx, message);
+				const forbidden = spec.kind
+					? undefined
+					: (message: string) => refusedInspection(ctx, message);
 				const answer = await client.page(spec.route, qs, lastStart, forbidden);
 				if (typeof answer !== 'string') return answer;
 				list.stopped = answer;
@@ -88,7 +123,9 @@ export function pollList(ctx: IPollFunctions, client: PollClient, spec: ListSpec
 
 function recordIdentity(record: IDataObject): Identity | undefined {
 	const id = scalarText(record.id).trim();
-	return id === '' ? undefined : { id, at: timeMs(record.createdAt), status: scalarText(record.status).trim().toLowerCase() };
+	return id === ''
+		? undefined
+		: { id, at: timeMs(record.createdAt), status: scalarText(record.status).trim().toLowerCase() };
 }
 
 /** A stored delivery is the event it carries: two deliveries of the same event are one. */
@@ -114,17 +151,22 @@ export async function followOpen(
 	if (!lookup) return { changes: [], unread: 0 };
 	const now = client.serviceNow();
 	const due = Object.entries(cursor.open)
-		.filter(([id, [at, , checked]]) => !read.has(id) && now - checked >= Math.min(RECHECK_MAX_MS, (now - at) / 10))
+		.filter(
+			([id, [at, , checked]]) =>
+				!read.has(id) && now - checked >= Math.min(RECHECK_MAX_MS, (now - at) / 10),
+		)
 		.sort((a, b) => a[1][2] - b[1][2])
 		.slice(0, limit);
 	const changes: Change[] = [];
 	let unread = 0;
 	let failure: string | undefined;
 	for (const [id, [at, kept]] of due) {
-		const record = await client.record(lookup, recordPath(lookup, id), lastStart).catch((error: unknown) => {
-			failure ??= (error as Error).message;
-			return null;
-		});
+		const record = await client
+			.record(lookup, recordPath(lookup, id), lastStart)
+			.catch((error: unknown) => {
+				failure ??= (error as Error).message;
+				return null;
+			});
 		if (typeof record === 'string') {
 			list.stopped = record;
 			break;
@@ -137,7 +179,10 @@ export async function followOpen(
 		}
 		// A status read before, or a lagging replica's earlier one, changes nothing.
 		const known = statusesOf(kept);
-		if (known.includes(identity.status) || known.some((earlier) => list.source.isBehind(identity.status, earlier))) {
+		if (
+			known.includes(identity.status) ||
+			known.some((earlier) => list.source.isBehind(identity.status, earlier))
+		) {
 			cursor.open[id] = [at, kept, now];
 			continue;
 		}

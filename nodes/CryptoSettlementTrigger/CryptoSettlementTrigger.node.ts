@@ -1,6 +1,12 @@
 import {
-	NodeConnectionTypes, NodeOperationError, type IDataObject, type IHookFunctions, type INodeType, type INodeTypeDescription,
-	type IWebhookFunctions, type IWebhookResponseData,
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { TRIGGER_BUILDER_HINT } from '../events/builderHints';
@@ -17,14 +23,18 @@ export class CryptoSettlementTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Crypto Settlement Trigger',
 		name: 'cryptoSettlementTrigger',
-		icon: { light: 'file:../../icons/cryptoSettlement.svg', dark: 'file:../../icons/cryptoSettlement.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cryptoSettlement.svg',
+			dark: 'file:../../icons/cryptoSettlement.dark.svg',
+		},
 		group: ['trigger'],
 		// 1.1: n8n evaluates no expression of its own before handing over a delivery (for version 1 it
 		// evaluates the Webhook node's `options.binaryData`, in a fresh expression isolate on n8n 2.x).
 		// Both versions behave the same.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
+		subtitle:
+			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).join(", ") }}',
 		description: TRIGGER_DESCRIPTION,
 		builderHint: TRIGGER_BUILDER_HINT,
 		defaults: {
@@ -76,7 +86,10 @@ export class CryptoSettlementTrigger implements INodeType {
 				await assertConfiguration.call(this);
 				const webhookUrl = this.getNodeWebhookUrl('default');
 				if (!webhookUrl) {
-					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this node');
+					throw new NodeOperationError(
+						this.getNode(),
+						'n8n did not provide a webhook URL for this node',
+					);
 				}
 				const staticData = this.getWorkflowStaticData('node');
 				staticData[REGISTRATION_STATIC_KEY] = {
@@ -93,7 +106,8 @@ export class CryptoSettlementTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forgetDeliveryCredentials(this.getWorkflow().id);
 				const staticData = this.getWorkflowStaticData('node');
-				if (staticData[REGISTRATION_STATIC_KEY] !== undefined) delete staticData[REGISTRATION_STATIC_KEY];
+				if (staticData[REGISTRATION_STATIC_KEY] !== undefined)
+					delete staticData[REGISTRATION_STATIC_KEY];
 				this.logger.debug(
 					'Crypto Settlement Trigger stopped listening; remove the URL from the service dashboard if it is no longer used',
 				);

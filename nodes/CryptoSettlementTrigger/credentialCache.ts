@@ -14,7 +14,10 @@ const CREDENTIAL_REUSE_MS = 5_000;
 /** Workflows × credentials remembered at most (the oldest is dropped first). */
 const CAPACITY = 200;
 
-const reads = new Map<string, { at: number; credentials: Promise<ICredentialDataDecryptedObject> }>();
+const reads = new Map<
+	string,
+	{ at: number; credentials: Promise<ICredentialDataDecryptedObject> }
+>();
 
 function workflowPrefix(workflowId: unknown): string {
 	return `${String(workflowId)}\u0000`;
@@ -24,16 +27,22 @@ function workflowPrefix(workflowId: unknown): string {
  * The node's credential for one delivery; undefined when none is selected. Test deliveries
  * ("Listen for test event") always read it afresh.
  */
-export async function deliveryCredentials(this: IWebhookFunctions): Promise<ICredentialDataDecryptedObject | undefined> {
+export async function deliveryCredentials(
+	this: IWebhookFunctions,
+): Promise<ICredentialDataDecryptedObject | undefined> {
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	if (!selected) return undefined;
-	if (this.getMode() === 'manual') return await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	if (this.getMode() === 'manual')
+		return await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const key = `${workflowPrefix(this.getWorkflow().id)}${selected.id ?? selected.name}`;
 	const now = Date.now();
 	const known = reads.get(key);
 	if (known && now - known.at < CREDENTIAL_REUSE_MS) return await known.credentials;
 	// Deliveries arriving together share one read; a failed read is not reused.
-	const entry = { at: now, credentials: this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE) };
+	const entry = {
+		at: now,
+		credentials: this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+	};
 	setNewest(reads, key, entry, CAPACITY);
 	entry.credentials.catch(() => {
 		if (reads.get(key) === entry) reads.delete(key);

@@ -56,7 +56,11 @@ function parse(stored: unknown, now: number): Bucket[] {
 			strings.filter((entry) => !entry.includes(':') && entry.length >= KEY_LENGTH),
 			now,
 		);
-		return mergeHours([...buckets, ...legacy].filter((bucket) => Number.isFinite(bucket.hour)).sort((a, b) => a.hour - b.hour));
+		return mergeHours(
+			[...buckets, ...legacy]
+				.filter((bucket) => Number.isFinite(bucket.hour))
+				.sort((a, b) => a.hour - b.hour),
+		);
 	}
 	if (typeof stored !== 'string' || stored === '') return [];
 	if (!stored.includes(':')) return legacyBucket(stored.split(' '), now);
@@ -72,14 +76,17 @@ function mergeHours(sorted: Bucket[]): Bucket[] {
 	const merged: Bucket[] = [];
 	for (const bucket of sorted) {
 		const last = merged[merged.length - 1];
-		if (last?.hour === bucket.hour) merged[merged.length - 1] = { hour: last.hour, keys: last.keys + bucket.keys };
+		if (last?.hour === bucket.hour)
+			merged[merged.length - 1] = { hour: last.hour, keys: last.keys + bucket.keys };
 		else merged.push(bucket);
 	}
 	return merged;
 }
 
 function legacyBucket(keys: string[], now: number): Bucket[] {
-	const unique = [...new Set(keys.map((key) => key.slice(0, KEY_LENGTH)))].filter((key) => key.length === KEY_LENGTH);
+	const unique = [...new Set(keys.map((key) => key.slice(0, KEY_LENGTH)))].filter(
+		(key) => key.length === KEY_LENGTH,
+	);
 	return unique.length === 0 ? [] : [{ hour: hourOf(now), keys: unique.join('') }];
 }
 
@@ -162,14 +169,19 @@ function update(
 		}
 	}
 	// Many keys at once (a memory filled in one go) are checked against a set, one against the text.
-	const seen = add.length > 1 && !checked ? new Set(buckets.flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? [])) : undefined;
+	const seen =
+		add.length > 1 && !checked
+			? new Set(buckets.flatMap((bucket) => bucket.keys.match(KEY_PATTERN) ?? []))
+			: undefined;
 	for (const { key, hour } of add) {
 		if (!checked && (seen ? seen.has(key) : holds(buckets, key, now))) continue;
 		seen?.add(key);
 		// A clock set back never reorders the buckets: the key joins the newest.
 		const newest = buckets[buckets.length - 1];
 		const target = Math.max(hour, oldest);
-		let bucket = buckets.find((candidate) => candidate.hour === target) ?? (newest && newest.hour > target ? newest : undefined);
+		let bucket =
+			buckets.find((candidate) => candidate.hour === target) ??
+			(newest && newest.hour > target ? newest : undefined);
 		if (!bucket) {
 			bucket = { hour: target, keys: '', added: [], read: '' };
 			buckets.push(bucket);
@@ -177,7 +189,8 @@ function update(
 		}
 		bucket.added.push(key);
 	}
-	const countOf = (bucket: (typeof buckets)[number]) => bucket.keys.length / KEY_LENGTH + bucket.added.length;
+	const countOf = (bucket: (typeof buckets)[number]) =>
+		bucket.keys.length / KEY_LENGTH + bucket.added.length;
 	let excess = buckets.reduce((sum, bucket) => sum + countOf(bucket), 0) - capacity;
 	const pushedOut = Math.max(excess, 0);
 	while (excess > 0) {
@@ -195,7 +208,9 @@ function update(
 		staticData,
 		buckets
 			.map(({ hour, keys, added, read, text }) =>
-				added.length === 0 && keys === read ? { hour, keys, text } : { hour, keys: keys + added.join('') },
+				added.length === 0 && keys === read
+					? { hour, keys, text }
+					: { hour, keys: keys + added.join('') },
 			)
 			.filter((bucket) => bucket.keys !== ''),
 	);
@@ -206,9 +221,17 @@ function update(
  * Records keys as emitted at `now` (one, or many at once); returns how many keys still within the
  * window the capacity pushed out.
  */
-export function remember(staticData: IDataObject, keys: string | string[], now: number, capacity = DEDUPE_CAPACITY): number {
+export function remember(
+	staticData: IDataObject,
+	keys: string | string[],
+	now: number,
+	capacity = DEDUPE_CAPACITY,
+): number {
 	const hour = hourOf(now);
-	const add = (typeof keys === 'string' ? [keys] : keys).map((key) => ({ key: key.slice(0, KEY_LENGTH), hour }));
+	const add = (typeof keys === 'string' ? [keys] : keys).map((key) => ({
+		key: key.slice(0, KEY_LENGTH),
+		hour,
+	}));
 	return update(staticData, now, add, [], capacity);
 }
 
@@ -218,7 +241,8 @@ export function remember(staticData: IDataObject, keys: string | string[], now: 
  */
 export function touch(staticData: IDataObject): void {
 	const stored = staticData[DEDUPE_STATIC_KEY];
-	if (Array.isArray(stored) && parsed.get(staticData)?.text === stored) staticData[DEDUPE_STATIC_KEY] = stored;
+	if (Array.isArray(stored) && parsed.get(staticData)?.text === stored)
+		staticData[DEDUPE_STATIC_KEY] = stored;
 	else update(staticData, Date.now(), []);
 }
 // ------------------------------------------------------------- memory of this n8n process
@@ -249,13 +273,23 @@ const PROCESS_MEMORY_MS = 10 * 60 * 1000;
 const WRITE_BACK_WINDOW = 1000;
 
 function memoryOf(scope: string): ScopeMemory {
-	const memory = memories.get(scope) ?? { inFlight: new Set(), handedOver: new Map(), revoked: new Map(), hourKeys: new Map() };
+	const memory = memories.get(scope) ?? {
+		inFlight: new Set(),
+		handedOver: new Map(),
+		revoked: new Map(),
+		hourKeys: new Map(),
+	};
 	setNewest(memories, scope, memory, SCOPES_CAPACITY);
 	return memory;
 }
 
 /** Drops the oldest entries of a map kept in time order: expired ones, and any beyond `capacity`. */
-function expire<V>(map: Map<string, V>, at: (value: V) => number, now: number, capacity: number): void {
+function expire<V>(
+	map: Map<string, V>,
+	at: (value: V) => number,
+	now: number,
+	capacity: number,
+): void {
 	for (const [key, value] of map) {
 		if (now - at(value) <= PROCESS_MEMORY_MS && map.size <= capacity) break;
 		map.delete(key);
@@ -301,11 +335,13 @@ function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<s
 	// aligned on the first key of one found in the other (keys only the old text starts with are
 	// removed, keys only the new one starts with added), then compared from there.
 	let dropped = text === '' ? -1 : indexIn(old, text.slice(0, KEY_LENGTH));
-	const gained = dropped === -1 && old !== '' ? Math.max(indexIn(text, old.slice(0, KEY_LENGTH)), 0) : 0;
+	const gained =
+		dropped === -1 && old !== '' ? Math.max(indexIn(text, old.slice(0, KEY_LENGTH)), 0) : 0;
 	dropped = Math.max(dropped, 0);
 	const common = commonKeys(old.slice(dropped), text.slice(gained));
 	const remove = (from: number, to: number) => {
-		for (let at = from; at < to; at += KEY_LENGTH) known.keys.delete(old.slice(at, at + KEY_LENGTH));
+		for (let at = from; at < to; at += KEY_LENGTH)
+			known.keys.delete(old.slice(at, at + KEY_LENGTH));
 	};
 	const add = (from: number, to: number) => {
 		for (let at = from; at < to; at += KEY_LENGTH) known.keys.add(text.slice(at, at + KEY_LENGTH));
@@ -329,13 +365,17 @@ function reconcile(memory: ScopeMemory, staticData: IDataObject, now: number): B
 	expire(memory.revoked, (at) => at, now, WRITE_BACK_WINDOW);
 	const buckets = bucketsOf(staticData, now);
 	const first = memory.handedOver.values().next().value?.at;
-	for (const hour of memory.hourKeys.keys()) if (first === undefined || hour < hourOf(first)) memory.hourKeys.delete(hour);
+	for (const hour of memory.hourKeys.keys())
+		if (first === undefined || hour < hourOf(first)) memory.hourKeys.delete(hour);
 	const missing: Array<{ key: string; hour: number }> = [];
 	let from: { hour: number; sets: Array<Set<string>> } | undefined;
 	for (const [key, { at }] of memory.handedOver) {
 		const hour = hourOf(at);
 		if (from?.hour !== hour) {
-			const hours = new Set([hour, ...buckets.filter((bucket) => bucket.hour > hour).map((bucket) => bucket.hour)]);
+			const hours = new Set([
+				hour,
+				...buckets.filter((bucket) => bucket.hour > hour).map((bucket) => bucket.hour),
+			]);
 			from = { hour, sets: [...hours].map((later) => keysOfHour(memory, buckets, later)) };
 		}
 		if (!from.sets.some((keys) => keys.has(key))) missing.push({ key, hour });
@@ -361,7 +401,12 @@ type DuplicateState = 'new' | 'emitted' | 'inFlight';
  * Whether a delivery was already emitted (in the static data, brought up to this process's memory),
  * or is being processed or handed over without n8n's answer yet, by this process.
  */
-export function duplicateState(scope: string, staticData: IDataObject, key: string, now: number): DuplicateState {
+export function duplicateState(
+	scope: string,
+	staticData: IDataObject,
+	key: string,
+	now: number,
+): DuplicateState {
 	const memory = memoryOf(scope);
 	const buckets = reconcile(memory, staticData, now);
 	if (memory.inFlight.has(key) || memory.handedOver.get(key)?.accepted === false) return 'inFlight';
@@ -383,7 +428,13 @@ export function release(scope: string, key: string): void {
  * Returns, once per hour and workflow, a warning when the capacity pushed out deliveries emitted
  * less than the window ago.
  */
-export function markEmitted(scope: string, staticData: IDataObject, key: string, now: number, trackSave: boolean): string | undefined {
+export function markEmitted(
+	scope: string,
+	staticData: IDataObject,
+	key: string,
+	now: number,
+	trackSave: boolean,
+): string | undefined {
 	const pushedOut = remember(staticData, key, now);
 	const memory = memoryOf(scope);
 	if (trackSave) {

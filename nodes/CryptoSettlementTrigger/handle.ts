@@ -1,8 +1,21 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { checkAgainstRecord, credentialHttpCall } from '../events/confirm';
 import type { HttpCall } from '../service/api';
 import { deliveryCredentials } from './credentialCache';
-import { bringUpToDate, claim, duplicateState, markEmitted, release, settleHandOver, touch } from './dedupe';
+import {
+	bringUpToDate,
+	claim,
+	duplicateState,
+	markEmitted,
+	release,
+	settleHandOver,
+	touch,
+} from './dedupe';
 import { isEventSelected } from '../events/events';
 import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/identity';
 import { describeItem } from '../events/item';
@@ -10,13 +23,27 @@ import { deliveryDirectory } from '../events/tokenAndWalletNames';
 import type { DeliveryLog } from './log';
 import { parseDelivery, readUnreadBody } from '../events/payload';
 import { readEvents, readSettings } from './settings';
-import { formatIp, isAllowListSet, isIpAllowed, parseAllowList, parseIp, redactHeaders, secretMatches, secretOf, SECRET_HEADER } from '../events/verify';
+import {
+	formatIp,
+	isAllowListSet,
+	isIpAllowed,
+	parseAllowList,
+	parseIp,
+	redactHeaders,
+	secretMatches,
+	secretOf,
+	SECRET_HEADER,
+} from '../events/verify';
 
 /** Seconds suggested to the caller with a retryable answer. */
 const RETRY_AFTER_SECONDS = '10';
 
 /** Answers the request directly (no execution) with a status and a short JSON message. */
-export function answer(this: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+export function answer(
+	this: IWebhookFunctions,
+	status: number,
+	message: string,
+): IWebhookResponseData {
 	const res = this.getResponseObject();
 	if (status === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
 	res.status(status).json({ message });
@@ -58,7 +85,12 @@ interface Claim {
 
 /** What `verification` starts as: each check says what it found, never a bare `false` for a check that was not configured. */
 function startVerification(sourceIp: ReturnType<typeof parseIp>): IDataObject {
-	return { secret: 'not configured', ip: 'not configured', confirmedWithApi: false, sourceIp: sourceIp ? formatIp(sourceIp) : null };
+	return {
+		secret: 'not configured',
+		ip: 'not configured',
+		confirmedWithApi: false,
+		sourceIp: sourceIp ? formatIp(sourceIp) : null,
+	};
 }
 
 /** 1. Source address: Allowed IPs, when set. Refuses with 403, or returns nothing. */
@@ -72,11 +104,15 @@ function checkSource(
 	if (!isAllowListSet(settings.allowedIps)) return undefined;
 	const list = parseAllowList(settings.allowedIps);
 	if (list.invalid.length > 0) {
-		log.error('Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery');
+		log.error(
+			'Crypto Settlement Trigger: Allowed IPs holds invalid entries; refusing every delivery',
+		);
 		return answer.call(this, 403, 'Forbidden');
 	}
 	if (!isIpAllowed(sourceIp, list)) {
-		log.warn(`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`);
+		log.warn(
+			`Crypto Settlement Trigger refused a delivery from ${String(verification.sourceIp)} (not in Allowed IPs)`,
+		);
 		return answer.call(this, 403, 'Forbidden');
 	}
 	verification.ip = 'in allowed list';
@@ -94,7 +130,9 @@ function checkSecret(
 	const secret = secretOf(credentials);
 	if (secret !== undefined) {
 		if (!secretMatches(this.getHeaderData()[SECRET_HEADER], secret)) {
-			log.warn('Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret');
+			log.warn(
+				'Crypto Settlement Trigger refused a delivery with a missing or wrong x-webhook-secret',
+			);
 			return answer.call(this, 401, 'Unauthorized');
 		}
 		verification.secret = 'verified';
@@ -125,8 +163,12 @@ function claimDelivery(
 	const state = duplicateState(scope, staticData, key, Date.now());
 	if (state === 'emitted') return { refused: ignore('duplicate delivery') };
 	if (state === 'inFlight') {
-		log.info(`Crypto Settlement Trigger: a copy of ${JSON.stringify(parsed.event)} is still being processed; answering 503 so the service retries`);
-		return { refused: answer.call(this, 503, 'A copy of this delivery is being processed; retry later') };
+		log.info(
+			`Crypto Settlement Trigger: a copy of ${JSON.stringify(parsed.event)} is still being processed; answering 503 so the service retries`,
+		);
+		return {
+			refused: answer.call(this, 503, 'A copy of this delivery is being processed; retry later'),
+		};
 	}
 	claim(scope, key);
 	return { claim: { scope, key, staticData } };
@@ -149,8 +191,12 @@ async function confirmedItem(
 ): Promise<{ item: IDataObject } | { refused: IWebhookResponseData }> {
 	const result = await checkAgainstRecord(this, http, event, body, verification);
 	if (result.outcome === 'retry') {
-		log.warn(`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`);
-		return { refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later') };
+		log.warn(
+			`Crypto Settlement Trigger could not confirm ${JSON.stringify(event)}: ${result.reason}; answering 503 so the service retries`,
+		);
+		return {
+			refused: answer.call(this, 503, 'The delivery could not be confirmed yet; retry later'),
+		};
 	}
 	if (result.outcome === 'rejected' || result.outcome === 'unverifiable') {
 		log.info(`Crypto Settlement Trigger dropped ${JSON.stringify(event)}: ${result.reason}`);
@@ -184,14 +230,22 @@ async function describeDelivery(
  * is handed over and the static data saved, or with an error when it could not: that answer
  * settles the key in this process's memory.
  */
-function emitClaimed(this: IWebhookFunctions, item: IDataObject, held: Claim | undefined, log: DeliveryLog): IWebhookResponseData {
+function emitClaimed(
+	this: IWebhookFunctions,
+	item: IDataObject,
+	held: Claim | undefined,
+	log: DeliveryLog,
+): IWebhookResponseData {
 	if (held !== undefined) {
 		const { scope, key, staticData } = held;
 		const trackSave = this.getMode() !== 'manual';
 		const full = markEmitted(scope, staticData, key, Date.now(), trackSave);
 		if (full !== undefined) log.warn(`Crypto Settlement Trigger: ${full}`);
 		const res = this.getResponseObject();
-		if (trackSave) res.once('finish', () => settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()));
+		if (trackSave)
+			res.once('finish', () =>
+				settleHandOver(scope, key, res.statusCode >= 200 && res.statusCode < 300, Date.now()),
+			);
 	}
 	return emit(item, () => {
 		if (held === undefined) return;
@@ -204,7 +258,10 @@ function emitClaimed(this: IWebhookFunctions, item: IDataObject, held: Claim | u
  * One delivery, checked in order: source address, secret, body, event selection, duplicates,
  * confirmation with the API; then described and emitted, or answered without an execution.
  */
-export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog): Promise<IWebhookResponseData> {
+export async function handleDelivery(
+	this: IWebhookFunctions,
+	log: DeliveryLog,
+): Promise<IWebhookResponseData> {
 	const settings = readSettings.call(this);
 	const req = this.getRequestObject();
 	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
@@ -234,7 +291,16 @@ export async function handleDelivery(this: IWebhookFunctions, log: DeliveryLog):
 			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		const item = await describeDelivery.call(this, settings, event, body, built.item, credentials, http, log);
+		const item = await describeDelivery.call(
+			this,
+			settings,
+			event,
+			body,
+			built.item,
+			credentials,
+			http,
+			log,
+		);
 		return emitClaimed.call(this, item, claimed.claim, log);
 	} finally {
 		if (claimed.claim !== undefined) {

@@ -25,7 +25,9 @@ export class DeliveryLog {
 	/** An error the node did not make (a library's, n8n's), its text cleaned like a refusal's (service/redact.ts). */
 	unexpected(prefix: string, error: unknown): void {
 		const message = (error as { message?: unknown } | undefined)?.message;
-		this.logger.error(`${prefix}: ${redactMessage(typeof message === 'string' ? message : String(error), this.secrets)}`);
+		this.logger.error(
+			`${prefix}: ${redactMessage(typeof message === 'string' ? message : String(error), this.secrets)}`,
+		);
 	}
 
 	error(message: string): void {

@@ -1,4 +1,9 @@
-import { NodeOperationError, type ICredentialDataDecryptedObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IHookFunctions,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { hasLeadingZeroOctet, isAllowListSet, parseAllowList, secretOf } from '../events/verify';
 
@@ -47,13 +52,16 @@ export function readSettings(this: Context): Settings {
 	const options = readOptions.call(this);
 	return {
 		confirmWithApi:
-			typeof options.confirmWithApi === 'boolean' ? options.confirmWithApi : readBoolean.call(this, 'confirmWithApi', true),
+			typeof options.confirmWithApi === 'boolean'
+				? options.confirmWithApi
+				: readBoolean.call(this, 'confirmWithApi', true),
 		ignoreDuplicates:
 			typeof options.ignoreDuplicates === 'boolean'
 				? options.ignoreDuplicates
 				: readBoolean.call(this, 'ignoreDuplicates', true),
 		acceptUnsigned: options.acceptUnsignedDeliveries === true,
-		legacyVerifySecret: typeof options.verifySecret === 'boolean' ? options.verifySecret : undefined,
+		legacyVerifySecret:
+			typeof options.verifySecret === 'boolean' ? options.verifySecret : undefined,
 		allowedIps: options.allowedIps,
 		includeHeaders: options.includeHeaders === true,
 	};
@@ -102,7 +110,10 @@ async function configurationProblem(this: Context): Promise<string | undefined> 
 		return 'Options → Verify Secret (Legacy) is off, but the credential has a Webhook Secret, which is always checked: remove Verify Secret from Options';
 	}
 	if (secret === undefined && (!settings.acceptUnsigned || settings.legacyVerifySecret === true)) {
-		const how = credentials === undefined ? `Select a Crypto Settlement API credential and ${SET_SECRET}` : `To accept deliveries, ${SET_SECRET}`;
+		const how =
+			credentials === undefined
+				? `Select a Crypto Settlement API credential and ${SET_SECRET}`
+				: `To accept deliveries, ${SET_SECRET}`;
 		return settings.legacyVerifySecret === true
 			? `${how}: Options → Verify Secret (Legacy) is on`
 			: `${how}. Without it anyone who learns this URL could post fake deposits. To accept deliveries without a secret anyway, add Options → Accept Unsigned Deliveries (Unsafe)`;
@@ -111,7 +122,9 @@ async function configurationProblem(this: Context): Promise<string | undefined> 
 		if (credentials === undefined) {
 			return 'Confirm With API needs a Crypto Settlement API credential: select one on this node or turn Confirm With API off';
 		}
-		const missing = ['appId', 'appSecret', 'baseUrl'].filter((name) => String(credentials[name] ?? '').trim() === '');
+		const missing = ['appId', 'appSecret', 'baseUrl'].filter(
+			(name) => String(credentials[name] ?? '').trim() === '',
+		);
 		if (missing.length > 0) {
 			return `Confirm With API needs the credential's ${missing.join(', ')}`;
 		}
@@ -121,5 +134,6 @@ async function configurationProblem(this: Context): Promise<string | undefined> 
 
 export async function assertConfiguration(this: IHookFunctions): Promise<void> {
 	const problem = await configurationProblem.call(this);
-	if (problem !== undefined) throw new NodeOperationError(this.getNode(), problem, { level: 'warning' });
+	if (problem !== undefined)
+		throw new NodeOperationError(this.getNode(), problem, { level: 'warning' });
 }

@@ -18,7 +18,10 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	eventsProperty('Events that start the workflow. Other events are answered 200 and start nothing.', EVENT_OPTIONS),
+	eventsProperty(
+		'Events that start the workflow. Other events are answered 200 and start nothing.',
+		EVENT_OPTIONS,
+	),
 	{
 		displayName: 'Confirm With API',
 		name: 'confirmWithApi',
@@ -36,54 +39,54 @@ export const triggerProperties: INodeProperties[] = [
 			'Whether to drop a delivery whose event, ID and status (plus confirmations for trade.pending) were already emitted. Deliveries are at least once.',
 	},
 	optionsProperty([
-			{
-				displayName: 'Accept Unsigned Deliveries (Unsafe)',
-				name: 'acceptUnsignedDeliveries',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to accept deliveries without an x-webhook-secret header when the credential has no Webhook Secret. Anyone who learns the URL can then post fake events. No effect while the credential has a secret (it is always checked).',
-			},
-			{
-				displayName: 'Allowed IPs',
-				name: 'allowedIps',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 46.101.201.155, 159.89.20.62, 10.0.0.0/8',
-				description:
-					'Comma-separated source addresses or CIDR ranges allowed to call the webhook; others get 403. Behind a reverse proxy, set N8N_PROXY_HOPS so n8n sees the real source address.',
-			},
-			{
-				displayName: 'Confirm With API (Legacy)',
-				name: 'confirmWithApi',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to confirm with the API. Kept for older workflows: when present it overrides the Confirm With API parameter above; use that parameter instead.',
-			},
-			{
-				displayName: 'Ignore Duplicates (Legacy)',
-				name: 'ignoreDuplicates',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to drop duplicates. Kept for older workflows: when present it overrides the Ignore Duplicates parameter above; use that parameter instead.',
-			},
-			{
-				displayName: 'Include Headers',
-				name: 'includeHeaders',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to add the request headers to the item as "headers" (the webhook secret is redacted)',
-			},
-			{
-				displayName: 'Verify Secret (Legacy)',
-				name: 'verifySecret',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to require the x-webhook-secret header. Kept for older workflows: the secret is always checked when the credential has one, and on here, activation also fails without one.',
-			},
-		]),
+		{
+			displayName: 'Accept Unsigned Deliveries (Unsafe)',
+			name: 'acceptUnsignedDeliveries',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to accept deliveries without an x-webhook-secret header when the credential has no Webhook Secret. Anyone who learns the URL can then post fake events. No effect while the credential has a secret (it is always checked).',
+		},
+		{
+			displayName: 'Allowed IPs',
+			name: 'allowedIps',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 46.101.201.155, 159.89.20.62, 10.0.0.0/8',
+			description:
+				'Comma-separated source addresses or CIDR ranges allowed to call the webhook; others get 403. Behind a reverse proxy, set N8N_PROXY_HOPS so n8n sees the real source address.',
+		},
+		{
+			displayName: 'Confirm With API (Legacy)',
+			name: 'confirmWithApi',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to confirm with the API. Kept for older workflows: when present it overrides the Confirm With API parameter above; use that parameter instead.',
+		},
+		{
+			displayName: 'Ignore Duplicates (Legacy)',
+			name: 'ignoreDuplicates',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to drop duplicates. Kept for older workflows: when present it overrides the Ignore Duplicates parameter above; use that parameter instead.',
+		},
+		{
+			displayName: 'Include Headers',
+			name: 'includeHeaders',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to add the request headers to the item as "headers" (the webhook secret is redacted)',
+		},
+		{
+			displayName: 'Verify Secret (Legacy)',
+			name: 'verifySecret',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to require the x-webhook-secret header. Kept for older workflows: the secret is always checked when the credential has one, and on here, activation also fails without one.',
+		},
+	]),
 ];

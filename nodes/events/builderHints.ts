@@ -14,7 +14,8 @@ export const POLL_TRIGGER_TYPE = `${PACKAGE_NAME}.cryptoSettlementPollTrigger`;
 
 const LEDGER = {
 	nodeType: 'n8n-nodes-base.dataTable',
-	relationHint: 'The ledger: one row per `eventKey`, checked before acting, so each deposit is credited once',
+	relationHint:
+		'The ledger: one row per `eventKey`, checked before acting, so each deposit is credited once',
 };
 
 const ONCE =
@@ -24,8 +25,14 @@ export const TRIGGER_BUILDER_HINT: IBuilderHint = {
 	searchHint: `Starts a workflow when the crypto settlement service reports a deposit (trade.completed: credit the customer, mark their invoice paid) or a payout's outcome (withdrawal.completed and the other withdrawal events), for businesses paid in crypto in Nigeria and Ghana. ${ONCE} Set \`events\` to the ones needed rather than all.`,
 	relatedNodes: [
 		LEDGER,
-		{ nodeType: ACTION_TYPE, relationHint: 'Reads the record, pays out, or gives the day\'s statement for reconciliation' },
-		{ nodeType: POLL_TRIGGER_TYPE, relationHint: 'The same events by polling, for an n8n the service cannot reach' },
+		{
+			nodeType: ACTION_TYPE,
+			relationHint: "Reads the record, pays out, or gives the day's statement for reconciliation",
+		},
+		{
+			nodeType: POLL_TRIGGER_TYPE,
+			relationHint: 'The same events by polling, for an n8n the service cannot reach',
+		},
 	],
 };
 
@@ -33,7 +40,13 @@ export const POLL_TRIGGER_BUILDER_HINT: IBuilderHint = {
 	searchHint: `Polls the crypto settlement service for deposits and payout outcomes, for an n8n the service cannot reach by webhook (behind a firewall, on a laptop). ${ONCE} Set \`events\` to the ones needed rather than all.`,
 	relatedNodes: [
 		LEDGER,
-		{ nodeType: ACTION_TYPE, relationHint: 'Reads the record, pays out, or gives the day\'s statement for reconciliation' },
-		{ nodeType: TRIGGER_TYPE, relationHint: 'The same events by webhook, at once, where the service can reach n8n' },
+		{
+			nodeType: ACTION_TYPE,
+			relationHint: "Reads the record, pays out, or gives the day's statement for reconciliation",
+		},
+		{
+			nodeType: TRIGGER_TYPE,
+			relationHint: 'The same events by webhook, at once, where the service can reach n8n',
+		},
 	],
 };

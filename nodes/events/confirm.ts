@@ -1,6 +1,17 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
-import { exchange, fullResponseOptions, recordPath, toApiResponse, withAnswersRedacted } from '../service/transport';
+import {
+	exchange,
+	fullResponseOptions,
+	recordPath,
+	toApiResponse,
+	withAnswersRedacted,
+} from '../service/transport';
 import { secretsOf } from '../service/credentials';
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES as API_ROUTES } from '../service/routes';
@@ -16,10 +27,17 @@ const authentication = new CryptoSettlementApi();
  * `httpRequestWithAuthentication` would decrypt it again, in an isolate of its own, for every
  * delivery), its answers cleaned of the secrets as they come in (service/transport.ts, `withAnswersRedacted`).
  */
-export function credentialHttpCall(ctx: IWebhookFunctions, credentials: ICredentialDataDecryptedObject): HttpCall {
+export function credentialHttpCall(
+	ctx: IWebhookFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): HttpCall {
 	return withAnswersRedacted(
 		async (options) =>
-			toApiResponse((await ctx.helpers.httpRequest(await authentication.authenticate(credentials, fullResponseOptions(options)))) as IN8nHttpFullResponse),
+			toApiResponse(
+				(await ctx.helpers.httpRequest(
+					await authentication.authenticate(credentials, fullResponseOptions(options)),
+				)) as IN8nHttpFullResponse,
+			),
 		secretsOf(credentials),
 	);
 }
@@ -56,11 +74,14 @@ const ROUTES: Record<Lookup['kind'], string> = {
 export function lookupFor(event: string, id: unknown): Lookup | string {
 	const idText = scalarText(id).trim();
 	if (idText === '') return 'the delivery has no "id" field naming its record';
-	if (!SAFE_ID.test(idText)) return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
+	if (!SAFE_ID.test(idText))
+		return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
 	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
-	if (event === 'trade.address.created') return { kind: 'wallet', id: idText, path: path('wallet') };
+	if (event === 'trade.address.created')
+		return { kind: 'wallet', id: idText, path: path('wallet') };
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
-	if (!match) return `events of kind "${event}" cannot be confirmed with the API: no record lookup is known for it`;
+	if (!match)
+		return `events of kind "${event}" cannot be confirmed with the API: no record lookup is known for it`;
 	const kind = match[1] as 'trade' | 'withdrawal';
 	return { kind, id: idText, path: path(kind), expectedStatus: match[2] };
 }
@@ -74,15 +95,23 @@ type Confirmation =
 
 /** Where each status stands in its record's life (LIFECYCLES' ranks): lower than the event's is behind, higher is ahead. */
 const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
-	trade: Object.fromEntries(Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank])),
-	withdrawal: Object.fromEntries(Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank])),
+	trade: Object.fromEntries(
+		Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank]),
+	),
+	withdrawal: Object.fromEntries(
+		Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank]),
+	),
 };
 
 /**
  * Compares the record's status with the event's: equal, behind (retry), unplaced (retry: a status the
  * life cycle does not know is no contradiction), or ahead / contradicting (drop; docs/trigger.md, "Confirm With API").
  */
-function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: string): 'equal' | 'behind' | 'unplaced' | 'other' {
+function compareStatus(
+	kind: 'trade' | 'withdrawal',
+	expected: string,
+	actual: string,
+): 'equal' | 'behind' | 'unplaced' | 'other' {
 	if (actual === expected) return 'equal';
 	const ranks = RANKS[kind];
 	const want = ranks[expected];
@@ -94,7 +123,6 @@ function compareStatus(kind: 'trade' | 'withdrawal', expected: string, actual: s
 	return 'other';
 }
 
-
 /** HTTP codes that mean "no such record (yet)": the record may become visible a moment later. */
 const MISSING_CODES = new Set([404, 410]);
 /** HTTP codes that refuse the id itself: retried, never dropped, as a genuine id may be refused (docs/trigger.md). */
@@ -104,11 +132,21 @@ const INVALID_CODES = new Set([400, 422]);
  * Fetches the record behind a delivery through `http` (authenticated with the delivery's credential)
  * and checks it against the event.
  */
-export async function confirmDelivery(ctx: ApiContext, http: HttpCall, lookup: Lookup, body: IDataObject): Promise<Confirmation> {
+export async function confirmDelivery(
+	ctx: ApiContext,
+	http: HttpCall,
+	lookup: Lookup,
+	body: IDataObject,
+): Promise<Confirmation> {
 	// The action node's pipeline (pacing shared with it, no redirects, the envelope read one way),
 	// with one attempt and a short wait: the service is waiting for the trigger's answer, and Verify
 	// Delivery's workflow tries again after its Wait node.
-	const request: ApiRequest = { method: 'GET', route: ROUTES[lookup.kind], url: lookup.path, timeoutMs: 15_000 };
+	const request: ApiRequest = {
+		method: 'GET',
+		route: ROUTES[lookup.kind],
+		url: lookup.path,
+		timeoutMs: 15_000,
+	};
 	let outcome: Outcome;
 	try {
 		outcome = await exchange(ctx, http, request, { maxRateLimitedAttempts: 1 });
@@ -121,29 +159,51 @@ export async function confirmDelivery(ctx: ApiContext, http: HttpCall, lookup: L
 
 /** The API could not answer (a network failure, a redirect, a 5xx): the service is told to retry. */
 function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Confirmation {
-	if (outcome.kind === 'unsent') return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
+	if (outcome.kind === 'unsent')
+		return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
 	const { statusCode, redirectedTo } = outcome;
 	if (redirectedTo !== undefined) {
-		return { outcome: 'retry', reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)` };
+		return {
+			outcome: 'retry',
+			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
+		};
 	}
 	// The reason quotes the service's message, cleaned of the secrets as it came in (credentialHttpCall).
-	return { outcome: 'retry', reason: statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}` };
+	return {
+		outcome: 'retry',
+		reason: statusCode
+			? `the API answered ${outcome.reason}`
+			: `the API request failed: ${outcome.reason}`,
+	};
 }
 
 /** What the API's answer says: the record missing (yet), its id refused, another status, or the record to check. */
-function confirmationOfAnswer(lookup: Lookup, { response }: Extract<Outcome, { kind: 'answered' }>, body: IDataObject): Confirmation {
+function confirmationOfAnswer(
+	lookup: Lookup,
+	{ response }: Extract<Outcome, { kind: 'answered' }>,
+	body: IDataObject,
+): Confirmation {
 	const code = response.statusCode;
 	if (MISSING_CODES.has(code)) {
 		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
 		// (for example trade.deleted) may well be about a record that is gone for good.
-		const known = lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
-		if (!known) return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
-		return { outcome: 'retry', reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet` };
+		const known =
+			lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
+		if (!known)
+			return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
+		return {
+			outcome: 'retry',
+			reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`,
+		};
 	}
 	if (INVALID_CODES.has(code)) {
-		return { outcome: 'retry', reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped` };
+		return {
+			outcome: 'retry',
+			reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`,
+		};
 	}
-	if (!(code >= 200 && code < 300)) return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
+	if (!(code >= 200 && code < 300))
+		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
 	const data = response.body.data;
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
 		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
@@ -159,25 +219,37 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 	const also = lookup.kind === 'wallet' ? [record.address] : [];
 	if (!showsRecordId(record, lookup.id, ...also)) {
 		const shown = idsShown(record, ...also);
-		return { outcome: 'retry', reason: `the API answered for the record ${shown[0]}, not ${lookup.id}` };
+		return {
+			outcome: 'retry',
+			reason: `the API answered for the record ${shown[0]}, not ${lookup.id}`,
+		};
 	}
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);
 		const { kind, expectedStatus: expected } = lookup;
-		if (comparison === 'behind') return { outcome: 'retry', reason: `the ${kind} still has status "${actual || 'none'}", behind "${expected}"` };
+		if (comparison === 'behind')
+			return {
+				outcome: 'retry',
+				reason: `the ${kind} still has status "${actual || 'none'}", behind "${expected}"`,
+			};
 		if (comparison === 'unplaced') {
 			return {
 				outcome: 'retry',
 				reason: `the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
 			};
 		}
-		if (comparison === 'other') return { outcome: 'rejected', reason: `the ${kind} has status "${actual || 'none'}", not "${expected}"` };
+		if (comparison === 'other')
+			return {
+				outcome: 'rejected',
+				reason: `the ${kind} has status "${actual || 'none'}", not "${expected}"`,
+			};
 	}
 	if (lookup.kind === 'wallet') {
 		const claimed = scalarText(body.address);
 		const actual = scalarText(record.address);
-		if (claimed !== '' && actual !== '' && claimed !== actual) return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
+		if (claimed !== '' && actual !== '' && claimed !== actual)
+			return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
 	}
 	return { outcome: 'confirmed', record };
 }
@@ -196,13 +268,26 @@ type CheckedDelivery =
  * against the event; when confirmed, the item: the record's fields, its `id`, the event, the
  * verification (marked confirmed), the record, and the body's own values under `unconfirmedBody`.
  */
-export async function checkAgainstRecord(ctx: ApiContext, http: HttpCall | undefined, event: string, body: IDataObject, verification: IDataObject): Promise<CheckedDelivery> {
+export async function checkAgainstRecord(
+	ctx: ApiContext,
+	http: HttpCall | undefined,
+	event: string,
+	body: IDataObject,
+	verification: IDataObject,
+): Promise<CheckedDelivery> {
 	const lookup = lookupFor(event, body.id);
 	if (typeof lookup === 'string') return { outcome: 'unverifiable', reason: lookup };
 	if (http === undefined) return { outcome: 'retry', reason: 'no credential is selected' };
 	const result = await confirmDelivery(ctx, http, lookup, body);
 	if (result.outcome !== 'confirmed') return result;
 	verification.confirmedWithApi = true;
-	const item = { ...confirmedFields(lookup.kind, result.record), id: result.record.id ?? body.id, event, verification, record: result.record, unconfirmedBody: body };
+	const item = {
+		...confirmedFields(lookup.kind, result.record),
+		id: result.record.id ?? body.id,
+		event,
+		verification,
+		record: result.record,
+		unconfirmedBody: body,
+	};
 	return { outcome: 'confirmed', item };
 }

@@ -22,14 +22,25 @@ function eventOptions(everyStatus: boolean): INodePropertyOptions[] {
 			const description = event
 				? `${event} (${value})`
 				: `${RECORD_NOUN[kind] ?? kind} is ${status}, seen in the records: the service sends no event for it (${value})`;
-			return event || everyStatus ? [{ name: `${title(kind)} ${title(status)}`, value, description }] : [];
+			return event || everyStatus
+				? [{ name: `${title(kind)} ${title(status)}`, value, description }]
+				: [];
 		}),
 	);
 	return [
-		{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including kinds added to the service later' },
-		...[{ name: 'Trade Address Created', value: 'trade.address.created', description: 'A deposit address is live (trade.address.created)' }, ...statuses].sort((a, b) =>
-			a.name.localeCompare(b.name),
-		),
+		{
+			name: 'All Events',
+			value: ALL_EVENTS,
+			description: 'Any event, including kinds added to the service later',
+		},
+		...[
+			{
+				name: 'Trade Address Created',
+				value: 'trade.address.created',
+				description: 'A deposit address is live (trade.address.created)',
+			},
+			...statuses,
+		].sort((a, b) => a.name.localeCompare(b.name)),
 	];
 }
 
@@ -48,7 +59,10 @@ export function isEventSelected(selected: unknown, event: string): boolean {
  * The Events parameter of a trigger (same name and values in both, as the contract requires; the
  * poll trigger's adds the statuses without an event).
  */
-export function eventsProperty(description: string, options: INodePropertyOptions[]): INodeProperties {
+export function eventsProperty(
+	description: string,
+	options: INodePropertyOptions[],
+): INodeProperties {
 	return {
 		displayName: 'Events',
 		name: 'events',
@@ -62,5 +76,12 @@ export function eventsProperty(description: string, options: INodePropertyOption
 
 /** The Options collection of a trigger's panel. */
 export function optionsProperty(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options,
+	};
 }

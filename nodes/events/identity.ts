@@ -39,9 +39,17 @@ interface EventIdentity {
 	body: IDataObject;
 }
 
-export function eventIdentity(event: string, body: IDataObject, reference?: unknown): EventIdentity {
+export function eventIdentity(
+	event: string,
+	body: IDataObject,
+	reference?: unknown,
+): EventIdentity {
 	const stated = scalarText(body.id).trim();
-	return { kind: normalizeEvent(event), id: stated !== '' ? stated : scalarText(reference).trim(), body };
+	return {
+		kind: normalizeEvent(event),
+		id: stated !== '' ? stated : scalarText(reference).trim(),
+		body,
+	};
 }
 
 /**
@@ -53,9 +61,14 @@ export function eventIdentity(event: string, body: IDataObject, reference?: unkn
  */
 export function deliveryKey({ kind, id, body }: EventIdentity, text?: string): string {
 	const parts =
-		id === '' ? ['body', kind, text ?? JSON.stringify(body)] : ['delivery', kind, id, deliveryStatus(kind, body)];
+		id === ''
+			? ['body', kind, text ?? JSON.stringify(body)]
+			: ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, KEY_LENGTH);
+	return createHash('sha256')
+		.update(JSON.stringify(parts))
+		.digest('base64url')
+		.slice(0, KEY_LENGTH);
 }
 
 /** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
@@ -63,7 +76,8 @@ const EVENT_KEY_LENGTH = 22;
 
 /** JSON text with every object's keys sorted: the same value gives the same text whatever its key order or spacing. */
 function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry === undefined ? null : entry)).join(',')}]`;
+	if (Array.isArray(value))
+		return `[${value.map((entry) => canonicalJson(entry === undefined ? null : entry)).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.entries(value as Record<string, unknown>)
 			.filter(([, entry]) => entry !== undefined)
@@ -100,8 +114,14 @@ function keyIdentity(event: string, body: IDataObject, reference?: unknown): Eve
  */
 export function eventKey(event: string, body: IDataObject, reference?: unknown): string {
 	const { kind, id } = keyIdentity(event, body, reference);
-	const parts = id === '' ? ['body', kind, canonicalJson({ ...body, event: kind })] : ['event', kind, id, announcedStatus(kind, body)];
-	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, EVENT_KEY_LENGTH);
+	const parts =
+		id === ''
+			? ['body', kind, canonicalJson({ ...body, event: kind })]
+			: ['event', kind, id, announcedStatus(kind, body)];
+	return createHash('sha256')
+		.update(JSON.stringify(parts))
+		.digest('base64url')
+		.slice(0, EVENT_KEY_LENGTH);
 }
 
 /** Ranks beyond any status the table knows: an unknown status sorts after every known one of its record. */

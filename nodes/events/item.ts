@@ -1,5 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { currencyUnit, NOT_STATED, WITHDRAWAL_UNIT_FIELDS, withCurrencies, withUnits } from '../service/units';
+import {
+	currencyUnit,
+	NOT_STATED,
+	WITHDRAWAL_UNIT_FIELDS,
+	withCurrencies,
+	withUnits,
+} from '../service/units';
 import type { AssetFacts } from '../service/depositAssets';
 import type { EventDirectory } from './tokenAndWalletNames';
 
@@ -19,11 +25,15 @@ const TRADE_ALIASES: Array<[string, string]> = [
 ];
 
 /** The confirmed fields of an item: the record's own, plus the webhook names of trade fields. */
-export function confirmedFields(kind: 'trade' | 'withdrawal' | 'wallet', record: IDataObject): IDataObject {
+export function confirmedFields(
+	kind: 'trade' | 'withdrawal' | 'wallet',
+	record: IDataObject,
+): IDataObject {
 	const fields: IDataObject = { ...record };
 	if (kind === 'trade') {
 		for (const [webhookName, recordName] of TRADE_ALIASES) {
-			if (record[webhookName] === undefined && record[recordName] !== undefined) fields[webhookName] = record[recordName];
+			if (record[webhookName] === undefined && record[recordName] !== undefined)
+				fields[webhookName] = record[recordName];
 		}
 	}
 	return fields;
@@ -61,8 +71,19 @@ function withCryptoUnits(item: IDataObject): IDataObject {
 	if (token === null) return item;
 	const has = (key: string) => Object.prototype.hasOwnProperty.call(item, key);
 	const entries = Object.entries(item).flatMap(([key, value]): Array<[string, unknown]> => {
-		const field = Object.prototype.hasOwnProperty.call(CRYPTO_UNIT_FIELDS, key) ? CRYPTO_UNIT_FIELDS[key] : undefined;
-		return field !== undefined && !has(field) && value !== null && value !== undefined && value !== '' ? [[key, value], [field, token]] : [[key, value]];
+		const field = Object.prototype.hasOwnProperty.call(CRYPTO_UNIT_FIELDS, key)
+			? CRYPTO_UNIT_FIELDS[key]
+			: undefined;
+		return field !== undefined &&
+			!has(field) &&
+			value !== null &&
+			value !== undefined &&
+			value !== ''
+			? [
+					[key, value],
+					[field, token],
+				]
+			: [[key, value]];
 	});
 	return Object.fromEntries(entries) as IDataObject;
 }
@@ -80,7 +101,11 @@ function isBulky(value: unknown): boolean {
 /** Whether the item's top-level fields were read from the API (Confirm With API, the poll's records). */
 function isConfirmed(item: IDataObject): boolean {
 	const verification = item.verification;
-	return !!verification && typeof verification === 'object' && (verification as IDataObject).confirmedWithApi === true;
+	return (
+		!!verification &&
+		typeof verification === 'object' &&
+		(verification as IDataObject).confirmedWithApi === true
+	);
 }
 
 function text(value: unknown): string | null {
@@ -91,14 +116,28 @@ function text(value: unknown): string | null {
  * Each amount's unit beside it, as docs/trigger.md's Units table states it ("The item"): read from the API,
  * the record's; a delivery's body states none, so `not stated` unless the body names it.
  */
-function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, confirmed: boolean): IDataObject {
+function withAmountUnits(
+	subject: EventSubject | undefined,
+	item: IDataObject,
+	confirmed: boolean,
+): IDataObject {
 	if (subject === 'withdrawal') {
 		if (confirmed) return withCurrencies(item);
-		return withUnits(item, WITHDRAWAL_UNIT_FIELDS, { amount: NOT_STATED, fee: NOT_STATED, payoutAmount: NOT_STATED });
+		return withUnits(item, WITHDRAWAL_UNIT_FIELDS, {
+			amount: NOT_STATED,
+			fee: NOT_STATED,
+			payoutAmount: NOT_STATED,
+		});
 	}
 	if (subject !== 'trade') return item;
 	const local = confirmed ? (currencyUnit(item.currency) ?? NOT_STATED) : NOT_STATED;
-	return withCryptoUnits(withUnits(item, TRADE_UNIT_FIELDS, { amount: local, feeAmount: local, amountReceived: confirmed ? 'USD' : NOT_STATED }));
+	return withCryptoUnits(
+		withUnits(item, TRADE_UNIT_FIELDS, {
+			amount: local,
+			feeAmount: local,
+			amountReceived: confirmed ? 'USD' : NOT_STATED,
+		}),
+	);
 }
 
 /**
@@ -107,7 +146,9 @@ function withAmountUnits(subject: EventSubject | undefined, item: IDataObject, c
  */
 export function ordered(item: IDataObject): IDataObject {
 	const entries = Object.entries(item);
-	const lead = LEAD_FIELDS.flatMap((key) => entries.filter(([name, value]) => name === key && !isBulky(value)));
+	const lead = LEAD_FIELDS.flatMap((key) =>
+		entries.filter(([name, value]) => name === key && !isBulky(value)),
+	);
 	const placed = new Set(lead.map(([name]) => name));
 	const middle = entries.filter(([name, value]) => !placed.has(name) && !isBulky(value));
 	const last = entries.filter(([name, value]) => !placed.has(name) && isBulky(value));
@@ -119,7 +160,10 @@ export function ordered(item: IDataObject): IDataObject {
  * asset's `network`) named from the deposit asset, `walletLabel`, each amount's unit, the lead
  * fields first and bulky texts last. What cannot be looked up is `null`; nothing here fails.
  */
-export async function describeItem(item: IDataObject, directory: EventDirectory): Promise<IDataObject> {
+export async function describeItem(
+	item: IDataObject,
+	directory: EventDirectory,
+): Promise<IDataObject> {
 	const event = typeof item.event === 'string' ? item.event : '';
 	const subject = subjectOf(event);
 	const confirmed = isConfirmed(item);

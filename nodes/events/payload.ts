@@ -25,7 +25,8 @@ export function nestingDepth(text: string, limit: number): number {
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (inString) {
-			if (c === 0x5c) i++; // backslash: skip the escaped character
+			if (c === 0x5c)
+				i++; // backslash: skip the escaped character
 			else if (c === 0x22) inString = false;
 			continue;
 		}
@@ -76,7 +77,8 @@ function byteLength(value: string | Uint8Array): number {
 /** Parses JSON text into a value, or explains why it is refused. */
 function parseText(text: string): { value: unknown } | ParsedDelivery {
 	const trimmed = text.replace(/^\uFEFF/, '').trim();
-	if (trimmed === '') return fail(400, 'The body is empty: a JSON object with an "event" field is expected');
+	if (trimmed === '')
+		return fail(400, 'The body is empty: a JSON object with an "event" field is expected');
 	if (nestingDepth(trimmed, MAX_DEPTH) > MAX_DEPTH) {
 		return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
 	}
@@ -102,7 +104,13 @@ interface UnreadRequest {
  */
 export async function readUnreadBody(req: unknown): Promise<Buffer | undefined> {
 	const stream = req as Partial<UnreadRequest> | undefined;
-	if (!stream || typeof stream.on !== 'function' || stream.readable !== true || stream.readableEnded === true) return undefined;
+	if (
+		!stream ||
+		typeof stream.on !== 'function' ||
+		stream.readable !== true ||
+		stream.readableEnded === true
+	)
+		return undefined;
 	const readable = stream as UnreadRequest;
 	return await new Promise<Buffer>((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -125,13 +133,21 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 	let value: unknown;
 	let text: string | undefined;
 	const raw = typeof rawBody === 'string' || isBinary(rawBody) ? rawBody : undefined;
-	const source = raw !== undefined && byteLength(raw) > 0 ? raw : typeof parsedBody === 'string' ? parsedBody : undefined;
+	const source =
+		raw !== undefined && byteLength(raw) > 0
+			? raw
+			: typeof parsedBody === 'string'
+				? parsedBody
+				: undefined;
 
 	if (source !== undefined) {
 		if (byteLength(source) > MAX_BODY_BYTES) {
 			return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
 		}
-		text = typeof source === 'string' ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+		text =
+			typeof source === 'string'
+				? source
+				: Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
 		const parsed = parseText(text);
 		if (!('value' in parsed)) return parsed;
 		value = parsed.value;
@@ -139,14 +155,16 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 		// No raw bytes from n8n: apply the same limits to the parsed body.
 		value = parsedBody;
 		if (value !== null && typeof value === 'object' && !isBinary(value)) {
-			if (valueDepth(value, MAX_DEPTH) > MAX_DEPTH) return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
+			if (valueDepth(value, MAX_DEPTH) > MAX_DEPTH)
+				return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
 			let size: number;
 			try {
 				size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 			} catch {
 				return fail(400, 'The body is not a JSON value');
 			}
-			if (size > MAX_BODY_BYTES) return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
+			if (size > MAX_BODY_BYTES)
+				return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
 		}
 	}
 

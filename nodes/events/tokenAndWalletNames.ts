@@ -24,8 +24,15 @@ type FetchData = (route: string, url: string, timeoutMs: number) => Promise<unkn
 function fetchData(ctx: ApiContext, http: HttpCall): FetchData {
 	return async (route, url, timeoutMs) => {
 		try {
-			const outcome = await exchange(ctx, http, { method: 'GET', route, url, timeoutMs }, { maxRateLimitedAttempts: 1 });
-			return outcome.kind === 'answered' && isSuccess(outcome.response) ? outcome.response.body.data : undefined;
+			const outcome = await exchange(
+				ctx,
+				http,
+				{ method: 'GET', route, url, timeoutMs },
+				{ maxRateLimitedAttempts: 1 },
+			);
+			return outcome.kind === 'answered' && isSuccess(outcome.response)
+				? outcome.response.body.data
+				: undefined;
 		} catch {
 			return undefined;
 		}
@@ -82,7 +89,12 @@ export class EventDirectory {
 	private readonly directory: Directory;
 	private walletReads = 0;
 
-	constructor(key: string, private readonly fetch: FetchData | undefined, private readonly deadline: number, private readonly maxWalletReads: number) {
+	constructor(
+		key: string,
+		private readonly fetch: FetchData | undefined,
+		private readonly deadline: number,
+		private readonly maxWalletReads: number,
+	) {
 		this.directory = directoryOf(key);
 	}
 
@@ -102,7 +114,8 @@ export class EventDirectory {
 			settled = true;
 		});
 		const deadlinePassed = (async () => {
-			while (!settled && this.timeLeft() > 0) await sleep(Math.min(DEADLINE_STEP_MS, this.timeLeft()));
+			while (!settled && this.timeLeft() > 0)
+				await sleep(Math.min(DEADLINE_STEP_MS, this.timeLeft()));
 			return undefined;
 		})();
 		return await Promise.race([answer, deadlinePassed]);
@@ -114,12 +127,14 @@ export class EventDirectory {
 		if (text === '') return { token: null };
 		const directory = this.directory;
 		const known = () => directory.assets?.byRef.get(text);
-		const fresh = directory.assets !== undefined && Date.now() - directory.assets.at <= ASSETS_FRESH_MS;
+		const fresh =
+			directory.assets !== undefined && Date.now() - directory.assets.at <= ASSETS_FRESH_MS;
 		const hit = known();
 		if (fresh && hit) return hit;
 		// Read the list when it is missing, old, or lacks this asset: at most once a minute (an old
 		// list still answers meanwhile), or join a read in progress.
-		if (directory.assetsLoading || Date.now() - (directory.assetsTriedAt ?? 0) >= RETRY_AFTER_MS) await this.loadAssets();
+		if (directory.assetsLoading || Date.now() - (directory.assetsTriedAt ?? 0) >= RETRY_AFTER_MS)
+			await this.loadAssets();
 		return known() ?? { token: null };
 	}
 
@@ -131,7 +146,9 @@ export class EventDirectory {
 			if (!fetch || timeoutMs < 250) return;
 			directory.assetsTriedAt = Date.now();
 			directory.assetsLoading = (async () => {
-				const byRef = depositAssetIndex(await fetch(ROUTES.depositAssets.path, ROUTES.depositAssets.path, timeoutMs));
+				const byRef = depositAssetIndex(
+					await fetch(ROUTES.depositAssets.path, ROUTES.depositAssets.path, timeoutMs),
+				);
 				if (byRef) directory.assets = { at: Date.now(), byRef };
 			})().finally(() => {
 				directory.assetsLoading = undefined;
@@ -149,15 +166,24 @@ export class EventDirectory {
 		if (known !== undefined) return known;
 		const now = Date.now();
 		const timeoutMs = Math.min(5_000, this.timeLeft());
-		if (!this.fetch || timeoutMs < 250 || this.walletReads >= this.maxWalletReads || now - (labelsFailedAt.get(id) ?? 0) < RETRY_AFTER_MS) {
+		if (
+			!this.fetch ||
+			timeoutMs < 250 ||
+			this.walletReads >= this.maxWalletReads ||
+			now - (labelsFailedAt.get(id) ?? 0) < RETRY_AFTER_MS
+		) {
 			return null;
 		}
 		this.walletReads++;
-		const data = await this.withinDeadline(this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs));
-		const wallet = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+		const data = await this.withinDeadline(
+			this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs),
+		);
+		const wallet =
+			data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
 		// The label names the customer a deposit is credited to and is kept: an answer about another
 		// wallet gives none.
-		const label = wallet && showsRecordId(wallet, id, wallet.address) ? scalarText(wallet.label).trim() : '';
+		const label =
+			wallet && showsRecordId(wallet, id, wallet.address) ? scalarText(wallet.label).trim() : '';
 		if (label === '') {
 			rememberFailure(labelsFailedAt, id, Date.now());
 			return null;
@@ -186,7 +212,13 @@ function rememberFailure(failedAt: Map<string, number>, id: string, now: number)
  * else its name), read through `http` (none: nothing is read, every value stays `null`) for at most
  * `timeMs`.
  */
-export function nodeDirectory(ctx: ApiContext, credentials: IDataObject | undefined, http: HttpCall | undefined, timeMs: number, maxWalletReads: number): EventDirectory {
+export function nodeDirectory(
+	ctx: ApiContext,
+	credentials: IDataObject | undefined,
+	http: HttpCall | undefined,
+	timeMs: number,
+	maxWalletReads: number,
+): EventDirectory {
 	const selected = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	return new EventDirectory(
 		directoryKey(String(selected?.id ?? selected?.name ?? ''), credentials),
@@ -200,6 +232,10 @@ export function nodeDirectory(ctx: ApiContext, credentials: IDataObject | undefi
 const DELIVERY_DESCRIBE_MS = 3_000;
 
 /** The lookups of one webhook delivery (the trigger's, or Verify Delivery's): one wallet read at most, within DELIVERY_DESCRIBE_MS. */
-export function deliveryDirectory(ctx: ApiContext, credentials: IDataObject | undefined, http: HttpCall | undefined): EventDirectory {
+export function deliveryDirectory(
+	ctx: ApiContext,
+	credentials: IDataObject | undefined,
+	http: HttpCall | undefined,
+): EventDirectory {
 	return nodeDirectory(ctx, credentials, http, DELIVERY_DESCRIBE_MS, 1);
 }

@@ -150,10 +150,16 @@ export function parseIp(input: unknown): IpAddress | undefined {
 export function formatIp(ip: IpAddress): string {
 	if (ip.version === 4) {
 		const v = ip.value;
-		return [Math.floor(v / 16777216) % 256, Math.floor(v / 65536) % 256, Math.floor(v / 256) % 256, v % 256].join('.');
+		return [
+			Math.floor(v / 16777216) % 256,
+			Math.floor(v / 65536) % 256,
+			Math.floor(v / 256) % 256,
+			v % 256,
+		].join('.');
 	}
 	const groups: string[] = [];
-	for (let i = 7; i >= 0; i--) groups.push(((ip.value >> BigInt(i * 16)) & BigInt(0xffff)).toString(16));
+	for (let i = 7; i >= 0; i--)
+		groups.push(((ip.value >> BigInt(i * 16)) & BigInt(0xffff)).toString(16));
 	return groups.join(':');
 }
 

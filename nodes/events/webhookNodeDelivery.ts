@@ -1,4 +1,9 @@
-import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
 import type { HttpCall } from '../service/api';
 import { secretsOf } from '../service/credentials';
 import { redact } from '../service/redact';
@@ -19,7 +24,10 @@ import { secretMatches, secretOf, SECRET_HEADER } from './verify';
 type Verified = { item: IDataObject } | { ignored: string };
 
 /** The secret header and the body of the Webhook node's item (`headers`, `body`), checked. */
-function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialDataDecryptedObject): { event: string; body: IDataObject } {
+function readDelivery(
+	ctx: IExecuteSingleFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): { event: string; body: IDataObject } {
 	const input = ctx.getInputData().json;
 	const itemIndex = ctx.getItemIndex();
 	const secret = secretOf(credentials);
@@ -32,17 +40,26 @@ function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialData
 	}
 	const headers = isObject(input.headers) ? input.headers : {};
 	if (!secretMatches(headers[SECRET_HEADER], secret)) {
-		throw new NodeOperationError(ctx.getNode(), `The delivery's ${SECRET_HEADER} header is missing or wrong`, {
-			itemIndex,
-			description: `A forged delivery, or the Webhook Secret changed on one side only. Connect this operation to n8n's Webhook node, whose item carries the delivery's headers and body; once the secrets match, send the refused deliveries again (Webhook Event → Resend).`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The delivery's ${SECRET_HEADER} header is missing or wrong`,
+			{
+				itemIndex,
+				description: `A forged delivery, or the Webhook Secret changed on one side only. Connect this operation to n8n's Webhook node, whose item carries the delivery's headers and body; once the secrets match, send the refused deliveries again (Webhook Event → Resend).`,
+			},
+		);
 	}
 	const parsed = parseDelivery(undefined, input.body);
 	if (!parsed.ok) {
-		throw new NodeOperationError(ctx.getNode(), `The delivery's body is refused: ${parsed.message}`, {
-			itemIndex,
-			description: "The Webhook node's item must carry the delivery as `body`: a JSON object with an `event`.",
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The delivery's body is refused: ${parsed.message}`,
+			{
+				itemIndex,
+				description:
+					"The Webhook node's item must carry the delivery as `body`: a JSON object with an `event`.",
+			},
+		);
 	}
 	// The service wrote the body: it is cleaned of the secrets as it comes in (docs/guardrails.md, "Secrets: what is hidden where").
 	return { event: normalizeEvent(parsed.event), body: redact(parsed.body, secretsOf(credentials)) };
@@ -56,17 +73,31 @@ function readDelivery(ctx: IExecuteSingleFunctions, credentials: ICredentialData
  * for): the trigger drops it, but here the service already has its 200, and nothing would bring it
  * back (docs/trigger.md, "n8n's Webhook node and Verify Delivery").
  */
-export async function verifyWebhookNodeDelivery(ctx: IExecuteSingleFunctions, http: HttpCall, credentials: ICredentialDataDecryptedObject): Promise<Verified> {
+export async function verifyWebhookNodeDelivery(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<Verified> {
 	const { event, body } = readDelivery(ctx, credentials);
-	const verification: IDataObject = { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: null };
+	const verification: IDataObject = {
+		secret: 'verified',
+		ip: 'not configured',
+		confirmedWithApi: false,
+		sourceIp: null,
+	};
 	const checked = await checkAgainstRecord(ctx, http, event, body, verification);
-	if (checked.outcome === 'rejected') return { ignored: `not confirmed by the API: ${checked.reason}` };
+	if (checked.outcome === 'rejected')
+		return { ignored: `not confirmed by the API: ${checked.reason}` };
 	if (checked.outcome === 'unverifiable') {
-		throw new NodeOperationError(ctx.getNode(), `The delivery cannot be verified: ${checked.reason}`, {
-			itemIndex: ctx.getItemIndex(),
-			description:
-				"No record can be looked up for it, so it is not confirmed, and waiting will not change that. n8n's Webhook node has answered the service, so it will not send it again: the delivery is in this error item (its `body`). An event kind the service added later needs a version of this node that knows it; handle it from the error output meanwhile (docs/trigger.md).",
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The delivery cannot be verified: ${checked.reason}`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description:
+					"No record can be looked up for it, so it is not confirmed, and waiting will not change that. n8n's Webhook node has answered the service, so it will not send it again: the delivery is in this error item (its `body`). An event kind the service added later needs a version of this node that knows it; handle it from the error output meanwhile (docs/trigger.md).",
+			},
+		);
 	}
 	if (checked.outcome === 'retry') {
 		const message = `The delivery could not be confirmed yet: ${checked.reason}`;

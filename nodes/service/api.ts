@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 /** The shapes of a request to the service and of its answer, shared by the client's modules. */
 
@@ -75,4 +80,5 @@ export type HttpCall = (options: IHttpRequestOptions) => Promise<ApiResponse>;
  * What pacing and errors need from n8n's context: the node (its credential id and name), and the
  * item the request is for. An action item's context has both; a trigger's has no item (index 0).
  */
-export type ApiContext = Pick<IExecuteSingleFunctions, 'getNode'> & Partial<Pick<IExecuteSingleFunctions, 'getItemIndex'>>;
+export type ApiContext = Pick<IExecuteSingleFunctions, 'getNode'> &
+	Partial<Pick<IExecuteSingleFunctions, 'getItemIndex'>>;

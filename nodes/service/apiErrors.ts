@@ -1,6 +1,13 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { header, RETRY } from './pacing';
-import type { ApiContext, ApiRequest, ApiResponse, ErrorWording, Outcome, RetryPolicy } from './api';
+import type {
+	ApiContext,
+	ApiRequest,
+	ApiResponse,
+	ErrorWording,
+	Outcome,
+	RetryPolicy,
+} from './api';
 import { namingItsRow, rowOf } from './rows';
 
 /**
@@ -19,7 +26,11 @@ function itemIndexOf(ctx: ApiContext): number {
  * code (ECONNRESET, ETIMEDOUT…) with its advice to retry at once, which is wrong for a write that
  * may have taken effect.
  */
-export function apiError(node: INode, details: JsonObject, options: NonNullable<ConstructorParameters<typeof NodeApiError>[2]> & { message: string }): NodeApiError {
+export function apiError(
+	node: INode,
+	details: JsonObject,
+	options: NonNullable<ConstructorParameters<typeof NodeApiError>[2]> & { message: string },
+): NodeApiError {
 	const error = new NodeApiError(node, details, options);
 	error.message = options.message;
 	return error;
@@ -31,8 +42,18 @@ export function apiError(node: INode, details: JsonObject, options: NonNullable<
  * context, never read from its text (n8n rewrites some messages).
  */
 /** An item's API error: `cause` (and its HTTP code) the service's or a library's words, `message` and `description` the node's. */
-export function itemApiError(ctx: ApiContext, cause: string, httpCode: string | undefined, message: string, description: string): NodeApiError {
-	return apiError(ctx.getNode(), { message: cause, ...(httpCode ? { httpCode } : {}) }, { message, description, httpCode, itemIndex: itemIndexOf(ctx) });
+export function itemApiError(
+	ctx: ApiContext,
+	cause: string,
+	httpCode: string | undefined,
+	message: string,
+	description: string,
+): NodeApiError {
+	return apiError(
+		ctx.getNode(),
+		{ message: cause, ...(httpCode ? { httpCode } : {}) },
+		{ message, description, httpCode, itemIndex: itemIndexOf(ctx) },
+	);
 }
 
 export function markInDoubt<E extends { context: Record<string, unknown> }>(error: E): E {
@@ -46,7 +67,12 @@ export function isInDoubt(error: unknown): boolean {
 }
 
 export function isSuccess(response: ApiResponse): boolean {
-	return response.statusCode >= 200 && response.statusCode < 300 && response.json && response.body.success !== false;
+	return (
+		response.statusCode >= 200 &&
+		response.statusCode < 300 &&
+		response.json &&
+		response.body.success !== false
+	);
 }
 
 const STATUS_HINTS: Record<number, string> = {
@@ -69,7 +95,9 @@ function entryText(entry: { field?: string; message?: string }, wording?: ErrorW
 	const text = entry.message ?? 'Invalid value';
 	const label = wording && entry.field ? wording.labelOf(entry.field) : undefined;
 	if (!label) return `${field}: ${text}`;
-	return text.startsWith(`${field} `) ? `'${label}' ${text.slice(field.length + 1)}` : `'${label}': ${text}`;
+	return text.startsWith(`${field} `)
+		? `'${label}' ${text.slice(field.length + 1)}`
+		: `'${label}': ${text}`;
 }
 
 /** What a field the service refused must be, from what the item sent (the node's own rules cannot check it). */
@@ -83,11 +111,18 @@ function adviceOf(field: string | undefined, body: ApiRequest['body']): string {
  * A 422 of a write that must not repeat, worded as the node's own field errors (record/params.ts):
  * the field's label, the row (counted from 1, with its External ID) and that nothing was done.
  */
-function refusedFieldText(ctx: ApiContext, request: ApiRequest, entry: { field?: string } | undefined): string | undefined {
+function refusedFieldText(
+	ctx: ApiContext,
+	request: ApiRequest,
+	entry: { field?: string } | undefined,
+): string | undefined {
 	const wording = request.wording;
 	if (!wording?.oneShot) return undefined;
 	const label = entry?.field ? wording.labelOf(entry.field) : undefined;
-	const row = rowOf(itemIndexOf(ctx), typeof request.body?.externalId === 'string' ? request.body.externalId : undefined);
+	const row = rowOf(
+		itemIndexOf(ctx),
+		typeof request.body?.externalId === 'string' ? request.body.externalId : undefined,
+	);
 	const what = wording.pays ? 'nothing was paid for this item' : 'nothing was done for this item';
 	return `${label ? `Fix '${label}' for ${row}.` : `The service refused ${row}.`}${adviceOf(entry?.field, request.body)} The service refused it, so ${what}.`;
 }
@@ -102,7 +137,9 @@ function afterUnclearText(request: ApiRequest, response: ApiResponse): string | 
 	if (response.afterUnclear === undefined || request.method === 'GET') return undefined;
 	const deleted = request.method === 'DELETE' && response.statusCode === 404;
 	return `This answer came to a repeat: an earlier attempt got no clear answer (${response.afterUnclear}) and may have taken effect${
-		deleted ? ', so the record was most likely deleted by it; Get Many shows whether it is still there' : '; this answer may be about what it did'
+		deleted
+			? ', so the record was most likely deleted by it; Get Many shows whether it is still there'
+			: '; this answer may be about what it did'
 	}.`;
 }
 
@@ -111,28 +148,55 @@ function afterUnclearText(request: ApiRequest, response: ApiResponse): string | 
  * the field's label (for a write, with the row and that nothing was done, as the node's own
  * errors say). The hint is the caller's, else the operation's for this status, else the status's own.
  */
-export function serviceError(ctx: ApiContext, request: ApiRequest, response: ApiResponse, hint?: string): NodeApiError {
+export function serviceError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: ApiResponse,
+	hint?: string,
+): NodeApiError {
 	const status = response.statusCode;
 	const serviceMessage = response.body?.message || `HTTP ${status}`;
 	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
 	const [first] = errors;
 	const firstEntry = first ? entryText(first, request.wording) : undefined;
-	const message = firstEntry ? `${serviceMessage} (HTTP ${status}) — ${firstEntry}` : `${serviceMessage} (HTTP ${status})`;
+	const message = firstEntry
+		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
+		: `${serviceMessage} (HTTP ${status})`;
 	const refused = status === 422 ? refusedFieldText(ctx, request, first) : undefined;
 	const description = [
 		afterUnclearText(request, response),
 		refused,
-		hint ?? request.wording?.hints?.[status] ?? STATUS_HINTS[status] ?? `The service answered ${request.method} ${request.url} with HTTP ${status}.`,
-		firstEntry && errors.length > 1 ? `${errors.length} problems were reported; the first is shown, all are in the error details.` : undefined,
+		hint ??
+			request.wording?.hints?.[status] ??
+			STATUS_HINTS[status] ??
+			`The service answered ${request.method} ${request.url} with HTTP ${status}.`,
+		firstEntry && errors.length > 1
+			? `${errors.length} problems were reported; the first is shown, all are in the error details.`
+			: undefined,
 	]
 		.filter(Boolean)
 		.join(' ');
-	const details: JsonObject = { message: serviceMessage, httpCode: String(status), errors: errors as JsonObject[] };
-	const error = apiError(ctx.getNode(), details, { message, description, httpCode: String(status), itemIndex: itemIndexOf(ctx) });
+	const details: JsonObject = {
+		message: serviceMessage,
+		httpCode: String(status),
+		errors: errors as JsonObject[],
+	};
+	const error = apiError(ctx.getNode(), details, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex: itemIndexOf(ctx),
+	});
 	return refused ? namingItsRow(error) : error;
 }
 
-export function rateLimitError(ctx: ApiContext, request: ApiRequest, response: ApiResponse, waitMs: number, attempts: number): NodeApiError {
+export function rateLimitError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: ApiResponse,
+	waitMs: number,
+	attempts: number,
+): NodeApiError {
 	const route = `${request.method} ${request.url}`;
 	const limit = header(response.headers, 'x-ratelimit-limit') ?? request.rateLimit;
 	const retryInSeconds = Math.ceil(waitMs / 1000);
@@ -146,27 +210,42 @@ export function rateLimitError(ctx: ApiContext, request: ApiRequest, response: A
 }
 
 /** A redirect is never followed (it would carry the credentials): the error names only its origin. */
-export function redirectError(ctx: ApiContext, request: ApiRequest, outcome: Ambiguous, policy: RetryPolicy): NodeApiError {
+export function redirectError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Ambiguous,
+	policy: RetryPolicy,
+): NodeApiError {
 	const error = itemApiError(
 		ctx,
 		outcome.reason,
 		String(outcome.statusCode),
 		`The service redirected ${request.method} ${request.url} to ${outcome.redirectedTo}; the redirect was not followed`,
 		`Authenticated requests never follow redirects, so the credentials stay with the service. Check the credential's Base URL.${
-			policy === 'safe' ? '' : ' The request may or may not have taken effect: check the result before running it again.'
+			policy === 'safe'
+				? ''
+				: ' The request may or may not have taken effect: check the result before running it again.'
 		}`,
 	);
 	return policy === 'safe' ? error : markInDoubt(error);
 }
 
-export function ambiguousError(ctx: ApiContext, request: ApiRequest, outcome: Ambiguous, policy: RetryPolicy, attempts: number): NodeApiError {
+export function ambiguousError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Ambiguous,
+	policy: RetryPolicy,
+	attempts: number,
+): NodeApiError {
 	const route = `${request.method} ${request.url}`;
 	const safe = policy === 'safe';
 	const error = itemApiError(
 		ctx,
 		outcome.reason,
 		outcome.statusCode ? String(outcome.statusCode) : undefined,
-		safe ? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})` : `${route} may or may not have taken effect: ${outcome.reason}`,
+		safe
+			? `The service did not answer ${route} after ${attempts} attempts (${outcome.reason})`
+			: `${route} may or may not have taken effect: ${outcome.reason}`,
 		safe
 			? 'The request was retried with backoff and kept failing. Try again later.'
 			: 'The service failed without a clear answer, so the request may have been applied. It was not repeated, to avoid doing it twice: check the result (balances, lists) before running it again.',
@@ -175,7 +254,12 @@ export function ambiguousError(ctx: ApiContext, request: ApiRequest, outcome: Am
 }
 
 /** Every attempt failed before the request left (connection refused, no such host): nothing was sent. */
-export function unsentError(ctx: ApiContext, request: ApiRequest, outcome: Extract<Outcome, { kind: 'unsent' }>, attempts: number): NodeApiError {
+export function unsentError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	outcome: Extract<Outcome, { kind: 'unsent' }>,
+	attempts: number,
+): NodeApiError {
 	return itemApiError(
 		ctx,
 		outcome.reason,

@@ -16,7 +16,8 @@ interface AccountBalances {
 
 /** The balances the account record states; undefined when it states none (no `fiatWallets` object). */
 export function accountBalances(account: unknown): AccountBalances | undefined {
-	const wallets = isObject(account) && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
+	const wallets =
+		isObject(account) && isObject(account.fiatWallets) ? account.fiatWallets : undefined;
 	if (!wallets) return undefined;
 	const read: AccountBalances = { balances: {}, unreadable: [] };
 	for (const [currency, amount] of Object.entries(wallets)) {

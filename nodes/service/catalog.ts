@@ -32,16 +32,35 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
  */
 export const LIFECYCLES = {
 	trade: {
-		pending: { rank: 0, open: true, event: 'A deposit is seen on chain, not yet confirmed; repeats as confirmations rise' },
-		flagged: { rank: 1, open: true, held: true, event: 'A deposit is on chain but failed a check; funds are held' },
+		pending: {
+			rank: 0,
+			open: true,
+			event: 'A deposit is seen on chain, not yet confirmed; repeats as confirmations rise',
+		},
+		flagged: {
+			rank: 1,
+			open: true,
+			held: true,
+			event: 'A deposit is on chain but failed a check; funds are held',
+		},
 		completed: { rank: 2, open: false, event: 'A deposit is confirmed, checked and credited' },
 	},
 	withdrawal: {
 		pending: { rank: 0, open: true, event: 'A withdrawal is accepted and queued' },
 		processing: { rank: 1, open: true },
 		completed: { rank: 2, open: false, event: 'A withdrawal reached its destination' },
-		rejected: { rank: 2, open: false, refunded: true, event: 'A withdrawal failed a check before broadcast and was refunded' },
-		reversed: { rank: 2, open: false, refunded: true, event: 'A withdrawal broadcast failed and was refunded' },
+		rejected: {
+			rank: 2,
+			open: false,
+			refunded: true,
+			event: 'A withdrawal failed a check before broadcast and was refunded',
+		},
+		reversed: {
+			rank: 2,
+			open: false,
+			refunded: true,
+			event: 'A withdrawal broadcast failed and was refunded',
+		},
 		// Seen in records only: no event is documented for it.
 		cancelled: { rank: 2, open: false, refunded: true },
 	},
@@ -50,7 +69,9 @@ export const LIFECYCLES = {
 export type RecordKind = keyof typeof LIFECYCLES;
 type Lifecycle<K extends RecordKind> = (typeof LIFECYCLES)[K];
 /** The statuses of a kind that the service announces with an event. */
-type EventStatus<K extends RecordKind> = { [S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never }[keyof Lifecycle<K>];
+type EventStatus<K extends RecordKind> = {
+	[S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never;
+}[keyof Lifecycle<K>];
 
 function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
 	return Object.entries(LIFECYCLES[kind])
@@ -89,10 +110,14 @@ export const MARKUP_MIN = 0;
 export const MARKUP_MAX = 10;
 
 /** What the package does: the action node's description, and the start of the webhook trigger's. */
-export const APP_DESCRIPTION = 'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
+export const APP_DESCRIPTION =
+	'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
 
 /** The statuses of a kind whose entry `pick` chooses, in the order of the record's life. */
-export function statusesWhere(kind: RecordKind, pick: (entry: { open: boolean; refunded?: boolean }) => boolean): string[] {
+export function statusesWhere(
+	kind: RecordKind,
+	pick: (entry: { open: boolean; refunded?: boolean }) => boolean,
+): string[] {
 	return Object.entries(LIFECYCLES[kind] as Record<string, { open: boolean; refunded?: boolean }>)
 		.filter(([, entry]) => pick(entry))
 		.map(([name]) => name);
@@ -104,14 +129,18 @@ export function statusesWhere(kind: RecordKind, pick: (entry: { open: boolean; r
  * nodes/ that lists them by hand.
  */
 export function listed(words: readonly string[], conjunction: 'and' | 'or'): string {
-	return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+	return words.length < 2
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
 }
 
 /** Words for a list: "a, b or c". */
 const orList = (words: readonly string[]): string => listed(words, 'or');
 
 /** A withdrawal's statuses in which the money went back ("rejected, reversed or cancelled"). */
-export const REFUNDED_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.refunded === true));
+export const REFUNDED_WITHDRAWAL_WORDS = orList(
+	statusesWhere('withdrawal', (entry) => entry.refunded === true),
+);
 /** A withdrawal's statuses not final yet ("pending or processing"). */
 export const OPEN_WITHDRAWAL_WORDS = orList(statusesWhere('withdrawal', (entry) => entry.open));
 /** A deposit's statuses not final yet ("pending or flagged"). */

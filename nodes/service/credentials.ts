@@ -1,4 +1,9 @@
-import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 
 export const CREDENTIAL_TYPE = 'cryptoSettlementApi';
@@ -10,7 +15,9 @@ export const CREDENTIAL_TYPE = 'cryptoSettlementApi';
  */
 const byRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
 
-export async function credentialsOf(ctx: IExecuteSingleFunctions): Promise<ICredentialDataDecryptedObject> {
+export async function credentialsOf(
+	ctx: IExecuteSingleFunctions,
+): Promise<ICredentialDataDecryptedObject> {
 	const run = ctx.getExecuteData() as object;
 	let credentials = byRun.get(run);
 	if (!credentials) {
@@ -22,7 +29,10 @@ export async function credentialsOf(ctx: IExecuteSingleFunctions): Promise<ICred
 }
 
 /** Refuses a credential that would send secrets in clear text or to a malformed URL, before any request. */
-export function assertUsableCredential(ctx: IExecuteSingleFunctions, credentials: IDataObject): void {
+export function assertUsableCredential(
+	ctx: IExecuteSingleFunctions,
+	credentials: IDataObject,
+): void {
 	const problem = credentialProblem(credentials);
 	if (problem) {
 		throw new NodeOperationError(ctx.getNode(), problem.message, {

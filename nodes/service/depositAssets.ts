@@ -21,7 +21,10 @@ export function depositAssetIndex(data: unknown): Map<string, AssetFacts> | unde
 		const asset = entry as IDataObject;
 		const symbol = scalarText(asset.symbol).trim();
 		const network = scalarText(asset.network).trim();
-		const facts: AssetFacts = { token: symbol === '' ? null : symbol, ...(network ? { network } : {}) };
+		const facts: AssetFacts = {
+			token: symbol === '' ? null : symbol,
+			...(network ? { network } : {}),
+		};
 		for (const ref of [asset.id, asset.identifier]) {
 			const text = assetRef(ref);
 			if (text !== '') byRef.set(text, facts);

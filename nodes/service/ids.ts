@@ -32,7 +32,9 @@ export function sameRecordId(a: unknown, b: unknown): boolean {
 
 /** An External ID as the node compares it: text or a number, trimmed, case kept (`''` for none). */
 export function externalIdKey(value: unknown): string {
-	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) ? scalarText(value).trim() : '';
+	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+		? scalarText(value).trim()
+		: '';
 }
 
 /** Whether two External IDs are the same reference (exactly, once trimmed; neither empty). */
@@ -58,7 +60,9 @@ export function externalIdTurnKey(value: unknown): string {
  * another record (a cache or a proxy answering another path), which proves nothing of this one.
  */
 export function idsShown(record: IDataObject, ...others: unknown[]): string[] {
-	return [record.id, record._id, ...others].map((value) => scalarText(value).trim()).filter((value) => value !== '');
+	return [record.id, record._id, ...others]
+		.map((value) => scalarText(value).trim())
+		.filter((value) => value !== '');
 }
 
 /** Whether a record shows no id, or shows `id` among the ids it shows (`idsShown`), by the record id rule. */

@@ -83,7 +83,11 @@ export function roundTo(value: number, digits: number): number {
 	if (point < 0 || unsigned.length - point - 1 <= digits) return value;
 	const kept = `${unsigned.slice(0, point)}${unsigned.slice(point + 1, point + 1 + digits)}`;
 	const units = unsigned.charCodeAt(point + 1 + digits) >= 53 ? plusOne(kept) : kept;
-	const magnitude = Number(digits === 0 ? units : `${units.slice(0, units.length - digits)}.${units.slice(units.length - digits)}`);
+	const magnitude = Number(
+		digits === 0
+			? units
+			: `${units.slice(0, units.length - digits)}.${units.slice(units.length - digits)}`,
+	);
 	return magnitude === 0 ? 0 : negative ? -magnitude : magnitude;
 }
 

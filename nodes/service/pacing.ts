@@ -55,7 +55,8 @@ class Lane {
 		let entry: { at: number } | undefined;
 		if (limit) {
 			while (this.sent.length && this.sent[0].at <= now - RATE_WINDOW_MS) this.sent.shift();
-			if (this.sent.length >= limit) at = Math.max(at, this.sent[this.sent.length - limit].at + RATE_WINDOW_MS);
+			if (this.sent.length >= limit)
+				at = Math.max(at, this.sent[this.sent.length - limit].at + RATE_WINDOW_MS);
 			if (this.sent.length) at = Math.max(at, this.sent[this.sent.length - 1].at);
 			entry = { at };
 			this.sent.push(entry);
@@ -106,7 +107,8 @@ export class Gate {
 	leave(outcome: { overloaded: boolean; latencyMs?: number }, now = Date.now()): void {
 		const { latencyMs } = outcome;
 		if (latencyMs !== undefined) this.fastestMs = Math.min(this.fastestMs, latencyMs);
-		const slow = latencyMs !== undefined && latencyMs > Math.max(4 * this.fastestMs, this.fastestMs + 1000);
+		const slow =
+			latencyMs !== undefined && latencyMs > Math.max(4 * this.fastestMs, this.fastestMs + 1000);
 		if (outcome.overloaded || slow) {
 			// One cut per round trip: the answers already in flight report the same congestion.
 			if (now - this.lastCutAt > Math.max(this.fastestMs, 50)) {

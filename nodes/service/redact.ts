@@ -7,7 +7,8 @@
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are secrets whatever they hold. */
-const SECRET_KEY = /secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
+const SECRET_KEY =
+	/secret|password|passphrase|verificationkey|apikey|api_key|privatekey|private_key|^pin$/i;
 
 /** Whether a key names a secret, remembered per key: an answer's records repeat the same few keys. */
 const secretKeys = new Map<string, boolean>();
@@ -67,7 +68,9 @@ function makeMatchers(secrets: readonly string[]): Matchers {
 			pattern: new RegExp(`${BEFORE}${escapeRegExp(secret)}${AFTER}`, 'g'),
 			wordlike: !/^\d+$/.test(secret),
 		}));
-	const numbers = new Set(secrets.filter((secret) => String(Number(secret)) === secret).map(Number));
+	const numbers = new Set(
+		secrets.filter((secret) => String(Number(secret)) === secret).map(Number),
+	);
 	return Object.assign(matchers, { numbers });
 }
 
@@ -84,7 +87,8 @@ function redactText(text: string, matchers: readonly Matcher[], reading: Reading
 /** Only the secrets that are not figures, wherever they stand (`echo`). */
 function redactWordlike(text: string, matchers: readonly Matcher[]): string {
 	let result = text;
-	for (const { secret, wordlike } of matchers) if (wordlike && result.includes(secret)) result = result.split(secret).join(REDACTED);
+	for (const { secret, wordlike } of matchers)
+		if (wordlike && result.includes(secret)) result = result.split(secret).join(REDACTED);
 	return result;
 }
 
@@ -94,16 +98,25 @@ function holdsSecret(text: string, matchers: readonly Matcher[]): boolean {
 	return false;
 }
 
-function walkValue(current: unknown, key: string, depth: number, matchers: Matchers, reading: Reading): unknown {
+function walkValue(
+	current: unknown,
+	key: string,
+	depth: number,
+	matchers: Matchers,
+	reading: Reading,
+): unknown {
 	if (typeof current === 'string') {
 		// Most texts hold no secret: they are given back before any other test (a busy day's records are many).
 		if (!holdsSecret(current, matchers)) return current;
 		if (isSecretKey(key)) return REDACTED;
 		if (reading === 'record' && FIGURE.test(current.trim())) return current;
-		return reading === 'echo' ? redactWordlike(current, matchers) : redactText(current, matchers, reading);
+		return reading === 'echo'
+			? redactWordlike(current, matchers)
+			: redactText(current, matchers, reading);
 	}
 	// A number is a secret only under a secret's key, and only when a secret prints as it.
-	if (typeof current === 'number') return matchers.numbers.has(current) && isSecretKey(key) ? REDACTED : current;
+	if (typeof current === 'number')
+		return matchers.numbers.has(current) && isSecretKey(key) ? REDACTED : current;
 	if (!current || typeof current !== 'object' || depth > 50) return current;
 	if (Array.isArray(current)) {
 		let copy: unknown[] | undefined;
@@ -162,7 +175,18 @@ export function withoutSecretKeys<T>(value: T): T {
 /** An error's parts that are not the node's own words: its details, the service's messages, its context. */
 const DETAILS = ['errorResponse', 'messages', 'context'];
 /** A library's or n8n's error (a `cause`) is nobody's words of the node: every text part is read. */
-const FOREIGN = ['message', 'description', 'stack', 'errorResponse', 'messages', 'context', 'config', 'request', 'response', 'options'];
+const FOREIGN = [
+	'message',
+	'description',
+	'stack',
+	'errorResponse',
+	'messages',
+	'context',
+	'config',
+	'request',
+	'response',
+	'options',
+];
 
 /**
  * The last defence on an error leaving the node, against what quotes the request (changed in place and
@@ -175,7 +199,8 @@ export function redactError<E>(error: E, secrets: readonly string[]): E {
 	cleanParts(target, DETAILS, matchers, 'echo');
 	const cause = target.cause;
 	if (cause && typeof cause === 'object') {
-		if (cause instanceof Error) cleanForeign(cause as unknown as Record<string, unknown>, matchers, 0);
+		if (cause instanceof Error)
+			cleanForeign(cause as unknown as Record<string, unknown>, matchers, 0);
 		else cleanParts(target, ['cause'], matchers, 'error');
 	}
 	return error;
@@ -184,11 +209,17 @@ export function redactError<E>(error: E, secrets: readonly string[]): E {
 function cleanForeign(error: Record<string, unknown>, matchers: Matchers, depth: number): void {
 	cleanParts(error, FOREIGN, matchers, 'error');
 	const cause = error.cause;
-	if (cause instanceof Error && depth < 5) cleanForeign(cause as unknown as Record<string, unknown>, matchers, depth + 1);
+	if (cause instanceof Error && depth < 5)
+		cleanForeign(cause as unknown as Record<string, unknown>, matchers, depth + 1);
 	else if (cause !== undefined) cleanParts(error, ['cause'], matchers, 'error');
 }
 
-function cleanParts(target: Record<string, unknown>, keys: readonly string[], matchers: Matchers, reading: Reading): void {
+function cleanParts(
+	target: Record<string, unknown>,
+	keys: readonly string[],
+	matchers: Matchers,
+	reading: Reading,
+): void {
 	for (const key of keys) {
 		if (!(key in target) || target[key] === undefined) continue;
 		try {

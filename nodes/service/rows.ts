@@ -24,5 +24,7 @@ function namesItsRow(error: unknown): boolean {
 
 /** An error's description with its row before it, unless the description names the row already. */
 export function withItsRow(error: unknown, row: string, description: string): string {
-	return namesItsRow(error) ? description : `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${description}`;
+	return namesItsRow(error)
+		? description
+		: `${row.charAt(0).toUpperCase()}${row.slice(1)}: ${description}`;
 }

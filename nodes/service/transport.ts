@@ -1,7 +1,30 @@
-import { sleep, type IDataObject, type IAllExecuteFunctions, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
-import type { ApiContext, ApiRequest, ApiResponse, Envelope, HttpCall, Outcome, RetryPolicy } from './api';
+import {
+	sleep,
+	type IDataObject,
+	type IAllExecuteFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import type {
+	ApiContext,
+	ApiRequest,
+	ApiResponse,
+	Envelope,
+	HttpCall,
+	Outcome,
+	RetryPolicy,
+} from './api';
 import { ambiguousError, isSuccess, rateLimitError, redirectError, unsentError } from './apiErrors';
-import { backoffMs, credentialKey, gateFor, header, laneFor, rateLimitWaitMs, RETRY, type Gate } from './pacing';
+import {
+	backoffMs,
+	credentialKey,
+	gateFor,
+	header,
+	laneFor,
+	rateLimitWaitMs,
+	RETRY,
+	type Gate,
+} from './pacing';
 import { redact, redactMessage, redactRefusal } from './redact';
 
 /**
@@ -29,9 +52,18 @@ interface ExchangeLimits {
  * Builds the HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing
  * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
  */
-export function createAuthenticatedHttpCall(ctx: IAllExecuteFunctions, credentialType: string): HttpCall {
+export function createAuthenticatedHttpCall(
+	ctx: IAllExecuteFunctions,
+	credentialType: string,
+): HttpCall {
 	return async (options) =>
-		toApiResponse((await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, fullResponseOptions(options))) as IN8nHttpFullResponse);
+		toApiResponse(
+			(await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				credentialType,
+				fullResponseOptions(options),
+			)) as IN8nHttpFullResponse,
+		);
 }
 
 /**
@@ -47,7 +79,9 @@ export function withAnswersRedacted(http: HttpCall, secrets: readonly string[]):
 		} catch (error) {
 			throw failureWithoutRequest(error, secrets);
 		}
-		const body = isSuccess(response) ? redact(response.body, secrets) : redactRefusal(response.body, secrets);
+		const body = isSuccess(response)
+			? redact(response.body, secrets)
+			: redactRefusal(response.body, secrets);
 		return body === response.body ? response : { ...response, body };
 	};
 }
@@ -55,7 +89,9 @@ export function withAnswersRedacted(http: HttpCall, secrets: readonly string[]):
 /** What the transport reads of a failure without an answer (`networkCode`, `networkReason`), and nothing else. */
 function failureWithoutRequest(error: unknown, secrets: readonly string[]): Error {
 	const message = (error as { message?: unknown })?.message;
-	const failure = new Error(typeof message === 'string' ? redactMessage(message, secrets) : 'no answer');
+	const failure = new Error(
+		typeof message === 'string' ? redactMessage(message, secrets) : 'no answer',
+	);
 	const code = networkCode(error);
 	return code === undefined ? failure : Object.assign(failure, { code });
 }
@@ -76,7 +112,12 @@ export function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestO
 /** n8n's full response as the API client reads it. */
 export function toApiResponse(response: IN8nHttpFullResponse): ApiResponse {
 	const json = isJsonObject(response.body);
-	return { statusCode: Number(response.statusCode), headers: (response.headers ?? {}) as IDataObject, body: json ? (response.body as Envelope) : {}, json };
+	return {
+		statusCode: Number(response.statusCode),
+		headers: (response.headers ?? {}) as IDataObject,
+		body: json ? (response.body as Envelope) : {},
+		json,
+	};
 }
 
 export function isJsonObject(body: unknown): boolean {
@@ -143,7 +184,12 @@ function networkReason(error: unknown): string {
  * One exchange: paced, and repeated on 429 (a refused request had no effect) within the bounds.
  * A 5xx or a network failure comes back as `ambiguous` for the caller's retry policy.
  */
-export async function exchange(ctx: ApiContext, http: HttpCall, request: ApiRequest, limits: ExchangeLimits = {}): Promise<Outcome> {
+export async function exchange(
+	ctx: ApiContext,
+	http: HttpCall,
+	request: ApiRequest,
+	limits: ExchangeLimits = {},
+): Promise<Outcome> {
 	const maxRateLimitedAttempts = limits.maxRateLimitedAttempts ?? RETRY.maxRateLimitedAttempts;
 	const key = credentialKey(ctx);
 	const route = `${request.method} ${request.route}`;
@@ -153,7 +199,11 @@ export async function exchange(ctx: ApiContext, http: HttpCall, request: ApiRequ
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await sendPaced(http, request, lane, gate);
 		if (outcome.kind !== 'answered' || outcome.response.statusCode !== 429) return outcome;
-		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, { attempt, waitedMs, maxRateLimitedAttempts });
+		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, {
+			attempt,
+			waitedMs,
+			maxRateLimitedAttempts,
+		});
 	}
 }
 
@@ -164,7 +214,12 @@ type Lane = ReturnType<typeof laneFor>;
  * no in-flight slot) and through its in-flight gate, and what came back: a 429 is answered here,
  * for the caller to wait out.
  */
-async function sendPaced(http: HttpCall, request: ApiRequest, lane: Lane, gate: Gate): Promise<Outcome> {
+async function sendPaced(
+	http: HttpCall,
+	request: ApiRequest,
+	lane: Lane,
+	gate: Gate,
+): Promise<Outcome> {
 	const limit = request.rateLimit;
 	const place = lane.isOpen(limit) ? undefined : await lane.reserve(limit);
 	if (!gate.tryEnter()) await gate.enter();
@@ -174,11 +229,20 @@ async function sendPaced(http: HttpCall, request: ApiRequest, lane: Lane, gate: 
 		lane.countFrom(place);
 		const { method, url, timeoutMs } = request;
 		const body = method === 'GET' || method === 'DELETE' ? undefined : request.body;
-		response = await http({ method, url, qs: request.qs ?? {}, body, ...(timeoutMs ? { timeout: timeoutMs } : {}) });
+		response = await http({
+			method,
+			url,
+			qs: request.qs ?? {},
+			body,
+			...(timeoutMs ? { timeout: timeoutMs } : {}),
+		});
 	} catch (error) {
 		gate.leave({ overloaded: true });
 		const code = networkCode(error);
-		return { kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous', reason: networkReason(error) };
+		return {
+			kind: code && NOT_SENT_CODES.has(code) ? 'unsent' : 'ambiguous',
+			reason: networkReason(error),
+		};
 	} finally {
 		// Answered or failed, the service counted it by now at the latest.
 		lane.countFrom(place);
@@ -193,10 +257,17 @@ function outcomeOfAnswer(response: ApiResponse): Outcome {
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
 		const origin = locationOrigin(response.headers);
-		return { kind: 'ambiguous', reason: `HTTP ${status}: redirected to ${origin}`, statusCode: status, redirectedTo: origin };
+		return {
+			kind: 'ambiguous',
+			reason: `HTTP ${status}: redirected to ${origin}`,
+			statusCode: status,
+			redirectedTo: origin,
+		};
 	}
 	if (status >= 500 || (status < 300 && !response.json)) {
-		const reason = response.json ? `HTTP ${status}: ${response.body?.message ?? ''}` : `HTTP ${status} without a JSON answer`;
+		const reason = response.json
+			? `HTTP ${status}: ${response.body?.message ?? ''}`
+			: `HTTP ${status} without a JSON answer`;
 		return { kind: 'ambiguous', reason, statusCode: status };
 	}
 	return { kind: 'answered', response };
@@ -212,7 +283,11 @@ async function waitOutRateLimit(
 	request: ApiRequest,
 	response: ApiResponse,
 	lane: Lane,
-	{ attempt, waitedMs, maxRateLimitedAttempts }: { attempt: number; waitedMs: number; maxRateLimitedAttempts: number },
+	{
+		attempt,
+		waitedMs,
+		maxRateLimitedAttempts,
+	}: { attempt: number; waitedMs: number; maxRateLimitedAttempts: number },
 ): Promise<number> {
 	const hinted = rateLimitWaitMs(response.headers);
 	const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));
@@ -224,7 +299,11 @@ async function waitOutRateLimit(
 	return waitMs;
 }
 
-export async function exchangeOnce(ctx: ApiContext, http: HttpCall, request: ApiRequest): Promise<Exclude<Outcome, { kind: 'unsent' }>> {
+export async function exchangeOnce(
+	ctx: ApiContext,
+	http: HttpCall,
+	request: ApiRequest,
+): Promise<Exclude<Outcome, { kind: 'unsent' }>> {
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await exchange(ctx, http, request);
 		if (outcome.kind !== 'unsent') return outcome;
@@ -237,11 +316,19 @@ export async function exchangeOnce(ctx: ApiContext, http: HttpCall, request: Api
  * An exchange whose ambiguous failures are retried only when the policy says repeating is safe;
  * otherwise the error is marked in doubt (apiErrors.ts, `markInDoubt`).
  */
-export async function callApi(ctx: ApiContext, http: HttpCall, request: ApiRequest, policy: RetryPolicy): Promise<ApiResponse> {
+export async function callApi(
+	ctx: ApiContext,
+	http: HttpCall,
+	request: ApiRequest,
+	policy: RetryPolicy,
+): Promise<ApiResponse> {
 	let unclear: string | undefined;
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await exchangeOnce(ctx, http, request);
-		if (outcome.kind === 'answered') return unclear === undefined ? outcome.response : { ...outcome.response, afterUnclear: unclear };
+		if (outcome.kind === 'answered')
+			return unclear === undefined
+				? outcome.response
+				: { ...outcome.response, afterUnclear: unclear };
 		if (outcome.redirectedTo !== undefined) throw redirectError(ctx, request, outcome, policy);
 		if (policy !== 'safe' || attempt >= RETRY.maxAmbiguousAttempts)
 			throw ambiguousError(ctx, request, outcome, policy, attempt);
@@ -249,4 +336,3 @@ export async function callApi(ctx: ApiContext, http: HttpCall, request: ApiReque
 		await sleep(backoffMs(attempt));
 	}
 }
-

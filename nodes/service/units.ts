@@ -31,13 +31,26 @@ export function currencyUnit(value: unknown): string | undefined {
  * it, wherever the record has the amount and does not name its unit itself (a unit the service
  * names wins). `undefined` in `unitOf` leaves that amount unlabelled.
  */
-export function withUnits(record: IDataObject, names: Record<string, string>, unitOf: Record<string, string | undefined>): IDataObject {
+export function withUnits(
+	record: IDataObject,
+	names: Record<string, string>,
+	unitOf: Record<string, string | undefined>,
+): IDataObject {
 	const has = (key: string) => Object.prototype.hasOwnProperty.call(record, key);
 	const entries = Object.entries(record).flatMap(([key, value]): Array<[string, unknown]> => {
 		const field = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : undefined;
 		const unit = Object.prototype.hasOwnProperty.call(unitOf, key) ? unitOf[key] : undefined;
-		const named = field !== undefined && !has(field) && (typeof value === 'number' || key === 'currency') && unit;
-		return named ? [[key, value], [field, unit]] : [[key, value]];
+		const named =
+			field !== undefined &&
+			!has(field) &&
+			(typeof value === 'number' || key === 'currency') &&
+			unit;
+		return named
+			? [
+					[key, value],
+					[field, unit],
+				]
+			: [[key, value]];
 	});
 	// From entries: a field of any name (`__proto__` in a delivery's JSON) stays an ordinary field.
 	return Object.fromEntries(entries) as IDataObject;

@@ -8,7 +8,8 @@ export function isObject(value: unknown): value is IDataObject {
 /** A scalar field as text (`''` when absent or not a string, number or boolean). */
 export function scalarText(value: unknown): string {
 	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+		return String(value);
 	return '';
 }
 
@@ -25,7 +26,9 @@ export function timeMs(value: unknown): number | null {
 	const text = scalarText(value).trim();
 	if (text === '') return null;
 	const local = WITHOUT_ZONE.exec(text);
-	const time = /^\d+$/.test(text) ? Number(text) : Date.parse(local ? `${local[1]}T${local[2]}Z` : text);
+	const time = /^\d+$/.test(text)
+		? Number(text)
+		: Date.parse(local ? `${local[1]}T${local[2]}Z` : text);
 	return Number.isFinite(time) ? time : null;
 }
 
@@ -42,7 +45,10 @@ export function tradeIdOf(value: unknown): string | undefined {
 	if (isObject(value)) return tradeIdOf(value.id) ?? tradeIdOf(value._id);
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	return /^[A-Za-z0-9][\w-]*$/.test(text) && !/^(null|undefined|none|nil|false|true|nan|0+)$/i.test(text) ? text : undefined;
+	return /^[A-Za-z0-9][\w-]*$/.test(text) &&
+		!/^(null|undefined|none|nil|false|true|nan|0+)$/i.test(text)
+		? text
+		: undefined;
 }
 
 /**

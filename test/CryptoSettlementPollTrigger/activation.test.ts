@@ -18,7 +18,9 @@ const local = listServiceForEachTest(T0);
 
 /** `count` trades over the last minute of the service's clock (dated `ahead` later), the clock then a minute on. */
 function aMinuteOf(count: number, ahead = 0, from = local.service.clock as number): IDataObject[] {
-	const added = Array.from({ length: count }, (_, i) => trade(++local.created, from + ahead + Math.floor(((i + 1) * minute) / (count + 1))));
+	const added = Array.from({ length: count }, (_, i) =>
+		trade(++local.created, from + ahead + Math.floor(((i + 1) * minute) / (count + 1))),
+	);
 	local.service.records.trades.push(...added);
 	local.service.clock = Math.max(local.service.clock as number, from + minute);
 	return added;
@@ -49,7 +51,9 @@ test('an empty list at activation: records from hours before it appearing later 
 	const emitted = new Emitted();
 	local.service.clock = (local.service.clock as number) + 5 * minute;
 	// 250 trades from three hours before activation show up (an import, a replica catching up).
-	const old = Array.from({ length: 250 }, (_, i) => trade(++local.created, T0 - 3 * hour + i * 1000));
+	const old = Array.from({ length: 250 }, (_, i) =>
+		trade(++local.created, T0 - 3 * hour + i * 1000),
+	);
 	local.service.records.trades.push(...old);
 	emitted.add(await poller.poll());
 	const fresh: IDataObject[] = [];

@@ -12,7 +12,10 @@ import { Poller, startLocalServer, type PollResult } from '../helpers/poll/poll-
 const DAY_START = '2026-03-11T00:00:00Z';
 const USD = { currency: 'USD', amount: 9000 };
 const NGN = { currency: 'NGN', amount: 4_950_000 };
-const parameters = (...threshold: IDataObject[]) => ({ source: 'balances', thresholds: { threshold } });
+const parameters = (...threshold: IDataObject[]) => ({
+	source: 'balances',
+	thresholds: { threshold },
+});
 
 let client: Client;
 let credentials: ICredentialDataDecryptedObject;
@@ -20,7 +23,13 @@ let credentials: ICredentialDataDecryptedObject;
 beforeEach(async () => {
 	// The fake API starts with USD 10,000, NGN 5,000,000 and GHS 50,000 (docs/fake-api.md).
 	client = await start({ clock: DAY_START });
-	credentials = { appId: client.sandbox.appId, appSecret: client.sandbox.appSecret, environment: 'sandbox', baseUrl: client.sandbox.url, pin: client.sandbox.pin };
+	credentials = {
+		appId: client.sandbox.appId,
+		appSecret: client.sandbox.appSecret,
+		environment: 'sandbox',
+		baseUrl: client.sandbox.url,
+		pin: client.sandbox.pin,
+	};
 });
 afterEach(async () => await client.sandbox.close());
 
@@ -39,17 +48,34 @@ class Alerts {
 	}
 }
 
-const balances = async () => (await client.call('GET', '/users/fetch-integration')).body.data.fiatWallets as Record<string, number>;
+const balances = async () =>
+	(await client.call('GET', '/users/fetch-integration')).body.data.fiatWallets as Record<
+		string,
+		number
+	>;
 
 test('a simulated day, a poll every 15 minutes (96 polls), two currencies: one low and one restored alert for each, at the polls after the changes', async () => {
 	const poller = await Poller.create(parameters(USD, NGN), credentials);
 	const alerts = new Alerts();
-	const wallet = (await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, { label: 'balance-day' })).body.data;
+	const wallet = (
+		await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, {
+			label: 'balance-day',
+		})
+	).body.data;
 	/** What happens at each hour of the day (before that hour's first poll). */
 	const day: Record<number, () => Promise<void>> = {
 		// Two payouts of 600 USD: USD 10,000 → 8,800, below 9,000.
 		3: async () => {
-			for (const externalId of ['day-1', 'day-2']) expect((await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ amount: 600, externalId }))).status).toBe(200);
+			for (const externalId of ['day-1', 'day-2'])
+				expect(
+					(
+						await client.call(
+							'POST',
+							'/payments/withdraw/address',
+							cryptoWithdrawal({ amount: 600, externalId }),
+						)
+					).status,
+				).toBe(200);
 		},
 		// NGN set below its threshold.
 		6: async () => client.sandbox.setBalances({ ngn: 4_900_000 }),
@@ -57,7 +83,14 @@ test('a simulated day, a poll every 15 minutes (96 polls), two currencies: one l
 		9: async () => client.sandbox.setBalances({ usd: 9000 }),
 		// A deposit of 100 USD credits its NGN (at 1500 NGN per USD, less the 0.5% fee), once the fake API completes it.
 		12: async () => {
-			const deposit = { walletAddress: wallet.address, asset: 'TRX_TEST', amountInUSD: 100, cryptoReceived: 833.33, reference: 'day-ref', txHash: 'day-hash' };
+			const deposit = {
+				walletAddress: wallet.address,
+				asset: 'TRX_TEST',
+				amountInUSD: 100,
+				cryptoReceived: 833.33,
+				reference: 'day-ref',
+				txHash: 'day-hash',
+			};
 			expect((await client.call('POST', '/trades/sell/mock-trade', deposit)).status).toBe(200);
 		},
 		// Back and forth within one poll interval: below and back before the next poll reads it.
@@ -71,7 +104,10 @@ test('a simulated day, a poll every 15 minutes (96 polls), two currencies: one l
 		const minutes = poll * 15;
 		if (minutes % 60 === 0) await day[minutes / 60]?.();
 		const events = alerts.add(await poller.poll());
-		if (events.length) at[`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`] = events;
+		if (events.length)
+			at[
+				`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+			] = events;
 		await client.sandbox.advanceClock('15m');
 	}
 	// The deposit completed within the poll interval after it (the fake API's lifecycle, 60 s).
@@ -94,11 +130,14 @@ test('a simulated day, a poll every 15 minutes (96 polls), two currencies: one l
 		at: expect.stringMatching(/^2026-03-11T03:00:\d\d\.000Z$/),
 		source: 'balances',
 	});
-	expect(alerts.items.find((item) => item.event === 'balance.restored' && item.currency === 'USD')?.summary).toBe(
-		'The USD balance is back at USD 9,000.00, at or above the threshold of USD 9,000.00',
-	);
+	expect(
+		alerts.items.find((item) => item.event === 'balance.restored' && item.currency === 'USD')
+			?.summary,
+	).toBe('The USD balance is back at USD 9,000.00, at or above the threshold of USD 9,000.00');
 	// One request a poll: the account.
-	expect(client.sandbox.requests.filter((r) => r.path === '/v1/users/fetch-integration').length).toBe(96 + 1);
+	expect(
+		client.sandbox.requests.filter((r) => r.path === '/v1/users/fetch-integration').length,
+	).toBe(96 + 1);
 });
 
 test('the threshold is the boundary: equal is not low, a cent below is, equal again is back', async () => {
@@ -143,7 +182,10 @@ describe.each([
 		poller.restart();
 		alerts.add(await poller.poll());
 		expect(alerts.seen).toEqual(['balance.low USD', 'balance.restored USD']);
-		expect(poller.staticData.balanceAlerts).toEqual({ version: 1, standing: { USD: 'ok', NGN: 'ok' } });
+		expect(poller.staticData.balanceAlerts).toEqual({
+			version: 1,
+			standing: { USD: 'ok', NGN: 'ok' },
+		});
 	});
 
 	test('two polls at once: one alert; the later poll reads nothing', async () => {
@@ -155,7 +197,11 @@ describe.each([
 		alerts.add(a);
 		alerts.add(b);
 		expect([a.items, b.items].filter((items) => items === null)).toHaveLength(1);
-		expect([...a.logs, ...b.logs].some((log) => log.level === 'warn' && log.message.includes('still running'))).toBe(true);
+		expect(
+			[...a.logs, ...b.logs].some(
+				(log) => log.level === 'warn' && log.message.includes('still running'),
+			),
+		).toBe(true);
 		alerts.add(await poller.poll());
 		client.sandbox.setBalances({ usd: 9500 });
 		const [c, d] = await Promise.all([poller.poll(), poller.poll()]);
@@ -189,7 +235,13 @@ describe('a balance that cannot be read emits nothing (fail closed)', () => {
 		client.sandbox.setFaults({ 'GET /users/fetch-integration': { nextN: { '429': 1 } } });
 		const limited = await poller.poll();
 		expect(alerts.add(limited)).toEqual([]);
-		expect(limited.logs.some((log) => log.level === 'warn' && log.message.includes('the balances could not be read (the service answered 429'))).toBe(true);
+		expect(
+			limited.logs.some(
+				(log) =>
+					log.level === 'warn' &&
+					log.message.includes('the balances could not be read (the service answered 429'),
+			),
+		).toBe(true);
 		client.sandbox.setFaults({ 'GET /users/fetch-integration': { nextN: { '5xx': 10 } } });
 		const failed = await poller.poll();
 		expect(failed.error?.message).toBeDefined();
@@ -201,15 +253,29 @@ describe('a balance that cannot be read emits nothing (fail closed)', () => {
 
 	test('an account record without a readable amount for a currency: that currency neither low nor restored until it reads again', async () => {
 		let wallets: IDataObject | undefined = { usd: 500, ngn: 4_000_000 };
-		const local = await startLocalServer(() => ({ status: 200, body: { success: true, message: 'ok', data: wallets === undefined ? { id: 'acct' } : { fiatWallets: wallets } } }));
+		const local = await startLocalServer(() => ({
+			status: 200,
+			body: {
+				success: true,
+				message: 'ok',
+				data: wallets === undefined ? { id: 'acct' } : { fiatWallets: wallets },
+			},
+		}));
 		try {
-			const poller = await Poller.create(parameters(USD, NGN), { ...credentials, baseUrl: local.url });
+			const poller = await Poller.create(parameters(USD, NGN), {
+				...credentials,
+				baseUrl: local.url,
+			});
 			const alerts = new Alerts();
 			expect(alerts.add(await poller.poll())).toEqual(['balance.low USD', 'balance.low NGN']);
 			wallets = { usd: 'n/a', ngn: 6_000_000 };
 			const unreadable = await poller.poll();
 			expect(alerts.add(unreadable)).toEqual(['balance.restored NGN']);
-			expect(unreadable.logs.some((log) => log.level === 'warn' && log.message.includes('no readable USD balance'))).toBe(true);
+			expect(
+				unreadable.logs.some(
+					(log) => log.level === 'warn' && log.message.includes('no readable USD balance'),
+				),
+			).toBe(true);
 			wallets = undefined;
 			expect(alerts.add(await poller.poll())).toEqual([]);
 			wallets = { usd: 9000, ngn: 6_000_000 };
@@ -229,7 +295,11 @@ test('Fetch Test Event (manual): each currency as the event it would be now, not
 	const poller = await Poller.create(parameters(USD, NGN), credentials);
 	const manual = await poller.poll('manual');
 	expect(manual.error).toBeUndefined();
-	expect(manual.items?.map((item) => `${String(item.event)} ${String(item.currency)} ${String(item.balance)}`)).toEqual(['balance.low USD 1000', 'balance.restored NGN 5000000']);
+	expect(
+		manual.items?.map(
+			(item) => `${String(item.event)} ${String(item.currency)} ${String(item.balance)}`,
+		),
+	).toEqual(['balance.low USD 1000', 'balance.restored NGN 5000000']);
 	expect(poller.staticData.balanceAlerts).toBeUndefined();
 	// The first real poll still alerts.
 	expect(new Alerts().add(await poller.poll())).toEqual(['balance.low USD']);

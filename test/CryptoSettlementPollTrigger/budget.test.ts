@@ -18,7 +18,8 @@ const local = listServiceForEachTest(T0, { testClock: true });
 
 function addTrades(count: number): IDataObject[] {
 	const added: IDataObject[] = [];
-	for (let i = 0; i < count; i++) added.push(trade(++local.created, (local.service.clock as number) + local.created));
+	for (let i = 0; i < count; i++)
+		added.push(trade(++local.created, (local.service.clock as number) + local.created));
 	local.service.records.trades.push(...added);
 	local.service.clock = (local.service.clock as number) + 60_000;
 	return added;
@@ -28,12 +29,19 @@ test("a slow list that would exceed n8n's poll budget: each poll stops in time a
 	// n8n 2.x's default budget; each answer takes 1.5 s on n8n's clock.
 	const budgetMs = 36_000;
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 100 } }, local.credentials(), { budgetMs });
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 100 } },
+		local.credentials(),
+		{ budgetMs },
+	);
 	await poller.poll();
 	const fresh = addTrades(4500);
 	local.service.records.withdrawals.push(withdrawal(1, (local.service.clock as number) - 1000));
 	local.service.latencyMs = 1500;
-	const expected = [...eventsOf('trade', fresh), ...eventsOf('withdrawal', local.service.records.withdrawals)];
+	const expected = [
+		...eventsOf('trade', fresh),
+		...eventsOf('withdrawal', local.service.records.withdrawals),
+	];
 	// Reading every new page in one poll would take longer than the budget.
 	const pages = Math.ceil(fresh.length / 100) + 1;
 	expect(pages * local.service.latencyMs).toBeGreaterThan(budgetMs);
@@ -47,9 +55,15 @@ test("a slow list that would exceed n8n's poll budget: each poll stops in time a
 		emitted.add(result);
 		expect(emitted.events.length).toBeGreaterThan(before);
 		if (poll === 0) {
-			expect(result.logs.some((log) => log.level === 'warn' && log.message.includes("n8n's time for one poll"))).toBe(true);
+			expect(
+				result.logs.some(
+					(log) => log.level === 'warn' && log.message.includes("n8n's time for one poll"),
+				),
+			).toBe(true);
 			// The lists take the time in turn: the busy one does not starve the other.
-			expect(emitted.events).toContain(eventsOf('withdrawal', local.service.records.withdrawals)[0]);
+			expect(emitted.events).toContain(
+				eventsOf('withdrawal', local.service.records.withdrawals)[0],
+			);
 		}
 	}
 	expect(durations.length).toBeGreaterThan(2);
@@ -64,8 +78,13 @@ test('a 429 in the middle of a walk: the pages read before it are emitted, the n
 	const fresh = addTrades(450);
 	let limited = 0;
 	local.service.fault = (path, query) => {
-		if (path !== '/trades/transactions' || query.get('page') !== '3' || limited++ > 0) return undefined;
-		return { status: 429, body: { success: false, message: 'too many requests' }, headers: { 'retry-after': '0' } };
+		if (path !== '/trades/transactions' || query.get('page') !== '3' || limited++ > 0)
+			return undefined;
+		return {
+			status: 429,
+			body: { success: false, message: 'too many requests' },
+			headers: { 'retry-after': '0' },
+		};
 	};
 	const emitted = new Emitted();
 	const first = await poller.poll();
@@ -78,7 +97,10 @@ test('a 429 in the middle of a walk: the pages read before it are emitted, the n
 
 test('a poll n8n abandons (its items never run, its state is not committed), then a normal poll: each trade once', async () => {
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } },
+		local.credentials(),
+	);
 	await poller.poll();
 	const fresh = addTrades(350);
 	const before = poller.staticData;
@@ -97,7 +119,9 @@ test('a poll n8n abandons (its items never run, its state is not committed), the
 test('n8n 1.x (no getPollBudgetMs): a fixed budget applies; polls work as on 2.x', async () => {
 	expect(FALLBACK_BUDGET_MS).toBe(36_000);
 	addTrades(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { withoutBudget: true });
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), {
+		withoutBudget: true,
+	});
 	await poller.poll();
 	const fresh = addTrades(120);
 	const emitted = new Emitted();

@@ -19,15 +19,24 @@ beforeEach(async () => {
 });
 afterEach(async () => await service.close());
 
-const credentials = () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: service.url, pin: '' });
-const deliveryEvents = (records: IDataObject[]) => records.map((record) => `trade.completed ${String((record.payload as IDataObject).id)}`);
+const credentials = () => ({
+	appId: 'app-local',
+	appSecret: 'secret-local-1',
+	environment: 'sandbox',
+	baseUrl: service.url,
+	pin: '',
+});
+const deliveryEvents = (records: IDataObject[]) =>
+	records.map((record) => `trade.completed ${String((record.payload as IDataObject).id)}`);
 
 /** `count` stored deliveries since the last ones, up to now on the service's clock (`skew` from n8n's). */
 function deliveries(count: number, skew: number): IDataObject[] {
 	const last = service.records.deliveries.at(-1);
 	service.clock = Date.now() + skew + 1000;
 	const from = last ? Date.parse(String(last.createdAt)) : (service.clock as number) - minute;
-	const added = Array.from({ length: count }, (_, i) => delivery(++created, from + ((i + 1) * ((service.clock as number) - from)) / (count + 1)));
+	const added = Array.from({ length: count }, (_, i) =>
+		delivery(++created, from + ((i + 1) * ((service.clock as number) - from)) / (count + 1)),
+	);
 	service.records.deliveries.push(...added);
 	return added;
 }
@@ -43,14 +52,20 @@ describe.each([
 		const emitted = new Emitted();
 		const fresh: IDataObject[] = [];
 		for (let poll = 0; poll < 5; poll++) {
-			const newestBefore = Math.max(...service.records.deliveries.map((record) => Date.parse(String(record.createdAt))));
+			const newestBefore = Math.max(
+				...service.records.deliveries.map((record) => Date.parse(String(record.createdAt))),
+			);
 			fresh.push(...deliveries(25, skew));
 			service.clearRequests();
 			emitted.add(await poller.poll());
 			const [request] = service.requests;
 			// No later than the answer's time (whole seconds in its Date header) less the listing lag.
-			expect(Date.parse(String(request.query.get('startDate')))).toBeLessThanOrEqual(newestBefore - OVERLAP_MS);
-			expect(Date.parse(String(request.query.get('startDate')))).toBeGreaterThanOrEqual(newestBefore - OVERLAP_MS - LISTING_LAG_MS - 1000);
+			expect(Date.parse(String(request.query.get('startDate')))).toBeLessThanOrEqual(
+				newestBefore - OVERLAP_MS,
+			);
+			expect(Date.parse(String(request.query.get('startDate')))).toBeGreaterThanOrEqual(
+				newestBefore - OVERLAP_MS - LISTING_LAG_MS - 1000,
+			);
 		}
 		emitted.expectExactly(deliveryEvents(fresh));
 	});
@@ -75,7 +90,10 @@ describe.each([
 
 test('a backlog of stored deliveries beyond Max Pages per Poll, with more arriving: the gap is read by date range, each once', async () => {
 	deliveries(100, 0);
-	const poller = await Poller.create({ source: 'webhookEvents', events: ['*'], options: { maxPagesPerPoll: 2 } }, credentials());
+	const poller = await Poller.create(
+		{ source: 'webhookEvents', events: ['*'], options: { maxPagesPerPoll: 2 } },
+		credentials(),
+	);
 	await poller.poll();
 	const fresh = deliveries(2500, 0);
 	const emitted = new Emitted();

@@ -24,36 +24,50 @@ describe.each([
 	test.each([
 		{ order: 'newestFirst', meta: 'full' },
 		{ order: 'oldestFirst', meta: 'hasNextPage' },
-	] as const)('trades and withdrawals with ids __proto__, constructor, …, a list sorted $order: each event once', async ({ order, meta }) => {
-		Object.assign(local.service, { order, meta, sortBy: 'insertion' });
-		local.service.records.trades.push(trade(++local.created, (local.service.clock as number) - minute));
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
-		expect((await poller.poll()).items).toBeNull();
-		const emitted = new Emitted();
-		const expected: string[] = [];
-		for (const [n, id] of ODD_IDS.entries()) {
-			local.service.clock = (local.service.clock as number) + minute;
-			const at = (local.service.clock as number) - 30_000;
-			const pending = { ...trade(100 + n, at, 'pending'), id };
-			local.service.records.trades.push(pending, trade(++local.created, at + 1));
-			local.service.records.withdrawals.push({ ...withdrawal(100 + n, at, 'processing'), id });
-			expected.push(`trade.pending ${id}`, `withdrawal.processing ${id}`, `trade.completed ${String(local.service.records.trades.at(-1)?.id)}`);
-		}
-		for (let poll = 0; poll < 8; poll++) {
-			local.service.clock = (local.service.clock as number) + minute;
-			if (poll === 4) {
-				// Their statuses move on: each change once.
-				for (const record of [...local.service.records.trades, ...local.service.records.withdrawals]) {
-					if (ODD_IDS.includes(String(record.id))) record.status = 'completed';
-				}
-				expected.push(...ODD_IDS.flatMap((id) => [`trade.completed ${id}`, `withdrawal.completed ${id}`]));
+	] as const)(
+		'trades and withdrawals with ids __proto__, constructor, …, a list sorted $order: each event once',
+		async ({ order, meta }) => {
+			Object.assign(local.service, { order, meta, sortBy: 'insertion' });
+			local.service.records.trades.push(
+				trade(++local.created, (local.service.clock as number) - minute),
+			);
+			const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
+			expect((await poller.poll()).items).toBeNull();
+			const emitted = new Emitted();
+			const expected: string[] = [];
+			for (const [n, id] of ODD_IDS.entries()) {
+				local.service.clock = (local.service.clock as number) + minute;
+				const at = (local.service.clock as number) - 30_000;
+				const pending = { ...trade(100 + n, at, 'pending'), id };
+				local.service.records.trades.push(pending, trade(++local.created, at + 1));
+				local.service.records.withdrawals.push({ ...withdrawal(100 + n, at, 'processing'), id });
+				expected.push(
+					`trade.pending ${id}`,
+					`withdrawal.processing ${id}`,
+					`trade.completed ${String(local.service.records.trades.at(-1)?.id)}`,
+				);
 			}
-			if (restart) poller.restart();
-			emitted.add(await poller.poll());
-		}
-		emitted.expectExactly(expected);
-		// Nothing leaked into the prototype of JavaScript's objects.
-		expect(({} as IDataObject).length).toBeUndefined();
-		expect(Object.prototype.hasOwnProperty.call(Object.prototype, 0)).toBe(false);
-	});
+			for (let poll = 0; poll < 8; poll++) {
+				local.service.clock = (local.service.clock as number) + minute;
+				if (poll === 4) {
+					// Their statuses move on: each change once.
+					for (const record of [
+						...local.service.records.trades,
+						...local.service.records.withdrawals,
+					]) {
+						if (ODD_IDS.includes(String(record.id))) record.status = 'completed';
+					}
+					expected.push(
+						...ODD_IDS.flatMap((id) => [`trade.completed ${id}`, `withdrawal.completed ${id}`]),
+					);
+				}
+				if (restart) poller.restart();
+				emitted.add(await poller.poll());
+			}
+			emitted.expectExactly(expected);
+			// Nothing leaked into the prototype of JavaScript's objects.
+			expect(({} as IDataObject).length).toBeUndefined();
+			expect(Object.prototype.hasOwnProperty.call(Object.prototype, 0)).toBe(false);
+		},
+	);
 });

@@ -27,13 +27,18 @@ const lagOf = new WeakMap<IDataObject, number>();
  * second one lags up to MAX_LAG_MS (deterministic); `first`: the oldest record created within
  * MAX_LAG_MS of the burst's end lags MAX_LAG_MS, so it is listed behind the rest of the burst. Returns them and how many the list does not show yet.
  */
-function burst(count: number, spanMs: number, lagging: 'half' | 'first' | 'none' = 'half'): { added: IDataObject[]; hidden: number } {
+function burst(
+	count: number,
+	spanMs: number,
+	lagging: 'half' | 'first' | 'none' = 'half',
+): { added: IDataObject[]; hidden: number } {
 	const start = local.service.clock as number;
 	const end = start + spanMs;
 	const added: IDataObject[] = [];
 	for (let i = 1; i <= count; i++) {
 		const record = trade(++local.created, start + Math.floor((i * spanMs) / (count + 1)));
-		if (lagging === 'half' && i % 2 === 0) lagOf.set(record, (MAX_LAG_MS * (((i * 7) % 10) + 1)) / 10);
+		if (lagging === 'half' && i % 2 === 0)
+			lagOf.set(record, (MAX_LAG_MS * (((i * 7) % 10) + 1)) / 10);
 		added.push(record);
 	}
 	// The oldest record still hidden at the end of the burst when lagging MAX_LAG_MS.
@@ -45,7 +50,10 @@ function burst(count: number, spanMs: number, lagging: 'half' | 'first' | 'none'
 }
 
 function shown(record: IDataObject): boolean {
-	return Date.parse(String(record.createdAt)) + (lagOf.get(record) ?? 0) <= (local.service.clock as number);
+	return (
+		Date.parse(String(record.createdAt)) + (lagOf.get(record) ?? 0) <=
+		(local.service.clock as number)
+	);
 }
 
 /**
@@ -54,50 +62,88 @@ function shown(record: IDataObject): boolean {
  * listed late near it: only reading the last second again finds it).
  */
 describe.each([
-	{ name: 'a backlog of 1,500, then bursts of 300 new trades in 100 ms, polls a minute apart, half lagging', backlog: 1500, perPoll: 300, intervalMs: 60_000, spanMs: 100, lagging: 'half' },
-	{ name: 'a backlog of 1,500, then bursts of 600 new trades in 200 ms, polls 5 s apart, half lagging', backlog: 1500, perPoll: 600, intervalMs: 5_000, spanMs: 200, lagging: 'half' },
-	{ name: 'bursts of 300 new trades in 100 ms, polls a minute apart, one of each lagging alone', backlog: 300, perPoll: 300, intervalMs: 60_000, spanMs: 100, lagging: 'first' },
-	{ name: 'bursts of 600 new trades in 200 ms, polls 5 s apart, one of each lagging alone', backlog: 600, perPoll: 600, intervalMs: 5_000, spanMs: 200, lagging: 'first' },
-] as const)('records listed up to 150 ms late: $name', ({ backlog, perPoll, intervalMs, spanMs, lagging }) => {
-	test('each trade is emitted exactly once', async () => {
-		expect(MAX_LAG_MS).toBeLessThan(LISTING_LAG_MS);
-		local.service.view = (_list, record) => (shown(record) ? record : undefined);
-		// Before activation, nothing lags: every record the service holds at activation is old.
-		burst(500, 60_000, 'none');
-		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 8 } }, local.credentials());
-		expect((await poller.poll()).items).toBeNull();
-		const baseline = local.service.records.trades.length;
-		const emitted = new Emitted();
-		let hiddenAtPolls = 0;
-		for (let poll = 0; poll < 6; poll++) {
-			// The burst ends at the poll: its last records are not listed yet, records dated later are.
-			local.service.clock = (local.service.clock as number) + intervalMs - spanMs;
-			// The first poll may find a backlog beyond Max Pages per Poll: the next ones continue below it.
-			hiddenAtPolls += burst(poll === 0 ? backlog : perPoll, spanMs, lagging).hidden;
-			poller.restart();
-			emitted.add(await poller.poll());
-		}
-		// The case is exercised: records were missing from answers that listed records dated after them.
-		expect(hiddenAtPolls).toBeGreaterThanOrEqual(6);
-		for (let poll = 0; poll < 4; poll++) {
-			local.service.clock = (local.service.clock as number) + intervalMs;
-			emitted.add(await poller.poll());
-		}
-		emitted.expectExactly(eventsOf('trade', local.service.records.trades.slice(baseline)));
-	});
-});
+	{
+		name: 'a backlog of 1,500, then bursts of 300 new trades in 100 ms, polls a minute apart, half lagging',
+		backlog: 1500,
+		perPoll: 300,
+		intervalMs: 60_000,
+		spanMs: 100,
+		lagging: 'half',
+	},
+	{
+		name: 'a backlog of 1,500, then bursts of 600 new trades in 200 ms, polls 5 s apart, half lagging',
+		backlog: 1500,
+		perPoll: 600,
+		intervalMs: 5_000,
+		spanMs: 200,
+		lagging: 'half',
+	},
+	{
+		name: 'bursts of 300 new trades in 100 ms, polls a minute apart, one of each lagging alone',
+		backlog: 300,
+		perPoll: 300,
+		intervalMs: 60_000,
+		spanMs: 100,
+		lagging: 'first',
+	},
+	{
+		name: 'bursts of 600 new trades in 200 ms, polls 5 s apart, one of each lagging alone',
+		backlog: 600,
+		perPoll: 600,
+		intervalMs: 5_000,
+		spanMs: 200,
+		lagging: 'first',
+	},
+] as const)(
+	'records listed up to 150 ms late: $name',
+	({ backlog, perPoll, intervalMs, spanMs, lagging }) => {
+		test('each trade is emitted exactly once', async () => {
+			expect(MAX_LAG_MS).toBeLessThan(LISTING_LAG_MS);
+			local.service.view = (_list, record) => (shown(record) ? record : undefined);
+			// Before activation, nothing lags: every record the service holds at activation is old.
+			burst(500, 60_000, 'none');
+			const poller = await Poller.create(
+				{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 8 } },
+				local.credentials(),
+			);
+			expect((await poller.poll()).items).toBeNull();
+			const baseline = local.service.records.trades.length;
+			const emitted = new Emitted();
+			let hiddenAtPolls = 0;
+			for (let poll = 0; poll < 6; poll++) {
+				// The burst ends at the poll: its last records are not listed yet, records dated later are.
+				local.service.clock = (local.service.clock as number) + intervalMs - spanMs;
+				// The first poll may find a backlog beyond Max Pages per Poll: the next ones continue below it.
+				hiddenAtPolls += burst(poll === 0 ? backlog : perPoll, spanMs, lagging).hidden;
+				poller.restart();
+				emitted.add(await poller.poll());
+			}
+			// The case is exercised: records were missing from answers that listed records dated after them.
+			expect(hiddenAtPolls).toBeGreaterThanOrEqual(6);
+			for (let poll = 0; poll < 4; poll++) {
+				local.service.clock = (local.service.clock as number) + intervalMs;
+				emitted.add(await poller.poll());
+			}
+			emitted.expectExactly(eventsOf('trade', local.service.records.trades.slice(baseline)));
+		});
+	},
+);
 
 test('a status going back for one answer (a lagging replica): each event once, never a status earlier in the life cycle', async () => {
 	burst(200, 60_000);
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	await poller.poll();
-	const [done, moving] = [trade(++local.created, (local.service.clock as number) + 1000), trade(++local.created, (local.service.clock as number) + 2000, 'pending')];
+	const [done, moving] = [
+		trade(++local.created, (local.service.clock as number) + 1000),
+		trade(++local.created, (local.service.clock as number) + 2000, 'pending'),
+	];
 	local.service.records.trades.push(done, moving);
 	local.service.clock = (local.service.clock as number) + 60_000;
 	const emitted = new Emitted();
 	/** What the lagging replica answers for one poll: each record's status before. */
 	let replica: Record<string, string> = {};
-	local.service.view = (_list, record) => (replica[String(record.id)] ? { ...record, status: replica[String(record.id)] } : record);
+	local.service.view = (_list, record) =>
+		replica[String(record.id)] ? { ...record, status: replica[String(record.id)] } : record;
 	const steps: Array<() => void> = [
 		() => undefined,
 		() => (moving.status = 'completed'),
@@ -112,9 +158,15 @@ test('a status going back for one answer (a lagging replica): each event once, n
 		poller.restart();
 		emitted.add(await poller.poll());
 	}
-	emitted.expectExactly([`trade.completed ${String(done.id)}`, `trade.pending ${String(moving.id)}`, `trade.completed ${String(moving.id)}`]);
+	emitted.expectExactly([
+		`trade.completed ${String(done.id)}`,
+		`trade.pending ${String(moving.id)}`,
+		`trade.completed ${String(moving.id)}`,
+	]);
 	// In the order lived: pending before completed.
-	expect(emitted.events.indexOf(`trade.pending ${String(moving.id)}`)).toBeLessThan(emitted.events.indexOf(`trade.completed ${String(moving.id)}`));
+	expect(emitted.events.indexOf(`trade.pending ${String(moving.id)}`)).toBeLessThan(
+		emitted.events.indexOf(`trade.completed ${String(moving.id)}`),
+	);
 });
 
 test('a record without createdAt missing from one answer, then back: emitted once', async () => {
@@ -136,7 +188,9 @@ test('a record without createdAt missing from one answer, then back: emitted onc
 		fresh.push(...added);
 		missing.clear();
 		// The newest record read before (and on one poll the one below it) is missing from this answer only.
-		if (poll > 0) for (const record of fresh.slice(-1 - (poll % 2) - added.length, fresh.length - added.length)) missing.add(record.id);
+		if (poll > 0)
+			for (const record of fresh.slice(-1 - (poll % 2) - added.length, fresh.length - added.length))
+				missing.add(record.id);
 		poller.restart();
 		emitted.add(await poller.poll());
 	}

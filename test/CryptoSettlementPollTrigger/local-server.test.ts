@@ -30,7 +30,10 @@ function addTrades(count: number, status = 'completed'): string[] {
  */
 async function pendingOutOfPages(): Promise<{ poller: Poller; pending: string }> {
 	addTrades(120);
-	const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, local.credentials());
+	const poller = await Poller.create(
+		{ source: 'records', events: ['trade.completed'] },
+		local.credentials(),
+	);
 	await poller.poll();
 	const [pending] = addTrades(1, 'pending');
 	expect((await poller.poll()).items).toBeNull();
@@ -52,7 +55,12 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 		local.service.clearRequests();
 		const polled = await poller.poll();
 		expect(idsOf(polled.items)).toEqual(added);
-		expect(polled.items![0]).toMatchObject({ event: 'trade.completed', amountInUSD: 251, destinationAddress: 'addr-251', source: 'records' });
+		expect(polled.items![0]).toMatchObject({
+			event: 'trade.completed',
+			amountInUSD: 251,
+			destinationAddress: 'addr-251',
+			source: 'records',
+		});
 		// Later polls: the page that held the position, nothing more.
 		expect(local.service.pagesOf('trades')).toEqual([order === 'newestFirst' ? 1 : 3]);
 		expect((await poller.poll()).items).toBeNull();
@@ -65,7 +73,9 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 		local.service.clock! += minute;
 		local.service.clearRequests();
 		expect(idsOf((await poller.poll()).items)).toEqual([pending]);
-		expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
+		expect(local.service.requests.map((request) => request.path)).toContain(
+			`/trades/transactions/${pending}`,
+		);
 		expect((await poller.poll()).items).toBeNull();
 	});
 });
@@ -76,32 +86,75 @@ describe.each(['newestFirst', 'oldestFirst'] as const)('a list sorted %s', (orde
 // not fail the poll either: every other event of every list would wait until that record is final.
 describe('a record still followed whose lookup proves nothing or fails', () => {
 	shortBackoff();
-	const refusal = (status: number, message: string) => ({ status, body: { success: false, message, errors: [], meta: {}, data: {} } });
+	const refusal = (status: number, message: string) => ({
+		status,
+		body: { success: false, message, errors: [], meta: {}, data: {} },
+	});
 	test.each([
 		['answered 404', refusal(404, 'transaction not found'), ''],
-		['answered without the record', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null } }, ''],
-		['answered with a record of another id', { status: 200, body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' } } }, ''],
-		['answered 422 (its id refused)', refusal(422, 'validation errors'), ': validation errors (HTTP 422)'],
-		['answered 403 (a lookup route the account may not use)', refusal(403, 'you do not have API access'), ': you do not have API access (HTTP 403)'],
+		[
+			'answered without the record',
+			{
+				status: 200,
+				body: { success: true, message: 'transaction retrieved', errors: [], meta: {}, data: null },
+			},
+			'',
+		],
+		[
+			'answered with a record of another id',
+			{
+				status: 200,
+				body: {
+					success: true,
+					message: 'transaction retrieved',
+					errors: [],
+					meta: {},
+					data: { id: 't999999', status: 'completed', createdAt: '2026-03-01T11:00:00.000Z' },
+				},
+			},
+			'',
+		],
+		[
+			'answered 422 (its id refused)',
+			refusal(422, 'validation errors'),
+			': validation errors (HTTP 422)',
+		],
+		[
+			'answered 403 (a lookup route the account may not use)',
+			refusal(403, 'you do not have API access'),
+			': you do not have API access (HTTP 403)',
+		],
 		['answered 500 at every attempt', refusal(500, 'something went wrong!'), ': '],
-	])('%s once stays followed, the poll emits the others: its status change is emitted later, once', async (_name, reply, failure) => {
-		const { poller, pending } = await pendingOutOfPages();
-		local.service.fault = (path) => (path === `/trades/transactions/${pending}` ? reply : undefined);
-		const [other] = addTrades(1);
-		local.service.clock! += minute;
-		local.service.clearRequests();
-		const missed = await poller.poll();
-		expect(missed.error).toBeUndefined();
-		expect(idsOf(missed.items)).toEqual([other]);
-		expect(local.service.requests.map((request) => request.path)).toContain(`/trades/transactions/${pending}`);
-		const warning = missed.logs.find((log) => log.level === 'warn' && log.message.includes('1 trades not yet final could not be read by id'));
-		expect(warning?.message).toContain(failure ? `or a failed lookup${failure}` : 'or a failed lookup);');
-		local.service.fault = undefined;
-		local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
-		local.service.clock! += minute;
-		expect(idsOf((await poller.poll()).items)).toEqual([pending]);
-		expect((await poller.poll()).items).toBeNull();
-	});
+	])(
+		'%s once stays followed, the poll emits the others: its status change is emitted later, once',
+		async (_name, reply, failure) => {
+			const { poller, pending } = await pendingOutOfPages();
+			local.service.fault = (path) =>
+				path === `/trades/transactions/${pending}` ? reply : undefined;
+			const [other] = addTrades(1);
+			local.service.clock! += minute;
+			local.service.clearRequests();
+			const missed = await poller.poll();
+			expect(missed.error).toBeUndefined();
+			expect(idsOf(missed.items)).toEqual([other]);
+			expect(local.service.requests.map((request) => request.path)).toContain(
+				`/trades/transactions/${pending}`,
+			);
+			const warning = missed.logs.find(
+				(log) =>
+					log.level === 'warn' &&
+					log.message.includes('1 trades not yet final could not be read by id'),
+			);
+			expect(warning?.message).toContain(
+				failure ? `or a failed lookup${failure}` : 'or a failed lookup);',
+			);
+			local.service.fault = undefined;
+			local.service.records.trades.find((record) => record.id === pending)!.status = 'completed';
+			local.service.clock! += minute;
+			expect(idsOf((await poller.poll()).items)).toEqual([pending]);
+			expect((await poller.poll()).items).toBeNull();
+		},
+	);
 });
 
 // A record the poll cannot identify can never be emitted: a deposit the service lists without an id
@@ -145,12 +198,20 @@ test('a 429 ends the poll quietly (no error, no events, position kept); the next
 	await poller.poll();
 	const before = poller.staticData;
 	const added = addTrades(1);
-	local.service.fault = () => ({ status: 429, body: { message: 'too many requests' }, headers: { 'retry-after': '0' } });
+	local.service.fault = () => ({
+		status: 429,
+		body: { message: 'too many requests' },
+		headers: { 'retry-after': '0' },
+	});
 	const limited = await poller.poll();
 	expect(limited.error).toBeUndefined();
 	expect(limited.items).toBeNull();
-	expect(limited.logs.some((log) => log.level === 'warn' && log.message.includes('429'))).toBe(true);
-	expect((poller.staticData.pollState as { lists: unknown }).lists).toEqual((before.pollState as { lists: unknown }).lists);
+	expect(limited.logs.some((log) => log.level === 'warn' && log.message.includes('429'))).toBe(
+		true,
+	);
+	expect((poller.staticData.pollState as { lists: unknown }).lists).toEqual(
+		(before.pollState as { lists: unknown }).lists,
+	);
 	local.service.fault = undefined;
 	expect(idsOf((await poller.poll()).items)).toEqual(added);
 });
@@ -170,14 +231,19 @@ test('the overlap catches a record that becomes visible late, with an earlier cr
 
 test('Max Pages per Poll bounds the pages read; the next poll reads on from where it stopped; nothing is lost or doubled', async () => {
 	addTrades(1);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } },
+		local.credentials(),
+	);
 	await poller.poll();
 	const added = addTrades(250);
 	local.service.clearRequests();
 	const busy = await poller.poll();
 	expect(local.service.pagesOf('trades')).toEqual([1, 2]);
 	expect(idsOf(busy.items)).toEqual(added.slice(-200));
-	expect(busy.logs.some((log) => log.level === 'warn' && log.message.includes('2 pages'))).toBe(true);
+	expect(busy.logs.some((log) => log.level === 'warn' && log.message.includes('2 pages'))).toBe(
+		true,
+	);
 	local.service.clearRequests();
 	const rest = await poller.poll();
 	// The page after the last record read (page 3, found by position: counted from the list's oldest

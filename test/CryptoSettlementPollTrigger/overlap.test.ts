@@ -23,11 +23,16 @@ const aMinuteOf = local.aMinuteOf;
 
 describe.each([
 	{ name: 'one static data object (n8n 1.x, n8n 2.x without durable cursors)', stateCopies: false },
-	{ name: "each poll's own copy of the state, committed when it returns (n8n 2.x durable poll cursors)", stateCopies: true },
+	{
+		name: "each poll's own copy of the state, committed when it returns (n8n 2.x durable poll cursors)",
+		stateCopies: true,
+	},
 ])('two polls at once: $name', ({ stateCopies }) => {
 	test('the first answer takes 3 s and a second poll starts meanwhile: each trade emitted once, none lost after', async () => {
 		aMinuteOf(120);
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { stateCopies });
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), {
+			stateCopies,
+		});
 		expect((await poller.poll()).items).toBeNull();
 		const emitted = new Emitted();
 		const fresh = aMinuteOf(3);
@@ -60,12 +65,16 @@ describe.each([
 		emitted.expectExactly(eventsOf('trade', fresh));
 		// The second poll was the one that stood back, and said so.
 		expect(second?.items).toBeNull();
-		expect(second?.logs.some((log) => log.level === 'warn' && log.message.includes('still running'))).toBe(true);
+		expect(
+			second?.logs.some((log) => log.level === 'warn' && log.message.includes('still running')),
+		).toBe(true);
 	});
 
 	test('after the overlapping poll the gate is open again: the next poll reads and emits', async () => {
 		aMinuteOf(50);
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { stateCopies });
+		const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), {
+			stateCopies,
+		});
 		await poller.poll();
 		const emitted = new Emitted();
 		const fresh = aMinuteOf(5);
@@ -82,10 +91,13 @@ describe.each([
  * n8n 2.x with durable poll cursors abandons a poll past its budget (its copy of the state is not
  * committed): a poll held past twice the budget no longer holds the next one back.
  */
-test('a poll held past twice n8n\'s budget no longer holds the next one back; n8n abandons it, so each trade is emitted once', async () => {
+test("a poll held past twice n8n's budget no longer holds the next one back; n8n abandons it, so each trade is emitted once", async () => {
 	aMinuteOf(60);
 	const budgetMs = 36_000;
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), { stateCopies: true, budgetMs });
+	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials(), {
+		stateCopies: true,
+		budgetMs,
+	});
 	await poller.poll();
 	const emitted = new Emitted();
 	const fresh = aMinuteOf(3);

@@ -27,7 +27,10 @@ describe.each([
 	test(`a backlog of 1,000 with trades arriving: at most ${idleInARow} poll(s) in a row without an event until all is read, each trade once`, async () => {
 		local.service.meta = meta;
 		aMinuteOf(300);
-		const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } }, local.credentials());
+		const poller = await Poller.create(
+			{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 2 } },
+			local.credentials(),
+		);
 		await poller.poll();
 		const baseline = local.service.records.trades.length;
 		aMinuteOf(1000);
@@ -42,7 +45,10 @@ describe.each([
 			perPoll.push(emitted.events.length - before);
 			if (emitted.events.length === local.service.records.trades.length - baseline) break;
 		}
-		const idleRuns = perPoll.join(' ').split(/[1-9]\d*/).map((run) => run.trim().split(' ').filter(Boolean).length);
+		const idleRuns = perPoll
+			.join(' ')
+			.split(/[1-9]\d*/)
+			.map((run) => run.trim().split(' ').filter(Boolean).length);
 		expect(Math.max(...idleRuns)).toBeLessThanOrEqual(idleInARow);
 		emitted.expectExactly(eventsOf('trade', local.service.records.trades.slice(baseline)));
 	});
@@ -50,11 +56,19 @@ describe.each([
 
 test('the editor refuses Max Pages per Poll below 2; a workflow saved with 1 reads 2 pages', async () => {
 	const { properties } = new CryptoSettlementPollTrigger().description;
-	const options = properties.find((property) => property.name === 'options')?.options as Array<{ name: string; typeOptions?: { minValue?: number } }>;
-	expect(options.find((option) => option.name === 'maxPagesPerPoll')?.typeOptions?.minValue).toBe(MIN_PAGES);
+	const options = properties.find((property) => property.name === 'options')?.options as Array<{
+		name: string;
+		typeOptions?: { minValue?: number };
+	}>;
+	expect(options.find((option) => option.name === 'maxPagesPerPoll')?.typeOptions?.minValue).toBe(
+		MIN_PAGES,
+	);
 	expect(MIN_PAGES).toBe(2);
 	aMinuteOf(10);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 1 } }, local.credentials());
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 1 } },
+		local.credentials(),
+	);
 	await poller.poll();
 	aMinuteOf(500);
 	local.service.clearRequests();

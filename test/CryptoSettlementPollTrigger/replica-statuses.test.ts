@@ -18,7 +18,9 @@ const local = listServiceForEachTest(T0, { testClock: true });
 
 test('pending → deleted, pending → failed, completed → reversed, read back and forth by a replica: each status once', async () => {
 	const clock = () => local.service.clock as number;
-	local.service.records.trades.push(...Array.from({ length: 50 }, (_, i) => trade(++local.created, clock() - minute + i * 1000)));
+	local.service.records.trades.push(
+		...Array.from({ length: 50 }, (_, i) => trade(++local.created, clock() - minute + i * 1000)),
+	);
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	expect((await poller.poll()).items).toBeNull();
 	const deleted = trade(++local.created, clock() + 10_000, 'pending');
@@ -29,7 +31,8 @@ test('pending → deleted, pending → failed, completed → reversed, read back
 	const before = new Map<unknown, string>();
 	/** What the lagging replica answers: each record's status before its change. */
 	let replica = false;
-	local.service.view = (_list, record) => (replica && before.has(record.id) ? { ...record, status: before.get(record.id) } : record);
+	local.service.view = (_list, record) =>
+		replica && before.has(record.id) ? { ...record, status: before.get(record.id) } : record;
 	const emitted = new Emitted();
 	const poll = async () => {
 		local.service.clock = clock() + minute;
@@ -37,7 +40,11 @@ test('pending → deleted, pending → failed, completed → reversed, read back
 		emitted.add(await poller.poll());
 	};
 	await poll();
-	for (const [record, status] of [[deleted, 'deleted'], [failed, 'failed'], [reversed, 'reversed']] as Array<[IDataObject, string]>) {
+	for (const [record, status] of [
+		[deleted, 'deleted'],
+		[failed, 'failed'],
+		[reversed, 'reversed'],
+	] as Array<[IDataObject, string]>) {
 		before.set(record.id, String(record.status));
 		record.status = status;
 	}

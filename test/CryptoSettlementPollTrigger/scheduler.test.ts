@@ -21,7 +21,9 @@ const local = listServiceForEachTest(T0);
 /** `count` trades created `after` ms past the service's clock, which then moves `by` on. */
 function trades(count: number, after = 2000, by = minute): IDataObject[] {
 	const clock = local.service.clock as number;
-	const added = Array.from({ length: count }, (_, i) => trade(++local.created, clock + after + i * 100));
+	const added = Array.from({ length: count }, (_, i) =>
+		trade(++local.created, clock + after + i * 100),
+	);
 	local.service.records.trades.push(...added);
 	local.service.clock = clock + by;
 	return added;
@@ -29,7 +31,8 @@ function trades(count: number, after = 2000, by = minute): IDataObject[] {
 
 /** Three trades from the hour before activation. */
 function before(): void {
-	for (const at of [T0 - 50 * minute, T0 - 20 * minute, T0 - 5 * minute]) local.service.records.trades.push(trade(++local.created, at));
+	for (const at of [T0 - 50 * minute, T0 - 20 * minute, T0 - 5 * minute])
+		local.service.records.trades.push(trade(++local.created, at));
 }
 
 test("n8n's durable scheduler: the trades created right after activation are emitted by the first scheduled poll, once", async () => {
@@ -77,7 +80,10 @@ test("n8n's durable scheduler: publishing again, or a source changed and changed
 	emitted.add(await n8n.poll());
 	// Stored Webhook Deliveries, then Records again, published with the same Poll Times (n8n runs no
 	// poll at activation then): each change is a first look of its own, never the older first look's copy.
-	const deliveries = await DurableScheduler.create({ ...records, source: 'webhookEvents' }, local.credentials());
+	const deliveries = await DurableScheduler.create(
+		{ ...records, source: 'webhookEvents' },
+		local.credentials(),
+	);
 	Object.assign(deliveries, { row: n8n.row, saved: n8n.saved });
 	local.service.records.deliveries.push(delivery(1, (local.service.clock as number) - 10 * minute));
 	expect((await deliveries.poll()).items).toBeNull();

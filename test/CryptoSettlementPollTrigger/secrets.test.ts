@@ -38,32 +38,48 @@ function textOf(value: unknown, depth = 0): string {
 		.join('\n');
 }
 
-const leaks = (value: unknown) => [APP_ECHO, HOOK_ECHO].filter((secret) => textOf(value).includes(secret));
+const leaks = (value: unknown) =>
+	[APP_ECHO, HOOK_ECHO].filter((secret) => textOf(value).includes(secret));
 
 test.each([
-	{ name: 'a refused page (400) whose message and validation entry echo the secrets', source: 'records', status: 400 },
-	{ name: 'a 403 on the stored deliveries whose message echoes them', source: 'webhookEvents', status: 403 },
-	{ name: 'a 5xx whose message echoes them (retried, then failed)', source: 'records', status: 503 },
-])('$name: neither the error, its details nor the log lines hold a secret', async ({ source, status }) => {
-	const poller = await Poller.create({ source, events: ['*'] }, credentials());
-	await poller.poll();
-	service.fault = () => ({
-		status,
-		body: {
-			success: false,
-			message: `bad credentials ${APP_ECHO} / ${HOOK_ECHO}`,
-			errors: [{ field: 'x-app-secret', message: `${APP_ECHO} is not valid`, value: APP_ECHO }],
-			meta: {},
-			data: {},
-		},
-	});
-	const result = await poller.poll();
-	expect(result.error).toBeDefined();
-	// The service's words are kept, the secrets in them replaced.
-	expect(textOf(result.error)).toContain('bad credentials [redacted]');
-	expect(leaks(result.error)).toEqual([]);
-	expect(leaks(result.logs)).toEqual([]);
-});
+	{
+		name: 'a refused page (400) whose message and validation entry echo the secrets',
+		source: 'records',
+		status: 400,
+	},
+	{
+		name: 'a 403 on the stored deliveries whose message echoes them',
+		source: 'webhookEvents',
+		status: 403,
+	},
+	{
+		name: 'a 5xx whose message echoes them (retried, then failed)',
+		source: 'records',
+		status: 503,
+	},
+])(
+	'$name: neither the error, its details nor the log lines hold a secret',
+	async ({ source, status }) => {
+		const poller = await Poller.create({ source, events: ['*'] }, credentials());
+		await poller.poll();
+		service.fault = () => ({
+			status,
+			body: {
+				success: false,
+				message: `bad credentials ${APP_ECHO} / ${HOOK_ECHO}`,
+				errors: [{ field: 'x-app-secret', message: `${APP_ECHO} is not valid`, value: APP_ECHO }],
+				meta: {},
+				data: {},
+			},
+		});
+		const result = await poller.poll();
+		expect(result.error).toBeDefined();
+		// The service's words are kept, the secrets in them replaced.
+		expect(textOf(result.error)).toContain('bad credentials [redacted]');
+		expect(leaks(result.error)).toEqual([]);
+		expect(leaks(result.logs)).toEqual([]);
+	},
+);
 
 test('a record that carries a secret is emitted with it redacted', async () => {
 	service.clock = Date.parse('2026-03-01T12:00:00.000Z');

@@ -28,14 +28,20 @@ test(`${PER_POLL * POLLS} trades, ${PER_POLL} per poll: every event once, the st
 		const start = local.service.clock as number;
 		const added = Array.from({ length: count }, (_, i): IDataObject => {
 			const n = ++local.created;
-			return { ...trade(n, start + Math.floor(((i + 1) * INTERVAL_MS) / (count + 1)), status(n)), id: serviceId(n) };
+			return {
+				...trade(n, start + Math.floor(((i + 1) * INTERVAL_MS) / (count + 1)), status(n)),
+				id: serviceId(n),
+			};
 		});
 		local.service.records.trades.push(...added);
 		local.service.clock = start + INTERVAL_MS;
 		return added;
 	};
 	add(300);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } }, local.credentials());
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 20 } },
+		local.credentials(),
+	);
 	await poller.poll();
 	const baseline = local.service.records.trades.length;
 	const emitted = new Emitted();
@@ -43,7 +49,11 @@ test(`${PER_POLL * POLLS} trades, ${PER_POLL} per poll: every event once, the st
 	let largest = 0;
 	for (let poll = 0; poll < POLLS; poll++) {
 		// One trade in 100 is pending and completes three polls later (looked up by id: within Max Pages per Poll lookups a poll).
-		pending.push(add(PER_POLL, (n) => (n % 100 === 0 ? 'pending' : 'completed')).filter((record) => record.status === 'pending'));
+		pending.push(
+			add(PER_POLL, (n) => (n % 100 === 0 ? 'pending' : 'completed')).filter(
+				(record) => record.status === 'pending',
+			),
+		);
 		for (const record of pending.at(-4) ?? []) record.status = 'completed';
 		emitted.add(await poller.poll());
 		largest = Math.max(largest, JSON.stringify(poller.staticData).length);
@@ -54,6 +64,9 @@ test(`${PER_POLL * POLLS} trades, ${PER_POLL} per poll: every event once, the st
 		emitted.add(await poller.poll());
 	}
 	const fresh = local.service.records.trades.slice(baseline);
-	emitted.expectExactly([...eventsOf('trade', fresh), ...pending.flat().map((record) => `trade.pending ${String(record.id)}`)]);
+	emitted.expectExactly([
+		...eventsOf('trade', fresh),
+		...pending.flat().map((record) => `trade.pending ${String(record.id)}`),
+	]);
 	expect(largest).toBeLessThanOrEqual(512 * 1024);
 });

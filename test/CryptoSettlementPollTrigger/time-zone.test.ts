@@ -19,7 +19,10 @@ const minute = 60_000;
 
 const local = listServiceForEachTest(T0);
 
-const withoutZone = (record: IDataObject): IDataObject => ({ ...record, createdAt: String(record.createdAt).replace(/Z$/, '') });
+const withoutZone = (record: IDataObject): IDataObject => ({
+	...record,
+	createdAt: String(record.createdAt).replace(/Z$/, ''),
+});
 
 /** `count` trades and as many withdrawals, interleaved over the next minute. */
 function aMinuteOf(count: number): IDataObject[] {
@@ -30,7 +33,10 @@ function aMinuteOf(count: number): IDataObject[] {
 		const n = ++local.created;
 		local.service.records.trades.push(withoutZone(trade(n, at)));
 		local.service.records.withdrawals.push(withdrawal(n, at + 1));
-		added.push(local.service.records.trades.at(-1) as IDataObject, local.service.records.withdrawals.at(-1) as IDataObject);
+		added.push(
+			local.service.records.trades.at(-1) as IDataObject,
+			local.service.records.withdrawals.at(-1) as IDataObject,
+		);
 	}
 	local.service.clock = start + minute;
 	return added;
@@ -41,7 +47,7 @@ test('the test really runs in New York time', () => {
 	expect(Date.parse('2026-03-01T12:00:00.000')).toBe(T0 + 5 * 60 * minute);
 });
 
-test('dates without a time zone are read as UTC whatever n8n\'s time zone: nothing old, each event once, in creation order', async () => {
+test("dates without a time zone are read as UTC whatever n8n's time zone: nothing old, each event once, in creation order", async () => {
 	for (let m = 0; m < 6; m++) aMinuteOf(200);
 	const poller = await Poller.create({ source: 'records', events: ['*'] }, local.credentials());
 	expect((await poller.poll()).items).toBeNull();
@@ -54,5 +60,10 @@ test('dates without a time zone are read as UTC whatever n8n\'s time zone: nothi
 		// One execution per poll, its items oldest first across both lists.
 		expect(items.map((item) => item.id)).toEqual(fresh.slice(-60).map((record) => record.id));
 	}
-	emitted.expectExactly(fresh.map((record) => `${String(record.id).startsWith('t') ? 'trade' : 'withdrawal'}.completed ${String(record.id)}`));
+	emitted.expectExactly(
+		fresh.map(
+			(record) =>
+				`${String(record.id).startsWith('t') ? 'trade' : 'withdrawal'}.completed ${String(record.id)}`,
+		),
+	);
 });

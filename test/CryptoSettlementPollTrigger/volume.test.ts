@@ -24,25 +24,56 @@ beforeEach(async () => {
 });
 afterEach(async () => await service.close());
 
-const credentials = () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: service.url, pin: '' });
+const credentials = () => ({
+	appId: 'app-local',
+	appSecret: 'secret-local-1',
+	environment: 'sandbox',
+	baseUrl: service.url,
+	pin: '',
+});
 
 /** One minute of the service: `count` trades spread over it, the clock at its end. */
 function aMinuteOf(count: number, from: number): void {
 	const start = service.clock as number;
-	for (let i = 1; i <= count; i++) service.records.trades.push(trade(from + i, start + Math.floor((i * 60_000) / count)));
+	for (let i = 1; i <= count; i++)
+		service.records.trades.push(trade(from + i, start + Math.floor((i * 60_000) / count)));
 	service.clock = start + 60_000;
 }
 
 describe.each([
-	{ shape: 'newest first, sorted by creation date', order: 'newestFirst', meta: 'full', sortBy: 'createdAt' },
-	{ shape: 'newest first, without meta.pages and meta.totalDocs', order: 'newestFirst', meta: 'hasNextPage', sortBy: 'createdAt' },
-	{ shape: 'oldest first, with meta.pages', order: 'oldestFirst', meta: 'full', sortBy: 'createdAt' },
-	{ shape: 'oldest first, without meta.pages', order: 'oldestFirst', meta: 'hasNextPage', sortBy: 'insertion' },
+	{
+		shape: 'newest first, sorted by creation date',
+		order: 'newestFirst',
+		meta: 'full',
+		sortBy: 'createdAt',
+	},
+	{
+		shape: 'newest first, without meta.pages and meta.totalDocs',
+		order: 'newestFirst',
+		meta: 'hasNextPage',
+		sortBy: 'createdAt',
+	},
+	{
+		shape: 'oldest first, with meta.pages',
+		order: 'oldestFirst',
+		meta: 'full',
+		sortBy: 'createdAt',
+	},
+	{
+		shape: 'oldest first, without meta.pages',
+		order: 'oldestFirst',
+		meta: 'hasNextPage',
+		sortBy: 'insertion',
+	},
 ] as const)('$shape', ({ order, meta, sortBy }) => {
 	test(`${PER_POLL} new trades per poll for ${POLLS} polls, restarting before each: every trade once, at most ceil(new/100)+1 pages a poll`, async () => {
 		Object.assign(service, { order, meta, sortBy });
 		aMinuteOf(500, 0);
-		const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials(), UNDER_LOAD);
+		const poller = await Poller.create(
+			{ source: 'records', events: ['*'] },
+			credentials(),
+			UNDER_LOAD,
+		);
 		expect((await poller.poll()).items).toBeNull();
 		const baseline = service.records.trades.length;
 		const emitted = new Emitted();
@@ -68,7 +99,11 @@ describe.each([
 
 test('records added while a walk reads the pages (duplicates across page boundaries): each emitted once', async () => {
 	aMinuteOf(300, 0);
-	const poller = await Poller.create({ source: 'records', events: ['*'] }, credentials(), UNDER_LOAD);
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'] },
+		credentials(),
+		UNDER_LOAD,
+	);
 	await poller.poll();
 	const baseline = service.records.trades.length;
 	const emitted = new Emitted();
@@ -87,7 +122,11 @@ test('records added while a walk reads the pages (duplicates across page boundar
 
 test('more new records than Max Pages per Poll, with records arriving all along: the backlog is read by position, each record once', async () => {
 	aMinuteOf(50, 0);
-	const poller = await Poller.create({ source: 'records', events: ['*'], options: { maxPagesPerPoll: 3 } }, credentials(), UNDER_LOAD);
+	const poller = await Poller.create(
+		{ source: 'records', events: ['*'], options: { maxPagesPerPoll: 3 } },
+		credentials(),
+		UNDER_LOAD,
+	);
 	await poller.poll();
 	const baseline = service.records.trades.length;
 	const emitted = new Emitted();

@@ -21,18 +21,29 @@ import {
 const logs = triggerTestSetup(['127.0.0.1']);
 
 const api = () => nock(BASE_URL);
-const ok = (data: IDataObject) => [200, { success: true, message: 'retrieved successfully', data }] as const;
+const ok = (data: IDataObject) =>
+	[200, { success: true, message: 'retrieved successfully', data }] as const;
 
 describe('a record that is missing or behind the event: 503 so the service retries (case 3)', () => {
 	test('404 before the trade is visible → 503, nothing started; the retry is emitted', async () => {
 		const h = await TriggerHarness.create({ events: ['trade.completed'] });
 		const body = tradePayload('trade.completed');
-		api().get(`/trades/transactions/${body.id}`).reply(404, { success: false, message: 'transaction not found', data: {} });
+		api()
+			.get(`/trades/transactions/${body.id}`)
+			.reply(404, { success: false, message: 'transaction not found', data: {} });
 		const first = await h.deliver({ body });
-		expect(first).toMatchObject({ status: 503, started: false, response: { message: expect.stringMatching(/retry later/) } });
-		expect(logs.some((l) => l.level === 'warn' && /not found \(HTTP 404\)/.test(l.message))).toBe(true);
+		expect(first).toMatchObject({
+			status: 503,
+			started: false,
+			response: { message: expect.stringMatching(/retry later/) },
+		});
+		expect(logs.some((l) => l.level === 'warn' && /not found \(HTTP 404\)/.test(l.message))).toBe(
+			true,
+		);
 
-		api().get(`/trades/transactions/${body.id}`).reply(...ok({ id: body.id, status: 'completed', amountReceived: 21.379 }));
+		api()
+			.get(`/trades/transactions/${body.id}`)
+			.reply(...ok({ id: body.id, status: 'completed', amountReceived: 21.379 }));
 		const retry = await h.deliver({ body });
 		expect(retry).toMatchObject({ status: 200, started: true });
 		expect(retry.items[0]).toMatchObject({ id: body.id, status: 'completed', amountInUSD: 21.379 });
@@ -41,11 +52,17 @@ describe('a record that is missing or behind the event: 503 so the service retri
 	test('withdrawal.completed while the record is still pending → 503; emitted once the record catches up', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
 		const body = withdrawalPayload('withdrawal.completed');
-		api().get(`/payments/withdrawal/${body.id}`).reply(...ok({ id: body.id, status: 'pending' }));
+		api()
+			.get(`/payments/withdrawal/${body.id}`)
+			.reply(...ok({ id: body.id, status: 'pending' }));
 		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
-		expect(logs.some((l) => /still has status "pending", behind "completed"/.test(l.message))).toBe(true);
+		expect(logs.some((l) => /still has status "pending", behind "completed"/.test(l.message))).toBe(
+			true,
+		);
 
-		api().get(`/payments/withdrawal/${body.id}`).reply(...ok({ id: body.id, status: 'completed', txHash: '0xabc' }));
+		api()
+			.get(`/payments/withdrawal/${body.id}`)
+			.reply(...ok({ id: body.id, status: 'completed', txHash: '0xabc' }));
 		const retry = await h.deliver({ body });
 		expect(retry).toMatchObject({ status: 200, started: true });
 		expect(retry.items[0]).toMatchObject({ status: 'completed', txHash: '0xabc' });
@@ -59,7 +76,9 @@ describe('a record that is missing or behind the event: 503 so the service retri
 	])('%s while the trade is %p → 503', async (event, status) => {
 		const h = await TriggerHarness.create({ events: ['*'] });
 		const body = tradePayload(event);
-		api().get(`/trades/transactions/${body.id}`).reply(...ok({ id: body.id, status }));
+		api()
+			.get(`/trades/transactions/${body.id}`)
+			.reply(...ok({ id: body.id, status }));
 		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
 	});
 
@@ -68,46 +87,94 @@ describe('a record that is missing or behind the event: 503 so the service retri
 	test.each([
 		['trade.completed', 'confirming', 'trades/transactions'],
 		['withdrawal.completed', 'on_hold', 'payments/withdrawal'],
-	])('%s while the record is %p, a status outside its life cycle → 503, then emitted once it is there', async (event, status, path) => {
-		const h = await TriggerHarness.create({ events: ['*'] });
-		const body = event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
-		api().get(`/${path}/${body.id}`).reply(...ok({ id: body.id, status }));
-		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
-		expect(logs.some((l) => l.message.includes(`has status "${status}", which is not in its life cycle`))).toBe(true);
-		api().get(`/${path}/${body.id}`).reply(...ok({ id: body.id, status: 'completed' }));
-		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
-	});
+	])(
+		'%s while the record is %p, a status outside its life cycle → 503, then emitted once it is there',
+		async (event, status, path) => {
+			const h = await TriggerHarness.create({ events: ['*'] });
+			const body = event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
+			api()
+				.get(`/${path}/${body.id}`)
+				.reply(...ok({ id: body.id, status }));
+			expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
+			expect(
+				logs.some((l) =>
+					l.message.includes(`has status "${status}", which is not in its life cycle`),
+				),
+			).toBe(true);
+			api()
+				.get(`/${path}/${body.id}`)
+				.reply(...ok({ id: body.id, status: 'completed' }));
+			expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
+		},
+	);
 
 	// An answer about another record (a cache or a proxy answering the wrong path) confirms nothing
 	// of this one: emitted, the item would carry the other record's id, amount and eventKey.
 	test.each([
-		['trade.completed', 'trades/transactions', { id: '66f1c0ffee0000000000beef', status: 'completed' }],
-		['withdrawal.completed', 'payments/withdrawal', { _id: '66f1c0ffee0000000000beef', status: 'completed' }],
-		['trade.address.created', 'trades/wallets', { id: '66f1c0ffee0000000000beef', address: 'TAddr999' }],
-	])('%s answered with a record of another id → 503, not emitted; emitted once the API answers for this id', async (event, path, other) => {
-		const h = await TriggerHarness.create({ events: ['*'] });
-		const body =
-			event === 'trade.address.created' ? { event, id: '88b3cafe0000000000000999', address: 'TAddr999' } : event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
-		api().get(`/${path}/${body.id}`).reply(...ok(other));
-		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
-		expect(logs.some((l) => l.message.includes(`the API answered for the record 66f1c0ffee0000000000beef, not ${String(body.id)}`))).toBe(true);
-		api().get(`/${path}/${body.id}`).reply(...ok({ ...other, id: body.id, _id: undefined }));
-		const retry = await h.deliver({ body });
-		expect(retry).toMatchObject({ status: 200, started: true });
-		expect(retry.items[0]).toMatchObject({ id: body.id });
-	});
+		[
+			'trade.completed',
+			'trades/transactions',
+			{ id: '66f1c0ffee0000000000beef', status: 'completed' },
+		],
+		[
+			'withdrawal.completed',
+			'payments/withdrawal',
+			{ _id: '66f1c0ffee0000000000beef', status: 'completed' },
+		],
+		[
+			'trade.address.created',
+			'trades/wallets',
+			{ id: '66f1c0ffee0000000000beef', address: 'TAddr999' },
+		],
+	])(
+		'%s answered with a record of another id → 503, not emitted; emitted once the API answers for this id',
+		async (event, path, other) => {
+			const h = await TriggerHarness.create({ events: ['*'] });
+			const body =
+				event === 'trade.address.created'
+					? { event, id: '88b3cafe0000000000000999', address: 'TAddr999' }
+					: event.startsWith('trade.')
+						? tradePayload(event)
+						: withdrawalPayload(event);
+			api()
+				.get(`/${path}/${body.id}`)
+				.reply(...ok(other));
+			expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
+			expect(
+				logs.some((l) =>
+					l.message.includes(
+						`the API answered for the record 66f1c0ffee0000000000beef, not ${String(body.id)}`,
+					),
+				),
+			).toBe(true);
+			api()
+				.get(`/${path}/${body.id}`)
+				.reply(...ok({ ...other, id: body.id, _id: undefined }));
+			const retry = await h.deliver({ body });
+			expect(retry).toMatchObject({ status: 200, started: true });
+			expect(retry.items[0]).toMatchObject({ id: body.id });
+		},
+	);
 
 	test('trade.address.created whose id is the address: the wallet read by it confirms it (its address is the id)', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
 		const body = { event: 'trade.address.created', id: 'TAddr999', address: 'TAddr999' };
-		api().get(`/trades/wallets/${body.id}`).reply(...ok({ id: '88b3cafe0000000000000999', address: 'TAddr999' }));
+		api()
+			.get(`/trades/wallets/${body.id}`)
+			.reply(...ok({ id: '88b3cafe0000000000000999', address: 'TAddr999' }));
 		expect(await h.deliver({ body })).toMatchObject({ status: 200, started: true });
 	});
 
 	test('a wallet not visible yet for trade.address.created → 503', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
-		const body = { event: 'trade.address.created', id: '88b3cafe0000000000000999', address: 'TAddr999' };
-		api().get(`/trades/wallets/${body.id}`).reply(404, { success: false, message: 'wallet not found', data: {} });
+		const body = {
+			event: 'trade.address.created',
+			id: '88b3cafe0000000000000999',
+			address: 'TAddr999',
+		};
+		api()
+			.get(`/trades/wallets/${body.id}`)
+			.reply(404, { success: false, message: 'wallet not found', data: {} });
 		expect(await h.deliver({ body })).toMatchObject({ status: 503, started: false });
 	});
 });
@@ -123,15 +190,26 @@ describe('a record that is ahead of or contradicts the event: 200, dropped (case
 	])('%s while the record is %p → 200 ignored, nothing started', async (event, status, path) => {
 		const h = await TriggerHarness.create({ events: ['*'] });
 		const body = event.startsWith('trade.') ? tradePayload(event) : withdrawalPayload(event);
-		api().get(`/${path}/${body.id}`).reply(...ok({ id: body.id, status }));
+		api()
+			.get(`/${path}/${body.id}`)
+			.reply(...ok({ id: body.id, status }));
 		const r = await h.deliver({ body });
-		expect(r).toMatchObject({ status: 200, started: false, response: { received: true, ignored: 'not confirmed by the API' } });
+		expect(r).toMatchObject({
+			status: 200,
+			started: false,
+			response: { received: true, ignored: 'not confirmed by the API' },
+		});
 	});
 
 	test('an event of an unknown kind about a record that is gone is dropped, not retried forever', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
-		api().get('/trades/transactions/t-gone').reply(404, { success: false, message: 'transaction not found', data: {} });
-		expect(await h.deliver({ body: { event: 'trade.deleted', id: 't-gone' } })).toMatchObject({ status: 200, started: false });
+		api()
+			.get('/trades/transactions/t-gone')
+			.reply(404, { success: false, message: 'transaction not found', data: {} });
+		expect(await h.deliver({ body: { event: 'trade.deleted', id: 't-gone' } })).toMatchObject({
+			status: 200,
+			started: false,
+		});
 	});
 });
 
@@ -156,36 +234,70 @@ describe('the emitted item carries the record, the body only under unconfirmedBo
 			currency: 'ngn',
 			updatedAt: '2024-11-22T04:34:20.000Z',
 		};
-		api().get(`/trades/transactions/${body.id}`).reply(...ok(record));
+		api()
+			.get(`/trades/transactions/${body.id}`)
+			.reply(...ok(record));
 		const r = await h.deliver({ body });
 		expect(r).toMatchObject({ status: 200, started: true });
 		const item = r.items[0];
 		// Every field the record has wins.
 		for (const [field, value] of Object.entries(record)) expect(item[field]).toEqual(value);
 		// The webhook names of trade fields carry the record's values.
-		expect(item).toMatchObject({ amountInUSD: 21.38, cryptoAmount: '0.15', destinationAddress: record.address });
+		expect(item).toMatchObject({
+			amountInUSD: 21.38,
+			cryptoAmount: '0.15',
+			destinationAddress: record.address,
+		});
 		// The body's own values exist only under unconfirmedBody.
 		expect(item.unconfirmedBody).toEqual(body);
-		for (const field of ['destinationDescription', 'feeAmountInUsd', 'confirmations', 'blockInfo', 'note']) {
+		for (const field of [
+			'destinationDescription',
+			'feeAmountInUsd',
+			'confirmations',
+			'blockInfo',
+			'note',
+		]) {
 			expect(item).not.toHaveProperty(field);
 		}
 		expect(item.record).toEqual(record);
 		expect(item.verification).toMatchObject({ confirmedWithApi: true, secret: 'verified' });
 	});
 
-	test('a withdrawal body claiming another amount and destination gets the record\'s', async () => {
+	test("a withdrawal body claiming another amount and destination gets the record's", async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
-		const body = withdrawalPayload('withdrawal.completed', { amount: 99999, walletAddress: 'Forged', externalId: 'forged' });
-		const record = { id: body.id, status: 'completed', amount: 25, walletAddress: 'Real', externalId: 'order-7', txHash: '0x1' };
-		api().get(`/payments/withdrawal/${body.id}`).reply(...ok(record));
+		const body = withdrawalPayload('withdrawal.completed', {
+			amount: 99999,
+			walletAddress: 'Forged',
+			externalId: 'forged',
+		});
+		const record = {
+			id: body.id,
+			status: 'completed',
+			amount: 25,
+			walletAddress: 'Real',
+			externalId: 'order-7',
+			txHash: '0x1',
+		};
+		api()
+			.get(`/payments/withdrawal/${body.id}`)
+			.reply(...ok(record));
 		const r = await h.deliver({ body });
-		expect(r.items[0]).toMatchObject({ ...record, event: 'withdrawal.completed', unconfirmedBody: body });
+		expect(r.items[0]).toMatchObject({
+			...record,
+			event: 'withdrawal.completed',
+			unconfirmedBody: body,
+		});
 	});
 
 	test('a body cannot plant "record" or "unconfirmedBody" of its own', async () => {
 		const h = await TriggerHarness.create({ events: ['*'] });
-		const body = withdrawalPayload('withdrawal.pending', { record: { amount: 1e9 }, unconfirmedBody: { x: 1 } });
-		api().get(`/payments/withdrawal/${body.id}`).reply(...ok({ id: body.id, status: 'pending', amount: 25 }));
+		const body = withdrawalPayload('withdrawal.pending', {
+			record: { amount: 1e9 },
+			unconfirmedBody: { x: 1 },
+		});
+		api()
+			.get(`/payments/withdrawal/${body.id}`)
+			.reply(...ok({ id: body.id, status: 'pending', amount: 25 }));
 		const r = await h.deliver({ body });
 		expect(r.items[0].record).toEqual({ id: body.id, status: 'pending', amount: 25 });
 		expect(r.items[0].unconfirmedBody).toEqual(body);
@@ -214,38 +326,44 @@ async function recordingServer(
 }
 
 describe('authenticated confirmation requests never follow redirects (issue 20.1)', () => {
-	test.each([301, 302, 303, 307, 308])('a %i to another server: 503, not emitted, x-app-secret never reaches it', async (code) => {
-		const elsewhere = await recordingServer((_req, res) => {
-			res.setHeader('content-type', 'application/json');
-			res.end(JSON.stringify({ success: true, data: { status: 'completed' } }));
-		});
-		const api302 = await recordingServer((req, res) => {
-			res.statusCode = code;
-			res.setHeader('location', `${elsewhere.origin}/v1${req.url}?token=${CREDENTIALS.appSecret as string}`);
-			res.end();
-		});
-		try {
-			const h = await TriggerHarness.create({
-				events: ['*'],
-				credentials: { ...CREDENTIALS, baseUrl: `${api302.origin}/v1` },
+	test.each([301, 302, 303, 307, 308])(
+		'a %i to another server: 503, not emitted, x-app-secret never reaches it',
+		async (code) => {
+			const elsewhere = await recordingServer((_req, res) => {
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify({ success: true, data: { status: 'completed' } }));
 			});
-			const body = tradePayload('trade.completed');
-			const r = await h.deliver({ body });
-			expect(r).toMatchObject({ status: 503, started: false });
-			// The API was asked (with the credential) and the redirect was not followed.
-			expect(api302.requests).toHaveLength(1);
-			expect(api302.requests[0]['x-app-secret']).toBe(CREDENTIALS.appSecret);
-			expect(elsewhere.requests).toHaveLength(0);
-			// The reason names the Location's origin only: no path, no query, no secret.
-			const warning = logs.find((l) => l.level === 'warn' && l.message.includes(`HTTP ${code}`));
-			expect(warning?.message).toContain(`redirecting to ${elsewhere.origin} `);
-			expect(warning?.message).not.toContain('/v1/trades');
-			const everything = JSON.stringify([logs, r.response]);
-			expect(everything).not.toContain(CREDENTIALS.appSecret as string);
-			expect(everything).not.toContain(WEBHOOK_SECRET);
-		} finally {
-			await elsewhere.close();
-			await api302.close();
-		}
-	});
+			const api302 = await recordingServer((req, res) => {
+				res.statusCode = code;
+				res.setHeader(
+					'location',
+					`${elsewhere.origin}/v1${req.url}?token=${CREDENTIALS.appSecret as string}`,
+				);
+				res.end();
+			});
+			try {
+				const h = await TriggerHarness.create({
+					events: ['*'],
+					credentials: { ...CREDENTIALS, baseUrl: `${api302.origin}/v1` },
+				});
+				const body = tradePayload('trade.completed');
+				const r = await h.deliver({ body });
+				expect(r).toMatchObject({ status: 503, started: false });
+				// The API was asked (with the credential) and the redirect was not followed.
+				expect(api302.requests).toHaveLength(1);
+				expect(api302.requests[0]['x-app-secret']).toBe(CREDENTIALS.appSecret);
+				expect(elsewhere.requests).toHaveLength(0);
+				// The reason names the Location's origin only: no path, no query, no secret.
+				const warning = logs.find((l) => l.level === 'warn' && l.message.includes(`HTTP ${code}`));
+				expect(warning?.message).toContain(`redirecting to ${elsewhere.origin} `);
+				expect(warning?.message).not.toContain('/v1/trades');
+				const everything = JSON.stringify([logs, r.response]);
+				expect(everything).not.toContain(CREDENTIALS.appSecret as string);
+				expect(everything).not.toContain(WEBHOOK_SECRET);
+			} finally {
+				await elsewhere.close();
+				await api302.close();
+			}
+		},
+	);
 });

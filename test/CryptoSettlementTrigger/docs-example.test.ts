@@ -6,7 +6,13 @@ import vm from 'node:vm';
 import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { TRIGGER_NODE } from '../helpers';
-import { BASE_URL, captureLogs, TriggerHarness, tradePayload, WEBHOOK_SECRET } from '../helpers/webhook';
+import {
+	BASE_URL,
+	captureLogs,
+	TriggerHarness,
+	tradePayload,
+	WEBHOOK_SECRET,
+} from '../helpers/webhook';
 
 const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/trigger.md'), 'utf8');
 const blocks = [...doc.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => m[1]);
@@ -61,16 +67,23 @@ function tradeRecord(id: string): IDataObject {
 function runCode(items: IDataObject[]): Array<{ json: IDataObject }> {
 	const code = example.nodes.find((n) => n.type === 'n8n-nodes-base.code')!;
 	const $input = { all: () => items.map((json) => ({ json })) };
-	const run = vm.runInNewContext(`(function ($input) {${code.parameters.jsCode as string}\n})`, { Date, Number, Math, Error }) as (
-		input: typeof $input,
-	) => Array<{ json: IDataObject }>;
+	const run = vm.runInNewContext(`(function ($input) {${code.parameters.jsCode as string}\n})`, {
+		Date,
+		Number,
+		Math,
+		Error,
+	}) as (input: typeof $input) => Array<{ json: IDataObject }>;
 	return run($input);
 }
 
 async function exampleTrigger(): Promise<TriggerHarness> {
 	const trigger = example.nodes.find((n) => n.type === TRIGGER_NODE)!;
 	const { events, options, ...parameters } = trigger.parameters as IDataObject;
-	return await TriggerHarness.create({ events: events as string[], parameters, options: options as IDataObject });
+	return await TriggerHarness.create({
+		events: events as string[],
+		parameters,
+		options: options as IDataObject,
+	});
 }
 
 test('a forged amount and label in a real trade.completed delivery are never credited', async () => {
@@ -80,26 +93,56 @@ test('a forged amount and label in a real trade.completed delivery are never cre
 
 	// A delivery about a real trade, with a forged amount and customer label (issue: the body said
 	// 50000 USD, the record says 21.379).
-	const body = tradePayload('trade.completed', { amountInUSD: 50000, destinationDescription: 'attacker-account' });
+	const body = tradePayload('trade.completed', {
+		amountInUSD: 50000,
+		destinationDescription: 'attacker-account',
+	});
 	const record = tradeRecord(String(body.id));
-	nock(BASE_URL).get(`/trades/transactions/${body.id}`).reply(200, { success: true, message: 'transaction retrieved successfully', data: record });
+	nock(BASE_URL)
+		.get(`/trades/transactions/${body.id}`)
+		.reply(200, { success: true, message: 'transaction retrieved successfully', data: record });
 	// The token and the customer come from the API too: the asset list and the deposit wallet.
-	nock(BASE_URL).get('/trades/assets').reply(200, { success: true, message: 'ok', data: [{ id: record.asset, identifier: 'SOL_TEST', symbol: 'SOL' }] });
-	nock(BASE_URL).get(`/trades/wallets/${String(record.wallet)}`).reply(200, { success: true, message: 'ok', data: { id: record.wallet, label: 'customer-42' } });
+	nock(BASE_URL)
+		.get('/trades/assets')
+		.reply(200, {
+			success: true,
+			message: 'ok',
+			data: [{ id: record.asset, identifier: 'SOL_TEST', symbol: 'SOL' }],
+		});
+	nock(BASE_URL)
+		.get(`/trades/wallets/${String(record.wallet)}`)
+		.reply(200, {
+			success: true,
+			message: 'ok',
+			data: { id: record.wallet, label: 'customer-42' },
+		});
 	const delivered = await h.deliver({ body, secret: WEBHOOK_SECRET, ip: '46.101.225.97' });
 	expect(delivered.started).toBe(true);
 	const item = delivered.items[0];
 	expect(item.amountInUSD).toBe(21.379);
 	expect(item.destinationAddress).toBe(record.address);
 	expect(item.destinationDescription).toBeUndefined();
-	expect(item.unconfirmedBody).toMatchObject({ amountInUSD: 50000, destinationDescription: 'attacker-account' });
+	expect(item.unconfirmedBody).toMatchObject({
+		amountInUSD: 50000,
+		destinationDescription: 'attacker-account',
+	});
 	expect(JSON.stringify({ ...item, unconfirmedBody: undefined })).not.toContain('attacker-account');
 	expect(JSON.stringify({ ...item, unconfirmedBody: undefined })).not.toContain('50000');
 
 	// The retry of the same delivery is not credited again.
-	expect((await h.deliver({ body, secret: WEBHOOK_SECRET, ip: '46.101.225.97' })).started).toBe(false);
+	expect((await h.deliver({ body, secret: WEBHOOK_SECRET, ip: '46.101.225.97' })).started).toBe(
+		false,
+	);
 	// Other events do not reach the Code node.
-	expect((await h.deliver({ body: tradePayload('trade.pending'), secret: WEBHOOK_SECRET, ip: '46.101.225.97' })).started).toBe(false);
+	expect(
+		(
+			await h.deliver({
+				body: tradePayload('trade.pending'),
+				secret: WEBHOOK_SECRET,
+				ip: '46.101.225.97',
+			})
+		).started,
+	).toBe(false);
 
 	// Run the Code node's JavaScript as n8n's Code node would ($input.all()).
 	const out = runCode(delivered.items);
@@ -123,5 +166,7 @@ test('a forged amount and label in a real trade.completed delivery are never cre
 });
 
 test('the example refuses to credit an item that was not confirmed with the API', () => {
-	expect(() => runCode([{ ...tradePayload('trade.completed'), verification: { confirmedWithApi: false } }])).toThrow(/Confirm With API/);
+	expect(() =>
+		runCode([{ ...tradePayload('trade.completed'), verification: { confirmedWithApi: false } }]),
+	).toThrow(/Confirm With API/);
 });

@@ -23,7 +23,8 @@ const EVENTS = CONTRACT_EVENTS;
 function describedFields(event: string, body: IDataObject): IDataObject {
 	const eventKey = expect.stringMatching(/^[\w-]{22}$/) as string;
 	if (event === 'trade.address.created') return { eventKey, token: null, walletLabel: body.label };
-	if (event.startsWith('trade.')) return { eventKey, token: null, walletLabel: body.destinationDescription };
+	if (event.startsWith('trade.'))
+		return { eventKey, token: null, walletLabel: body.destinationDescription };
 	return { eventKey, amountCurrency: 'not stated' };
 }
 
@@ -47,7 +48,12 @@ describe.each(EVENTS)('%s', (event) => {
 		expect(r.items[0]).toEqual({
 			...body,
 			event,
-			verification: { secret: 'verified', ip: 'not configured', confirmedWithApi: false, sourceIp: '46.101.201.155' },
+			verification: {
+				secret: 'verified',
+				ip: 'not configured',
+				confirmedWithApi: false,
+				sourceIp: '46.101.201.155',
+			},
 			...describedFields(event, body),
 		});
 	});
@@ -79,12 +85,18 @@ test('an event kind the service adds later reaches "All Events" only', async () 
 
 test('a body field named json stays a field (the item is not unwrapped)', async () => {
 	const h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION });
-	const r = await h.deliver({ body: { event: 'trade.completed', id: 't1', json: { nested: true } } });
+	const r = await h.deliver({
+		body: { event: 'trade.completed', id: 't1', json: { nested: true } },
+	});
 	expect(r.items[0]).toMatchObject({ event: 'trade.completed', json: { nested: true } });
 });
 
 test('"Listen for test event" (manual mode) emits the same item', async () => {
-	const h = await TriggerHarness.create({ mode: 'manual', events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
+	const h = await TriggerHarness.create({
+		mode: 'manual',
+		events: ['trade.completed'],
+		parameters: WITHOUT_CONFIRMATION,
+	});
 	await h.activate('manual');
 	const body = tradePayload('trade.completed');
 	const r = await h.deliver({ body });
@@ -95,7 +107,10 @@ test('"Listen for test event" (manual mode) emits the same item', async () => {
 });
 
 test('the emitted item runs through a workflow (WorkflowExecute passes trigger data on)', async () => {
-	const h = await TriggerHarness.create({ events: ['trade.completed'], parameters: WITHOUT_CONFIRMATION });
+	const h = await TriggerHarness.create({
+		events: ['trade.completed'],
+		parameters: WITHOUT_CONFIRMATION,
+	});
 	const body = tradePayload('trade.completed');
 	const delivered = await h.deliver({ body });
 	const result = await runWorkflow({

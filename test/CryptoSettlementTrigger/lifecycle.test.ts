@@ -4,7 +4,13 @@
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { loadPackage, TRIGGER_NODE } from '../helpers';
-import { captureLogs, CONTRACT_EVENTS, CREDENTIALS, TriggerHarness, WEBHOOK_ID } from '../helpers/webhook';
+import {
+	captureLogs,
+	CONTRACT_EVENTS,
+	CREDENTIALS,
+	TriggerHarness,
+	WEBHOOK_ID,
+} from '../helpers/webhook';
 
 const EVENTS = CONTRACT_EVENTS;
 
@@ -43,16 +49,31 @@ describe('description', () => {
 		[[], ''],
 	])('subtitle for %p is %p', async (events, expected) => {
 		const h = await TriggerHarness.create({ events });
-		const value = h.workflow.expression.getSimpleParameterValue(h.node, type.description.subtitle!, 'internal', {});
+		const value = h.workflow.expression.getSimpleParameterValue(
+			h.node,
+			type.description.subtitle!,
+			'internal',
+			{},
+		);
 		expect(value).toBe(expected);
 	});
 
 	test('one POST webhook answered on receipt, with the body the node returns', () => {
 		// An empty responseData: n8n answers with the node's webhookResponse ({"received":true}).
 		expect(type.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		]);
-		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual(['checkExists', 'create', 'delete']);
+		expect(Object.keys(type.webhookMethods?.default ?? {}).sort()).toEqual([
+			'checkExists',
+			'create',
+			'delete',
+		]);
 	});
 
 	test('a notice explains the dashboard URL registration in n8n 2.x and 1.x words', () => {
@@ -72,7 +93,9 @@ describe('description', () => {
 		expect(byName.ignoreDuplicates).toMatchObject({ type: 'boolean', default: true });
 		expect(byName.options).toMatchObject({ type: 'collection', default: {} });
 		// Every option inside the collection is off (or empty) until added, so "not added" is safe.
-		const unsigned = (byName.options.options as INodeProperties[]).find((o) => o.name === 'acceptUnsignedDeliveries');
+		const unsigned = (byName.options.options as INodeProperties[]).find(
+			(o) => o.name === 'acceptUnsignedDeliveries',
+		);
 		expect(unsigned).toMatchObject({ type: 'boolean', default: false });
 		expect(unsigned?.displayName).toMatch(/Unsafe/);
 	});
@@ -87,9 +110,13 @@ describe('description', () => {
 	});
 
 	test('options keep the contract names', () => {
-		const options = type.description.properties.find((p) => p.name === 'options') as INodeProperties;
+		const options = type.description.properties.find(
+			(p) => p.name === 'options',
+		) as INodeProperties;
 		expect(options.type).toBe('collection');
-		const byName = Object.fromEntries((options.options as INodeProperties[]).map((o) => [o.name, o.type]));
+		const byName = Object.fromEntries(
+			(options.options as INodeProperties[]).map((o) => [o.name, o.type]),
+		);
 		expect(byName).toEqual({
 			acceptUnsignedDeliveries: 'boolean',
 			allowedIps: 'string',
@@ -103,14 +130,19 @@ describe('description', () => {
 
 describe('lifecycle on activation', () => {
 	test('a valid configuration is recorded by create and then exists', async () => {
-		const h = await TriggerHarness.create({ events: ['trade.completed'], options: { verifySecret: true } });
+		const h = await TriggerHarness.create({
+			events: ['trade.completed'],
+			options: { verifySecret: true },
+		});
 		expect(await h.hook('checkExists')).toBe(false);
 		expect(await h.hook('create')).toBe(true);
 		expect(h.nodeStaticData().registration).toMatchObject({
 			webhookUrl: `http://localhost:5678/webhook/${WEBHOOK_ID}/webhook`,
 			events: ['trade.completed'],
 		});
-		expect(logs.some((l) => l.level === 'info' && l.message.includes(`/webhook/${WEBHOOK_ID}/webhook`))).toBe(true);
+		expect(
+			logs.some((l) => l.level === 'info' && l.message.includes(`/webhook/${WEBHOOK_ID}/webhook`)),
+		).toBe(true);
 		expect(await h.hook('checkExists')).toBe(true);
 		expect(await h.hook('delete')).toBe(true);
 		expect(h.nodeStaticData().registration).toBeUndefined();
@@ -142,7 +174,9 @@ describe('lifecycle on activation', () => {
 	});
 
 	test('delete keeps the deduplication memory', async () => {
-		const h = await TriggerHarness.create({ staticData: { 'node:Crypto Settlement Trigger': { emittedDeliveries: ['k1'] } } });
+		const h = await TriggerHarness.create({
+			staticData: { 'node:Crypto Settlement Trigger': { emittedDeliveries: ['k1'] } },
+		});
 		await h.activate();
 		await h.hook('delete');
 		expect(h.nodeStaticData().emittedDeliveries).toEqual(['k1']);
@@ -150,19 +184,75 @@ describe('lifecycle on activation', () => {
 
 	const noSecret = { ...CREDENTIALS, webhookSecret: '' };
 	const failing: Array<[string, ConstructorParameters<typeof Object>[0], RegExp]> = [
-		['a fresh node without a credential', { credentials: null }, /Select a Crypto Settlement API credential and set the Webhook Secret in the Crypto Settlement API credential/],
-		['a fresh node whose credential has an empty webhook secret', { credentials: noSecret }, /set the Webhook Secret in the Crypto Settlement API credential.*Accept Unsigned Deliveries/],
-		['a blank webhook secret', { credentials: { ...CREDENTIALS, webhookSecret: '   ' } }, /set the Webhook Secret/],
-		['no webhook secret field', { credentials: { ...CREDENTIALS, webhookSecret: undefined } }, /set the Webhook Secret/],
-		['legacy verifySecret without a credential', { options: { verifySecret: true }, credentials: null }, /set the Webhook Secret.*Verify Secret \(Legacy\) is on/],
-		['legacy verifySecret with Accept Unsigned Deliveries and no secret', { options: { verifySecret: true, acceptUnsignedDeliveries: true }, credentials: noSecret }, /Verify Secret \(Legacy\) is on/],
-		['legacy verifySecret turned off while the credential has a secret', { options: { verifySecret: false } }, /Verify Secret \(Legacy\) is off, but the credential has a Webhook Secret/],
-		['Accept Unsigned Deliveries without a credential but Confirm With API on', { options: { acceptUnsignedDeliveries: true }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
-		['legacy confirmWithApi without a credential', { options: { confirmWithApi: true, acceptUnsignedDeliveries: true }, parameters: { confirmWithApi: false }, credentials: null }, /Confirm With API needs a Crypto Settlement API credential/],
-		['confirmWithApi with an incomplete credential', { credentials: { ...CREDENTIALS, baseUrl: '' } }, /needs the credential's baseUrl/],
-		['invalid allowed IPs', { options: { allowedIps: '46.101.201.155, not-an-ip' } }, /"not-an-ip" is not an IP address/],
-		['an allowed IP with a leading zero (octal to some tools)', { options: { allowedIps: '46.101.201.155, 010.0.0.1' } }, /"010\.0\.0\.1" has a leading zero/],
-		['a CIDR range with a leading zero', { options: { allowedIps: '10.0.0.0/8, 192.168.01.0/24' } }, /"192\.168\.01\.0\/24" has a leading zero/],
+		[
+			'a fresh node without a credential',
+			{ credentials: null },
+			/Select a Crypto Settlement API credential and set the Webhook Secret in the Crypto Settlement API credential/,
+		],
+		[
+			'a fresh node whose credential has an empty webhook secret',
+			{ credentials: noSecret },
+			/set the Webhook Secret in the Crypto Settlement API credential.*Accept Unsigned Deliveries/,
+		],
+		[
+			'a blank webhook secret',
+			{ credentials: { ...CREDENTIALS, webhookSecret: '   ' } },
+			/set the Webhook Secret/,
+		],
+		[
+			'no webhook secret field',
+			{ credentials: { ...CREDENTIALS, webhookSecret: undefined } },
+			/set the Webhook Secret/,
+		],
+		[
+			'legacy verifySecret without a credential',
+			{ options: { verifySecret: true }, credentials: null },
+			/set the Webhook Secret.*Verify Secret \(Legacy\) is on/,
+		],
+		[
+			'legacy verifySecret with Accept Unsigned Deliveries and no secret',
+			{ options: { verifySecret: true, acceptUnsignedDeliveries: true }, credentials: noSecret },
+			/Verify Secret \(Legacy\) is on/,
+		],
+		[
+			'legacy verifySecret turned off while the credential has a secret',
+			{ options: { verifySecret: false } },
+			/Verify Secret \(Legacy\) is off, but the credential has a Webhook Secret/,
+		],
+		[
+			'Accept Unsigned Deliveries without a credential but Confirm With API on',
+			{ options: { acceptUnsignedDeliveries: true }, credentials: null },
+			/Confirm With API needs a Crypto Settlement API credential/,
+		],
+		[
+			'legacy confirmWithApi without a credential',
+			{
+				options: { confirmWithApi: true, acceptUnsignedDeliveries: true },
+				parameters: { confirmWithApi: false },
+				credentials: null,
+			},
+			/Confirm With API needs a Crypto Settlement API credential/,
+		],
+		[
+			'confirmWithApi with an incomplete credential',
+			{ credentials: { ...CREDENTIALS, baseUrl: '' } },
+			/needs the credential's baseUrl/,
+		],
+		[
+			'invalid allowed IPs',
+			{ options: { allowedIps: '46.101.201.155, not-an-ip' } },
+			/"not-an-ip" is not an IP address/,
+		],
+		[
+			'an allowed IP with a leading zero (octal to some tools)',
+			{ options: { allowedIps: '46.101.201.155, 010.0.0.1' } },
+			/"010\.0\.0\.1" has a leading zero/,
+		],
+		[
+			'a CIDR range with a leading zero',
+			{ options: { allowedIps: '10.0.0.0/8, 192.168.01.0/24' } },
+			/"192\.168\.01\.0\/24" has a leading zero/,
+		],
 		['no events', { events: [] }, /Select at least one event/],
 	];
 
@@ -173,10 +263,13 @@ describe('lifecycle on activation', () => {
 		expect(h.nodeStaticData().registration).toBeUndefined();
 	});
 
-	test.each(failing)('%s: "Listen for test event" fails with the same error', async (_name, setup, message) => {
-		const h = await TriggerHarness.create({ ...(setup as object), mode: 'manual' });
-		await expect(h.activate('manual')).rejects.toThrow(message);
-	});
+	test.each(failing)(
+		'%s: "Listen for test event" fails with the same error',
+		async (_name, setup, message) => {
+			const h = await TriggerHarness.create({ ...(setup as object), mode: 'manual' });
+			await expect(h.activate('manual')).rejects.toThrow(message);
+		},
+	);
 
 	test('"Listen for test event" records the test URL', async () => {
 		const h = await TriggerHarness.create({ mode: 'manual', options: { verifySecret: true } });
@@ -195,7 +288,12 @@ describe('lifecycle on activation', () => {
 
 	test('a good secret plus allowed IPs and confirmation activates', async () => {
 		const h = await TriggerHarness.create({
-			options: { verifySecret: true, confirmWithApi: true, allowedIps: '46.101.201.155, 10.0.0.0/8', ignoreDuplicates: true },
+			options: {
+				verifySecret: true,
+				confirmWithApi: true,
+				allowedIps: '46.101.201.155, 10.0.0.0/8',
+				ignoreDuplicates: true,
+			},
 		});
 		await expect(h.activate()).resolves.toBeUndefined();
 	});

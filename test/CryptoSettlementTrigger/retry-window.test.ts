@@ -31,14 +31,27 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const completed = (id: string): IDataObject => ({ event: 'trade.completed', id, status: 'completed', amountInUSD: 21.38 });
+const completed = (id: string): IDataObject => ({
+	event: 'trade.completed',
+	id,
+	status: 'completed',
+	amountInUSD: 21.38,
+});
 const savedSize = (h: TriggerHarness) => JSON.stringify(h.savedStaticData()).length;
 
 /** A new n8n process: the workflow built from the static data n8n saved last (its own process memory). */
 const restart = (h?: TriggerHarness) =>
-	TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, staticData: h?.savedStaticData() });
+	TriggerHarness.create({
+		events: ['*'],
+		parameters: WITHOUT_CONFIRMATION,
+		staticData: h?.savedStaticData(),
+	});
 
-async function expectEmitted(h: TriggerHarness, body: IDataObject, emitted: boolean): Promise<void> {
+async function expectEmitted(
+	h: TriggerHarness,
+	body: IDataObject,
+	emitted: boolean,
+): Promise<void> {
 	const r = await h.deliver({ body });
 	expect(r.status).toBe(200);
 	expect(r.started).toBe(emitted);
@@ -108,10 +121,18 @@ test('above the stated volume the oldest deliveries are forgotten first, within 
 	const bodies = Array.from({ length: DEDUPE_CAPACITY }, (_, i) => completed(`seed-${i}`));
 	for (let hour = 0; hour < hours; hour++) {
 		const share = bodies.slice(hour * PER_HOUR, (hour + 1) * PER_HOUR);
-		remember(seeded, share.map((body) => deliveryKey(eventIdentity('trade.completed', body))), T0 + hour * HOUR);
+		remember(
+			seeded,
+			share.map((body) => deliveryKey(eventIdentity('trade.completed', body))),
+			T0 + hour * HOUR,
+		);
 	}
 	clock = T0 + (hours - 1) * HOUR + 1000;
-	let h = await TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, staticData: { 'node:Crypto Settlement Trigger': seeded } });
+	let h = await TriggerHarness.create({
+		events: ['*'],
+		parameters: WITHOUT_CONFIRMATION,
+		staticData: { 'node:Crypto Settlement Trigger': seeded },
+	});
 	await expectEmitted(h, bodies[0], false);
 
 	// Two more deliveries than the capacity holds push out the two oldest, once with a warning.
@@ -119,7 +140,9 @@ test('above the stated volume the oldest deliveries are forgotten first, within 
 	await expectEmitted(h, completed('t-over-2'), true);
 	const warnings = logs.filter((entry) => entry.level === 'warn');
 	expect(warnings).toHaveLength(1);
-	expect(warnings[0].message).toMatch(/duplicate memory is full \(26000 deliveries within 25 hours\): it now reaches back about 25 hour\(s\)/);
+	expect(warnings[0].message).toMatch(
+		/duplicate memory is full \(26000 deliveries within 25 hours\): it now reaches back about 25 hour\(s\)/,
+	);
 	expect(savedSize(h)).toBeLessThanOrEqual(SIZE_BOUND);
 
 	h = await restart(h);
@@ -132,7 +155,12 @@ test('above the stated volume the oldest deliveries are forgotten first, within 
 
 test("keys lost to saves landing out of order, across an hour's end and a clock set back two hours, are written back once each", async () => {
 	const call = (staticData?: IDataObject) =>
-		TriggerHarness.create({ events: ['*'], parameters: WITHOUT_CONFIRMATION, workflowId: 'wf-clock-burst', staticData });
+		TriggerHarness.create({
+			events: ['*'],
+			parameters: WITHOUT_CONFIRMATION,
+			workflowId: 'wf-clock-burst',
+			staticData,
+		});
 	const saves = [(await call()).savedStaticData()];
 	const sent: IDataObject[] = [];
 	// 10:55 to 11:05, then the clock set back to 09:01: keys join the newest bucket, not their hour's.

@@ -11,7 +11,12 @@ import {
 	secretMatches,
 } from '../../nodes/events/verify';
 import { MAX_BODY_BYTES, nestingDepth, parseDelivery } from '../../nodes/events/payload';
-import { DEDUPE_STATIC_KEY, keysOf, remember, wasEmitted } from '../../nodes/CryptoSettlementTrigger/dedupe';
+import {
+	DEDUPE_STATIC_KEY,
+	keysOf,
+	remember,
+	wasEmitted,
+} from '../../nodes/CryptoSettlementTrigger/dedupe';
 import { deliveryKey, eventIdentity } from '../../nodes/events/identity';
 import { lookupFor } from '../../nodes/events/confirm';
 
@@ -34,12 +39,22 @@ describe('parseIp', () => {
 		expect(formatIp(ip!)).toBe(expected);
 	});
 
-	test.each(['', '256.1.1.1', '1.2.3', '1.2.3.4.5', 'a.b.c.d', '1::2::3', '12345::', ':::', 'localhost', '1.2.3.4/8', '::ffff:999.1.1.1', '1:2:3:4:5:6:7:8:9'])(
-		'rejects %p',
-		(input) => {
-			expect(parseIp(input)).toBeUndefined();
-		},
-	);
+	test.each([
+		'',
+		'256.1.1.1',
+		'1.2.3',
+		'1.2.3.4.5',
+		'a.b.c.d',
+		'1::2::3',
+		'12345::',
+		':::',
+		'localhost',
+		'1.2.3.4/8',
+		'::ffff:999.1.1.1',
+		'1:2:3:4:5:6:7:8:9',
+	])('rejects %p', (input) => {
+		expect(parseIp(input)).toBeUndefined();
+	});
 
 	test('non-strings are not addresses', () => {
 		expect(parseIp(undefined)).toBeUndefined();
@@ -48,7 +63,9 @@ describe('parseIp', () => {
 });
 
 describe('allow list', () => {
-	const list = parseAllowList('46.101.201.155, 159.89.20.62;10.0.0.0/8 2001:db8::/32\n::ffff:192.168.0.0/112');
+	const list = parseAllowList(
+		'46.101.201.155, 159.89.20.62;10.0.0.0/8 2001:db8::/32\n::ffff:192.168.0.0/112',
+	);
 
 	test('parses every entry', () => {
 		expect(list.invalid).toEqual([]);
@@ -117,18 +134,33 @@ describe('secretMatches', () => {
 
 test('redactHeaders hides secret-bearing headers only', () => {
 	expect(
-		redactHeaders({ 'x-webhook-secret': 'abc', Authorization: 'Bearer x', cookie: 'a=b', 'x-request-id': '7' }),
-	).toEqual({ 'x-webhook-secret': '[redacted]', Authorization: '[redacted]', cookie: '[redacted]', 'x-request-id': '7' });
+		redactHeaders({
+			'x-webhook-secret': 'abc',
+			Authorization: 'Bearer x',
+			cookie: 'a=b',
+			'x-request-id': '7',
+		}),
+	).toEqual({
+		'x-webhook-secret': '[redacted]',
+		Authorization: '[redacted]',
+		cookie: '[redacted]',
+		'x-request-id': '7',
+	});
 	expect(redactHeaders(undefined)).toEqual({});
 });
 
 describe('parseDelivery', () => {
 	test('raw body wins over the parsed body', () => {
-		const result = parseDelivery(Buffer.from('{"event":"trade.completed","id":"1"}'), { event: 'other' });
+		const result = parseDelivery(Buffer.from('{"event":"trade.completed","id":"1"}'), {
+			event: 'other',
+		});
 		expect(result).toMatchObject({ ok: true, event: 'trade.completed' });
 	});
 	test('falls back to the parsed body without a raw body', () => {
-		expect(parseDelivery(undefined, { event: 'trade.pending' })).toMatchObject({ ok: true, event: 'trade.pending' });
+		expect(parseDelivery(undefined, { event: 'trade.pending' })).toMatchObject({
+			ok: true,
+			event: 'trade.pending',
+		});
 		expect(parseDelivery(Buffer.alloc(0), { event: 'trade.pending' })).toMatchObject({ ok: true });
 		expect(parseDelivery(undefined, '{"event":"x"}')).toMatchObject({ ok: true, event: 'x' });
 	});
@@ -156,7 +188,9 @@ describe('parseDelivery', () => {
 		expect(nestingDepth('{"a":"[[[[[[{{{{"}', 64)).toBe(1);
 		expect(nestingDepth('{"a":"\\"[[["}', 64)).toBe(1);
 		expect(nestingDepth('[[[[]]]]', 64)).toBe(4);
-		expect(parseDelivery(`{"event":"x","a":${'['.repeat(100)}${']'.repeat(100)}}`, undefined)).toMatchObject({
+		expect(
+			parseDelivery(`{"event":"x","a":${'['.repeat(100)}${']'.repeat(100)}}`, undefined),
+		).toMatchObject({
 			ok: false,
 			status: 400,
 		});
@@ -169,14 +203,24 @@ const keyOf = (event: string, body: IDataObject) => deliveryKey(eventIdentity(ev
 describe('deliveryKey', () => {
 	test('event + id + status make a delivery distinct', () => {
 		const base = { event: 'trade.completed', id: 't1', status: 'completed' };
-		expect(keyOf('trade.completed', base)).toBe(keyOf('trade.completed', { ...base, note: 'retry' }));
-		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.flagged', { ...base, event: 'trade.flagged' }));
-		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.completed', { ...base, id: 't2' }));
-		expect(keyOf('trade.completed', base)).not.toBe(keyOf('trade.completed', { ...base, status: 'x' }));
+		expect(keyOf('trade.completed', base)).toBe(
+			keyOf('trade.completed', { ...base, note: 'retry' }),
+		);
+		expect(keyOf('trade.completed', base)).not.toBe(
+			keyOf('trade.flagged', { ...base, event: 'trade.flagged' }),
+		);
+		expect(keyOf('trade.completed', base)).not.toBe(
+			keyOf('trade.completed', { ...base, id: 't2' }),
+		);
+		expect(keyOf('trade.completed', base)).not.toBe(
+			keyOf('trade.completed', { ...base, status: 'x' }),
+		);
 	});
 	test('trade.pending also keys on confirmations', () => {
 		const pending = { event: 'trade.pending', id: 't1', status: 'pending', confirmations: 0 };
-		expect(keyOf('trade.pending', pending)).not.toBe(keyOf('trade.pending', { ...pending, confirmations: 1 }));
+		expect(keyOf('trade.pending', pending)).not.toBe(
+			keyOf('trade.pending', { ...pending, confirmations: 1 }),
+		);
 		expect(keyOf('trade.pending', pending)).toBe(keyOf('trade.pending', { ...pending }));
 	});
 	test('no delimiter confusion between fields', () => {
@@ -198,17 +242,37 @@ describe('deliveryKey', () => {
 
 describe('lookupFor', () => {
 	test('maps events to records and statuses', () => {
-		expect(lookupFor('trade.completed', 'abc')).toEqual({ kind: 'trade', id: 'abc', path: '/trades/transactions/abc', expectedStatus: 'completed' });
-		expect(lookupFor('withdrawal.reversed', 'w1')).toEqual({ kind: 'withdrawal', id: 'w1', path: '/payments/withdrawal/w1', expectedStatus: 'reversed' });
-		expect(lookupFor('trade.address.created', 'a1')).toEqual({ kind: 'wallet', id: 'a1', path: '/trades/wallets/a1' });
+		expect(lookupFor('trade.completed', 'abc')).toEqual({
+			kind: 'trade',
+			id: 'abc',
+			path: '/trades/transactions/abc',
+			expectedStatus: 'completed',
+		});
+		expect(lookupFor('withdrawal.reversed', 'w1')).toEqual({
+			kind: 'withdrawal',
+			id: 'w1',
+			path: '/payments/withdrawal/w1',
+			expectedStatus: 'reversed',
+		});
+		expect(lookupFor('trade.address.created', 'a1')).toEqual({
+			kind: 'wallet',
+			id: 'a1',
+			path: '/trades/wallets/a1',
+		});
 		expect(lookupFor('trade.pending', 12)).toMatchObject({ path: '/trades/transactions/12' });
 	});
-	test.each([[undefined], [''], ['../admin'], ['..'], ['a/b'], ['a b'], [{ id: 1 }], ['x'.repeat(129)]])(
-		'refuses id %p',
-		(id) => {
-			expect(typeof lookupFor('trade.completed', id)).toBe('string');
-		},
-	);
+	test.each([
+		[undefined],
+		[''],
+		['../admin'],
+		['..'],
+		['a/b'],
+		['a b'],
+		[{ id: 1 }],
+		['x'.repeat(129)],
+	])('refuses id %p', (id) => {
+		expect(typeof lookupFor('trade.completed', id)).toBe('string');
+	});
 	test('unknown event families cannot be confirmed', () => {
 		expect(typeof lookupFor('payout.done', 'a1')).toBe('string');
 	});
@@ -217,23 +281,34 @@ describe('lookupFor', () => {
 describe('duplicate keys', () => {
 	test('match those stored before (so the memory survives the upgrade)', () => {
 		const parts = ['delivery', 'trade.completed', 't-1', 'completed'];
-		const before = nodeCrypto.createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url').slice(0, 22);
+		const before = nodeCrypto
+			.createHash('sha256')
+			.update(JSON.stringify(parts), 'utf8')
+			.digest('base64url')
+			.slice(0, 22);
 		const key = keyOf('trade.completed', { id: 't-1', status: 'completed' });
 		// Keys are now the first 10 characters; the 22-character keys (a list) and the 12-character keys
 		// (separated by spaces) of earlier versions are read by that prefix.
 		expect(key).toBe(before.slice(0, 10));
-		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: ['an-older-key-of-22-char', before] }, key)).toBe(true);
-		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: `an-old-key12 ${before.slice(0, 12)}` }, key)).toBe(true);
+		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: ['an-older-key-of-22-char', before] }, key)).toBe(
+			true,
+		);
+		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: `an-old-key12 ${before.slice(0, 12)}` }, key)).toBe(
+			true,
+		);
 		expect(wasEmitted({ [DEDUPE_STATIC_KEY]: 'an-old-key12 other-key-12' }, key)).toBe(false);
 	});
 });
 
 describe('leading zeros in an allow-list entry are refused (case 6)', () => {
-	test.each(['010.0.0.1', '10.0.0.01', '10.00.0.1', '192.168.01.0/24', '::ffff:010.0.0.1'])('%s is invalid and flagged', (entry) => {
-		const list = parseAllowList(`46.101.201.155, ${entry}`);
-		expect(list.invalid).toEqual([entry]);
-		expect(hasLeadingZeroOctet(entry)).toBe(true);
-	});
+	test.each(['010.0.0.1', '10.0.0.01', '10.00.0.1', '192.168.01.0/24', '::ffff:010.0.0.1'])(
+		'%s is invalid and flagged',
+		(entry) => {
+			const list = parseAllowList(`46.101.201.155, ${entry}`);
+			expect(list.invalid).toEqual([entry]);
+			expect(hasLeadingZeroOctet(entry)).toBe(true);
+		},
+	);
 	test.each(['10.0.0.1', '0.0.0.0/0', '100.0.0.0/8', '10.0.0.0'])('%s is fine', (entry) => {
 		expect(parseAllowList(entry).invalid).toEqual([]);
 		expect(hasLeadingZeroOctet(entry)).toBe(false);

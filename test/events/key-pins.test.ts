@@ -8,26 +8,62 @@ import { secretMatches } from '../../nodes/events/verify';
 import { base58CheckDecode } from '../../nodes/CryptoSettlement/fields/addressCodecs';
 
 const EVENT_KEYS: Array<[string, Record<string, unknown>, unknown, string]> = [
-	['trade.completed', { id: '66f1c0ffee00000000000901', status: 'completed' }, undefined, 'HtS2Ty4eTyNaAdiAzsr1SA'],
-	['Withdrawal.Rejected', { id: 'w-ünïcødé ✓ 𝄞', status: 'rejected' }, undefined, 'OCrK1IQ5x7f7Fn3_qX3xhm'],
-	['trade.address.created', { id: 'wallet-1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk' }, undefined, '7TgXl2UQyY7iBkpvk0mpso'],
-	['withdrawal.pending', { status: 'pending', note: 'a lone \ud800 surrogate', amount: 12.5 }, undefined, 'd2mxjxNX5KalGdZaDvZCKD'],
-	['withdrawal.completed', { status: 'completed' }, '77a2beef0000000000000903', 'H7Xi4OKW1M6P6w23EHVEbF'],
+	[
+		'trade.completed',
+		{ id: '66f1c0ffee00000000000901', status: 'completed' },
+		undefined,
+		'HtS2Ty4eTyNaAdiAzsr1SA',
+	],
+	[
+		'Withdrawal.Rejected',
+		{ id: 'w-ünïcødé ✓ 𝄞', status: 'rejected' },
+		undefined,
+		'OCrK1IQ5x7f7Fn3_qX3xhm',
+	],
+	[
+		'trade.address.created',
+		{ id: 'wallet-1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk' },
+		undefined,
+		'7TgXl2UQyY7iBkpvk0mpso',
+	],
+	[
+		'withdrawal.pending',
+		{ status: 'pending', note: 'a lone \ud800 surrogate', amount: 12.5 },
+		undefined,
+		'd2mxjxNX5KalGdZaDvZCKD',
+	],
+	[
+		'withdrawal.completed',
+		{ status: 'completed' },
+		'77a2beef0000000000000903',
+		'H7Xi4OKW1M6P6w23EHVEbF',
+	],
 ];
 
-test.each(EVENT_KEYS)('eventKey(%p, %p, %p) is %p, as ledgers hold it', (event, body, reference, key) => {
-	expect(eventKey(event, body as never, reference)).toBe(key);
-});
+test.each(EVENT_KEYS)(
+	'eventKey(%p, %p, %p) is %p, as ledgers hold it',
+	(event, body, reference, key) => {
+		expect(eventKey(event, body as never, reference)).toBe(key);
+	},
+);
 
 const DELIVERY_KEYS: Array<[string, Record<string, unknown>, string | undefined, string]> = [
 	['trade.pending', { id: 't-1', status: 'pending', confirmations: 3 }, undefined, 'PbRXf4z0aC'],
 	['trade.completed', { id: 't-1', status: 'completed' }, undefined, 'Q0MHMHFoVO'],
-	['trade.flagged', { note: 'no id: keyed on the body ✓ \udc00' }, '{"note":"no id"}', 'J9WlU3TE-K'],
+	[
+		'trade.flagged',
+		{ note: 'no id: keyed on the body ✓ \udc00' },
+		'{"note":"no id"}',
+		'J9WlU3TE-K',
+	],
 ];
 
-test.each(DELIVERY_KEYS)('deliveryKey(%p, %p) is %p, as the duplicate memory holds it', (event, body, text, key) => {
-	expect(deliveryKey(eventIdentity(event, body as never), text)).toBe(key);
-});
+test.each(DELIVERY_KEYS)(
+	'deliveryKey(%p, %p) is %p, as the duplicate memory holds it',
+	(event, body, text, key) => {
+		expect(deliveryKey(eventIdentity(event, body as never), text)).toBe(key);
+	},
+);
 
 test('the webhook secret is compared whole, trimmed, whatever its length', () => {
 	expect(secretMatches(' whsec-3b9f2c81-d7e64a0f ', 'whsec-3b9f2c81-d7e64a0f')).toBe(true);
@@ -51,12 +87,17 @@ describe('base58check checksums (double SHA-256)', () => {
 		['1BpEi6DfDAUFd7GtittLSdBeYJvcoaVggu', '0076a04053bda0a88bda5177b86a15c3b29f559873'],
 	])('%s passes, with the payload %s', (address, payload) => {
 		const decoded = base58CheckDecode(address);
-		expect('payload' in decoded ? Buffer.from(decoded.payload).toString('hex') : decoded).toBe(payload);
+		expect('payload' in decoded ? Buffer.from(decoded.payload).toString('hex') : decoded).toBe(
+			payload,
+		);
 	});
-	test.each(['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb', 'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH8', 'DPpJVPpvPNP6i6tMj4rTycAGh8wReTqaSV', '1111'])(
-		'%s fails its checksum',
-		(address) => {
-			expect(base58CheckDecode(address)).toEqual({ error: 'checksum' });
-		},
-	);
+	test.each([
+		'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u',
+		'1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb',
+		'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH8',
+		'DPpJVPpvPNP6i6tMj4rTycAGh8wReTqaSV',
+		'1111',
+	])('%s fails its checksum', (address) => {
+		expect(base58CheckDecode(address)).toEqual({ error: 'checksum' });
+	});
 });

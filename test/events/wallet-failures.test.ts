@@ -17,7 +17,10 @@ beforeEach(() => {
 	captureLogs();
 });
 
-const envelope = (data: unknown) => ({ status: 200, body: { success: true, message: 'ok', data, meta: {}, summary: {}, stats: {} } });
+const envelope = (data: unknown) => ({
+	status: 200,
+	body: { success: true, message: 'ok', data, meta: {}, summary: {}, stats: {} },
+});
 
 test(`an outage of the wallet lookup over ${WALLET_FAILURES_KEPT + 1} wallets: at most ${WALLET_FAILURES_KEPT} failures remembered, the oldest forgotten first; every event emitted`, async () => {
 	const walletAsked = new Map<string, number>();
@@ -28,19 +31,33 @@ test(`an outage of the wallet lookup over ${WALLET_FAILURES_KEPT + 1} wallets: a
 		walletAsked.set(wallet, (walletAsked.get(wallet) ?? 0) + 1);
 		return { status: 503, body: { success: false, message: 'wallet service down' } };
 	};
-	const credentials: ICredentialDataDecryptedObject = { ...CREDENTIALS, appId: 'app-wallets-down', baseUrl: local.service.url };
+	const credentials: ICredentialDataDecryptedObject = {
+		...CREDENTIALS,
+		appId: 'app-wallets-down',
+		baseUrl: local.service.url,
+	};
 	const h = await TriggerHarness.create({ events: ['*'], credentials });
 	let n = 0;
 	/** A deposit of `wallet`, delivered and confirmed: its item (the label `null`: the lookup fails). */
 	const deposit = async (wallet: string): Promise<IDataObject> => {
-		const record: IDataObject = { id: `t${String(++n).padStart(6, '0')}`, status: 'completed', asset: 'a-usdt', wallet, amountReceived: 25, createdAt: new Date(T0).toISOString() };
+		const record: IDataObject = {
+			id: `t${String(++n).padStart(6, '0')}`,
+			status: 'completed',
+			asset: 'a-usdt',
+			wallet,
+			amountReceived: 25,
+			createdAt: new Date(T0).toISOString(),
+		};
 		local.service.records.trades.push(record);
-		const delivered = await h.deliver({ body: { event: 'trade.completed', id: record.id, status: 'completed' } });
+		const delivered = await h.deliver({
+			body: { event: 'trade.completed', id: record.id, status: 'completed' },
+		});
 		expect(delivered).toMatchObject({ status: 200, started: true });
 		return delivered.items[0];
 	};
 	const wallets = Array.from({ length: WALLET_FAILURES_KEPT + 1 }, (_, i) => `w-${i}`);
-	for (const wallet of wallets) expect(await deposit(wallet)).toMatchObject({ token: 'USDT', walletLabel: null });
+	for (const wallet of wallets)
+		expect(await deposit(wallet)).toMatchObject({ token: 'USDT', walletLabel: null });
 	expect(wallets.every((wallet) => walletAsked.get(wallet) === 1)).toBe(true);
 	// Within the minute: the newest failures hold their wallets back; the oldest was forgotten.
 	await deposit(wallets[WALLET_FAILURES_KEPT]);
@@ -62,16 +79,32 @@ test('a wallet lookup answered with another wallet gives no label (and keeps non
 	let wrong = true;
 	local.service.fault = (path) => {
 		if (path === '/trades/assets') return envelope([{ id: 'a-usdt', symbol: 'USDT' }]);
-		if (path === '/trades/wallets/w-alice') return envelope(wrong ? { id: 'w-bob', label: 'customer-bob' } : { id: 'w-alice', label: 'customer-alice' });
+		if (path === '/trades/wallets/w-alice')
+			return envelope(
+				wrong ? { id: 'w-bob', label: 'customer-bob' } : { id: 'w-alice', label: 'customer-alice' },
+			);
 		return undefined;
 	};
-	const credentials: ICredentialDataDecryptedObject = { ...CREDENTIALS, appId: 'app-wallets-wrong', baseUrl: local.service.url };
+	const credentials: ICredentialDataDecryptedObject = {
+		...CREDENTIALS,
+		appId: 'app-wallets-wrong',
+		baseUrl: local.service.url,
+	};
 	const h = await TriggerHarness.create({ events: ['*'], credentials });
 	let n = 0;
 	const deposit = async (): Promise<IDataObject> => {
-		const record: IDataObject = { id: `t${String(++n).padStart(6, '0')}`, status: 'completed', asset: 'a-usdt', wallet: 'w-alice', amountReceived: 25, createdAt: new Date(T0).toISOString() };
+		const record: IDataObject = {
+			id: `t${String(++n).padStart(6, '0')}`,
+			status: 'completed',
+			asset: 'a-usdt',
+			wallet: 'w-alice',
+			amountReceived: 25,
+			createdAt: new Date(T0).toISOString(),
+		};
 		local.service.records.trades.push(record);
-		const delivered = await h.deliver({ body: { event: 'trade.completed', id: record.id, status: 'completed' } });
+		const delivered = await h.deliver({
+			body: { event: 'trade.completed', id: record.id, status: 'completed' },
+		});
 		expect(delivered).toMatchObject({ status: 200, started: true });
 		return delivered.items[0];
 	};

@@ -8,7 +8,13 @@ let credentials: IDataObject;
 
 beforeAll(async () => {
 	sandbox = await startFakeApi({ lifecycleDelayMs: 60_000, maxPageSize: 3 });
-	credentials = { appId: sandbox.appId, appSecret: sandbox.appSecret, environment: 'sandbox', baseUrl: sandbox.url, pin: sandbox.pin };
+	credentials = {
+		appId: sandbox.appId,
+		appSecret: sandbox.appSecret,
+		environment: 'sandbox',
+		baseUrl: sandbox.url,
+		pin: sandbox.pin,
+	};
 });
 afterAll(async () => await sandbox.close());
 
@@ -21,27 +27,69 @@ const run = async (parameters: IDataObject) => {
 test('every resource works against the sandbox, and a withdrawal completes', async () => {
 	const [account] = await run({ resource: 'account', operation: 'get' });
 	expect(account).toHaveProperty('fiatWallets');
-	expect(await run({ resource: 'account', operation: 'setMarkupPercent', markupPercent: 10 })).toEqual([{ markupPercent: 10 }]);
+	expect(
+		await run({ resource: 'account', operation: 'setMarkupPercent', markupPercent: 10 }),
+	).toEqual([{ markupPercent: 10 }]);
 
 	const assets = await run({ resource: 'asset', operation: 'getDepositAssets' });
 	expect(assets.length).toBeGreaterThan(0);
 	const asset = assets[0];
 
-	const [wallet] = await run({ resource: 'wallet', operation: 'create', assetId: String(asset.id), label: 'integration-1' });
-	const [fetched] = await run({ resource: 'wallet', operation: 'get', walletId: rl(String(wallet.id)) });
+	const [wallet] = await run({
+		resource: 'wallet',
+		operation: 'create',
+		assetId: String(asset.id),
+		label: 'integration-1',
+	});
+	const [fetched] = await run({
+		resource: 'wallet',
+		operation: 'get',
+		walletId: rl(String(wallet.id)),
+	});
 	expect(fetched.address).toBe(wallet.address);
 
-	for (let i = 2; i <= 8; i++) await run({ resource: 'wallet', operation: 'create', assetId: String(asset.id), label: `integration-${i}` });
+	for (let i = 2; i <= 8; i++)
+		await run({
+			resource: 'wallet',
+			operation: 'create',
+			assetId: String(asset.id),
+			label: `integration-${i}`,
+		});
 	// Page size capped at 3 by the sandbox: Return All follows hasNextPage over several pages.
 	expect(await run({ resource: 'wallet', operation: 'getAll', returnAll: true })).toHaveLength(8);
 
-	const [bank] = await run({ resource: 'bank', operation: 'getAll', currency: 'ngn', returnAll: false, limit: 1 });
-	const [verified] = await run({ resource: 'bank', operation: 'verifyAccount', bankId: String(bank.id), accountNumber: '0123456789', currency: 'ngn' });
+	const [bank] = await run({
+		resource: 'bank',
+		operation: 'getAll',
+		currency: 'ngn',
+		returnAll: false,
+		limit: 1,
+	});
+	const [verified] = await run({
+		resource: 'bank',
+		operation: 'verifyAccount',
+		bankId: String(bank.id),
+		accountNumber: '0123456789',
+		currency: 'ngn',
+	});
 	expect(verified).toHaveProperty('accountName');
-	const [saved] = await run({ resource: 'bankAccount', operation: 'create', bankId: String(bank.id), accountNumber: '0123456789' });
-	expect((await run({ resource: 'bankAccount', operation: 'getAll', returnAll: true })).map((b) => b.id)).toContain(saved.id);
+	const [saved] = await run({
+		resource: 'bankAccount',
+		operation: 'create',
+		bankId: String(bank.id),
+		accountNumber: '0123456789',
+	});
+	expect(
+		(await run({ resource: 'bankAccount', operation: 'getAll', returnAll: true })).map((b) => b.id),
+	).toContain(saved.id);
 
-	const [address] = await run({ resource: 'payoutAddress', operation: 'validate', address: 'TWm8rrRqfQVChka5t5djFisDeJLubSLdo4', token: 'USDT', network: 'TRC20' });
+	const [address] = await run({
+		resource: 'payoutAddress',
+		operation: 'validate',
+		address: 'TWm8rrRqfQVChka5t5djFisDeJLubSLdo4',
+		token: 'USDT',
+		network: 'TRC20',
+	});
 	expect(address).toMatchObject({ valid: true, token: 'USDT', network: 'TRC20' });
 
 	const payout = {
@@ -56,16 +104,31 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 	const [withdrawal] = await run(payout);
 	expect(withdrawal).toMatchObject({ externalId: 'integration-payout-1', alreadySubmitted: false });
 	await sandbox.settle();
-	const [completed] = await run({ resource: 'withdrawal', operation: 'get', withdrawalId: 'integration-payout-1' });
+	const [completed] = await run({
+		resource: 'withdrawal',
+		operation: 'get',
+		withdrawalId: 'integration-payout-1',
+	});
 	expect(completed).toMatchObject({ id: withdrawal.id, status: 'completed' });
 	// The same External ID again: nothing new is created, the existing withdrawal comes back.
 	const [again] = await run(payout);
 	expect(again).toMatchObject({ id: withdrawal.id, alreadySubmitted: true });
-	expect(sandbox.state.withdrawals.filter((w) => w.externalId === 'integration-payout-1')).toHaveLength(1);
+	expect(
+		sandbox.state.withdrawals.filter((w) => w.externalId === 'integration-payout-1'),
+	).toHaveLength(1);
 
 	await run({ resource: 'currency', operation: 'swap', amount: 100, from: 'ngn', to: 'ghs' });
 	expect((await run({ resource: 'rate', operation: 'getSellRates' })).length).toBeGreaterThan(0);
-	await run({ resource: 'sandbox', operation: 'mockDeposit', walletAddress: String(wallet.address), asset: String(asset.identifier), amountInUSD: 500, cryptoReceived: 500, reference: 'mock-int-1', txHash: '0xint1' });
+	await run({
+		resource: 'sandbox',
+		operation: 'mockDeposit',
+		walletAddress: String(wallet.address),
+		asset: String(asset.identifier),
+		amountInUSD: 500,
+		cryptoReceived: 500,
+		reference: 'mock-int-1',
+		txHash: '0xint1',
+	});
 	await sandbox.settle();
 	const transactions = await run({ resource: 'transaction', operation: 'getAll', returnAll: true });
 	expect(transactions.length).toBeGreaterThan(0);
@@ -76,7 +139,15 @@ test('every resource works against the sandbox, and a withdrawal completes', asy
 test('a field-rule error reaches nothing on the sandbox', async () => {
 	const before = sandbox.state.requests.length;
 	const result = await runNode(
-		{ resource: 'withdrawal', operation: 'createCrypto', token: 'USDC', network: 'TON', walletAddress: 'x', amount: 1, externalId: 'bad-1' },
+		{
+			resource: 'withdrawal',
+			operation: 'createCrypto',
+			token: 'USDC',
+			network: 'TON',
+			walletAddress: 'x',
+			amount: 1,
+			externalId: 'bad-1',
+		},
 		{ credentials },
 	);
 	expect(result.error?.message).toMatch(/'Network' must be one of/);

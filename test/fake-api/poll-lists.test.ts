@@ -1,7 +1,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { confirmedFields } from '../../nodes/events/item';
 import { LISTING_LAG_MS, OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
-import { ADDRESSES, ASSET_IDS, cryptoWithdrawal, start, type Client } from '../../fake-api/test/helpers';
+import {
+	ADDRESSES,
+	ASSET_IDS,
+	cryptoWithdrawal,
+	start,
+	type Client,
+} from '../../fake-api/test/helpers';
 import { Poller } from '../helpers/poll/poll-harness';
 
 /**
@@ -26,7 +32,11 @@ beforeEach(async () => {
 		baseUrl: client.sandbox.url,
 		pin: client.sandbox.pin,
 	};
-	wallet = (await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, { label: 'poll' })).body.data;
+	wallet = (
+		await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, {
+			label: 'poll',
+		})
+	).body.data;
 });
 afterEach(async () => await client.sandbox.close());
 
@@ -46,13 +56,18 @@ async function deposit(): Promise<string> {
 
 async function withdraw(overrides: Record<string, unknown> = {}): Promise<string> {
 	reference++;
-	const response = await client.call('POST', '/payments/withdraw/address', cryptoWithdrawal({ externalId: `poll-w-${reference}`, ...overrides }));
+	const response = await client.call(
+		'POST',
+		'/payments/withdraw/address',
+		cryptoWithdrawal({ externalId: `poll-w-${reference}`, ...overrides }),
+	);
 	expect(response.status).toBe(200);
 	return response.body.data.id as string;
 }
 
 const requested = () => client.sandbox.requests.map((entry) => `${entry.method} ${entry.path}`);
-const summary = (items: IDataObject[] | null) => (items ?? []).map((item) => `${String(item.event)} ${String(item.id)}`);
+const summary = (items: IDataObject[] | null) =>
+	(items ?? []).map((item) => `${String(item.event)} ${String(item.id)}`);
 
 describe('source: records', () => {
 	const parameters = { source: 'records', events: ['*'] };
@@ -64,13 +79,16 @@ describe('source: records', () => {
 		const first = await poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
-		expect(requested().sort()).toEqual(['GET /v1/payments/withdrawals', 'GET /v1/trades/transactions']);
+		expect(requested().sort()).toEqual([
+			'GET /v1/payments/withdrawals',
+			'GET /v1/trades/transactions',
+		]);
 		expect(poller.staticData.pollState).toMatchObject({ version: 2, source: 'records' });
 		// Nothing changed: the second poll emits nothing either.
 		expect((await poller.poll()).items).toBeNull();
 	});
 
-	test('a new deposit, its status change and a new withdrawal each become one event with the webhook trigger\'s item shape', async () => {
+	test("a new deposit, its status change and a new withdrawal each become one event with the webhook trigger's item shape", async () => {
 		const poller = await Poller.create(parameters, credentials);
 		expect((await poller.poll()).items).toBeNull();
 
@@ -82,7 +100,8 @@ describe('source: records', () => {
 		const completed = await poller.poll();
 		expect(summary(completed.items)).toEqual([`trade.completed ${tradeId}`]);
 		const item = completed.items![0];
-		const record = (await client.call('GET', `/trades/transactions/${tradeId}`)).body.data as IDataObject;
+		const record = (await client.call('GET', `/trades/transactions/${tradeId}`)).body
+			.data as IDataObject;
 		// Exactly what the webhook trigger emits with Confirm With API for this event, plus source.
 		expect(item).toEqual({
 			...confirmedFields('trade', record),
@@ -103,19 +122,30 @@ describe('source: records', () => {
 			cryptoAmountCurrency: 'TRX',
 			cryptoReceivedCurrency: 'TRX',
 		});
-		expect(item).toMatchObject({ amountInUSD: 100, destinationAddress: wallet.address, status: 'completed' });
+		expect(item).toMatchObject({
+			amountInUSD: 100,
+			destinationAddress: wallet.address,
+			status: 'completed',
+		});
 
 		const withdrawalId = await withdraw({ walletAddress: REJECTED });
 		expect(summary((await poller.poll()).items)).toEqual([`withdrawal.pending ${withdrawalId}`]);
 		await client.sandbox.settle();
 		const rejected = await poller.poll();
 		expect(summary(rejected.items)).toEqual([`withdrawal.rejected ${withdrawalId}`]);
-		expect(rejected.items![0]).toMatchObject({ status: 'rejected', source: 'records', record: { id: withdrawalId } });
+		expect(rejected.items![0]).toMatchObject({
+			status: 'rejected',
+			source: 'records',
+			record: { id: withdrawalId },
+		});
 		expect((await poller.poll()).items).toBeNull();
 	});
 
 	test('the event filter: only selected events are emitted, "*" emits all', async () => {
-		const onlyCompleted = await Poller.create({ source: 'records', events: ['trade.completed', 'withdrawal.completed'] }, credentials);
+		const onlyCompleted = await Poller.create(
+			{ source: 'records', events: ['trade.completed', 'withdrawal.completed'] },
+			credentials,
+		);
 		await onlyCompleted.poll();
 		const tradeId = await deposit();
 		const withdrawalId = await withdraw({ walletAddress: ADDRESSES.TRC20 });
@@ -145,7 +175,10 @@ describe('source: records', () => {
 		const first = await deposit();
 		await client.sandbox.settle();
 		await deposit();
-		const poller = await Poller.create({ source: 'records', events: ['trade.completed'] }, credentials);
+		const poller = await Poller.create(
+			{ source: 'records', events: ['trade.completed'] },
+			credentials,
+		);
 		const manual = await poller.poll('manual');
 		expect(manual.error).toBeUndefined();
 		expect(summary(manual.items)).toEqual([`trade.completed ${first}`]);
@@ -166,7 +199,11 @@ describe('source: webhookEvents (stored deliveries)', () => {
 		client.sandbox.clearRequests();
 		expect((await poller.poll()).items).toBeNull();
 		const [first] = client.sandbox.requests;
-		expect(first).toMatchObject({ method: 'GET', path: '/v1/transactions/webhooks', query: { page: '1', size: '200' } });
+		expect(first).toMatchObject({
+			method: 'GET',
+			path: '/v1/transactions/webhooks',
+			query: { page: '1', size: '200' },
+		});
 
 		const tradeId = await deposit();
 		await client.sandbox.settle();
@@ -175,11 +212,22 @@ describe('source: webhookEvents (stored deliveries)', () => {
 		// Later polls ask from the overlap before the newest delivery read, on the service's clock (no
 		// later than its answer's time, whole seconds in its Date header, less the listing lag).
 		const [next] = client.sandbox.requests;
-		const newestRead = Math.max(...client.sandbox.state.webhookEvents.filter((event) => event.reference !== tradeId).map((event) => Date.parse(event.createdAt)));
+		const newestRead = Math.max(
+			...client.sandbox.state.webhookEvents
+				.filter((event) => event.reference !== tradeId)
+				.map((event) => Date.parse(event.createdAt)),
+		);
 		expect(Date.parse(next.query.startDate)).toBeLessThanOrEqual(newestRead - OVERLAP_MS);
-		expect(Date.parse(next.query.startDate)).toBeGreaterThanOrEqual(newestRead - OVERLAP_MS - LISTING_LAG_MS - 1000);
-		expect(summary(polled.items)).toEqual([`trade.pending ${tradeId}`, `trade.completed ${tradeId}`]);
-		const stored = client.sandbox.state.webhookEvents.find((event) => event.reference === tradeId && event.eventType === 'trade.completed')!;
+		expect(Date.parse(next.query.startDate)).toBeGreaterThanOrEqual(
+			newestRead - OVERLAP_MS - LISTING_LAG_MS - 1000,
+		);
+		expect(summary(polled.items)).toEqual([
+			`trade.pending ${tradeId}`,
+			`trade.completed ${tradeId}`,
+		]);
+		const stored = client.sandbox.state.webhookEvents.find(
+			(event) => event.reference === tradeId && event.eventType === 'trade.completed',
+		)!;
 		// Exactly the webhook trigger's item for this body (Confirm With API off), plus source.
 		expect(polled.items![1]).toEqual({
 			...stored.payload,
@@ -206,7 +254,9 @@ describe('source: webhookEvents (stored deliveries)', () => {
 		const result = await poller.poll();
 		expect(result.items).toBeNull();
 		expect(result.error?.message).toMatch(/HTTP 403.*webhook inspection access/);
-		expect((result.error as { description?: string }).description).toMatch(/Records \(Transactions and Withdrawals\)/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/Records \(Transactions and Withdrawals\)/,
+		);
 		expect(JSON.stringify(result.error)).not.toContain(client.sandbox.appSecret);
 		expect(poller.staticData.pollState).toBeUndefined();
 	});

@@ -12,13 +12,22 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
-import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_SECRET, type ServedTrigger } from '../helpers/webhook';
+import {
+	captureLogs,
+	CREDENTIALS,
+	TriggerHarness,
+	WEBHOOK_SECRET,
+	type ServedTrigger,
+} from '../helpers/webhook';
 
 /** In front of the sandbox API: the first request hangs, then 502; later ones are passed through. */
 async function slowThenProxy(target: string, hangMs: number) {
 	const seen: Array<{ path: string; at: number; status?: number }> = [];
 	const server = http.createServer((req, res) => {
-		const entry: { path: string; at: number; status?: number } = { path: req.url ?? '', at: Date.now() };
+		const entry: { path: string; at: number; status?: number } = {
+			path: req.url ?? '',
+			at: Date.now(),
+		};
 		seen.push(entry);
 		if (seen.length === 1) {
 			setTimeout(() => {
@@ -29,11 +38,15 @@ async function slowThenProxy(target: string, hangMs: number) {
 			}, hangMs);
 			return;
 		}
-		const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-			entry.status = answer.statusCode;
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		const upstream = http.request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				entry.status = answer.statusCode;
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});
@@ -69,11 +82,20 @@ afterEach(async () => {
 
 test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile gets 503, a later retry starts one execution', async () => {
 	captureLogs();
-	sandbox = await startFakeApi({ lifecycleDelayMs: 600_000, webhookSecret: WEBHOOK_SECRET, webhookTimeoutMs: 2000 });
+	sandbox = await startFakeApi({
+		lifecycleDelayMs: 600_000,
+		webhookSecret: WEBHOOK_SECRET,
+		webhookTimeoutMs: 2000,
+	});
 	proxy = await slowThenProxy(new URL(sandbox.url).origin, 6000);
 	const h = await TriggerHarness.create({
 		events: ['withdrawal.pending'],
-		credentials: { ...CREDENTIALS, appId: sandbox.appId, appSecret: sandbox.appSecret, baseUrl: `${proxy.origin}/v1` },
+		credentials: {
+			...CREDENTIALS,
+			appId: sandbox.appId,
+			appSecret: sandbox.appSecret,
+			baseUrl: `${proxy.origin}/v1`,
+		},
 	});
 	await h.activate();
 	served = await h.serve();
@@ -100,7 +122,10 @@ test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile ge
 	const withdrawalId = ((await created.json()) as { data: { id: string } }).data.id;
 
 	const event = await waitFor(
-		() => sandbox!.state.webhookEvents.find((e) => e.reference === withdrawalId && e.status === 'delivered'),
+		() =>
+			sandbox!.state.webhookEvents.find(
+				(e) => e.reference === withdrawalId && e.status === 'delivered',
+			),
 		25_000,
 		'the sandbox to mark withdrawal.pending delivered',
 	);
@@ -110,7 +135,11 @@ test('withdrawal.pending: slow 502 confirmation, the retry arriving meanwhile ge
 	expect(event.attempts.map((a) => a.responseStatus)).toEqual([null, 503, 200]);
 
 	const calls = served.calls;
-	await waitFor(() => (calls.every((c) => c.answeredAt !== undefined) ? true : undefined), 5000, 'every call answered');
+	await waitFor(
+		() => (calls.every((c) => c.answeredAt !== undefined) ? true : undefined),
+		5000,
+		'every call answered',
+	);
 	expect(calls).toHaveLength(3);
 	const [first, second, third] = calls;
 	// The first copy: confirmation hung, then 502 → 503, written to a socket the sandbox had left.

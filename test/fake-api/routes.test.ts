@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, outside the scanned folders */
 /**
  * Every operation of the node has a route in the fake API: each record's method and path, called
  * over HTTP, reaches a route (whatever that route then answers), so an operation added without its
@@ -16,21 +15,32 @@ beforeAll(async () => {
 afterAll(async () => await fakeApi.close());
 
 const operations = Object.entries(RESOURCES).flatMap(([resource, entry]) =>
-	Object.entries(entry.specs).map(([operation, spec]) => ({ name: `${resource} → ${operation}`, spec })),
+	Object.entries(entry.specs).map(([operation, spec]) => ({
+		name: `${resource} → ${operation}`,
+		spec,
+	})),
 );
 
 test('the records list operations', () => {
 	expect(operations.length).toBeGreaterThan(0);
 });
 
-test.each(operations.map(({ name, spec }) => [name, spec.method, spec.path] as const))('%s: %s %s has a route', async (_name, method, path) => {
-	// Every placeholder filled with an id that exists nowhere: the route answers, even if only 404 for the record.
-	const url = `${fakeApi.url}${fillPath(path, new Proxy({}, { get: () => 'no-such-id' }))}`;
-	const response = await fetch(url, {
-		method,
-		headers: { 'x-app-id': fakeApi.appId, 'x-app-secret': fakeApi.appSecret, 'x-service-env': 'sandbox', 'content-type': 'application/json' },
-		...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
-	});
-	const body = (await response.json()) as { message?: string };
-	expect(body.message ?? '').not.toMatch(/route not found/);
-});
+test.each(operations.map(({ name, spec }) => [name, spec.method, spec.path] as const))(
+	'%s: %s %s has a route',
+	async (_name, method, path) => {
+		// Every placeholder filled with an id that exists nowhere: the route answers, even if only 404 for the record.
+		const url = `${fakeApi.url}${fillPath(path, new Proxy({}, { get: () => 'no-such-id' }))}`;
+		const response = await fetch(url, {
+			method,
+			headers: {
+				'x-app-id': fakeApi.appId,
+				'x-app-secret': fakeApi.appSecret,
+				'x-service-env': 'sandbox',
+				'content-type': 'application/json',
+			},
+			...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+		});
+		const body = (await response.json()) as { message?: string };
+		expect(body.message ?? '').not.toMatch(/route not found/);
+	},
+);

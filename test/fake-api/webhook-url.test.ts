@@ -8,7 +8,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
-import { captureLogs, CREDENTIALS, TriggerHarness, WEBHOOK_SECRET, type ServedTrigger } from '../helpers/webhook';
+import {
+	captureLogs,
+	CREDENTIALS,
+	TriggerHarness,
+	WEBHOOK_SECRET,
+	type ServedTrigger,
+} from '../helpers/webhook';
 
 const run = promisify(execFile);
 const SCRIPT = path.resolve(__dirname, '../../fake-api/webhook.mjs');
@@ -37,7 +43,12 @@ test('the fake API delivers to a URL set with fake-api/webhook.mjs (a trigger wa
 	const h = await TriggerHarness.create({
 		mode: 'manual',
 		events: ['withdrawal.pending'],
-		credentials: { ...CREDENTIALS, appId: sandbox.appId, appSecret: sandbox.appSecret, baseUrl: sandbox.url },
+		credentials: {
+			...CREDENTIALS,
+			appId: sandbox.appId,
+			appSecret: sandbox.appSecret,
+			baseUrl: sandbox.url,
+		},
 	});
 	await h.activate('manual');
 	served = await h.serve();
@@ -51,16 +62,36 @@ test('the fake API delivers to a URL set with fake-api/webhook.mjs (a trigger wa
 
 	const created = await fetch(`${sandbox.url}/payments/withdraw/address`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-app-id': sandbox.appId, 'x-app-secret': sandbox.appSecret, 'X-Service-Env': 'sandbox' },
-		body: JSON.stringify({ token: 'USDC', network: 'SOL', walletAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', amount: 12.5, pin: sandbox.pin }),
+		headers: {
+			'content-type': 'application/json',
+			'x-app-id': sandbox.appId,
+			'x-app-secret': sandbox.appSecret,
+			'X-Service-Env': 'sandbox',
+		},
+		body: JSON.stringify({
+			token: 'USDC',
+			network: 'SOL',
+			walletAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+			amount: 12.5,
+			pin: sandbox.pin,
+		}),
 	});
 	const id = ((await created.json()) as { data: { id: string } }).data.id;
-	const call = await waitFor(() => served!.calls.find((c) => c.answeredAt !== undefined), 'the delivery');
+	const call = await waitFor(
+		() => served!.calls.find((c) => c.answeredAt !== undefined),
+		'the delivery',
+	);
 	expect(call).toMatchObject({ status: 200, started: true });
-	expect(call.items[0]).toMatchObject({ event: 'withdrawal.pending', id, verification: { confirmedWithApi: true } });
+	expect(call.items[0]).toMatchObject({
+		event: 'withdrawal.pending',
+		id,
+		verification: { confirmedWithApi: true },
+	});
 
 	// Stop deliveries again; a URL that is not http(s) is refused without changing anything.
-	await expect(run(process.execPath, [SCRIPT, 'file:///etc/passwd', `--sandbox=${origin}`])).rejects.toMatchObject({ code: 1 });
+	await expect(
+		run(process.execPath, [SCRIPT, 'file:///etc/passwd', `--sandbox=${origin}`]),
+	).rejects.toMatchObject({ code: 1 });
 	expect(sandbox.webhookUrl).toBe(served.url);
 	const off = await run(process.execPath, [SCRIPT, 'off', `--sandbox=${origin}`]);
 	expect(off.stdout).toContain('without delivering');

@@ -14,7 +14,9 @@ export interface CredentialTestResult {
  * Runs the credential's `test.request` the way n8n's credential tester does: a temporary
  * declarative node whose request defaults are the test request, executed with the credential.
  */
-export async function testCredential(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+export async function testCredential(
+	credentials: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
 	const { credentialType } = await loadPackage();
 	const testRequest = credentialType.test?.request;
 	if (!testRequest) throw new Error('the credential declares no test request');
@@ -47,7 +49,10 @@ export async function testCredential(credentials: ICredentialDataDecryptedObject
 			);
 			if (rule) return { status: 'Error', message: rule.properties.message };
 			if (status < 199 || status > 299) {
-				return { status: 'Error', message: STATUS_CODES[status] ?? `Received HTTP status code: ${status}` };
+				return {
+					status: 'Error',
+					message: STATUS_CODES[status] ?? `Received HTTP status code: ${status}`,
+				};
 			}
 		}
 		return { status: 'Error', message: error.message };

@@ -61,7 +61,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			const key = target as 'headers' | 'qs' | 'body';
 			const resolved: IDataObject = {};
 			for (const [name, value] of Object.entries(values as IDataObject)) {
-				resolved[name] = resolveWithCredentials(value, credentials, workflow, node) as IDataObject[string];
+				resolved[name] = resolveWithCredentials(
+					value,
+					credentials,
+					workflow,
+					node,
+				) as IDataObject[string];
 			}
 			options[key] = { ...((options[key] as IDataObject) ?? {}), ...resolved };
 		}

@@ -43,7 +43,9 @@ export async function loadEditorList(
 	const credentialsHelper = new HarnessCredentialsHelper(
 		{ [CREDENTIAL_TYPE]: credentialType },
 		// Without the type's data the harness's credentials helper fails to decrypt, as n8n's may.
-		request.credentials && request.credentials !== 'unreadable' ? { [CREDENTIAL_TYPE]: request.credentials } : {},
+		request.credentials && request.credentials !== 'unreadable'
+			? { [CREDENTIAL_TYPE]: request.credentials }
+			: {},
 	);
 	const additionalData = createAdditionalData({
 		hooks,
@@ -51,7 +53,12 @@ export async function loadEditorList(
 		executionId: 'harness-editor',
 		currentNodeParameters: request.parameters,
 	});
-	const context = new LoadOptionsContext(workflow, node, additionalData, `parameters.${request.method}`);
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalData,
+		`parameters.${request.method}`,
+	);
 	if (loadOptions[request.method]) return await loadOptions[request.method].call(context);
 	if (listSearch[request.method]) {
 		return await listSearch[request.method].call(context, request.filter, request.paginationToken);

@@ -13,7 +13,14 @@ export interface Seen {
 }
 
 /** `reset`: the connection is destroyed instead of answered (after `delayMs`), as a dropped connection. */
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; raw?: string; delayMs?: number; reset?: boolean };
+export type Reply = {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	raw?: string;
+	delayMs?: number;
+	reset?: boolean;
+};
 
 /**
  * A real local HTTP server for tests where the answer's exact shape matters (content types,
@@ -33,7 +40,13 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 			} catch {
 				body = undefined;
 			}
-			const seen: Seen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+			const seen: Seen = {
+				method: req.method ?? 'GET',
+				path: url.pathname,
+				query: url.searchParams,
+				headers: req.headers,
+				body,
+			};
 			requests.push(seen);
 			const reply = await handler(seen);
 			if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
@@ -44,7 +57,9 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 			}
 			const payload = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
 			res.writeHead(reply.status, {
-				...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
+				...(reply.raw === undefined && reply.body !== undefined
+					? { 'content-type': 'application/json' }
+					: {}),
 				...reply.headers,
 			});
 			res.end(payload);
@@ -57,7 +72,8 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 		origin: `http://127.0.0.1:${listening}`,
 		baseUrl: `http://127.0.0.1:${listening}/v1`,
 		requests,
-		sent: (method: string, pathPrefix: string) => requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)),
+		sent: (method: string, pathPrefix: string) =>
+			requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)),
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -65,33 +81,57 @@ export async function localService(handler: (request: Seen) => Reply | Promise<R
 	};
 }
 
-export const envelope = (data: unknown, message = 'ok') => ({ message, success: true, data, meta: {}, summary: {}, stats: {} });
-export const refusal = (message: string, errors: IDataObject[] = []) => ({ success: false, message, meta: {}, errors, data: {} });
+export const envelope = (data: unknown, message = 'ok') => ({
+	message,
+	success: true,
+	data,
+	meta: {},
+	summary: {},
+	stats: {},
+});
+export const refusal = (message: string, errors: IDataObject[] = []) => ({
+	success: false,
+	message,
+	meta: {},
+	errors,
+	data: {},
+});
 
 /**
  * A withdrawal service: stores withdrawals by External ID, answers the lookup by External ID, and
  * lets a test script the answer to each POST (after the withdrawal is stored, or instead of it).
  */
-export function withdrawalService(script: (body: IDataObject, index: number) => Reply | 'create' = () => 'create') {
+export function withdrawalService(
+	script: (body: IDataObject, index: number) => Reply | 'create' = () => 'create',
+) {
 	const byExternalId = new Map<string, IDataObject>();
 	let posts = 0;
 	const handler = (request: Seen): Reply => {
 		if (request.method === 'GET' && request.path.startsWith('/v1/payments/withdrawal/')) {
 			const key = decodeURIComponent(request.path.split('/').pop() ?? '');
 			const found = byExternalId.get(key) ?? [...byExternalId.values()].find((w) => w.id === key);
-			return found ? { status: 200, body: envelope(found, 'data fetched') } : { status: 404, body: refusal('withdrawal not found') };
+			return found
+				? { status: 200, body: envelope(found, 'data fetched') }
+				: { status: 404, body: refusal('withdrawal not found') };
 		}
 		// The service's address check (fields/addresses.ts asks it where an address's form cannot decide).
 		if (request.method === 'POST' && request.path === '/v1/payments/wallet-addresses/validate') {
 			const { address, token, network } = request.body ?? {};
-			return { status: 200, body: envelope({ address, token, ...(network ? { network } : {}), valid: true }, 'wallet address is valid') };
+			return {
+				status: 200,
+				body: envelope(
+					{ address, token, ...(network ? { network } : {}), valid: true },
+					'wallet address is valid',
+				),
+			};
 		}
 		if (request.method === 'POST' && request.path.startsWith('/v1/payments/withdraw/')) {
 			const body = request.body ?? {};
 			const scripted = script(body, posts++);
 			if (scripted !== 'create') return scripted;
 			const externalId = String(body.externalId);
-			if (byExternalId.has(externalId)) return { status: 400, body: refusal('duplicate withdrawal') };
+			if (byExternalId.has(externalId))
+				return { status: 400, body: refusal('duplicate withdrawal') };
 			const record: IDataObject = {
 				id: `wd-${byExternalId.size + 1}`,
 				externalId,
@@ -104,9 +144,16 @@ export function withdrawalService(script: (body: IDataObject, index: number) => 
 				bankAccount: request.path.includes('/bank/') ? request.path.split('/').pop() : null,
 			};
 			byExternalId.set(externalId, record);
-			return { status: 200, body: envelope({ id: record.id }, 'withdrawal initiated successfully') };
+			return {
+				status: 200,
+				body: envelope({ id: record.id }, 'withdrawal initiated successfully'),
+			};
 		}
 		return { status: 404, body: refusal('not found') };
 	};
-	return { byExternalId, handler, store: (record: IDataObject) => byExternalId.set(String(record.externalId), record) };
+	return {
+		byExternalId,
+		handler,
+		store: (record: IDataObject) => byExternalId.set(String(record.externalId), record),
+	};
 }

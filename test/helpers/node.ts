@@ -2,7 +2,16 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import path from 'node:path';
-import { actionWorkflow, ACTION_NODE, CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT, runWorkflow, serializeRun, type RunResult } from './index';
+import {
+	actionWorkflow,
+	ACTION_NODE,
+	CREDENTIAL_TYPE,
+	loadPackage,
+	PACKAGE_ROOT,
+	runWorkflow,
+	serializeRun,
+	type RunResult,
+} from './index';
 import type { OperationKind } from '../../nodes/CryptoSettlement/record/record';
 import { SPECS } from '../../nodes/CryptoSettlement/operations';
 
@@ -51,10 +60,19 @@ export interface NodeRun extends RunResult {
 /** Runs the action node once over `items` (one empty item by default). */
 export async function runNode(
 	parameters: IDataObject,
-	options: { items?: IDataObject[]; credentials?: IDataObject; continueOnFail?: boolean; executionId?: string; mode?: WorkflowExecuteMode } = {},
+	options: {
+		items?: IDataObject[];
+		credentials?: IDataObject;
+		continueOnFail?: boolean;
+		executionId?: string;
+		mode?: WorkflowExecuteMode;
+	} = {},
 ): Promise<NodeRun> {
 	const result = await runWorkflow({
-		workflow: actionWorkflow(parameters, options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		workflow: actionWorkflow(
+			parameters,
+			options.continueOnFail ? { onError: 'continueRegularOutput' } : {},
+		),
 		items: (options.items ?? [{}]).map((json) => ({ json })),
 		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...(options.credentials ?? {}) } as never },
 		executionId: options.executionId,
@@ -64,7 +82,12 @@ export async function runNode(
 }
 
 /** Runs the node as n8n's generated tool type (`…Tool`), the way an AI Agent runs it. */
-export async function runAsTool(parameters: IDataObject, credentials: IDataObject, items: IDataObject[] = [{}], mode?: WorkflowExecuteMode): Promise<RunResult> {
+export async function runAsTool(
+	parameters: IDataObject,
+	credentials: IDataObject,
+	items: IDataObject[] = [{}],
+	mode?: WorkflowExecuteMode,
+): Promise<RunResult> {
 	const { nodeTypes } = await loadPackage();
 	const type = `${ACTION_NODE}Tool`;
 	nodeTypes.register(type, nodeTypes.getByName(ACTION_NODE));
@@ -77,7 +100,9 @@ export async function runAsTool(parameters: IDataObject, credentials: IDataObjec
 }
 
 /** An interceptor on the service that also requires the three authentication headers. */
-export function api(credentials: { appId: string; appSecret: string; environment: string } = CREDENTIALS) {
+export function api(
+	credentials: { appId: string; appSecret: string; environment: string } = CREDENTIALS,
+) {
 	return nock(BASE)
 		.matchHeader('x-app-id', credentials.appId)
 		.matchHeader('x-app-secret', credentials.appSecret)
@@ -150,7 +175,8 @@ type Waits = { inDoubtLookupWindowMs: number; baseBackoffMs: number; maxBackoffM
  */
 export function builtRetry(): Waits {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as n8n loads it
-	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/service/pacing.js')) as { RETRY: Waits }).RETRY;
+	return (require(path.join(PACKAGE_ROOT, 'dist/nodes/service/pacing.js')) as { RETRY: Waits })
+		.RETRY;
 }
 
 /** Sets some of the build's waits for the tests of this file or block, and puts them back after it. */

@@ -9,7 +9,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { api, cryptoWithdrawal, expectNoSecrets, noWithdrawalsYet, ok, PIN, rl, runNode, WEBHOOK_SECRET } from './node';
+import {
+	api,
+	cryptoWithdrawal,
+	expectNoSecrets,
+	noWithdrawalsYet,
+	ok,
+	PIN,
+	rl,
+	runNode,
+	WEBHOOK_SECRET,
+} from './node';
 import { RESOURCES } from '../../nodes/CryptoSettlement/operations';
 import { eventKey } from '../../nodes/events/identity';
 import { recordReads, shownFields } from './shown-and-read';
@@ -40,13 +50,30 @@ const NODE_TESTS = join(__dirname, '..', 'CryptoSettlement');
 
 /** Operations per resource, as the operation records list them. */
 const operationsOf = (resources: string[]): Record<string, number> =>
-	Object.fromEntries(resources.map((resource) => [resource, Object.keys(RESOURCES[resource]?.specs ?? {}).length]));
+	Object.fromEntries(
+		resources.map((resource) => [resource, Object.keys(RESOURCES[resource]?.specs ?? {}).length]),
+	);
 
 /** A paginated reply of one page. */
 const page = (data: unknown[], hasNextPage = false) =>
-	ok(data, 'ok', { page: 1, pages: 1, totalDocs: data.length, hasNextPage, hasPrevPage: false, nextPage: null, prevPage: null });
+	ok(data, 'ok', {
+		page: 1,
+		pages: 1,
+		totalDocs: data.length,
+		hasNextPage,
+		hasPrevPage: false,
+		nextPage: null,
+		prevPage: null,
+	});
 
-const wallet = { id: 'w1', label: 'customer-1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA', name: 'Tron', currency: 'ngn', isActive: true };
+const wallet = {
+	id: 'w1',
+	label: 'customer-1',
+	address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA',
+	name: 'Tron',
+	currency: 'ngn',
+	isActive: true,
+};
 
 /**
  * Every case, named `resource → operation` (a variant adds " (…)"), grouped as CONTRACT_GROUPS runs
@@ -63,7 +90,11 @@ export const CASES: Record<string, Case> = {
 		output: [{ fiatWallets: { ngn: 10 }, markupPercent: 2 }],
 	},
 	'account → setWithdrawalFeeBearer': {
-		params: { resource: 'account', operation: 'setWithdrawalFeeBearer', withdrawalFeeBearer: 'business' },
+		params: {
+			resource: 'account',
+			operation: 'setWithdrawalFeeBearer',
+			withdrawalFeeBearer: 'business',
+		},
 		method: 'put',
 		path: '/users/withdrawal-fee-bearer',
 		body: { withdrawalFeeBearer: 'business' },
@@ -82,8 +113,14 @@ export const CASES: Record<string, Case> = {
 		params: { resource: 'asset', operation: 'getDepositAssets' },
 		method: 'get',
 		path: '/trades/assets',
-		reply: ok([{ id: 'a1', symbol: 'USDT' }, { id: 'a2', symbol: 'BTC' }]),
-		output: [{ id: 'a1', symbol: 'USDT' }, { id: 'a2', symbol: 'BTC' }],
+		reply: ok([
+			{ id: 'a1', symbol: 'USDT' },
+			{ id: 'a2', symbol: 'BTC' },
+		]),
+		output: [
+			{ id: 'a1', symbol: 'USDT' },
+			{ id: 'a2', symbol: 'BTC' },
+		],
 	},
 	'asset → getWithdrawalAssets': {
 		params: { resource: 'asset', operation: 'getWithdrawalAssets' },
@@ -92,7 +129,11 @@ export const CASES: Record<string, Case> = {
 		reply: ok(
 			{
 				tokens: [
-					{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }] },
+					{
+						symbol: 'USDT',
+						enabled: true,
+						networks: [{ network: 'TRC20', enabled: true, fee: 1 }],
+					},
 					{ symbol: 'BTC', enabled: true, networks: [], fee: null },
 				],
 				limits: { minimum: 1, maximum: 10 },
@@ -102,8 +143,21 @@ export const CASES: Record<string, Case> = {
 		),
 		// One item per token, each with the account-wide limits and rate.
 		output: [
-			{ symbol: 'USDT', enabled: true, networks: [{ network: 'TRC20', enabled: true, fee: 1 }], limits: { minimum: 1, maximum: 10 }, rate: 1 },
-			{ symbol: 'BTC', enabled: true, networks: [], fee: null, limits: { minimum: 1, maximum: 10 }, rate: 1 },
+			{
+				symbol: 'USDT',
+				enabled: true,
+				networks: [{ network: 'TRC20', enabled: true, fee: 1 }],
+				limits: { minimum: 1, maximum: 10 },
+				rate: 1,
+			},
+			{
+				symbol: 'BTC',
+				enabled: true,
+				networks: [],
+				fee: null,
+				limits: { minimum: 1, maximum: 10 },
+				rate: 1,
+			},
 		],
 	},
 	'wallet → create': {
@@ -112,12 +166,26 @@ export const CASES: Record<string, Case> = {
 			operation: 'create',
 			assetId: '65f0a1',
 			label: ' customer-1 ',
-			additionalFields: { bankId: '39', accountNumber: '0123456789', narration: 'settle', autoSettlement: true },
+			additionalFields: {
+				bankId: '39',
+				accountNumber: '0123456789',
+				narration: 'settle',
+				autoSettlement: true,
+			},
 		},
 		method: 'post',
 		path: '/trades/sell/assets/65f0a1/generate-address',
-		body: { label: 'customer-1', bankId: '39', accountNumber: '0123456789', narration: 'settle', autoSettlement: true },
-		reply: ok({ id: 'w1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA' }, 'wallet address generated successfully'),
+		body: {
+			label: 'customer-1',
+			bankId: '39',
+			accountNumber: '0123456789',
+			narration: 'settle',
+			autoSettlement: true,
+		},
+		reply: ok(
+			{ id: 'w1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA' },
+			'wallet address generated successfully',
+		),
 		output: [{ id: 'w1', address: 'TFzHmmP4ZmPeNJcmqsPGRyP7KvqL8LejnA' }],
 	},
 	'wallet → get': {
@@ -151,7 +219,12 @@ export const CASES: Record<string, Case> = {
 		output: [{ success: true, message: 'bank added to wallet successfully', walletId: 'w1' }],
 	},
 	'wallet → setAutoSettlement': {
-		params: { resource: 'wallet', operation: 'setAutoSettlement', walletId: rl('w1'), autoSettlement: false },
+		params: {
+			resource: 'wallet',
+			operation: 'setAutoSettlement',
+			walletId: rl('w1'),
+			autoSettlement: false,
+		},
 		method: 'put',
 		path: '/trades/wallets/w1/auto-settlement',
 		body: { autoSettlement: false },
@@ -191,9 +264,23 @@ export const CASES: Record<string, Case> = {
 		params: cryptoWithdrawal({ amount: 12.5, externalId: 'order-1', returnFullRecord: false }),
 		method: 'post',
 		path: '/payments/withdraw/address',
-		body: { token: 'USDT', network: 'TRC20', walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', amount: 12.5, externalId: 'order-1', pin: PIN },
+		body: {
+			token: 'USDT',
+			network: 'TRC20',
+			walletAddress: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+			amount: 12.5,
+			externalId: 'order-1',
+			pin: PIN,
+		},
 		reply: ok({ id: 'wd1' }, 'withdrawal initiated successfully'),
-		output: [{ id: 'wd1', externalId: 'order-1', alreadySubmitted: false, message: 'withdrawal initiated successfully' }],
+		output: [
+			{
+				id: 'wd1',
+				externalId: 'order-1',
+				alreadySubmitted: false,
+				message: 'withdrawal initiated successfully',
+			},
+		],
 	},
 	'withdrawal → createCrypto (UTXO)': {
 		params: {
@@ -210,9 +297,23 @@ export const CASES: Record<string, Case> = {
 		},
 		method: 'post',
 		path: '/payments/withdraw/address',
-		body: { token: 'BTC', feeLevel: 'high', walletAddress: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', cryptoAmount: 0.00012345, externalId: 'order-2', pin: '0000' },
+		body: {
+			token: 'BTC',
+			feeLevel: 'high',
+			walletAddress: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je',
+			cryptoAmount: 0.00012345,
+			externalId: 'order-2',
+			pin: '0000',
+		},
 		reply: ok({ id: 'wd2' }, 'withdrawal initiated successfully'),
-		output: [{ id: 'wd2', externalId: 'order-2', alreadySubmitted: false, message: 'withdrawal initiated successfully' }],
+		output: [
+			{
+				id: 'wd2',
+				externalId: 'order-2',
+				alreadySubmitted: false,
+				message: 'withdrawal initiated successfully',
+			},
+		],
 	},
 	'withdrawal → createBank': {
 		params: {
@@ -228,7 +329,14 @@ export const CASES: Record<string, Case> = {
 		path: '/payments/withdraw/bank/ba1',
 		body: { amount: 100, narration: 'salary', pin: PIN, externalId: 'payout-9' },
 		reply: ok({ id: 'wd3' }, 'withdrawal request received'),
-		output: [{ id: 'wd3', externalId: 'payout-9', alreadySubmitted: false, message: 'withdrawal request received' }],
+		output: [
+			{
+				id: 'wd3',
+				externalId: 'payout-9',
+				alreadySubmitted: false,
+				message: 'withdrawal request received',
+			},
+		],
 	},
 	'withdrawal → estimateNetworkFee': {
 		params: {
@@ -242,7 +350,12 @@ export const CASES: Record<string, Case> = {
 		},
 		method: 'post',
 		path: '/payments/estimate-network-fee',
-		body: { token: 'LTC', feeLevel: 'low', walletAddress: 'ltc1q2kq76nz5nsvryrearq9xrwehwr0vels3y8jtmf', amount: 20 },
+		body: {
+			token: 'LTC',
+			feeLevel: 'low',
+			walletAddress: 'ltc1q2kq76nz5nsvryrearq9xrwehwr0vels3y8jtmf',
+			amount: 20,
+		},
 		reply: ok({ low: 0.1, medium: 0.2, high: 0.3 }),
 		output: [{ low: 0.1, medium: 0.2, high: 0.3 }],
 	},
@@ -262,20 +375,56 @@ export const CASES: Record<string, Case> = {
 		output: [{ id: 'wd1' }, { id: 'wd2' }],
 	},
 	'payoutAddress → validate': {
-		params: { resource: 'payoutAddress', operation: 'validate', address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC' },
+		params: {
+			resource: 'payoutAddress',
+			operation: 'validate',
+			address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je',
+			token: 'BTC',
+		},
 		method: 'post',
 		path: '/payments/wallet-addresses/validate',
 		body: { address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC' },
-		reply: ok({ address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', valid: true }, 'wallet address is valid'),
+		reply: ok(
+			{ address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', valid: true },
+			'wallet address is valid',
+		),
 		output: [{ address: 'bc1ql45g9t5mq9up4xfkgqj70s60v7qdhdk29rj9je', token: 'BTC', valid: true }],
 	},
 	'payoutAddress → create': {
-		params: { resource: 'payoutAddress', operation: 'create', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' },
+		params: {
+			resource: 'payoutAddress',
+			operation: 'create',
+			address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+			token: 'USDC',
+			network: 'BASE',
+			label: 'treasury',
+		},
 		method: 'post',
 		path: '/payments/wallet-addresses',
-		body: { address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' },
-		reply: ok({ _id: 'pa1', id: 'pa1', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' }),
-		output: [{ _id: 'pa1', id: 'pa1', address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp', token: 'USDC', network: 'BASE', label: 'treasury' }],
+		body: {
+			address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+			token: 'USDC',
+			network: 'BASE',
+			label: 'treasury',
+		},
+		reply: ok({
+			_id: 'pa1',
+			id: 'pa1',
+			address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+			token: 'USDC',
+			network: 'BASE',
+			label: 'treasury',
+		}),
+		output: [
+			{
+				_id: 'pa1',
+				id: 'pa1',
+				address: 'TPwzLEPLGKAg4MgensacwZTZsXkHrYsTMp',
+				token: 'USDC',
+				network: 'BASE',
+				label: 'treasury',
+			},
+		],
 	},
 	'payoutAddress → getAll': {
 		params: { resource: 'payoutAddress', operation: 'getAll', returnAll: false, limit: 1 },
@@ -300,15 +449,30 @@ export const CASES: Record<string, Case> = {
 		output: [{ id: '1', name: 'GCB' }],
 	},
 	'bank → verifyAccount': {
-		params: { resource: 'bank', operation: 'verifyAccount', bankId: '39', accountNumber: '0123456789', currency: 'ngn' },
+		params: {
+			resource: 'bank',
+			operation: 'verifyAccount',
+			bankId: '39',
+			accountNumber: '0123456789',
+			currency: 'ngn',
+		},
 		method: 'post',
 		path: '/payments/banks/validate',
 		body: { id: '39', accountNumber: '0123456789', currency: 'ngn' },
-		reply: ok({ accountNumber: '012345XXXX', type: 'nuban', bankName: 'Bank', accountName: 'ADA' }, 'data fetched'),
+		reply: ok(
+			{ accountNumber: '012345XXXX', type: 'nuban', bankName: 'Bank', accountName: 'ADA' },
+			'data fetched',
+		),
 		output: [{ accountNumber: '012345XXXX', type: 'nuban', bankName: 'Bank', accountName: 'ADA' }],
 	},
 	'bankAccount → create': {
-		params: { resource: 'bankAccount', operation: 'create', bankId: '39', accountNumber: '0123456789', additionalFields: { narration: 'ops' } },
+		params: {
+			resource: 'bankAccount',
+			operation: 'create',
+			bankId: '39',
+			accountNumber: '0123456789',
+			additionalFields: { narration: 'ops' },
+		},
 		method: 'post',
 		path: '/payments/banks/add',
 		body: { id: '39', accountNumber: '0123456789', narration: 'ops' },
@@ -362,7 +526,13 @@ export const CASES: Record<string, Case> = {
 		output: [{ NGN: 1500, GHS: 15 }],
 	},
 	'rate → calculate': {
-		params: { resource: 'rate', operation: 'calculate', assetId: 'a1', amountInUSD: 25, currency: 'ghs' },
+		params: {
+			resource: 'rate',
+			operation: 'calculate',
+			assetId: 'a1',
+			amountInUSD: 25,
+			currency: 'ghs',
+		},
 		method: 'post',
 		path: '/trades/pbc/sell/rate-calculator/a1',
 		body: { amountInUSD: 25, currency: 'ghs' },
@@ -386,7 +556,12 @@ export const CASES: Record<string, Case> = {
 		},
 		method: 'get',
 		path: '/transactions/webhooks',
-		query: { page: '1', size: '200', startDate: '2026-01-01T00:00:00', endDate: '2026-02-01T00:00:00' },
+		query: {
+			page: '1',
+			size: '200',
+			startDate: '2026-01-01T00:00:00',
+			endDate: '2026-02-01T00:00:00',
+		},
 		reply: page([{ id: 'e1', eventType: 'trade.completed' }]),
 		output: [{ id: 'e1', eventType: 'trade.completed' }],
 	},
@@ -401,13 +576,29 @@ export const CASES: Record<string, Case> = {
 		params: { resource: 'webhookEvent', operation: 'resend', reference: 'wd1' },
 		method: 'post',
 		path: '/transactions/webhooks/resend/wd1',
-		reply: ok([{ id: 'e1', status: 'delivered' }, { id: 'e2', status: 'failed', error: 'webhook delivery failed' }], 'webhook resend attempted'),
-		output: [{ id: 'e1', status: 'delivered' }, { id: 'e2', status: 'failed', error: 'webhook delivery failed' }],
+		reply: ok(
+			[
+				{ id: 'e1', status: 'delivered' },
+				{ id: 'e2', status: 'failed', error: 'webhook delivery failed' },
+			],
+			'webhook resend attempted',
+		),
+		output: [
+			{ id: 'e1', status: 'delivered' },
+			{ id: 'e2', status: 'failed', error: 'webhook delivery failed' },
+		],
 	},
 	// The item n8n's Webhook node outputs; the record confirms it (its own tests: verify-delivery.test.ts).
 	'webhookEvent → verifyDelivery': {
 		params: { resource: 'webhookEvent', operation: 'verifyDelivery' },
-		items: [{ headers: { 'x-webhook-secret': WEBHOOK_SECRET }, params: {}, query: {}, body: { event: 'withdrawal.completed', id: 'wd-contract-1', status: 'completed' } }],
+		items: [
+			{
+				headers: { 'x-webhook-secret': WEBHOOK_SECRET },
+				params: {},
+				query: {},
+				body: { event: 'withdrawal.completed', id: 'wd-contract-1', status: 'completed' },
+			},
+		],
 		method: 'get',
 		path: '/payments/withdrawal/wd-contract-1',
 		reply: ok({ id: 'wd-contract-1', status: 'completed', amount: 10, currency: 'USD' }),
@@ -421,9 +612,18 @@ export const CASES: Record<string, Case> = {
 				amountCurrency: 'USD',
 				currency: 'USD',
 				settlementCurrency: 'USD',
-				verification: { secret: 'verified', ip: 'not configured', confirmedWithApi: true, sourceIp: null },
+				verification: {
+					secret: 'verified',
+					ip: 'not configured',
+					confirmedWithApi: true,
+					sourceIp: null,
+				},
 				record: { id: 'wd-contract-1', status: 'completed', amount: 10, currency: 'USD' },
-				unconfirmedBody: { event: 'withdrawal.completed', id: 'wd-contract-1', status: 'completed' },
+				unconfirmedBody: {
+					event: 'withdrawal.completed',
+					id: 'wd-contract-1',
+					status: 'completed',
+				},
 			},
 		],
 	},
@@ -443,13 +643,19 @@ function pairsPerResource(cases: Record<string, Case>): Record<string, number> {
 /** Runs every case of a group: the contract request is sent and the unwrapped data is output. */
 export function describeOperations(group: keyof typeof CONTRACT_GROUPS): void {
 	const resources: string[] = CONTRACT_GROUPS[group];
-	const cases = Object.fromEntries(Object.entries(CASES).filter(([, c]) => resources.includes(String(c.params.resource))));
+	const cases = Object.fromEntries(
+		Object.entries(CASES).filter(([, c]) => resources.includes(String(c.params.resource))),
+	);
 	describe('every operation sends the contract request and outputs the unwrapped data', () => {
 		test.each(Object.entries(cases))('%s', async (_name, c) => {
 			// Operations of kind `withdrawal` look their External ID up before they are sent (the record says which).
 			const spec = RESOURCES[String(c.params.resource)]?.specs[String(c.params.operation)];
 			const lookup = spec?.kind === 'withdrawal' ? noWithdrawalsYet(1) : undefined;
-			let interceptor = api().intercept(c.path, c.method.toUpperCase(), c.body as nock.RequestBodyMatcher | undefined);
+			let interceptor = api().intercept(
+				c.path,
+				c.method.toUpperCase(),
+				c.body as nock.RequestBodyMatcher | undefined,
+			);
 			if (c.query) interceptor = interceptor.query(c.query as nock.DataMatcherMap);
 			else interceptor = interceptor.query((actual) => Object.keys(actual).length === 0);
 			const scope = interceptor.reply(200, c.reply as nock.Body);
@@ -461,7 +667,9 @@ export function describeOperations(group: keyof typeof CONTRACT_GROUPS): void {
 			// while hidden is a network on a UTXO token, read only to refuse it (it may come from an expression).
 			const shown = await shownFields(c.params);
 			const utxo = typeof c.params.token === 'string' && !['USDT', 'USDC'].includes(c.params.token);
-			expect(reads.names().filter((name) => !(utxo && name === 'network' && !shown.includes(name)))).toEqual(shown);
+			expect(
+				reads.names().filter((name) => !(utxo && name === 'network' && !shown.includes(name))),
+			).toEqual(shown);
 
 			expect(run.error).toBeUndefined();
 			expect(run.items.map((item) => item.json)).toEqual(c.output);
@@ -486,14 +694,19 @@ export function describeContractTotal(): void {
 	test('the tables together cover every resource of the operation records, once', () => {
 		const grouped = Object.values(CONTRACT_GROUPS).flat();
 		expect([...grouped].sort()).toEqual(Object.keys(RESOURCES).sort());
-		for (const group of Object.keys(CONTRACT_GROUPS)) expect(existsSync(join(NODE_TESTS, `${group}.test.ts`))).toBe(true);
+		for (const group of Object.keys(CONTRACT_GROUPS))
+			expect(existsSync(join(NODE_TESTS, `${group}.test.ts`))).toBe(true);
 	});
 
 	// A case runs the operation its parameters select, so one named for another (or a renamed one) would
 	// test the wrong operation, or none, under that name.
 	test('every case is named for the operation of the records its parameters run', () => {
 		const misnamed = Object.entries(CASES)
-			.filter(([name, { params }]) => name.replace(/ \(.*\)$/, '') !== `${params.resource} → ${params.operation}` || !RESOURCES[String(params.resource)]?.specs[String(params.operation)])
+			.filter(
+				([name, { params }]) =>
+					name.replace(/ \(.*\)$/, '') !== `${params.resource} → ${params.operation}` ||
+					!RESOURCES[String(params.resource)]?.specs[String(params.operation)],
+			)
 			.map(([name]) => name);
 		expect(misnamed).toEqual([]);
 	});

@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
-import type { ICredentialType, IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IDataObject,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
 export const PACKAGE_NAME = 'n8n-nodes-crypto-settlement';
 /** The package root, found upward so the harness also works compiled into .build/ (the benchmark). */
@@ -12,7 +18,8 @@ export const PACKAGE_ROOT = findPackageRoot(__dirname);
 function findPackageRoot(from: string): string {
 	for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
 		try {
-			if (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name === PACKAGE_NAME) return dir;
+			if (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name === PACKAGE_NAME)
+				return dir;
 		} catch {
 			// no package.json here: keep walking up
 		}
@@ -37,7 +44,8 @@ export async function loadPackage(): Promise<LoadedPackage> {
 		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
 		const credentialType = loader.credentialTypes[CREDENTIAL_TYPE]?.type;
-		if (!credentialType) throw new Error(`credential ${CREDENTIAL_TYPE} not found in dist: run npm run build`);
+		if (!credentialType)
+			throw new Error(`credential ${CREDENTIAL_TYPE} not found in dist: run npm run build`);
 		return { loader, nodeTypes: new HarnessNodeTypes(loader), credentialType };
 	})();
 	return await loaded;
@@ -56,7 +64,9 @@ export class HarnessNodeTypes implements INodeTypes {
 	getByName(typeName: string): INodeType | IVersionedNodeType {
 		const extra = this.extra.get(typeName);
 		if (extra) return extra;
-		const short = typeName.startsWith(`${PACKAGE_NAME}.`) ? typeName.slice(PACKAGE_NAME.length + 1) : typeName;
+		const short = typeName.startsWith(`${PACKAGE_NAME}.`)
+			? typeName.slice(PACKAGE_NAME.length + 1)
+			: typeName;
 		const found = this.loader.nodeTypes[short]?.type;
 		if (!found) throw new Error(`unknown node type ${typeName}`);
 		return found;

@@ -21,7 +21,8 @@ import { ACTION_NODE, CREDENTIAL_TYPE, loadPackage } from './package';
 
 export interface RunOptions {
 	/** The workflow (nodes + connections); the first node listed receives `items`. */
-	workflow: Pick<IWorkflowBase, 'nodes' | 'connections'> & Partial<Pick<IWorkflowBase, 'settings' | 'staticData'>>;
+	workflow: Pick<IWorkflowBase, 'nodes' | 'connections'> &
+		Partial<Pick<IWorkflowBase, 'settings' | 'staticData'>>;
 	items?: INodeExecutionData[];
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	mode?: WorkflowExecuteMode;
@@ -43,7 +44,8 @@ export interface RunResult {
 /** Runs a workflow through WorkflowExecute and returns every node's output. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const { nodeTypes, credentialType } = await loadPackage();
-	for (const [name, type] of Object.entries(options.nodeTypes ?? {})) nodeTypes.register(name, type);
+	for (const [name, type] of Object.entries(options.nodeTypes ?? {}))
+		nodeTypes.register(name, type);
 
 	const workflow = new Workflow({
 		id: 'harness-workflow',
@@ -82,11 +84,17 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	if (!startNode) throw new Error('workflow has no nodes');
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [options.items ?? [{ json: {} }]] }, source: null },
+			],
 		},
 	});
 
-	const workflowExecute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
+	const workflowExecute = new WorkflowExecute(
+		additionalData,
+		options.mode ?? 'manual',
+		runExecutionData,
+	);
 	await workflowExecute.processRunExecutionData(workflow);
 	const run = await done;
 	const { runData } = run.data.resultData;
@@ -137,7 +145,10 @@ export function createAdditionalData(parts: {
 }
 
 /** A one-node workflow around the action node, with the credential attached. */
-export function actionWorkflow(parameters: IDataObject, extra: Partial<INode> = {}): RunOptions['workflow'] {
+export function actionWorkflow(
+	parameters: IDataObject,
+	extra: Partial<INode> = {},
+): RunOptions['workflow'] {
 	return {
 		nodes: [
 			{

@@ -18,15 +18,20 @@ export interface SingleWrite {
 }
 
 /** Every never-repeated operation of the records (and its `moneyWith` variant). */
-export const SINGLE_WRITES: SingleWrite[] = Object.entries(RESOURCES).flatMap(([resource, { specs }]) =>
-	Object.entries(specs)
-		.filter(([, spec]) => spec.kind === 'singleWrite')
-		.flatMap(([operation, spec]) => {
-			const path = new RegExp(`^/v1${spec.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-			const sends = (request: { method: string; path: string }) => request.method === spec.method && path.test(request.path);
-			const name = `${resource} → ${operation}`;
-			return [{ name, sends }, ...(spec.moneyWith ? [{ name: `${name} (${spec.moneyWith.name})`, sends }] : [])];
-		}),
+export const SINGLE_WRITES: SingleWrite[] = Object.entries(RESOURCES).flatMap(
+	([resource, { specs }]) =>
+		Object.entries(specs)
+			.filter(([, spec]) => spec.kind === 'singleWrite')
+			.flatMap(([operation, spec]) => {
+				const path = new RegExp(`^/v1${spec.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+				const sends = (request: { method: string; path: string }) =>
+					request.method === spec.method && path.test(request.path);
+				const name = `${resource} → ${operation}`;
+				return [
+					{ name, sends },
+					...(spec.moneyWith ? [{ name: `${name} (${spec.moneyWith.name})`, sends }] : []),
+				];
+			}),
 );
 
 /**
@@ -40,15 +45,28 @@ export function parametersOf(name: string): IDataObject {
 	const cases = Object.values(CASES)
 		.map(({ params }) => params)
 		.filter((params) => params.resource === resource && params.operation === operation);
-	const adds = (params: IDataObject) => (moneyWith?.fields ?? []).some((field) => field in ((params.additionalFields as IDataObject | undefined) ?? {}));
+	const adds = (params: IDataObject) =>
+		(moneyWith?.fields ?? []).some(
+			(field) => field in ((params.additionalFields as IDataObject | undefined) ?? {}),
+		);
 	if (variant !== undefined) {
 		const parameters = cases.find(adds);
-		if (!parameters) throw new Error(`No parameters for the never-repeated operation ${name}: its case in test/helpers/operation-cases.ts adds none of ${moneyWith?.fields.join(', ')}`);
+		if (!parameters)
+			throw new Error(
+				`No parameters for the never-repeated operation ${name}: its case in test/helpers/operation-cases.ts adds none of ${moneyWith?.fields.join(', ')}`,
+			);
 		return parameters;
 	}
 	const [parameters] = cases;
-	if (!parameters) throw new Error(`No parameters for the never-repeated operation ${name}: add its case to test/helpers/operation-cases.ts`);
+	if (!parameters)
+		throw new Error(
+			`No parameters for the never-repeated operation ${name}: add its case to test/helpers/operation-cases.ts`,
+		);
 	if (!moneyWith || !adds(parameters)) return parameters;
-	const additionalFields = Object.fromEntries(Object.entries(parameters.additionalFields as IDataObject).filter(([field]) => !moneyWith.fields.includes(field)));
+	const additionalFields = Object.fromEntries(
+		Object.entries(parameters.additionalFields as IDataObject).filter(
+			([field]) => !moneyWith.fields.includes(field),
+		),
+	);
 	return { ...parameters, additionalFields };
 }

@@ -9,7 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const BASES = ['', 'nodes', 'nodes/CryptoSettlement', 'fake-api', 'fake-api/src', 'test', 'e2e', 'docs'];
+const BASES = [
+	'',
+	'nodes',
+	'nodes/CryptoSettlement',
+	'fake-api',
+	'fake-api/src',
+	'test',
+	'e2e',
+	'docs',
+];
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.git', '.build']);
 
 function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
@@ -23,30 +32,59 @@ function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
 }
 
 const CODE = /\.(ts|mjs|cjs|js)$/;
-const DOCS = ['README.md', ...filesUnder('docs', (file) => file.endsWith('.md')), ...filesUnder('fake-api', (file) => file.endsWith('.md')), ...filesUnder('templates', (file) => file.endsWith('.md'))];
-const SOURCES = ['nodes', 'credentials', 'fake-api', 'test', 'tooling', 'e2e', 'bench', 'scripts'].flatMap((dir) => filesUnder(dir, (file) => CODE.test(file)));
+const DOCS = [
+	'README.md',
+	...filesUnder('docs', (file) => file.endsWith('.md')),
+	...filesUnder('fake-api', (file) => file.endsWith('.md')),
+	...filesUnder('templates', (file) => file.endsWith('.md')),
+];
+const SOURCES = [
+	'nodes',
+	'credentials',
+	'fake-api',
+	'test',
+	'tooling',
+	'e2e',
+	'bench',
+	'scripts',
+].flatMap((dir) => filesUnder(dir, (file) => CODE.test(file)));
 
 /** The text a reader reads as prose: a doc whole, a source's comments only. */
 function proseOf(file: string): string {
 	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
 	if (file.endsWith('.md')) return text;
-	return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)].map(([comment]) => comment).join('\n');
+	return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)]
+		.map(([comment]) => comment)
+		.join('\n');
 }
 
 /** Paths of our own source files a text cites, with or without folders (never a URL, a glob or a placeholder). */
 function citedIn(text: string): string[] {
-	const cited = [...text.matchAll(/(?<![\w/.<*{-])((?:[\w.-]+\/)*[\w-]+\.(?:ts|mjs|cjs))(?![\w/])/g)].map(([, cited]) => cited);
-	return [...new Set(cited)].filter((cited) => !/^(dist|node_modules)\//.test(cited) && !cited.startsWith('../'));
+	const cited = [
+		...text.matchAll(/(?<![\w/.<*{-])((?:[\w.-]+\/)*[\w-]+\.(?:ts|mjs|cjs))(?![\w/])/g),
+	].map(([, cited]) => cited);
+	return [...new Set(cited)].filter(
+		(cited) => !/^(dist|node_modules)\//.test(cited) && !cited.startsWith('../'),
+	);
 }
 
 /** Every file name of the sources, for a name cited bare (a table's row names its folder). */
-const NAMES = new Set([...SOURCES, ...filesUnder('nodes', () => true)].map((file) => path.posix.basename(file)));
+const NAMES = new Set(
+	[...SOURCES, ...filesUnder('nodes', () => true)].map((file) => path.posix.basename(file)),
+);
 
 /** The files a citation can mean, by where a reader would look (a bare name: any file of that name). */
 function filesCited(cited: string, from: string): string[] {
-	if (!cited.includes('/')) return [...SOURCES, ...filesUnder('nodes', () => true)].filter((file) => path.posix.basename(file) === cited);
+	if (!cited.includes('/'))
+		return [...SOURCES, ...filesUnder('nodes', () => true)].filter(
+			(file) => path.posix.basename(file) === cited,
+		);
 	const here = path.posix.dirname(from);
-	return [here, ...BASES].map((base) => path.posix.join(base, cited)).filter((file) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile());
+	return [here, ...BASES]
+		.map((base) => path.posix.join(base, cited))
+		.filter(
+			(file) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile(),
+		);
 }
 
 function exists(cited: string, from: string): boolean {
@@ -59,8 +97,15 @@ function exists(cited: string, from: string): boolean {
  * `<folder>/<name>.ts`), never a URL's, a package's (`@n8n/…`), a home folder's or a build's.
  */
 function foldersCitedIn(text: string): string[] {
-	const cited = [...text.matchAll(/(?<![\w/.<*{@~$:-])((?:\.?[\w-]+\/)+)(?=<|[`'")\],;:\s]|\.(?:\s|$)|$)/gm)].map(([, folder]) => folder);
-	return [...new Set(cited)].filter((folder) => !folder.split('/').some((part) => SKIPPED_FOLDERS.has(part)) && !/\d/.test(folder.split('/')[0] ?? '') && !(folder in ELSEWHERE));
+	const cited = [
+		...text.matchAll(/(?<![\w/.<*{@~$:-])((?:\.?[\w-]+\/)+)(?=<|[`'")\],;:\s]|\.(?:\s|$)|$)/gm),
+	].map(([, folder]) => folder);
+	return [...new Set(cited)].filter(
+		(folder) =>
+			!folder.split('/').some((part) => SKIPPED_FOLDERS.has(part)) &&
+			!/\d/.test(folder.split('/')[0] ?? '') &&
+			!(folder in ELSEWHERE),
+	);
 }
 
 /** Folders the docs and comments cite that are not the repository's, by where they are. */
@@ -72,13 +117,18 @@ const ELSEWHERE: Record<string, string> = {
 
 function folderExists(cited: string, from: string): boolean {
 	const here = path.posix.dirname(from);
-	return [here, ...BASES].some((base) => fs.existsSync(path.join(ROOT, base, cited)) && fs.statSync(path.join(ROOT, base, cited)).isDirectory());
+	return [here, ...BASES].some(
+		(base) =>
+			fs.existsSync(path.join(ROOT, base, cited)) &&
+			fs.statSync(path.join(ROOT, base, cited)).isDirectory(),
+	);
 }
 
 const PATH = String.raw`(?<![\w/.<*{-])((?:[\w.-]+\/)*[\w-]+\.(?:ts|mjs|cjs))(?![\w/])`;
 const NAME = String.raw`[A-Za-z_$][\w$]*`;
 /** A name that reads as code even without backticks: `lookUpAhead`, `LIFECYCLES`, `ListSource`. */
-const CODE_NAME = /^(?:[a-z]+[A-Z][\w$]*|[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{5,}[A-Z0-9]*|[A-Z][a-z0-9]+[A-Z][\w$]*)$/;
+const CODE_NAME =
+	/^(?:[a-z]+[A-Z][\w$]*|[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{5,}[A-Z0-9]*|[A-Z][a-z0-9]+[A-Z][\w$]*)$/;
 
 /**
  * Symbols a text cites with their file: "`<file>.ts`, `name`", "(<file>.ts, NAME)", "<file>.ts name",
@@ -99,7 +149,11 @@ function symbolsCitedIn(text: string): Array<{ file: string; symbol: string }> {
 			return reads ? [{ file: match[file], symbol: name }] : [];
 		}),
 	);
-	return found.filter((entry, index) => found.findIndex((other) => other.file === entry.file && other.symbol === entry.symbol) === index);
+	return found.filter(
+		(entry, index) =>
+			found.findIndex((other) => other.file === entry.file && other.symbol === entry.symbol) ===
+			index,
+	);
 }
 
 /** Whether a source defines a name: a declaration, an export, an interface member, an object's key or a method. */
@@ -107,23 +161,34 @@ function defines(file: string, symbol: string): boolean {
 	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
 	const name = symbol.replace(/\$/g, '\\$');
 	return [
-		new RegExp(String.raw`\b(?:function\*?|const|let|var|class|interface|type|enum|namespace)\s+${name}\b`),
+		new RegExp(
+			String.raw`\b(?:function\*?|const|let|var|class|interface|type|enum|namespace)\s+${name}\b`,
+		),
 		new RegExp(String.raw`\bexport\s*\{[^}]*\b${name}\b`),
-		new RegExp(String.raw`^\s*(?:(?:readonly|static|private|public|async|get|set)\s+)*['"]?${name}['"]?\??\s*[:(=]`, 'm'),
-		new RegExp(String.raw`(?:module\.)?exports\.${name}\b|module\.exports\s*=\s*\{[^}]*\b${name}\b`),
+		new RegExp(
+			String.raw`^\s*(?:(?:readonly|static|private|public|async|get|set)\s+)*['"]?${name}['"]?\??\s*[:(=]`,
+			'm',
+		),
+		new RegExp(
+			String.raw`(?:module\.)?exports\.${name}\b|module\.exports\s*=\s*\{[^}]*\b${name}\b`,
+		),
 	].some((form) => form.test(text));
 }
 
 test('every source file a doc or a comment cites exists', () => {
 	const broken: string[] = [];
 	for (const file of [...DOCS, ...SOURCES]) {
-		for (const cited of citedIn(proseOf(file))) if (!exists(cited, file)) broken.push(`${file} cites ${cited}`);
+		for (const cited of citedIn(proseOf(file)))
+			if (!exists(cited, file)) broken.push(`${file} cites ${cited}`);
 	}
 	expect(broken).toEqual([]);
 });
 
 test('the check sees a citation of a file that does not exist', () => {
-	expect(citedIn('the router (fake-api/src/routes/judge.ts) and money/guardrails.ts')).toEqual(['fake-api/src/routes/judge.ts', 'money/guardrails.ts']);
+	expect(citedIn('the router (fake-api/src/routes/judge.ts) and money/guardrails.ts')).toEqual([
+		'fake-api/src/routes/judge.ts',
+		'money/guardrails.ts',
+	]);
 	expect(exists('fake-api/src/routes/judge.ts', 'nodes/service/catalog.ts')).toBe(false);
 	expect(exists('money/guardrails.ts', 'nodes/service/catalog.ts')).toBe(true);
 	expect(exists('judge.ts', 'docs/architecture.md')).toBe(false);
@@ -132,7 +197,8 @@ test('the check sees a citation of a file that does not exist', () => {
 test('every folder a doc or a comment cites exists', () => {
 	const broken: string[] = [];
 	for (const file of [...DOCS, ...SOURCES]) {
-		for (const cited of foldersCitedIn(proseOf(file))) if (!folderExists(cited, file)) broken.push(`${file} cites ${cited}`);
+		for (const cited of foldersCitedIn(proseOf(file)))
+			if (!folderExists(cited, file)) broken.push(`${file} cites ${cited}`);
 	}
 	expect(broken).toEqual([]);
 });
@@ -142,18 +208,24 @@ test('every symbol a doc or a comment cites with its file is defined in that fil
 	for (const file of [...DOCS, ...SOURCES]) {
 		for (const { file: cited, symbol } of symbolsCitedIn(proseOf(file))) {
 			const files = filesCited(cited, file);
-			if (files.length && !files.some((candidate) => defines(candidate, symbol))) broken.push(`${file} cites ${symbol} in ${cited}`);
+			if (files.length && !files.some((candidate) => defines(candidate, symbol)))
+				broken.push(`${file} cites ${symbol} in ${cited}`);
 		}
 	}
 	expect(broken).toEqual([]);
 });
 
 test('the checks see a folder that is gone and a symbol its file does not define', () => {
-	const prose = 'the records (`resources/<resource>.ts`, `nodes/CryptoSettlement/statement/`) and https://example.com/a/b/ and @n8n/node-cli/';
+	const prose =
+		'the records (`resources/<resource>.ts`, `nodes/CryptoSettlement/statement/`) and https://example.com/a/b/ and @n8n/node-cli/';
 	expect(foldersCitedIn(prose)).toEqual(['resources/', 'nodes/CryptoSettlement/statement/']);
 	expect(folderExists('resources/', 'docs/architecture.md')).toBe(false);
 	expect(folderExists('statement/', 'docs/architecture.md')).toBe(true);
-	expect(symbolsCitedIn('the table (fields/rules.ts, LIFECYCLES), `MONEY_CLASSES` in `record/moneyClasses.ts`, `transport.ts` `exchange`, `markInDoubt` (`apiErrors.ts`), fields/rules.ts and more')).toEqual([
+	expect(
+		symbolsCitedIn(
+			'the table (fields/rules.ts, LIFECYCLES), `MONEY_CLASSES` in `record/moneyClasses.ts`, `transport.ts` `exchange`, `markInDoubt` (`apiErrors.ts`), fields/rules.ts and more',
+		),
+	).toEqual([
 		{ file: 'fields/rules.ts', symbol: 'LIFECYCLES' },
 		{ file: 'transport.ts', symbol: 'exchange' },
 		{ file: 'record/moneyClasses.ts', symbol: 'MONEY_CLASSES' },

@@ -11,18 +11,36 @@ import { CryptoSettlementPollTrigger } from '../../nodes/CryptoSettlementPollTri
 import { CryptoSettlementTrigger } from '../../nodes/CryptoSettlementTrigger/CryptoSettlementTrigger.node';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
 
-const descriptions: INodeTypeDescription[] = [new CryptoSettlement(), new CryptoSettlementTrigger(), new CryptoSettlementPollTrigger()].map(
-	(node) => node.description,
-);
+const descriptions: INodeTypeDescription[] = [
+	new CryptoSettlement(),
+	new CryptoSettlementTrigger(),
+	new CryptoSettlementPollTrigger(),
+].map((node) => node.description);
 
 /** The texts a person or a model reads: keys whose values are prose, at any depth. */
-const PROSE = new Set(['description', 'hint', 'action', 'placeholder', 'message', 'subtitle', 'searchHint', 'propertyHint', 'relationHint', 'notice']);
+const PROSE = new Set([
+	'description',
+	'hint',
+	'action',
+	'placeholder',
+	'message',
+	'subtitle',
+	'searchHint',
+	'propertyHint',
+	'relationHint',
+	'notice',
+]);
 
-function texts(value: unknown, path: string, out: Array<{ path: string; text: string }>): Array<{ path: string; text: string }> {
+function texts(
+	value: unknown,
+	path: string,
+	out: Array<{ path: string; text: string }>,
+): Array<{ path: string; text: string }> {
 	if (Array.isArray(value)) value.forEach((entry, index) => texts(entry, `${path}[${index}]`, out));
 	else if (value && typeof value === 'object') {
 		for (const [key, entry] of Object.entries(value)) {
-			if (typeof entry === 'string' && PROSE.has(key) && !entry.startsWith('=')) out.push({ path: `${path}.${key}`, text: entry });
+			if (typeof entry === 'string' && PROSE.has(key) && !entry.startsWith('='))
+				out.push({ path: `${path}.${key}`, text: entry });
 			else texts(entry, `${path}.${key}`, out);
 		}
 	}
@@ -51,6 +69,8 @@ test('the descriptions hold texts to check', () => {
 
 test.each(SLIPS)('no description text has %s', (_what, pattern) => {
 	// URLs, and a format's notation (TOKEN::address), are not prose.
-	const found = all.filter(({ text }) => pattern.test(text.replace(/https?:\/\/\S+/g, 'URL').replace(/\b::\b/g, '-')));
+	const found = all.filter(({ text }) =>
+		pattern.test(text.replace(/https?:\/\/\S+/g, 'URL').replace(/\b::\b/g, '-')),
+	);
 	expect(found).toEqual([]);
 });

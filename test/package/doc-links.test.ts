@@ -7,8 +7,19 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const markdownIn = (dir: string) =>
-	fs.existsSync(path.join(ROOT, dir)) ? fs.readdirSync(path.join(ROOT, dir)).filter((file) => file.endsWith('.md')).map((file) => path.posix.join(dir, file)) : [];
-const PAGES = ['README.md', 'CHANGELOG.md', ...markdownIn('docs'), ...markdownIn('templates'), ...markdownIn('fake-api')];
+	fs.existsSync(path.join(ROOT, dir))
+		? fs
+				.readdirSync(path.join(ROOT, dir))
+				.filter((file) => file.endsWith('.md'))
+				.map((file) => path.posix.join(dir, file))
+		: [];
+const PAGES = [
+	'README.md',
+	'CHANGELOG.md',
+	...markdownIn('docs'),
+	...markdownIn('templates'),
+	...markdownIn('fake-api'),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
@@ -27,9 +38,12 @@ function anchorsOf(page: string): Set<string> {
 /** What a link points at that does not exist, or undefined. */
 function brokenLink(page: string, target: string, anchor: string | undefined): string | undefined {
 	if (/^[a-z]+:/.test(target)) return undefined;
-	const file = target ? path.posix.normalize(path.posix.join(path.posix.dirname(page), target)) : page;
+	const file = target
+		? path.posix.normalize(path.posix.join(path.posix.dirname(page), target))
+		: page;
 	if (!fs.existsSync(path.join(ROOT, file))) return `${page} links ${target}, which does not exist`;
-	if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) return `${page} links ${target}#${anchor}, which ${file} has no heading for`;
+	if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor))
+		return `${page} links ${target}#${anchor}, which ${file} has no heading for`;
 	return undefined;
 }
 

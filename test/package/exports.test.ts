@@ -19,23 +19,42 @@ function filesOf(dir: string): string[] {
 	});
 }
 
-
-const SOURCES = [...filesOf('nodes'), ...filesOf('credentials')].filter((file) => file.endsWith('.ts'));
-const READERS = [...SOURCES, ...['test', 'tooling', 'bench', 'e2e', 'fake-api', 'scripts'].flatMap(filesOf)].filter((file) => file !== 'test/package/exports.test.ts');
+const SOURCES = [...filesOf('nodes'), ...filesOf('credentials')].filter((file) =>
+	file.endsWith('.ts'),
+);
+const READERS = [
+	...SOURCES,
+	...['test', 'tooling', 'bench', 'e2e', 'fake-api', 'scripts'].flatMap(filesOf),
+].filter((file) => file !== 'test/package/exports.test.ts');
 
 /** A file's text without its comments (a name in a comment is not a read). */
-const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-const TEXT = new Map(READERS.map((file) => [file, withoutComments(fs.readFileSync(path.join(ROOT, file), 'utf8'))]));
+const withoutComments = (text: string) =>
+	text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+const TEXT = new Map(
+	READERS.map((file) => [file, withoutComments(fs.readFileSync(path.join(ROOT, file), 'utf8'))]),
+);
 
 /** The names a file exports: declarations, and the names of `export { … }` lists. */
 function exportsOf(file: string): string[] {
 	const text = TEXT.get(file) ?? '';
-	const declared = [...text.matchAll(/^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:const|let|var|function\*?|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]);
-	const listed = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/gm)].flatMap((match) =>
-		match[1]
-			.split(',')
-			.map((part) => part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, '') ?? '')
-			.filter(Boolean),
+	const declared = [
+		...text.matchAll(
+			/^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:const|let|var|function\*?|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm,
+		),
+	].map((match) => match[1]);
+	const listed = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/gm)].flatMap(
+		(match) =>
+			match[1]
+				.split(',')
+				.map(
+					(part) =>
+						part
+							.trim()
+							.split(/\s+as\s+/)
+							.pop()
+							?.replace(/^type\s+/, '') ?? '',
+				)
+				.filter(Boolean),
 	);
 	return [...declared, ...listed];
 }
@@ -46,7 +65,11 @@ function readElsewhere(file: string, name: string): boolean {
 	return false;
 }
 
-const unread = SOURCES.flatMap((file) => exportsOf(file).filter((name) => !readElsewhere(file, name)).map((name) => ({ file, name })));
+const unread = SOURCES.flatMap((file) =>
+	exportsOf(file)
+		.filter((name) => !readElsewhere(file, name))
+		.map((name) => ({ file, name })),
+);
 
 test('every export of nodes/ and credentials/ is read by another file', () => {
 	expect(unread.map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
@@ -54,6 +77,8 @@ test('every export of nodes/ and credentials/ is read by another file', () => {
 
 test('the scan sees the exports it judges', () => {
 	// A guard against a pattern that stops matching: these are exported and read elsewhere.
-	expect(exportsOf('nodes/service/catalog.ts')).toEqual(expect.arrayContaining(['LIFECYCLES', 'statusOf', 'RecordKind']));
+	expect(exportsOf('nodes/service/catalog.ts')).toEqual(
+		expect.arrayContaining(['LIFECYCLES', 'statusOf', 'RecordKind']),
+	);
 	expect(readElsewhere('nodes/service/catalog.ts', 'LIFECYCLES')).toBe(true);
 });

@@ -53,7 +53,8 @@ test('an npm install reports the step, the time taken and what it fetches, every
 	expect(lines[0]).toBe('[n8n-install] 1/2 installing n8n 2.41.1 (npm install): started');
 	const updates = lines.slice(1, -1);
 	expect(updates.length).toBeGreaterThanOrEqual(3);
-	for (const update of updates) expect(update).toMatch(/^\[n8n-install\] 1\/2 installing n8n 2\.41\.1 \(npm install\): \d+s/);
+	for (const update of updates)
+		expect(update).toMatch(/^\[n8n-install\] 1\/2 installing n8n 2\.41\.1 \(npm install\): \d+s/);
 	expect(updates.join('\n')).toContain('1 packages resolved; last: resolved n8n');
 	expect(updates.join('\n')).toContain('last: downloaded n8n@2.41.1');
 	expect(lines.at(-1)).toMatch(
@@ -71,11 +72,16 @@ test("a build says what it compiles, never a compiler's warnings, and a failure 
 		'  SOLINK_MODULE(target) Release/obj.target/node_sqlite3.node',
 		'gyp ERR! build error',
 	];
-	const { code, lines, stderr } = runProgress("2/2 compiling n8n's database module (SQLite) for Node 24: a minute or two", standIn(log, 300, 2));
+	const { code, lines, stderr } = runProgress(
+		"2/2 compiling n8n's database module (SQLite) for Node 24: a minute or two",
+		standIn(log, 300, 2),
+	);
 	expect(code).toBe(2);
 	const shown = lines.join('\n');
 	// The seconds depend on the machine's load; what it compiles is what matters.
-	expect(shown).toMatch(/2\/2 compiling n8n's database module \(SQLite\) for Node 24: a minute or two: \d+s, compiling sqlite3\.o/);
+	expect(shown).toMatch(
+		/2\/2 compiling n8n's database module \(SQLite\) for Node 24: a minute or two: \d+s, compiling sqlite3\.o/,
+	);
 	expect(shown).toMatch(/: \d+s, linking node_sqlite3\.node/);
 	expect(shown).not.toMatch(/\^~|warning|\| {3}/);
 	expect(lines.at(-1)).toMatch(/: failed \(exit 2\) in \d+s$/);
@@ -92,10 +98,15 @@ test('no step of the first start is named by isolated-vm', () => {
 test("the installer's long steps (Node 24, npm ci from the line's lock, SQLite, native modules) all go through it", () => {
 	const installer = fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-install.mjs'), 'utf8');
 	const syncSteps = installer.match(/runWithProgressSync\(\{[\s\S]*?\n\t*\}\);/g) ?? [];
-	expect(syncSteps.map((step) => /args: \[('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'"]);
+	expect(syncSteps.map((step) => /args: \[\s*('[a-z]+')/.exec(step)?.[1])).toEqual(["'pack'"]);
 	// the others run through step() (runWithProgress), two of them at once on a first install
 	const steps = installer.match(/step\(\{[\s\S]*?\}\);\n/g) ?? [];
-	expect(steps.map((step) => /args: \[('[a-z]+'|verb)/.exec(step)?.[1])).toEqual(["'install'", "'rebuild'", 'verb', "'rebuild'"]);
+	expect(steps.map((step) => /args: \[\s*('[a-z]+'|verb)/.exec(step)?.[1])).toEqual([
+		"'install'",
+		"'rebuild'",
+		'verb',
+		"'rebuild'",
+	]);
 	expect(installer).toContain("install(locked ? 'ci' : 'install')");
 	expect(installer).not.toMatch(/run\('npm'/);
 });
@@ -103,7 +114,12 @@ test("the installer's long steps (Node 24, npm ci from the line's lock, SQLite, 
 test('each line has a lock that pins n8n and sqlite3 with the address of every tarball', () => {
 	for (const version of ['2.41.1', '1.123.81']) {
 		type Entry = { version?: string; link?: boolean; resolved?: string; extraneous?: boolean };
-		const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'tooling', 'n8n-locks', `n8n-${version}.package-lock.json`), 'utf8')) as { packages: Record<string, Entry> };
+		const lock = JSON.parse(
+			fs.readFileSync(
+				path.join(ROOT, 'tooling', 'n8n-locks', `n8n-${version}.package-lock.json`),
+				'utf8',
+			),
+		) as { packages: Record<string, Entry> };
 		expect(lock.packages['node_modules/n8n'].version).toBe(version);
 		expect(lock.packages['node_modules/sqlite3'].version).toMatch(/^5\./);
 		const entries = Object.entries(lock.packages).filter(([key]) => key);

@@ -13,20 +13,63 @@ const ROOT = path.resolve(__dirname, '..', '..');
  */
 const LAYERS: Array<{ folder: string; role: string; mayNotImport?: string[] }> = [
 	{ folder: 'credentials', role: 'the credential type' },
-	{ folder: 'nodes/service', role: 'the service: facts, routes, client, pacing, errors, redaction' },
+	{
+		folder: 'nodes/service',
+		role: 'the service: facts, routes, client, pacing, errors, redaction',
+	},
 	{ folder: 'nodes/events', role: "the service's events as both triggers see them" },
-	{ folder: 'nodes/CryptoSettlement/fields', role: 'fields and rules', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/record', role: 'the operation record: its type, money classes, parameters and the description built from records', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/engine', role: "what the node relies on in n8n-core's engine", mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/money', role: 'money safety: guardrails, Dry Run, withdrawals', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/statement', role: 'reconciliation: statements and matches (pure, and the lists they read)', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlement/pipeline', role: 'the request pipeline (the engine hook) and the batch of writes sent once', mayNotImport: ['nodes/events'] },
+	{
+		folder: 'nodes/CryptoSettlement/fields',
+		role: 'fields and rules',
+		mayNotImport: ['nodes/events'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/record',
+		role: 'the operation record: its type, money classes, parameters and the description built from records',
+		mayNotImport: ['nodes/events'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/engine',
+		role: "what the node relies on in n8n-core's engine",
+		mayNotImport: ['nodes/events'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/money',
+		role: 'money safety: guardrails, Dry Run, withdrawals',
+		mayNotImport: ['nodes/events'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/statement',
+		role: 'reconciliation: statements and matches (pure, and the lists they read)',
+		mayNotImport: ['nodes/events'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/pipeline',
+		role: 'the request pipeline (the engine hook) and the batch of writes sent once',
+		mayNotImport: ['nodes/events'],
+	},
 	// Webhook Event → Verify Delivery checks a delivery as the webhook trigger does (events/webhookNodeDelivery.ts).
-	{ folder: 'nodes/CryptoSettlement/operations', role: 'the operation records', mayNotImport: ['nodes/CryptoSettlement/pipeline'] },
-	{ folder: 'nodes/CryptoSettlement/methods', role: "the node's load-options and list-search methods", mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'] },
+	{
+		folder: 'nodes/CryptoSettlement/operations',
+		role: 'the operation records',
+		mayNotImport: ['nodes/CryptoSettlement/pipeline'],
+	},
+	{
+		folder: 'nodes/CryptoSettlement/methods',
+		role: "the node's load-options and list-search methods",
+		mayNotImport: ['nodes/events', 'nodes/CryptoSettlement/pipeline'],
+	},
 	{ folder: 'nodes/CryptoSettlement', role: 'the action node', mayNotImport: ['nodes/events'] },
-	{ folder: 'nodes/CryptoSettlementTrigger', role: 'the webhook trigger', mayNotImport: ['nodes/CryptoSettlement/'] },
-	{ folder: 'nodes/CryptoSettlementPollTrigger', role: 'the poll trigger', mayNotImport: ['nodes/CryptoSettlement/', 'nodes/CryptoSettlementTrigger'] },
+	{
+		folder: 'nodes/CryptoSettlementTrigger',
+		role: 'the webhook trigger',
+		mayNotImport: ['nodes/CryptoSettlement/'],
+	},
+	{
+		folder: 'nodes/CryptoSettlementPollTrigger',
+		role: 'the poll trigger',
+		mayNotImport: ['nodes/CryptoSettlement/', 'nodes/CryptoSettlementTrigger'],
+	},
 ];
 
 function sourcesOf(dir: string): string[] {
@@ -64,8 +107,11 @@ test('each folder imports only its own files and the layers below it', () => {
 		for (const target of importsOf(file)) {
 			const to = folderOf(target);
 			if (to === from) continue;
-			const forbidden = rules?.mayNotImport?.some((prefix) => `${to}/`.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
-			if (layerOf(to) === -1 || layerOf(to) > layerOf(from) || forbidden) against.push(`${file} imports ${target}`);
+			const forbidden = rules?.mayNotImport?.some((prefix) =>
+				`${to}/`.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+			);
+			if (layerOf(to) === -1 || layerOf(to) > layerOf(from) || forbidden)
+				against.push(`${file} imports ${target}`);
 		}
 	}
 	expect(against).toEqual([]);

@@ -26,7 +26,10 @@ function docsTable(): Job[] {
 	const rows = table.split('\n').slice(2);
 	const end = rows.findIndex((row) => !row.startsWith('|'));
 	return rows.slice(0, end < 0 ? undefined : end).map((row) => {
-		const [job, says] = row.split('|').slice(1, 3).map((cell) => cell.trim());
+		const [job, says] = row
+			.split('|')
+			.slice(1, 3)
+			.map((cell) => cell.trim());
 		return { job, phrasings: [...says.matchAll(/"([^"]+)"/g)].map((m) => m[1]) };
 	});
 }

@@ -8,14 +8,18 @@ import { CryptoSettlementTrigger } from '../../nodes/CryptoSettlementTrigger/Cry
 import pkg from '../../package.json';
 
 /** The package's nodes: the first test checks them against package.json's n8n.nodes. */
-const descriptions: INodeTypeDescription[] = [new CryptoSettlement(), new CryptoSettlementTrigger(), new CryptoSettlementPollTrigger()].map(
-	(node) => node.description,
-);
+const descriptions: INodeTypeDescription[] = [
+	new CryptoSettlement(),
+	new CryptoSettlementTrigger(),
+	new CryptoSettlementPollTrigger(),
+].map((node) => node.description);
 const isTrigger = (d: INodeTypeDescription) => d.group.includes('trigger');
 
 /** n8n's grouping: the description each entry shows, and the nodes it holds. */
 function entries(): Array<{ description: string; nodes: INodeTypeDescription[] }> {
-	const apps = descriptions.filter((d) => !isTrigger(d)).map((d) => ({ name: d.name, description: d.description, nodes: [d] }));
+	const apps = descriptions
+		.filter((d) => !isTrigger(d))
+		.map((d) => ({ name: d.name, description: d.description, nodes: [d] }));
 	const alone = [];
 	for (const trigger of descriptions.filter(isTrigger)) {
 		const app = apps.find((entry) => entry.name === trigger.name.replace('Trigger', ''));
@@ -28,13 +32,20 @@ function entries(): Array<{ description: string; nodes: INodeTypeDescription[] }
 }
 
 test('these are the nodes the package lists', () => {
-	expect(descriptions.map((d) => `dist/nodes/${d.displayName.replace(/ /g, '')}/${d.displayName.replace(/ /g, '')}.node.js`)).toEqual(pkg.n8n.nodes);
+	expect(
+		descriptions.map(
+			(d) =>
+				`dist/nodes/${d.displayName.replace(/ /g, '')}/${d.displayName.replace(/ /g, '')}.node.js`,
+		),
+	).toEqual(pkg.n8n.nodes);
 });
 
 test('the entry that holds the actions describes the actions, not only the trigger', () => {
 	const actions = descriptions.find((d) => !isTrigger(d))!;
 	const joined = entries().filter((entry) => entry.nodes.length > 1);
-	expect(joined.map((entry) => entry.nodes.map((d) => d.name))).toEqual([[actions.name, `${actions.name}Trigger`]]);
+	expect(joined.map((entry) => entry.nodes.map((d) => d.name))).toEqual([
+		[actions.name, `${actions.name}Trigger`],
+	]);
 	for (const entry of joined) {
 		expect(entry.description).toContain(actions.description);
 		expect(entry.description).toMatch(/trigger/i);
@@ -58,13 +69,27 @@ test.each([
 // the description: the words a finance lead uses for each job the nodes do (docs/usage.md,
 // "Building with an AI assistant") are aliases.
 const JOB_WORDS = {
-	reconcile: ['statement', 'daily statement', 'reconciliation', 'reconcile', 'bank feed', 'bank statement', 'Xero', 'QuickBooks', 'OFX', 'accounting'],
+	reconcile: [
+		'statement',
+		'daily statement',
+		'reconciliation',
+		'reconcile',
+		'bank feed',
+		'bank statement',
+		'Xero',
+		'QuickBooks',
+		'OFX',
+		'accounting',
+	],
 	where: ['Nigeria', 'Ghana', 'naira', 'cedi', 'cedis'],
 	pay: ['vendor payment', 'supplier payment', 'batch payout'],
 	receive: ['deposit', 'payment received', 'invoice'],
 };
 test.each([
-	['CryptoSettlement', [...JOB_WORDS.reconcile, ...JOB_WORDS.where, ...JOB_WORDS.pay, ...JOB_WORDS.receive]],
+	[
+		'CryptoSettlement',
+		[...JOB_WORDS.reconcile, ...JOB_WORDS.where, ...JOB_WORDS.pay, ...JOB_WORDS.receive],
+	],
 	['CryptoSettlementTrigger', [...JOB_WORDS.where, ...JOB_WORDS.receive, 'ledger']],
 	['CryptoSettlementPollTrigger', [...JOB_WORDS.where, ...JOB_WORDS.receive, 'ledger']],
 ])('the node search finds %s by the words of the whole job', (folder, words) => {

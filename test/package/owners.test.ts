@@ -15,7 +15,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
  * (comments left out): a regular expression, or a local helper whose one-line definition matches
  * `helper` (it folds case, rounds, …) called on the same line with an argument matching `calledWith`.
  */
-type Pattern = { what: string; line: RegExp } | { what: string; helper: RegExp; calledWith: RegExp };
+type Pattern =
+	| { what: string; line: RegExp }
+	| { what: string; helper: RegExp; calledWith: RegExp };
 
 interface Owner {
 	/** What is decided in one place. */
@@ -38,12 +40,22 @@ const OWNERS: Owner[] = [
 		owner: 'nodes/service/ids.ts',
 		forbidden: [
 			// The fold applied to an id: `id.toLowerCase()`, `String(record.externalId).trim().toUpperCase()`.
-			{ what: "an id's case folded by hand", line: new RegExp(String.raw`${ID}(?:\)|\.trim\(\)|\s)*${FOLD}`) },
+			{
+				what: "an id's case folded by hand",
+				line: new RegExp(String.raw`${ID}(?:\)|\.trim\(\)|\s)*${FOLD}`),
+			},
 			// A literal `/…/i`, or `new RegExp(…, 'i')`, tested on an id.
-			{ what: 'an id tested with a case-insensitive regular expression', line: new RegExp(String.raw`(?:/[a-z]*i[a-z]*|,\s*['"\x60][a-z]*i[a-z]*['"\x60]\s*\))\.test\([^)]*${ID}`) },
+			{
+				what: 'an id tested with a case-insensitive regular expression',
+				line: new RegExp(
+					String.raw`(?:/[a-z]*i[a-z]*|,\s*['"\x60][a-z]*i[a-z]*['"\x60]\s*\))\.test\([^)]*${ID}`,
+				),
+			},
 			{
 				what: 'a local helper that folds case, called with an id',
-				helper: new RegExp(String.raw`^\s*(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?\([^)]*\)[^=]*=>.*${FOLD}`),
+				helper: new RegExp(
+					String.raw`^\s*(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?\([^)]*\)[^=]*=>.*${FOLD}`,
+				),
 				calledWith: new RegExp(String.raw`\(\s*[^)]*${ID}`),
 			},
 		],
@@ -62,7 +74,7 @@ const OWNERS: Owner[] = [
 				'const token = scalarText(record.token).toUpperCase();',
 				"if (network !== undefined && network.toUpperCase() !== (check.network ?? '').toUpperCase()) return 'other network';",
 				'const status = scalarText(record.status).trim().toLowerCase();',
-				'if (statusOf(\'withdrawal\', scalarText(record.status).toLowerCase())?.refunded || tradeIdOf(record.trade) !== undefined) continue;',
+				"if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || tradeIdOf(record.trade) !== undefined) continue;",
 				'const sameWord = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();\nconst same = sameWord(record.token, wanted);',
 				'const known = recordIdKey(record.id) === recordIdKey(asked);',
 				// An id beside a word folded on the same line.
@@ -76,7 +88,10 @@ const OWNERS: Owner[] = [
 		owner: 'nodes/service/values.ts',
 		forbidden: [
 			{ what: 'a date parsed by hand', line: /\bDate\.parse\(/ },
-			{ what: 'a date read from text by new Date', line: /\bnew Date\(\s*(?:['"\x60]|String\(|scalarText\(|\w+\.(?:createdAt|updatedAt|time|date)\b)/ },
+			{
+				what: 'a date read from text by new Date',
+				line: /\bnew Date\(\s*(?:['"\x60]|String\(|scalarText\(|\w+\.(?:createdAt|updatedAt|time|date)\b)/,
+			},
 		],
 		examples: {
 			flagged: [
@@ -85,14 +100,23 @@ const OWNERS: Owner[] = [
 				'const at = new Date(String(record.updatedAt)).getTime();',
 				'const at = new Date(record.createdAt).getTime();',
 			],
-			passed: ['const from = new Date(day.start).toISOString();', 'endDate: new Date(now + DAY_MS).toISOString(),', 'const now = Date.now();', 'const start = Date.UTC(2026, 2, 10);', 'const created = timeMs(record.createdAt);'],
+			passed: [
+				'const from = new Date(day.start).toISOString();',
+				'endDate: new Date(now + DAY_MS).toISOString(),',
+				'const now = Date.now();',
+				'const start = Date.UTC(2026, 2, 10);',
+				'const created = timeMs(record.createdAt);',
+			],
 		},
 	},
 	{
 		what: "money rounded to a currency's minor unit (once, half away from zero, on the number's decimal text) and written with its decimals",
 		owner: 'nodes/service/money.ts',
 		forbidden: [
-			{ what: 'money rounded by hand (scaled by a power of ten)', line: /\bMath\.(?:round|floor|ceil|trunc)\([^;]*\*\s*(?:1e\d+|10{2,})\b/ },
+			{
+				what: 'money rounded by hand (scaled by a power of ten)',
+				line: /\bMath\.(?:round|floor|ceil|trunc)\([^;]*\*\s*(?:1e\d+|10{2,})\b/,
+			},
 			{ what: 'a figure written with toFixed', line: /[\w)\]]\.toFixed\(/ },
 		],
 		examples: {
@@ -114,24 +138,33 @@ const OWNERS: Owner[] = [
 
 /** Code lines of a source, comments blanked (so a comment explaining a rule is not a copy of it). */
 function codeLines(source: string): string[] {
-	const withoutBlocks = source.replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ' '));
+	const withoutBlocks = source.replace(/\/\*[\s\S]*?\*\//g, (block) =>
+		block.replace(/[^\n]/g, ' '),
+	);
 	return withoutBlocks.split('\n').map((line) => line.replace(/(^|[^:'"`\\])\/\/.*$/, '$1'));
 }
 
 /** Where a source breaks a pattern: the 1-based lines. */
 function hits(source: string, pattern: Pattern): number[] {
 	const lines = codeLines(source);
-	if ('line' in pattern) return lines.flatMap((line, index) => (pattern.line.test(line) ? [index + 1] : []));
+	if ('line' in pattern)
+		return lines.flatMap((line, index) => (pattern.line.test(line) ? [index + 1] : []));
 	const helpers = lines.flatMap((line) => pattern.helper.exec(line)?.[1] ?? []);
 	if (helpers.length === 0) return [];
 	const called = new RegExp(String.raw`\b(?:${helpers.join('|')})${pattern.calledWith.source}`);
-	return lines.flatMap((line, index) => (!pattern.helper.test(line) && called.test(line) ? [index + 1] : []));
+	return lines.flatMap((line, index) =>
+		!pattern.helper.test(line) && called.test(line) ? [index + 1] : [],
+	);
 }
 
 function walk(dir: string): string[] {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
 		const full = path.join(dir, entry.name);
-		return entry.isDirectory() ? walk(full) : entry.name.endsWith('.ts') ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
+		return entry.isDirectory()
+			? walk(full)
+			: entry.name.endsWith('.ts')
+				? [path.relative(ROOT, full).split(path.sep).join('/')]
+				: [];
 	});
 }
 const SOURCES = walk(path.join(ROOT, 'nodes'));
@@ -142,15 +175,27 @@ describe.each(OWNERS)('$owner owns $what', ({ owner, forbidden, examples }) => {
 	});
 
 	test('its patterns flag every hand-made copy of the examples, and none of the look-alikes', () => {
-		for (const example of examples.flagged) expect({ example, flagged: forbidden.some((pattern) => hits(example, pattern).length > 0) }).toEqual({ example, flagged: true });
-		for (const example of examples.passed) expect({ example, flagged: forbidden.some((pattern) => hits(example, pattern).length > 0) }).toEqual({ example, flagged: false });
+		for (const example of examples.flagged)
+			expect({
+				example,
+				flagged: forbidden.some((pattern) => hits(example, pattern).length > 0),
+			}).toEqual({ example, flagged: true });
+		for (const example of examples.passed)
+			expect({
+				example,
+				flagged: forbidden.some((pattern) => hits(example, pattern).length > 0),
+			}).toEqual({ example, flagged: false });
 	});
 
 	test('no code in nodes/ outside the owner does it by hand', () => {
 		const found = SOURCES.filter((file) => file !== owner).flatMap((file) => {
 			const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
 			const lines = source.split('\n');
-			return forbidden.flatMap((pattern) => hits(source, pattern).map((line) => `${file}:${line}: ${pattern.what} (use ${owner}): ${lines[line - 1].trim()}`));
+			return forbidden.flatMap((pattern) =>
+				hits(source, pattern).map(
+					(line) => `${file}:${line}: ${pattern.what} (use ${owner}): ${lines[line - 1].trim()}`,
+				),
+			);
 		});
 		expect(found).toEqual([]);
 	});

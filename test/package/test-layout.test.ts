@@ -29,18 +29,40 @@ const FILES = walk(TEST);
 const mirrored = (folder: string) => (folder === 'credentials' ? 'credentials' : `nodes/${folder}`);
 
 describe('test/ mirrors the source', () => {
-	test('every folder of tests is a source folder, or one of test/\'s own', () => {
-		const folders = [...new Set(FILES.filter((file) => file.endsWith('.test.ts')).map((file) => path.dirname(file)))];
-		const strays = folders.filter((folder) => !OWN_FOLDERS[folder.split(path.sep)[0]] && !fs.existsSync(path.join(ROOT, mirrored(folder))));
+	test("every folder of tests is a source folder, or one of test/'s own", () => {
+		const folders = [
+			...new Set(
+				FILES.filter((file) => file.endsWith('.test.ts')).map((file) => path.dirname(file)),
+			),
+		];
+		const strays = folders.filter(
+			(folder) =>
+				!OWN_FOLDERS[folder.split(path.sep)[0]] &&
+				!fs.existsSync(path.join(ROOT, mirrored(folder))),
+		);
 		expect(strays).toEqual([]);
 		// the check reads the tree: it saw the action node's folders and both triggers
-		expect(folders).toEqual(expect.arrayContaining(['CryptoSettlement/money', 'CryptoSettlementTrigger', 'CryptoSettlementPollTrigger']));
+		expect(folders).toEqual(
+			expect.arrayContaining([
+				'CryptoSettlement/money',
+				'CryptoSettlementTrigger',
+				'CryptoSettlementPollTrigger',
+			]),
+		);
 	});
 
-	test('every helper is in test/helpers/ (a .ts file there, or jest\'s set-up, nothing else outside tests)', () => {
-		const helpersElsewhere = FILES.filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts') && !file.startsWith(`helpers${path.sep}`));
+	test("every helper is in test/helpers/ (a .ts file there, or jest's set-up, nothing else outside tests)", () => {
+		const helpersElsewhere = FILES.filter(
+			(file) =>
+				file.endsWith('.ts') &&
+				!file.endsWith('.test.ts') &&
+				!file.endsWith('.d.ts') &&
+				!file.startsWith(`helpers${path.sep}`),
+		);
 		expect(helpersElsewhere).toEqual([]);
-		const testsInHelpers = FILES.filter((file) => file.startsWith(`helpers${path.sep}`) && file.endsWith('.test.ts'));
+		const testsInHelpers = FILES.filter(
+			(file) => file.startsWith(`helpers${path.sep}`) && file.endsWith('.test.ts'),
+		);
 		expect(testsInHelpers).toEqual([]);
 	});
 });

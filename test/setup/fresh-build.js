@@ -16,7 +16,9 @@ function files(entry) {
 	const full = path.join(ROOT, entry);
 	if (!fs.existsSync(full)) return [];
 	if (!fs.statSync(full).isDirectory()) return [full];
-	return fs.readdirSync(full, { withFileTypes: true }).flatMap((dirent) => files(path.join(entry, dirent.name)));
+	return fs
+		.readdirSync(full, { withFileTypes: true })
+		.flatMap((dirent) => files(path.join(entry, dirent.name)));
 }
 
 /** Why dist/ cannot be trusted, or undefined when it was built after every source changed. */
@@ -27,15 +29,26 @@ function staleness() {
 	const newer = SOURCES.flatMap(files).find((file) => fs.statSync(file).mtimeMs > oldestBuilt);
 	if (newer) return `${path.relative(ROOT, newer)} changed after the last build`;
 	// A source removed or renamed leaves its old output behind (the build starts from an empty dist/).
-	const orphan = built.find((file) => !fs.existsSync(path.join(ROOT, path.relative(path.join(ROOT, 'dist'), file)).replace(/\.js$/, '.ts')));
+	const orphan = built.find(
+		(file) =>
+			!fs.existsSync(
+				path.join(ROOT, path.relative(path.join(ROOT, 'dist'), file)).replace(/\.js$/, '.ts'),
+			),
+	);
 	return orphan ? `${path.relative(ROOT, orphan)} has no source any more` : undefined;
 }
 
 module.exports = async function freshBuild() {
 	const reason = staleness();
 	if (!reason) return;
-	process.stdout.write(`\n${reason}: building first (npm run build), so the tests run the current code\n`);
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+	process.stdout.write(
+		`\n${reason}: building first (npm run build), so the tests run the current code\n`,
+	);
+	execFileSync('npm', ['run', 'build', '--silent'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
 	const still = staleness();
-	if (still) throw new Error(`npm run build left dist/ stale (${still}): the tests would run old code`);
+	if (still)
+		throw new Error(`npm run build left dist/ stale (${still}): the tests would run old code`);
 };

@@ -21,7 +21,6 @@ export const MAX_PER_WITHDRAWAL_USD = START_CREDENTIALS.safest.guardrails.maxPer
 export const SMTP = { id: 'csE2eSmtp0000001', name: 'Approvals mailbox (SMTP)' };
 export const TEMPLATE_BINDINGS = { cryptoSettlementApi: SAFEST, smtp: SMTP };
 
-
 export const uuid = (seed) => {
 	const h = crypto.createHash('sha256').update(seed).digest('hex');
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -37,7 +36,9 @@ export function standIn(workflow, name, replacement) {
 
 /** Changes one value of a template's Settings node (as a user fills it in). */
 export function setting(workflow, name, value) {
-	const assignment = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments.assignments.find((a) => a.name === name);
+	const assignment = workflow.nodes
+		.find((node) => node.name === 'Settings')
+		.parameters.assignments.assignments.find((a) => a.name === name);
 	if (!assignment) throw new Error(`template ${workflow.name}: no setting ${name}`);
 	assignment.value = value;
 }
@@ -54,10 +55,20 @@ export function sampleRows(workflow) {
 	return new Function(node.parameters.jsCode)().map((item) => item.json);
 }
 
-export const webhookTrigger = (path) => ({ type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path, options: {} }, webhookId: uuid(path) });
+export const webhookTrigger = (path) => ({
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	parameters: { httpMethod: 'POST', path, options: {} },
+	webhookId: uuid(path),
+});
 /** n8n's Webhook node (Respond Immediately) → Execute Workflow of the checks (docs/trigger.md). */
 export function handOffWorkflow(path, checksId) {
-	const webhook = { id: uuid(`${path}-webhook`), name: 'Webhook', position: [0, 0], ...webhookTrigger(path) };
+	const webhook = {
+		id: uuid(`${path}-webhook`),
+		name: 'Webhook',
+		position: [0, 0],
+		...webhookTrigger(path),
+	};
 	const handOff = { id: uuid(`${path}-hand-off`), position: [220, 0], ...handOffNode(checksId) };
 	return {
 		name: `e2e: hand a delivery to the checks (${path})`,
@@ -67,13 +78,23 @@ export function handOffWorkflow(path, checksId) {
 		active: false,
 	};
 }
-export const localRows = (rows) => ({ type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` } });
+export const localRows = (rows) => ({
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+});
 export const postEach = (url) => ({
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
-	parameters: { method: 'POST', url, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
+	parameters: {
+		method: 'POST',
+		url,
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: '={{ JSON.stringify($json) }}',
+		options: {},
+	},
 });
-
 
 /** n8n's execution data is flatted JSON (objects and strings by index into one array). */
 export function unflatted(text) {
@@ -85,7 +106,8 @@ export function unflatted(text) {
 		if (done.has(index)) return done.get(index);
 		const out = Array.isArray(value) ? [] : {};
 		done.set(index, out);
-		for (const [key, entry] of Object.entries(value)) out[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
+		for (const [key, entry] of Object.entries(value))
+			out[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
 		return out;
 	};
 	return revive(0);
@@ -97,7 +119,10 @@ export function unflatted(text) {
  */
 export async function runFromEditor(n8n, workflowId, trigger) {
 	const workflowData = await n8n.rest('GET', `/workflows/${workflowId}`);
-	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: trigger } });
+	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: trigger },
+	});
 	const id = started?.executionId;
 	assert(id, `Execute workflow answered ${JSON.stringify(started).slice(0, 300)}`);
 	return String(id);
@@ -109,11 +134,19 @@ export async function runFromEditor(n8n, workflowId, trigger) {
  * templates/images/ too), or without one through the same REST call the button makes.
  */
 export async function withRunner(n8n, browser, work) {
-	if (!browser) return await work({ start: (workflowId, trigger) => runFromEditor(n8n, workflowId, trigger), shot: async () => undefined, how: 'Execute workflow (REST)' });
+	if (!browser)
+		return await work({
+			start: (workflowId, trigger) => runFromEditor(n8n, workflowId, trigger),
+			shot: async () => undefined,
+			how: 'Execute workflow (REST)',
+		});
 	return await withEditor(n8n, async (page) => {
 		const open = async (workflowId) => {
 			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
-			await page.locator('[data-test-id="execute-workflow-button"]').first().waitFor({ timeout: 60000 });
+			await page
+				.locator('[data-test-id="execute-workflow-button"]')
+				.first()
+				.waitFor({ timeout: 60000 });
 			await sleep(1500);
 			// a workflow another session ran lately opens read-only until this one takes over
 			const editHere = page.getByRole('button', { name: 'Edit here' });
@@ -125,9 +158,20 @@ export async function withRunner(n8n, browser, work) {
 		const start = async (workflowId, trigger) => {
 			await open(workflowId);
 			// the button a newcomer clicks: with several triggers it says which one it starts from
-			const label = await page.locator('[data-test-id="execute-workflow-button"]').first().innerText();
-			assert(!/\bfrom\b/.test(label) || label.includes(trigger), `the canvas's Execute workflow starts ${label.replace(/\s+/g, ' ')}, not from ${trigger}`);
-			const answered = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === `/rest/workflows/${workflowId}/run`, { timeout: 60000 });
+			const label = await page
+				.locator('[data-test-id="execute-workflow-button"]')
+				.first()
+				.innerText();
+			assert(
+				!/\bfrom\b/.test(label) || label.includes(trigger),
+				`the canvas's Execute workflow starts ${label.replace(/\s+/g, ' ')}, not from ${trigger}`,
+			);
+			const answered = page.waitForResponse(
+				(res) =>
+					res.request().method() === 'POST' &&
+					new URL(res.url()).pathname === `/rest/workflows/${workflowId}/run`,
+				{ timeout: 60000 },
+			);
 			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 			const res = await answered;
 			const id = (await res.json().catch(() => ({})))?.data?.executionId;
@@ -156,12 +200,18 @@ export async function executionOf(n8n, id, { waiting = false, timeoutMs = 90000 
 		{ timeoutMs, intervalMs: 500, what: `execution ${id} ${waiting ? 'waiting or ' : ''}ended` },
 	);
 	const data = unflatted(execution.data);
-	return { status: execution.status, runData: data?.resultData?.runData ?? {}, error: data?.resultData?.error };
+	return {
+		status: execution.status,
+		runData: data?.resultData?.runData ?? {},
+		error: data?.resultData?.error,
+	};
 }
 
 /** The items a node output in an execution (every run, first output). */
-export const outputOf = (execution, node) => (execution.runData[node] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
-
+export const outputOf = (execution, node) =>
+	(execution.runData[node] ?? []).flatMap((run) =>
+		(run.data?.main?.[0] ?? []).map((item) => item.json),
+	);
 
 /** The ledger's columns, as the template's set-up step 1 (and `npm start`) creates them. */
 export { LEDGER_COLUMNS } from '../../../tooling/setup.mjs';
@@ -170,7 +220,6 @@ export { LEDGER_COLUMNS } from '../../../tooling/setup.mjs';
 export async function personalProject(n8n) {
 	return (await n8n.rest('GET', '/projects/personal')).id;
 }
-
 
 /**
  * A template copy started by a Webhook node of its trigger's name (so the running n8n runs it, with
@@ -181,21 +230,33 @@ export async function publishCopy(n8n, copy, trigger, line) {
 	const hook = `e2e-template-${uuid(copy.name).slice(0, 8)}`;
 	standIn(copy, trigger, webhookTrigger(hook));
 	const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
-	if (line === '1') await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
+	if (line === '1')
+		await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
 	else await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
 	const url = `${n8n.baseUrl}/webhook/${hook}`;
 	const run = async () => {
 		let res;
-		await waitFor(async () => (res = await httpJson('POST', url, { body: {} })).status !== 404, { timeoutMs: 30000, intervalMs: 500, what: `the copy's webhook ${url}` });
+		await waitFor(async () => (res = await httpJson('POST', url, { body: {} })).status !== 404, {
+			timeoutMs: 30000,
+			intervalMs: 500,
+			what: `the copy's webhook ${url}`,
+		});
 		assert(res.status === 200, `${url} answered ${res.status}: ${res.text.slice(0, 200)}`);
 	};
 	const done = () => n8n.endedExecutions(saved.id);
 	const finished = async (count) => {
-		const runs = await waitFor(async () => ((await done()).length >= count ? await done() : undefined), { timeoutMs: 90000, what: `${count} finished execution(s) of ${copy.name}` });
+		const runs = await waitFor(
+			async () => ((await done()).length >= count ? await done() : undefined),
+			{ timeoutMs: 90000, what: `${count} finished execution(s) of ${copy.name}` },
+		);
 		const failed = runs.filter((e) => e.status !== 'success');
 		if (failed.length) {
-			const details = await Promise.all(failed.map((e) => n8n.rest('GET', `/executions/${e.id}`).catch(() => ({}))));
-			throw new Error(`${failed.length} execution(s) of ${copy.name} failed: ${details.map((d) => errorOf(d)).join(' | ')}`);
+			const details = await Promise.all(
+				failed.map((e) => n8n.rest('GET', `/executions/${e.id}`).catch(() => ({}))),
+			);
+			throw new Error(
+				`${failed.length} execution(s) of ${copy.name} failed: ${details.map((d) => errorOf(d)).join(' | ')}`,
+			);
 		}
 		return runs;
 	};
@@ -204,7 +265,7 @@ export async function publishCopy(n8n, copy, trigger, line) {
 
 /** The error of an execution as n8n's REST API gives it (its data is flatted JSON: the message is found by search). */
 export function errorOf(execution) {
-	const text = typeof execution?.data === 'string' ? execution.data : JSON.stringify(execution ?? {});
+	const text =
+		typeof execution?.data === 'string' ? execution.data : JSON.stringify(execution ?? {});
 	return (/"(?:message|description)":"([^"]{4,300})"/.exec(text)?.[1] ?? text.slice(0, 300)).trim();
 }
-

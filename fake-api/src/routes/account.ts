@@ -37,11 +37,15 @@ export const accountRoutes: Route[] = [
 		template: '/users/withdrawal-fee-bearer',
 		access: 'credentials',
 		handle: (ctx) => {
-			assertValid(oneOf('withdrawalFeeBearer', ctx.body.withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS));
+			assertValid(
+				oneOf('withdrawalFeeBearer', ctx.body.withdrawalFeeBearer, WITHDRAWAL_FEE_BEARERS),
+			);
 			const { account } = ctx.core.state;
 			account.withdrawalFeeBearer = ctx.body.withdrawalFeeBearer as 'user' | 'business';
 			account.updatedAt = ctx.core.iso();
-			return ok('withdrawal fee bearer set successfully', { withdrawalFeeBearer: account.withdrawalFeeBearer });
+			return ok('withdrawal fee bearer set successfully', {
+				withdrawalFeeBearer: account.withdrawalFeeBearer,
+			});
 		},
 	},
 	{

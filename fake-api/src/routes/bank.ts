@@ -16,10 +16,17 @@ export const bankRoutes: Route[] = [
 			const violations = oneOf('currency', currency, FIAT_CURRENCIES);
 			if (violations.length) {
 				throw new ApiError(422, MESSAGES.validation, [
-					{ message: `currency ISO code should be one of ${FIAT_CURRENCIES.join(', ')}`, field: 'currency', location: 'query' },
+					{
+						message: `currency ISO code should be one of ${FIAT_CURRENCIES.join(', ')}`,
+						field: 'currency',
+						location: 'query',
+					},
 				]);
 			}
-			return ok('banks fetched successfully', ctx.core.state.banks.filter((bank) => bank.currency === currency));
+			return ok(
+				'banks fetched successfully',
+				ctx.core.state.banks.filter((bank) => bank.currency === currency),
+			);
 		},
 	},
 	{
@@ -34,7 +41,12 @@ export const bankRoutes: Route[] = [
 			]);
 			const bank = findBank(ctx, body.id);
 			if (bank && !isBlank(body.currency) && bank.currency !== body.currency) {
-				assertValid([{ field: 'currency', message: `currency does not match the bank's currency (${bank.currency})` }]);
+				assertValid([
+					{
+						field: 'currency',
+						message: `currency does not match the bank's currency (${bank.currency})`,
+					},
+				]);
 			}
 			const resolved = resolveBankAccount(ctx, body.id, body.accountNumber);
 			return ok('data fetched', {

@@ -13,13 +13,14 @@ export const bankAccountRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const { body } = ctx;
-			assertValid([
-				...bankAccountViolations(body),
-				...narration(body.narration),
-			]);
+			assertValid([...bankAccountViolations(body), ...narration(body.narration)]);
 			const { bank, ...link } = resolveBankAccount(ctx, body.id, body.accountNumber);
 			const { state } = ctx.core;
-			if (state.bankAccounts.some((saved) => saved.bankId === bank.id && saved.accountNumber === link.accountNumber)) {
+			if (
+				state.bankAccounts.some(
+					(saved) => saved.bankId === bank.id && saved.accountNumber === link.accountNumber,
+				)
+			) {
 				throw new ApiError(409, 'bank account already exists');
 			}
 			if (state.bankAccounts.length >= 3) throw badRequest('you can save at most 3 bank accounts');

@@ -47,7 +47,11 @@ function positiveIntegerParam(query: URLSearchParams, name: string, fallback: nu
 }
 
 /** docs/api.md, "Pagination": page (default 1) and size (default 10, capped at `maxSize`); newest first. */
-export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number): { data: T[]; meta: PageMeta } {
+export function paginate<T>(
+	items: T[],
+	query: URLSearchParams,
+	maxSize: number,
+): { data: T[]; meta: PageMeta } {
 	const page = positiveIntegerParam(query, 'page', 1);
 	const size = Math.min(positiveIntegerParam(query, 'size', 10), Math.max(1, maxSize));
 	const totalDocs = items.length;
@@ -74,21 +78,34 @@ export function paginate<T>(items: T[], query: URLSearchParams, maxSize: number)
  * the page is taken at the request (as a service reads it) and its records shown once the wait is
  * over, so a busy day's pages in waiting hold no copies (docs/fake-api.md).
  */
-export async function pageOf<T>(ctx: Context, items: T[], message: string, view: (item: T) => unknown = (item) => item): Promise<Reply> {
+export async function pageOf<T>(
+	ctx: Context,
+	items: T[],
+	message: string,
+	view: (item: T) => unknown = (item) => item,
+): Promise<Reply> {
 	const { data, meta } = paginate(items, ctx.query, ctx.core.options.maxPageSize);
 	await ctx.core.pause(ctx.core.options.pageDelayMs);
 	return ok(message, data.map(view), { ...meta });
 }
 
 /** The record whose id is `id`, or a 404 `missing`. */
-export function findOr404<T extends { id: string }>(items: T[], id: string | undefined, missing: string): T {
+export function findOr404<T extends { id: string }>(
+	items: T[],
+	id: string | undefined,
+	missing: string,
+): T {
 	const record = items.find((candidate) => candidate.id === id);
 	if (!record) throw notFound(missing);
 	return record;
 }
 
 /** Removes the record whose id is `id`, or throws a 404 `missing`. */
-export function removeOr404<T extends { id: string }>(items: T[], id: string | undefined, missing: string): void {
+export function removeOr404<T extends { id: string }>(
+	items: T[],
+	id: string | undefined,
+	missing: string,
+): void {
 	const index = items.findIndex((candidate) => candidate.id === id);
 	if (index < 0) throw notFound(missing);
 	items.splice(index, 1);
@@ -105,7 +122,9 @@ interface RecordRoute<T> {
 }
 
 /** GET one record by the template's last parameter: shown through `view`, or 404. */
-export function getRecordRoute<T extends { id: string }>(spec: RecordRoute<T> & { view?: (record: T) => unknown }): Route {
+export function getRecordRoute<T extends { id: string }>(
+	spec: RecordRoute<T> & { view?: (record: T) => unknown },
+): Route {
 	const param = lastParam(spec.template);
 	return {
 		method: 'GET',

@@ -11,10 +11,7 @@ export const currencyRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const { body } = ctx;
-			assertValid([
-				...swap(body),
-				...requiredText('pin', body.pin),
-			]);
+			assertValid([...swap(body), ...requiredText('pin', body.pin)]);
 			checkPin(ctx);
 			const from = body.from as 'ngn' | 'ghs';
 			const to = body.to as 'ngn' | 'ghs';

@@ -6,7 +6,14 @@ import { CRYPTO_DECIMALS } from '../../../nodes/service/catalog';
 import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from '../http';
 import { createTrade } from '../trades';
 import type { Route } from './context';
-import { isBlank, numberOf, optionalString, requiredAmount, requiredString, text } from './validation';
+import {
+	isBlank,
+	numberOf,
+	optionalString,
+	requiredAmount,
+	requiredString,
+	text,
+} from './validation';
 
 export const mockDepositRoutes: Route[] = [
 	{
@@ -31,7 +38,10 @@ export const mockDepositRoutes: Route[] = [
 			if (!isBlank(confirmations)) {
 				const count = numberOf(confirmations);
 				if (count === undefined || !Number.isInteger(count) || count < 0) {
-					violations.push({ field: 'confirmations', message: 'confirmations must be a non-negative integer' });
+					violations.push({
+						field: 'confirmations',
+						message: 'confirmations must be a non-negative integer',
+					});
 				}
 			}
 			assertValid(violations);
@@ -39,7 +49,9 @@ export const mockDepositRoutes: Route[] = [
 			const address = (body.walletAddress as string).trim();
 			const assetKey = (body.asset as string).trim();
 			const wallet = state.wallets.find(
-				(candidate) => candidate.address === address && (candidate.identifier === assetKey || candidate.asset === assetKey),
+				(candidate) =>
+					candidate.address === address &&
+					(candidate.identifier === assetKey || candidate.asset === assetKey),
 			);
 			if (!wallet) throw notFound('no wallet found for this walletAddress and asset');
 			const asset = state.assets.find((candidate) => candidate.id === wallet.asset);
@@ -62,7 +74,11 @@ export const mockDepositRoutes: Route[] = [
 				sourceAddress: text(body.sourceAddress) ?? null,
 				confirmations: isBlank(confirmations) ? null : (numberOf(confirmations) as number),
 			});
-			return ok('mock trade queued successfully', { id: trade.id, reference, status: trade.status });
+			return ok('mock trade queued successfully', {
+				id: trade.id,
+				reference,
+				status: trade.status,
+			});
 		},
 	},
 ];

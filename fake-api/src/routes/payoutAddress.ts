@@ -3,7 +3,14 @@ import { imageOf, isStablecoin } from '../catalog';
 import { assertValid, ok, type Violation } from '../http';
 import type { PayoutAddress } from '../types';
 import { deleteRecordRoute, type Route } from './context';
-import { isBlank, isWalletAddress, optionalString, requiredString, text, tokenNetworkFee } from './validation';
+import {
+	isBlank,
+	isWalletAddress,
+	optionalString,
+	requiredString,
+	text,
+	tokenNetworkFee,
+} from './validation';
 
 /** docs/api.md, "Field rules": an unsupported token/network pair is reported as an invalid address. */
 function addressViolations(body: Record<string, unknown>): Violation[] {
@@ -11,13 +18,21 @@ function addressViolations(body: Record<string, unknown>): Violation[] {
 	violations.push(...requiredString('address', body.address));
 	const pair = tokenNetworkFee(body, 'optional');
 	// An unsupported pair is not a network entry here but an invalid address (docs/api.md).
-	const pairUnsupported = pair.some((violation) => violation.field === 'network' && !isBlank(body.network) && isStablecoin(body.token));
-	violations.push(...pair.filter((violation) => !(pairUnsupported && violation.field === 'network')));
+	const pairUnsupported = pair.some(
+		(violation) =>
+			violation.field === 'network' && !isBlank(body.network) && isStablecoin(body.token),
+	);
+	violations.push(
+		...pair.filter((violation) => !(pairUnsupported && violation.field === 'network')),
+	);
 	const tokenOk = !pair.some((violation) => violation.field === 'token');
 	const addressGiven = !isBlank(body.address) && typeof body.address === 'string';
 	if (
 		pairUnsupported ||
-		(tokenOk && addressGiven && !pair.length && !isWalletAddress(body.address, body.token, body.network))
+		(tokenOk &&
+			addressGiven &&
+			!pair.length &&
+			!isWalletAddress(body.address, body.token, body.network))
 	) {
 		violations.push({ field: 'address', message: 'invalid wallet address', value: body.address });
 	}
@@ -52,7 +67,10 @@ export const payoutAddressRoutes: Route[] = [
 			const { state } = ctx.core;
 			const now = ctx.core.iso();
 			const existing = state.payoutAddresses.find(
-				(candidate) => candidate.address === address && candidate.token === token && candidate.network === network,
+				(candidate) =>
+					candidate.address === address &&
+					candidate.token === token &&
+					candidate.network === network,
 			);
 			if (existing) {
 				existing.label = label;

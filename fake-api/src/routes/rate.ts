@@ -56,10 +56,14 @@ export const rateRoutes: Route[] = [
 			const violations: Violation[] = [];
 			if (!from) violations.push({ field: 'from', message: 'from is required' });
 			else if (PRICES_USD[from] === undefined) {
-				violations.push({ field: 'from', message: `from must be one of ${Object.keys(PRICES_USD).join(', ')}` });
+				violations.push({
+					field: 'from',
+					message: `from must be one of ${Object.keys(PRICES_USD).join(', ')}`,
+				});
 			}
 			if (!to) violations.push({ field: 'to', message: 'to is required' });
-			else if (!['USD', 'NGN', 'GHS'].includes(to)) violations.push({ field: 'to', message: 'to must be one of usd, ngn, ghs' });
+			else if (!['USD', 'NGN', 'GHS'].includes(to))
+				violations.push({ field: 'to', message: 'to must be one of usd, ngn, ghs' });
 			assertValid(violations, 'query');
 			const usd = PRICES_USD[from];
 			const price = to === 'USD' ? usd : usd * (to === 'NGN' ? SELL_RATE.NGN : SELL_RATE.GHS);

@@ -49,14 +49,17 @@ function matchPart(part: string, segment: string, params: Record<string, string>
 export function matchRoute(
 	method: string,
 	path: string,
-): { route: Route; params: Record<string, string> } | { route: undefined; params: Record<string, never> } {
+):
+	| { route: Route; params: Record<string, string> }
+	| { route: undefined; params: Record<string, never> } {
 	const segments = path.split('/');
 	for (const route of routes) {
 		if (route.method !== method) continue;
 		const parts = route.template.split('/');
 		if (parts.length !== segments.length) continue;
 		const params: Record<string, string> = {};
-		if (parts.every((part, index) => matchPart(part, segments[index], params))) return { route, params };
+		if (parts.every((part, index) => matchPart(part, segments[index], params)))
+			return { route, params };
 	}
 	return { route: undefined, params: {} };
 }

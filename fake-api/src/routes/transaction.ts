@@ -18,7 +18,9 @@ export const transactionRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const status = ctx.query.get('status');
-			const items = status ? ctx.core.state.trades.filter((trade) => trade.status === status) : ctx.core.state.trades;
+			const items = status
+				? ctx.core.state.trades.filter((trade) => trade.status === status)
+				: ctx.core.state.trades;
 			return pageOf(ctx, items, 'transactions retrieved successfully', publicTrade);
 		},
 	},

@@ -19,7 +19,9 @@ import {
 import type { Violation } from '../http';
 
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 export function requiredString(field: string, value: unknown): Violation[] {
@@ -60,13 +62,17 @@ export function required(field: string, value: unknown): Violation[] {
 
 export function oneOf(field: string, value: unknown, allowed: readonly string[]): Violation[] {
 	if (isBlank(value)) return required(field, value);
-	return allowed.includes(value as string) ? [] : [{ field, message: `${field} must be one of ${allowed.join(', ')}`, value }];
+	return allowed.includes(value as string)
+		? []
+		: [{ field, message: `${field} must be one of ${allowed.join(', ')}`, value }];
 }
 
 /** A JSON number, or the digits of one (the service reads numeric text too); undefined otherwise. */
 export function numberOf(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	return typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
+	return typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+		? Number(value)
+		: undefined;
 }
 
 /** Decimal places as written (numeric text) or as JavaScript writes the number (1.5e-7 has 8). */
@@ -83,7 +89,12 @@ export function positiveAmount(field: string, value: unknown, decimals: number):
 	if (number === undefined) return [{ field, message: `${field} must be a number`, value }];
 	const violations: Violation[] = [];
 	if (number <= 0) violations.push({ field, message: `${field} must be greater than 0`, value });
-	if (decimalsOf(value) > decimals) violations.push({ field, message: `${field} must have at most ${decimals} decimal places`, value });
+	if (decimalsOf(value) > decimals)
+		violations.push({
+			field,
+			message: `${field} must have at most ${decimals} decimal places`,
+			value,
+		});
 	return violations;
 }
 
@@ -91,17 +102,32 @@ export function positiveAmount(field: string, value: unknown, decimals: number):
  * Token, network and fee level (docs/api.md, "Field rules"): a stablecoin needs one of its own
  * networks, a UTXO coin takes no network and a fee level instead (optional where only quoted).
  */
-export function tokenNetworkFee(body: Record<string, unknown>, feeLevel: 'required' | 'optional'): Violation[] {
+export function tokenNetworkFee(
+	body: Record<string, unknown>,
+	feeLevel: 'required' | 'optional',
+): Violation[] {
 	const tokenViolations = oneOf('token', body.token, TOKENS);
 	if (tokenViolations.length) return tokenViolations;
 	const token = body.token as string;
 	const networks = (NETWORKS_BY_TOKEN as Record<string, readonly string[] | undefined>)[token];
 	if (networks) {
-		if (isBlank(body.network)) return [{ field: 'network', message: 'network is required', value: body.network }];
-		return networks.includes(body.network as string) ? [] : [{ field: 'network', message: `${token} is not supported on ${String(body.network)}`, value: body.network }];
+		if (isBlank(body.network))
+			return [{ field: 'network', message: 'network is required', value: body.network }];
+		return networks.includes(body.network as string)
+			? []
+			: [
+					{
+						field: 'network',
+						message: `${token} is not supported on ${String(body.network)}`,
+						value: body.network,
+					},
+				];
 	}
-	const violations: Violation[] = isBlank(body.network) ? [] : [{ field: 'network', message: `${token} does not support a network`, value: body.network }];
-	if (feeLevel === 'required' || !isBlank(body.feeLevel)) violations.push(...oneOf('feeLevel', body.feeLevel, FEE_LEVELS));
+	const violations: Violation[] = isBlank(body.network)
+		? []
+		: [{ field: 'network', message: `${token} does not support a network`, value: body.network }];
+	if (feeLevel === 'required' || !isBlank(body.feeLevel))
+		violations.push(...oneOf('feeLevel', body.feeLevel, FEE_LEVELS));
 	return violations;
 }
 
@@ -109,7 +135,14 @@ export function tokenNetworkFee(body: Record<string, unknown>, feeLevel: 'requir
 export function withdrawalAmount(body: Record<string, unknown>): Violation[] {
 	const hasAmount = !isBlank(body.amount);
 	const hasCrypto = !isBlank(body.cryptoAmount);
-	if (hasAmount && hasCrypto) return [{ field: 'amount', message: 'send either amount or cryptoAmount, not both', value: body.amount }];
+	if (hasAmount && hasCrypto)
+		return [
+			{
+				field: 'amount',
+				message: 'send either amount or cryptoAmount, not both',
+				value: body.amount,
+			},
+		];
 	if (hasAmount) return positiveAmount('amount', body.amount, USD_DECIMALS);
 	if (hasCrypto) return positiveAmount('cryptoAmount', body.cryptoAmount, CRYPTO_DECIMALS);
 	return (
@@ -127,21 +160,48 @@ export function withdrawalAmount(body: Record<string, unknown>): Violation[] {
 
 export function narration(value: unknown): Violation[] {
 	if (value === undefined || value === null || value === '') return [];
-	if (typeof value !== 'string') return [{ field: 'narration', message: 'narration must be a string', value }];
-	return value.length > NARRATION_MAX_LENGTH ? [{ field: 'narration', message: `narration must be at most ${NARRATION_MAX_LENGTH} characters`, value }] : [];
+	if (typeof value !== 'string')
+		return [{ field: 'narration', message: 'narration must be a string', value }];
+	return value.length > NARRATION_MAX_LENGTH
+		? [
+				{
+					field: 'narration',
+					message: `narration must be at most ${NARRATION_MAX_LENGTH} characters`,
+					value,
+				},
+			]
+		: [];
 }
 
 export function markupPercent(value: unknown): Violation[] {
 	if (isBlank(value)) return required('markupPercent', value);
 	const number = numberOf(value);
-	if (number === undefined) return [{ field: 'markupPercent', message: 'markupPercent must be a number', value }];
-	return number < MARKUP_MIN || number > MARKUP_MAX ? [{ field: 'markupPercent', message: `markupPercent must be between ${MARKUP_MIN} and ${MARKUP_MAX}`, value }] : [];
+	if (number === undefined)
+		return [{ field: 'markupPercent', message: 'markupPercent must be a number', value }];
+	return number < MARKUP_MIN || number > MARKUP_MAX
+		? [
+				{
+					field: 'markupPercent',
+					message: `markupPercent must be between ${MARKUP_MIN} and ${MARKUP_MAX}`,
+					value,
+				},
+			]
+		: [];
 }
 
 /** A swap: an amount in `from`, and `from` and `to` two different fiat currencies. */
 export function swap(body: Record<string, unknown>): Violation[] {
-	const violations = [...requiredAmount('amount', body.amount, USD_DECIMALS), ...oneOf('from', body.from, FIAT_CURRENCIES), ...oneOf('to', body.to, FIAT_CURRENCIES)];
-	if (!violations.length && body.from === body.to) violations.push({ field: 'to', message: 'from and to must be different currencies', value: body.to });
+	const violations = [
+		...requiredAmount('amount', body.amount, USD_DECIMALS),
+		...oneOf('from', body.from, FIAT_CURRENCIES),
+		...oneOf('to', body.to, FIAT_CURRENCIES),
+	];
+	if (!violations.length && body.from === body.to)
+		violations.push({
+			field: 'to',
+			message: 'from and to must be different currencies',
+			value: body.to,
+		});
 	return violations;
 }
 
@@ -181,7 +241,8 @@ function isSegwit(text: string, prefixes: string[]): boolean {
 	const cut = lower.lastIndexOf('1');
 	const prefix = lower.slice(0, cut);
 	const values = [...lower.slice(cut + 1)].map((char) => B32.indexOf(char));
-	if (!prefixes.includes(prefix) || values.length < 7 || values.includes(-1) || lower.length > 90) return false;
+	if (!prefixes.includes(prefix) || values.length < 7 || values.includes(-1) || lower.length > 90)
+		return false;
 	let checksum = 1;
 	const feed = (value: number) => {
 		const top = checksum >>> 25;
@@ -197,7 +258,8 @@ function isSegwit(text: string, prefixes: string[]): boolean {
 	const version = values[0];
 	const programBits = (values.length - 7) * 5;
 	const programBytes = Math.floor(programBits / 8);
-	if (version > 16 || programBits - programBytes * 8 > 4 || programBytes < 2 || programBytes > 40) return false;
+	if (version > 16 || programBits - programBytes * 8 > 4 || programBytes < 2 || programBytes > 40)
+		return false;
 	if (version === 0) return checksum === 1 && (programBytes === 20 || programBytes === 32);
 	return checksum === 0x2bc830a3;
 }
@@ -206,7 +268,9 @@ function isSegwit(text: string, prefixes: string[]): boolean {
 function isCashAddr(text: string): boolean {
 	if (text !== text.toLowerCase() && text !== text.toUpperCase()) return false;
 	const lower = text.toLowerCase();
-	const [prefixes, body] = lower.includes(':') ? [[lower.split(':')[0]], lower.split(':')[1]] : [['bitcoincash', 'bchtest'], lower];
+	const [prefixes, body] = lower.includes(':')
+		? [[lower.split(':')[0]], lower.split(':')[1]]
+		: [['bitcoincash', 'bchtest'], lower];
 	const values = [...body].map((char) => B32.indexOf(char));
 	if (!/^[qp]/.test(body) || values.includes(-1) || body.length !== 42) return false;
 	return prefixes.some((prefix) => {
@@ -214,9 +278,11 @@ function isCashAddr(text: string): boolean {
 		for (const value of [...[...prefix].map((char) => char.charCodeAt(0) & 31), 0, ...values]) {
 			const top = c >> 35n;
 			c = ((c & 0x07ffffffffn) << 5n) ^ BigInt(value);
-			[0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n].forEach((g, bit) => {
-				if ((top >> BigInt(bit)) & 1n) c ^= g;
-			});
+			[0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n].forEach(
+				(g, bit) => {
+					if ((top >> BigInt(bit)) & 1n) c ^= g;
+				},
+			);
 		}
 		return ['bitcoincash', 'bchtest'].includes(prefix) && (c ^ 1n) === 0n;
 	});
@@ -230,9 +296,12 @@ function isTon(text: string): boolean {
 	let crc = 0;
 	for (const byte of bytes.subarray(0, 34)) {
 		crc ^= byte << 8;
-		for (let bit = 0; bit < 8; bit++) crc = (crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1) & 0xffff;
+		for (let bit = 0; bit < 8; bit++)
+			crc = (crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1) & 0xffff;
 	}
-	return bytes.length === 36 && bytes.readUInt16BE(34) === crc && [0x11, 0x51].includes(bytes[0] & 0x7f);
+	return (
+		bytes.length === 36 && bytes.readUInt16BE(34) === crc && [0x11, 0x51].includes(bytes[0] & 0x7f)
+	);
 }
 
 /** Base58check version bytes per coin: main network, then test networks. */
@@ -242,7 +311,10 @@ const VERSIONS: Record<string, number[]> = {
 	LTC: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
 	DOGE: [0x1e, 0x16, 0x71, 0xc4],
 };
-const SEGWIT_PREFIXES: Record<string, string[]> = { BTC: ['bc', 'tb', 'bcrt'], LTC: ['ltc', 'tltc', 'rltc'] };
+const SEGWIT_PREFIXES: Record<string, string[]> = {
+	BTC: ['bc', 'tb', 'bcrt'],
+	LTC: ['ltc', 'tltc', 'rltc'],
+};
 
 /** Whether the address has a form of the token's chain (the network's, for a stablecoin). */
 export function isWalletAddress(address: unknown, token: unknown, network: unknown): boolean {

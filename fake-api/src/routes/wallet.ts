@@ -4,9 +4,18 @@ import { publicWallet } from '../records';
 import type { Bank, BankLink } from '../types';
 import { findOr404, getRecordRoute, pageOf, type Context, type Route } from './context';
 import { findAsset, resolveBankAccount } from './lookups';
-import { isBlank, narration, optionalBoolean, optionalString, required, requiredString, text } from './validation';
+import {
+	isBlank,
+	narration,
+	optionalBoolean,
+	optionalString,
+	required,
+	requiredString,
+	text,
+} from './validation';
 
-const findWallet = (ctx: Context) => findOr404(ctx.core.state.wallets, ctx.params.walletId, 'wallet not found');
+const findWallet = (ctx: Context) =>
+	findOr404(ctx.core.state.wallets, ctx.params.walletId, 'wallet not found');
 
 export const walletRoutes: Route[] = [
 	{
@@ -24,16 +33,25 @@ export const walletRoutes: Route[] = [
 				...narration(body.narration),
 				...optionalBoolean('autoSettlement', body.autoSettlement),
 			];
-			if (bankGiven && isBlank(body.bankId)) violations.push({ field: 'bankId', message: 'bankId is required with accountNumber' });
+			if (bankGiven && isBlank(body.bankId))
+				violations.push({ field: 'bankId', message: 'bankId is required with accountNumber' });
 			if (bankGiven && isBlank(body.accountNumber)) {
-				violations.push({ field: 'accountNumber', message: 'accountNumber is required with bankId' });
+				violations.push({
+					field: 'accountNumber',
+					message: 'accountNumber is required with bankId',
+				});
 			}
 			if (body.autoSettlement === true && !bankGiven) {
-				violations.push({ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' });
+				violations.push({
+					field: 'autoSettlement',
+					message: 'auto settlement requires a linked bank account',
+				});
 			}
 			assertValid(violations);
 			const label = (body.label as string).trim();
-			if (ctx.core.state.wallets.some((wallet) => wallet.asset === asset.id && wallet.label === label)) {
+			if (
+				ctx.core.state.wallets.some((wallet) => wallet.asset === asset.id && wallet.label === label)
+			) {
 				throw badRequest(`${asset.identifier} for ${label} already exists in your wallets`);
 			}
 			let link: (BankLink & { bank: Bank }) | undefined;
@@ -45,14 +63,18 @@ export const walletRoutes: Route[] = [
 				wallet.currency = bank.currency;
 				wallet.autoSettlement = body.autoSettlement === true;
 			}
-			return ok('wallet address generated successfully', { id: wallet.id, address: wallet.address });
+			return ok('wallet address generated successfully', {
+				id: wallet.id,
+				address: wallet.address,
+			});
 		},
 	},
 	{
 		method: 'GET',
 		template: '/trades/wallets',
 		access: 'credentials',
-		handle: (ctx) => pageOf(ctx, ctx.core.state.wallets, 'wallets retrieved successfully', publicWallet),
+		handle: (ctx) =>
+			pageOf(ctx, ctx.core.state.wallets, 'wallets retrieved successfully', publicWallet),
 	},
 	getRecordRoute({
 		template: '/trades/wallets/{walletId}',
@@ -75,15 +97,22 @@ export const walletRoutes: Route[] = [
 				...narration(body.narration),
 				...optionalBoolean('autoSettlement', body.autoSettlement),
 			];
-			if (bankGiven && isBlank(body.id)) violations.push({ field: 'id', message: 'id is required with accountNumber' });
+			if (bankGiven && isBlank(body.id))
+				violations.push({ field: 'id', message: 'id is required with accountNumber' });
 			if (bankGiven && isBlank(body.accountNumber)) {
 				violations.push({ field: 'accountNumber', message: 'accountNumber is required with id' });
 			}
 			if (!bankGiven && !wallet.bank) {
 				if (body.autoSettlement === true) {
-					violations.push({ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' });
+					violations.push({
+						field: 'autoSettlement',
+						message: 'auto settlement requires a linked bank account',
+					});
 				} else {
-					violations.push({ field: 'id', message: 'id is required' }, { field: 'accountNumber', message: 'accountNumber is required' });
+					violations.push(
+						{ field: 'id', message: 'id is required' },
+						{ field: 'accountNumber', message: 'accountNumber is required' },
+					);
 				}
 			}
 			assertValid(violations);
@@ -106,9 +135,15 @@ export const walletRoutes: Route[] = [
 		handle: (ctx) => {
 			const wallet = findWallet(ctx);
 			const value = ctx.body.autoSettlement;
-			assertValid(isBlank(value) ? required('autoSettlement', value) : optionalBoolean('autoSettlement', value));
+			assertValid(
+				isBlank(value)
+					? required('autoSettlement', value)
+					: optionalBoolean('autoSettlement', value),
+			);
 			if (value === true && !wallet.bank) {
-				assertValid([{ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' }]);
+				assertValid([
+					{ field: 'autoSettlement', message: 'auto settlement requires a linked bank account' },
+				]);
 			}
 			wallet.autoSettlement = value as boolean;
 			wallet.updatedAt = ctx.core.iso();

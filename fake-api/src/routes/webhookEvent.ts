@@ -44,9 +44,16 @@ export const webhookEventRoutes: Route[] = [
 		template: '/transactions/webhooks/{webhookEventId}',
 		access: 'vip',
 		handle: (ctx) => {
-			const event = findOr404(ctx.core.state.webhookEvents, ctx.params.webhookEventId, 'webhook event not found');
+			const event = findOr404(
+				ctx.core.state.webhookEvents,
+				ctx.params.webhookEventId,
+				'webhook event not found',
+			);
 			// The single-event answer has no message (docs/api.md, public notes).
-			return { status: 200, body: { success: true, data: event, meta: {}, summary: {}, stats: {} } };
+			return {
+				status: 200,
+				body: { success: true, data: event, meta: {}, summary: {}, stats: {} },
+			};
 		},
 	},
 	{
@@ -57,7 +64,11 @@ export const webhookEventRoutes: Route[] = [
 			const { reference } = ctx.params;
 			if (reference.length < 1 || reference.length > 32) {
 				throw new ApiError(422, MESSAGES.validation, [
-					{ message: 'reference must be 1 to 32 characters', field: 'reference', location: 'params' },
+					{
+						message: 'reference must be 1 to 32 characters',
+						field: 'reference',
+						location: 'params',
+					},
 				]);
 			}
 			const events = ctx.core.state.webhookEvents.filter((event) => event.reference === reference);
@@ -66,7 +77,9 @@ export const webhookEventRoutes: Route[] = [
 			for (const event of events) {
 				const delivered = await ctx.core.attemptDelivery(event);
 				results.push(
-					delivered ? { id: event.id, status: 'delivered' } : { id: event.id, status: 'failed', error: 'webhook delivery failed' },
+					delivered
+						? { id: event.id, status: 'delivered' }
+						: { id: event.id, status: 'failed', error: 'webhook delivery failed' },
 				);
 			}
 			return ok('webhook resend attempted', results);

@@ -14,10 +14,25 @@ import { ApiError, assertValid, badRequest, notFound, ok, type Violation } from 
 import { publicWithdrawal } from '../records';
 import { createWithdrawal } from '../withdrawals';
 import { checkPin, findOr404, pageOf, type Context, type Route } from './context';
-import { isBlank, isWalletAddress, narration, numberOf, optionalString, requiredAmount, requiredString, requiredText, text, tokenNetworkFee, withdrawalAmount } from './validation';
+import {
+	isBlank,
+	isWalletAddress,
+	narration,
+	numberOf,
+	optionalString,
+	requiredAmount,
+	requiredString,
+	requiredText,
+	text,
+	tokenNetworkFee,
+	withdrawalAmount,
+} from './validation';
 
 function checkExternalIdUnused(ctx: Context, externalId: string | undefined): void {
-	if (externalId && ctx.core.state.withdrawals.some((withdrawal) => withdrawal.externalId === externalId)) {
+	if (
+		externalId &&
+		ctx.core.state.withdrawals.some((withdrawal) => withdrawal.externalId === externalId)
+	) {
 		throw badRequest(`duplicate withdrawal: externalId ${externalId} has already been used`);
 	}
 }
@@ -41,10 +56,16 @@ function valueOf(token: string, body: Record<string, unknown>): { usd: number; c
 /** docs/api.md, "Status codes": limits and availability (403), temporary payout capacity (400). */
 function checkLimitsAndCapacity(ctx: Context, token: string, usd: number): void {
 	if (usd < WITHDRAWAL_LIMITS.minimum) {
-		throw new ApiError(403, `amount is below the minimum withdrawal of ${WITHDRAWAL_LIMITS.minimum} USD`);
+		throw new ApiError(
+			403,
+			`amount is below the minimum withdrawal of ${WITHDRAWAL_LIMITS.minimum} USD`,
+		);
 	}
 	if (usd > WITHDRAWAL_LIMITS.maximum) {
-		throw new ApiError(403, `amount is above the maximum withdrawal of ${WITHDRAWAL_LIMITS.maximum} USD`);
+		throw new ApiError(
+			403,
+			`amount is above the maximum withdrawal of ${WITHDRAWAL_LIMITS.maximum} USD`,
+		);
 	}
 	if (usd > ctx.core.options.payoutCapacityUsd) {
 		throw badRequest(
@@ -74,10 +95,16 @@ export const withdrawalRoutes: Route[] = [
 				...optionalString('externalId', body.externalId),
 			];
 			if (
-				!violations.some((violation) => ['token', 'network', 'walletAddress'].includes(violation.field)) &&
+				!violations.some((violation) =>
+					['token', 'network', 'walletAddress'].includes(violation.field),
+				) &&
 				!isWalletAddress(body.walletAddress, body.token, body.network)
 			) {
-				violations.push({ field: 'walletAddress', message: 'invalid wallet address', value: body.walletAddress });
+				violations.push({
+					field: 'walletAddress',
+					message: 'invalid wallet address',
+					value: body.walletAddress,
+				});
 			}
 			assertValid(violations);
 			checkIpAllowed(ctx);
@@ -154,7 +181,11 @@ export const withdrawalRoutes: Route[] = [
 		template: '/payments/withdraw/bank/{bankAccountId}',
 		access: 'credentials',
 		handle: (ctx) => {
-			const bankAccount = findOr404(ctx.core.state.bankAccounts, ctx.params.bankAccountId, 'bank account not found');
+			const bankAccount = findOr404(
+				ctx.core.state.bankAccounts,
+				ctx.params.bankAccountId,
+				'bank account not found',
+			);
 			const { body } = ctx;
 			assertValid([
 				...requiredText('pin', body.pin),
@@ -211,7 +242,9 @@ export const withdrawalRoutes: Route[] = [
 		access: 'credentials',
 		handle: (ctx) => {
 			const status = ctx.query.get('status');
-			const items = status ? ctx.core.state.withdrawals.filter((withdrawal) => withdrawal.status === status) : ctx.core.state.withdrawals;
+			const items = status
+				? ctx.core.state.withdrawals.filter((withdrawal) => withdrawal.status === status)
+				: ctx.core.state.withdrawals;
 			return pageOf(ctx, items, 'withdrawals retrieved successfully', publicWithdrawal);
 		},
 	},

@@ -237,7 +237,14 @@ export interface FakeApiState {
 	trades: Trade[];
 	webhookEvents: WebhookEvent[];
 	/** The days written by seedDay (seed.ts): their day, balances before and after, and counts. */
-	seededDays: Array<{ day: string; openingBalances: FiatWallets; closingBalances: FiatWallets; kinds: Record<string, number>; trades: number; withdrawals: number }>;
+	seededDays: Array<{
+		day: string;
+		openingBalances: FiatWallets;
+		closingBalances: FiatWallets;
+		kinds: Record<string, number>;
+		trades: number;
+		withdrawals: number;
+	}>;
 	/** Requests that reached the fake API (not the /_sandbox admin routes), oldest first. */
 	requests: RequestLogEntry[];
 	/** The currency swaps made, oldest first: the service lists them nowhere (docs/statement.md), so only the fake's own checks read them. */

@@ -1,6 +1,12 @@
 import {
-	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions, type IN8nHttpFullResponse, type INode, type INodeExecutionData,
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IN8nHttpFullResponse,
+	type INode,
+	type INodeExecutionData,
 } from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
 import type { ApiResponse, HttpCall } from '../../service/api';
@@ -16,7 +22,8 @@ export function inputItems(ctx: IExecuteSingleFunctions): INodeExecutionData[] {
 	const data = ctx.getExecuteData()?.data;
 	// Run as an AI agent's tool, the engine reads the tool's input instead of the main input.
 	const items = (data?.main ?? data?.ai_tool)?.[0];
-	if (!Array.isArray(items)) throw engineChanged(ctx, 'the input items of this run are not available');
+	if (!Array.isArray(items))
+		throw engineChanged(ctx, 'the input items of this run are not available');
 	return items;
 }
 
@@ -24,7 +31,8 @@ export function inputItems(ctx: IExecuteSingleFunctions): INodeExecutionData[] {
 export function contextForItem<T extends IExecuteSingleFunctions>(ctx: T, itemIndex: number): T {
 	if (itemIndex === ctx.getItemIndex()) return ctx;
 	const view = Object.create(ctx, { itemIndex: { value: itemIndex } }) as T;
-	if (view.getItemIndex() !== itemIndex) throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
+	if (view.getItemIndex() !== itemIndex)
+		throw engineChanged(ctx, 'the parameters of the other items cannot be read before sending');
 	return view;
 }
 
@@ -48,7 +56,15 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
  * every other mode, and one that cannot be read, counts as started by another workflow (docs/guardrails.md,
  * "Payments in sub-workflows").
  */
-const STARTED_ON_ITS_OWN: readonly string[] = ['manual', 'trigger', 'webhook', 'retry', 'cli', 'chat', 'evaluation'];
+const STARTED_ON_ITS_OWN: readonly string[] = [
+	'manual',
+	'trigger',
+	'webhook',
+	'retry',
+	'cli',
+	'chat',
+	'evaluation',
+];
 
 /** The execution mode of this run when another workflow started it (see STARTED_ON_ITS_OWN), else undefined. */
 export function startedByAnotherWorkflow(ctx: IExecuteSingleFunctions): string | undefined {
@@ -74,14 +90,18 @@ export function requestingNode(ctx: IExecuteSingleFunctions): string | undefined
 export function workflowNodeType(ctx: IExecuteSingleFunctions, name: string): string | undefined {
 	const workflow = (ctx as unknown as { workflow?: { getNode?: unknown } }).workflow;
 	if (typeof workflow?.getNode !== 'function') return undefined;
-	const node = (workflow.getNode as (name: string) => unknown).call(workflow, name) as { type?: unknown; disabled?: unknown } | null;
+	const node = (workflow.getNode as (name: string) => unknown).call(workflow, name) as {
+		type?: unknown;
+		disabled?: unknown;
+	} | null;
 	return node && typeof node.type === 'string' && node.disabled !== true ? node.type : undefined;
 }
 
 /** An object that stays the same for every item and every Retry On Fail attempt of one node run. */
 export function runOf(ctx: IExecuteSingleFunctions): object {
 	const run = ctx.getExecuteData();
-	if (!run || typeof run !== 'object') throw engineChanged(ctx, 'the node run cannot be identified');
+	if (!run || typeof run !== 'object')
+		throw engineChanged(ctx, 'the node run cannot be identified');
 	return run;
 }
 
@@ -89,7 +109,10 @@ export function runOf(ctx: IExecuteSingleFunctions): object {
 const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
 
 /** The HTTP call of the pagination hook, on the engine's own routing request, its `postReceive` keeping the full response. */
-export function createHttpCall(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): HttpCall {
+export function createHttpCall(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): HttpCall {
 	requestData.postReceive = [{ data: { parameterValue: undefined }, actions: [keepFullResponse] }];
 	// The user's own Timeout option wins; otherwise a shorter one than the engine's default.
 	const own = requestData.options.timeout;
@@ -115,10 +138,23 @@ export function createHttpCall(ctx: IExecutePaginationFunctions, requestData: De
 	};
 }
 
-async function keepFullResponse(this: IExecuteSingleFunctions, _items: INodeExecutionData[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
+async function keepFullResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
 	const json = isJsonObject(response.body);
 	const body = json ? response.body : {};
-	return [{ json: { statusCode: response.statusCode, headers: response.headers, body, json } as unknown as IDataObject }];
+	return [
+		{
+			json: {
+				statusCode: response.statusCode,
+				headers: response.headers,
+				body,
+				json,
+			} as unknown as IDataObject,
+		},
+	];
 }
 
 function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {

@@ -24,7 +24,12 @@ export const maxPagesFor = (size: number) => Math.ceil(MAX_LIST_ITEMS / size) + 
  * Reads a paged list through the node's page walker (pageWalker.ts), with one constant page size (so page
  * numbers stay aligned), proving its Limit only (docs/architecture.md, "Reading a list").
  */
-export async function fetchPages(params: Params, http: HttpCall, request: ApiRequest, pageSize: number): Promise<IDataObject[]> {
+export async function fetchPages(
+	params: Params,
+	http: HttpCall,
+	request: ApiRequest,
+	pageSize: number,
+): Promise<IDataObject[]> {
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
 	const { records } = await walkList(params.ctx, http, {
@@ -34,18 +39,27 @@ export async function fetchPages(params: Params, http: HttpCall, request: ApiReq
 		proof: 'limit',
 		inFlight: (read) => Math.ceil((limit - read.length) / size),
 		enough: (read) => {
-			if (read.length > MAX_LIST_ITEMS) throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
+			if (read.length > MAX_LIST_ITEMS)
+				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
 			return read.length >= limit;
 		},
 		check: (response) => {
 			const { pages, totalDocs } = response.body.meta ?? {};
-			if (limit > MAX_LIST_ITEMS && (Number(totalDocs ?? 0) > MAX_LIST_ITEMS || Number(pages ?? 0) > Math.ceil(MAX_LIST_ITEMS / size) + 1)) {
+			if (
+				limit > MAX_LIST_ITEMS &&
+				(Number(totalDocs ?? 0) > MAX_LIST_ITEMS ||
+					Number(pages ?? 0) > Math.ceil(MAX_LIST_ITEMS / size) + 1)
+			) {
 				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
 			}
 		},
 		fail: (problem) => {
 			if (problem.kind === 'page') return problem.error as Error;
-			if (problem.kind === 'repeats') return listError(params, `page ${problem.page} with no record not already read (it repeats earlier pages)`);
+			if (problem.kind === 'repeats')
+				return listError(
+					params,
+					`page ${problem.page} with no record not already read (it repeats earlier pages)`,
+				);
 			return listError(params, `more than ${maxPagesFor(size)} pages`);
 		},
 	});
@@ -53,10 +67,14 @@ export async function fetchPages(params: Params, http: HttpCall, request: ApiReq
 }
 
 function listError(params: Params, what: string): NodeOperationError {
-	return new NodeOperationError(params.ctx.getNode(), `Return All stopped: the list returned ${what}`, {
-		itemIndex: params.itemIndex,
-		description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
-	});
+	return new NodeOperationError(
+		params.ctx.getNode(),
+		`Return All stopped: the list returned ${what}`,
+		{
+			itemIndex: params.itemIndex,
+			description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
+		},
+	);
 }
 
 /** The item's parameters with Return All on: a filtered list is read whole before Limit applies. */

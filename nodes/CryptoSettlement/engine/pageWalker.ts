@@ -62,7 +62,8 @@ export interface Walked<T = IDataObject> {
 }
 
 /** A record's identity for deduplication: its `id` (or `_id`), else the whole record. */
-const recordKey = (record: IDataObject): string => scalarText(record.id ?? record._id) || JSON.stringify(record);
+const recordKey = (record: IDataObject): string =>
+	scalarText(record.id ?? record._id) || JSON.stringify(record);
 
 const countOf = (response: ApiResponse): number | undefined => {
 	const total = response.body.meta?.totalDocs;
@@ -111,16 +112,29 @@ class OneWalk<T> {
 
 	private async send(page: number): Promise<{ request: ApiRequest; response: ApiResponse }> {
 		const { request, size } = this.spec;
-		const pageRequest: ApiRequest = { ...request, qs: { ...request.qs, ...this.range, page, size } };
+		const pageRequest: ApiRequest = {
+			...request,
+			qs: { ...request.qs, ...this.range, page, size },
+		};
 		try {
-			return { request: pageRequest, response: await callApi(this.ctx, this.http, pageRequest, 'safe') };
+			return {
+				request: pageRequest,
+				response: await callApi(this.ctx, this.http, pageRequest, 'safe'),
+			};
 		} catch (error) {
 			throw this.spec.fail({ kind: 'page', page, size, error });
 		}
 	}
 
 	private checked(page: number, request: ApiRequest, response: ApiResponse): ApiResponse {
-		if (!isSuccess(response)) throw this.spec.fail({ kind: 'page', page, size: this.spec.size, error: serviceError(this.ctx, request, response), response });
+		if (!isSuccess(response))
+			throw this.spec.fail({
+				kind: 'page',
+				page,
+				size: this.spec.size,
+				error: serviceError(this.ctx, request, response),
+				response,
+			});
 		this.spec.check?.(response);
 		return response;
 	}
@@ -166,10 +180,15 @@ class OneWalk<T> {
 			fresh++;
 		}
 		const enough = this.spec.enough?.(this.records) ?? false;
-		if (!enough && keys.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1)) throw this.spec.fail({ kind: 'repeats', page });
+		if (!enough && keys.length > 0 && fresh === 0 && page > (this.spec.firstPage ?? 1))
+			throw this.spec.fail({ kind: 'repeats', page });
 		// The list's own end: no next page, an empty page, or the last of the pages it states.
 		const pages = pagesOf(response);
-		if (keys.length === 0 || response.body.meta?.hasNextPage !== true || (pages !== undefined && page >= pages)) {
+		if (
+			keys.length === 0 ||
+			response.body.meta?.hasNextPage !== true ||
+			(pages !== undefined && page >= pages)
+		) {
 			this.ended = true;
 			return false;
 		}
@@ -181,7 +200,8 @@ class OneWalk<T> {
 		const { spec } = this;
 		const start = spec.firstPage ?? 1;
 		const { request, response } = await this.send(start);
-		if (this.range && (response.statusCode === 400 || response.statusCode === 422)) return undefined;
+		if (this.range && (response.statusCode === 400 || response.statusCode === 422))
+			return undefined;
 		this.first = this.checked(start, request, response);
 		let page = start;
 		let more = this.add(page, this.held(this.first));
@@ -198,8 +218,14 @@ class OneWalk<T> {
 					throw spec.fail({ kind: 'budget', maxPages: spec.maxPages, size: spec.size });
 				}
 				const known = pagesOf(latest);
-				const inFlight = Math.max(1, typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records));
-				const last = Math.min(start + spec.maxPages - 1, known === undefined ? page + 1 : Math.min(known, page + inFlight));
+				const inFlight = Math.max(
+					1,
+					typeof spec.inFlight === 'number' ? spec.inFlight : spec.inFlight(this.records),
+				);
+				const last = Math.min(
+					start + spec.maxPages - 1,
+					known === undefined ? page + 1 : Math.min(known, page + inFlight),
+				);
 				for (; next <= last; next++) asked.set(next, this.ask(next));
 				const each = await (asked.get(page + 1) as Promise<HeldPage<T>>);
 				asked.delete(++page);
@@ -238,12 +264,21 @@ class OneWalk<T> {
 	/** Whether the list held still while read: one count stated on every page, and that many distinct ids seen. */
 	heldStill(): boolean {
 		const [count] = this.counts;
-		return !this.moved && this.counts.length > 0 && this.counts.every((each) => each === count) && this.records.length === count;
+		return (
+			!this.moved &&
+			this.counts.length > 0 &&
+			this.counts.every((each) => each === count) &&
+			this.records.length === count
+		);
 	}
 }
 
 /** Reads a paged list as `spec` says, proving what it asks. */
-export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall, spec: WalkSpec<T>): Promise<Walked<T>> {
+export async function walkList<T = IDataObject>(
+	ctx: ApiContext,
+	http: HttpCall,
+	spec: WalkSpec<T>,
+): Promise<Walked<T>> {
 	let range = spec.range;
 	const once = async (): Promise<OneWalk<T>> => {
 		const read = await new OneWalk(ctx, http, spec, range).read();
@@ -260,9 +295,22 @@ export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall,
 		const accepted =
 			spec.proof === 'limit' ||
 			read.heldStill() ||
-			(read.counts.length === 0 && !read.moved && before !== undefined && before.counts.length === 0 && sameKeys(before.keys, read.keys));
-		if (accepted) return { records: read.records, first: read.first as ApiResponse, pages, walks: walk, ended: read.ended, lastPage: read.lastPage };
-		if (walk >= walks) throw spec.fail({ kind: 'moving', walks, seen: read.records.length, counts: read.counts });
+			(read.counts.length === 0 &&
+				!read.moved &&
+				before !== undefined &&
+				before.counts.length === 0 &&
+				sameKeys(before.keys, read.keys));
+		if (accepted)
+			return {
+				records: read.records,
+				first: read.first as ApiResponse,
+				pages,
+				walks: walk,
+				ended: read.ended,
+				lastPage: read.lastPage,
+			};
+		if (walk >= walks)
+			throw spec.fail({ kind: 'moving', walks, seen: read.records.length, counts: read.counts });
 		before = read;
 	}
 }
@@ -272,7 +320,9 @@ export async function walkList<T = IDataObject>(ctx: ApiContext, http: HttpCall,
  * has ended: no read is left running after its caller failed. The failure thrown is the first in
  * time, as `Promise.all`'s.
  */
-export async function allRead<T extends readonly unknown[] | []>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function allRead<T extends readonly unknown[] | []>(
+	reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
 	let failed: { error: unknown } | undefined;
 	const values = await Promise.all(
 		reads.map(async (read) => {
@@ -288,12 +338,14 @@ export async function allRead<T extends readonly unknown[] | []>(reads: T): Prom
 	return values as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-const sameKeys = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((key) => b.has(key));
+const sameKeys = (a: Set<string>, b: Set<string>) =>
+	a.size === b.size && [...a].every((key) => b.has(key));
 
 /** The words of a `moving` problem: what the last walk saw against what the list said it held. */
 export function movingWords(problem: Extract<WalkProblem, { kind: 'moving' }>): string {
 	const { walks, seen, counts } = problem;
-	if (counts.length === 0) return `changed under every one of ${walks} reads (no two reads in a row saw the same records, and the list states no count)`;
+	if (counts.length === 0)
+		return `changed under every one of ${walks} reads (no two reads in a row saw the same records, and the list states no count)`;
 	const stated = [...new Set(counts)];
 	return `changed under every one of ${walks} reads (the last saw ${seen} distinct records while its pages stated ${stated.join(', then ')})`;
 }

@@ -13,13 +13,35 @@ const sha256 = (message: Uint8Array): Uint8Array => createHash('sha256').update(
 
 const MASK64 = (1n << 64n) - 1n;
 const KECCAK_RC = [
-	0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n, 0x000000000000808bn, 0x0000000080000001n,
-	0x8000000080008081n, 0x8000000000008009n, 0x000000000000008an, 0x0000000000000088n, 0x0000000080008009n, 0x000000008000000an,
-	0x000000008000808bn, 0x800000000000008bn, 0x8000000000008089n, 0x8000000000008003n, 0x8000000000008002n, 0x8000000000000080n,
-	0x000000000000800an, 0x800000008000000an, 0x8000000080008081n, 0x8000000000008080n, 0x0000000080000001n, 0x8000000080008008n,
+	0x0000000000000001n,
+	0x0000000000008082n,
+	0x800000000000808an,
+	0x8000000080008000n,
+	0x000000000000808bn,
+	0x0000000080000001n,
+	0x8000000080008081n,
+	0x8000000000008009n,
+	0x000000000000008an,
+	0x0000000000000088n,
+	0x0000000080008009n,
+	0x000000008000000an,
+	0x000000008000808bn,
+	0x800000000000008bn,
+	0x8000000000008089n,
+	0x8000000000008003n,
+	0x8000000000008002n,
+	0x8000000000000080n,
+	0x000000000000800an,
+	0x800000008000000an,
+	0x8000000080008081n,
+	0x8000000000008080n,
+	0x0000000080000001n,
+	0x8000000080008008n,
 ];
 /** Rotation of lane x + 5y. */
-const KECCAK_ROTATION = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14];
+const KECCAK_ROTATION = [
+	0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
+];
 
 function rotl64(value: bigint, by: number): bigint {
 	return by === 0 ? value : ((value << BigInt(by)) | (value >> BigInt(64 - by))) & MASK64;
@@ -28,16 +50,20 @@ function rotl64(value: bigint, by: number): bigint {
 function keccakF(state: bigint[]): void {
 	const b = new Array<bigint>(25).fill(0n);
 	for (const rc of KECCAK_RC) {
-		const c = [0, 1, 2, 3, 4].map((x) => state[x] ^ state[x + 5] ^ state[x + 10] ^ state[x + 15] ^ state[x + 20]);
+		const c = [0, 1, 2, 3, 4].map(
+			(x) => state[x] ^ state[x + 5] ^ state[x + 10] ^ state[x + 15] ^ state[x + 20],
+		);
 		for (let x = 0; x < 5; x++) {
 			const d = c[(x + 4) % 5] ^ rotl64(c[(x + 1) % 5], 1);
 			for (let y = 0; y < 25; y += 5) state[x + y] ^= d;
 		}
 		for (let x = 0; x < 5; x++) {
-			for (let y = 0; y < 5; y++) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl64(state[x + 5 * y], KECCAK_ROTATION[x + 5 * y]);
+			for (let y = 0; y < 5; y++)
+				b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl64(state[x + 5 * y], KECCAK_ROTATION[x + 5 * y]);
 		}
 		for (let x = 0; x < 5; x++) {
-			for (let y = 0; y < 25; y += 5) state[x + y] = b[x + y] ^ (~b[((x + 1) % 5) + y] & MASK64 & b[((x + 2) % 5) + y]);
+			for (let y = 0; y < 25; y += 5)
+				state[x + y] = b[x + y] ^ (~b[((x + 1) % 5) + y] & MASK64 & b[((x + 2) % 5) + y]);
 		}
 		state[0] ^= rc;
 	}
@@ -54,7 +80,8 @@ export function keccak256(message: Uint8Array): Uint8Array {
 	for (let offset = 0; offset < padded.length; offset += rate) {
 		for (let lane = 0; lane < rate / 8; lane++) {
 			let value = 0n;
-			for (let byte = 7; byte >= 0; byte--) value = (value << 8n) | BigInt(padded[offset + lane * 8 + byte]);
+			for (let byte = 7; byte >= 0; byte--)
+				value = (value << 8n) | BigInt(padded[offset + lane * 8 + byte]);
 			state[lane] ^= value;
 		}
 		keccakF(state);
@@ -84,13 +111,17 @@ export function base58Decode(text: string): Uint8Array | undefined {
 }
 
 /** Base58check: the payload (version byte first) when its last four bytes are its double SHA-256's first four. */
-export function base58CheckDecode(text: string): { payload: Uint8Array } | { error: 'alphabet' | 'checksum' } {
+export function base58CheckDecode(
+	text: string,
+): { payload: Uint8Array } | { error: 'alphabet' | 'checksum' } {
 	const bytes = base58Decode(text);
 	if (!bytes) return { error: 'alphabet' };
 	if (bytes.length < 5) return { error: 'checksum' };
 	const payload = bytes.slice(0, -4);
 	const check = sha256(sha256(payload));
-	return bytes.slice(-4).every((byte, i) => byte === check[i]) ? { payload } : { error: 'checksum' };
+	return bytes.slice(-4).every((byte, i) => byte === check[i])
+		? { payload }
+		: { error: 'checksum' };
 }
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
@@ -129,16 +160,22 @@ type Bech32 = { hrp: string; data: number[]; variant: 'bech32' | 'bech32m' };
 
 /** A bech32 or bech32m string (BIP-173, BIP-350): its human-readable part and data, checksum removed. */
 export function bech32Decode(text: string): Bech32 | { error: 'form' | 'checksum' } {
-	if (text.length > 90 || (text !== text.toLowerCase() && text !== text.toUpperCase())) return { error: 'form' };
+	if (text.length > 90 || (text !== text.toLowerCase() && text !== text.toUpperCase()))
+		return { error: 'form' };
 	const lower = text.toLowerCase();
 	const separator = lower.lastIndexOf('1');
 	if (separator < 1 || separator + 7 > lower.length) return { error: 'form' };
 	const hrp = lower.slice(0, separator);
 	const data = [...lower.slice(separator + 1)].map((char) => BECH32.indexOf(char));
 	if (data.some((value) => value < 0)) return { error: 'form' };
-	const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+	const expanded = [
+		...[...hrp].map((c) => c.charCodeAt(0) >> 5),
+		0,
+		...[...hrp].map((c) => c.charCodeAt(0) & 31),
+	];
 	const check = bech32Polymod([...expanded, ...data]);
-	const variant = check === BECH32_CONST ? 'bech32' : check === BECH32M_CONST ? 'bech32m' : undefined;
+	const variant =
+		check === BECH32_CONST ? 'bech32' : check === BECH32M_CONST ? 'bech32m' : undefined;
 	return variant ? { hrp, data: data.slice(0, -6), variant } : { error: 'checksum' };
 }
 
@@ -157,7 +194,10 @@ function cashAddrPolymod(values: number[]): bigint {
  * A CashAddr (Bitcoin Cash) under this prefix: its payload bytes (version byte first) when the
  * checksum holds. The prefix may be written or left out.
  */
-export function cashAddrDecode(text: string, prefix: string): { payload: number[] } | { error: 'form' | 'checksum' } {
+export function cashAddrDecode(
+	text: string,
+	prefix: string,
+): { payload: number[] } | { error: 'form' | 'checksum' } {
 	if (text !== text.toLowerCase() && text !== text.toUpperCase()) return { error: 'form' };
 	const lower = text.toLowerCase();
 	const colon = lower.indexOf(':');
@@ -165,7 +205,8 @@ export function cashAddrDecode(text: string, prefix: string): { payload: number[
 	const body = colon >= 0 ? lower.slice(colon + 1) : lower;
 	const data = [...body].map((char) => BECH32.indexOf(char));
 	if (body.length < 9 || data.some((value) => value < 0)) return { error: 'form' };
-	if (cashAddrPolymod([...[...prefix].map((c) => c.charCodeAt(0) & 31), 0, ...data]) !== 0n) return { error: 'checksum' };
+	if (cashAddrPolymod([...[...prefix].map((c) => c.charCodeAt(0) & 31), 0, ...data]) !== 0n)
+		return { error: 'checksum' };
 	const payload = fiveToEight(data.slice(0, -8));
 	return payload ? { payload } : { error: 'form' };
 }
@@ -177,7 +218,10 @@ export function base64Decode(text: string): Uint8Array | undefined {
 	if (!/^[A-Za-z0-9+/]*$/.test(normal) || normal.length % 4 !== 0) return undefined;
 	const out: number[] = [];
 	for (let i = 0; i < normal.length; i += 4) {
-		const n = [...normal.slice(i, i + 4)].reduce((acc, char) => (acc << 6) | alphabet.indexOf(char), 0);
+		const n = [...normal.slice(i, i + 4)].reduce(
+			(acc, char) => (acc << 6) | alphabet.indexOf(char),
+			0,
+		);
 		out.push((n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
 	}
 	return Uint8Array.from(out);
@@ -188,7 +232,8 @@ export function crc16(bytes: Uint8Array): number {
 	let crc = 0;
 	for (const byte of bytes) {
 		crc ^= byte << 8;
-		for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+		for (let bit = 0; bit < 8; bit++)
+			crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
 	}
 	return crc;
 }

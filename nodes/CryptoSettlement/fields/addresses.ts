@@ -2,18 +2,37 @@
  * The form of a payout address on each network, checked for every row of a batch before any payment is
  * sent: `valid`, `invalid`, or `unsure` for the service's own check to decide (docs/addresses.md).
  */
-import { base58CheckDecode, base58Decode, base64Decode, bech32Decode, cashAddrDecode, crc16, fiveToEight, keccak256 } from './addressCodecs';
+import {
+	base58CheckDecode,
+	base58Decode,
+	base64Decode,
+	bech32Decode,
+	cashAddrDecode,
+	crc16,
+	fiveToEight,
+	keccak256,
+} from './addressCodecs';
 import { isStablecoin, type Violation } from './rules';
 
 /** `production`: why a Production credential refuses the address (a test network's form, or a form without checksum that has one with). */
-type AddressVerdict = { verdict: 'valid' } | { verdict: 'invalid'; why: string } | { verdict: 'unsure'; why: string; production?: string };
+type AddressVerdict =
+	| { verdict: 'valid' }
+	| { verdict: 'invalid'; why: string }
+	| { verdict: 'unsure'; why: string; production?: string };
 
 const VALID: AddressVerdict = { verdict: 'valid' };
-const unsure = (why: string, production?: string): AddressVerdict => ({ verdict: 'unsure', why, ...(production ? { production } : {}) });
+const unsure = (why: string, production?: string): AddressVerdict => ({
+	verdict: 'unsure',
+	why,
+	...(production ? { production } : {}),
+});
 const invalid = (why: string): AddressVerdict => ({ verdict: 'invalid', why });
 /** A test network's address: the service decides in the Sandbox; a Production credential refuses it. */
 const testnet = (why: string): AddressVerdict =>
-	unsure(why, `${why}, and this credential moves real money: pay a main network address, or use a Sandbox credential for test networks`);
+	unsure(
+		why,
+		`${why}, and this credential moves real money: pay a main network address, or use a Sandbox credential for test networks`,
+	);
 
 /** What an address of each chain looks like, in the words of the refusal. */
 const FORM: Readonly<Record<string, string>> = {
@@ -29,7 +48,11 @@ const FORM: Readonly<Record<string, string>> = {
 
 /** Forms of other chains, to say what was probably pasted ("an Ethereum-style (0x…) address"). */
 const LOOKS_LIKE: Array<{ chains: string[]; form: RegExp; name: string }> = [
-	{ chains: ['ERC20', 'BSC', 'BASE'], form: /^0x[0-9a-fA-F]{40}$/, name: 'an Ethereum-style (0x…) address, as used on ERC20, BSC and BASE' },
+	{
+		chains: ['ERC20', 'BSC', 'BASE'],
+		form: /^0x[0-9a-fA-F]{40}$/,
+		name: 'an Ethereum-style (0x…) address, as used on ERC20, BSC and BASE',
+	},
 	{ chains: ['TRC20'], form: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, name: 'a TRC20 (Tron) address' },
 	{ chains: ['TON'], form: /^(EQ|UQ|Ef|Uf|kQ|0Q)[A-Za-z0-9_+/-]{46}$/, name: 'a TON address' },
 	{ chains: ['BTC'], form: /^(bc1|tb1)/i, name: 'a Bitcoin (bc1…) address' },
@@ -39,8 +62,12 @@ const LOOKS_LIKE: Array<{ chains: string[]; form: RegExp; name: string }> = [
 
 /** The reason for a refusal: what the address seems to be instead (another chain's form), and the form expected. */
 function refusal(chain: string, form: string, address: string, problem?: string): AddressVerdict {
-	const seems = LOOKS_LIKE.find((other) => !other.chains.includes(chain) && other.form.test(address));
-	return invalid(`${problem ?? (seems ? `it looks like ${seems.name}` : 'it does not have that form')}; ${form}`);
+	const seems = LOOKS_LIKE.find(
+		(other) => !other.chains.includes(chain) && other.form.test(address),
+	);
+	return invalid(
+		`${problem ?? (seems ? `it looks like ${seems.name}` : 'it does not have that form')}; ${form}`,
+	);
 }
 
 /** 0x and 40 hex digits; mixed case is an EIP-55 checksum, checked; one case carries none. */
@@ -48,13 +75,26 @@ function evm(address: string, chain: string): AddressVerdict {
 	const form = `${chain} address is ${FORM.EVM}`;
 	if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return refusal('ERC20', form, address);
 	const hex = address.slice(2);
-	if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return unsure('written in one case, it carries no checksum');
+	if (hex === hex.toLowerCase() || hex === hex.toUpperCase())
+		return unsure('written in one case, it carries no checksum');
 	const hash = keccak256(Uint8Array.from([...hex.toLowerCase()].map((c) => c.charCodeAt(0))));
 	for (let i = 0; i < 40; i++) {
 		const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;
 		const char = hex[i];
-		if (/[a-f]/.test(char) && nibble >= 8) return refusal('ERC20', form, address, 'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)');
-		if (/[A-F]/.test(char) && nibble < 8) return refusal('ERC20', form, address, 'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)');
+		if (/[a-f]/.test(char) && nibble >= 8)
+			return refusal(
+				'ERC20',
+				form,
+				address,
+				'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)',
+			);
+		if (/[A-F]/.test(char) && nibble < 8)
+			return refusal(
+				'ERC20',
+				form,
+				address,
+				'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)',
+			);
 	}
 	return VALID;
 }
@@ -68,8 +108,16 @@ function tron(address: string): AddressVerdict {
 	}
 	if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return refusal('TRC20', FORM.TRC20, address);
 	const decoded = base58CheckDecode(address);
-	if ('error' in decoded) return refusal('TRC20', FORM.TRC20, address, 'its checksum does not match (a character is mistyped)');
-	return decoded.payload.length === 21 && decoded.payload[0] === 0x41 ? VALID : refusal('TRC20', FORM.TRC20, address);
+	if ('error' in decoded)
+		return refusal(
+			'TRC20',
+			FORM.TRC20,
+			address,
+			'its checksum does not match (a character is mistyped)',
+		);
+	return decoded.payload.length === 21 && decoded.payload[0] === 0x41
+		? VALID
+		: refusal('TRC20', FORM.TRC20, address);
 }
 
 function solana(address: string): AddressVerdict {
@@ -79,13 +127,21 @@ function solana(address: string): AddressVerdict {
 }
 
 function ton(address: string): AddressVerdict {
-	if (/^-?\d{1,3}:[0-9a-fA-F]{64}$/.test(address)) return unsure('the raw form carries no checksum');
+	if (/^-?\d{1,3}:[0-9a-fA-F]{64}$/.test(address))
+		return unsure('the raw form carries no checksum');
 	const bytes = address.length === 48 ? base64Decode(address) : undefined;
 	if (!bytes || bytes.length !== 36) return refusal('TON', FORM.TON, address);
 	const crc = crc16(bytes.slice(0, 34));
-	if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff)) return refusal('TON', FORM.TON, address, 'its checksum does not match (a character is mistyped)');
+	if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff))
+		return refusal(
+			'TON',
+			FORM.TON,
+			address,
+			'its checksum does not match (a character is mistyped)',
+		);
 	const flags = bytes[0] & 0x7f;
-	if ((flags !== 0x11 && flags !== 0x51) || (bytes[1] !== 0x00 && bytes[1] !== 0xff)) return refusal('TON', FORM.TON, address);
+	if ((flags !== 0x11 && flags !== 0x51) || (bytes[1] !== 0x00 && bytes[1] !== 0xff))
+		return refusal('TON', FORM.TON, address);
 	return bytes[0] & 0x80 ? testnet('it is a TON testnet address') : VALID;
 }
 
@@ -100,8 +156,20 @@ interface UtxoChain {
 }
 
 const UTXO: Readonly<Record<string, UtxoChain>> = {
-	BTC: { name: 'BTC', form: FORM.BTC, main: [0x00, 0x05], test: [0x6f, 0xc4], hrp: { main: 'bc', test: ['tb', 'bcrt'] } },
-	LTC: { name: 'LTC', form: FORM.LTC, main: [0x30, 0x32, 0x05], test: [0x6f, 0x3a, 0xc4], hrp: { main: 'ltc', test: ['tltc', 'rltc'] } },
+	BTC: {
+		name: 'BTC',
+		form: FORM.BTC,
+		main: [0x00, 0x05],
+		test: [0x6f, 0xc4],
+		hrp: { main: 'bc', test: ['tb', 'bcrt'] },
+	},
+	LTC: {
+		name: 'LTC',
+		form: FORM.LTC,
+		main: [0x30, 0x32, 0x05],
+		test: [0x6f, 0x3a, 0xc4],
+		hrp: { main: 'ltc', test: ['tltc', 'rltc'] },
+	},
 	DOGE: { name: 'DOGE', form: FORM.DOGE, main: [0x1e, 0x16], test: [0x71, 0xc4] },
 	BCH: { name: 'BCH', form: FORM.BCH, main: [0x00, 0x05], test: [0x6f, 0xc4] },
 };
@@ -109,7 +177,14 @@ const UTXO: Readonly<Record<string, UtxoChain>> = {
 function legacy(address: string, chain: UtxoChain): AddressVerdict {
 	const decoded = base58CheckDecode(address);
 	if ('error' in decoded) {
-		return refusal(chain.name, chain.form, address, decoded.error === 'checksum' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(address) ? 'its checksum does not match (a character is mistyped)' : undefined);
+		return refusal(
+			chain.name,
+			chain.form,
+			address,
+			decoded.error === 'checksum' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(address)
+				? 'its checksum does not match (a character is mistyped)'
+				: undefined,
+		);
 	}
 	const [version] = decoded.payload;
 	if (decoded.payload.length !== 21) return refusal(chain.name, chain.form, address);
@@ -121,17 +196,36 @@ function legacy(address: string, chain: UtxoChain): AddressVerdict {
 function segwit(address: string, chain: UtxoChain): AddressVerdict {
 	const hrp = chain.hrp as NonNullable<UtxoChain['hrp']>;
 	const decoded = bech32Decode(address);
-	if ('error' in decoded) return refusal(chain.name, chain.form, address, decoded.error === 'checksum' ? 'its checksum does not match (a character is mistyped)' : undefined);
+	if ('error' in decoded)
+		return refusal(
+			chain.name,
+			chain.form,
+			address,
+			decoded.error === 'checksum'
+				? 'its checksum does not match (a character is mistyped)'
+				: undefined,
+		);
 	const isMain = decoded.hrp === hrp.main;
-	if (!isMain && !hrp.test.includes(decoded.hrp)) return refusal(chain.name, chain.form, address, 'it is an address of another coin');
+	if (!isMain && !hrp.test.includes(decoded.hrp))
+		return refusal(chain.name, chain.form, address, 'it is an address of another coin');
 	const [version, ...rest] = decoded.data;
 	const program = version === undefined || version > 16 ? undefined : fiveToEight(rest);
-	if (!program || program.length < 2 || program.length > 40) return refusal(chain.name, chain.form, address);
+	if (!program || program.length < 2 || program.length > 40)
+		return refusal(chain.name, chain.form, address);
 	// BIP-350: version 0 uses bech32 and has a 20- or 32-byte program; later versions use bech32m.
-	if ((version === 0) !== (decoded.variant === 'bech32')) return refusal(chain.name, chain.form, address, 'its checksum is of the wrong kind for its version (bech32 and bech32m, BIP-350)');
-	if (version === 0 && program.length !== 20 && program.length !== 32) return refusal(chain.name, chain.form, address);
+	if ((version === 0) !== (decoded.variant === 'bech32'))
+		return refusal(
+			chain.name,
+			chain.form,
+			address,
+			'its checksum is of the wrong kind for its version (bech32 and bech32m, BIP-350)',
+		);
+	if (version === 0 && program.length !== 20 && program.length !== 32)
+		return refusal(chain.name, chain.form, address);
 	if (!isMain) return testnet('it is a test network address');
-	return version === 0 || (version === 1 && program.length === 32) ? VALID : unsure(`witness version ${version} is not in use yet`);
+	return version === 0 || (version === 1 && program.length === 32)
+		? VALID
+		: unsure(`witness version ${version} is not in use yet`);
 }
 
 function utxo(address: string, token: string): AddressVerdict {
@@ -146,24 +240,35 @@ function utxo(address: string, token: string): AddressVerdict {
 			return type <= 1 ? VALID : unsure('it is a CashAddr of a type other than P2PKH and P2SH');
 		}
 		if (/^((bitcoincash|bchtest):)?[qprz][02-9ac-hj-np-z]{41,}$/i.test(address)) {
-			return refusal(chain.name, chain.form, address, 'its checksum does not match (a character is mistyped)');
+			return refusal(
+				chain.name,
+				chain.form,
+				address,
+				'its checksum does not match (a character is mistyped)',
+			);
 		}
 		return legacy(address, chain);
 	}
-	if (chain.hrp && address.toLowerCase().startsWith(`${chain.hrp.main}1`)) return segwit(address, chain);
-	if (chain.hrp && chain.hrp.test.some((hrp) => address.toLowerCase().startsWith(`${hrp}1`))) return segwit(address, chain);
+	if (chain.hrp && address.toLowerCase().startsWith(`${chain.hrp.main}1`))
+		return segwit(address, chain);
+	if (chain.hrp && chain.hrp.test.some((hrp) => address.toLowerCase().startsWith(`${hrp}1`)))
+		return segwit(address, chain);
 	return legacy(address, chain);
 }
 
 /** The chain each network's addresses belong to. */
-const CHAIN_NAMES: Readonly<Record<string, string>> = { ERC20: 'an ERC20 (Ethereum)', BSC: 'a BSC (BNB Smart Chain)', BASE: 'a BASE (Base)' };
+const CHAIN_NAMES: Readonly<Record<string, string>> = {
+	ERC20: 'an ERC20 (Ethereum)',
+	BSC: 'a BSC (BNB Smart Chain)',
+	BASE: 'a BASE (Base)',
+};
 
 /**
  * The form of `address` for the token and, for a stablecoin, the network. A token/network pair the
  * node does not know is left to the service (`unsure`); the pair's own rule refuses it earlier.
  */
 export function addressForm(address: string, token: string, network?: string): AddressVerdict {
-	const chain = isStablecoin(token) ? network ?? '' : token;
+	const chain = isStablecoin(token) ? (network ?? '') : token;
 	switch (chain) {
 		case 'TRC20':
 			return tron(address);
@@ -194,11 +299,30 @@ export function addressName(token: string, network?: string): string {
  * The rule broken, for Params.assert: "walletAddress is not a USDT address on TRC20: it looks like …";
  * with a Production credential also a test network's form (docs/addresses.md, "Production").
  */
-export function checkAddressForm(field: string, address: string, token: string, network: string | undefined, production: boolean): Violation[] {
+export function checkAddressForm(
+	field: string,
+	address: string,
+	token: string,
+	network: string | undefined,
+	production: boolean,
+): Violation[] {
 	const form = addressForm(address, token, network);
-	if (form.verdict === 'invalid') return [{ field, message: `${field} is not a ${addressName(token, network)}: ${form.why}`, value: address }];
+	if (form.verdict === 'invalid')
+		return [
+			{
+				field,
+				message: `${field} is not a ${addressName(token, network)}: ${form.why}`,
+				value: address,
+			},
+		];
 	if (production && form.verdict === 'unsure' && form.production) {
-		return [{ field, message: `${field} is refused with a Production credential: ${form.production}`, value: address }];
+		return [
+			{
+				field,
+				message: `${field} is refused with a Production credential: ${form.production}`,
+				value: address,
+			},
+		];
 	}
 	return [];
 }
@@ -211,8 +335,10 @@ export function checkAddressForm(field: string, address: string, token: string, 
 export function sameAddress(asked: string, echoed: string): boolean {
 	if (asked === echoed) return true;
 	const plain = (address: string) => address.toLowerCase().replace(/^bitcoincash:/, '');
-	const oneCase = (address: string) => address === address.toLowerCase() || address === address.toUpperCase();
+	const oneCase = (address: string) =>
+		address === address.toLowerCase() || address === address.toUpperCase();
 	const caseFree = (address: string) =>
-		/^(0x|41)[0-9a-f]{40}$|^-?\d{1,3}:[0-9a-f]{64}$/i.test(address) || (oneCase(address) && /^([a-z]{1,5}1|bitcoincash:)?[02-9ac-hj-np-z]{20,}$/i.test(address));
+		/^(0x|41)[0-9a-f]{40}$|^-?\d{1,3}:[0-9a-f]{64}$/i.test(address) ||
+		(oneCase(address) && /^([a-z]{1,5}1|bitcoincash:)?[02-9ac-hj-np-z]{20,}$/i.test(address));
 	return caseFree(asked) && caseFree(echoed) && plain(asked) === plain(echoed);
 }

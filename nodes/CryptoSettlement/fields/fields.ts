@@ -1,6 +1,16 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { CHAIN_OF_NETWORK } from './rules';
-import { CRYPTO_DECIMALS, FEE_LEVELS, listed, NARRATION_MAX_LENGTH, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, UTXO_TOKENS } from '../../service/catalog';
+import {
+	CRYPTO_DECIMALS,
+	FEE_LEVELS,
+	listed,
+	NARRATION_MAX_LENGTH,
+	NETWORKS_BY_TOKEN,
+	STABLECOINS,
+	TOKENS,
+	USD_DECIMALS,
+	UTXO_TOKENS,
+} from '../../service/catalog';
 
 /**
  * Field definitions used by more than one operation, declared once. Operations list the fields
@@ -9,7 +19,8 @@ import { CRYPTO_DECIMALS, FEE_LEVELS, listed, NARRATION_MAX_LENGTH, NETWORKS_BY_
  * A field's displayOptions here may only refer to fields of the same operation.
  */
 
-export const upperOptions = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
+export const upperOptions = (values: readonly string[]) =>
+	values.map((value) => ({ name: value, value }));
 
 export const NARRATION: INodeProperties = {
 	displayName: 'Narration',
@@ -50,7 +61,8 @@ export const CREDENTIAL_GUARDRAILS: INodeProperties = {
 	typeOptions: GUARDRAILS_FROM_CREDENTIAL,
 	noDataExpression: true,
 	default: GUARDRAILS_SHOWN,
-	description: "What the selected credential allows: limits, destinations, AI agents. Only its owner changes them (the credential's Guardrails).",
+	description:
+		"What the selected credential allows: limits, destinations, AI agents. Only its owner changes them (the credential's Guardrails).",
 	hint: 'Read from the selected credential; open the list for details.',
 };
 
@@ -96,14 +108,29 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 
 /** A node's 'Options' collection (its options in the order given). */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options,
+	};
 }
 
-export function requiredText(name: string, displayName: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+export function requiredText(
+	name: string,
+	displayName: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	return { displayName, name, type: 'string', required: true, default: '', ...extra };
 }
 
-export function locator(name: string, displayName: string, searchListMethod: string): INodeProperties {
+export function locator(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -117,7 +144,12 @@ export function locator(name: string, displayName: string, searchListMethod: str
 				type: 'list',
 				typeOptions: { searchListMethod, searchable: true },
 			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 65f1c2d3e4a5b6c7d8e9f012' },
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 65f1c2d3e4a5b6c7d8e9f012',
+			},
 		],
 	};
 }
@@ -145,7 +177,10 @@ export function amountField(
 		required: true,
 		default: '',
 		placeholder: decimals === USD_DECIMALS ? 'e.g. 10.50' : 'e.g. 0.00125',
-		description: [`${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`, ...(more ? [more] : [])].join(' '),
+		description: [
+			`${what}: a decimal number greater than 0 with at most ${decimals} decimals. Extra decimals are refused, never rounded.`,
+			...(more ? [more] : []),
+		].join(' '),
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -177,7 +212,11 @@ export const LIST_FIELDS: INodeProperties[] = [
  * (record/filters.ts), and says so. Status offers the list's known statuses: a typo there would
  * silently match nothing, so another value can only come from an expression.
  */
-export function listFilters(records: string, statuses: readonly string[], extra: INodeProperties[]): INodeProperties {
+export function listFilters(
+	records: string,
+	statuses: readonly string[],
+	extra: INodeProperties[],
+): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Created After',
@@ -197,7 +236,10 @@ export function listFilters(records: string, statuses: readonly string[], extra:
 			displayName: 'Status',
 			name: 'status',
 			type: 'options',
-			options: statuses.map((status) => ({ name: status[0].toUpperCase() + status.slice(1), value: status })),
+			options: statuses.map((status) => ({
+				name: status[0].toUpperCase() + status.slice(1),
+				value: status,
+			})),
 			// Both lists have it, and it is what reconciling asks for most.
 			default: 'completed',
 			description: `Only ${records} with this status. Another status can be given with an expression (compared in any case).`,
@@ -229,7 +271,8 @@ export const ASSET_ID: INodeProperties = {
 };
 
 export const LABEL = requiredText('label', 'Label', {
-	description: 'Name for the address, unique per asset for wallets (for example your customer or order ID)',
+	description:
+		'Name for the address, unique per asset for wallets (for example your customer or order ID)',
 	placeholder: 'e.g. customer-1042',
 });
 
@@ -254,7 +297,7 @@ export const BANK_ACCOUNT_FIELDS: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
 	requiredText('accountNumber', 'Account Number', { placeholder: 'e.g. 0123456789' }),
 ];
@@ -272,7 +315,10 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			type: 'options',
 			// The code is the value sent; the name says the chain ("TRC20 (Tron)").
 			options: NETWORKS_BY_TOKEN[token].map((value) => ({
-				name: CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value ? value : `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
+				name:
+					CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value
+						? value
+						: `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
 				value,
 			})),
 			required: true,
@@ -291,7 +337,8 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 		required: true,
 		// No default: the fee level decides what the payout costs, so it is always chosen.
 		default: '',
-		description: 'Network fee level; there is no default. Quote it with Withdrawal → Estimate Network Fee.',
+		description:
+			'Network fee level; there is no default. Quote it with Withdrawal → Estimate Network Fee.',
 		displayOptions: { show: { token: [...UTXO_TOKENS] } },
 	};
 	return [TOKEN, ...networks, ...(options.feeLevel ? [feeLevel] : [])];
@@ -308,7 +355,8 @@ const TOKEN: INodeProperties = {
 };
 
 export const WALLET_ADDRESS = requiredText('walletAddress', 'Wallet Address', {
-	description: 'Destination address of the withdrawal, or for a mock deposit the generated deposit address',
+	description:
+		'Destination address of the withdrawal, or for a mock deposit the generated deposit address',
 });
 
 /** Amount Type, then the USD amount or the crypto amount it selects: exactly one is sent. */
@@ -328,8 +376,12 @@ export const WITHDRAWAL_AMOUNT_FIELDS: INodeProperties[] = [
 		default: 'usd',
 		description: 'Whether the amount is given in USD or in crypto units; exactly one is sent',
 	},
-	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', { show: { amountType: ['usd'] } }),
-	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', { show: { amountType: ['crypto'] } }),
+	amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value', {
+		show: { amountType: ['usd'] },
+	}),
+	amountField('cryptoAmount', 'Crypto Amount', CRYPTO_DECIMALS, 'Amount in crypto units', {
+		show: { amountType: ['crypto'] },
+	}),
 ];
 
 export const AMOUNT_IN_USD = amountField('amountInUSD', 'Amount in USD', USD_DECIMALS, 'USD value');

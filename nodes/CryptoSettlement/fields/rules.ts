@@ -5,8 +5,21 @@
  * local fake API also reads; the fake judges with its own code, never with these checks.
  */
 
-import { CRYPTO_DECIMALS, FEE_LEVELS, FIAT_CURRENCIES, MARKUP_MAX, MARKUP_MIN, NARRATION_MAX_LENGTH, NETWORKS, NETWORKS_BY_TOKEN, STABLECOINS, TOKENS, USD_DECIMALS, type Stablecoin, type Token } from '../../service/catalog';
-
+import {
+	CRYPTO_DECIMALS,
+	FEE_LEVELS,
+	FIAT_CURRENCIES,
+	MARKUP_MAX,
+	MARKUP_MIN,
+	NARRATION_MAX_LENGTH,
+	NETWORKS,
+	NETWORKS_BY_TOKEN,
+	STABLECOINS,
+	TOKENS,
+	USD_DECIMALS,
+	type Stablecoin,
+	type Token,
+} from '../../service/catalog';
 
 /** The chain each network code stands for, as the editor names it ("TRC20 (Tron)"). */
 export const CHAIN_OF_NETWORK: Readonly<Record<(typeof NETWORKS)[number], string>> = {
@@ -31,7 +44,9 @@ export function isStablecoin(token: unknown): token is Stablecoin {
 }
 
 function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Digits a JSON number carries exactly: any decimal of up to 15 significant digits survives a double. */
@@ -56,7 +71,9 @@ export function plainDecimal(value: number): string {
  * digits with at most one dot and an optional leading minus. Hex, binary, octal, exponents, spaces
  * inside and anything else are refused rather than guessed at.
  */
-function readDecimal(value: unknown): { text: string; decimals: number; significant: number } | undefined {
+function readDecimal(
+	value: unknown,
+): { text: string; decimals: number; significant: number } | undefined {
 	let text: string;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) return undefined;
@@ -85,13 +102,29 @@ export function toNumber(value: unknown): number | undefined {
 function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
 	const decimal = readDecimal(value);
 	if (decimal === undefined) {
-		return [{ field, message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`, value }];
+		return [
+			{
+				field,
+				message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`,
+				value,
+			},
+		];
 	}
 	if (decimal.decimals > decimals) {
 		// 1 + 0.14 is 1.1400000000000001 in JavaScript: say how to round it where it is computed.
-		const noise = (readDecimal(Number(Number(decimal.text).toPrecision(MAX_SIGNIFICANT_DIGITS)))?.decimals ?? 99) <= decimals;
-		const hint = noise ? `; round it where it is computed, for example with .toFixed(${decimals})` : '';
-		return [{ field, message: `${field} must have at most ${decimals} decimal places (it is never rounded${hint})`, value }];
+		const noise =
+			(readDecimal(Number(Number(decimal.text).toPrecision(MAX_SIGNIFICANT_DIGITS)))?.decimals ??
+				99) <= decimals;
+		const hint = noise
+			? `; round it where it is computed, for example with .toFixed(${decimals})`
+			: '';
+		return [
+			{
+				field,
+				message: `${field} must have at most ${decimals} decimal places (it is never rounded${hint})`,
+				value,
+			},
+		];
 	}
 	if (decimal.significant > MAX_SIGNIFICANT_DIGITS) {
 		return [
@@ -155,14 +188,19 @@ export function checkTokenNetworkFee(
 export function checkPositiveAmount(field: string, value: unknown, decimals: number): Violation[] {
 	const violations = checkDecimal(field, value, decimals);
 	if (violations.length) return violations;
-	return (toNumber(value) as number) <= 0 ? [{ field, message: `${field} must be greater than 0`, value }] : [];
+	return (toNumber(value) as number) <= 0
+		? [{ field, message: `${field} must be greater than 0`, value }]
+		: [];
 }
 
 /**
  * amount (USD, 2 decimals) or cryptoAmount (8 decimals): exactly one.
  * Neither yields the service's eight entries, the actionable one first.
  */
-export function checkWithdrawalAmount(input: { amount?: unknown; cryptoAmount?: unknown }): Violation[] {
+export function checkWithdrawalAmount(input: {
+	amount?: unknown;
+	cryptoAmount?: unknown;
+}): Violation[] {
 	const hasAmount = !isBlank(input.amount);
 	const hasCrypto = !isBlank(input.cryptoAmount);
 	if (hasAmount && hasCrypto) {
@@ -187,7 +225,8 @@ export function checkWithdrawalAmount(input: { amount?: unknown; cryptoAmount?: 
 
 export function checkNarration(value: unknown): Violation[] {
 	if (value === undefined || value === null || value === '') return [];
-	if (typeof value !== 'string') return [{ field: 'narration', message: 'narration must be text', value }];
+	if (typeof value !== 'string')
+		return [{ field: 'narration', message: 'narration must be text', value }];
 	return value.length > NARRATION_MAX_LENGTH
 		? [
 				{

@@ -1,4 +1,11 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeListSearchItems, INodePropertyOptions, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodeListSearchItems,
+	INodePropertyOptions,
+	JsonObject,
+} from 'n8n-workflow';
 import { SPECS } from '../operations';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { scalarText } from '../../service/values';
@@ -17,14 +24,21 @@ function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiRes
 	if (response) {
 		const httpCode = String(response.statusCode);
 		const message = `${response.body.message || 'request failed'} (HTTP ${httpCode})`;
-		return apiError(ctx.getNode(), { message, httpCode } as JsonObject, { message: `Could not load the list: ${message}`, httpCode });
+		return apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
+			message: `Could not load the list: ${message}`,
+			httpCode,
+		});
 	}
 	const reason = networkCode(error) ?? (error as Error).message;
 	const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
-	return apiError(ctx.getNode(), { message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
-		message: `Could not load the list: ${reason}`,
-		httpCode,
-	});
+	return apiError(
+		ctx.getNode(),
+		{ message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject,
+		{
+			message: `Could not load the list: ${reason}`,
+			httpCode,
+		},
+	);
 }
 
 /**
@@ -32,12 +46,21 @@ function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiRes
  * pages). A failing call raises the service's own message and HTTP code (n8n shows the message in
  * the dropdown).
  */
-async function fetchList(ctx: ILoadOptionsFunctions, url: string, qs: IDataObject = {}): Promise<IDataObject[]> {
+async function fetchList(
+	ctx: ILoadOptionsFunctions,
+	url: string,
+	qs: IDataObject = {},
+): Promise<IDataObject[]> {
 	const request: ApiRequest = { method: 'GET', route: url, url, qs };
 	let response: ApiResponse;
 	try {
 		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
-		response = await callApi(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), request, 'safe');
+		response = await callApi(
+			ctx,
+			createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
+			request,
+			'safe',
+		);
 	} catch (error) {
 		throw loadError(ctx, error);
 	}
@@ -69,11 +92,17 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 function matches(result: INodeListSearchItems, filter?: string): boolean {
 	if (!filter?.trim()) return true;
 	const wanted = filter.trim().toLowerCase();
-	return result.name.toLowerCase().includes(wanted) || String(result.value).toLowerCase().includes(wanted);
+	return (
+		result.name.toLowerCase().includes(wanted) ||
+		String(result.value).toLowerCase().includes(wanted)
+	);
 }
 
 /** The deposit assets, by name; `value` picks what the option stands for (Wallet → Create: the id). */
-async function depositAssets(ctx: ILoadOptionsFunctions, value: (asset: IDataObject) => string): Promise<INodePropertyOptions[]> {
+async function depositAssets(
+	ctx: ILoadOptionsFunctions,
+	value: (asset: IDataObject) => string,
+): Promise<INodePropertyOptions[]> {
 	if (!hasCredential(ctx)) return needsCredential();
 	const records = await fetchList(ctx, SPECS.asset.getDepositAssets.path);
 	return records
@@ -86,12 +115,16 @@ async function depositAssets(ctx: ILoadOptionsFunctions, value: (asset: IDataObj
 		.sort(byName);
 }
 
-export async function getDepositAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getDepositAssets(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await depositAssets(this, (asset) => text(asset.id ?? asset._id));
 }
 
 /** Sandbox → Mock Deposit names the asset by its identifier (TRX_TEST), as Wallet → Create's list shows it. */
-export async function getDepositAssetIdentifiers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getDepositAssetIdentifiers(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await depositAssets(this, (asset) => text(asset.identifier));
 }
 
@@ -102,7 +135,10 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const currencies = chosen ? [chosen] : ['ngn', 'ghs'];
 	const lists = await allRead(
 		currencies.map(async (currency) =>
-			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({ bank, currency })),
+			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({
+				bank,
+				currency,
+			})),
 		),
 	);
 	return lists
@@ -127,7 +163,8 @@ async function searchPaged(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const firstPage = Math.max(1, Number(paginationToken) || 1);
-	const found = (records: IDataObject[]) => records.map(toResult).filter((result) => matches(result, filter));
+	const found = (records: IDataObject[]) =>
+		records.map(toResult).filter((result) => matches(result, filter));
 	const walked = await walkList(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), {
 		request: { method: 'GET', route: url, url },
 		size: SEARCH_PAGE_SIZE,
@@ -137,7 +174,10 @@ async function searchPaged(
 		firstPage,
 		pastBudget: 'pause',
 		enough: (records) => found(records).length >= SEARCH_PAGE_SIZE,
-		fail: (problem) => (problem.kind === 'page' ? loadError(ctx, problem.error, problem.response) : loadError(ctx, new Error('the list repeats its pages'))),
+		fail: (problem) =>
+			problem.kind === 'page'
+				? loadError(ctx, problem.error, problem.response)
+				: loadError(ctx, new Error('the list repeats its pages')),
 	});
 	const results = found(walked.records);
 	return walked.ended ? { results } : { results, paginationToken: String(walked.lastPage + 1) };
@@ -157,11 +197,21 @@ function noneYet(name: string): INodeListSearchResult {
  * A list search over one of the node's paged lists (its Get Many path), one result per record; a
  * list with no record at all (no search text) offers `none` instead.
  */
-function pagedSearch(path: string, toResult: (record: IDataObject) => INodeListSearchItems, none: string) {
-	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+function pagedSearch(
+	path: string,
+	toResult: (record: IDataObject) => INodeListSearchItems,
+	none: string,
+) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
 		if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 		const found = await searchPaged(this, path, toResult, filter, paginationToken);
-		return !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken ? noneYet(none) : found;
+		return !filter?.trim() && !paginationToken && !found.results.length && !found.paginationToken
+			? noneYet(none)
+			: found;
 	};
 }
 
@@ -191,7 +241,10 @@ export const searchBankAccounts = pagedSearch(
 );
 
 /** The service returns every payout address at once; a search filters that list. */
-export async function searchPayoutAddresses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPayoutAddresses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	if (!hasCredential(this)) return noneYet(NO_CREDENTIAL);
 	const records = await fetchList(this, SPECS.payoutAddress.getAll.path);
 	if (!records.length && !filter?.trim()) return noneYet(NONE_YET.payoutAddresses);

@@ -10,7 +10,9 @@ export function reviewedByPerson(ctx: IExecuteSingleFunctions): boolean {
 	const gate = requestingNode(ctx);
 	if (gate === undefined || !isHumanReviewType(workflowNodeType(ctx, gate))) return false;
 	const self = ctx.getNode().name;
-	return ctx.getParentNodes(gate, { connectionType: 'ai_tool', depth: 1 }).some((tool) => tool.name === self);
+	return ctx
+		.getParentNodes(gate, { connectionType: 'ai_tool', depth: 1 })
+		.some((tool) => tool.name === self);
 }
 
 /** n8n's own test for a human review node type (n8n-workflow's `isHitlToolType`, 2.x only). */
@@ -25,8 +27,15 @@ function isHumanReviewType(type: string | undefined): boolean {
 function reviewStepsOf(ctx: IExecuteSingleFunctions): string[] {
 	const workflow = (ctx as unknown as { workflow?: { getChildNodes?: unknown } }).workflow;
 	if (typeof workflow?.getChildNodes !== 'function') return [];
-	const children = (workflow.getChildNodes as (name: string, type: string, depth: number) => unknown).call(workflow, ctx.getNode().name, 'ai_tool', 1);
-	return Array.isArray(children) ? children.filter((name): name is string => typeof name === 'string' && isHumanReviewType(workflowNodeType(ctx, name))) : [];
+	const children = (
+		workflow.getChildNodes as (name: string, type: string, depth: number) => unknown
+	).call(workflow, ctx.getNode().name, 'ai_tool', 1);
+	return Array.isArray(children)
+		? children.filter(
+				(name): name is string =>
+					typeof name === 'string' && isHumanReviewType(workflowNodeType(ctx, name)),
+			)
+		: [];
 }
 
 /**
@@ -35,7 +44,10 @@ function reviewStepsOf(ctx: IExecuteSingleFunctions): string[] {
  * it is told that this call was not approved, never to add the step it has; a tool without one is
  * told to add it.
  */
-export function reviewRefusal(ctx: IExecuteSingleFunctions): { message: string; description: string } {
+export function reviewRefusal(ctx: IExecuteSingleFunctions): {
+	message: string;
+	description: string;
+} {
 	const [step] = reviewStepsOf(ctx);
 	if (step !== undefined) {
 		return {
@@ -44,7 +56,8 @@ export function reviewRefusal(ctx: IExecuteSingleFunctions): { message: string; 
 		};
 	}
 	return {
-		message: 'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.',
+		message:
+			'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.',
 		description:
 			"Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails): an AI agent's payment goes only when this tool reaches the agent through one of n8n's human review steps for tools (n8n 2.x: on the agent's Tool connector, a service under Human review, such as Send Email), so that a person approved that call. n8n 1.x has no human review for tools.",
 	};

@@ -13,7 +13,10 @@ export type Debit = { currency: string; amount: number } | { none: true } | { un
 
 /** The debits of a run's items in item order: a Dry Run item gives its own, then reads those before it. */
 export class RunDebits {
-	private readonly slots = new Map<number, { debit: Promise<Debit>; give: (debit: Debit) => void; given: boolean }>();
+	private readonly slots = new Map<
+		number,
+		{ debit: Promise<Debit>; give: (debit: Debit) => void; given: boolean }
+	>();
 
 	/** Each item of the run is expected once, before any gives its debit (pipeline/batch.ts, register). */
 	expect(itemIndex: number): void {
@@ -41,8 +44,12 @@ export class RunDebits {
 
 	/** The debits of the items up to this one, in item order, with their indices. */
 	async through(itemIndex: number): Promise<Array<{ index: number; debit: Debit }>> {
-		const before = [...this.slots.entries()].filter(([index]) => index <= itemIndex).sort(([a], [b]) => a - b);
-		return await Promise.all(before.map(async ([index, slot]) => ({ index, debit: await slot.debit })));
+		const before = [...this.slots.entries()]
+			.filter(([index]) => index <= itemIndex)
+			.sort(([a], [b]) => a - b);
+		return await Promise.all(
+			before.map(async ([index, slot]) => ({ index, debit: await slot.debit })),
+		);
 	}
 }
 
@@ -54,7 +61,11 @@ export type AccountRead = { record: IDataObject } | { unreadable: string };
 
 export function balancesOf(account: AccountRead): Balances {
 	if ('unreadable' in account) return { unreadable: account.unreadable };
-	return accountBalances(account.record)?.balances ?? { unreadable: "the service's account record states no balances (fiatWallets)" };
+	return (
+		accountBalances(account.record)?.balances ?? {
+			unreadable: "the service's account record states no balances (fiatWallets)",
+		}
+	);
 }
 
 const inWords = (value: number, currency: string) => money(currency, value);
@@ -80,23 +91,46 @@ function cannotTell(why: string, currency?: string): IDataObject {
  * The balance check of the item `itemIndex` whose own debit the run already holds: its debit with the
  * run's debits before it, against the balance of its currency.
  */
-export function balanceCheckOf(itemIndex: number, through: Array<{ index: number; debit: Debit }>, balances: Balances): IDataObject {
+export function balanceCheckOf(
+	itemIndex: number,
+	through: Array<{ index: number; debit: Debit }>,
+	balances: Balances,
+): IDataObject {
 	const own = through.find(({ index }) => index === itemIndex)?.debit;
-	if ('unreadable' in balances) return cannotTell(`the account's balances could not be read (${String(balances.unreadable)})`, own && 'currency' in own ? own.currency : undefined);
+	if ('unreadable' in balances)
+		return cannotTell(
+			`the account's balances could not be read (${String(balances.unreadable)})`,
+			own && 'currency' in own ? own.currency : undefined,
+		);
 	if (!own || 'none' in own) return cannotTell('this payout has no debit of its own to count');
 	if ('unknown' in own) return cannotTell(own.unknown);
 	const { currency } = own;
 	const unknownBefore = through.find(({ index, debit }) => index < itemIndex && 'unknown' in debit);
 	if (unknownBefore) {
 		const { debit, index } = unknownBefore as { index: number; debit: { unknown: string } };
-		return cannotTell(`what row ${index + 1} of this run takes cannot be told (${debit.unknown})`, currency);
+		return cannotTell(
+			`what row ${index + 1} of this run takes cannot be told (${debit.unknown})`,
+			currency,
+		);
 	}
 	const balance = balances[currency];
-	if (balance === undefined) return cannotTell(`the account states no ${currency} balance`, currency);
-	const counted = through.filter(({ index, debit }) => index <= itemIndex && 'currency' in debit && debit.currency === currency);
-	const runNeeds = counted.reduce((sum, { debit }) => addMoney(sum, (debit as { amount: number }).amount, currency), 0);
+	if (balance === undefined)
+		return cannotTell(`the account states no ${currency} balance`, currency);
+	const counted = through.filter(
+		({ index, debit }) => index <= itemIndex && 'currency' in debit && debit.currency === currency,
+	);
+	const runNeeds = counted.reduce(
+		(sum, { debit }) => addMoney(sum, (debit as { amount: number }).amount, currency),
+		0,
+	);
 	const missing = Math.max(0, addMoney(runNeeds, -balance, currency));
-	const figures = { currency, balance, itemNeeds: roundMoney(own.amount, currency), runNeeds, missing };
+	const figures = {
+		currency,
+		balance,
+		itemNeeds: roundMoney(own.amount, currency),
+		runNeeds,
+		missing,
+	};
 	const what = whatAndNeeds(counted.length - 1, inWords(runNeeds, currency));
 	if (missing === 0) {
 		return {

@@ -59,7 +59,11 @@ function rangeAsked(now: number): IDataObject {
  * The list, read whole (`whole`, engine/pageWalker.ts), with today's range or without where the service
  * refuses it; a list that grew while read is read again too (docs/guardrails.md, "Max per Day").
  */
-async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: number): Promise<Walked> {
+async function readList(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	now: number,
+): Promise<Walked> {
 	const { path } = ROUTES.withdrawals;
 	const size = WITHDRAWALS_PAGE_SIZE;
 	return await walkList(ctx, http, {
@@ -72,9 +76,17 @@ async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: numbe
 		range: rangeAsked(now),
 		fail: (problem) => {
 			if (problem.kind === 'page') return problem.error as Error;
-			if (problem.kind === 'moving') return new Error(`the service's withdrawal list ${movingWords(problem)}, so today's withdrawals could not be counted`);
-			if (problem.kind === 'repeats') return new Error(`the service's withdrawal list repeats its pages (page ${problem.page} brought no record not already read), so today's withdrawals could not be counted`);
-			return new Error(`the service's withdrawal list is longer than the node reads for one check (${problem.maxPages} pages of ${size}), so today's withdrawals could not be counted`);
+			if (problem.kind === 'moving')
+				return new Error(
+					`the service's withdrawal list ${movingWords(problem)}, so today's withdrawals could not be counted`,
+				);
+			if (problem.kind === 'repeats')
+				return new Error(
+					`the service's withdrawal list repeats its pages (page ${problem.page} brought no record not already read), so today's withdrawals could not be counted`,
+				);
+			return new Error(
+				`the service's withdrawal list is longer than the node reads for one check (${problem.maxPages} pages of ${size}), so today's withdrawals could not be counted`,
+			);
 		},
 	});
 }
@@ -84,20 +96,34 @@ async function readList(ctx: IExecuteSingleFunctions, http: HttpCall, now: numbe
  * or 0, its `cryptoAmount` at the service's price of its `token`. Never below zero: an amount that is
  * not a number of 0 or more, or a record that states no value, cannot be valued and refuses.
  */
-async function recordUsd(record: IDataObject, rates: () => Promise<Rates | undefined>): Promise<number> {
+async function recordUsd(
+	record: IDataObject,
+	rates: () => Promise<Rates | undefined>,
+): Promise<number> {
 	const name = `withdrawal ${scalarText(record.id) || '(without an id)'}`;
 	const usd = statedAmount(record.amount);
 	const crypto = statedAmount(record.cryptoAmount);
-	if (usd === 'invalid') throw new Error(`${name} states an amount of ${JSON.stringify(record.amount)}, which is not a USD amount of 0 or more, so it cannot be valued`);
+	if (usd === 'invalid')
+		throw new Error(
+			`${name} states an amount of ${JSON.stringify(record.amount)}, which is not a USD amount of 0 or more, so it cannot be valued`,
+		);
 	if (typeof usd === 'number' && usd > 0) return usd;
-	if (crypto === 'invalid') throw new Error(`${name} states a crypto amount of ${JSON.stringify(record.cryptoAmount)}, which is not an amount of 0 or more, so it cannot be valued`);
+	if (crypto === 'invalid')
+		throw new Error(
+			`${name} states a crypto amount of ${JSON.stringify(record.cryptoAmount)}, which is not an amount of 0 or more, so it cannot be valued`,
+		);
 	if (typeof crypto === 'number' && crypto > 0) {
 		const value = valueUsd({ token: scalarText(record.token), crypto }, await rates());
-		if (typeof value === 'string') throw new Error(`${name} states no USD amount and its crypto amount cannot be valued: ${value}`);
+		if (typeof value === 'string')
+			throw new Error(
+				`${name} states no USD amount and its crypto amount cannot be valued: ${value}`,
+			);
 		return value;
 	}
 	if (usd === 0) return 0;
-	throw new Error(`${name} states neither a USD amount nor a crypto amount, so it cannot be valued`);
+	throw new Error(
+		`${name} states neither a USD amount nor a crypto amount, so it cannot be valued`,
+	);
 }
 
 /**
@@ -105,7 +131,11 @@ async function recordUsd(record: IDataObject, rates: () => Promise<Rates | undef
  * today counts but those whose status LIFECYCLES marks refunded, and the payouts the service makes
  * by itself from deposits (auto-settlement: a `trade` that names one).
  */
-export async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCall, rates: () => Promise<Rates | undefined>): Promise<number> {
+export async function readTodaysTotal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	rates: () => Promise<Rates | undefined>,
+): Promise<number> {
 	const now = Date.now();
 	const { records, first } = await readList(ctx, http, now);
 	const dayStart = todayStart(header(first.headers, 'date'), now);
@@ -113,9 +143,14 @@ export async function readTodaysTotal(ctx: IExecuteSingleFunctions, http: HttpCa
 	for (const record of records) {
 		// One reading of a service date (timeMs): a date without a zone is UTC, whatever n8n's TZ.
 		const created = timeMs(record.createdAt);
-		if (created === null) throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
+		if (created === null)
+			throw new Error(`withdrawal ${scalarText(record.id)} has no creation date`);
 		if (created < dayStart) continue;
-		if (statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded || tradeIdOf(record.trade) !== undefined) continue;
+		if (
+			statusOf('withdrawal', scalarText(record.status).toLowerCase())?.refunded ||
+			tradeIdOf(record.trade) !== undefined
+		)
+			continue;
 		total += await recordUsd(record, rates);
 	}
 	return total;

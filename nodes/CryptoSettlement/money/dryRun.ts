@@ -12,7 +12,13 @@ import type { RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
 import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';
-import { balanceCheckOf, balancesOf, RunDebits, type AccountRead, type Debit } from './balanceCover';
+import {
+	balanceCheckOf,
+	balancesOf,
+	RunDebits,
+	type AccountRead,
+	type Debit,
+} from './balanceCover';
 import { readRates, valueUsd, type Rates } from './rates';
 
 /**
@@ -21,7 +27,11 @@ import { readRates, valueUsd, type Rates } from './rates';
  */
 
 /** The request the item would send (never its PIN), its USD value when the guardrails valued it, and the credential's guardrails. */
-export async function dryRunRecord(ctx: IExecuteSingleFunctions, request: ApiRequest, parts: RequestParts): Promise<IDataObject> {
+export async function dryRunRecord(
+	ctx: IExecuteSingleFunctions,
+	request: ApiRequest,
+	parts: RequestParts,
+): Promise<IDataObject> {
 	const body = { ...(parts.body ?? {}) };
 	delete body.pin;
 	return {
@@ -48,9 +58,17 @@ export async function dryRunWithdrawal(
 	const idempotency = parts.idempotency as NonNullable<RequestParts['idempotency']>;
 	const existing = parts.existing ?? (await lookUp(ctx, http, { ...idempotency, lookupPath }));
 	if (existing) {
-		return { ...existing, dryRun: true, message: 'Dry run: this payment already exists under its External ID, so nothing would be sent' };
+		return {
+			...existing,
+			dryRun: true,
+			message:
+				'Dry run: this payment already exists under its External ID, so nothing would be sent',
+		};
 	}
-	const record: IDataObject = { ...(await dryRunRecord(ctx, request, parts)), externalId: idempotency.externalId };
+	const record: IDataObject = {
+		...(await dryRunRecord(ctx, request, parts)),
+		externalId: idempotency.externalId,
+	};
 	const sent = { ...(parts.body ?? {}) };
 	const account = await accountOf(ctx, http);
 	const feeBearer = feeBearerIn(account);
@@ -60,7 +78,12 @@ export async function dryRunWithdrawal(
 		// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 		delete sent.pin;
 		delete sent.externalId;
-		const estimate: ApiRequest = { method: 'POST', route: ROUTES.estimateNetworkFee.path, url: ROUTES.estimateNetworkFee.path, body: sent };
+		const estimate: ApiRequest = {
+			method: 'POST',
+			route: ROUTES.estimateNetworkFee.path,
+			url: ROUTES.estimateNetworkFee.path,
+			body: sent,
+		};
 		try {
 			const response = await callApi(ctx, http, estimate, 'safe');
 			if (isSuccess(response)) {
@@ -68,7 +91,9 @@ export async function dryRunWithdrawal(
 				networkFee = isObject(quoted) ? quoteWithUnits(quoted) : undefined;
 				extra = { networkFee: networkFee ?? quoted };
 			} else {
-				extra = { networkFeeUnavailable: `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+				extra = {
+					networkFeeUnavailable: `the estimate answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`,
+				};
 			}
 		} catch (error) {
 			extra = { networkFeeUnavailable: (error as Error).message };
@@ -76,12 +101,21 @@ export async function dryRunWithdrawal(
 	}
 	const itemIndex = ctx.getItemIndex();
 	debits.give(itemIndex, await debitOf(ctx, http, sent, feeBearer, networkFee));
-	const balanceCheck = balanceCheckOf(itemIndex, await debits.through(itemIndex), balancesOf(account));
+	const balanceCheck = balanceCheckOf(
+		itemIndex,
+		await debits.through(itemIndex),
+		balancesOf(account),
+	);
 	return withPayout(record, payoutOf(sent, feeBearer, networkFee), balanceCheck, extra);
 }
 
 /** What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request. */
-function withPayout(record: IDataObject, payout: IDataObject, balanceCheck: IDataObject, extra: IDataObject = {}): IDataObject {
+function withPayout(
+	record: IDataObject,
+	payout: IDataObject,
+	balanceCheck: IDataObject,
+	extra: IDataObject = {},
+): IDataObject {
 	const { dryRun, message, guardrails, ...rest } = record;
 	return { dryRun, message, payout, balanceCheck, guardrails, ...rest, ...extra };
 }
@@ -98,8 +132,11 @@ async function accountOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<
 		const { path } = ROUTES.account;
 		account = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
 			(response): AccountRead => {
-				if (isSuccess(response) && isObject(response.body.data)) return { record: response.body.data };
-				return { unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}` };
+				if (isSuccess(response) && isObject(response.body.data))
+					return { record: response.body.data };
+				return {
+					unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}`,
+				};
 			},
 			(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
 		);
@@ -123,25 +160,41 @@ const runRates = new WeakMap<object, Promise<Rates | string>>();
  * bearer (a token amount valued at the service's sell rate); a bank payout cannot be told, since
  * neither its rate nor its fee is quoted beforehand.
  */
-async function debitOf(ctx: IExecuteSingleFunctions, http: HttpCall, body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): Promise<Debit> {
+async function debitOf(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	body: IDataObject,
+	feeBearer: FeeBearer,
+	networkFee?: IDataObject,
+): Promise<Debit> {
 	if (body.walletAddress === undefined) {
-		return { unknown: "a bank payout is paid from the NGN or GHS balance at a rate and with a fee that no route quotes before it is made" };
+		return {
+			unknown:
+				'a bank payout is paid from the NGN or GHS balance at a rate and with a fee that no route quotes before it is made',
+		};
 	}
 	const { amount, unit, fee } = feeOf(body, networkFee);
 	let leaves: number;
 	if (feeBearer === 'user') leaves = amount;
-	else if (feeBearer === undefined) return { unknown: 'who bears the withdrawal fee could not be read (Account → Get)' };
-	else if (fee === undefined) return { unknown: 'the network fee was not quoted, and the business bears it' };
+	else if (feeBearer === undefined)
+		return { unknown: 'who bears the withdrawal fee could not be read (Account → Get)' };
+	else if (fee === undefined)
+		return { unknown: 'the network fee was not quoted, and the business bears it' };
 	else leaves = amount + fee;
 	if (unit === 'USD') return { currency: 'USD', amount: leaves };
 	const run = runOf(ctx);
 	let rates = runRates.get(run);
 	if (!rates) {
-		rates = readRates(ctx, http).catch((error: Error) => `the service's rates could not be read (${error.message})`);
+		rates = readRates(ctx, http).catch(
+			(error: Error) => `the service's rates could not be read (${error.message})`,
+		);
 		runRates.set(run, rates);
 	}
 	const read = await rates;
-	const value = valueUsd({ token: unit, crypto: leaves }, typeof read === 'string' ? undefined : read);
+	const value = valueUsd(
+		{ token: unit, crypto: leaves },
+		typeof read === 'string' ? undefined : read,
+	);
 	if (typeof value === 'string') return { unknown: typeof read === 'string' ? read : value };
 	return { currency: 'USD', amount: value };
 }
@@ -159,14 +212,21 @@ function bearerName(feeBearer: FeeBearer): string {
 }
 
 /** A withdrawal's amount, its unit (USD, or the token of a crypto amount) and the quoted fee in that unit, if quoted. */
-function feeOf(body: IDataObject, networkFee?: IDataObject): { amount: number; unit: string; fee?: number } {
+function feeOf(
+	body: IDataObject,
+	networkFee?: IDataObject,
+): { amount: number; unit: string; fee?: number } {
 	const inToken = body.cryptoAmount !== undefined;
 	const amount = Number(inToken ? body.cryptoAmount : body.amount);
 	const unit = inToken ? String(body.token ?? '') : 'USD';
 	// The fee in the amount's unit: USD as quoted, or in the token when the quote gives that too.
 	const level = typeof body.feeLevel === 'string' ? body.feeLevel : undefined;
 	const quoted = (key: string, perLevel: string) => {
-		const value = networkFee?.[key] ?? (level && isObject(networkFee?.[perLevel]) ? (networkFee[perLevel] as IDataObject)[level] : undefined);
+		const value =
+			networkFee?.[key] ??
+			(level && isObject(networkFee?.[perLevel])
+				? (networkFee[perLevel] as IDataObject)[level]
+				: undefined);
 		return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 	};
 	return { amount, unit, fee: inToken ? quoted('cryptoFee', 'cryptoFees') : quoted('fee', 'fees') };
@@ -193,9 +253,13 @@ function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObj
 	const known = typeof statement.fee === 'number';
 	if (feeBearer === 'user') {
 		statement.leavesBalance = money(amount, unit);
-		statement.recipientReceives = known ? `${money(amount - fee!, unit)} in ${what}` : `${money(amount, unit)} less the fee, in ${what}`;
+		statement.recipientReceives = known
+			? `${money(amount - fee!, unit)} in ${what}`
+			: `${money(amount, unit)} less the fee, in ${what}`;
 	} else if (feeBearer === 'business') {
-		statement.leavesBalance = known ? money(amount + fee!, unit) : `${money(amount, unit)} plus the fee`;
+		statement.leavesBalance = known
+			? money(amount + fee!, unit)
+			: `${money(amount, unit)} plus the fee`;
 		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
 	} else {
 		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
@@ -257,7 +321,13 @@ export function quoteWithUnits(record: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(record)) {
 		shaped[key] = value;
 		const unit = `${key}Currency`;
-		if ((key === 'cryptoFee' || key === 'cryptoFees') && value !== null && value !== undefined && !(unit in record)) shaped[unit] = record.token;
+		if (
+			(key === 'cryptoFee' || key === 'cryptoFees') &&
+			value !== null &&
+			value !== undefined &&
+			!(unit in record)
+		)
+			shaped[unit] = record.token;
 	}
 	return shaped;
 }

@@ -28,7 +28,9 @@ export function describeGuardrails(credentials: IDataObject): IDataObject {
 		...(rails.maxPerWithdrawalUsd > 0 ? [] : ['the amount per withdrawal']),
 		...(rails.maxPerDayUsd > 0 ? [] : ['the total per day']),
 		...(rails.destinations === 'any' ? ['where crypto goes'] : []),
-		...(rails.allowSubWorkflowPayments ? ['payments in workflows started by another workflow, AI agents\' included'] : []),
+		...(rails.allowSubWorkflowPayments
+			? ["payments in workflows started by another workflow, AI agents' included"]
+			: []),
 	];
 	const listed = rails.allowed.length;
 	return {
@@ -71,10 +73,17 @@ export function guardrailsInShort(
 	}
 	const environment = ENVIRONMENT[String(rails.environment)];
 	const notLimited = (rails.notLimited as string[] | undefined) ?? [];
-	const perWithdrawal = rails.maxPerWithdrawal === 'no limit' ? 'no limit per withdrawal' : `max ${String(rails.maxPerWithdrawal)} per withdrawal`;
-	const perDay = rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
-	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview ? ', each approved by a person' : ', without review';
-	const agents = rails.agentPayments === 'allowed' ? `AI agents may pay${reviewed}` : 'AI agents may not pay';
+	const perWithdrawal =
+		rails.maxPerWithdrawal === 'no limit'
+			? 'no limit per withdrawal'
+			: `max ${String(rails.maxPerWithdrawal)} per withdrawal`;
+	const perDay =
+		rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
+	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview
+		? ', each approved by a person'
+		: ', without review';
+	const agents =
+		rails.agentPayments === 'allowed' ? `AI agents may pay${reviewed}` : 'AI agents may not pay';
 	const limits = `${notLimited.length ? '⚠ ' : ''}${environment}: ${perWithdrawal}, ${perDay}, ${String(rails.destinations)}${rails.subWorkflowPayments === 'allowed' ? ', sub-workflows may pay' : ''}`;
 	const subWorkflows =
 		rails.subWorkflowPayments === 'allowed'
@@ -83,20 +92,32 @@ export function guardrailsInShort(
 	return {
 		name: asTool ? `${agents} · ${limits}` : limits,
 		// The open list shows the name whole and the description's start: what the name does not say first.
-		description: [`${agents}.`, subWorkflows, ...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []), owner].join(' '),
+		description: [
+			`${agents}.`,
+			subWorkflows,
+			...(notLimited.length ? [`Not limited: ${notLimited.join(', ')}.`] : []),
+			owner,
+		].join(' '),
 	};
 }
 
 /** Loads the field's one option: the selected credential's guardrails; never throws (an error would empty the field). */
-export async function getCredentialGuardrails(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getCredentialGuardrails(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	let shown: Pick<INodePropertyOptions, 'name' | 'description'>;
 	if (!selected) {
-		shown = { name: 'No credential selected', description: 'Select a Crypto Settlement API credential to see its guardrails here' };
+		shown = {
+			name: 'No credential selected',
+			description: 'Select a Crypto Settlement API credential to see its guardrails here',
+		};
 	} else {
 		try {
 			const asTool = isToolVariant(this.getNode());
-			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, { asTool });
+			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, {
+				asTool,
+			});
 		} catch (error) {
 			shown = {
 				name: `⚠ The guardrails of '${selected.name}' could not be read here`,

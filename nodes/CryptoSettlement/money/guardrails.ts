@@ -10,7 +10,12 @@ import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
 import { fieldOf } from '../record/nodeDescription';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
-import { MONEY_CLASSES, NEVER_FOR_AGENTS, refusedToAgents, type MoneyClass } from '../record/moneyClasses';
+import {
+	MONEY_CLASSES,
+	NEVER_FOR_AGENTS,
+	refusedToAgents,
+	type MoneyClass,
+} from '../record/moneyClasses';
 import { isStablecoin } from '../fields/rules';
 import { NETWORKS_BY_TOKEN, TOKENS } from '../../service/catalog';
 import { isObject, scalarText } from '../../service/values';
@@ -23,7 +28,6 @@ import { readRates, valueUsd, type Rates } from './rates';
  * with the batch's other checks, before anything is sent. They live on the credential, so a person
  * who may only use a shared credential can neither see nor change them.
  */
-
 
 export type Destinations = 'any' | 'savedOnly' | 'allowList';
 
@@ -53,7 +57,9 @@ export interface Guardrails {
 }
 
 /** The credential's fields as its editor shows them, so that refusals use the owner's words. */
-const CREDENTIAL_FIELDS = new Map(new CryptoSettlementApi().properties.map((property) => [property.name, property]));
+const CREDENTIAL_FIELDS = new Map(
+	new CryptoSettlementApi().properties.map((property) => [property.name, property]),
+);
 
 /** The label the credential's editor shows for a guardrail ('Max per Day (USD)'). */
 function guardrailLabel(name: string): string {
@@ -62,7 +68,9 @@ function guardrailLabel(name: string): string {
 
 /** The label of one option of a guardrail ('Saved Payout Addresses Only'). */
 function optionLabel(name: string, value: unknown): string {
-	const option = (CREDENTIAL_FIELDS.get(name)?.options ?? []).find((entry) => 'value' in entry && entry.value === value);
+	const option = (CREDENTIAL_FIELDS.get(name)?.options ?? []).find(
+		(entry) => 'value' in entry && entry.value === value,
+	);
 	return option && 'value' in option ? option.name : String(value);
 }
 
@@ -75,7 +83,12 @@ const unset = (value: unknown) => value === undefined || value === null || value
 function limitOf(credentials: IDataObject, name: string, misread: Misread[]): number {
 	const value = credentials[name];
 	if (unset(value)) return 0;
-	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)
+				? Number(value)
+				: NaN;
 	if (Number.isFinite(number) && number >= 0) return number;
 	misread.push({ name, value, rule: 'a number of USD, 0 for no limit' });
 	return 0;
@@ -96,16 +109,29 @@ function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails[
 		const [first, ...rest] = line.split(':');
 		const token = first.toUpperCase();
 		if (!(TOKENS as readonly string[]).includes(token) || !rest.length) {
-			if (/\s/.test(line)) misread.push({ name: 'allowedAddresses', value: line, rule: 'one address a line, without spaces' });
+			if (/\s/.test(line))
+				misread.push({
+					name: 'allowedAddresses',
+					value: line,
+					rule: 'one address a line, without spaces',
+				});
 			else allowed.push({ address: line });
 			continue;
 		}
 		const network = (rest.length > 1 ? rest[0] : '').toUpperCase();
 		const address = rest.slice(1).join(':');
-		const networks: readonly string[] = isStablecoin(token) ? NETWORKS_BY_TOKEN[token as keyof typeof NETWORKS_BY_TOKEN] : [''];
+		const networks: readonly string[] = isStablecoin(token)
+			? NETWORKS_BY_TOKEN[token as keyof typeof NETWORKS_BY_TOKEN]
+			: [''];
 		if (!networks.includes(network) || !address || /\s/.test(address)) {
-			const expected = isStablecoin(token) ? `${token}:${networks.join('|')}:address` : `${token}::address`;
-			misread.push({ name: 'allowedAddresses', value: line, rule: `a line starting with ${token} reads ${expected}` });
+			const expected = isStablecoin(token)
+				? `${token}:${networks.join('|')}:address`
+				: `${token}::address`;
+			misread.push({
+				name: 'allowedAddresses',
+				value: line,
+				rule: `a line starting with ${token} reads ${expected}`,
+			});
 			continue;
 		}
 		allowed.push({ token, ...(network ? { network } : {}), address });
@@ -118,13 +144,27 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	const maxPerWithdrawalUsd = limitOf(credentials, 'maxPerWithdrawalUsd', misread);
 	const maxPerDayUsd = limitOf(credentials, 'maxPerDayUsd', misread);
 	let destinations: Destinations = 'any';
-	if (DESTINATIONS.includes(credentials.destinations as Destinations)) destinations = credentials.destinations as Destinations;
+	if (DESTINATIONS.includes(credentials.destinations as Destinations))
+		destinations = credentials.destinations as Destinations;
 	else if (!unset(credentials.destinations)) {
-		misread.push({ name: 'destinations', value: credentials.destinations, rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}` });
+		misread.push({
+			name: 'destinations',
+			value: credentials.destinations,
+			rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}`,
+		});
 	}
-	const allowed = destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
-	if (destinations === 'allowList' && !allowed.length && !misread.some((entry) => entry.name === 'allowedAddresses')) {
-		misread.push({ name: 'allowedAddresses', value: credentials.allowedAddresses ?? '', rule: `at least one address, as ${optionLabel('destinations', 'allowList')} is chosen` });
+	const allowed =
+		destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
+	if (
+		destinations === 'allowList' &&
+		!allowed.length &&
+		!misread.some((entry) => entry.name === 'allowedAddresses')
+	) {
+		misread.push({
+			name: 'allowedAddresses',
+			value: credentials.allowedAddresses ?? '',
+			rule: `at least one address, as ${optionLabel('destinations', 'allowList')} is chosen`,
+		});
 	}
 	return {
 		maxPerWithdrawalUsd,
@@ -144,7 +184,8 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 }
 
 const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
-const WHERE = "Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
+const WHERE =
+	"Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
 
 /** Where a guardrail is changed, in the credential editor's words. */
 const whereIs = (name: string) =>
@@ -156,7 +197,12 @@ export function misreadText({ name, value, rule }: Misread): string {
 	return `The credential's guardrail '${guardrailLabel(name)}' is ${shown}, which the node cannot read (it must be ${rule}), so nothing is sent`;
 }
 
-function refusal(ctx: IExecuteSingleFunctions, index: number, message: string, detail = WHERE): NodeOperationError {
+function refusal(
+	ctx: IExecuteSingleFunctions,
+	index: number,
+	message: string,
+	detail = WHERE,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
 }
 
@@ -282,7 +328,11 @@ function refuseDerivedExternalIds({ rails, payments, refuse }: Check): void {
 	if (!rails.requireExternalId || !rails.production) return;
 	for (const { index, payment } of payments) {
 		if (payment.key?.derived) {
-			refuse(index, "'External ID' is required: this Production credential moves money only with a mapped External ID", `Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`);
+			refuse(
+				index,
+				"'External ID' is required: this Production credential moves money only with a mapped External ID",
+				`Map 'External ID' to your own payment ID (an order or payout ID), so that a re-run, a retry or "Execute step" can never pay it again. ${whereIs('requireExternalId')}`,
+			);
 		}
 	}
 }
@@ -295,7 +345,11 @@ async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check)
 		const destination = payment.destination;
 		if (!destination) continue;
 		if (allowed instanceof Error) {
-			refuse(index, `The allowed destinations could not be read, so nothing is sent: ${allowed.message}`, whereIs('destinations'));
+			refuse(
+				index,
+				`The allowed destinations could not be read, so nothing is sent: ${allowed.message}`,
+				whereIs('destinations'),
+			);
 		} else if (!allowed.some((entry) => matches(entry, destination))) {
 			const { token, network, address } = destination;
 			refuse(
@@ -310,7 +364,12 @@ async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check)
 }
 
 /** Each item's USD value (set on the item as `valueUsd`), and Max per Withdrawal. Only when a limit is set. */
-async function valueEachItem({ rails, payments, refuse, rates }: Check): Promise<Map<number, number>> {
+async function valueEachItem({
+	rails,
+	payments,
+	refuse,
+	rates,
+}: Check): Promise<Map<number, number>> {
 	const values = new Map<number, number>();
 	if (rails.maxPerWithdrawalUsd <= 0 && rails.maxPerDayUsd <= 0) return values;
 	for (const { index, payment, parts } of payments) {
@@ -322,7 +381,11 @@ async function valueEachItem({ rails, payments, refuse, rates }: Check): Promise
 		parts.valueUsd = roundMoney(value, 'USD');
 		values.set(index, value);
 		if (rails.maxPerWithdrawalUsd > 0 && value > rails.maxPerWithdrawalUsd) {
-			refuse(index, `Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`, whereIs('maxPerWithdrawalUsd'));
+			refuse(
+				index,
+				`Max per withdrawal is ${usd(rails.maxPerWithdrawalUsd)}; this item is ${usd(value)}`,
+				whereIs('maxPerWithdrawalUsd'),
+			);
 		}
 	}
 	return values;
@@ -342,7 +405,11 @@ async function reserveWithinTheDay(check: Check, values: Map<number, number>): P
 		try {
 			today = await readTodaysTotal(ctx, http, check.rates);
 		} catch (error) {
-			refuseEvery(check, `Max per day could not be checked, so nothing is sent: ${(error as Error).message}`, whereIs('maxPerDayUsd'));
+			refuseEvery(
+				check,
+				`Max per day could not be checked, so nothing is sent: ${(error as Error).message}`,
+				whereIs('maxPerDayUsd'),
+			);
 			return { refused, release: () => undefined };
 		}
 		const others = [...(reserved.get(key)?.values() ?? [])].reduce((sum, value) => sum + value, 0);
@@ -351,7 +418,11 @@ async function reserveWithinTheDay(check: Check, values: Map<number, number>): P
 			const value = values.get(index);
 			if (value === undefined || refused.has(index)) continue;
 			if (today + others + planned + value > rails.maxPerDayUsd) {
-				refuse(index, `Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`, whereIs('maxPerDayUsd'));
+				refuse(
+					index,
+					`Max per day is ${usd(rails.maxPerDayUsd)}; today's withdrawals total ${usd(today + others + planned)} and this item is ${usd(value)}`,
+					whereIs('maxPerDayUsd'),
+				);
 				continue;
 			}
 			planned += value;
@@ -369,7 +440,10 @@ async function reserveWithinTheDay(check: Check, values: Map<number, number>): P
 
 // ------------------------------------------------------------------------------ the service's reads
 
-async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<Guardrails['allowed']> {
+async function readSavedAddresses(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+): Promise<Guardrails['allowed']> {
 	const { path } = ROUTES.payoutAddresses;
 	const request: ApiRequest = { method: 'GET', route: path, url: path };
 	const response = await callApi(ctx, http, request, 'safe');
@@ -391,13 +465,22 @@ async function readSavedAddresses(ctx: IExecuteSingleFunctions, http: HttpCall):
  * when the item adds any of its fields to 'Additional Fields' (named by their labels), else its
  * `money`. Additional Fields the node cannot read count as adding them (a guardrail fails closed).
  */
-function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: string): { money: MoneyClass; name: string } {
+function moneyOfItem(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	name: string,
+): { money: MoneyClass; name: string } {
 	if (!spec.moneyWith) return { money: spec.money, name };
 	const added: unknown = ctx.getNodeParameter('additionalFields', {});
-	const set = spec.moneyWith.fields.filter((field) => !isObject(added) || added[field] !== undefined);
+	const set = spec.moneyWith.fields.filter(
+		(field) => !isObject(added) || added[field] !== undefined,
+	);
 	if (!set.length) return { money: spec.money, name };
 	const labels = set.map((field) => `'${fieldOf(spec, field)?.displayName ?? field}'`);
-	return { money: spec.moneyWith.money, name: `${name} ${spec.moneyWith.name} (${labels.join(', ')})` };
+	return {
+		money: spec.moneyWith.money,
+		name: `${name} ${spec.moneyWith.name} (${labels.join(', ')})`,
+	};
 }
 
 /**
@@ -406,10 +489,18 @@ function moneyOfItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, name: st
  * restricted destinations, none that could add a destination and then pay it); payments are checked
  * item by item with the batch (checkGuardrails); reads are always allowed.
  */
-export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpec, title: string, credentials: IDataObject): void {
+export function checkMoneyClass(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	title: string,
+	credentials: IDataObject,
+): void {
 	const { money, name } = moneyOfItem(ctx, spec, title);
 	const fail = (message: string, description: string) => {
-		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+		throw new NodeOperationError(ctx.getNode(), message, {
+			itemIndex: ctx.getItemIndex(),
+			description,
+		});
 	};
 	if (refusedToAgents(money) && isAgentRun(ctx)) {
 		fail(
@@ -429,14 +520,21 @@ export function checkMoneyClass(ctx: IExecuteSingleFunctions, spec: OperationSpe
 	}
 }
 
-async function allowedDestinations(ctx: IExecuteSingleFunctions, http: HttpCall, rails: Guardrails): Promise<Guardrails['allowed']> {
+async function allowedDestinations(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	rails: Guardrails,
+): Promise<Guardrails['allowed']> {
 	if (rails.destinations === 'allowList') return rails.allowed;
 	if (rails.destinations === 'savedOnly') return await readSavedAddresses(ctx, http);
 	return [];
 }
 
 /** An allowed entry covers a destination: the same address, and token and network where the entry names them. */
-function matches(allowed: Guardrails['allowed'][number], destination: NonNullable<Payment['destination']>): boolean {
+function matches(
+	allowed: Guardrails['allowed'][number],
+	destination: NonNullable<Payment['destination']>,
+): boolean {
 	if (allowed.address !== destination.address) return false;
 	if (allowed.token && allowed.token !== destination.token.toUpperCase()) return false;
 	return !allowed.network || allowed.network === (destination.network ?? '').toUpperCase();

@@ -22,7 +22,12 @@ const limitsOfRun = new WeakMap<object, Promise<Limits | undefined>>();
 
 async function readLimits(ctx: IExecuteSingleFunctions, path: string): Promise<Limits | undefined> {
 	const request = { method: 'GET' as const, route: path, url: path };
-	const response = await callApi(ctx, createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE), request, 'safe');
+	const response = await callApi(
+		ctx,
+		createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
+		request,
+		'safe',
+	);
 	const data = isSuccess(response) ? response.body.data : undefined;
 	const limits = isObject(data) && isObject(data.limits) ? data.limits : undefined;
 	const minimum = toNumber(limits?.minimum);
@@ -33,9 +38,12 @@ async function readLimits(ctx: IExecuteSingleFunctions, path: string): Promise<L
 /** What the limits say about this item's amount. */
 function finding(limits: Limits, usd: number | undefined): string {
 	const range = `${limits.minimum} to ${limits.maximum} USD`;
-	if (usd === undefined) return `The account's withdrawal limits are ${range} (a crypto amount counts at its USD value).`;
-	if (usd < limits.minimum) return `This item's amount, ${usd} USD, is below the account's minimum withdrawal of ${limits.minimum} USD.`;
-	if (usd > limits.maximum) return `This item's amount, ${usd} USD, is above the account's maximum withdrawal of ${limits.maximum} USD.`;
+	if (usd === undefined)
+		return `The account's withdrawal limits are ${range} (a crypto amount counts at its USD value).`;
+	if (usd < limits.minimum)
+		return `This item's amount, ${usd} USD, is below the account's minimum withdrawal of ${limits.minimum} USD.`;
+	if (usd > limits.maximum)
+		return `This item's amount, ${usd} USD, is above the account's maximum withdrawal of ${limits.maximum} USD.`;
 	return `This item's amount, ${usd} USD, is within the account's withdrawal limits (${range}), so the refusal has another cause.`;
 }
 
@@ -53,7 +61,10 @@ export function explainWithLimits(limitsPath: string) {
 			if (!limits) limitsOfRun.set(run, (limits = readLimits(ctx, limitsPath)));
 			const known = await limits;
 			if (!known) return;
-			const usd = ctx.getNodeParameter('amountType', 'usd') === 'crypto' ? undefined : toNumber(ctx.getNodeParameter('amount', ''));
+			const usd =
+				ctx.getNodeParameter('amountType', 'usd') === 'crypto'
+					? undefined
+					: toNumber(ctx.getNodeParameter('amount', ''));
 			error.description = `${finding(known, usd)} ${error.description ?? ''}`.trim();
 		} catch {
 			// The refusal is what the user acts on; the limits only add to it.

@@ -31,7 +31,8 @@ export async function readRates(ctx: IExecuteSingleFunctions, http: HttpCall): P
 		// A stablecoin's sell rate is the local currency per USD.
 		if (isStablecoin(symbol) && isObject(entry.rate)) {
 			for (const [currency, rate] of Object.entries(entry.rate)) {
-				if (Number(rate) > 0 && !rates.localPerUsd.has(currency.toUpperCase())) rates.localPerUsd.set(currency.toUpperCase(), Number(rate));
+				if (Number(rate) > 0 && !rates.localPerUsd.has(currency.toUpperCase()))
+					rates.localPerUsd.set(currency.toUpperCase(), Number(rate));
 			}
 		}
 	}
@@ -44,8 +45,12 @@ export function valueUsd(amount: Payment['amount'], rates: Rates | undefined): n
 	if (!rates) return "the service's rates could not be read";
 	if ('crypto' in amount) {
 		const price = rates.usdPerToken.get(amount.token.toUpperCase());
-		return price ? amount.crypto * price : `the service's rates give no USD price for ${amount.token || 'a withdrawal that names no token'}`;
+		return price
+			? amount.crypto * price
+			: `the service's rates give no USD price for ${amount.token || 'a withdrawal that names no token'}`;
 	}
 	const rate = rates.localPerUsd.get(amount.fiat.toUpperCase());
-	return rate ? amount.value / rate : `the service's rates give no ${amount.fiat.toUpperCase()} rate`;
+	return rate
+		? amount.value / rate
+		: `the service's rates give no ${amount.fiat.toUpperCase()} rate`;
 }

@@ -1,4 +1,10 @@
-import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
 import { callApi, exchangeOnce, recordPath } from '../../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall, Outcome } from '../../service/api';
 import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors';
@@ -14,7 +20,11 @@ import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/i
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
-type Submission = IdempotencyKey & { expected: IDataObject; fullRecord?: boolean; lookupPath: string };
+type Submission = IdempotencyKey & {
+	expected: IDataObject;
+	fullRecord?: boolean;
+	lookupPath: string;
+};
 
 /** The read of one withdrawal by its id or External ID. */
 function lookupRequest(lookupPath: string, id: string): ApiRequest {
@@ -26,16 +36,22 @@ function lookupRequest(lookupPath: string, id: string): ApiRequest {
  * Any other answer that is not this External ID's record throws: a record of another External ID
  * (or none shown), a record without an id or no record at all cannot say whether the ID is taken.
  */
-async function findWithdrawal(ctx: IExecuteSingleFunctions, http: HttpCall, { externalId, lookupPath }: Submission): Promise<IDataObject | undefined> {
+async function findWithdrawal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	{ externalId, lookupPath }: Submission,
+): Promise<IDataObject | undefined> {
 	const request = lookupRequest(lookupPath, externalId);
 	const response = await callApi(ctx, http, request, 'safe');
 	// Only a 404 says the service holds no such withdrawal. A 400 or 422 says it could not look this
 	// External ID up: that proves nothing, so it is an error like any other (docs/usage.md, "Never
 	// paid twice"), and the withdrawal is not sent.
 	if (response.statusCode === 404) return undefined;
-	if (response.statusCode >= 300 || !response.json || response.body.success === false) throw serviceError(ctx, request, response);
+	if (response.statusCode >= 300 || !response.json || response.body.success === false)
+		throw serviceError(ctx, request, response);
 	const record = response.body.data;
-	if (!record || typeof record !== 'object' || Array.isArray(record)) throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
+	if (!record || typeof record !== 'object' || Array.isArray(record))
+		throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
 	const found = record as IDataObject;
 	const id = scalarText(found.id ?? found._id).trim();
 	if (id === '') throw new Error('the lookup answered a withdrawal record without an id');
@@ -43,26 +59,33 @@ async function findWithdrawal(ctx: IExecuteSingleFunctions, http: HttpCall, { ex
 	// a withdrawal by its id: an External ID that is another withdrawal's id finds that one). External
 	// IDs are compared exactly (service/ids.ts): a record showing INV-1 proves nothing of inv-1.
 	if (!sameExternalId(found.externalId, externalId)) {
-		const shows = found.externalId === undefined || found.externalId === null ? 'no External ID' : `the External ID ${JSON.stringify(found.externalId)}`;
+		const shows =
+			found.externalId === undefined || found.externalId === null
+				? 'no External ID'
+				: `the External ID ${JSON.stringify(found.externalId)}`;
 		throw new Error(`the lookup answered withdrawal ${id}, which shows ${shows}`);
 	}
 	return found;
 }
 
 /** A word the service may write in either case (a kind, token, network or fee level). */
-const sameWord = (a: unknown, b: unknown) => String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
+const sameWord = (a: unknown, b: unknown) =>
+	String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
 
 /** Bank or crypto: the record's `type`, else told by its destination; undefined when it shows neither. */
 function paymentKindOf(record: IDataObject): string | undefined {
-	if (typeof record.type === 'string' && record.type.trim() !== '') return record.type.trim().toLowerCase();
-	const present = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	if (typeof record.type === 'string' && record.type.trim() !== '')
+		return record.type.trim().toLowerCase();
+	const present = (value: unknown) =>
+		value !== undefined && value !== null && String(value).trim() !== '';
 	if (present(record.bankAccount)) return 'bank';
 	if (present(record.walletAddress)) return 'crypto';
 	return undefined;
 }
 
 /** A number as a number, anything else as a word. */
-const sameValue = (actual: unknown, wanted: unknown) => (typeof wanted === 'number' ? Number(actual) === wanted : sameWord(actual, wanted));
+const sameValue = (actual: unknown, wanted: unknown) =>
+	typeof wanted === 'number' ? Number(actual) === wanted : sameWord(actual, wanted);
 
 /** Fields compared otherwise than as a number or a word: an address exactly, the bank account by the record id rule (service/ids.ts). */
 const SAME_FIELD: Partial<Record<string, (actual: unknown, wanted: unknown) => boolean>> = {
@@ -75,7 +98,10 @@ const SAME_FIELD: Partial<Record<string, (actual: unknown, wanted: unknown) => b
  * (a different kind of payment, a different value, or `null` where the request sets one), and the
  * fields the record does not show, which leave the match unproven.
  */
-function compareWithRecord(record: IDataObject, expected: IDataObject): { conflicts: string[]; unshown: string[] } {
+function compareWithRecord(
+	record: IDataObject,
+	expected: IDataObject,
+): { conflicts: string[]; unshown: string[] } {
 	const conflicts: string[] = [];
 	const unshown: string[] = [];
 	for (const [field, wanted] of Object.entries(expected)) {
@@ -109,7 +135,8 @@ export async function submitWithdrawal(
 	return await oneAtATime(lockKey, async () => {
 		if (earlierInDoubt) {
 			const found = await findWithdrawal(ctx, http, key).catch(() => undefined);
-			if (found) return matchOrRefuse(ctx, found, key, 'an earlier attempt of this run had no clear answer');
+			if (found)
+				return matchOrRefuse(ctx, found, key, 'an earlier attempt of this run had no clear answer');
 			throw earlierInDoubt;
 		}
 		const existing = await lookUp(ctx, http, key, ahead);
@@ -123,7 +150,13 @@ export async function submitWithdrawal(
 }
 
 /** The one send of a withdrawal not found under its External ID, and what its answer proves. */
-async function sendOnce(ctx: IExecuteSingleFunctions, http: HttpCall, request: ApiRequest, key: Submission, turn?: SendTurn): Promise<IDataObject> {
+async function sendOnce(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	request: ApiRequest,
+	key: Submission,
+	turn?: SendTurn,
+): Promise<IDataObject> {
 	const outcome = await exchangeOnce(ctx, http, request);
 	const created = outcome.kind === 'answered' ? createdId(outcome.response) : undefined;
 	if (created === undefined) turn?.notCreated();
@@ -132,9 +165,20 @@ async function sendOnce(ctx: IExecuteSingleFunctions, http: HttpCall, request: A
 	const { response } = outcome;
 	if (created !== undefined) {
 		const data = response.body.data as IDataObject;
-		const full = key.fullRecord === false ? { record: {} } : await fullRecord(ctx, http, created, key.lookupPath);
+		const full =
+			key.fullRecord === false
+				? { record: {} }
+				: await fullRecord(ctx, http, created, key.lookupPath);
 		const unavailable = full.unavailable ? { fullRecordUnavailable: full.unavailable } : {};
-		return { ...data, ...full.record, id: created, externalId: key.externalId, alreadySubmitted: false, message: response.body.message ?? '', ...unavailable };
+		return {
+			...data,
+			...full.record,
+			id: created,
+			externalId: key.externalId,
+			alreadySubmitted: false,
+			message: response.body.message ?? '',
+			...unavailable,
+		};
 	}
 	if (response.statusCode >= 200 && response.statusCode < 300) {
 		const reason = `HTTP ${response.statusCode} without a withdrawal id (success: ${JSON.stringify(response.body.success ?? null)})`;
@@ -154,7 +198,12 @@ async function sendOnce(ctx: IExecuteSingleFunctions, http: HttpCall, request: A
  * After a send whose outcome is unknown: looks the External ID up over the in-doubt window, with backoff,
  * so a late commit is found and reported; not found by then, the item fails as in doubt.
  */
-async function resolveInDoubt(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, cause: Pick<Ambiguous, 'reason' | 'statusCode'>): Promise<IDataObject> {
+async function resolveInDoubt(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	cause: Pick<Ambiguous, 'reason' | 'statusCode'>,
+): Promise<IDataObject> {
 	const deadline = Date.now() + RETRY.inDoubtLookupWindowMs;
 	for (let attempt = 1; ; attempt++) {
 		// A lookup that fails too is tried again within the window.
@@ -171,18 +220,35 @@ async function resolveInDoubt(ctx: IExecuteSingleFunctions, http: HttpCall, key:
  * by its id on the lookup route, which is not rate-limited. The withdrawal exists whatever happens
  * here, so a failed read never fails the item: the creation answer is output with the reason.
  */
-async function fullRecord(ctx: IExecuteSingleFunctions, http: HttpCall, id: string, lookupPath: string): Promise<{ record: IDataObject; unavailable?: string }> {
+async function fullRecord(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	id: string,
+	lookupPath: string,
+): Promise<{ record: IDataObject; unavailable?: string }> {
 	const request = lookupRequest(lookupPath, id);
 	try {
 		const response = await callApi(ctx, http, request, 'safe');
 		const data = response.body.data as IDataObject | undefined;
 		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
-		if (response.statusCode < 300 && response.json && response.body.success !== false && found && sameRecordId(found.id ?? found._id, id)) {
+		if (
+			response.statusCode < 300 &&
+			response.json &&
+			response.body.success !== false &&
+			found &&
+			sameRecordId(found.id ?? found._id, id)
+		) {
 			return { record: found };
 		}
-		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}` };
+		return {
+			record: {},
+			unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`,
+		};
 	} catch (error) {
-		return { record: {}, unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}` };
+		return {
+			record: {},
+			unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}`,
+		};
 	}
 }
 
@@ -192,7 +258,11 @@ function createdId(response: ApiResponse): string | undefined {
 	if (response.body.success !== true) return undefined;
 	const data = response.body.data as IDataObject | undefined;
 	const id = data && typeof data === 'object' ? data.id : undefined;
-	return typeof id === 'string' && id.trim() !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+	return typeof id === 'string' && id.trim() !== ''
+		? id
+		: typeof id === 'number'
+			? String(id)
+			: undefined;
 }
 
 /**
@@ -200,7 +270,12 @@ function createdId(response: ApiResponse): string | undefined {
  * A lookup made ahead of the item's turn (`ahead`) stands in for it while it is still true; without
  * an answer it cannot be known whether the withdrawal exists, so it is not sent.
  */
-export async function lookUp(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, ahead?: LookupAhead): Promise<IDataObject | undefined> {
+export async function lookUp(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	ahead?: LookupAhead,
+): Promise<IDataObject | undefined> {
 	const early = await ahead;
 	let record: IDataObject | undefined;
 	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
@@ -233,7 +308,9 @@ function noteSendEnded(lockKey: string): void {
  * A lookup of a withdrawal's External ID made ahead of its turn, and when it began (in sends
  * ended); undefined when the item turned out not to be sent.
  */
-export type LookupAhead = Promise<(({ record: IDataObject | undefined } | { error: unknown }) & { since: number }) | undefined>;
+export type LookupAhead = Promise<
+	(({ record: IDataObject | undefined } | { error: unknown }) & { since: number }) | undefined
+>;
 
 /**
  * Looks the External ID up once `near` says the item is close to its turn, so that the lookup is
@@ -241,7 +318,12 @@ export type LookupAhead = Promise<(({ record: IDataObject | undefined } | { erro
  * only: its answer is checked again under the External ID's lock before it is trusted
  * (`stillTrue`), and a failed one is repeated then.
  */
-export async function lookUpAhead(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, near: Promise<boolean>): LookupAhead {
+export async function lookUpAhead(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	near: Promise<boolean>,
+): LookupAhead {
 	if (!(await near)) return undefined;
 	const since = sendsEnded;
 	try {
@@ -253,7 +335,9 @@ export async function lookUpAhead(ctx: IExecuteSingleFunctions, http: HttpCall, 
 
 /** No send of this External ID in this process ended since the lookup began (a duplicate from elsewhere is refused by the service, then looked up). */
 function stillTrue(ahead: { since: number }, lockKey: string): boolean {
-	return sendsEnded - ahead.since < REMEMBERED_SENDS && (lastSendEnded.get(lockKey) ?? 0) <= ahead.since;
+	return (
+		sendsEnded - ahead.since < REMEMBERED_SENDS && (lastSendEnded.get(lockKey) ?? 0) <= ahead.since
+	);
 }
 
 function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
@@ -261,13 +345,19 @@ function lockKeyOf(ctx: IExecuteSingleFunctions, key: IdempotencyKey): string {
 	return `${credentialKey(ctx)} ${externalIdTurnKey(key.externalId)}`;
 }
 
-async function lookUpAfterRefusal(ctx: IExecuteSingleFunctions, http: HttpCall, key: Submission, refusal: NodeApiError): Promise<IDataObject | undefined> {
+async function lookUpAfterRefusal(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	key: Submission,
+	refusal: NodeApiError,
+): Promise<IDataObject | undefined> {
 	let record: IDataObject | undefined;
 	try {
 		record = await findWithdrawal(ctx, http, key);
 	} catch (error) {
 		// Keep the refusal, which is what the user must act on, and say the check failed too.
-		refusal.description = `${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
+		refusal.description =
+			`${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
 		throw refusal;
 	}
 	return record && matchOrRefuse(ctx, record, key);
@@ -279,16 +369,28 @@ async function lookUpAfterRefusal(ctx: IExecuteSingleFunctions, http: HttpCall, 
  * the record was found after it: the item then fails in doubt (a typed flag, markInDoubt), saying
  * the withdrawal may have been made and to check it, never that the External ID is someone else's.
  */
-function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: IdempotencyKey & { expected: IDataObject }, inDoubt?: string): IDataObject {
-	const refuse = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+function matchOrRefuse(
+	ctx: IExecuteSingleFunctions,
+	record: IDataObject,
+	key: IdempotencyKey & { expected: IDataObject },
+	inDoubt?: string,
+): IDataObject {
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
 	const { conflicts, unshown } = compareWithRecord(record, key.expected);
 	const id = String(record.id ?? record._id);
 	const status = scalarText(record.status).trim().toLowerCase();
-	if (statusOf('withdrawal', status)?.refunded) throw refundedError(ctx, record, key.externalId, inDoubt);
-	const shown = (field: string) => JSON.stringify(field === 'type' ? (paymentKindOf(record) ?? null) : (record[field] ?? null));
-	const detail = conflicts.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`).join('; ');
+	if (statusOf('withdrawal', status)?.refunded)
+		throw refundedError(ctx, record, key.externalId, inDoubt);
+	const shown = (field: string) =>
+		JSON.stringify(field === 'type' ? (paymentKindOf(record) ?? null) : (record[field] ?? null));
+	const detail = conflicts
+		.map((field) => `${field}: ${shown(field)} there, ${JSON.stringify(key.expected[field])} here`)
+		.join('; ');
 	if (inDoubt !== undefined && (conflicts.length || unshown.length)) {
-		const why = conflicts.length ? `it differs: ${detail}` : `it does not show ${unshown.join(', ')}`;
+		const why = conflicts.length
+			? `it differs: ${detail}`
+			: `it does not show ${unshown.join(', ')}`;
 		throw markInDoubt(
 			refuse(
 				`The withdrawal with External ID ${key.externalId} may have been made (${inDoubt}): the service shows ${withdrawalNamed(record)} under it, which cannot be matched to this payment (${why}); check it before any retry`,
@@ -308,12 +410,18 @@ function matchOrRefuse(ctx: IExecuteSingleFunctions, record: IDataObject, key: I
 			`A withdrawal with this External ID exists (id ${id}), but its record does not show enough to tell whether it is this payment, so nothing was sent and it is not reported as this one. Check it with Withdrawal → Get; give a different payment its own External ID.`,
 		);
 	}
-	return { ...record, id: record.id ?? record._id, externalId: key.externalId, alreadySubmitted: true };
+	return {
+		...record,
+		id: record.id ?? record._id,
+		externalId: key.externalId,
+		alreadySubmitted: true,
+	};
 }
 
 /** "withdrawal wd-3 (100 USD, pending)": its id, amount and status as the record shows them. */
 function withdrawalNamed(record: IDataObject): string {
-	const present = (value: unknown) => value !== undefined && value !== null && scalarText(value).trim() !== '';
+	const present = (value: unknown) =>
+		value !== undefined && value !== null && scalarText(value).trim() !== '';
 	const amount = present(record.amount)
 		? `${scalarText(record.amount)} USD`
 		: present(record.cryptoAmount)
@@ -328,18 +436,29 @@ function withdrawalNamed(record: IDataObject): string {
  * not this payment's success. Running again with the same External ID finds it again and sends
  * nothing; a new External ID pays a new withdrawal, so the message asks to check first.
  */
-function refundedError(ctx: IExecuteSingleFunctions, record: IDataObject, externalId: string, inDoubt?: string): NodeOperationError {
+function refundedError(
+	ctx: IExecuteSingleFunctions,
+	record: IDataObject,
+	externalId: string,
+	inDoubt?: string,
+): NodeOperationError {
 	const id = scalarText(record.id ?? record._id);
 	const status = scalarText(record.status).trim();
 	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
 	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
-	const error = new NodeOperationError(ctx.getNode(), inDoubt === undefined ? `${found}, and nothing was sent` : `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`, {
-		itemIndex: ctx.getItemIndex(),
-		description:
-			inDoubt === undefined
-				? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
-				: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
-	});
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		inDoubt === undefined
+			? `${found}, and nothing was sent`
+			: `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`,
+		{
+			itemIndex: ctx.getItemIndex(),
+			description:
+				inDoubt === undefined
+					? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
+					: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
+		},
+	);
 	return inDoubt === undefined ? error : markInDoubt(error);
 }
 
@@ -355,7 +474,11 @@ function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
 	);
 }
 
-function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, error: unknown): NodeApiError {
+function lookupFailedError(
+	ctx: IExecuteSingleFunctions,
+	externalId: string,
+	error: unknown,
+): NodeApiError {
 	const reason = (error as Error)?.message ?? 'no answer';
 	const httpCode = (error as { httpCode?: string })?.httpCode;
 	return itemApiError(
@@ -367,7 +490,12 @@ function lookupFailedError(ctx: IExecuteSingleFunctions, externalId: string, err
 	);
 }
 
-function unresolvedError(ctx: IExecuteSingleFunctions, externalId: string, reason: string, statusCode?: number): NodeApiError {
+function unresolvedError(
+	ctx: IExecuteSingleFunctions,
+	externalId: string,
+	reason: string,
+	statusCode?: number,
+): NodeApiError {
 	return markInDoubt(
 		itemApiError(
 			ctx,

@@ -71,13 +71,15 @@ export const account: ResourceSpecs = {
 					{
 						name: 'Business',
 						value: 'business',
-						description: 'The business bears the fee: it is added to the amount debited, and the recipient gets the full amount',
+						description:
+							'The business bears the fee: it is added to the amount debited, and the recipient gets the full amount',
 					},
 					{
 						// The service calls the recipient "user".
 						name: 'Recipient (User)',
 						value: 'user',
-						description: 'The recipient bears the fee: it is deducted from the payout, and the recipient gets the amount minus the fee',
+						description:
+							'The recipient bears the fee: it is deducted from the payout, and the recipient gets the amount minus the fee',
 					},
 				],
 				required: true,

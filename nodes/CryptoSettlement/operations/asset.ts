@@ -32,7 +32,8 @@ export const asset: ResourceSpecs = {
 		option: {
 			name: 'Get Withdrawal Assets',
 			action: 'Get withdrawal assets',
-			description: 'Get the tokens you can withdraw, one item per token with its networks, fees and limits',
+			description:
+				'Get the tokens you can withdraw, one item per token with its networks, fees and limits',
 		},
 		method: 'GET',
 		path: '/payments/supported-assets-info',

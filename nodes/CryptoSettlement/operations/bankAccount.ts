@@ -1,6 +1,12 @@
 import { ROUTES } from '../../service/routes';
 import { bankAccountFields, narrationOf } from '../record/commonParams';
-import { additionalFields, BANK_ACCOUNT_FIELDS, BANK_ACCOUNT_ID, LIST_FIELDS, NARRATION } from '../fields/fields';
+import {
+	additionalFields,
+	BANK_ACCOUNT_FIELDS,
+	BANK_ACCOUNT_ID,
+	LIST_FIELDS,
+	NARRATION,
+} from '../fields/fields';
 import type { ResourceSpecs } from '../record/record';
 
 export const bankAccount: ResourceSpecs = {
@@ -34,7 +40,11 @@ export const bankAccount: ResourceSpecs = {
 		build: (params) => ({ pathParams: { bankAccountId: params.pathId('bankAccountId') } }),
 	},
 	getAll: {
-		option: { name: 'Get Many', action: 'Get many bank accounts', description: 'List saved bank accounts' },
+		option: {
+			name: 'Get Many',
+			action: 'Get many bank accounts',
+			description: 'List saved bank accounts',
+		},
 		method: 'GET',
 		path: ROUTES.bankAccounts.path,
 		source: 'spec',

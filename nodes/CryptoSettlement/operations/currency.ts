@@ -1,12 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { dryRunOf, transactionPin } from '../record/commonParams';
-import { additionalFields, amountField, CURRENCY, DRY_RUN, DRY_RUN_SAVED, PIN } from '../fields/fields';
+import {
+	additionalFields,
+	amountField,
+	CURRENCY,
+	DRY_RUN,
+	DRY_RUN_SAVED,
+	PIN,
+} from '../fields/fields';
 import { checkSwap, toNumber } from '../fields/rules';
 import { USD_DECIMALS } from '../../service/catalog';
 import type { ResourceSpecs } from '../record/record';
 
 /** From and To: the fiat currencies of Currency (NGN, GHS). */
-const fiat = (name: string, displayName: string, initial: string, description: string): INodeProperties => ({
+const fiat = (
+	name: string,
+	displayName: string,
+	initial: string,
+	description: string,
+): INodeProperties => ({
 	...CURRENCY,
 	displayName,
 	name,
@@ -35,11 +47,20 @@ export const currency: ResourceSpecs = {
 			additionalFields([DRY_RUN_SAVED, PIN]),
 		],
 		build: async (params) => {
-			const input = { amount: params.raw('amount', ''), from: params.text('from'), to: params.text('to') };
+			const input = {
+				amount: params.raw('amount', ''),
+				from: params.text('from'),
+				to: params.text('to'),
+			};
 			params.assert(checkSwap(input));
 			const pin = await transactionPin(params);
-			return { body: { amount: toNumber(input.amount), from: input.from, to: input.to, pin }, dryRun: dryRunOf(params) };
+			return {
+				body: { amount: toNumber(input.amount), from: input.from, to: input.to, pin },
+				dryRun: dryRunOf(params),
+			};
 		},
-		payment: ({ body = {} }) => ({ amount: { fiat: String(body.from), value: Number(body.amount) } }),
+		payment: ({ body = {} }) => ({
+			amount: { fiat: String(body.from), value: Number(body.amount) },
+		}),
 	},
 };

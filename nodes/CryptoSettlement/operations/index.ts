@@ -19,7 +19,12 @@ import { BUILDER_HINT, withPropertyHint } from './builderHints';
 import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
-const entry = (name: string, description: string, specs: ResourceSpecs, defaultOperation: string): ResourceEntry => ({
+const entry = (
+	name: string,
+	description: string,
+	specs: ResourceSpecs,
+	defaultOperation: string,
+): ResourceEntry => ({
 	name,
 	description,
 	specs,
@@ -32,13 +37,28 @@ export const RESOURCES: Record<string, ResourceEntry> = {
 	bank: entry('Bank', 'Banks and bank account verification', bank, 'getAll'),
 	bankAccount: entry('Bank Account', 'Saved bank accounts for payouts', bankAccount, 'getAll'),
 	currency: entry('Currency', 'Fiat currency swaps', currency, 'swap'),
-	payoutAddress: entry('Payout Address', 'Saved crypto withdrawal addresses', payoutAddress, 'getAll'),
+	payoutAddress: entry(
+		'Payout Address',
+		'Saved crypto withdrawal addresses',
+		payoutAddress,
+		'getAll',
+	),
 	rate: entry('Rate', 'Rates and prices', rate, 'getSellRates'),
 	sandbox: entry('Sandbox', 'Testing helpers of the sandbox environment', sandbox, 'mockDeposit'),
-	statement: entry('Statement', 'Reconciliation: a day\'s statement, and rows matched against the service', statement, 'get'),
+	statement: entry(
+		'Statement',
+		"Reconciliation: a day's statement, and rows matched against the service",
+		statement,
+		'get',
+	),
 	transaction: entry('Transaction', 'Deposit (trade) transactions', transaction, 'get'),
 	wallet: entry('Wallet', 'Deposit wallets (addresses)', wallet, 'get'),
-	webhookEvent: entry('Webhook Event', "Stored webhook deliveries, and a delivery n8n's Webhook node received, verified", webhookEvent, 'getAll'),
+	webhookEvent: entry(
+		'Webhook Event',
+		"Stored webhook deliveries, and a delivery n8n's Webhook node received, verified",
+		webhookEvent,
+		'getAll',
+	),
 	withdrawal: entry('Withdrawal', 'Crypto and bank withdrawals', withdrawal, 'getAll'),
 };
 
@@ -98,7 +118,8 @@ const operationsWhere = (keep: (spec: ResourceSpecs[string]) => boolean) =>
 	);
 
 /** The node as an AI agent's tool: n8n's tool variant adds its Tool Description parameters. */
-const AS_TOOL = '($parameter["descriptionType"] !== undefined || $parameter["toolDescription"] !== undefined)';
+const AS_TOOL =
+	'($parameter["descriptionType"] !== undefined || $parameter["toolDescription"] !== undefined)';
 
 /**
  * The node's hints. While a withdrawal's External ID is empty, the editor says that every manual

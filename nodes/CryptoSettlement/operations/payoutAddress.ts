@@ -3,14 +3,17 @@ import { LABEL, LIST_FIELDS, locator, requiredText, tokenFields } from '../field
 import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
 
-const ADDRESS = requiredText('address', 'Address', { description: 'Payout address to check or save' });
+const ADDRESS = requiredText('address', 'Address', {
+	description: 'Payout address to check or save',
+});
 
 export const payoutAddress: ResourceSpecs = {
 	create: {
 		option: {
 			name: 'Create',
 			action: 'Create a payout address',
-			description: 'Save a withdrawal address; saving the same address, token and network again updates its label',
+			description:
+				'Save a withdrawal address; saving the same address, token and network again updates its label',
 		},
 		method: 'POST',
 		path: ROUTES.payoutAddresses.path,
@@ -30,7 +33,11 @@ export const payoutAddress: ResourceSpecs = {
 		}),
 	},
 	delete: {
-		option: { name: 'Delete', action: 'Delete a payout address', description: 'Remove a saved withdrawal address' },
+		option: {
+			name: 'Delete',
+			action: 'Delete a payout address',
+			description: 'Remove a saved withdrawal address',
+		},
 		method: 'DELETE',
 		path: '/payments/wallet-addresses/{payoutAddressId}',
 		source: 'public notes (third-party)',
@@ -40,7 +47,11 @@ export const payoutAddress: ResourceSpecs = {
 		build: (params) => ({ pathParams: { payoutAddressId: params.pathId('payoutAddressId') } }),
 	},
 	getAll: {
-		option: { name: 'Get Many', action: 'Get many payout addresses', description: 'List saved withdrawal addresses' },
+		option: {
+			name: 'Get Many',
+			action: 'Get many payout addresses',
+			description: 'List saved withdrawal addresses',
+		},
 		method: 'GET',
 		path: ROUTES.payoutAddresses.path,
 		source: 'spec',
@@ -52,7 +63,8 @@ export const payoutAddress: ResourceSpecs = {
 		option: {
 			name: 'Validate',
 			action: 'Validate a payout address',
-			description: 'Check the format of an address for a token and network (it does not prove the address exists)',
+			description:
+				'Check the format of an address for a token and network (it does not prove the address exists)',
 		},
 		method: 'POST',
 		path: ROUTES.validateAddress.path,
@@ -63,7 +75,10 @@ export const payoutAddress: ResourceSpecs = {
 		// A verdict about another address, token or network says nothing of this one.
 		echoes: { address: 'address', token: 'value', network: 'value' },
 		build: (params) => ({
-			body: { address: params.requiredText('address'), ...tokenNetworkFee(params, { feeLevel: false }) },
+			body: {
+				address: params.requiredText('address'),
+				...tokenNetworkFee(params, { feeLevel: false }),
+			},
 		}),
 	},
 };

@@ -40,10 +40,15 @@ export const rate: ResourceSpecs = {
 		kind: 'read',
 		money: 'none',
 		fields: [
-			requiredText('from', 'From', { placeholder: 'e.g. btc', description: 'Crypto symbol to price' }),
+			requiredText('from', 'From', {
+				placeholder: 'e.g. btc',
+				description: 'Crypto symbol to price',
+			}),
 			requiredText('to', 'To', { placeholder: 'e.g. usd', description: 'Currency to price it in' }),
 		],
-		build: (params) => ({ qs: { from: params.requiredText('from'), to: params.requiredText('to') } }),
+		build: (params) => ({
+			qs: { from: params.requiredText('from'), to: params.requiredText('to') },
+		}),
 	},
 	getSellRates: {
 		option: {

@@ -1,7 +1,14 @@
 import { credentialsOf } from '../../service/credentials';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
 import { USD_DECIMALS } from '../../service/catalog';
-import { additionalFields, amountField, AMOUNT_IN_USD, REFERENCE, requiredText, WALLET_ADDRESS } from '../fields/fields';
+import {
+	additionalFields,
+	amountField,
+	AMOUNT_IN_USD,
+	REFERENCE,
+	requiredText,
+	WALLET_ADDRESS,
+} from '../fields/fields';
 import type { ResourceSpecs } from '../record/record';
 
 export const sandbox: ResourceSpecs = {
@@ -76,7 +83,9 @@ export const sandbox: ResourceSpecs = {
 					reference: params.requiredText('reference'),
 					txHash: params.requiredText('txHash'),
 					...(extra.sourceAddress ? { sourceAddress: String(extra.sourceAddress) } : {}),
-					...(extra.confirmations === undefined ? {} : { confirmations: toNumber(extra.confirmations) }),
+					...(extra.confirmations === undefined
+						? {}
+						: { confirmations: toNumber(extra.confirmations) }),
 				},
 			};
 		},

@@ -1,4 +1,10 @@
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { objectIn, scalarText } from '../../service/values';
 import { statedNumber } from '../../service/money';
@@ -16,7 +22,13 @@ import { ROUTES } from '../../service/routes';
 import { LineMaker, linesOf, type Line, type LineOptions } from '../statement/lines';
 import { DayOrder } from '../statement/order';
 import { MATCH_BY, MATCH_RESULTS, matchIndex, matchRow } from '../statement/match';
-import { ACCOUNT_PATH, LIST_PATHS, readStatementDay, readStatementLists, type ReadLists } from '../statement/statementLists';
+import {
+	ACCOUNT_PATH,
+	LIST_PATHS,
+	readStatementDay,
+	readStatementLists,
+	type ReadLists,
+} from '../statement/statementLists';
 import type { KeptRecords } from '../statement/recordColumns';
 import { closingBalanceOf, LineTally, readBalances, summarize } from '../statement/summary';
 
@@ -36,7 +48,11 @@ const GET_FIELDS: INodeProperties[] = [
 		default: 'day',
 		options: [
 			{ name: 'Day', value: 'day', description: 'The statement of one UTC day' },
-			{ name: 'Range', value: 'range', description: `The statement of several whole UTC days as one (at most ${MAX_RANGE_DAYS}), with each day's balances and totals` },
+			{
+				name: 'Range',
+				value: 'range',
+				description: `The statement of several whole UTC days as one (at most ${MAX_RANGE_DAYS}), with each day's balances and totals`,
+			},
 		],
 	},
 	{
@@ -75,10 +91,29 @@ const GET_FIELDS: INodeProperties[] = [
 		type: 'options',
 		default: 'summary',
 		options: [
-			{ name: 'Summary', value: 'summary', description: 'One item: totals per kind and currency, the exceptions, closing balances and the balance check' },
-			{ name: 'Lines', value: 'lines', description: 'One item per line: every deposit, payout, fee and refund of the day' },
-			{ name: 'Exceptions', value: 'exceptions', description: 'Only the lines that need a person, each saying what to check (no item when there is none)' },
-			{ name: 'File', value: 'file', description: 'One item per currency that moved, each with the summary and that currency\'s file in binary property "data", in the format accounting software imports as a bank statement' },
+			{
+				name: 'Summary',
+				value: 'summary',
+				description:
+					'One item: totals per kind and currency, the exceptions, closing balances and the balance check',
+			},
+			{
+				name: 'Lines',
+				value: 'lines',
+				description: 'One item per line: every deposit, payout, fee and refund of the day',
+			},
+			{
+				name: 'Exceptions',
+				value: 'exceptions',
+				description:
+					'Only the lines that need a person, each saying what to check (no item when there is none)',
+			},
+			{
+				name: 'File',
+				value: 'file',
+				description:
+					'One item per currency that moved, each with the summary and that currency\'s file in binary property "data", in the format accounting software imports as a bank statement',
+			},
 		],
 	},
 	optionsCollection([
@@ -108,7 +143,8 @@ const GET_FIELDS: INodeProperties[] = [
 				{ name: 'QuickBooks CSV', value: 'quickbooksCsv', description: FILE_FORMATS.quickbooksCsv },
 				{ name: 'OFX', value: 'ofx', description: FILE_FORMATS.ofx },
 			],
-			description: 'The format of the files: the one your accounting software imports as a bank statement',
+			description:
+				'The format of the files: the one your accounting software imports as a bank statement',
 			displayOptions: { show: { '/output': ['file'] } },
 		},
 		{
@@ -117,7 +153,8 @@ const GET_FIELDS: INodeProperties[] = [
 			type: 'options',
 			default: 'YYYY-MM-DD',
 			options: DATE_FORMATS.map((value) => ({ name: value, value })),
-			description: 'How the CSV files write dates: the format your accounting software (or its organisation\'s region) expects',
+			description:
+				"How the CSV files write dates: the format your accounting software (or its organisation's region) expects",
 			displayOptions: { show: { '/output': ['file'] } },
 		},
 		{
@@ -136,7 +173,7 @@ const GET_FIELDS: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. 0123456789-{currency}',
 			description:
-				'The ACCTID of the OFX files, as the account in your accounting software knows it (at most 22 characters; {currency} is replaced by each file\'s currency, and is needed unless File Currency is one currency). Empty: the service account\'s ID and the currency.',
+				"The ACCTID of the OFX files, as the account in your accounting software knows it (at most 22 characters; {currency} is replaced by each file's currency, and is needed unless File Currency is one currency). Empty: the service account's ID and the currency.",
 			displayOptions: { show: { '/output': ['file'], fileFormat: ['ofx'] } },
 		},
 		{
@@ -144,8 +181,12 @@ const GET_FIELDS: INodeProperties[] = [
 			name: 'fileCurrency',
 			type: 'options',
 			default: 'all',
-			options: FILE_CURRENCIES.map((value) => ({ name: value === 'all' ? 'All Currencies' : value, value })),
-			description: 'Only this currency\'s file (every file is of one currency: a bank statement import is for one account, in one currency)',
+			options: FILE_CURRENCIES.map((value) => ({
+				name: value === 'all' ? 'All Currencies' : value,
+				value,
+			})),
+			description:
+				"Only this currency's file (every file is of one currency: a bank statement import is for one account, in one currency)",
 			displayOptions: { show: { '/output': ['file'] } },
 		},
 	]),
@@ -158,14 +199,27 @@ const MATCH_FIELDS: INodeProperties[] = [
 		type: 'options',
 		default: 'externalId',
 		options: [
-			{ name: 'External ID (Payouts)', value: 'externalId', description: 'A withdrawal under the row\'s External ID' },
-			{ name: 'Wallet Address (Deposits)', value: 'walletAddress', description: 'Deposits to the row\'s wallet address' },
-			{ name: 'Wallet Label (Deposits)', value: 'walletLabel', description: 'Deposits to the wallet(s) with the row\'s label' },
+			{
+				name: 'External ID (Payouts)',
+				value: 'externalId',
+				description: "A withdrawal under the row's External ID",
+			},
+			{
+				name: 'Wallet Address (Deposits)',
+				value: 'walletAddress',
+				description: "Deposits to the row's wallet address",
+			},
+			{
+				name: 'Wallet Label (Deposits)',
+				value: 'walletLabel',
+				description: "Deposits to the wallet(s) with the row's label",
+			},
 		],
 	},
 	requiredText('value', 'Value', {
 		placeholder: 'e.g. {{ $json.payoutId }}',
-		description: 'The row\'s key: its External ID, wallet address or wallet label (usually an expression over the input item)',
+		description:
+			"The row's key: its External ID, wallet address or wallet label (usually an expression over the input item)",
 	}),
 	{
 		displayName: 'Expected Amount (USD)',
@@ -174,7 +228,7 @@ const MATCH_FIELDS: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 0,
 		description:
-			'The amount the row expects, in USD (a withdrawal\'s amount, a deposit\'s amountReceived). 0 or empty: the amount is not checked.',
+			"The amount the row expects, in USD (a withdrawal's amount, a deposit's amountReceived). 0 or empty: the amount is not checked.",
 	},
 	optionsCollection([
 		{
@@ -183,7 +237,7 @@ const MATCH_FIELDS: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: 'How far the record\'s amount may be from Expected Amount and still match',
+			description: "How far the record's amount may be from Expected Amount and still match",
 		},
 	]),
 ];
@@ -198,7 +252,11 @@ function itemsOfRun(ctx: IExecuteSingleFunctions): number {
 	return Array.isArray(items) ? items.length : Infinity;
 }
 
-function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<T>): Promise<T> {
+function readOnce<T>(
+	ctx: IExecuteSingleFunctions,
+	key: string,
+	read: () => Promise<T>,
+): Promise<T> {
 	const run = runOf(ctx);
 	let shared = reads.get(run);
 	if (!shared) reads.set(run, (shared = { byKey: new Map(), took: new Set() }));
@@ -219,25 +277,44 @@ function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Prom
 
 function optionsOf(params: Params): IDataObject {
 	const options = params.raw('options', {});
-	return options && typeof options === 'object' && !Array.isArray(options) ? (options as IDataObject) : {};
+	return options && typeof options === 'object' && !Array.isArray(options)
+		? (options as IDataObject)
+		: {};
 }
 
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
 	if (value === undefined || value === null || value === '') return 24;
 	const hours = statedNumber(value);
-	if (hours === undefined || hours < 0) params.assert([{ field: 'pendingAfterHours', message: 'pendingAfterHours must be a number of hours, 0 or more', value }]);
+	if (hours === undefined || hours < 0)
+		params.assert([
+			{
+				field: 'pendingAfterHours',
+				message: 'pendingAfterHours must be a number of hours, 0 or more',
+				value,
+			},
+		]);
 	return hours as number;
 }
 
 /** A value chosen from a list, or the field's error. */
-function oneOf<T extends string>(params: Params, name: string, value: string, values: readonly T[]): T {
-	if (!(values as readonly string[]).includes(value)) params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
+function oneOf<T extends string>(
+	params: Params,
+	name: string,
+	value: string,
+	values: readonly T[],
+): T {
+	if (!(values as readonly string[]).includes(value))
+		params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
 	return value as T;
 }
 
-const choice = <T extends string>(params: Params, name: string, values: readonly T[], fallback: T) =>
-	oneOf(params, name, scalarText(optionsOf(params)[name]) || fallback, values);
+const choice = <T extends string>(
+	params: Params,
+	name: string,
+	values: readonly T[],
+	fallback: T,
+) => oneOf(params, name, scalarText(optionsOf(params)[name]) || fallback, values);
 
 /** Payee Names as an object of reference → name, or the field's error. */
 function payeeNamesOf(params: Params): Record<string, string> {
@@ -246,11 +323,17 @@ function payeeNamesOf(params: Params): Record<string, string> {
 	const object = objectIn(value);
 	const names: Record<string, string> = {};
 	if (object) {
-		for (const [reference, name] of Object.entries(object)) if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
+		for (const [reference, name] of Object.entries(object))
+			if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
 		if (Object.keys(names).length === Object.keys(object).length) return names;
 	}
 	return params.assert([
-		{ field: 'payeeNames', message: 'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}', value },
+		{
+			field: 'payeeNames',
+			message:
+				'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}',
+			value,
+		},
 	]) as never;
 }
 
@@ -258,7 +341,11 @@ function payeeNamesOf(params: Params): Record<string, string> {
 const CURRENCY_PLACE = '{currency}';
 
 /** OFX Account ID per currency, undefined when empty; refused naming the field (docs/statement.md, "Statement → Get"). */
-function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string): ((currency: string) => string) | undefined {
+function ofxAccountIdOption(
+	params: Params,
+	format: FileFormat,
+	fileCurrency: string,
+): ((currency: string) => string) | undefined {
 	const value = optionsOf(params).ofxAccountId;
 	const text = scalarText(value).trim();
 	if (format !== 'ofx' || !text) return undefined;
@@ -282,7 +369,16 @@ function fileWriter(params: Params, day: Day): Writer {
 	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
 	const payeeNames = payeeNamesOf(params);
 	const ofxAccountId = ofxAccountIdOption(params, format, chosen);
-	return Object.assign(new StatementFiles({ day, format, dateFormat, payeeNames, currency: chosen === 'all' ? undefined : chosen }), { format, ofxAccountId });
+	return Object.assign(
+		new StatementFiles({
+			day,
+			format,
+			dateFormat,
+			payeeNames,
+			currency: chosen === 'all' ? undefined : chosen,
+		}),
+		{ format, ofxAccountId },
+	);
 }
 
 /** The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The files"). */
@@ -294,10 +390,18 @@ async function serviceAccountOf(params: Params, account: IDataObject | undefined
 }
 
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
-async function fileItems(params: Params, writer: Writer, made: FilesToMake, summary: IDataObject, account: IDataObject | undefined): Promise<INodeExecutionData[]> {
+async function fileItems(
+	params: Params,
+	writer: Writer,
+	made: FilesToMake,
+	summary: IDataObject,
+	account: IDataObject | undefined,
+): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
-	const serviceAccount = writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
-	const accountIdOf = writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
+	const serviceAccount =
+		writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
+	const accountIdOf =
+		writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
 	for (const currency of made.order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
@@ -310,12 +414,29 @@ async function fileItems(params: Params, writer: Writer, made: FilesToMake, summ
 		}
 		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(currency, balance, made.order.rowsOf(currency), lines, accountIdOf(currency))) {
-			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] = await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+		for (const file of writer.filesOf(
+			currency,
+			balance,
+			made.order.rowsOf(currency),
+			lines,
+			accountIdOf(currency),
+		)) {
+			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] =
+				await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
 		}
-		items.push({ json: { ...summary, currency, fileFormat: writer.format, fileName: fileNames[0], fileNames, fileRows }, binary });
+		items.push({
+			json: {
+				...summary,
+				currency,
+				fileFormat: writer.format,
+				fileName: fileNames[0],
+				fileNames,
+				fileRows,
+			},
+			binary,
+		});
 	}
 	return items;
 }
@@ -325,8 +446,12 @@ function noOfxFile(params: Params, currency: string, why: string): INodeExecutio
 	const { ctx } = params;
 	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
 	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
-	if (ctx.continueOnFail()) return { json: { error: message, message: `${message}. ${description}` } };
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+	if (ctx.continueOnFail())
+		return { json: { error: message, message: `${message}. ${description}` } };
+	throw new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: ctx.getItemIndex(),
+		description,
+	});
 }
 
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
@@ -338,18 +463,34 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const balancesValue = optionsOf(params).openingBalances;
 	const openingBalances = readBalances(balancesValue);
 	if ('error' in openingBalances) {
-		params.assert([{ field: 'openingBalances', message: `openingBalances ${String(openingBalances.error)}`, value: balancesValue }]);
+		params.assert([
+			{
+				field: 'openingBalances',
+				message: `openingBalances ${String(openingBalances.error)}`,
+				value: balancesValue,
+			},
+		]);
 	}
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
-	const read = async () => await readOnce(ctx, `day:${day.day}`, async () => await readStatementDay(ctx, http, since));
+	const read = async () =>
+		await readOnce(ctx, `day:${day.day}`, async () => await readStatementDay(ctx, http, since));
 	const lineOptions = { day, now, pendingAfterHours };
-	if (output === 'lines' || output === 'exceptions') return linesOutput(params, output, linesOf(await read(), lineOptions), day);
+	if (output === 'lines' || output === 'exceptions')
+		return linesOutput(params, output, linesOf(await read(), lineOptions), day);
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
 	const { tally, dayTallies, account, pages, files } = tallied(await read(), lineOptions, writer);
-	const summary = summarize({ day, tally, dayTallies, account, openingBalances: openingBalances as Record<string, number>, now, pendingAfterHours });
+	const summary = summarize({
+		day,
+		tally,
+		dayTallies,
+		account,
+		openingBalances: openingBalances as Record<string, number>,
+		now,
+		pendingAfterHours,
+	});
 	summary.pagesRead = pages;
 	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
@@ -357,29 +498,48 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 
 /** Period Day's day or Period Range's days, a wrong one refused naming its field (docs/statement.md, "Statement → Get"). */
 function periodOf(params: Params, now: number): Day {
-	if (oneOf(params, 'period', scalarText(params.raw('period', 'day')) || 'day', ['day', 'range']) === 'day') {
+	if (
+		oneOf(params, 'period', scalarText(params.raw('period', 'day')) || 'day', ['day', 'range']) ===
+		'day'
+	) {
 		const dayValue = params.raw('day', '');
 		const day = parseDay(dayValue, now);
-		if ('error' in day) return params.assert([{ field: 'day', message: `day ${day.error}`, value: dayValue }]) as never;
+		if ('error' in day)
+			return params.assert([
+				{ field: 'day', message: `day ${day.error}`, value: dayValue },
+			]) as never;
 		return day;
 	}
 	const from = params.raw('from', '');
 	const to = params.raw('to', '');
 	const range = parseRange(from, to, now);
-	if ('error' in range) return params.assert([{ field: range.field, message: range.error, value: range.field === 'from' ? from : to }]) as never;
+	if ('error' in range)
+		return params.assert([
+			{ field: range.field, message: range.error, value: range.field === 'from' ? from : to },
+		]) as never;
 	return range;
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
-function linesOutput(params: Params, output: 'lines' | 'exceptions', lines: Line[], day: Day): INodeExecutionData[] {
+function linesOutput(
+	params: Params,
+	output: 'lines' | 'exceptions',
+	lines: Line[],
+	day: Day,
+): INodeExecutionData[] {
 	const { ctx } = params;
-	if (output === 'exceptions') return lines.filter((line) => line.exception).map((json) => ({ json }));
+	if (output === 'exceptions')
+		return lines.filter((line) => line.exception).map((json) => ({ json }));
 	if (lines.length > LINES_OUTPUT_MAX) {
-		throw new NodeOperationError(ctx.getNode(), `The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`, {
-			itemIndex: ctx.getItemIndex(),
-			description:
-				'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`,
+			{
+				itemIndex: ctx.getItemIndex(),
+				description:
+					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
+			},
+		);
 	}
 	return lines.map((json) => ({ json }));
 }
@@ -391,10 +551,16 @@ interface FilesToMake {
 }
 
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
-function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer: StatementFiles | undefined) {
+function tallied(
+	lists: ReadLists<KeptRecords>,
+	lineOptions: LineOptions,
+	writer: StatementFiles | undefined,
+) {
 	const tally = new LineTally();
 	// A range's lines are tallied per day too (the summary's days).
-	const dayTallies = lineOptions.day.days ? new Map(lineOptions.day.days.map((day) => [day, new LineTally()])) : undefined;
+	const dayTallies = lineOptions.day.days
+		? new Map(lineOptions.day.days.map((day) => [day, new LineTally()]))
+		: undefined;
 	const maker = new LineMaker(lists, lineOptions);
 	const order = new DayOrder();
 	maker.each((line, placement, record, ordinal, at) => {
@@ -402,7 +568,13 @@ function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer
 		if (dayTallies && placement === 'day') dayTallies.get(line.day)?.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
-	return { tally, dayTallies, account: lists.account, pages: lists.pages, files: writer ? { order, maker } : undefined };
+	return {
+		tally,
+		dayTallies,
+		account: lists.account,
+		pages: lists.pages,
+		files: writer ? { order, maker } : undefined,
+	};
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -420,13 +592,30 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
 	const expected = statedNumber(expectedValue);
-	if (expected === undefined && expectedValue !== '' && expectedValue !== null && expectedValue !== undefined) {
-		params.assert([{ field: 'expectedAmount', message: 'expectedAmount must be a number of USD', value: expectedValue }]);
+	if (
+		expected === undefined &&
+		expectedValue !== '' &&
+		expectedValue !== null &&
+		expectedValue !== undefined
+	) {
+		params.assert([
+			{
+				field: 'expectedAmount',
+				message: 'expectedAmount must be a number of USD',
+				value: expectedValue,
+			},
+		]);
 	}
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
 	const tolerance = statedNumber(toleranceValue);
 	if (tolerance === undefined || tolerance < 0) {
-		params.assert([{ field: 'amountTolerance', message: 'amountTolerance must be a number of USD, 0 or more', value: toleranceValue }]);
+		params.assert([
+			{
+				field: 'amountTolerance',
+				message: 'amountTolerance must be a number of USD, 0 or more',
+				value: toleranceValue,
+			},
+		]);
 	}
 	const lists = await readOnce(ctx, 'all', async () => {
 		const read = await readStatementLists(ctx, http);
@@ -439,7 +628,12 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 const READS = `${Object.values(LIST_PATHS).join(', ')}`;
 /** How the statement's operations read, and every route they read (the README's Operations table). */
 const LISTS_ONCE = 'every page of its lists, once per run; docs/statement.md';
-const ROUTES_READ = [...Object.values(LIST_PATHS), ROUTES.bankAccounts.path, ROUTES.payoutAddresses.path, ACCOUNT_PATH].map((path) => `GET ${path}`);
+const ROUTES_READ = [
+	...Object.values(LIST_PATHS),
+	ROUTES.bankAccounts.path,
+	ROUTES.payoutAddresses.path,
+	ACCOUNT_PATH,
+].map((path) => `GET ${path}`);
 
 export const statement: ResourceSpecs = {
 	get: {

@@ -1,6 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { bankAccountFields, narrationOf } from '../record/commonParams';
-import { additionalFields, ASSET_ID, BANK_ACCOUNT_FIELDS, LABEL, LIST_FIELDS, locator, NARRATION } from '../fields/fields';
+import {
+	additionalFields,
+	ASSET_ID,
+	BANK_ACCOUNT_FIELDS,
+	LABEL,
+	LIST_FIELDS,
+	locator,
+	NARRATION,
+} from '../fields/fields';
 import { checkRequired } from '../fields/rules';
 import type { ResourceSpecs } from '../record/record';
 import { ROUTES } from '../../service/routes';
@@ -20,7 +28,8 @@ export const wallet: ResourceSpecs = {
 		option: {
 			name: 'Create',
 			action: 'Create a wallet',
-			description: 'Generate a permanent deposit address for an asset, optionally settled to a bank',
+			description:
+				'Generate a permanent deposit address for an asset, optionally settled to a bank',
 		},
 		method: 'POST',
 		path: '/trades/sell/assets/{assetId}/generate-address',
@@ -29,7 +38,11 @@ export const wallet: ResourceSpecs = {
 		kind: 'singleWrite',
 		money: 'none',
 		// A settlement bank makes the new wallet's deposits go to a bank account the caller chose.
-		moneyWith: { money: 'destination', name: 'with a settlement bank', fields: ['accountNumber', 'autoSettlement', 'bankId', 'narration'] },
+		moneyWith: {
+			money: 'destination',
+			name: 'with a settlement bank',
+			fields: ['accountNumber', 'autoSettlement', 'bankId', 'narration'],
+		},
 		fields: [
 			ASSET_ID,
 			LABEL,
@@ -47,7 +60,8 @@ export const wallet: ResourceSpecs = {
 					name: 'bankId',
 					type: 'string',
 					default: '',
-					description: "Bank for auto-settlement (from Bank → Get Many); needs 'Account Number' too",
+					description:
+						"Bank for auto-settlement (from Bank → Get Many); needs 'Account Number' too",
 				},
 				NARRATION,
 			]),
@@ -59,7 +73,9 @@ export const wallet: ResourceSpecs = {
 			const bankId = String(extra.bankId ?? '').trim();
 			const accountNumber = String(extra.accountNumber ?? '').trim();
 			if (bankId || accountNumber) {
-				params.assert(checkRequired(bankId ? 'accountNumber' : 'bankId', bankId ? accountNumber : bankId));
+				params.assert(
+					checkRequired(bankId ? 'accountNumber' : 'bankId', bankId ? accountNumber : bankId),
+				);
 			}
 			return {
 				pathParams: { assetId },
@@ -67,7 +83,9 @@ export const wallet: ResourceSpecs = {
 					label,
 					...(bankId ? { bankId, accountNumber } : {}),
 					...narrationOf(params),
-					...(extra.autoSettlement === undefined ? {} : { autoSettlement: extra.autoSettlement === true }),
+					...(extra.autoSettlement === undefined
+						? {}
+						: { autoSettlement: extra.autoSettlement === true }),
 				},
 			};
 		},
@@ -116,7 +134,9 @@ export const wallet: ResourceSpecs = {
 					"Whether deposits to this wallet are paid out to its linked bank account (false keeps them in the wallet's balance)",
 			},
 		],
-		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).' },
+		errorHint: {
+			422: 'Auto-settlement needs a bank account linked to the wallet first (Wallet → Update Bank).',
+		},
 		// The service's notes show the answer as { walletId, autoSettlement }.
 		byId: { param: 'walletId', alsoShownAs: { walletId: 'recordId' } },
 		echoes: { autoSettlement: 'value' },
@@ -140,7 +160,11 @@ export const wallet: ResourceSpecs = {
 		source: 'spec',
 		kind: 'update',
 		money: 'destination',
-		fields: [WALLET_ID, ...BANK_ACCOUNT_FIELDS, additionalFields([AUTO_SETTLEMENT_OPTION, NARRATION])],
+		fields: [
+			WALLET_ID,
+			...BANK_ACCOUNT_FIELDS,
+			additionalFields([AUTO_SETTLEMENT_OPTION, NARRATION]),
+		],
 		errorHint: { 422: 'Auto-settlement needs a bank account linked to the wallet.' },
 		build: (params) => {
 			const walletId = params.pathId('walletId');
@@ -150,7 +174,9 @@ export const wallet: ResourceSpecs = {
 				body: {
 					...bankAccountFields(params),
 					...narrationOf(params),
-					...(extra.autoSettlement === undefined ? {} : { autoSettlement: extra.autoSettlement === true }),
+					...(extra.autoSettlement === undefined
+						? {}
+						: { autoSettlement: extra.autoSettlement === true }),
 				},
 				identity: { walletId },
 			};

@@ -58,7 +58,9 @@ async function verifyDelivery(params: Params, http: HttpCall): Promise<INodeExec
 	const { ctx } = params;
 	const verified = await verifyWebhookNodeDelivery(ctx, http, await credentialsOf(ctx));
 	if ('item' in verified) return [{ json: verified.item }];
-	ctx.logger.info(`Crypto Settlement (Verify Delivery): no item for this delivery: ${verified.ignored}`);
+	ctx.logger.info(
+		`Crypto Settlement (Verify Delivery): no item for this delivery: ${verified.ignored}`,
+	);
 	return [];
 }
 
@@ -79,7 +81,11 @@ export const webhookEvent: ResourceSpecs = {
 		build: (params) => ({ pathParams: { webhookEventId: params.pathId('webhookEventId') } }),
 	},
 	getAll: {
-		option: { name: 'Get Many', action: 'Get many webhook events', description: 'List stored webhook deliveries' },
+		option: {
+			name: 'Get Many',
+			action: 'Get many webhook events',
+			description: 'List stored webhook deliveries',
+		},
 		method: 'GET',
 		path: ROUTES.webhookEvents.path,
 		source: 'public notes',
@@ -92,7 +98,8 @@ export const webhookEvent: ResourceSpecs = {
 			const qs: IDataObject = {};
 			for (const key of ['startDate', 'endDate', 'sort', 'filter']) {
 				const value = filters[key];
-				if (value !== undefined && value !== null && String(value).trim() !== '') qs[key] = String(value).trim();
+				if (value !== undefined && value !== null && String(value).trim() !== '')
+					qs[key] = String(value).trim();
 			}
 			return { qs };
 		},
@@ -111,7 +118,8 @@ export const webhookEvent: ResourceSpecs = {
 		money: 'settings',
 		fields: [REFERENCE],
 		build: (params) => ({ pathParams: { reference: params.pathId('reference') } }),
-	},	verifyDelivery: {
+	},
+	verifyDelivery: {
 		option: {
 			name: 'Verify Delivery',
 			action: 'Verify a webhook delivery',
@@ -122,8 +130,14 @@ export const webhookEvent: ResourceSpecs = {
 		path: ROUTES.trade.path,
 		source: 'public notes',
 		kind: 'report',
-		reads: [ROUTES.trade.path, ROUTES.withdrawal.path, ROUTES.wallet.path, ROUTES.depositAssets.path].map((path) => `GET ${path}`),
-		readsNote: 'one record per delivery; the asset list and each wallet once per process, as the trigger; docs/trigger.md',
+		reads: [
+			ROUTES.trade.path,
+			ROUTES.withdrawal.path,
+			ROUTES.wallet.path,
+			ROUTES.depositAssets.path,
+		].map((path) => `GET ${path}`),
+		readsNote:
+			'one record per delivery; the asset list and each wallet once per process, as the trigger; docs/trigger.md',
 		money: 'none',
 		fields: [],
 		report: verifyDelivery,

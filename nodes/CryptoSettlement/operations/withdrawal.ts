@@ -1,7 +1,27 @@
-import { dryRunOf, externalIdOf, narrationOf, payoutAddressOf, tokenNetworkFee, transactionPin, withdrawalAmount } from '../record/commonParams';
 import {
-	additionalFields, amountField, BANK_ACCOUNT_ID, DRY_RUN, DRY_RUN_SAVED, LIST_FIELDS, listFilters, NARRATION, PIN, requiredText,
-	tokenFields, upperOptions, WALLET_ADDRESS, WITHDRAWAL_AMOUNT_FIELDS,
+	dryRunOf,
+	externalIdOf,
+	narrationOf,
+	payoutAddressOf,
+	tokenNetworkFee,
+	transactionPin,
+	withdrawalAmount,
+} from '../record/commonParams';
+import {
+	additionalFields,
+	amountField,
+	BANK_ACCOUNT_ID,
+	DRY_RUN,
+	DRY_RUN_SAVED,
+	LIST_FIELDS,
+	listFilters,
+	NARRATION,
+	PIN,
+	requiredText,
+	tokenFields,
+	upperOptions,
+	WALLET_ADDRESS,
+	WITHDRAWAL_AMOUNT_FIELDS,
 } from '../fields/fields';
 import { checkPositiveAmount, toNumber } from '../fields/rules';
 import { listed, statusesOf, TOKENS, USD_DECIMALS } from '../../service/catalog';
@@ -58,7 +78,7 @@ const PAYMENT_FIELDS: INodeProperties[] = [
  * node's hint): a derived External ID is new in every execution, so every manual run pays again.
  */
 export const EMPTY_EXTERNAL_ID_HINT =
-	"External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.";
+	'External ID is empty, so each run derives a new one: every manual run (Execute step, Execute workflow) pays again. Map your own payment ID instead, such as {{ $json.orderId }} or {{ $json.payoutId }}: a repeat with the same External ID is then found, not paid again.';
 
 /**
  * Shown instead of EMPTY_EXTERNAL_ID_HINT when the node is an AI agent's tool (operations/index.ts):
@@ -66,8 +86,7 @@ export const EMPTY_EXTERNAL_ID_HINT =
  * refused to agents, so a new class updates it). The Credential Guardrails field shows what the
  * selected credential allows (money/guardrailSummary.ts).
  */
-export const AGENT_TOOL_HINT =
-	`As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations), shown under Credential Guardrails. An agent never ${NEVER_FOR_AGENTS}. Reads are always allowed.`;
+export const AGENT_TOOL_HINT = `As an AI agent's tool, this node moves money only if the owner of its credential turned on Allow Agent Payments (the credential's Guardrails); otherwise the agent is told it may not pay and nothing is sent. With it on, a person must approve each payment through a human review step between this tool and the agent unless the owner turned off Agent Payments Need Human Review, and every other guardrail still applies (max per withdrawal, max per day, allowed destinations), shown under Credential Guardrails. An agent never ${NEVER_FOR_AGENTS}. Reads are always allowed.`;
 
 /**
  * Shown on an operation that pays, outside an agent's tool, while Dry Run is off
@@ -79,13 +98,20 @@ export const DRY_RUN_HINT =
 	"This step pays. Run a Dry Run first: turn on Dry Run here, or put a Dry Run step before this one, as the templates do. A Dry Run runs every check, the credential's guardrails included, and shows what leaves the balance, the fee and what the recipient receives, without sending anything.";
 
 /** What a crypto withdrawal and its fee quote share: token, network or fee level, address, amount. */
-const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [...tokenFields({ feeLevel: true }), WALLET_ADDRESS, ...WITHDRAWAL_AMOUNT_FIELDS];
+const CRYPTO_PAYOUT_FIELDS: INodeProperties[] = [
+	...tokenFields({ feeLevel: true }),
+	WALLET_ADDRESS,
+	...WITHDRAWAL_AMOUNT_FIELDS,
+];
 
 /** A created or found withdrawal: its currencies, and a message also when it was found instead of sent. */
 function submittedRecord(record: IDataObject): IDataObject {
 	const shaped = withCurrencies(record);
 	if (shaped.alreadySubmitted !== true || shaped.message !== undefined) return shaped;
-	return { ...shaped, message: `Already submitted: found under External ID ${String(shaped.externalId)}, not sent again` };
+	return {
+		...shaped,
+		message: `Already submitted: found under External ID ${String(shaped.externalId)}, not sent again`,
+	};
 }
 
 /** 'Return Full Record': on unless turned off. */
@@ -109,15 +135,9 @@ export const withdrawal: ResourceSpecs = {
 		fields: [
 			DRY_RUN,
 			BANK_ACCOUNT_ID,
-			amountField(
-				'amount',
-				'Amount (USD)',
-				USD_DECIMALS,
-				'USD value to pay out',
-				{
-					more: "The service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
-				},
-			),
+			amountField('amount', 'Amount (USD)', USD_DECIMALS, 'USD value to pay out', {
+				more: "The service converts it to the bank account's currency (NGN or GHS) at its rate and debits that balance. The output names each amount's currency (amountCurrency, feeCurrency, payoutCurrency) and the settlement currency (settlementCurrency).",
+			}),
 			...PAYMENT_FIELDS,
 			additionalFields([DRY_RUN_SAVED, NARRATION, PIN]),
 		],
@@ -131,7 +151,11 @@ export const withdrawal: ResourceSpecs = {
 			return {
 				pathParams: { bankAccountId },
 				body: { amount: toNumber(amount), ...narration, pin, externalId: key.externalId },
-				idempotency: { ...key, expected: { type: 'bank', bankAccount: bankAccountId, amount: toNumber(amount) }, fullRecord: fullRecordOf(params) },
+				idempotency: {
+					...key,
+					expected: { type: 'bank', bankAccount: bankAccountId, amount: toNumber(amount) },
+					fullRecord: fullRecordOf(params),
+				},
 				dryRun: dryRunOf(params),
 			};
 		},
@@ -153,23 +177,43 @@ export const withdrawal: ResourceSpecs = {
 		output: submittedRecord,
 		errorHint: { 403: CRYPTO_REFUSED_HINT },
 		explainError,
-		fields: [DRY_RUN, ...CRYPTO_PAYOUT_FIELDS, ...PAYMENT_FIELDS, additionalFields([DRY_RUN_SAVED, PIN])],
+		fields: [
+			DRY_RUN,
+			...CRYPTO_PAYOUT_FIELDS,
+			...PAYMENT_FIELDS,
+			additionalFields([DRY_RUN_SAVED, PIN]),
+		],
 		build: async (params) => {
 			const token = tokenNetworkFee(params, { feeLevel: true });
-			const { address: walletAddress, check } = await payoutAddressOf(params, 'walletAddress', token);
+			const { address: walletAddress, check } = await payoutAddressOf(
+				params,
+				'walletAddress',
+				token,
+			);
 			const amount = withdrawalAmount(params);
 			const key = externalIdOf(params);
 			const pin = await transactionPin(params);
 			return {
 				body: { ...token, walletAddress, ...amount, externalId: key.externalId, pin },
-				idempotency: { ...key, expected: { type: 'crypto', ...token, walletAddress, ...amount }, fullRecord: fullRecordOf(params) },
+				idempotency: {
+					...key,
+					expected: { type: 'crypto', ...token, walletAddress, ...amount },
+					fullRecord: fullRecordOf(params),
+				},
 				dryRun: dryRunOf(params),
 				...(check ? { addressCheck: check } : {}),
 			};
 		},
 		payment: ({ body = {}, idempotency }) => ({
-			amount: body.amount !== undefined ? { usd: Number(body.amount) } : { token: String(body.token), crypto: Number(body.cryptoAmount) },
-			destination: { token: String(body.token), ...(body.network ? { network: String(body.network) } : {}), address: String(body.walletAddress) },
+			amount:
+				body.amount !== undefined
+					? { usd: Number(body.amount) }
+					: { token: String(body.token), crypto: Number(body.cryptoAmount) },
+			destination: {
+				token: String(body.token),
+				...(body.network ? { network: String(body.network) } : {}),
+				address: String(body.walletAddress),
+			},
 			key: idempotency,
 		}),
 	},
@@ -218,7 +262,11 @@ export const withdrawal: ResourceSpecs = {
 		build: (params) => ({ pathParams: { withdrawalId: params.pathId('withdrawalId') } }),
 	},
 	getAll: {
-		option: { name: 'Get Many', action: 'Get many withdrawals', description: 'List crypto and bank withdrawals' },
+		option: {
+			name: 'Get Many',
+			action: 'Get many withdrawals',
+			description: 'List crypto and bank withdrawals',
+		},
 		method: 'GET',
 		path: ROUTES.withdrawals.path,
 		source: 'spec',
@@ -246,6 +294,14 @@ export const withdrawal: ResourceSpecs = {
 				},
 			]),
 		],
-		build: (params) => ({ keep: recordFilter(params, ['status', 'token', 'externalId', 'createdAfter', 'createdBefore']) }),
+		build: (params) => ({
+			keep: recordFilter(params, [
+				'status',
+				'token',
+				'externalId',
+				'createdAfter',
+				'createdBefore',
+			]),
+		}),
 	},
 };

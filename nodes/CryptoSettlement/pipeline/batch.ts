@@ -1,4 +1,9 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
 import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
@@ -31,7 +36,9 @@ type ItemPlan = ({ parts: RequestParts } | { error: Error }) & { externalId?: st
 function typedExternalId(ctx: IExecuteSingleFunctions): string | undefined {
 	try {
 		const value = ctx.getNodeParameter('externalId', '') as unknown;
-		return (typeof value === 'string' && value.trim() !== '') || typeof value === 'number' ? String(value).trim() : undefined;
+		return (typeof value === 'string' && value.trim() !== '') || typeof value === 'number'
+			? String(value).trim()
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -128,7 +135,8 @@ class Batch {
 			this.tellNear(itemIndex, true);
 			entry.start();
 		}
-		if (this.nearing.size) for (const itemIndex of this.queue.slice(0, READ_AHEAD)) this.tellNear(itemIndex, true);
+		if (this.nearing.size)
+			for (const itemIndex of this.queue.slice(0, READ_AHEAD)) this.tellNear(itemIndex, true);
 	}
 
 	hold(itemIndex: number): void {
@@ -159,14 +167,25 @@ class Batch {
 			.filter(([, entry]) => entry.settled?.state === 'submitted')
 			.map(([itemIndex, entry]) => {
 				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
-				return { itemIndex, ...(settled.externalId ? { externalId: settled.externalId } : {}), ...(settled.id ? { id: settled.id } : {}) };
+				return {
+					itemIndex,
+					...(settled.externalId ? { externalId: settled.externalId } : {}),
+					...(settled.id ? { id: settled.id } : {}),
+				};
 			});
-		const rows = (state: Settled['state']) => sorted.filter(([, entry]) => entry.settled?.state === state).map(([index, entry]) => rowOf(index, entry.externalId));
-		const list = (named: string[]) => named.slice(0, LISTED).join(', ') + (named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
+		const rows = (state: Settled['state']) =>
+			sorted
+				.filter(([, entry]) => entry.settled?.state === state)
+				.map(([index, entry]) => rowOf(index, entry.externalId));
+		const list = (named: string[]) =>
+			named.slice(0, LISTED).join(', ') +
+			(named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
 		const failed = rows('failed');
 		const notSent = rows('not sent');
 		const parts = [
-			submitted.length ? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.` : 'Nothing was submitted.',
+			submitted.length
+				? `Already submitted: ${list(submitted.map((s) => rowOf(s.itemIndex, s.externalId)))}.`
+				: 'Nothing was submitted.',
 			failed.length ? `Failed: ${list(failed)}.` : '',
 			notSent.length ? `Not sent: ${list(notSent)}.` : '',
 		];
@@ -192,7 +211,12 @@ export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
 }
 
 /** Checks every item of the run once, and gives this item its request, or the reason it cannot go. */
-export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec: OperationSpec, http: HttpCall): Promise<RequestParts> {
+export async function planItem(
+	ctx: IExecuteSingleFunctions,
+	batch: Batch,
+	spec: OperationSpec,
+	http: HttpCall,
+): Promise<RequestParts> {
 	const itemIndex = ctx.getItemIndex();
 	batch.plans ??= planAll(ctx, spec, http, batch).then((plans) => {
 		plans.forEach((plan, index) => {
@@ -203,7 +227,9 @@ export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec:
 	});
 	const plans = await batch.plans;
 	const own = plans[itemIndex];
-	const invalid = plans.flatMap((plan, index) => ('error' in plan ? [{ index, error: plan.error, externalId: plan.externalId }] : []));
+	const invalid = plans.flatMap((plan, index) =>
+		'error' in plan ? [{ index, error: plan.error, externalId: plan.externalId }] : [],
+	);
 	if (invalid.length && !ctx.continueOnFail()) {
 		batch.settle(itemIndex, { state: 'invalid' });
 		await batch.allJoined;
@@ -211,12 +237,19 @@ export async function planItem(ctx: IExecuteSingleFunctions, batch: Batch, spec:
 	}
 	if (!own || 'error' in own) {
 		batch.settle(itemIndex, { state: 'invalid' });
-		throw own ? own.error : new NodeOperationError(ctx.getNode(), 'This item was not checked', { itemIndex });
+		throw own
+			? own.error
+			: new NodeOperationError(ctx.getNode(), 'This item was not checked', { itemIndex });
 	}
 	return own.parts;
 }
 
-async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch): Promise<ItemPlan[]> {
+async function planAll(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	http: HttpCall,
+	batch: Batch,
+): Promise<ItemPlan[]> {
 	const count = inputItems(ctx).length;
 	const plans: ItemPlan[] = [];
 	for (let index = 0; index < count; index++) {
@@ -231,12 +264,17 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 	refuseCaseTwins(ctx, plans);
 	// Payout addresses whose form cannot decide are checked by the service (addressCheck.ts) before
 	// any item is sent, in a Dry Run too: a refused address makes its item invalid.
-	const toConfirm = plans.flatMap((plan, index) => ('parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : []));
+	const toConfirm = plans.flatMap((plan, index) =>
+		'parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : [],
+	);
 	if (toConfirm.length) {
-		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm)) plans[index] = { error, externalId: plans[index].externalId };
+		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm))
+			plans[index] = { error, externalId: plans[index].externalId };
 	}
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
-	const valid = plans.flatMap((plan, index) => ('parts' in plan ? [{ index, parts: plan.parts }] : []));
+	const valid = plans.flatMap((plan, index) =>
+		'parts' in plan ? [{ index, parts: plan.parts }] : [],
+	);
 	let checked = await checkGuardrails(ctx, http, spec, valid);
 	let found = new Map<number, Found>();
 	if (checked.refused.size && spec.kind === 'withdrawal') {
@@ -249,13 +287,25 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 			const { externalId } = plans[index];
 			if ('unchecked' in outcome) continue;
 			settled.push(index);
-			plans[index] = 'existing' in outcome
-				? { parts: { ...(plans[index] as { parts: RequestParts }).parts, existing: outcome.existing }, externalId }
-				: { error: outcome.error, externalId };
+			plans[index] =
+				'existing' in outcome
+					? {
+							parts: {
+								...(plans[index] as { parts: RequestParts }).parts,
+								existing: outcome.existing,
+							},
+							externalId,
+						}
+					: { error: outcome.error, externalId };
 		}
 		if (settled.length) {
 			checked.release();
-			checked = await checkGuardrails(ctx, http, spec, valid.filter(({ index }) => !settled.includes(index)));
+			checked = await checkGuardrails(
+				ctx,
+				http,
+				spec,
+				valid.filter(({ index }) => !settled.includes(index)),
+			);
 		}
 	}
 	for (const [index, error] of checked.refused) {
@@ -263,7 +313,8 @@ async function planAll(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: 
 		const outcome = found.get(index);
 		if (outcome && 'unchecked' in outcome) {
 			const refusal = error as { description?: string };
-			refusal.description = `${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
+			refusal.description =
+				`${refusal.description ?? ''} Whether External ID ${externalId ?? ''} already holds a withdrawal could not be checked (${outcome.unchecked}): check it (Withdrawal → Get) before paying this item another way.`.trim();
 		}
 		plans[index] = { error, externalId };
 	}
@@ -323,12 +374,18 @@ async function foundUnderExternalIds(
 			// A derived External ID is new in this execution: no earlier run can have paid it.
 			if (!parts.idempotency || parts.idempotency.derived) return;
 			try {
-				const existing = await lookUp(contextForItem(ctx, index), http, { ...parts.idempotency, lookupPath });
+				const existing = await lookUp(contextForItem(ctx, index), http, {
+					...parts.idempotency,
+					lookupPath,
+				});
 				if (existing) found.set(index, { existing });
 			} catch (error) {
 				// The lookup got no answer (an API error): the guardrail's refusal stands, saying so. A
 				// NodeOperationError is the record's own verdict (refunded, another payment's).
-				found.set(index, error instanceof NodeApiError ? { unchecked: error.message } : { error: error as Error });
+				found.set(
+					index,
+					error instanceof NodeApiError ? { unchecked: error.message } : { error: error as Error },
+				);
 			}
 		}),
 	);
@@ -409,7 +466,12 @@ export async function sendInTurn(
 	}
 	try {
 		if (earlier && 'error' in earlier && !resolvesInDoubt) throw earlier.error;
-		const submitted = (id?: string) => batch.settle(itemIndex, { state: 'submitted', externalId: parts.idempotency?.externalId, id });
+		const submitted = (id?: string) =>
+			batch.settle(itemIndex, {
+				state: 'submitted',
+				externalId: parts.idempotency?.externalId,
+				id,
+			});
 		const turn: SendTurn = {
 			earlierInDoubt: earlier && 'error' in earlier ? earlier.error : undefined,
 			created: submitted,
@@ -433,7 +495,10 @@ export async function sendInTurn(
 	}
 }
 
-function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
+function asNodeError(
+	ctx: IExecuteSingleFunctions,
+	error: unknown,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
 }
@@ -443,7 +508,12 @@ function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError
  * Its message then names the failing row, so the count of other rows cannot be read as n8n's
  * " [item K]" suffix's: "… — row 2 (pay-2, n8n item 1) failed; 1 other row was already submitted".
  */
-function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean, itemIndex: number): E {
+function withSummary<E extends Error>(
+	error: E,
+	batch: Batch,
+	stopped: boolean,
+	itemIndex: number,
+): E {
 	if (!stopped) return error;
 	const { text, submitted } = batch.summary();
 	if (!submitted.length && batch.entries.size <= 1) return error;
@@ -451,7 +521,8 @@ function withSummary<E extends Error>(error: E, batch: Batch, stopped: boolean, 
 	target.description = `${target.description ? `${target.description} ` : ''}${text}`;
 	target.context = { ...(target.context ?? {}), submittedItems: submitted };
 	if (submitted.length) {
-		const others = submitted.length === 1 ? '1 other row was' : `${submitted.length} other rows were`;
+		const others =
+			submitted.length === 1 ? '1 other row was' : `${submitted.length} other rows were`;
 		target.message = `${target.message} — ${rowOf(itemIndex, batch.entries.get(itemIndex)?.externalId)} failed; ${others} already submitted (see details)`;
 	}
 	return error;

@@ -1,5 +1,10 @@
 import {
-	NodeOperationError, type DeclarativeRestApiSettings, type IDataObject, type IExecutePaginationFunctions, type IExecuteSingleFunctions, type INodeExecutionData,
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type INodeExecutionData,
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
@@ -12,7 +17,14 @@ import { redactError } from '../../service/redact';
 import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors';
 import { callApi, fillPath, withAnswersRedacted } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
-import { RETRY_OF_KIND, type Echo, type OperationSpec, type RequestParts, type SendTurn, type ShownAs } from '../record/record';
+import {
+	RETRY_OF_KIND,
+	type Echo,
+	type OperationSpec,
+	type RequestParts,
+	type SendTurn,
+	type ShownAs,
+} from '../record/record';
 import { sameAddress } from '../fields/addresses';
 import { isObject, scalarText } from '../../service/values';
 import { rowOf, withItsRow } from '../../service/rows';
@@ -38,9 +50,18 @@ function unwrap(body: Envelope, parts: RequestParts): IDataObject[] {
 const own = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /** The record of resource → operation; undefined for anything else (including inherited names). */
-function specOf(resources: Record<string, ResourceEntry>, resource: unknown, operation: unknown): OperationSpec | undefined {
-	const specs = typeof resource === 'string' && own(resources, resource) ? resources[resource].specs : undefined;
-	return specs && typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
+function specOf(
+	resources: Record<string, ResourceEntry>,
+	resource: unknown,
+	operation: unknown,
+): OperationSpec | undefined {
+	const specs =
+		typeof resource === 'string' && own(resources, resource)
+			? resources[resource].specs
+			: undefined;
+	return specs && typeof operation === 'string' && own(specs, operation)
+		? specs[operation]
+		: undefined;
 }
 
 /**
@@ -63,7 +84,12 @@ export function createOperationRunner(resources: Record<string, ResourceEntry>) 
 			assertUsableCredential(this, credentials);
 			checkMoneyClass(this, spec, title, credentials);
 			// The service's answers are cleaned of the secrets as they come in; what the node writes is not rewritten.
-			outcome = await runItem(this, spec, withAnswersRedacted(createHttpCall(this, requestData), secrets), batch);
+			outcome = await runItem(
+				this,
+				spec,
+				withAnswersRedacted(createHttpCall(this, requestData), secrets),
+				batch,
+			);
 		} catch (error) {
 			return await failedItem(this, spec, error, secrets, batch);
 		}
@@ -77,7 +103,10 @@ type Batch = ReturnType<typeof joinBatch>;
 type Outcome = { records: IDataObject[] } | { reported: INodeExecutionData[] };
 
 /** The item's operation record and its title ("Withdrawal → Get"); an unknown one is refused. */
-function operationOf(ctx: IExecuteSingleFunctions, resources: Record<string, ResourceEntry>): { spec: OperationSpec; title: string } {
+function operationOf(
+	ctx: IExecuteSingleFunctions,
+	resources: Record<string, ResourceEntry>,
+): { spec: OperationSpec; title: string } {
 	// Resource and operation take no expressions (noDataExpression): their stored values are
 	// read directly, which spares two parameter resolutions per item.
 	const { resource: storedResource, operation: storedOperation } = ctx.getNode().parameters;
@@ -86,29 +115,52 @@ function operationOf(ctx: IExecuteSingleFunctions, resources: Record<string, Res
 	const operation = spec ? String(storedOperation) : (ctx.getNodeParameter('operation') as string);
 	spec ??= specOf(resources, resource, operation);
 	if (!spec) {
-		throw new NodeOperationError(ctx.getNode(), `Unknown operation '${operation}' of resource '${resource}'`, {
-			itemIndex: ctx.getItemIndex(),
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Unknown operation '${operation}' of resource '${resource}'`,
+			{
+				itemIndex: ctx.getItemIndex(),
+			},
+		);
 	}
 	return { spec, title: `${resources[resource].name} → ${spec.option.name}` };
 }
 
 /** The item's run, by how its operation runs: a write in the run's batch, a report, or a plain request. */
-async function runItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch | undefined): Promise<Outcome> {
+async function runItem(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	http: HttpCall,
+	batch: Batch | undefined,
+): Promise<Outcome> {
 	if (batch) return { records: await runInBatch(ctx, spec, http, batch) };
 	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http) };
 	const params = new Params(ctx, spec);
-	return { records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }) };
+	return {
+		records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }),
+	};
 }
 
 /** A write that must not repeat: planned with the run's batch, then sent in its turn (pipeline/batch.ts). */
-async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, http: HttpCall, batch: Batch): Promise<IDataObject[]> {
+async function runInBatch(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	http: HttpCall,
+	batch: Batch,
+): Promise<IDataObject[]> {
 	const parts = await planItem(ctx, batch, spec, http);
 	// A withdrawal's External ID is looked up while it waits for its turn (withdrawals.ts, lookUpAhead).
-	const ahead = spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
-		? lookUpAhead(ctx, http, { ...parts.idempotency, lookupPath: spec.lookupPath }, batch.near(ctx.getItemIndex()))
-		: undefined;
-	const send = async (turn: SendTurn) => await perform(ctx, spec, parts, http, { turn, ahead, debits: batch.debits });
+	const ahead =
+		spec.kind === 'withdrawal' && parts.idempotency && !parts.dryRun && !parts.existing
+			? lookUpAhead(
+					ctx,
+					http,
+					{ ...parts.idempotency, lookupPath: spec.lookupPath },
+					batch.near(ctx.getItemIndex()),
+				)
+			: undefined;
+	const send = async (turn: SendTurn) =>
+		await perform(ctx, spec, parts, http, { turn, ahead, debits: batch.debits });
 	return await sendInTurn(ctx, batch, parts, send, RETRY_OF_KIND[spec.kind] === 'withdrawal');
 }
 
@@ -116,7 +168,13 @@ async function runInBatch(ctx: IExecuteSingleFunctions, spec: OperationSpec, htt
  * A failed item: its place in the batch settled, its error explained and cleaned once more
  * (`redactError`), then output as an error item under Continue On Fail, else raised.
  */
-async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, error: unknown, secrets: string[], batch: Batch | undefined): Promise<INodeExecutionData[]> {
+async function failedItem(
+	ctx: IExecuteSingleFunctions,
+	spec: OperationSpec,
+	error: unknown,
+	secrets: string[],
+	batch: Batch | undefined,
+): Promise<INodeExecutionData[]> {
 	const itemIndex = ctx.getItemIndex();
 	batch?.settle(itemIndex, { state: 'invalid' });
 	await spec.explainError?.(ctx, error);
@@ -129,7 +187,15 @@ async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, err
 		// object with the bare message.
 		const { message, description } = redacted as { message?: string; description?: string };
 		const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
-		return [{ json: { error: String(message), message: withItsRow(error, row, description ?? String(message)) }, pairedItem: { item: itemIndex } }];
+		return [
+			{
+				json: {
+					error: String(message),
+					message: withItsRow(error, row, description ?? String(message)),
+				},
+				pairedItem: { item: itemIndex },
+			},
+		];
 	}
 	// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 	if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
@@ -138,7 +204,8 @@ async function failedItem(ctx: IExecuteSingleFunctions, spec: OperationSpec, err
 
 /** The item's output, each item paired with its input item (nothing is rewritten: the records came in cleaned). */
 function itemsOf(spec: OperationSpec, outcome: Outcome, itemIndex: number): INodeExecutionData[] {
-	if ('reported' in outcome) return outcome.reported.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+	if ('reported' in outcome)
+		return outcome.reported.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 	const records = spec.output ? outcome.records.map(spec.output) : outcome.records;
 	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
@@ -149,31 +216,71 @@ async function perform(
 	spec: OperationSpec,
 	parts: RequestParts,
 	http: HttpCall,
-	{ params = new Params(ctx, spec), turn, ahead, debits }: { params?: Params; turn?: SendTurn; ahead?: LookupAhead; debits?: RunDebits } = {},
+	{
+		params = new Params(ctx, spec),
+		turn,
+		ahead,
+		debits,
+	}: { params?: Params; turn?: SendTurn; ahead?: LookupAhead; debits?: RunDebits } = {},
 ): Promise<IDataObject[]> {
 	const { method, path: route, rateLimit } = spec;
-	const request: ApiRequest = { method, route, url: fillPath(route, parts.pathParams), qs: parts.qs, body: parts.body, rateLimit, wording: wordingOf(spec) };
+	const request: ApiRequest = {
+		method,
+		route,
+		url: fillPath(route, parts.pathParams),
+		qs: parts.qs,
+		body: parts.body,
+		rateLimit,
+		wording: wordingOf(spec),
+	};
 	switch (spec.kind) {
 		case 'pagedList':
 			if (!parts.keep) return await fetchPages(params, http, request, spec.pageSize);
 			// The node's own filter (record/filters.ts): every page is read, then Limit counts the matches.
-			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize)).filter(parts.keep).slice(0, limitOf(params));
+			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
+				.filter(parts.keep)
+				.slice(0, limitOf(params));
 		case 'withdrawal':
-			if (!parts.idempotency) throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
-			if (parts.dryRun) return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath, debits)];
-			return [parts.existing ?? (await submitWithdrawal(ctx, http, request, parts.idempotency, spec.lookupPath, turn, ahead))];
+			if (!parts.idempotency)
+				throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
+			if (parts.dryRun)
+				return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath, debits)];
+			return [
+				parts.existing ??
+					(await submitWithdrawal(
+						ctx,
+						http,
+						request,
+						parts.idempotency,
+						spec.lookupPath,
+						turn,
+						ahead,
+					)),
+			];
 		default: {
 			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
 			const policy = RETRY_OF_KIND[spec.kind];
 			const response = await callApi(ctx, http, request, policy);
-			if (!isSuccess(response)) throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
+			if (!isSuccess(response))
+				throw serviceError(ctx, request, response, spec.errorHint?.[response.statusCode]);
 			// A write that must not repeat is done only when the service's envelope says `success: true`,
 			// as a withdrawal is created only then (docs/usage.md, "Never paid twice"): any other 2xx (a
 			// gateway's own JSON) proves nothing, and the item is in doubt, never reported done.
 			if (policy === 'never' && response.body.success !== true) {
-				throw ambiguousError(ctx, request, { kind: 'ambiguous', reason: `HTTP ${response.statusCode} without success: true`, statusCode: response.statusCode }, policy, 1);
+				throw ambiguousError(
+					ctx,
+					request,
+					{
+						kind: 'ambiguous',
+						reason: `HTTP ${response.statusCode} without success: true`,
+						statusCode: response.statusCode,
+					},
+					policy,
+					1,
+				);
 			}
-			if (spec.kind === 'delete') return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
+			if (spec.kind === 'delete')
+				return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
 			if (spec.kind === 'read' && spec.records) return spec.records(response.body.data);
 			const records = unwrap(response.body, parts);
 			assertRecordAsked(params, spec, parts, records);
@@ -187,18 +294,27 @@ async function perform(
  * A read or an update of one record answers about that record only: an answer showing other ids fails
  * the item, each id compared by what it holds (`ShownAs`; docs/usage.md, "The record asked for").
  */
-function assertRecordAsked(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
+function assertRecordAsked(
+	params: Params,
+	spec: OperationSpec,
+	parts: RequestParts,
+	records: IDataObject[],
+): void {
 	if (!spec.byId) return;
 	const { param, alsoShownAs = {} } = spec.byId;
 	const asked = parts.pathParams?.[param] ?? '';
 	for (const record of records) {
 		const shown = [
 			...idsShown(record).map((value) => ({ field: 'id', value, as: 'recordId' as ShownAs })),
-			...Object.entries(alsoShownAs).flatMap(([field, as]) => idsShown({}, record[field]).map((value) => ({ field, value, as }))),
+			...Object.entries(alsoShownAs).flatMap(([field, as]) =>
+				idsShown({}, record[field]).map((value) => ({ field, value, as })),
+			),
 		];
 		if (shown.length === 0 || shown.some(({ value, as }) => SAME_ID[as](asked, value))) continue;
 		const [named] = shown;
-		const besides = shown.filter(({ field, value }) => field !== 'id' && value !== named.value).map(({ field, value }) => `${field} ${value}`);
+		const besides = shown
+			.filter(({ field, value }) => field !== 'id' && value !== named.value)
+			.map(({ field, value }) => `${field} ${value}`);
 		params.fail(
 			`The service answered with the record ${named.value}${besides.length ? ` (${besides.join(', ')})` : ''}, not the one '${params.label(param)}' asked for (${asked})`,
 			spec.kind === 'read'
@@ -216,7 +332,12 @@ const SAME_ID: Record<ShownAs, (asked: string, shown: string) => boolean> = {
 };
 
 /** An answer showing another value than the one sent is about something else (docs/usage.md, "The record asked for"). */
-function assertEchoed(params: Params, spec: OperationSpec, parts: RequestParts, records: IDataObject[]): void {
+function assertEchoed(
+	params: Params,
+	spec: OperationSpec,
+	parts: RequestParts,
+	records: IDataObject[],
+): void {
 	for (const [field, echo] of Object.entries(spec.echoes ?? {})) {
 		const sent = parts.body?.[field];
 		if (sent === undefined) continue;
@@ -226,7 +347,7 @@ function assertEchoed(params: Params, spec: OperationSpec, parts: RequestParts, 
 			if (spec.kind === 'read') {
 				params.fail(
 					`The service answered '${params.label(field)}' ${shown} for the ${asked} asked for`,
-					"Nothing was output for this item: the answer is about another one (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check it in the dashboard.",
+					'Nothing was output for this item: the answer is about another one (a cache or proxy between n8n and the service may have answered another request). Run it again; if it persists, check it in the dashboard.',
 				);
 			}
 			params.fail(
@@ -247,8 +368,10 @@ const plainText = (value: unknown) => scalarText(value).replace(/[\s-]/g, '').to
 const SAME: Record<Echo, (sent: unknown, shown: unknown) => boolean> = {
 	// A number also as text, a boolean also as text, text without case.
 	value: (sent, shown) => {
-		if (typeof sent === 'number') return scalarText(shown).trim() !== '' && Number(scalarText(shown)) === sent;
-		if (typeof sent === 'boolean') return shown === sent || scalarText(shown).trim().toLowerCase() === String(sent);
+		if (typeof sent === 'number')
+			return scalarText(shown).trim() !== '' && Number(scalarText(shown)) === sent;
+		if (typeof sent === 'boolean')
+			return shown === sent || scalarText(shown).trim().toLowerCase() === String(sent);
 		return plainText(sent) === plainText(shown);
 	},
 	address: (sent, shown) => sameAddress(scalarText(sent).trim(), scalarText(shown).trim()),
@@ -257,7 +380,10 @@ const SAME: Record<Echo, (sent: unknown, shown: unknown) => boolean> = {
 	accountNumber: (sent, shown) => {
 		const [asked, answered] = [plainText(sent), plainText(shown)];
 		if (!MASKED.test(answered)) return asked === answered;
-		return asked.length !== answered.length || [...answered].every((char, index) => MASKED.test(char) || char === asked[index]);
+		return (
+			asked.length !== answered.length ||
+			[...answered].every((char, index) => MASKED.test(char) || char === asked[index])
+		);
 	},
 };
 
@@ -266,7 +392,9 @@ const pinFields = new WeakMap<OperationSpec, boolean>();
 /** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
 function takesPin(spec: OperationSpec): boolean {
 	const isPin = (option: object) => 'name' in option && option.name === 'pin';
-	const takes = pinFields.get(spec) ?? spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
+	const takes =
+		pinFields.get(spec) ??
+		spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
 	pinFields.set(spec, takes);
 	return takes;
 }
@@ -279,4 +407,3 @@ function nodePin(ctx: IExecuteSingleFunctions): unknown {
 		return undefined;
 	}
 }
-

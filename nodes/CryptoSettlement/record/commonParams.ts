@@ -1,7 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsOf } from '../../service/credentials';
 import { typeName, type Params } from './params';
-import { checkNarration, checkOneOf, checkTokenNetworkFee, checkWithdrawalAmount, isStablecoin, plainDecimal, toNumber } from '../fields/rules';
+import {
+	checkNarration,
+	checkOneOf,
+	checkTokenNetworkFee,
+	checkWithdrawalAmount,
+	isStablecoin,
+	plainDecimal,
+	toNumber,
+} from '../fields/rules';
 import type { AddressCheck, IdempotencyKey } from './record';
 import { addressForm, checkAddressForm } from '../fields/addresses';
 
@@ -10,7 +18,9 @@ export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }):
 	const token = params.text('token');
 	const network = params.text('network');
 	const feeLevel = options.feeLevel && !isStablecoin(token) ? params.text('feeLevel') : undefined;
-	params.assert(checkTokenNetworkFee({ token, network, feeLevel }, { feeLevelRequired: options.feeLevel }));
+	params.assert(
+		checkTokenNetworkFee({ token, network, feeLevel }, { feeLevelRequired: options.feeLevel }),
+	);
 	if (isStablecoin(token)) return { token, network };
 	return feeLevel === undefined ? { token } : { token, feeLevel };
 }
@@ -20,13 +30,22 @@ export function tokenNetworkFee(params: Params, options: { feeLevel: boolean }):
  * and with a Production credential refused in a test network's form; `check` is set when the form
  * cannot decide, for the service's own check before the batch is sent.
  */
-export async function payoutAddressOf(params: Params, field: string, token: IDataObject): Promise<{ address: string; check?: AddressCheck }> {
+export async function payoutAddressOf(
+	params: Params,
+	field: string,
+	token: IDataObject,
+): Promise<{ address: string; check?: AddressCheck }> {
 	const address = params.requiredText(field);
-	const [tokenName, network] = [String(token.token), token.network === undefined ? undefined : String(token.network)];
+	const [tokenName, network] = [
+		String(token.token),
+		token.network === undefined ? undefined : String(token.network),
+	];
 	const production = (await credentialsOf(params.ctx)).environment === 'production';
 	params.assert(checkAddressForm(field, address, tokenName, network, production));
 	const form = addressForm(address, tokenName, network);
-	return form.verdict === 'unsure' ? { address, check: { field, address, token: tokenName, network, why: form.why } } : { address };
+	return form.verdict === 'unsure'
+		? { address, check: { field, address, token: tokenName, network, why: form.why } }
+		: { address };
 }
 
 const AMOUNT_TYPES = ['usd', 'crypto'] as const;
@@ -36,9 +55,13 @@ export function withdrawalAmount(params: Params): IDataObject {
 	const amountType = params.raw('amountType', 'usd');
 	params.assert(checkOneOf('amountType', amountType, AMOUNT_TYPES));
 	const input =
-		amountType === 'crypto' ? { cryptoAmount: params.raw('cryptoAmount', '') } : { amount: params.raw('amount', '') };
+		amountType === 'crypto'
+			? { cryptoAmount: params.raw('cryptoAmount', '') }
+			: { amount: params.raw('amount', '') };
 	params.assert(checkWithdrawalAmount(input));
-	return amountType === 'crypto' ? { cryptoAmount: toNumber(input.cryptoAmount) } : { amount: toNumber(input.amount) };
+	return amountType === 'crypto'
+		? { cryptoAmount: toNumber(input.cryptoAmount) }
+		: { amount: toNumber(input.amount) };
 }
 
 /** The node's PIN, else the credential's; required. Never echoed in errors or output. */
@@ -51,7 +74,7 @@ export async function transactionPin(params: Params): Promise<string> {
 	if (!pin) {
 		params.fail(
 			"No transaction PIN: set 'Transaction PIN' in the credential (or 'PIN' under 'Additional Fields')",
-			"Withdrawals and swaps need the PIN set on the dashboard. Keep it in the credential, where it is stored encrypted: a PIN typed into the node is stored in the workflow. Nothing was sent to the service for this item.",
+			'Withdrawals and swaps need the PIN set on the dashboard. Keep it in the credential, where it is stored encrypted: a PIN typed into the node is stored in the workflow. Nothing was sent to the service for this item.',
 		);
 	}
 	return pin;
@@ -78,7 +101,13 @@ function hash(text: string): string {
 function deriveExternalId(params: Params): string {
 	const { ctx } = params;
 	const runIndex = ctx.getWorkflowDataProxy(params.itemIndex).$runIndex;
-	const origin = [ctx.getInstanceId(), ctx.getWorkflow().id, ctx.getExecutionId(), ctx.getNode().id, runIndex];
+	const origin = [
+		ctx.getInstanceId(),
+		ctx.getWorkflow().id,
+		ctx.getExecutionId(),
+		ctx.getNode().id,
+		runIndex,
+	];
 	return `n8n-${hash(origin.join('|'))}-${params.itemIndex}`;
 }
 
@@ -89,24 +118,40 @@ function deriveExternalId(params: Params): string {
  */
 export function externalIdOf(params: Params): IdempotencyKey {
 	const configured = params.ctx.getNode().parameters.externalId;
-	if (configured === undefined || configured === null || (typeof configured === 'string' && configured.trim() === '')) {
+	if (
+		configured === undefined ||
+		configured === null ||
+		(typeof configured === 'string' && configured.trim() === '')
+	) {
 		return { externalId: deriveExternalId(params), derived: true };
 	}
 	const value = params.raw('externalId', '');
 	let text: string | undefined;
 	if (typeof value === 'string') text = value;
 	else if (value === undefined || value === null) text = '';
-	else if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+	else if (
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		Math.abs(value) <= Number.MAX_SAFE_INTEGER
+	) {
 		text = plainDecimal(value);
 	}
 	if (text === undefined) {
-		params.assert([{ field: 'externalId', message: `externalId must be text or a number, not ${typeName(value)}`, value }]);
+		params.assert([
+			{
+				field: 'externalId',
+				message: `externalId must be text or a number, not ${typeName(value)}`,
+				value,
+			},
+		]);
 	}
 	const externalId = (text as string).trim();
 	// The External ID is also the lookup's path segment: "." or ".." would read another endpoint,
 	// never find the payment, and let a re-run pay it again.
 	if (externalId === '.' || externalId === '..') {
-		params.assert([{ field: 'externalId', message: 'externalId cannot be "." or ".."', value: externalId }]);
+		params.assert([
+			{ field: 'externalId', message: 'externalId cannot be "." or ".."', value: externalId },
+		]);
 	}
 	if (!externalId) {
 		params.fail(
@@ -140,7 +185,11 @@ export function bankAccountFields(params: Params): IDataObject {
 export function dryRunOf(params: Params): boolean {
 	const node = params.ctx.getNode().parameters;
 	const own = dryRunValue(params, params.raw('dryRun'), node.dryRun);
-	const additional = dryRunValue(params, params.additional().dryRun, (node.additionalFields as IDataObject | undefined)?.dryRun);
+	const additional = dryRunValue(
+		params,
+		params.additional().dryRun,
+		(node.additionalFields as IDataObject | undefined)?.dryRun,
+	);
 	return own || additional;
 }
 
@@ -149,6 +198,12 @@ function dryRunValue(params: Params, value: unknown, configured: unknown): boole
 	if (value === undefined && configured === undefined) return false;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
-	params.assert([{ field: 'dryRun', message: 'dryRun must be true or false (a boolean, or the text true or false)', value }]);
+	params.assert([
+		{
+			field: 'dryRun',
+			message: 'dryRun must be true or false (a boolean, or the text true or false)',
+			value,
+		},
+	]);
 	return true;
 }

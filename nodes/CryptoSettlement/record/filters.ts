@@ -12,10 +12,14 @@ import { sameExternalId } from '../../service/ids';
 type ListFilterName = 'status' | 'token' | 'externalId' | 'createdAfter' | 'createdBefore';
 
 /** A word (a status, a token) the service may write in either case. */
-const sameText = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.toLowerCase();
+const sameText = (a: unknown, b: string) =>
+	typeof a === 'string' && a.trim().toLowerCase() === b.toLowerCase();
 
 /** The record filter for this item's 'Filters', or undefined when none is set. Bad dates are refused. */
-export function recordFilter(params: Params, allowed: readonly ListFilterName[]): ((record: IDataObject) => boolean) | undefined {
+export function recordFilter(
+	params: Params,
+	allowed: readonly ListFilterName[],
+): ((record: IDataObject) => boolean) | undefined {
 	const filters = (params.raw('filters', {}) as IDataObject) ?? {};
 	const tests: Array<(record: IDataObject) => boolean> = [];
 	for (const name of allowed) {
@@ -25,7 +29,13 @@ export function recordFilter(params: Params, allowed: readonly ListFilterName[])
 			// One reading of a date (timeMs): without a zone it is UTC, as the service's dates are, whatever n8n's TZ.
 			const bound = timeMs(value);
 			if (bound === null) {
-				params.assert([{ field: name, message: `${name} must be a date and time, such as 2026-01-31T00:00:00Z`, value }]);
+				params.assert([
+					{
+						field: name,
+						message: `${name} must be a date and time, such as 2026-01-31T00:00:00Z`,
+						value,
+					},
+				]);
 				continue;
 			}
 			tests.push((record) => {

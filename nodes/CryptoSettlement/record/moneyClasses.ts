@@ -28,7 +28,8 @@ export const MONEY_CLASSES = {
 		name: 'pays',
 		does: 'moves money out (withdrawals, swaps)',
 		guardrails: 'all of them, batch-wide; takes Dry Run',
-		agents: "only with **Allow Agent Payments**, and a person's review of each call unless **Agent Payments Need Human Review** is off",
+		agents:
+			"only with **Allow Agent Payments**, and a person's review of each call unless **Agent Payments Need Human Review** is off",
 		showsGuardrails: true,
 		refusedUnderRestrictedDestinations: false,
 	},
@@ -64,10 +65,13 @@ export const MONEY_CLASSES = {
 export type MoneyClass = keyof typeof MONEY_CLASSES;
 
 /** The classes an AI agent may never run, with what it is refused. */
-export type RefusedToAgents = { [C in MoneyClass]: (typeof MONEY_CLASSES)[C] extends { refusedToAgents: string } ? C : never }[MoneyClass];
+export type RefusedToAgents = {
+	[C in MoneyClass]: (typeof MONEY_CLASSES)[C] extends { refusedToAgents: string } ? C : never;
+}[MoneyClass];
 
 /** Whether a class is one AI agents may never run (the table's `refusedToAgents`). */
-export const refusedToAgents = (money: MoneyClass): money is RefusedToAgents => 'refusedToAgents' in MONEY_CLASSES[money];
+export const refusedToAgents = (money: MoneyClass): money is RefusedToAgents =>
+	'refusedToAgents' in MONEY_CLASSES[money];
 
 /** What AI agents may never do through this node, in words, from the table ("changes where money goes …, or …"). */
 export const NEVER_FOR_AGENTS = (Object.keys(MONEY_CLASSES) as MoneyClass[])

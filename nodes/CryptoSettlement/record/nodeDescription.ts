@@ -22,8 +22,15 @@ interface Group {
 	operations: string[];
 }
 
-export function describeNode(resources: Record<string, ResourceEntry>, defaultResource: string): INodeProperties[] {
-	return [resourceSelector(resources, defaultResource), ...operationSelectors(resources), ...fieldEntries(resources)];
+export function describeNode(
+	resources: Record<string, ResourceEntry>,
+	defaultResource: string,
+): INodeProperties[] {
+	return [
+		resourceSelector(resources, defaultResource),
+		...operationSelectors(resources),
+		...fieldEntries(resources),
+	];
 }
 
 /**
@@ -33,19 +40,29 @@ export function describeNode(resources: Record<string, ResourceEntry>, defaultRe
 export function describeSubtitle(resources: Record<string, ResourceEntry>): string {
 	const actions = Object.fromEntries(
 		Object.entries(resources).flatMap(([resource, { specs }]) =>
-			Object.entries(specs).map(([operation, spec]) => [`${resource}:${operation}`, spec.option.action ?? spec.option.name]),
+			Object.entries(specs).map(([operation, spec]) => [
+				`${resource}:${operation}`,
+				spec.option.action ?? spec.option.name,
+			]),
 		),
 	);
 	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 
-function resourceSelector(resources: Record<string, ResourceEntry>, defaultResource: string): INodeProperties {
+function resourceSelector(
+	resources: Record<string, ResourceEntry>,
+	defaultResource: string,
+): INodeProperties {
 	return {
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: Object.entries(resources).map(([value, { name, description }]) => ({ name, value, description })),
+		options: Object.entries(resources).map(([value, { name, description }]) => ({
+			name,
+			value,
+			description,
+		})),
 		default: defaultResource,
 	};
 }
@@ -76,13 +93,19 @@ function operationSelectors(resources: Record<string, ResourceEntry>): INodeProp
 
 function fieldEntries(resources: Record<string, ResourceEntry>): INodeProperties[] {
 	// Each distinct definition (by content), with the resource → operations listing it.
-	const definitions = new Map<string, { definition: INodeProperties; users: Map<string, string[]> }>();
+	const definitions = new Map<
+		string,
+		{ definition: INodeProperties; users: Map<string, string[]> }
+	>();
 	const listed: Array<{ resource: string; operation: string; keys: string[] }> = [];
 	for (const [resource, { specs }] of Object.entries(resources)) {
 		for (const [operation, spec] of Object.entries(specs)) {
 			const keys = spec.fields.map((field) => JSON.stringify(field));
 			spec.fields.forEach((definition, index) => {
-				const entry = definitions.get(keys[index]) ?? { definition, users: new Map<string, string[]>() };
+				const entry = definitions.get(keys[index]) ?? {
+					definition,
+					users: new Map<string, string[]>(),
+				};
 				entry.users.set(resource, [...(entry.users.get(resource) ?? []), operation]);
 				definitions.set(keys[index], entry);
 			});
@@ -94,25 +117,35 @@ function fieldEntries(resources: Record<string, ResourceEntry>): INodeProperties
 	for (;;) {
 		const groups = new Map<string, Group[]>();
 		for (const [key, { definition, users }] of definitions) {
-			groups.set(key, split.has(key) ? singletons(definition, users) : grouped(definition, users, operationsOf));
+			groups.set(
+				key,
+				split.has(key) ? singletons(definition, users) : grouped(definition, users, operationsOf),
+			);
 		}
 		const ordered = orderEntries(groups, listed);
 		if (Array.isArray(ordered)) return ordered.map(toEntry);
 		// A cycle: two operations list shared fields in opposite orders. Unmerge one of them.
-		if (split.has(ordered.splitKey)) throw new Error('The operations list their fields in an order no description can show');
+		if (split.has(ordered.splitKey))
+			throw new Error('The operations list their fields in an order no description can show');
 		split.add(ordered.splitKey);
 	}
 }
 
 /** Merges resources into groups while resources × operations stays within what lists the field. */
-function grouped(definition: INodeProperties, users: Map<string, string[]>, operationsOf: (resource: string) => string[]): Group[] {
+function grouped(
+	definition: INodeProperties,
+	users: Map<string, string[]>,
+	operationsOf: (resource: string) => string[],
+): Group[] {
 	const groups: Group[] = [];
 	for (const [resource, operations] of users) {
 		const fits = (group: Group) => {
 			const union = [...new Set([...group.operations, ...operations])];
 			return [...group.resources, resource].every((member) => {
 				const uses = users.get(member) ?? [];
-				return operationsOf(member).every((operation) => !union.includes(operation) || uses.includes(operation));
+				return operationsOf(member).every(
+					(operation) => !union.includes(operation) || uses.includes(operation),
+				);
 			});
 		};
 		const group = groups.find(fits);
@@ -136,9 +169,14 @@ function singletons(definition: INodeProperties, users: Map<string, string[]>): 
  * Orders the entries so that every operation sees its fields in its own order (a topological
  * sort, ties broken by first use); or names a merged definition on a cycle, to be split.
  */
-function orderEntries(groups: Map<string, Group[]>, listed: Array<{ resource: string; operation: string; keys: string[] }>): Group[] | { splitKey: string } {
+function orderEntries(
+	groups: Map<string, Group[]>,
+	listed: Array<{ resource: string; operation: string; keys: string[] }>,
+): Group[] | { splitKey: string } {
 	const groupOf = (key: string, resource: string, operation: string) =>
-		(groups.get(key) ?? []).find((group) => group.resources.includes(resource) && group.operations.includes(operation)) as Group;
+		(groups.get(key) ?? []).find(
+			(group) => group.resources.includes(resource) && group.operations.includes(operation),
+		) as Group;
 	const keyOf = new Map<Group, string>();
 	for (const [key, list] of groups) for (const group of list) keyOf.set(group, key);
 	const firstUse = new Map<Group, number>();
@@ -154,7 +192,8 @@ function orderEntries(groups: Map<string, Group[]>, listed: Array<{ resource: st
 			before.set(next, (before.get(next) ?? 0) + 1);
 		});
 	}
-	const byFirstUse = (a: Group, b: Group) => (firstUse.get(a) as number) - (firstUse.get(b) as number);
+	const byFirstUse = (a: Group, b: Group) =>
+		(firstUse.get(a) as number) - (firstUse.get(b) as number);
 	const ready = [...firstUse.keys()].filter((group) => !before.get(group)).sort(byFirstUse);
 	const ordered: Group[] = [];
 	while (ready.length) {
@@ -171,7 +210,8 @@ function orderEntries(groups: Map<string, Group[]>, listed: Array<{ resource: st
 	}
 	if (ordered.length === firstUse.size) return ordered;
 	const stuck = [...firstUse.keys()].filter((group) => !ordered.includes(group)).sort(byFirstUse);
-	const shared = stuck.find((group) => group.resources.length > 1 || group.operations.length > 1) ?? stuck[0];
+	const shared =
+		stuck.find((group) => group.resources.length > 1 || group.operations.length > 1) ?? stuck[0];
 	return { splitKey: keyOf.get(shared) as string };
 }
 
@@ -194,8 +234,10 @@ export function fieldOf(spec: OperationSpec, name: string): INodeProperties | un
 	if (!byName) {
 		byName = new Map();
 		for (const field of spec.fields) {
-			const options = field.type === 'collection' ? ((field.options ?? []) as INodeProperties[]) : [];
-			for (const candidate of [field, ...options]) if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
+			const options =
+				field.type === 'collection' ? ((field.options ?? []) as INodeProperties[]) : [];
+			for (const candidate of [field, ...options])
+				if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
 		}
 		fieldsByName.set(spec, byName);
 	}
@@ -213,7 +255,13 @@ export function wordingOf(spec: OperationSpec): ErrorWording {
 	if (!wording) {
 		const own = (name: string) => (name === '' ? undefined : fieldOf(spec, name)?.displayName);
 		wording = {
-			labelOf: (field) => own(field) ?? own(Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field) ? PARAMETER_OF_BODY_FIELD[field] : ''),
+			labelOf: (field) =>
+				own(field) ??
+				own(
+					Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field)
+						? PARAMETER_OF_BODY_FIELD[field]
+						: '',
+				),
 			hints: spec.errorHint,
 			oneShot: RETRY_OF_KIND[spec.kind] !== 'safe',
 			pays: spec.payment !== undefined,

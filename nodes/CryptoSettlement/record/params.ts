@@ -21,7 +21,8 @@ export function textOf(value: unknown): string | undefined {
 export function typeName(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (value === null) return 'null';
-	if (typeof value === 'number') return Number.isInteger(value) ? 'a number too large to print exactly' : 'a decimal number';
+	if (typeof value === 'number')
+		return Number.isInteger(value) ? 'a number too large to print exactly' : 'a decimal number';
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
@@ -62,7 +63,9 @@ export class Params {
 		if (value === undefined || value === null) return undefined;
 		const text = textOf(value);
 		if (text === undefined) {
-			this.assert([{ field: name, message: `${name} must be text, not ${typeName(value)}`, value }]);
+			this.assert([
+				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
+			]);
 		}
 		const trimmed = (text as string).trim();
 		return trimmed === '' ? undefined : trimmed;
@@ -95,7 +98,9 @@ export class Params {
 		if (value === undefined || value === null || value === '') return undefined;
 		const text = textOf(value);
 		if (text === undefined) {
-			this.assert([{ field: name, message: `${name} must be text, not ${typeName(value)}`, value }]);
+			this.assert([
+				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
+			]);
 		}
 		return (text as string).trim() || undefined;
 	}
@@ -114,7 +119,10 @@ export class Params {
 	 */
 	isExpression(name: string): boolean {
 		const { parameters } = this.ctx.getNode();
-		const values = [parameters[name], (parameters.additionalFields as IDataObject | undefined)?.[name]];
+		const values = [
+			parameters[name],
+			(parameters.additionalFields as IDataObject | undefined)?.[name],
+		];
 		return values.some((value) => typeof value === 'string' && value.startsWith('='));
 	}
 
@@ -128,12 +136,17 @@ export class Params {
 		const label = this.label(first.field);
 		// The rules word their messages with the API's field name ("amount must …"): the label replaces it.
 		const named = first.message.startsWith(`${first.field} `);
-		const rule = named ? `'${label}' ${first.message.slice(first.field.length + 1)}` : `Invalid '${label}': ${first.message}`;
+		const rule = named
+			? `'${label}' ${first.message.slice(first.field.length + 1)}`
+			: `Invalid '${label}': ${first.message}`;
 		const received = describeValue(first.field, first.value);
-		const text = received === 'received nothing' && /is required$/.test(rule) ? rule : `${rule}, ${received}`;
+		const text =
+			received === 'received nothing' && /is required$/.test(rule) ? rule : `${rule}, ${received}`;
 		const fromExpression = this.isExpression(first.field);
 		const hint =
-			(first.field === 'network' || first.field === 'feeLevel') && this.isExpression('token') ? NETWORK_HINT : '';
+			(first.field === 'network' || first.field === 'feeLevel') && this.isExpression('token')
+				? NETWORK_HINT
+				: '';
 		throw namingItsRow(
 			new NodeOperationError(this.ctx.getNode(), text, {
 				itemIndex: this.itemIndex,
@@ -154,6 +167,9 @@ export class Params {
 
 	/** A refusal that is not a single field's rule (for example sandbox-only operations). */
 	fail(message: string, description: string): never {
-		throw new NodeOperationError(this.ctx.getNode(), message, { itemIndex: this.itemIndex, description });
+		throw new NodeOperationError(this.ctx.getNode(), message, {
+			itemIndex: this.itemIndex,
+			description,
+		});
 	}
 }

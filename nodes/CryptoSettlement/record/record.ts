@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import type { HttpCall, RetryPolicy } from '../../service/api';
 import type { Params } from './params';
 import type { MoneyClass, RefusedToAgents } from './moneyClasses';
@@ -57,7 +64,12 @@ export interface RequestParts {
 }
 
 /** The specification, the service's public notes, third-party code, or nothing at all. */
-type EndpointSource = 'spec' | 'spec + public notes' | 'public notes' | 'public notes (third-party)' | 'unconfirmed';
+type EndpointSource =
+	| 'spec'
+	| 'spec + public notes'
+	| 'public notes'
+	| 'public notes (third-party)'
+	| 'unconfirmed';
 
 interface OperationBase {
 	/** Display name, action and description shown in n8n. */
@@ -90,8 +102,7 @@ interface OperationBase {
 /** An operation's record; its kind decides how it is sent, repeated and output (docs/architecture.md, "Operation records"). */
 export type OperationSpec = OperationBase &
 	/** What the operation can do to money: who may run it, and which guardrails apply. */
-	(
-		| {
+	(| {
 				money: 'pays';
 				/** What the credential's guardrails check (money/guardrails.ts); such operations also take 'Dry Run'. */
 				payment: (parts: RequestParts) => Payment;

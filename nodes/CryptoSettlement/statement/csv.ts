@@ -25,7 +25,11 @@ function dateIn(line: FileLine, format: DateFormat): string {
 	const iso = INSTANT_TEXT.test(line.time) ? line.time : timeText(line.time);
 	if (!iso) return '';
 	const [year, month, day] = iso.slice(0, 10).split('-');
-	return format === 'DD/MM/YYYY' ? `${day}/${month}/${year}` : format === 'MM/DD/YYYY' ? `${month}/${day}/${year}` : `${year}-${month}-${day}`;
+	return format === 'DD/MM/YYYY'
+		? `${day}/${month}/${year}`
+		: format === 'MM/DD/YYYY'
+			? `${month}/${day}/${year}`
+			: `${year}-${month}-${day}`;
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */
@@ -42,8 +46,18 @@ export const QUICKBOOKS_HEADER = row(['Date', 'Description', 'Amount']);
 
 /** A line as a row of Xero's bank-statement CSV: Date, Amount, Payee, Description, Reference (the lineKey). */
 export const xeroRow = (line: FileLine, options: CsvOptions) =>
-	row([dateIn(line, options.dateFormat), moneyFigures(line.amount, line.currency), options.payee(line), line.description, line.lineKey]);
+	row([
+		dateIn(line, options.dateFormat),
+		moneyFigures(line.amount, line.currency),
+		options.payee(line),
+		line.description,
+		line.lineKey,
+	]);
 
 /** A line as a row of QuickBooks Online's three-column CSV: Date, Description, Amount; the payee and lineKey in the description. */
 export const quickbooksRow = (line: FileLine, options: CsvOptions) =>
-	row([dateIn(line, options.dateFormat), `${options.payee(line)}: ${line.description} [${line.lineKey}]`, moneyFigures(line.amount, line.currency)]);
+	row([
+		dateIn(line, options.dateFormat),
+		`${options.payee(line)}: ${line.description} [${line.lineKey}]`,
+		moneyFigures(line.amount, line.currency),
+	]);

@@ -21,19 +21,37 @@ export interface Day {
 export const MAX_RANGE_DAYS = 31;
 
 /** The days from `from` to `to`, both included, or the field that is wrong and why (docs/statement.md, "Statement → Get"). */
-export function parseRange(from: unknown, to: unknown, now: number): Day | { field: 'from' | 'to'; error: string } {
+export function parseRange(
+	from: unknown,
+	to: unknown,
+	now: number,
+): Day | { field: 'from' | 'to'; error: string } {
 	const ends: Day[] = [];
-	for (const [field, value] of [['from', from], ['to', to]] as const) {
-		if (value === undefined || value === null || value === '') return { field, error: `${field} is required with Period Range: the ${field === 'from' ? 'first' : 'last'} day, YYYY-MM-DD (UTC)` };
+	for (const [field, value] of [
+		['from', from],
+		['to', to],
+	] as const) {
+		if (value === undefined || value === null || value === '')
+			return {
+				field,
+				error: `${field} is required with Period Range: the ${field === 'from' ? 'first' : 'last'} day, YYYY-MM-DD (UTC)`,
+			};
 		const day = parseDay(value, now);
 		if ('error' in day) return { field, error: `${field} ${day.error}` };
 		ends.push(day);
 	}
 	const [first, last] = ends;
-	if (last.start < first.start) return { field: 'to', error: `to (${last.day}) is before From (${first.day})` };
+	if (last.start < first.start)
+		return { field: 'to', error: `to (${last.day}) is before From (${first.day})` };
 	const count = Math.round((last.end - first.start) / DAY_MS);
-	if (count > MAX_RANGE_DAYS) return { field: 'to', error: `the range ${first.day} to ${last.day} holds ${count} days: at most ${MAX_RANGE_DAYS}` };
-	const days = Array.from({ length: count }, (_, index) => utcDayText(first.start + index * DAY_MS));
+	if (count > MAX_RANGE_DAYS)
+		return {
+			field: 'to',
+			error: `the range ${first.day} to ${last.day} holds ${count} days: at most ${MAX_RANGE_DAYS}`,
+		};
+	const days = Array.from({ length: count }, (_, index) =>
+		utcDayText(first.start + index * DAY_MS),
+	);
 	return { day: `${first.day}_${last.day}`, start: first.start, end: last.end, days };
 }
 
@@ -60,7 +78,10 @@ export function parseDay(value: unknown, now: number): Day | { error: string } {
 					: ''
 	).trim();
 	const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(text);
-	if (!match) return { error: `must be a day written YYYY-MM-DD (UTC), e.g. ${yesterday(now).day}; got ${JSON.stringify(typeof value === 'string' ? value : text || typeof value)}` };
+	if (!match)
+		return {
+			error: `must be a day written YYYY-MM-DD (UTC), e.g. ${yesterday(now).day}; got ${JSON.stringify(typeof value === 'string' ? value : text || typeof value)}`,
+		};
 	const day = dayOf(`${match[1]}-${match[2]}-${match[3]}`);
 	if (!Number.isFinite(day.start) || new Date(day.start).toISOString().slice(0, 10) !== day.day) {
 		return { error: `${JSON.stringify(day.day)} is not a day of the calendar` };

@@ -1,4 +1,11 @@
-import { QUICKBOOKS_HEADER, quickbooksRow, XERO_HEADER, XERO_MAX_LINES, xeroRow, type DateFormat } from './csv';
+import {
+	QUICKBOOKS_HEADER,
+	quickbooksRow,
+	XERO_HEADER,
+	XERO_MAX_LINES,
+	xeroRow,
+	type DateFormat,
+} from './csv';
 import type { FileLine } from './lines';
 import { ofxTransaction, statementOfx } from './ofx';
 
@@ -7,7 +14,7 @@ import { ofxTransaction, statementOfx } from './ofx';
 export const FILE_FORMATS = {
 	xeroCsv: 'Xero CSV: Date, Amount, Payee, Description, Reference (at most 1,000 lines a file)',
 	quickbooksCsv: 'QuickBooks Online CSV: Date, Description, Amount',
-	ofx: 'OFX: each transaction\'s FITID its lineKey, the currency and the closing balance; Xero, QuickBooks Online, Sage and Zoho Books import it',
+	ofx: "OFX: each transaction's FITID its lineKey, the currency and the closing balance; Xero, QuickBooks Online, Sage and Zoho Books import it",
 } as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
 
@@ -21,7 +28,10 @@ interface FileOptions {
 }
 
 /** What a CSV file's name says of its format (docs/statement.md, "The files"); an OFX file's extension names it. */
-const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = { xeroCsv: 'xero', quickbooksCsv: 'quickbooks' };
+const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = {
+	xeroCsv: 'xero',
+	quickbooksCsv: 'quickbooks',
+};
 
 /** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
 interface StatementFile {
@@ -36,7 +46,10 @@ export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
 	return (line: FileLine) =>
-		names.get(line.externalId) ?? names.get(line.walletLabel) ?? names.get(line.reference) ?? (line.payee || line.reference || line.recordId);
+		names.get(line.externalId) ??
+		names.get(line.walletLabel) ??
+		names.get(line.reference) ??
+		(line.payee || line.reference || line.recordId);
 }
 
 /** Bytes of a file written before the next part is begun (1 MiB): a busy day's file is held as bytes, never as texts. */
@@ -88,19 +101,41 @@ export class StatementFiles {
 
 	/** Whether a line of the day is a row of a file: it moved money, in a currency wanted. */
 	wants(line: Pick<FileLine, 'amount' | 'currency'>): boolean {
-		return line.amount !== 0 && line.currency !== '' && (!this.options.currency || line.currency === this.options.currency);
+		return (
+			line.amount !== 0 &&
+			line.currency !== '' &&
+			(!this.options.currency || line.currency === this.options.currency)
+		);
 	}
 
 	/** The file(s) of one currency from its `rows` lines; an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
-	*filesOf(currency: string, closingBalance: number | undefined, rows: number, lines: Iterable<FileLine>, accountId: string): Generator<StatementFile> {
+	*filesOf(
+		currency: string,
+		closingBalance: number | undefined,
+		rows: number,
+		lines: Iterable<FileLine>,
+		accountId: string,
+	): Generator<StatementFile> {
 		const { day, format } = this.options;
 		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
-			if (closingBalance === undefined) throw new Error(`The OFX file of ${currency} needs its closing balance`);
-			const { head, tail } = statementOfx({ currency, accountId, from: new Date(day.start).toISOString(), to: new Date(day.end).toISOString(), closingBalance });
+			if (closingBalance === undefined)
+				throw new Error(`The OFX file of ${currency} needs its closing balance`);
+			const { head, tail } = statementOfx({
+				currency,
+				accountId,
+				from: new Date(day.start).toISOString(),
+				to: new Date(day.end).toISOString(),
+				closingBalance,
+			});
 			const bytes = new FileBytes(head);
 			for (const line of lines) bytes.add(`\r\n${this.row(line)}`);
-			yield { fileName: `${base}.ofx`, mimeType: 'application/x-ofx', data: bytes.done(tail), rows };
+			yield {
+				fileName: `${base}.ofx`,
+				mimeType: 'application/x-ofx',
+				data: bytes.done(tail),
+				rows,
+			};
 			return;
 		}
 		// A CSV file: its header, each row (csv.ts) after a line break, and a last line break.

@@ -18,9 +18,11 @@ export function hasUnreadableAmount(line: Line): boolean {
 
 /** What a line is (docs/statement.md, "Kinds"). */
 export const LINE_KINDS = {
-	deposit: 'Crypto received on a deposit wallet and converted (a trade); credits the wallet\'s currency once completed',
+	deposit:
+		"Crypto received on a deposit wallet and converted (a trade); credits the wallet's currency once completed",
 	depositFee: 'The platform fee the service deducted from a deposit',
-	autoSettlement: 'A payout the service made by itself from a deposit to the wallet\'s linked bank account (a withdrawal naming its `trade`)',
+	autoSettlement:
+		"A payout the service made by itself from a deposit to the wallet's linked bank account (a withdrawal naming its `trade`)",
 	cryptoWithdrawal: 'A crypto withdrawal: what the recipient receives',
 	bankWithdrawal: 'A bank (NGN or GHS) withdrawal: what the recipient receives',
 	withdrawalFee: 'The fee of a withdrawal or an auto-settlement payout',
@@ -52,7 +54,20 @@ export interface Line extends IDataObject {
 }
 
 /** What a line's row in a file reads (files.ts, csv.ts, ofx.ts). */
-export type FileLine = Pick<Line, 'lineKey' | 'kind' | 'time' | 'amount' | 'currency' | 'description' | 'externalId' | 'walletLabel' | 'reference' | 'payee' | 'recordId'>;
+export type FileLine = Pick<
+	Line,
+	| 'lineKey'
+	| 'kind'
+	| 'time'
+	| 'amount'
+	| 'currency'
+	| 'description'
+	| 'externalId'
+	| 'walletLabel'
+	| 'reference'
+	| 'payee'
+	| 'recordId'
+>;
 
 interface StatementLists {
 	trades: KeptRecords;
@@ -73,8 +88,46 @@ export interface LineOptions {
 
 /** The only fields of a record kept, in columns (recordColumns.ts; docs/statement.md, "Speed"). */
 export const LINE_FIELDS = {
-	transactions: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'wallet', 'label', 'address', 'asset', 'currency', 'amount', 'feeAmount', 'amountReceived', 'cryptoReceived', 'feeAmountInUsd', 'rate', 'reason'],
-	withdrawals: ['id', '_id', 'createdAt', 'updatedAt', 'status', 'trade', 'token', 'walletAddress', 'bankName', 'accountNumber', 'bankAccount', 'currency', 'externalId', 'payoutAmount', 'fee', 'amount', 'cryptoAmount', 'network', 'reason'],
+	transactions: [
+		'id',
+		'_id',
+		'createdAt',
+		'updatedAt',
+		'status',
+		'wallet',
+		'label',
+		'address',
+		'asset',
+		'currency',
+		'amount',
+		'feeAmount',
+		'amountReceived',
+		'cryptoReceived',
+		'feeAmountInUsd',
+		'rate',
+		'reason',
+	],
+	withdrawals: [
+		'id',
+		'_id',
+		'createdAt',
+		'updatedAt',
+		'status',
+		'trade',
+		'token',
+		'walletAddress',
+		'bankName',
+		'accountNumber',
+		'bankAccount',
+		'currency',
+		'externalId',
+		'payoutAmount',
+		'fee',
+		'amount',
+		'cryptoAmount',
+		'network',
+		'reason',
+	],
 } as const;
 
 const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
@@ -107,7 +160,8 @@ export function timeText(value: unknown): string {
 /** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), whether or not its date exists. */
 export const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const twoDigits = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+const twoDigits = (text: string, at: number) =>
+	(text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
 
 /**
  * Whether `text` is what toISOString writes for some instant: its form, and a date and time that
@@ -120,7 +174,14 @@ export function isInstantText(text: string): boolean {
 	const day = twoDigits(text, 8);
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 	const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
-	return days !== undefined && day >= 1 && day <= days && twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59;
+	return (
+		days !== undefined &&
+		day >= 1 &&
+		day <= days &&
+		twoDigits(text, 11) <= 23 &&
+		twoDigits(text, 14) <= 59 &&
+		twoDigits(text, 17) <= 59
+	);
 }
 
 interface WalletIndex {
@@ -138,7 +199,8 @@ interface PayeeIndex {
 
 const AMBIGUOUS = '\u0000';
 const addressKey = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
-const bankKey = (bankName: string, accountNumber: string) => `${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
+const bankKey = (bankName: string, accountNumber: string) =>
+	`${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
 
 function setName(map: Map<string, string>, key: string, name: string): void {
 	if (!key || !name) return;
@@ -146,8 +208,15 @@ function setName(map: Map<string, string>, key: string, name: string): void {
 	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
 }
 
-function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []): PayeeIndex {
-	const index: PayeeIndex = { bankById: new Map(), bankByNumber: new Map(), addressLabel: new Map() };
+function payeeIndex(
+	bankAccounts: IDataObject[] = [],
+	payoutAddresses: IDataObject[] = [],
+): PayeeIndex {
+	const index: PayeeIndex = {
+		bankById: new Map(),
+		bankByNumber: new Map(),
+		addressLabel: new Map(),
+	};
 	for (const account of bankAccounts) {
 		const name = scalarText(account.accountName).trim();
 		setName(index.bankById, scalarText(account.id ?? account._id), name);
@@ -165,7 +234,8 @@ const named = (name: string | undefined) => (name === undefined || name === AMBI
 
 /** The name the service gives a withdrawal's recipient (PayeeIndex), '' when none. */
 function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex): string {
-	if (kind === 'cryptoWithdrawal') return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
+	if (kind === 'cryptoWithdrawal')
+		return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
 	if (kind !== 'bankWithdrawal') return '';
 	const byId = named(payees.bankById.get(scalarText(record.bankAccount)));
 	if (byId) return byId;
@@ -174,20 +244,36 @@ function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex):
 }
 
 /** A deposit's token and network from the deposit-asset list, else the wallet's asset identifier (docs/statement.md, "Lines"). */
-function depositCrypto(record: IDataObject, wallet: IDataObject | undefined, assets: Map<string, AssetFacts>): { unit: string; words: string } {
+function depositCrypto(
+	record: IDataObject,
+	wallet: IDataObject | undefined,
+	assets: Map<string, AssetFacts>,
+): { unit: string; words: string } {
 	for (const ref of [wallet?.asset, wallet?.identifier, record.asset]) {
 		const facts = assets.get(assetRef(ref));
-		if (facts?.token) return { unit: facts.token, words: facts.network ? `${facts.token} on ${facts.network}` : facts.token };
+		if (facts?.token)
+			return {
+				unit: facts.token,
+				words: facts.network ? `${facts.token} on ${facts.network}` : facts.token,
+			};
 	}
-	const unit = scalarText(wallet?.identifier) || (scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
+	const unit =
+		scalarText(wallet?.identifier) ||
+		(scalarText(record.asset) ? `asset ${scalarText(record.asset)}` : 'crypto');
 	return { unit, words: unit };
 }
 
 /** The open-too-long exception of a record whose status is not final (docs/statement.md, "Exceptions"). */
-function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options: LineOptions, what: string): string | undefined {
+function openTooLong(
+	kind: 'trade' | 'withdrawal',
+	record: IDataObject,
+	options: LineOptions,
+	what: string,
+): string | undefined {
 	const status = scalarText(record.status).toLowerCase();
 	const entry = statusOf(kind, status);
-	if (!entry) return `Status ${JSON.stringify(status)} is unknown to the node: check this ${what} in the service's dashboard`;
+	if (!entry)
+		return `Status ${JSON.stringify(status)} is unknown to the node: check this ${what} in the service's dashboard`;
 	if (!entry.open || entry.held) return undefined;
 	const at = timeMs(record.createdAt) ?? options.now;
 	const hours = (options.now - at) / HOUR_MS;
@@ -198,13 +284,20 @@ function openTooLong(kind: 'trade' | 'withdrawal', record: IDataObject, options:
 const join = (...parts: Array<string | undefined | false>) => parts.filter(Boolean).join('; ');
 
 /** An amount of money in words, as the files write it: `5000.00 NGN` (money.ts, moneyFigures). */
-const inWords = (amount: number, currency: string) => `${moneyFigures(amount, currency)} ${currency}`;
+const inWords = (amount: number, currency: string) =>
+	`${moneyFigures(amount, currency)} ${currency}`;
 
 /** The key of another line of the same record (`<kind>:<record id>`), by which a line names its sibling. */
 const keyOf = (kind: LineKind, line: Pick<Line, 'recordId'>) => `${kind}:${line.recordId}`;
 
 /** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
-function baseLine(kind: LineKind, record: IDataObject, recordType: Line['record'], day: Day, time: string): Line {
+function baseLine(
+	kind: LineKind,
+	record: IDataObject,
+	recordType: Line['record'],
+	day: Day,
+	time: string,
+): Line {
 	const recordId = scalarText(record.id ?? record._id);
 	const createdAt = scalarText(record.createdAt);
 	return {
@@ -248,7 +341,8 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	line.currency = currency ?? '';
 	const amounts: IDataObject = {};
 	if (usd !== undefined) amounts.amountReceived = { value: usd, unit: 'USD' };
-	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null) amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: crypto.unit };
+	if (record.cryptoReceived !== undefined && record.cryptoReceived !== null)
+		amounts.cryptoReceived = { value: scalarText(record.cryptoReceived), unit: crypto.unit };
 	if (credited !== undefined && currency) amounts.credited = { value: credited, unit: currency };
 	if (fee !== undefined && currency) amounts.feeAmount = { value: fee, unit: currency };
 	const feeUsd = statedNumber(record.feeAmountInUsd);
@@ -257,10 +351,15 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	if (rate !== undefined && currency) amounts.rate = { value: rate, unit: `${currency} per USD` };
 	line.amounts = amounts;
 	// Only a completed deposit moved money, so only its amounts must be readable.
-	const unreadable = completed && (!currency || credited === undefined || (fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
+	const unreadable =
+		completed &&
+		(!currency ||
+			credited === undefined ||
+			(fee === undefined && record.feeAmount !== undefined && record.feeAmount !== null));
 	// The credited amount and the fee, each rounded once: the deposit line credits both, the fee line debits the fee, so they net to the credit.
 	const feeMoney = fee === undefined ? 0 : roundMoney(fee, currency);
-	if (completed && !unreadable) line.amount = addMoney(roundMoney(credited as number, currency), feeMoney, currency);
+	if (completed && !unreadable)
+		line.amount = addMoney(roundMoney(credited as number, currency), feeMoney, currency);
 	if (unreadable) UNREADABLE.add(line);
 	// A completed deposit was credited when it completed: its last update, never before its creation (docs/statement.md, "The day").
 	if (completed) line.time = notBeforeCreated(line.time, timeText(record.updatedAt));
@@ -279,7 +378,8 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	line.exception = join(
 		unreadable &&
 			`The record states no credited amount the node can read (amount ${JSON.stringify(record.amount ?? null)}, feeAmount ${JSON.stringify(record.feeAmount ?? null)}, currency ${JSON.stringify(record.currency ?? null)}): check this deposit in the service's dashboard`,
-		!label && `Deposit to a wallet without a label (address ${address || 'unknown'}): check which customer owns this address`,
+		!label &&
+			`Deposit to a wallet without a label (address ${address || 'unknown'}): check which customer owns this address`,
 		statusOf('trade', line.status)?.held === true &&
 			`${line.status.charAt(0).toUpperCase()}${line.status.slice(1)}${scalarText(record.reason) ? ` (${scalarText(record.reason)})` : ''}: the funds are held and not credited; check this deposit in the service's dashboard`,
 		openTooLong('trade', record, options, 'deposit'),
@@ -300,8 +400,15 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 function withdrawalKind(record: IDataObject): LineKind {
 	if (tradeIdOf(record.trade) !== undefined) return 'autoSettlement';
 	if (scalarText(record.token) || scalarText(record.walletAddress)) return 'cryptoWithdrawal';
-	if (scalarText(record.bankName) || scalarText(record.accountNumber) || scalarText(record.bankAccount)) return 'bankWithdrawal';
-	return scalarText(record.currency).toLowerCase() === 'usd' ? 'cryptoWithdrawal' : 'bankWithdrawal';
+	if (
+		scalarText(record.bankName) ||
+		scalarText(record.accountNumber) ||
+		scalarText(record.bankAccount)
+	)
+		return 'bankWithdrawal';
+	return scalarText(record.currency).toLowerCase() === 'usd'
+		? 'cryptoWithdrawal'
+		: 'bankWithdrawal';
 }
 
 /** What one withdrawal record says, read once for its lines (payout, fee, refund). */
@@ -325,7 +432,12 @@ interface Withdrawal {
 /** A transaction read, by its id (undefined when none was read). */
 type TradeById = (id: string) => IDataObject | undefined;
 
-function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Withdrawal {
+function readWithdrawal(
+	record: IDataObject,
+	trades: TradeById,
+	wallets: WalletIndex,
+	options: LineOptions,
+): Withdrawal {
 	const kind = withdrawalKind(record);
 	const line = baseLine(kind, record, 'withdrawal', options.day, timeText(record.createdAt));
 	const currency = currencyIn(record.currency);
@@ -339,7 +451,8 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 	line.walletLabel = scalarText(wallet?.label);
 	line.walletAddress = scalarText(trade?.address ?? wallet?.address);
 	line.reference = line.externalId || line.walletLabel || destination;
-	line.payee = kind === 'autoSettlement' ? line.walletLabel : recipientName(record, kind, wallets.payees);
+	line.payee =
+		kind === 'autoSettlement' ? line.walletLabel : recipientName(record, kind, wallets.payees);
 	line.currency = currency ?? '';
 	const payout = amountIn(record.payoutAmount);
 	const fee = amountIn(record.fee);
@@ -361,9 +474,20 @@ function readWithdrawal(record: IDataObject, trades: TradeById, wallets: WalletI
 }
 
 /** Another line of `first`'s record (a fee, a refund), sharing its reference fields. */
-function sibling(first: Line, kind: LineKind, record: IDataObject, options: LineOptions, time: string, fields: Partial<Line>): Line {
+function sibling(
+	first: Line,
+	kind: LineKind,
+	record: IDataObject,
+	options: LineOptions,
+	time: string,
+	fields: Partial<Line>,
+): Line {
 	const { externalId, walletLabel, walletAddress, reference, payee, currency } = first;
-	return Object.assign(baseLine(kind, record, first.record, options.day, time), { externalId, walletLabel, walletAddress, reference, payee, currency }, fields);
+	return Object.assign(
+		baseLine(kind, record, first.record, options.day, time),
+		{ externalId, walletLabel, walletAddress, reference, payee, currency },
+		fields,
+	);
 }
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
@@ -373,10 +497,18 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	const usd = statedNumber(record.amount);
 	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
 	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
-	if (record.cryptoAmount !== undefined && record.cryptoAmount !== null && scalarText(record.token)) {
-		amounts.cryptoAmount = { value: statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount), unit: scalarText(record.token) };
+	if (
+		record.cryptoAmount !== undefined &&
+		record.cryptoAmount !== null &&
+		scalarText(record.token)
+	) {
+		amounts.cryptoAmount = {
+			value: statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount),
+			unit: scalarText(record.token),
+		};
 	}
-	if (payout !== undefined && line.currency) amounts.payoutAmount = { value: payout, unit: line.currency };
+	if (payout !== undefined && line.currency)
+		amounts.payoutAmount = { value: payout, unit: line.currency };
 	if (fee !== undefined && line.currency) amounts.fee = { value: fee, unit: line.currency };
 	line.amounts = amounts;
 	if (w.readable) line.amount = negated(w.payoutMoney);
@@ -390,7 +522,9 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 		kind !== 'autoSettlement' &&
 			!line.externalId &&
 			'No External ID: this withdrawal cannot be matched to your own records by reference; check who made it (the dashboard, another integration)',
-		kind === 'autoSettlement' && !w.trade && `The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
+		kind === 'autoSettlement' &&
+			!w.trade &&
+			`The deposit ${tradeIdOf(record.trade) ?? ''} it settles is not in the transaction list read for this statement; check it in the service's dashboard`,
 		openTooLong('withdrawal', record, options, what),
 		w.refunded &&
 			timeMs(record.updatedAt) === null &&
@@ -402,7 +536,12 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 
 /** The record in words: `Crypto withdrawal to TRecipient`, `Bank withdrawal to Access Bank 0123456789`, `Auto-settlement of deposit … to …`. */
 function withdrawalWords(w: Withdrawal): string {
-	const what = w.kind === 'autoSettlement' ? `Auto-settlement of deposit ${tradeIdOf(w.record.trade) ?? ''}` : w.kind === 'cryptoWithdrawal' ? 'Crypto withdrawal' : 'Bank withdrawal';
+	const what =
+		w.kind === 'autoSettlement'
+			? `Auto-settlement of deposit ${tradeIdOf(w.record.trade) ?? ''}`
+			: w.kind === 'cryptoWithdrawal'
+				? 'Crypto withdrawal'
+				: 'Bank withdrawal';
 	return `${what} to ${w.destination}`;
 }
 
@@ -416,8 +555,14 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 	const token = scalarText(record.token);
 	const network = scalarText(record.network);
 	const crypto = scalarText(record.cryptoAmount);
-	const sent = w.kind === 'cryptoWithdrawal' && token ? ` (the record's crypto amount: ${crypto ? `${crypto} ` : ''}${token}${network ? ` on ${network}` : ''})` : '';
-	const fee = w.feeMoney === 0 ? 'no fee' : `with its fee ${inWords(w.feeMoney, line.currency)} (line ${keyOf('withdrawalFee', line)}), ${inWords(totalOf(w), line.currency)} in all`;
+	const sent =
+		w.kind === 'cryptoWithdrawal' && token
+			? ` (the record's crypto amount: ${crypto ? `${crypto} ` : ''}${token}${network ? ` on ${network}` : ''})`
+			: '';
+	const fee =
+		w.feeMoney === 0
+			? 'no fee'
+			: `with its fee ${inWords(w.feeMoney, line.currency)} (line ${keyOf('withdrawalFee', line)}), ${inWords(totalOf(w), line.currency)} in all`;
 	const asked = usd !== undefined && w.kind !== 'autoSettlement' ? `; asked as ${usd} USD` : '';
 	return `${withdrawalWords(w)}: ${inWords(w.payoutMoney, line.currency)} paid out, what the recipient receives${sent}; ${fee}${asked}`;
 }
@@ -436,29 +581,61 @@ function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
 	const payout = w.payout as number;
 	const fee = w.fee as number;
-	return sibling(w.line, 'refund', w.record, options, notBeforeCreated(w.created, timeText(w.record.updatedAt)), {
-		amount: negated(debited),
-		amounts: { payoutAmount: { value: payout, unit: w.line.currency }, fee: { value: fee, unit: w.line.currency } },
-		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
-			w.feeMoney === 0 ? '' : ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
-		}`,
-	});
+	return sibling(
+		w.line,
+		'refund',
+		w.record,
+		options,
+		notBeforeCreated(w.created, timeText(w.record.updatedAt)),
+		{
+			amount: negated(debited),
+			amounts: {
+				payoutAmount: { value: payout, unit: w.line.currency },
+				fee: { value: fee, unit: w.line.currency },
+			},
+			description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
+				w.feeMoney === 0
+					? ''
+					: ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
+			}`,
+		},
+	);
 }
 
 /** A withdrawal's payout and fee, debited when asked whoever bears the fee (docs/api.md, "Withdrawal fees"), and a refund of both. */
-function withdrawalLines(record: IDataObject, trades: TradeById, wallets: WalletIndex, options: LineOptions): Line[] {
+function withdrawalLines(
+	record: IDataObject,
+	trades: TradeById,
+	wallets: WalletIndex,
+	options: LineOptions,
+): Line[] {
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
 	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w, options));
 	// The refund credits what the lines above debited, summed exactly in the minor unit.
-	if (w.refunded) lines.push(refundLine(w, options, lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0)));
+	if (w.refunded)
+		lines.push(
+			refundLine(
+				w,
+				options,
+				lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0),
+			),
+		);
 	return lines;
 }
 
 /** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
 export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' | 'lineKey'>) =>
-	a.time < b.time ? -1 : a.time > b.time ? 1 : a.lineKey < b.lineKey ? -1 : a.lineKey > b.lineKey ? 1 : 0;
+	a.time < b.time
+		? -1
+		: a.time > b.time
+			? 1
+			: a.lineKey < b.lineKey
+				? -1
+				: a.lineKey > b.lineKey
+					? 1
+					: 0;
 
 /** Where a line belongs: on the day, or after it (for the balance check). */
 export type Placement = 'day' | 'after';
@@ -482,9 +659,15 @@ export class LineMaker {
 		private readonly lists: StatementLists,
 		private readonly options: LineOptions,
 	) {
-		const byId = new Map(lists.wallets.map((wallet) => [scalarText(wallet.id ?? wallet._id), wallet]));
+		const byId = new Map(
+			lists.wallets.map((wallet) => [scalarText(wallet.id ?? wallet._id), wallet]),
+		);
 		byId.delete('');
-		this.wallets = { byId, assets: depositAssetIndex(lists.assets ?? []) ?? new Map(), payees: payeeIndex(lists.bankAccounts, lists.payoutAddresses) };
+		this.wallets = {
+			byId,
+			assets: depositAssetIndex(lists.assets ?? []) ?? new Map(),
+			payees: payeeIndex(lists.bankAccounts, lists.payoutAddresses),
+		};
 	}
 
 	/** Records read: transactions numbered first, then withdrawals. */
@@ -496,9 +679,15 @@ export class LineMaker {
 	linesOf(record: number): Line[] {
 		const { trades, withdrawals } = this.lists;
 		if (record < trades.length) return depositLines(trades.at(record), this.wallets, this.options);
-		if (!this.tradesIndexed) for (let index = 0; index < trades.length; index++) this.indexTrade(trades.at(index), index);
+		if (!this.tradesIndexed)
+			for (let index = 0; index < trades.length; index++) this.indexTrade(trades.at(index), index);
 		this.tradesIndexed = true;
-		return withdrawalLines(withdrawals.at(record - trades.length), this.tradeById, this.wallets, this.options);
+		return withdrawalLines(
+			withdrawals.at(record - trades.length),
+			this.tradeById,
+			this.wallets,
+			this.options,
+		);
 	}
 
 	private indexTrade(trade: IDataObject, index: number): void {
@@ -507,7 +696,9 @@ export class LineMaker {
 	}
 
 	/** Every line placed on the day or after it, with its record's number, its place among that record's lines and its instant (ms). */
-	each(visit: (line: Line, placement: Placement, record: number, ordinal: number, at: number) => void): void {
+	each(
+		visit: (line: Line, placement: Placement, record: number, ordinal: number, at: number) => void,
+	): void {
 		const { day } = this.options;
 		const place = (lines: Line[], record: number) => {
 			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
@@ -530,7 +721,8 @@ export class LineMaker {
 			place(depositLines(trade, this.wallets, this.options), index);
 		}
 		this.tradesIndexed = true;
-		for (let record = trades.length; record < this.records; record++) place(this.linesOf(record), record);
+		for (let record = trades.length; record < this.records; record++)
+			place(this.linesOf(record), record);
 	}
 }
 

@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { OPEN_TRADE_WORDS, OPEN_WITHDRAWAL_WORDS, REFUNDED_WITHDRAWAL_WORDS, statusOf } from '../../service/catalog';
+import {
+	OPEN_TRADE_WORDS,
+	OPEN_WITHDRAWAL_WORDS,
+	REFUNDED_WITHDRAWAL_WORDS,
+	statusOf,
+} from '../../service/catalog';
 import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
 import { externalIdKey, recordIdKey } from '../../service/ids';
@@ -14,7 +19,8 @@ export const MATCH_RESULTS = {
 	pending: `One record, not final yet (a withdrawal ${OPEN_WITHDRAWAL_WORDS}; a deposit ${OPEN_TRADE_WORDS})`,
 	refunded: `One withdrawal, ${REFUNDED_WITHDRAWAL_WORDS}: the money went back, the recipient was not paid`,
 	notFound: 'No record under the key',
-	amountDiffers: 'One final record whose USD amount differs from Expected Amount by more than Amount Tolerance',
+	amountDiffers:
+		'One final record whose USD amount differs from Expected Amount by more than Amount Tolerance',
 	received: 'One deposit to the wallet, completed, for the expected amount (when one is given)',
 	several: 'More than one record under the key',
 } as const;
@@ -36,13 +42,23 @@ function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject):
 
 /** Keys as typed, trimmed; External IDs and wallet ids by the one rule of each (service/ids.ts: inv-1 is not INV-1's). */
 const keyOf = (value: unknown) => scalarText(value).trim();
-const KEY_OF: Record<MatchBy, (value: unknown) => string> = { externalId: externalIdKey, walletAddress: keyOf, walletLabel: keyOf };
+const KEY_OF: Record<MatchBy, (value: unknown) => string> = {
+	externalId: externalIdKey,
+	walletAddress: keyOf,
+	walletLabel: keyOf,
+};
 
-export function matchIndex(lists: { trades: IDataObject[]; withdrawals: IDataObject[]; wallets: IDataObject[] }): MatchIndex {
+export function matchIndex(lists: {
+	trades: IDataObject[];
+	withdrawals: IDataObject[];
+	wallets: IDataObject[];
+}): MatchIndex {
 	const index: MatchIndex = { byExternalId: new Map(), byAddress: new Map(), byLabel: new Map() };
-	for (const withdrawal of lists.withdrawals) add(index.byExternalId, externalIdKey(withdrawal.externalId), withdrawal);
+	for (const withdrawal of lists.withdrawals)
+		add(index.byExternalId, externalIdKey(withdrawal.externalId), withdrawal);
 	const labelOfWallet = new Map<string, string>();
-	for (const wallet of lists.wallets) labelOfWallet.set(recordIdKey(wallet.id ?? wallet._id), keyOf(wallet.label));
+	for (const wallet of lists.wallets)
+		labelOfWallet.set(recordIdKey(wallet.id ?? wallet._id), keyOf(wallet.label));
 	for (const trade of lists.trades) {
 		add(index.byAddress, keyOf(trade.address), trade);
 		add(index.byLabel, labelOfWallet.get(recordIdKey(trade.wallet)) ?? keyOf(trade.label), trade);
@@ -57,29 +73,68 @@ interface RowMatch extends IDataObject {
 }
 
 /** The match of one row: its key, and the expected USD amount with its tolerance when given. */
-export function matchRow(index: MatchIndex, by: MatchBy, key: string, expectedAmount: number | undefined, tolerance: number): RowMatch {
+export function matchRow(
+	index: MatchIndex,
+	by: MatchBy,
+	key: string,
+	expectedAmount: number | undefined,
+	tolerance: number,
+): RowMatch {
 	const records =
-		(by === 'externalId' ? index.byExternalId : by === 'walletAddress' ? index.byAddress : index.byLabel).get(KEY_OF[by](key)) ?? [];
-	if (records.length === 0) return { match: 'notFound', matchNote: `No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`, records };
-	if (records.length > 1) return { match: 'several', matchNote: `${records.length} records under ${JSON.stringify(key)}: check them one by one`, records };
+		(by === 'externalId'
+			? index.byExternalId
+			: by === 'walletAddress'
+				? index.byAddress
+				: index.byLabel
+		).get(KEY_OF[by](key)) ?? [];
+	if (records.length === 0)
+		return {
+			match: 'notFound',
+			matchNote: `No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`,
+			records,
+		};
+	if (records.length > 1)
+		return {
+			match: 'several',
+			matchNote: `${records.length} records under ${JSON.stringify(key)}: check them one by one`,
+			records,
+		};
 	const [record] = records;
 	const status = scalarText(record.status).toLowerCase();
 	const kind = by === 'externalId' ? 'withdrawal' : 'trade';
 	const entry = statusOf(kind, status);
-	if (!entry) return { match: 'pending', matchNote: `Status ${JSON.stringify(status)} is unknown to the node: not counted as final`, records };
-	if (entry.refunded) return { match: 'refunded', matchNote: `Status ${status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}`, records };
+	if (!entry)
+		return {
+			match: 'pending',
+			matchNote: `Status ${JSON.stringify(status)} is unknown to the node: not counted as final`,
+			records,
+		};
+	if (entry.refunded)
+		return {
+			match: 'refunded',
+			matchNote: `Status ${status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}`,
+			records,
+		};
 	if (entry.open) return { match: 'pending', matchNote: `Status ${status}`, records };
 	const done: MatchResult = kind === 'withdrawal' ? 'paid' : 'received';
 	if (expectedAmount === undefined) return { match: done, matchNote: `Status ${status}`, records };
 	const field = kind === 'withdrawal' ? 'amount' : 'amountReceived';
 	const amount = statedNumber(record[field]);
 	if (amount === undefined) {
-		return { match: 'amountDiffers', matchNote: `The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`, records };
+		return {
+			match: 'amountDiffers',
+			matchNote: `The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`,
+			records,
+		};
 	}
 	// The difference as its decimals read (binary noise of the subtraction rounded away, service/money.ts).
 	const difference = roundTo(amount - expectedAmount, 8);
 	if (Math.abs(difference) > tolerance + 1e-9) {
-		return { match: 'amountDiffers', matchNote: `${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`, records };
+		return {
+			match: 'amountDiffers',
+			matchNote: `${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`,
+			records,
+		};
 	}
 	return { match: done, matchNote: `Status ${status}, ${field} ${amount} USD`, records };
 }

@@ -72,7 +72,12 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 
 /** The OFX text around the transactions, which files.ts writes between `head` and `tail` as they come, each after a line break. */
 export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
-	const balance = ['<LEDGERBAL>', element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)), element('DTASOF', ofxTime(statement.to)), '</LEDGERBAL>'];
+	const balance = [
+		'<LEDGERBAL>',
+		element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)),
+		element('DTASOF', ofxTime(statement.to)),
+		'</LEDGERBAL>',
+	];
 	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',

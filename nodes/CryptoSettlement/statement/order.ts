@@ -96,7 +96,8 @@ export class DayOrder {
 		const keys = new Map<number, string>();
 		const keyOf = (at: number) => {
 			let key = keys.get(at);
-			if (key === undefined) keys.set(at, (key = linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
+			if (key === undefined)
+				keys.set(at, (key = linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
 			return key;
 		};
 		const sorted = Uint32Array.from({ length: this.count }, (_, at) => at);
@@ -104,7 +105,9 @@ export class DayOrder {
 			const time = this.times[a] - this.times[b];
 			if (time !== 0) return time;
 			const key =
-				this.records[a] === this.records[b] ? byText(`${this.texts[this.kinds[a]]}:`, `${this.texts[this.kinds[b]]}:`) : byText(keyOf(a), keyOf(b));
+				this.records[a] === this.records[b]
+					? byText(`${this.texts[this.kinds[a]]}:`, `${this.texts[this.kinds[b]]}:`)
+					: byText(keyOf(a), keyOf(b));
 			return key || this.records[a] - this.records[b] || this.ordinals[a] - this.ordinals[b];
 		});
 		return (this.sorted = sorted);

@@ -6,7 +6,18 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 /** Fields whose texts repeat from record to record (a wallet, a status, a network): each text held once per list. */
-const REPEATED_FIELDS = new Set(['status', 'wallet', 'label', 'address', 'asset', 'currency', 'token', 'network', 'bankName', 'reason']);
+const REPEATED_FIELDS = new Set([
+	'status',
+	'wallet',
+	'label',
+	'address',
+	'asset',
+	'currency',
+	'token',
+	'network',
+	'bankName',
+	'reason',
+]);
 
 /** Where a record's value of a field is. */
 const ABSENT = 0;
@@ -67,7 +78,8 @@ export class RecordColumns {
 		this.createdField = fields.indexOf('createdAt');
 		this.updatedField = fields.indexOf('updatedAt');
 		// An updatedAt is given back as its createdAt: the createdAt must be set first.
-		if (this.updatedField >= 0 && this.updatedField < this.createdField) throw new Error('createdAt must come before updatedAt');
+		if (this.updatedField >= 0 && this.updatedField < this.createdField)
+			throw new Error('createdAt must come before updatedAt');
 	}
 
 	/** Keeps the record's fields (those it has); gives its row. */
@@ -79,20 +91,31 @@ export class RecordColumns {
 		const block = this.blocks[this.blocks.length - 1];
 		for (let field = 0; field < width; field++) {
 			const name = this.fields[field];
-			if (name in record) block.codes[at * width + field] = this.put(block, at, row, field, record[name], record);
+			if (name in record)
+				block.codes[at * width + field] = this.put(block, at, row, field, record[name], record);
 		}
 		return row;
 	}
 
-	private put(block: Block, at: number, row: number, field: number, value: unknown, record: IDataObject): number {
+	private put(
+		block: Block,
+		at: number,
+		row: number,
+		field: number,
+		value: unknown,
+		record: IDataObject,
+	): number {
 		if (typeof value === 'number') {
 			(block.numbers[field] ??= new Float64Array(BLOCK_ROWS))[at] = value;
 			return NUMBER;
 		}
 		if (typeof value === 'string') {
 			if (field === this.updatedField && value === record.createdAt) return CREATED;
-			if (this.isRepeated[field]) (block.repeated[field] ??= new Uint32Array(BLOCK_ROWS))[at] = this.tableNumber(value);
-			else (block.texts[field] ??= new Array<string | undefined>(BLOCK_ROWS).fill(undefined))[at] = value;
+			if (this.isRepeated[field])
+				(block.repeated[field] ??= new Uint32Array(BLOCK_ROWS))[at] = this.tableNumber(value);
+			else
+				(block.texts[field] ??= new Array<string | undefined>(BLOCK_ROWS).fill(undefined))[at] =
+					value;
 			return TEXT;
 		}
 		if (value === null) return NULL;
@@ -116,17 +139,27 @@ export class RecordColumns {
 		const at = row % BLOCK_ROWS;
 		for (let field = 0; field < width; field++) {
 			const code = block.codes[at * width + field];
-			if (code !== ABSENT) record[this.fields[field]] = this.valueOf(code, block, at, row, field, record);
+			if (code !== ABSENT)
+				record[this.fields[field]] = this.valueOf(code, block, at, row, field, record);
 		}
 		return record;
 	}
 
-	private valueOf(code: number, block: Block, at: number, row: number, field: number, record: IDataObject): IDataObject[string] {
+	private valueOf(
+		code: number,
+		block: Block,
+		at: number,
+		row: number,
+		field: number,
+		record: IDataObject,
+	): IDataObject[string] {
 		switch (code) {
 			case NUMBER:
 				return (block.numbers[field] as Float64Array)[at];
 			case TEXT:
-				return this.isRepeated[field] ? this.table[(block.repeated[field] as Uint32Array)[at]] : (block.texts[field] as string[])[at];
+				return this.isRepeated[field]
+					? this.table[(block.repeated[field] as Uint32Array)[at]]
+					: (block.texts[field] as string[])[at];
 			case NULL:
 				return null;
 			case TRUE:

@@ -44,7 +44,11 @@ export interface ReadLists<Records = IDataObject[]> {
 }
 
 /** The statement's words for a list it could not prove whole: never a statement with a hole in it. */
-function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, problem: WalkProblem): NodeOperationError {
+function readError(
+	ctx: IExecuteSingleFunctions,
+	list: keyof typeof LIST_PATHS,
+	problem: WalkProblem,
+): NodeOperationError {
 	const path = LIST_PATHS[list];
 	const again = 'A statement is never made from a list that may miss a record: run it again later.';
 	const [message, description] = ((): [string, string] => {
@@ -59,12 +63,21 @@ function readError(ctx: IExecuteSingleFunctions, list: keyof typeof LIST_PATHS, 
 			case 'budget':
 				return [`the ${list} list has more than ${problem.maxPages} pages`, again];
 			case 'repeats':
-				return [`page ${problem.page} of the ${list} list brought no record not already read (it repeats earlier pages)`, again];
+				return [
+					`page ${problem.page} of the ${list} list brought no record not already read (it repeats earlier pages)`,
+					again,
+				];
 			case 'moving':
-				return [`the ${list} list ${movingWords(problem)}`, `A list that never holds still while it is read cannot be proven whole. ${again}`];
+				return [
+					`the ${list} list ${movingWords(problem)}`,
+					`A list that never holds still while it is read cannot be proven whole. ${again}`,
+				];
 		}
 	})();
-	return new NodeOperationError(ctx.getNode(), `The statement could not be read: ${message}`, { itemIndex: ctx.getItemIndex(), description });
+	return new NodeOperationError(ctx.getNode(), `The statement could not be read: ${message}`, {
+		itemIndex: ctx.getItemIndex(),
+		description,
+	});
 }
 
 /** Every record of a paged list, proven whole (engine/pageWalker.ts); with `since`, asked from a day before it on. */
@@ -77,7 +90,13 @@ export async function readList<T = IDataObject>(
 ): Promise<{ records: T[]; pages: number }> {
 	const path = LIST_PATHS[list];
 	// A day's margin: a service that reads the range's dates in its own time zone still answers the whole day.
-	const range = since === undefined ? undefined : { startDate: new Date(since - DAY_MS).toISOString(), endDate: new Date(Date.now() + DAY_MS).toISOString() };
+	const range =
+		since === undefined
+			? undefined
+			: {
+					startDate: new Date(since - DAY_MS).toISOString(),
+					endDate: new Date(Date.now() + DAY_MS).toISOString(),
+				};
 	const { records, pages } = await walkList(ctx, http, {
 		request: { method: 'GET', route: path, url: path },
 		size: STATEMENT_PAGE_SIZE,
@@ -92,7 +111,10 @@ export async function readList<T = IDataObject>(
 }
 
 /** The account's record (balances, fee bearer). */
-async function readAccount(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<IDataObject | undefined> {
+async function readAccount(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+): Promise<IDataObject | undefined> {
 	const request: ApiRequest = { method: 'GET', route: ACCOUNT_PATH, url: ACCOUNT_PATH };
 	const response = await callApi(ctx, http, request, 'safe');
 	if (!isSuccess(response)) throw serviceError(ctx, request, response);
@@ -100,7 +122,11 @@ async function readAccount(ctx: IExecuteSingleFunctions, http: HttpCall): Promis
 }
 
 /** A list of one answer that only names (the deposit assets, the payout addresses): `[]` when it cannot be read. */
-async function readNaming(ctx: IExecuteSingleFunctions, http: HttpCall, path: string): Promise<IDataObject[]> {
+async function readNaming(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	path: string,
+): Promise<IDataObject[]> {
 	try {
 		const response = await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe');
 		const data = isSuccess(response) ? response.body.data : undefined;
@@ -111,18 +137,34 @@ async function readNaming(ctx: IExecuteSingleFunctions, http: HttpCall, path: st
 }
 
 /** The three lists, whole and of whole records (Statement → Match), all at once; no deposit-asset list. */
-export async function readStatementLists(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<ReadLists> {
+export async function readStatementLists(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+): Promise<ReadLists> {
 	const [trades, withdrawals, wallets] = await allRead([
 		readList(ctx, http, 'transactions'),
 		readList(ctx, http, 'withdrawals'),
 		readList(ctx, http, 'wallets'),
 	]);
-	return { trades: trades.records, withdrawals: withdrawals.records, wallets: wallets.records, assets: [], pages: pagesOf(trades, withdrawals, wallets) };
+	return {
+		trades: trades.records,
+		withdrawals: withdrawals.records,
+		wallets: wallets.records,
+		assets: [],
+		pages: pagesOf(trades, withdrawals, wallets),
+	};
 }
 
 /** What Statement → Get reads: the lists at once, records kept in columns, then the account, so its balances include them all. */
-export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpCall, since: number): Promise<ReadLists<KeptRecords>> {
-	const columns = { transactions: new RecordColumns(LINE_FIELDS.transactions), withdrawals: new RecordColumns(LINE_FIELDS.withdrawals) };
+export async function readStatementDay(
+	ctx: IExecuteSingleFunctions,
+	http: HttpCall,
+	since: number,
+): Promise<ReadLists<KeptRecords>> {
+	const columns = {
+		transactions: new RecordColumns(LINE_FIELDS.transactions),
+		withdrawals: new RecordColumns(LINE_FIELDS.withdrawals),
+	};
 	const bankPath = ROUTES.bankAccounts.path;
 	const [trades, withdrawals, wallets, assets, bankAccounts, payoutAddresses] = await allRead([
 		readList(ctx, http, 'transactions', since, (record) => columns.transactions.keep(record)),
@@ -137,7 +179,10 @@ export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpC
 			proof: 'whole',
 			inFlight: PAGES_IN_FLIGHT,
 			fail: (problem) => new Error(`the bank accounts list could not be read (${problem.kind})`),
-		}).then((walked) => walked.records, () => []),
+		}).then(
+			(walked) => walked.records,
+			() => [],
+		),
 		readNaming(ctx, http, ROUTES.payoutAddresses.path),
 	]);
 	return {
@@ -153,4 +198,8 @@ export async function readStatementDay(ctx: IExecuteSingleFunctions, http: HttpC
 }
 
 type Read = { pages: number };
-const pagesOf = (trades: Read, withdrawals: Read, wallets: Read) => ({ transactions: trades.pages, withdrawals: withdrawals.pages, wallets: wallets.pages });
+const pagesOf = (trades: Read, withdrawals: Read, wallets: Read) => ({
+	transactions: trades.pages,
+	withdrawals: withdrawals.pages,
+	wallets: wallets.pages,
+});

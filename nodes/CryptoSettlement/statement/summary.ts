@@ -13,27 +13,31 @@ export const NOT_LISTED: readonly string[] = [
 	'Currency swaps: the service gives no list of its swaps between NGN and GHS, so a swap moves both balances without a line on the statement; it shows in the balance check as a difference of the swapped amounts.',
 	`Movements of records created more than ${LOOK_BACK_DAYS} days before the day: the statement reads the records of the ${LOOK_BACK_DAYS} days before it (the look-back window), so a refund or a credit that comes later than that is on no statement; it shows in the balance check as a difference.`,
 	'Withdrawal details: the service documents its withdrawal records only in part; the statement reads the payout, its fee and currency, the External ID, the status and the reason as the service describes them, and whoever bears the fee, the balance moves by the payout plus the fee.',
-	'Deposit details: the credited amount and the platform fee in the wallet\'s currency, the amount received in USD and in crypto, as the service describes them; the crypto asset is named from the wallet.',
-	'Which fee bearer applied to a past withdrawal: the records do not say; the summary gives the account\'s setting today.',
-	'The balance at the end of a day: the service gives today\'s balances only, so the statement takes them back by every movement since the day ended.',
+	"Deposit details: the credited amount and the platform fee in the wallet's currency, the amount received in USD and in crypto, as the service describes them; the crypto asset is named from the wallet.",
+	"Which fee bearer applied to a past withdrawal: the records do not say; the summary gives the account's setting today.",
+	"The balance at the end of a day: the service gives today's balances only, so the statement takes them back by every movement since the day ended.",
 	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
 
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
 function balancesInWords(balances: Record<string, number>): string {
 	const entries = Object.entries(balances);
-	return entries.length ? entries.map(([currency, amount]) => money(currency, amount)).join(', ') : 'no balance';
+	return entries.length
+		? entries.map(([currency, amount]) => money(currency, amount)).join(', ')
+		: 'no balance';
 }
 
 /** Balances as given (currency → amount, each rounded once to its minor unit), with currencies in capitals; or why they cannot be read. */
 export function readBalances(value: unknown): Record<string, number> | { error: string } {
 	if (value === undefined || value === null || value === '') return {};
 	const object = objectIn(value);
-	if (!object) return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
+	if (!object)
+		return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
 	const balances: Record<string, number> = {};
 	for (const [currency, amount] of Object.entries(object)) {
 		const number = statedNumber(amount);
-		if (number === undefined) return { error: `${currency}: ${JSON.stringify(amount)} is not a number` };
+		if (number === undefined)
+			return { error: `${currency}: ${JSON.stringify(amount)} is not a number` };
 		const unit = currency.trim().toUpperCase();
 		balances[unit] = roundMoney(number, unit);
 	}
@@ -85,7 +89,9 @@ export class LineTally {
 
 	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
 
-	readonly counts: Record<string, number> = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
+	readonly counts: Record<string, number> = Object.fromEntries(
+		Object.keys(LINE_KINDS).map((kind) => [kind, 0]),
+	);
 
 	private readonly net = new Ranked(() => ({ amount: 0 }));
 
@@ -99,15 +105,30 @@ export class LineTally {
 	readonly untrustedAfter: Untrusted = { count: 0 };
 
 	add(line: Line, placement: Placement): void {
-		const untrusted = hasUnreadableAmount(line) ? (placement === 'day' ? this.untrustedDay : this.untrustedAfter) : undefined;
+		const untrusted = hasUnreadableAmount(line)
+			? placement === 'day'
+				? this.untrustedDay
+				: this.untrustedAfter
+			: undefined;
 		if (untrusted) {
 			untrusted.count++;
 			const first = untrusted.first;
-			if (!first || (placement === 'day' && byTime(line, first) < 0)) untrusted.first = { record: line.record, recordId: line.recordId, time: line.time, lineKey: line.lineKey };
+			if (!first || (placement === 'day' && byTime(line, first) < 0))
+				untrusted.first = {
+					record: line.record,
+					recordId: line.recordId,
+					time: line.time,
+					lineKey: line.lineKey,
+				};
 		}
 		if (placement === 'after') {
 			this.after++;
-			if (line.currency && line.amount !== 0) this.netAfter[line.currency] = addMoney(this.netAfter[line.currency] ?? 0, line.amount, line.currency);
+			if (line.currency && line.amount !== 0)
+				this.netAfter[line.currency] = addMoney(
+					this.netAfter[line.currency] ?? 0,
+					line.amount,
+					line.currency,
+				);
 			return;
 		}
 		this.lines++;
@@ -121,7 +142,10 @@ export class LineTally {
 		}
 		if (line.exception) {
 			const { lineKey, kind, recordId, reference, status, exception } = line;
-			this.exceptions.push({ rank: { time: line.time, lineKey }, exception: { lineKey, kind, recordId, reference, status, exception } });
+			this.exceptions.push({
+				rank: { time: line.time, lineKey },
+				exception: { lineKey, kind, recordId, reference, status, exception },
+			});
 		}
 	}
 
@@ -155,18 +179,26 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 }
 
 /** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
-function serviceBalancesNow(account: IDataObject | undefined): Record<string, number> | { why: string } {
+function serviceBalancesNow(
+	account: IDataObject | undefined,
+): Record<string, number> | { why: string } {
 	const read = accountBalances(account);
-	return read ? read.balances : { why: 'The service did not state the account\'s balances, so they cannot be compared.' };
+	return read
+		? read.balances
+		: { why: "The service did not state the account's balances, so they cannot be compared." };
 }
 
 /** What a statement covers, in its words: one day, or a range of days. */
 type Span = 'day' | 'period';
 
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
-function takenBack(now: Record<string, number>, moved: Record<string, number>): Record<string, number> {
+function takenBack(
+	now: Record<string, number>,
+	moved: Record<string, number>,
+): Record<string, number> {
 	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(now)) balances[currency] = addMoney(amount, -(moved[currency] ?? 0), currency);
+	for (const [currency, amount] of Object.entries(now))
+		balances[currency] = addMoney(amount, -(moved[currency] ?? 0), currency);
 	return balances;
 }
 
@@ -178,9 +210,18 @@ function unreadableAfter(tally: LineTally, span: Span): string | undefined {
 }
 
 /** Whether the closing balances equal the service's at the statement's end, currency by currency, to the cent. */
-function balanceCheck(closing: Record<string, number>, atEnd: Record<string, number>, movedAfter: number, span: Span): BalanceCheck {
+function balanceCheck(
+	closing: Record<string, number>,
+	atEnd: Record<string, number>,
+	movedAfter: number,
+	span: Span,
+): BalanceCheck {
 	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
-	if (missing.length) return { result: 'notCheckable', why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.` };
+	if (missing.length)
+		return {
+			result: 'notCheckable',
+			why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
+		};
 	const serviceAtEnd: Record<string, number> = {};
 	const difference: Record<string, number> = {};
 	for (const currency of Object.keys(closing)) {
@@ -190,7 +231,11 @@ function balanceCheck(closing: Record<string, number>, atEnd: Record<string, num
 	}
 	const basis = `the service's balances at the ${span}'s end (its balances now, taken back by the ${movedAfter} movement(s) since)`;
 	if (!Object.keys(difference).length) {
-		return { result: 'balanced', serviceBalancesAtEnd: serviceAtEnd, why: `The closing balances (${balancesInWords(closing)}) equal ${basis}.` };
+		return {
+			result: 'balanced',
+			serviceBalancesAtEnd: serviceAtEnd,
+			why: `The closing balances (${balancesInWords(closing)}) equal ${basis}.`,
+		};
 	}
 	const each = Object.entries(difference).map(
 		([currency, amount]) =>
@@ -225,15 +270,22 @@ interface Balances {
 }
 
 /** Balances moved by a net per currency (opening + net: closing). */
-function plus(balances: Record<string, number>, net: Record<string, number>): Record<string, number> {
+function plus(
+	balances: Record<string, number>,
+	net: Record<string, number>,
+): Record<string, number> {
 	const moved = { ...balances };
-	for (const [currency, amount] of Object.entries(net)) moved[currency] = addMoney(moved[currency] ?? 0, amount, currency);
+	for (const [currency, amount] of Object.entries(net))
+		moved[currency] = addMoney(moved[currency] ?? 0, amount, currency);
 	return moved;
 }
 
 /** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
 function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
-	const given = input.openingBalances && Object.keys(input.openingBalances).length ? input.openingBalances : undefined;
+	const given =
+		input.openingBalances && Object.keys(input.openingBalances).length
+			? input.openingBalances
+			: undefined;
 	const now = serviceBalancesNow(input.account);
 	const span: Span = input.day.days ? 'period' : 'day';
 	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally, span);
@@ -242,13 +294,25 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
-			? { result: 'notCheckable', why: `No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.` }
+			? {
+					result: 'notCheckable',
+					why: `No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.`,
+				}
 			: atEnd
 				? balanceCheck(closing, atEnd, input.tally.after, span)
 				: { result: 'notCheckable', why: cannotTakeBack as string };
 		return { opening: given, source: 'given', closing, check };
 	}
-	if (!atEnd) return { opening: {}, source: 'none', closing: {}, check: { result: 'notCheckable', why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}` } };
+	if (!atEnd)
+		return {
+			opening: {},
+			source: 'none',
+			closing: {},
+			check: {
+				result: 'notCheckable',
+				why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}`,
+			},
+		};
 	// The first run: the day's opening balances are the service's at the day's end less the day's lines.
 	const opening = takenBack(atEnd, net);
 	return {
@@ -269,19 +333,35 @@ export function closingBalanceOf(summary: IDataObject, currency: string): number
 	const source = summary.openingBalancesSource;
 	if (source === 'given' && currency in opening && currency in closing) return closing[currency];
 	if (source === 'derived' && currency in closing) return closing[currency];
-	if (source === 'given') return { why: `no Opening Balance was given for ${currency} (Opening Balances has ${Object.keys(opening).join(', ')}), so its closing balance is not known` };
-	if (source === 'derived') return { why: `the service states no ${currency} balance and no Opening Balance was given for ${currency}, so its closing balance is not known` };
-	return { why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known` };
+	if (source === 'given')
+		return {
+			why: `no Opening Balance was given for ${currency} (Opening Balances has ${Object.keys(opening).join(', ')}), so its closing balance is not known`,
+		};
+	if (source === 'derived')
+		return {
+			why: `the service states no ${currency} balance and no Opening Balance was given for ${currency}, so its closing balance is not known`,
+		};
+	return {
+		why: `the service states no balances and no Opening Balances were given, so the closing balance of ${currency} is not known`,
+	};
 }
 
 /** A range's days, each opening with the day before's closing balances (docs/statement.md, "A range of days"). */
 function daysOf(input: SummaryInput, days: string[], balances: Balances): IDataObject[] {
-	let opening: Record<string, number> | undefined = balances.source === 'none' ? undefined : { ...balances.opening };
+	let opening: Record<string, number> | undefined =
+		balances.source === 'none' ? undefined : { ...balances.opening };
 	return days.map((day) => {
 		const tally = input.dayTallies?.get(day);
 		const net = tally?.dayNet() ?? {};
 		const closing = opening ? plus(opening, net) : {};
-		const entry: IDataObject = { day, openingBalances: opening ?? {}, closingBalances: closing, net, lines: tally?.lines ?? 0, totals: tally?.kindTotals() ?? {} };
+		const entry: IDataObject = {
+			day,
+			openingBalances: opening ?? {},
+			closingBalances: closing,
+			net,
+			lines: tally?.lines ?? 0,
+			totals: tally?.kindTotals() ?? {},
+		};
 		if (opening) opening = closing;
 		return entry;
 	});

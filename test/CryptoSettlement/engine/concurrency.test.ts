@@ -81,12 +81,17 @@ describe('the in-flight limit adapts to the service', () => {
 			return { status: 200, body: envelope({ id: request.path.split('/').pop() }) };
 		});
 		try {
-			const run = await runNode({ resource: 'wallet', operation: 'get', walletId: rl('={{ $json.id }}') }, {
-				items: Array.from({ length: items }, (_, i) => ({ id: `w${i}` })),
-				credentials: { baseUrl: server.baseUrl, appId: 'concurrency-app' },
-			});
+			const run = await runNode(
+				{ resource: 'wallet', operation: 'get', walletId: rl('={{ $json.id }}') },
+				{
+					items: Array.from({ length: items }, (_, i) => ({ id: `w${i}` })),
+					credentials: { baseUrl: server.baseUrl, appId: 'concurrency-app' },
+				},
+			);
 			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => item.json.id)).toEqual(Array.from({ length: items }, (_, i) => `w${i}`));
+			expect(run.items.map((item) => item.json.id)).toEqual(
+				Array.from({ length: items }, (_, i) => `w${i}`),
+			);
 			expect(most).toBeGreaterThan(CONCURRENCY.initial);
 			expect(most).toBeLessThanOrEqual(CONCURRENCY.max);
 		} finally {
@@ -111,7 +116,15 @@ describe('Return All fetches the remaining pages at once', () => {
 			const data = Array.from({ length: size }, (_, i) => ({ id: `r${(page - 1) * size + i}` }));
 			return {
 				status: 200,
-				body: { ...envelope(data), meta: { page, pages: totalPages, totalDocs: totalPages * size, hasNextPage: page < totalPages } },
+				body: {
+					...envelope(data),
+					meta: {
+						page,
+						pages: totalPages,
+						totalDocs: totalPages * size,
+						hasNextPage: page < totalPages,
+					},
+				},
 			};
 		});
 		return { server, state };
@@ -120,9 +133,16 @@ describe('Return All fetches the remaining pages at once', () => {
 	test('once meta.pages is known, pages are requested together and assembled in order', async () => {
 		const { server, state } = await pagedServer(12);
 		try {
-			const run = await runNode({ resource: 'wallet', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
-			expect(run.items.map((item) => item.json.id)).toEqual(Array.from({ length: 1200 }, (_, i) => `r${i}`));
-			expect(state.pages.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+			const run = await runNode(
+				{ resource: 'wallet', operation: 'getAll', returnAll: true },
+				{ credentials: { baseUrl: server.baseUrl } },
+			);
+			expect(run.items.map((item) => item.json.id)).toEqual(
+				Array.from({ length: 1200 }, (_, i) => `r${i}`),
+			);
+			expect(state.pages.sort((a, b) => a - b)).toEqual(
+				Array.from({ length: 12 }, (_, i) => i + 1),
+			);
 			expect(state.most).toBeGreaterThan(1);
 		} finally {
 			await server.close();
@@ -132,7 +152,10 @@ describe('Return All fetches the remaining pages at once', () => {
 	test('a Limit asks only for the pages it needs', async () => {
 		const { server, state } = await pagedServer(12);
 		try {
-			const run = await runNode({ resource: 'wallet', operation: 'getAll', returnAll: false, limit: 250 }, { credentials: { baseUrl: server.baseUrl } });
+			const run = await runNode(
+				{ resource: 'wallet', operation: 'getAll', returnAll: false, limit: 250 },
+				{ credentials: { baseUrl: server.baseUrl } },
+			);
 			expect(run.items).toHaveLength(250);
 			expect(run.items[249].json.id).toBe('r249');
 			expect(state.pages.sort((a, b) => a - b)).toEqual([1, 2, 3]);
@@ -144,8 +167,13 @@ describe('Return All fetches the remaining pages at once', () => {
 	test('a list announced above 100,000 records stops before fetching the rest', async () => {
 		const { server, state } = await pagedServer(2000);
 		try {
-			const run = await runNode({ resource: 'wallet', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
-			expect(run.error?.message).toBe('Return All stopped: the list returned more than 100000 records');
+			const run = await runNode(
+				{ resource: 'wallet', operation: 'getAll', returnAll: true },
+				{ credentials: { baseUrl: server.baseUrl } },
+			);
+			expect(run.error?.message).toBe(
+				'Return All stopped: the list returned more than 100000 records',
+			);
 			expect(state.pages).toEqual([1]);
 		} finally {
 			await server.close();

@@ -20,7 +20,10 @@ test('more than 100,000 records stops with a hint to use Limit or filters', asyn
 		const data = Array.from({ length: 100 }, (_, i) => ({ id: `r${(page - 1) * 100 + i}` }));
 		return { status: 200, body: { ...envelope(data), meta: { page, hasNextPage: true } } };
 	});
-	const run = await runNode({ resource: 'wallet', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
+	const run = await runNode(
+		{ resource: 'wallet', operation: 'getAll', returnAll: true },
+		{ credentials: { baseUrl: server.baseUrl } },
+	);
 	expect(run.error?.message).toBe('Return All stopped: the list returned more than 100000 records');
 	expect(run.error?.description).toMatch(/set a Limit, or narrow the list with filters/);
 });
@@ -28,10 +31,16 @@ test('more than 100,000 records stops with a hint to use Limit or filters', asyn
 test('a list that always brings one new record is capped at the pages 100,000 records need, plus a margin', async () => {
 	const server = await serve((request) => {
 		const page = Number(request.query.get('page'));
-		return { status: 200, body: { ...envelope([{ id: `e${page}` }]), meta: { page, hasNextPage: true } } };
+		return {
+			status: 200,
+			body: { ...envelope([{ id: `e${page}` }]), meta: { page, hasNextPage: true } },
+		};
 	});
 	// Webhook events are read 200 a page: 500 pages hold 100,000 records.
-	const run = await runNode({ resource: 'webhookEvent', operation: 'getAll', returnAll: true }, { credentials: { baseUrl: server.baseUrl } });
+	const run = await runNode(
+		{ resource: 'webhookEvent', operation: 'getAll', returnAll: true },
+		{ credentials: { baseUrl: server.baseUrl } },
+	);
 	expect(run.error?.message).toBe('Return All stopped: the list returned more than 510 pages');
 	expect(server.requests).toHaveLength(510);
 });

@@ -5,7 +5,16 @@
  * human review node once a person approved a gated call (n8n's processHitlResponses), so the
  * engine itself sets the run's source the node reads.
  */
-import type { EngineRequest, EngineResponse, IConnections, IDataObject, IExecuteFunctions, INode, INodeParameters, INodeType } from 'n8n-workflow';
+import type {
+	EngineRequest,
+	EngineResponse,
+	IConnections,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 import { ACTION_NODE, CREDENTIAL_TYPE, loadPackage, runWorkflow } from '../../helpers';
 import { CREDENTIALS, serversClosedAfterEach } from '../../helpers/node';
 import { envelope, localService, withdrawalService } from '../../helpers/local-service';
@@ -17,10 +26,12 @@ const UNGATED = 'Pay Supplier (no review)';
 const TOOL_TYPE = `${ACTION_NODE}Tool`;
 const REVIEW_TYPE = 'n8n-nodes-base.emailSendHitlTool';
 
-const REVIEW_REFUSAL = 'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.';
+const REVIEW_REFUSAL =
+	'A person must approve payments: add a human review step between this tool and the agent. Nothing was sent.';
 /** A tool with its review step, run without a person's approval (a manual run, or the agent's call not passing through it). */
 const NOT_APPROVED = `This call was not approved by a person, so nothing was sent: a payment by this tool goes only when a person approved that very call in its review step ('${REVIEW}'), and a manual run of the tool never is.`;
-const AGENT_OFF = 'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
+const AGENT_OFF =
+	'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 
 /** One tool call of the scripted agent: which tool, its arguments, and the node the engine names as its source. */
 interface Call {
@@ -46,10 +57,17 @@ function scriptedAgent(calls: Call[]): INodeType {
 		},
 		async execute(this: IExecuteFunctions, response?: EngineResponse<{ answers: IDataObject[] }>) {
 			// As n8n's agent does (its previousRequests): the engine answers only the latest request, whose metadata carries the earlier answers.
-			const answers = [...(response?.metadata.answers ?? []), ...(response?.actionResponses ?? []).map((r) => r.data as unknown as IDataObject)];
+			const answers = [
+				...(response?.metadata.answers ?? []),
+				...(response?.actionResponses ?? []).map((r) => r.data as unknown as IDataObject),
+			];
 			const call = calls[answers.length];
 			if (!call) return [[{ json: { answers } }]];
-			const request: EngineRequest<{ answers: IDataObject[]; itemIndex?: number; parentNodeName?: string }> = {
+			const request: EngineRequest<{
+				answers: IDataObject[];
+				itemIndex?: number;
+				parentNodeName?: string;
+			}> = {
 				actions: [
 					{
 						actionType: 'ExecutionNodeAction',
@@ -57,7 +75,11 @@ function scriptedAgent(calls: Call[]): INodeType {
 						input: call.args,
 						type: 'ai_tool',
 						id: `call-${answers.length + 1}`,
-						metadata: { answers, itemIndex: 0, ...(call.approvedBy ? { parentNodeName: call.approvedBy } : {}) },
+						metadata: {
+							answers,
+							itemIndex: 0,
+							...(call.approvedBy ? { parentNodeName: call.approvedBy } : {}),
+						},
 					},
 				],
 				metadata: { answers },
@@ -101,7 +123,14 @@ const reviewType: INodeType = {
 };
 
 /** n8n's Send Email node itself (send and wait in a workflow's main flow), not a review for tools. */
-const emailType: INodeType = { description: { ...reviewType.description, name: 'emailSend', inputs: ['main'], outputs: ['main'] } };
+const emailType: INodeType = {
+	description: {
+		...reviewType.description,
+		name: 'emailSend',
+		inputs: ['main'],
+		outputs: ['main'],
+	},
+};
 
 const pay = (amount: number, ref: string) => ({ amount, ref });
 const payParameters: IDataObject = {
@@ -116,9 +145,21 @@ const payParameters: IDataObject = {
 };
 
 const node = (name: string, type: string, extra: Partial<INode> = {}): INode =>
-	({ id: name, name, type, typeVersion: type === REVIEW_TYPE ? 2.1 : 1, position: [0, 0], parameters: {}, ...extra }) as INode;
+	({
+		id: name,
+		name,
+		type,
+		typeVersion: type === REVIEW_TYPE ? 2.1 : 1,
+		position: [0, 0],
+		parameters: {},
+		...extra,
+	}) as INode;
 const tool = (name: string, parameters = payParameters, extra: Partial<INode> = {}) =>
-	node(name, TOOL_TYPE, { parameters: parameters as INodeParameters, credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Crypto Settlement account' } }, ...extra });
+	node(name, TOOL_TYPE, {
+		parameters: parameters as INodeParameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Crypto Settlement account' } },
+		...extra,
+	});
 const link = (to: string) => ({ ai_tool: [[{ node: to, type: 'ai_tool' as const, index: 0 }]] });
 
 const START = node('Start', 'test.start');
@@ -127,19 +168,38 @@ const start = { Start: { main: [[{ node: AGENT, type: 'main' as const, index: 0 
 /** Start → agent; tool → review node → agent, and an ungated copy of the tool straight into the agent. */
 function gatedWorkflow(options: { nodes?: INode[]; connections?: IConnections } = {}) {
 	return {
-		nodes: [START, ...(options.nodes ?? [node(AGENT, 'test.scriptedAgent'), node(REVIEW, REVIEW_TYPE), tool(GATED), tool(UNGATED)])],
-		connections: { ...start, ...(options.connections ?? { [GATED]: link(REVIEW), [REVIEW]: link(AGENT), [UNGATED]: link(AGENT) }) },
+		nodes: [
+			START,
+			...(options.nodes ?? [
+				node(AGENT, 'test.scriptedAgent'),
+				node(REVIEW, REVIEW_TYPE),
+				tool(GATED),
+				tool(UNGATED),
+			]),
+		],
+		connections: {
+			...start,
+			...(options.connections ?? {
+				[GATED]: link(REVIEW),
+				[REVIEW]: link(AGENT),
+				[UNGATED]: link(AGENT),
+			}),
+		},
 	};
 }
 
 async function service() {
 	const withdrawals = withdrawalService();
 	const server = await localService((request) => {
-		if (request.method === 'GET' && request.path === '/v1/payments/wallet-addresses') return { status: 200, body: envelope([]) };
+		if (request.method === 'GET' && request.path === '/v1/payments/wallet-addresses')
+			return { status: 200, body: envelope([]) };
 		return withdrawals.handler(request);
 	});
 	servers.push(server);
-	const moneySent = () => server.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/payments/withdraw/')).length;
+	const moneySent = () =>
+		server.requests.filter(
+			(r) => r.method === 'POST' && r.path.startsWith('/v1/payments/withdraw/'),
+		).length;
 	return { server, moneySent, baseUrl: server.baseUrl };
 }
 
@@ -149,12 +209,19 @@ async function runAgent(calls: Call[], credentials: IDataObject, workflow = gate
 	const result = await runWorkflow({
 		workflow,
 		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, ...credentials } as never },
-		nodeTypes: { 'test.start': startType, 'test.scriptedAgent': scriptedAgent(calls), [REVIEW_TYPE]: reviewType, 'n8n-nodes-base.emailSend': emailType },
+		nodeTypes: {
+			'test.start': startType,
+			'test.scriptedAgent': scriptedAgent(calls),
+			[REVIEW_TYPE]: reviewType,
+			'n8n-nodes-base.emailSend': emailType,
+		},
 	});
 	const runs = result.run.data.resultData.runData;
 	/** Each tool run of `name`, in order: its error message, or its output item. */
 	const toolRuns = (name: string) =>
-		(runs[name] ?? []).map((run) => run.error?.message ?? (run.data?.ai_tool ?? run.data?.main)?.[0]?.[0]?.json);
+		(runs[name] ?? []).map(
+			(run) => run.error?.message ?? (run.data?.ai_tool ?? run.data?.main)?.[0]?.[0]?.json,
+		);
 	return { ...result, toolRuns, agentRan: !!runs[AGENT]?.at(-1)?.data };
 }
 
@@ -186,13 +253,21 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 		expect(run.toolRuns(UNGATED)).toEqual([REVIEW_REFUSAL]);
 		expect(moneySent()).toBe(0);
 		// The one request is a read: whether the External ID already holds this payment (a refusal never hides one).
-		expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/payments/withdrawal/hitl-2']);
+		expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'GET /v1/payments/withdrawal/hitl-2',
+		]);
 	});
 
 	test('turned off, an agent pays without a review; the other guardrails still apply', async () => {
 		const { baseUrl, moneySent } = await service();
 		const off = { baseUrl, ...ON, agentPaymentsNeedHumanReview: false, maxPerWithdrawalUsd: 50 };
-		const run = await runAgent([{ tool: UNGATED, args: pay(80, 'hitl-3') }, { tool: UNGATED, args: pay(20, 'hitl-4') }], off);
+		const run = await runAgent(
+			[
+				{ tool: UNGATED, args: pay(80, 'hitl-3') },
+				{ tool: UNGATED, args: pay(20, 'hitl-4') },
+			],
+			off,
+		);
 		const [over, within] = run.toolRuns(UNGATED);
 		expect(over).toBe('Max per withdrawal is 50.00 USD; this item is 80.00 USD');
 		expect(within).toMatchObject({ externalId: 'hitl-4' });
@@ -201,7 +276,9 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 
 	test('a review does not lift Allow Agent Payments: off, the approved call is refused', async () => {
 		const { baseUrl, moneySent } = await service();
-		const run = await runAgent([{ tool: GATED, args: pay(40, 'hitl-5'), approvedBy: REVIEW }], { baseUrl });
+		const run = await runAgent([{ tool: GATED, args: pay(40, 'hitl-5'), approvedBy: REVIEW }], {
+			baseUrl,
+		});
 		expect(run.toolRuns(GATED)).toEqual([AGENT_OFF]);
 		expect(moneySent()).toBe(0);
 	});
@@ -209,7 +286,10 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 	test('reads need no review', async () => {
 		const { baseUrl } = await service();
 		const reads = gatedWorkflow({
-			nodes: [node(AGENT, 'test.scriptedAgent'), tool(UNGATED, { resource: 'payoutAddress', operation: 'getAll', returnAll: true })],
+			nodes: [
+				node(AGENT, 'test.scriptedAgent'),
+				tool(UNGATED, { resource: 'payoutAddress', operation: 'getAll', returnAll: true }),
+			],
 			connections: { [UNGATED]: link(AGENT) },
 		});
 		const run = await runAgent([{ tool: UNGATED, args: {} }], { baseUrl, ...ON }, reads);
@@ -218,39 +298,87 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 	});
 
 	describe('anything but a review node this tool is connected into is no review (fails closed)', () => {
-		const cases: Array<[string, { calls: Call[]; workflow?: ReturnType<typeof gatedWorkflow>; credentials?: IDataObject; refusal?: string }]> = [
-			['a credential value that is not the boolean false', { calls: [{ tool: UNGATED, args: pay(40, 'odd-1') }], credentials: { agentPaymentsNeedHumanReview: 'false' } }],
+		const cases: Array<
+			[
+				string,
+				{
+					calls: Call[];
+					workflow?: ReturnType<typeof gatedWorkflow>;
+					credentials?: IDataObject;
+					refusal?: string;
+				},
+			]
+		> = [
+			[
+				'a credential value that is not the boolean false',
+				{
+					calls: [{ tool: UNGATED, args: pay(40, 'odd-1') }],
+					credentials: { agentPaymentsNeedHumanReview: 'false' },
+				},
+			],
 			// The tool has its review step: the call did not pass through it.
-			['the source is the agent itself, named as the approver', { calls: [{ tool: GATED, args: pay(40, 'odd-2'), approvedBy: AGENT }], refusal: NOT_APPROVED }],
-			['the source is a review node of another tool', { calls: [{ tool: UNGATED, args: pay(40, 'odd-3'), approvedBy: REVIEW }] }],
+			[
+				'the source is the agent itself, named as the approver',
+				{
+					calls: [{ tool: GATED, args: pay(40, 'odd-2'), approvedBy: AGENT }],
+					refusal: NOT_APPROVED,
+				},
+			],
+			[
+				'the source is a review node of another tool',
+				{ calls: [{ tool: UNGATED, args: pay(40, 'odd-3'), approvedBy: REVIEW }] },
+			],
 			[
 				'the review node is disabled',
 				{
 					calls: [{ tool: GATED, args: pay(40, 'odd-4'), approvedBy: REVIEW }],
-					workflow: gatedWorkflow({ nodes: [node(AGENT, 'test.scriptedAgent'), node(REVIEW, REVIEW_TYPE, { disabled: true }), tool(GATED), tool(UNGATED)] }),
+					workflow: gatedWorkflow({
+						nodes: [
+							node(AGENT, 'test.scriptedAgent'),
+							node(REVIEW, REVIEW_TYPE, { disabled: true }),
+							tool(GATED),
+							tool(UNGATED),
+						],
+					}),
 				},
 			],
 			[
 				'the source is a Send Email node that is not a human review for tools',
 				{
 					calls: [{ tool: GATED, args: pay(40, 'odd-5'), approvedBy: REVIEW }],
-					workflow: gatedWorkflow({ nodes: [node(AGENT, 'test.scriptedAgent'), node(REVIEW, 'n8n-nodes-base.emailSend'), tool(GATED), tool(UNGATED)] }),
+					workflow: gatedWorkflow({
+						nodes: [
+							node(AGENT, 'test.scriptedAgent'),
+							node(REVIEW, 'n8n-nodes-base.emailSend'),
+							tool(GATED),
+							tool(UNGATED),
+						],
+					}),
 				},
 			],
 			[
 				'the source names a node the workflow does not have',
 				{
 					calls: [{ tool: GATED, args: pay(40, 'odd-6'), approvedBy: 'Ghost Review' }],
-					workflow: gatedWorkflow({ connections: { [GATED]: link('Ghost Review'), [REVIEW]: link(AGENT), [UNGATED]: link(AGENT) } }),
+					workflow: gatedWorkflow({
+						connections: {
+							[GATED]: link('Ghost Review'),
+							[REVIEW]: link(AGENT),
+							[UNGATED]: link(AGENT),
+						},
+					}),
 				},
 			],
 		];
-		test.each(cases)('%s', async (_label, { calls, workflow, credentials, refusal = REVIEW_REFUSAL }) => {
-			const { baseUrl, moneySent } = await service();
-			const run = await runAgent(calls, { baseUrl, ...ON, ...credentials }, workflow);
-			expect(run.toolRuns(calls[0].tool)).toEqual([refusal]);
-			expect(moneySent()).toBe(0);
-		});
+		test.each(cases)(
+			'%s',
+			async (_label, { calls, workflow, credentials, refusal = REVIEW_REFUSAL }) => {
+				const { baseUrl, moneySent } = await service();
+				const run = await runAgent(calls, { baseUrl, ...ON, ...credentials }, workflow);
+				expect(run.toolRuns(calls[0].tool)).toEqual([refusal]);
+				expect(moneySent()).toBe(0);
+			},
+		);
 	});
 
 	test('a manual run of the gated tool (Execute step) is told that this call was not approved, never to add the review step it has', async () => {
@@ -260,13 +388,25 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 		const gated = gatedWorkflow();
 		// The editor's Execute step on the tool: the tool starts the run, with no source.
 		const run = await runWorkflow({
-			workflow: { nodes: [tool(GATED, { ...payParameters, amount: 40, externalId: 'manual-1' }), ...gated.nodes.filter((n) => n.name !== GATED)], connections: gated.connections },
+			workflow: {
+				nodes: [
+					tool(GATED, { ...payParameters, amount: 40, externalId: 'manual-1' }),
+					...gated.nodes.filter((n) => n.name !== GATED),
+				],
+				connections: gated.connections,
+			},
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl, ...ON } as never },
-			nodeTypes: { 'test.start': startType, 'test.scriptedAgent': scriptedAgent([]), [REVIEW_TYPE]: reviewType },
+			nodeTypes: {
+				'test.start': startType,
+				'test.scriptedAgent': scriptedAgent([]),
+				[REVIEW_TYPE]: reviewType,
+			},
 		});
 		expect(run.error?.message).toBe(NOT_APPROVED);
 		expect(run.error?.message).not.toMatch(/add a human review step/);
-		expect((run.error as unknown as { description: string }).description).toBe("Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). To try a payment, ask the agent (for example in the chat), then approve the call when 'Review by Email' asks you.");
+		expect((run.error as unknown as { description: string }).description).toBe(
+			"Agent Payments Need Human Review is on in the Crypto Settlement API credential (Guardrails). To try a payment, ask the agent (for example in the chat), then approve the call when 'Review by Email' asks you.",
+		);
 		expect(moneySent()).toBe(0);
 	});
 
@@ -275,7 +415,10 @@ describe('agent payments need a human review (agentPaymentsNeedHumanReview, on b
 		nodeTypes.register(TOOL_TYPE, nodeTypes.getByName(ACTION_NODE));
 		const { baseUrl, moneySent } = await service();
 		const run = await runWorkflow({
-			workflow: { nodes: [tool(GATED, { ...payParameters, amount: 40, externalId: 'odd-7' })], connections: {} },
+			workflow: {
+				nodes: [tool(GATED, { ...payParameters, amount: 40, externalId: 'odd-7' })],
+				connections: {},
+			},
 			credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIALS, baseUrl, ...ON } as never },
 		});
 		expect(run.error?.message).toBe(REVIEW_REFUSAL);

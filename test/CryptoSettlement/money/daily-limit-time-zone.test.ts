@@ -13,13 +13,33 @@
 import type { IDataObject } from 'n8n-workflow';
 import { tronAddress } from '../../helpers/addresses';
 import { runNode, serversClosedAfterEach } from '../../helpers/node';
-import { envelope, localService, withdrawalService, type Reply, type Seen } from '../../helpers/local-service';
+import {
+	envelope,
+	localService,
+	withdrawalService,
+	type Reply,
+	type Seen,
+} from '../../helpers/local-service';
 
 /** 00:45 UTC on 6 December: 01:45 in Lagos, the same day in both. */
 const NOW = Date.UTC(2026, 11, 6, 0, 45);
 
 beforeEach(() => {
-	jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+	jest.useFakeTimers({
+		now: NOW,
+		doNotFake: [
+			'nextTick',
+			'setImmediate',
+			'clearImmediate',
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+		],
+	});
 });
 afterEach(() => jest.useRealTimers());
 
@@ -30,17 +50,33 @@ async function service(listed: IDataObject[]) {
 	const server = await localService((request: Seen): Reply => {
 		if (request.method === 'GET' && request.path === '/v1/payments/withdrawals') {
 			const meta = { page: 1, hasNextPage: false, totalDocs: listed.length };
-			return { status: 200, body: { ...envelope(listed), meta }, headers: { date: new Date(NOW).toUTCString() } };
+			return {
+				status: 200,
+				body: { ...envelope(listed), meta },
+				headers: { date: new Date(NOW).toUTCString() },
+			};
 		}
 		return withdrawals.handler(request);
 	});
 	servers.push(server);
-	return { baseUrl: server.baseUrl, moneySent: () => server.requests.filter((r) => r.method === 'POST').length };
+	return {
+		baseUrl: server.baseUrl,
+		moneySent: () => server.requests.filter((r) => r.method === 'POST').length,
+	};
 }
 
 const pay = (baseUrl: string) =>
 	runNode(
-		{ resource: 'withdrawal', operation: 'createCrypto', token: 'USDT', network: 'TRC20', walletAddress: tronAddress('lagos'), amountType: 'usd', amount: 200, externalId: 'lagos-1' },
+		{
+			resource: 'withdrawal',
+			operation: 'createCrypto',
+			token: 'USDT',
+			network: 'TRC20',
+			walletAddress: tronAddress('lagos'),
+			amountType: 'usd',
+			amount: 200,
+			externalId: 'lagos-1',
+		},
 		{ items: [{}], credentials: { baseUrl, maxPerDayUsd: 1000 } },
 	);
 
@@ -51,15 +87,21 @@ test('the process runs in Lagos: a date without a zone would be read an hour ear
 test.each(['2026-12-06T00:00:30', '2026-12-06 00:30:00', '2026-12-06T00:00:30.000'])(
 	'a 900 USD withdrawal created at %s (no zone: UTC, today) counts: a 200 USD payment over 1,000 USD is refused and nothing is sent',
 	async (createdAt) => {
-		const { baseUrl, moneySent } = await service([{ id: 'w-900', status: 'completed', amount: 900, createdAt }]);
+		const { baseUrl, moneySent } = await service([
+			{ id: 'w-900', status: 'completed', amount: 900, createdAt },
+		]);
 		const run = await pay(baseUrl);
-		expect(run.error?.message).toBe("Max per day is 1000.00 USD; today's withdrawals total 900.00 USD and this item is 200.00 USD");
+		expect(run.error?.message).toBe(
+			"Max per day is 1000.00 USD; today's withdrawals total 900.00 USD and this item is 200.00 USD",
+		);
 		expect(moneySent()).toBe(0);
 	},
 );
 
 test("a withdrawal written without a zone at 23:30 of yesterday (UTC) is yesterday's: the payment is sent", async () => {
-	const { baseUrl, moneySent } = await service([{ id: 'w-900', status: 'completed', amount: 900, createdAt: '2026-12-05T23:30:00' }]);
+	const { baseUrl, moneySent } = await service([
+		{ id: 'w-900', status: 'completed', amount: 900, createdAt: '2026-12-05T23:30:00' },
+	]);
 	const run = await pay(baseUrl);
 	expect(run.error).toBeUndefined();
 	expect(moneySent()).toBe(1);
@@ -71,7 +113,15 @@ test("Withdrawal → Get Many's Created After, written without a zone, is UTC to
 		{ id: 'w-early', status: 'completed', amount: 2, createdAt: '2026-12-06 00:10:00' },
 	];
 	const { baseUrl } = await service(listed);
-	const run = await runNode({ resource: 'withdrawal', operation: 'getAll', returnAll: true, filters: { createdAfter: '2026-12-06T00:00:00' } }, { items: [{}], credentials: { baseUrl } });
+	const run = await runNode(
+		{
+			resource: 'withdrawal',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { createdAfter: '2026-12-06T00:00:00' },
+		},
+		{ items: [{}], credentials: { baseUrl } },
+	);
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.json.id)).toEqual(['w-early']);
 });

@@ -19,7 +19,11 @@ import { CryptoSettlementTrigger } from '../../../nodes/CryptoSettlementTrigger/
 import { CryptoSettlementPollTrigger } from '../../../nodes/CryptoSettlementPollTrigger/CryptoSettlementPollTrigger.node';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
 import { RESOURCES } from '../../../nodes/CryptoSettlement/operations';
-import { BUILDER_EXAMPLES, PROPERTY_HINTS, type ExampleValue } from '../../../nodes/CryptoSettlement/operations/builderHints';
+import {
+	BUILDER_EXAMPLES,
+	PROPERTY_HINTS,
+	type ExampleValue,
+} from '../../../nodes/CryptoSettlement/operations/builderHints';
 import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../../nodes/events/builderHints';
 import { EVENT_OPTIONS } from '../../../nodes/events/events';
 import pkg from '../../../package.json';
@@ -36,7 +40,8 @@ function parameterNames(properties: INodeProperties[]): Set<string> {
 		for (const entry of list as INodeProperties[]) {
 			if (!entry || typeof entry !== 'object' || !('name' in entry) || !('type' in entry)) continue;
 			names.add(entry.name);
-			if (entry.type === 'collection' || entry.type === 'fixedCollection') walk((entry.options ?? []) as unknown[]);
+			if (entry.type === 'collection' || entry.type === 'fixedCollection')
+				walk((entry.options ?? []) as unknown[]);
 		}
 	};
 	walk(properties);
@@ -48,14 +53,21 @@ const ITEM_FIELDS = ['eventKey'];
 
 /** The texts of a builderHint a model reads (the examples are checked as nodes below). */
 function hintTexts(hint: IBuilderHint | undefined): string[] {
-	return [hint?.searchHint ?? '', ...(hint?.relatedNodes ?? []).map((related) => related.relationHint)];
+	return [
+		hint?.searchHint ?? '',
+		...(hint?.relatedNodes ?? []).map((related) => related.relationHint),
+	];
 }
 
 const backticked = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
 
 /** "Withdrawal → Create Crypto": a resource's and an operation's names as the editor shows them. */
 const operationPhrases = (text: string) =>
-	[...text.matchAll(/((?:[A-Z][a-z]+ )*[A-Z][a-z]+) → ((?:[A-Z][a-z]+ ?)+?)(?=[^A-Za-z]|$| [a-z(])/g)].map((match) => ({ resource: match[1], operation: match[2].trim() }));
+	[
+		...text.matchAll(
+			/((?:[A-Z][a-z]+ )*[A-Z][a-z]+) → ((?:[A-Z][a-z]+ ?)+?)(?=[^A-Za-z]|$| [a-z(])/g,
+		),
+	].map((match) => ({ resource: match[1], operation: match[2].trim() }));
 
 const resourceByName = new Map(Object.values(RESOURCES).map((entry) => [entry.name, entry]));
 
@@ -68,9 +80,12 @@ describe.each([
 		expect(description.builderHint?.searchHint?.length).toBeGreaterThan(100);
 	});
 
-	test('its hints name in backticks only its parameters or its items\' fields', () => {
+	test("its hints name in backticks only its parameters or its items' fields", () => {
 		const names = parameterNames(description.properties);
-		const texts = [...hintTexts(description.builderHint), ...(description === action ? Object.values(PROPERTY_HINTS) : [])];
+		const texts = [
+			...hintTexts(description.builderHint),
+			...(description === action ? Object.values(PROPERTY_HINTS) : []),
+		];
 		const named = texts.flatMap(backticked);
 		expect(named.length).toBeGreaterThan(0);
 		expect(named.filter((name) => !names.has(name) && !ITEM_FIELDS.includes(name))).toEqual([]);
@@ -80,17 +95,31 @@ describe.each([
 		const texts = [...hintTexts(description.builderHint), ...Object.values(PROPERTY_HINTS)];
 		for (const { resource, operation } of texts.flatMap(operationPhrases)) {
 			const entry = resourceByName.get(resource);
-			expect({ resource, operation, found: Object.values(entry?.specs ?? {}).some((spec) => spec.option.name === operation) }).toEqual({ resource, operation, found: true });
+			expect({
+				resource,
+				operation,
+				found: Object.values(entry?.specs ?? {}).some((spec) => spec.option.name === operation),
+			}).toEqual({ resource, operation, found: true });
 		}
 		const events = new Set(EVENT_OPTIONS.map((option) => option.value));
-		for (const event of texts.join(' ').match(/\b(?:trade|withdrawal)\.[a-z.]+[a-z]/g) ?? []) expect(events).toContain(event);
+		for (const event of texts.join(' ').match(/\b(?:trade|withdrawal)\.[a-z.]+[a-z]/g) ?? [])
+			expect(events).toContain(event);
 	});
 
 	test("its related nodes are n8n's or this package's, by their full type names", () => {
-		const ours = pkg.n8n.nodes.map((path) => `${pkg.name}.${path.split('/').pop()?.replace('.node.js', '').replace(/^./, (c) => c.toLowerCase())}`);
+		const ours = pkg.n8n.nodes.map(
+			(path) =>
+				`${pkg.name}.${path
+					.split('/')
+					.pop()
+					?.replace('.node.js', '')
+					.replace(/^./, (c) => c.toLowerCase())}`,
+		);
 		expect(ours).toEqual([ACTION_TYPE, TRIGGER_TYPE, POLL_TRIGGER_TYPE]);
 		for (const { nodeType, relationHint } of description.builderHint?.relatedNodes ?? []) {
-			expect(nodeType).toMatch(/^(n8n-nodes-base\.[a-zA-Z]+|@n8n\/n8n-nodes-langchain\.[a-zA-Z]+|n8n-nodes-crypto-settlement\.[a-zA-Z]+)$/);
+			expect(nodeType).toMatch(
+				/^(n8n-nodes-base\.[a-zA-Z]+|@n8n\/n8n-nodes-langchain\.[a-zA-Z]+|n8n-nodes-crypto-settlement\.[a-zA-Z]+)$/,
+			);
 			if (nodeType.startsWith(`${pkg.name}.`)) expect(ours).toContain(nodeType);
 			expect(nodeType).not.toBe(`${pkg.name}.${description.name}`);
 			expect(relationHint.length).toBeGreaterThan(20);
@@ -100,7 +129,13 @@ describe.each([
 
 test('the action node relates the ledger, the approval email, the hand-off webhook and both triggers', () => {
 	expect(action.builderHint?.relatedNodes?.map((related) => related.nodeType)).toEqual(
-		expect.arrayContaining(['n8n-nodes-base.dataTable', 'n8n-nodes-base.emailSend', 'n8n-nodes-base.webhook', TRIGGER_TYPE, POLL_TRIGGER_TYPE]),
+		expect.arrayContaining([
+			'n8n-nodes-base.dataTable',
+			'n8n-nodes-base.emailSend',
+			'n8n-nodes-base.webhook',
+			TRIGGER_TYPE,
+			POLL_TRIGGER_TYPE,
+		]),
 	);
 });
 
@@ -108,16 +143,32 @@ test("the search hint says Dry Run first, a mapped External ID, and the credenti
 	const hint = action.builderHint?.searchHint ?? '';
 	expect(hint).toMatch(/`dryRun` true/);
 	expect(hint).toMatch(/`externalId`/);
-	const agentPayments = credential.properties.find((property) => property.name === 'allowAgentPayments');
+	const agentPayments = credential.properties.find(
+		(property) => property.name === 'allowAgentPayments',
+	);
 	expect(hint).toContain(agentPayments?.displayName);
 });
 
 describe('property hints', () => {
 	test('the money fields have one, on every operation that shows them at the top level', () => {
-		for (const name of ['amount', 'amountType', 'externalId', 'dryRun', 'token', 'network', 'walletAddress']) expect(PROPERTY_HINTS[name]).toBeDefined();
-		const topLevel = action.properties.filter((entry) => Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, entry.name));
-		expect(new Set(topLevel.map((entry) => entry.name))).toEqual(new Set(Object.keys(PROPERTY_HINTS)));
-		for (const entry of topLevel) expect(entry.builderHint).toEqual({ propertyHint: PROPERTY_HINTS[entry.name] });
+		for (const name of [
+			'amount',
+			'amountType',
+			'externalId',
+			'dryRun',
+			'token',
+			'network',
+			'walletAddress',
+		])
+			expect(PROPERTY_HINTS[name]).toBeDefined();
+		const topLevel = action.properties.filter((entry) =>
+			Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, entry.name),
+		);
+		expect(new Set(topLevel.map((entry) => entry.name))).toEqual(
+			new Set(Object.keys(PROPERTY_HINTS)),
+		);
+		for (const entry of topLevel)
+			expect(entry.builderHint).toEqual({ propertyHint: PROPERTY_HINTS[entry.name] });
 	});
 });
 
@@ -125,33 +176,57 @@ describe('property hints', () => {
 function stored(value: ExampleValue): unknown {
 	if (typeof value !== 'object') return value;
 	if ('expr' in value && typeof value.expr === 'string') return `=${value.expr}`;
-	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, stored(entry as ExampleValue)]));
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => [key, stored(entry as ExampleValue)]),
+	);
 }
 
-describe.each(BUILDER_EXAMPLES.map((example) => [`${example.parameters.resource} → ${example.parameters.operation}: ${example.title}`, example] as const))('example %s', (_title, example) => {
+describe.each(
+	BUILDER_EXAMPLES.map(
+		(example) =>
+			[
+				`${example.parameters.resource} → ${example.parameters.operation}: ${example.title}`,
+				example,
+			] as const,
+	),
+)('example %s', (_title, example) => {
 	const parameters = stored(example.parameters as unknown as ExampleValue) as INodeParameters;
 
 	test('is shown for its operation only (its displayOptions), and rendered with its name and values', () => {
-		const variation = action.builderHint?.extraTypeDefContent?.find((entry) => entry.content.includes(`name: '${example.name}'`));
-		expect(variation?.displayOptions).toEqual({ show: { resource: [example.parameters.resource], operation: [example.parameters.operation] } });
+		const variation = action.builderHint?.extraTypeDefContent?.find((entry) =>
+			entry.content.includes(`name: '${example.name}'`),
+		);
+		expect(variation?.displayOptions).toEqual({
+			show: { resource: [example.parameters.resource], operation: [example.parameters.operation] },
+		});
 		expect(variation?.content).toContain(`type: '${ACTION_TYPE}'`);
-		for (const [key, value] of Object.entries(example.parameters)) if (typeof value === 'string') expect(variation?.content).toContain(`${key}: '${value}'`);
+		for (const [key, value] of Object.entries(example.parameters))
+			if (typeof value === 'string') expect(variation?.content).toContain(`${key}: '${value}'`);
 	});
 
 	test('sets only fields its operation shows, options among their values, and n8n finds no issue', () => {
-		const shown = action.properties.filter((entry) => NodeHelpers.displayParameter(parameters, entry, { typeVersion: 1 }, action, parameters));
+		const shown = action.properties.filter((entry) =>
+			NodeHelpers.displayParameter(parameters, entry, { typeVersion: 1 }, action, parameters),
+		);
 		for (const [key, value] of Object.entries(parameters)) {
 			const fields = shown.filter((entry) => entry.name === key);
 			expect({ key, shown: fields.length }).toEqual({ key, shown: 1 });
 			const [field] = fields;
 			if (field.type === 'options' && typeof value === 'string' && !value.startsWith('=')) {
-				expect((field.options ?? []).map((option) => (option as { value: unknown }).value)).toContain(value);
+				expect(
+					(field.options ?? []).map((option) => (option as { value: unknown }).value),
+				).toContain(value);
 			}
 			if (field.type === 'collection') {
 				for (const [option, optionValue] of Object.entries(value as IDataObject)) {
-					const declared = (field.options as INodeProperties[]).find((entry) => entry.name === option);
+					const declared = (field.options as INodeProperties[]).find(
+						(entry) => entry.name === option,
+					);
 					expect({ option, declared: declared !== undefined }).toEqual({ option, declared: true });
-					if (declared?.type === 'options') expect((declared.options ?? []).map((entry) => (entry as { value: unknown }).value)).toContain(optionValue);
+					if (declared?.type === 'options')
+						expect(
+							(declared.options ?? []).map((entry) => (entry as { value: unknown }).value),
+						).toContain(optionValue);
 				}
 			}
 		}
@@ -161,7 +236,14 @@ describe.each(BUILDER_EXAMPLES.map((example) => [`${example.parameters.resource}
 			type: ACTION_TYPE,
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: NodeHelpers.getNodeParameters(action.properties, parameters, true, false, null, action) as INodeParameters,
+			parameters: NodeHelpers.getNodeParameters(
+				action.properties,
+				parameters,
+				true,
+				false,
+				null,
+				action,
+			) as INodeParameters,
 		};
 		expect(NodeHelpers.getNodeParametersIssues(action.properties, node, action)).toBeNull();
 		// n8n keeps every parameter the example sets.
@@ -170,6 +252,15 @@ describe.each(BUILDER_EXAMPLES.map((example) => [`${example.parameters.resource}
 });
 
 test('the money operations and the statement each have an example', () => {
-	const covered = BUILDER_EXAMPLES.map(({ parameters }) => `${parameters.resource}:${parameters.operation}`);
-	expect(covered).toEqual(expect.arrayContaining(['withdrawal:createCrypto', 'withdrawal:createBank', 'statement:get', 'statement:match']));
+	const covered = BUILDER_EXAMPLES.map(
+		({ parameters }) => `${parameters.resource}:${parameters.operation}`,
+	);
+	expect(covered).toEqual(
+		expect.arrayContaining([
+			'withdrawal:createCrypto',
+			'withdrawal:createBank',
+			'statement:get',
+			'statement:match',
+		]),
+	);
 });

@@ -16,7 +16,8 @@ beforeAll(() => nock.enableNetConnect());
 
 const ITEMS = 8;
 const crypto = cryptoWithdrawal({ amount: '={{ $json.amount }}', externalId: '={{ $json.ref }}' });
-const items = (prefix: string) => Array.from({ length: ITEMS }, (_, i) => ({ amount: 5 + i, ref: `${prefix}-${i + 1}` }));
+const items = (prefix: string) =>
+	Array.from({ length: ITEMS }, (_, i) => ({ amount: 5 + i, ref: `${prefix}-${i + 1}` }));
 
 /** Resolves when `ready()` holds, or after `ms` (so a wrong order fails the test instead of hanging it). */
 async function until(ready: () => boolean, ms = 3000): Promise<void> {
@@ -24,7 +25,8 @@ async function until(ready: () => boolean, ms = 3000): Promise<void> {
 	while (!ready() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-const isLookup = (request: Seen) => request.method === 'GET' && request.path.startsWith('/v1/payments/withdrawal/');
+const isLookup = (request: Seen) =>
+	request.method === 'GET' && request.path.startsWith('/v1/payments/withdrawal/');
 const isPost = (request: Seen) => request.method === 'POST';
 
 let close: (() => Promise<void>) | undefined;
@@ -40,7 +42,8 @@ async function serve(hold: (request: Seen, requests: Seen[]) => Promise<void>) {
 		return service.handler(request);
 	});
 	close = server.close;
-	const run = async (rows: IDataObject[]) => await runNode(crypto, { items: rows, credentials: { baseUrl: server.baseUrl } });
+	const run = async (rows: IDataObject[]) =>
+		await runNode(crypto, { items: rows, credentials: { baseUrl: server.baseUrl } });
 	return { server, service, run };
 }
 
@@ -79,7 +82,12 @@ test("a created withdrawal's read-back does not hold up the next item's send", a
 	let postsWhenFirstReadBack: number | undefined;
 	const { run } = await serve(async (request, requests) => {
 		// The read-back asks by the service's id (wd-…), the lookup by the External ID.
-		if (!isLookup(request) || !request.path.includes('/wd-') || postsWhenFirstReadBack !== undefined) return;
+		if (
+			!isLookup(request) ||
+			!request.path.includes('/wd-') ||
+			postsWhenFirstReadBack !== undefined
+		)
+			return;
 		await until(() => requests.filter(isPost).length >= ITEMS);
 		postsWhenFirstReadBack = requests.filter(isPost).length;
 	});
@@ -87,7 +95,9 @@ test("a created withdrawal's read-back does not hold up the next item's send", a
 	expect(result.error).toBeUndefined();
 	// Every item was sent while the first read-back was still unanswered, and every output is the full record.
 	expect(postsWhenFirstReadBack).toBe(ITEMS);
-	expect(result.items.map((item) => [item.json.status, item.json.fullRecordUnavailable])).toEqual(Array(ITEMS).fill(['pending', undefined]));
+	expect(result.items.map((item) => [item.json.status, item.json.fullRecordUnavailable])).toEqual(
+		Array(ITEMS).fill(['pending', undefined]),
+	);
 });
 
 test('a lookup made ahead is not trusted once another send of the same External ID in this n8n has ended', async () => {
@@ -102,7 +112,9 @@ test('a lookup made ahead is not trusted once another send of the same External 
 	// Sent once: the second execution looked the External ID up again instead of trusting its early
 	// "not found" (the service would refuse a duplicate, but it is never asked to).
 	expect(server.requests.filter(isPost)).toHaveLength(1);
-	expect([first.items[0].json.alreadySubmitted, second.items[0].json.alreadySubmitted].sort()).toEqual([false, true]);
+	expect(
+		[first.items[0].json.alreadySubmitted, second.items[0].json.alreadySubmitted].sort(),
+	).toEqual([false, true]);
 	expect(first.items[0].json.id).toBe(second.items[0].json.id);
 });
 
@@ -121,28 +133,43 @@ describe('External IDs in one batch', () => {
 			'2 of 3 rows are invalid, so nothing was sent: row 2 (inv-1, n8n item 1): External ID inv-1 differs only in letter case from row 3 (INV-1, n8n item 2), so neither is sent; ' +
 				'row 3 (INV-1, n8n item 2): External ID INV-1 differs only in letter case from row 2 (inv-1, n8n item 1), so neither is sent',
 		);
-		expect(result.error?.description).toMatch(/If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case\./);
+		expect(result.error?.description).toMatch(
+			/If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case\./,
+		);
 	});
 
 	test('inv-1 and INV-1 with Continue On Fail: both are error items, the other rows are paid', async () => {
 		const service = withdrawalService();
 		const server = await localService((request) => service.handler(request));
 		close = server.close;
-		const result = await runNode(crypto, { items: rows('pay-0', 'inv-1', 'INV-1', 'pay-3'), continueOnFail: true, credentials: { baseUrl: server.baseUrl } });
+		const result = await runNode(crypto, {
+			items: rows('pay-0', 'inv-1', 'INV-1', 'pay-3'),
+			continueOnFail: true,
+			credentials: { baseUrl: server.baseUrl },
+		});
 		expect(result.items.map((item) => item.json.error ?? item.json.externalId)).toEqual([
 			'pay-0',
 			'External ID inv-1 differs only in letter case from row 3 (INV-1, n8n item 2), so neither is sent',
 			'External ID INV-1 differs only in letter case from row 2 (inv-1, n8n item 1), so neither is sent',
 			'pay-3',
 		]);
-		expect(server.requests.filter(isPost).map((request) => request.body?.externalId)).toEqual(['pay-0', 'pay-3']);
+		expect(server.requests.filter(isPost).map((request) => request.body?.externalId)).toEqual([
+			'pay-0',
+			'pay-3',
+		]);
 	});
 
 	test('inv-1 twice: one payment, sent once; the second row finds it (a repeat, not a second payment)', async () => {
 		const { server, run } = await serve(async () => {});
-		const result = await run([{ amount: 5, ref: 'inv-1' }, { amount: 5, ref: 'inv-1' }]);
+		const result = await run([
+			{ amount: 5, ref: 'inv-1' },
+			{ amount: 5, ref: 'inv-1' },
+		]);
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [item.json.externalId, item.json.alreadySubmitted])).toEqual([['inv-1', false], ['inv-1', true]]);
+		expect(result.items.map((item) => [item.json.externalId, item.json.alreadySubmitted])).toEqual([
+			['inv-1', false],
+			['inv-1', true],
+		]);
 		expect(server.requests.filter(isPost)).toHaveLength(1);
 	});
 });

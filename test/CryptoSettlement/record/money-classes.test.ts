@@ -10,9 +10,21 @@ import { fieldOf } from '../../../nodes/CryptoSettlement/record/nodeDescription'
 import { RESOURCES } from '../../../nodes/CryptoSettlement/operations';
 import { MONEY_CLASSES } from '../../../nodes/CryptoSettlement/record/moneyClasses';
 import { rl, runAsTool, runNode, serversClosedAfterEach, WEBHOOK_SECRET } from '../../helpers/node';
-import { envelope, localService, refusal, type Reply, type Seen } from '../../helpers/local-service';
+import {
+	envelope,
+	localService,
+	refusal,
+	type Reply,
+	type Seen,
+} from '../../helpers/local-service';
 
-const SAVED = { _id: 's1', address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk', token: 'USDT', network: 'TRC20', label: 'treasury' };
+const SAVED = {
+	_id: 's1',
+	address: 'TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk',
+	token: 'USDT',
+	network: 'TRC20',
+	label: 'treasury',
+};
 
 /** An id the test put in a path: a resource locator's or an empty field's value, `<parameter>-1` (see OPERATIONS). */
 const SAMPLE_ID = /^[a-z][A-Za-z]*-1$/;
@@ -26,11 +38,15 @@ function accepting(request: Seen): Reply {
 	const path = request.path.replace(/^\/v1/, '');
 	const asked = path.split('/').find((segment) => SAMPLE_ID.test(segment));
 	// Nothing is stored under the payments' External ID yet.
-	if (request.method === 'GET' && path === `/payments/withdrawal/${String(SAMPLES.externalId)}`) return { status: 404, body: refusal('withdrawal not found') };
-	if (request.method === 'GET' && path === '/payments/wallet-addresses') return { status: 200, body: envelope([SAVED]) };
+	if (request.method === 'GET' && path === `/payments/withdrawal/${String(SAMPLES.externalId)}`)
+		return { status: 404, body: refusal('withdrawal not found') };
+	if (request.method === 'GET' && path === '/payments/wallet-addresses')
+		return { status: 200, body: envelope([SAVED]) };
 	// The trade a verified delivery names (Webhook Event → Verify Delivery) is there, completed.
-	if (request.method === 'GET' && path.startsWith('/trades/transactions/')) return { status: 200, body: envelope({ id: path.split('/').pop(), status: 'completed' }) };
-	if (request.method === 'GET') return { status: 200, body: { ...envelope([]), meta: { page: 1, hasNextPage: false } } };
+	if (request.method === 'GET' && path.startsWith('/trades/transactions/'))
+		return { status: 200, body: envelope({ id: path.split('/').pop(), status: 'completed' }) };
+	if (request.method === 'GET')
+		return { status: 200, body: { ...envelope([]), meta: { page: 1, hasNextPage: false } } };
 	// An answer about another record would be refused (docs/usage.md, "The record asked for").
 	if (request.method === 'PUT') return { status: 200, body: envelope(asked ? { id: asked } : {}) };
 	return { status: 200, body: envelope({ id: asked ?? 'rec-1' }) };
@@ -54,7 +70,12 @@ const SAMPLES: IDataObject = {
 
 /** The input an operation reads, when it reads one: Verify Delivery reads the item of n8n's Webhook node. */
 const INPUTS: Record<string, IDataObject[]> = {
-	'webhookEvent.verifyDelivery': [{ headers: { 'x-webhook-secret': WEBHOOK_SECRET }, body: { event: 'trade.completed', id: 'trade-money-classes', status: 'completed' } }],
+	'webhookEvent.verifyDelivery': [
+		{
+			headers: { 'x-webhook-secret': WEBHOOK_SECRET },
+			body: { event: 'trade.completed', id: 'trade-money-classes', status: 'completed' },
+		},
+	],
 };
 
 /**
@@ -66,16 +87,27 @@ const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }
 		const params: IDataObject = { resource, operation };
 		for (const field of spec.fields as INodeProperties[]) {
 			if (field.type === 'resourceLocator') params[field.name] = rl(`${field.name}-1`);
-			else if (field.default === '' && field.type !== 'collection') params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
+			else if (field.default === '' && field.type !== 'collection')
+				params[field.name] = SAMPLES[field.name] ?? `${field.name}-1`;
 		}
 		const items = INPUTS[`${resource}.${operation}`];
-		const operations = [{ name: `${name} → ${spec.option.name}`, money: spec.money, params, items }];
+		const operations = [
+			{ name: `${name} → ${spec.option.name}`, money: spec.money, params, items },
+		];
 		if (spec.moneyWith) {
 			const added = spec.moneyWith.fields.map((field) => fieldOf(spec, field) as INodeProperties);
 			operations.push({
 				name: `${name} → ${spec.option.name} ${spec.moneyWith.name} (${added.map((field) => `'${field.displayName}'`).join(', ')})`,
 				money: spec.moneyWith.money,
-				params: { ...params, additionalFields: Object.fromEntries(added.map((field) => [field.name, field.type === 'boolean' || (SAMPLES[field.name] ?? `${field.name}-1`)])) },
+				params: {
+					...params,
+					additionalFields: Object.fromEntries(
+						added.map((field) => [
+							field.name,
+							field.type === 'boolean' || (SAMPLES[field.name] ?? `${field.name}-1`),
+						]),
+					),
+				},
 				items,
 			});
 		}
@@ -86,7 +118,14 @@ const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { name, specs }
 const DESTINATIONS: Array<[string, IDataObject, string]> = [
 	['any', { destinations: 'any' }, 'Any Address'],
 	['savedOnly', { destinations: 'savedOnly' }, 'Saved Payout Addresses Only'],
-	['allowList', { destinations: 'allowList', allowedAddresses: 'USDT:TRC20:TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk' }, 'Addresses Listed Below Only'],
+	[
+		'allowList',
+		{
+			destinations: 'allowList',
+			allowedAddresses: 'USDT:TRC20:TXT6Kz34RQABcRnNn4TXQU1731QqqEz2fk',
+		},
+		'Addresses Listed Below Only',
+	],
 ];
 
 const servers = serversClosedAfterEach();
@@ -101,20 +140,33 @@ test('the records class every operation, and only the ones that pay describe a p
 	// The classes are the rows of the one table (record/moneyClasses.ts); the four the contract names are there.
 	const classes = new Set(OPERATIONS.map((operation) => operation.money));
 	expect([...classes].filter((money) => !(money in MONEY_CLASSES))).toEqual([]);
-	expect(Object.keys(MONEY_CLASSES)).toEqual(expect.arrayContaining(['destination', 'none', 'pays', 'settings']));
+	expect(Object.keys(MONEY_CLASSES)).toEqual(
+		expect.arrayContaining(['destination', 'none', 'pays', 'settings']),
+	);
 	for (const { specs } of Object.values(RESOURCES)) {
-		for (const spec of Object.values(specs)) expect(spec.money === 'pays').toBe(typeof spec.payment === 'function');
+		for (const spec of Object.values(specs))
+			expect(spec.money === 'pays').toBe(typeof spec.payment === 'function');
 	}
 });
 
 describe.each(DESTINATIONS)('Allowed Destinations %s', (_value, guardrail, label) => {
 	test.each(OPERATIONS)('$name ($money)', async ({ name, money, params, items }) => {
 		const server = await service();
-		const run = await runNode(params, { items, credentials: { baseUrl: server.baseUrl, ...guardrail } });
+		const run = await runNode(params, {
+			items,
+			credentials: { baseUrl: server.baseUrl, ...guardrail },
+		});
 		// By the class's column, so a class added to the table is judged without an edit here.
-		if (MONEY_CLASSES[money].refusedUnderRestrictedDestinations && guardrail.destinations !== 'any') {
-			expect(run.error?.message).toBe(`${name} is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`);
-			expect(run.error?.description).toMatch(/dashboard.*Any Address.*under Guardrails → Allowed Destinations\. Nothing was sent/);
+		if (
+			MONEY_CLASSES[money].refusedUnderRestrictedDestinations &&
+			guardrail.destinations !== 'any'
+		) {
+			expect(run.error?.message).toBe(
+				`${name} is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`,
+			);
+			expect(run.error?.description).toMatch(
+				/dashboard.*Any Address.*under Guardrails → Allowed Destinations\. Nothing was sent/,
+			);
 			expect(server.requests).toHaveLength(0);
 		} else {
 			expect(run.error).toBeUndefined();
@@ -130,7 +182,11 @@ describe.each([
 	// What the contract's classes are refused in words, written here apart from the table; a class added
 	// to the table later is refused in the words of its row.
 	const REFUSED: Record<string, string> = {
-		...Object.fromEntries(Object.entries(MONEY_CLASSES).flatMap(([money, row]) => ('refusedToAgents' in row ? [[money, row.refusedToAgents]] : []))),
+		...Object.fromEntries(
+			Object.entries(MONEY_CLASSES).flatMap(([money, row]) =>
+				'refusedToAgents' in row ? [[money, row.refusedToAgents]] : [],
+			),
+		),
 		destination: 'change where money goes',
 		settings: 'change account settings or replay events',
 	};
@@ -138,12 +194,19 @@ describe.each([
 		const server = await service();
 		const run = await runAsTool(params, { baseUrl: server.baseUrl, ...allowed }, items);
 		if (REFUSED[money]) {
-			expect(run.error?.message).toBe(`This tool may not ${REFUSED[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`);
+			expect(run.error?.message).toBe(
+				`This tool may not ${REFUSED[money]} (${name}): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+			);
 			expect(server.requests).toHaveLength(0);
 		} else if (money === 'pays' && !allowed.allowAgentPayments) {
 			expect(run.error?.message).toMatch(/^This tool may not move money: /);
 			// Only reads: whether a mapped External ID already holds this payment (a refusal never hides one).
-			expect(server.requests.filter((request) => request.method !== 'GET' || !request.path.startsWith('/v1/payments/withdrawal/'))).toEqual([]);
+			expect(
+				server.requests.filter(
+					(request) =>
+						request.method !== 'GET' || !request.path.startsWith('/v1/payments/withdrawal/'),
+				),
+			).toEqual([]);
 		} else {
 			expect(run.error).toBeUndefined();
 			expect(server.requests.length).toBeGreaterThan(0);
@@ -153,20 +216,43 @@ describe.each([
 
 test('an Allowed Destinations value the node cannot read refuses a change of destination, naming it', async () => {
 	const server = await service();
-	const run = await runNode({ resource: 'payoutAddress', operation: 'create', address: 'TSa4vPSBTPV51iimzKoWPai616EPLqKrpd', token: 'USDT', network: 'TRC20', label: 'x' }, {
-		credentials: { baseUrl: server.baseUrl, destinations: 'saved' },
-	});
+	const run = await runNode(
+		{
+			resource: 'payoutAddress',
+			operation: 'create',
+			address: 'TSa4vPSBTPV51iimzKoWPai616EPLqKrpd',
+			token: 'USDT',
+			network: 'TRC20',
+			label: 'x',
+		},
+		{
+			credentials: { baseUrl: server.baseUrl, destinations: 'saved' },
+		},
+	);
 	expect(run.error?.message).toBe(
 		"The credential's guardrail 'Allowed Destinations' is \"saved\", which the node cannot read (it must be one of Any Address, Saved Payout Addresses Only, Addresses Listed Below Only), so nothing is sent",
 	);
-	expect(run.error?.description).toMatch(/under Guardrails → Allowed Destinations\. Nothing was sent/);
+	expect(run.error?.description).toMatch(
+		/under Guardrails → Allowed Destinations\. Nothing was sent/,
+	);
 	expect(server.requests).toHaveLength(0);
 });
 
 test('a batch of changes of destination is refused row by row, with Continue On Fail off and on; nothing is sent', async () => {
 	const server = await service();
-	const create = { resource: 'payoutAddress', operation: 'create', address: '={{ $json.address }}', token: 'USDT', network: 'TRC20', label: 'x' };
-	const items = [{ address: 'TLXRDm3WFFx9HDkic4LeX4A6EW7CsZk1eN' }, { address: 'TD3BbqkhGcmTCzf9cTFschtAadGF366UHn' }, { address: 'TXg5VGywLcMFG5MEnDT8nSBLNMaL2vJXoj' }];
+	const create = {
+		resource: 'payoutAddress',
+		operation: 'create',
+		address: '={{ $json.address }}',
+		token: 'USDT',
+		network: 'TRC20',
+		label: 'x',
+	};
+	const items = [
+		{ address: 'TLXRDm3WFFx9HDkic4LeX4A6EW7CsZk1eN' },
+		{ address: 'TD3BbqkhGcmTCzf9cTFschtAadGF366UHn' },
+		{ address: 'TXg5VGywLcMFG5MEnDT8nSBLNMaL2vJXoj' },
+	];
 	const credentials = { baseUrl: server.baseUrl, destinations: 'savedOnly' };
 	const stopped = await runNode(create, { items, credentials });
 	expect(stopped.error?.message).toMatch(/^Payout Address → Create is refused: /);
@@ -188,12 +274,26 @@ describe('Wallet → Create with a settlement bank', () => {
 		['narration', 'payout', 'Narration'],
 	];
 	const ALL = Object.fromEntries(BANK.map(([field, value]) => [field, value]));
-	const create = (additionalFields?: IDataObject) => ({ resource: 'wallet', operation: 'create', assetId: 'asset-1', label: 'shop', ...(additionalFields ? { additionalFields } : {}) });
+	const create = (additionalFields?: IDataObject) => ({
+		resource: 'wallet',
+		operation: 'create',
+		assetId: 'asset-1',
+		label: 'shop',
+		...(additionalFields ? { additionalFields } : {}),
+	});
 	/** Each settlement field alone, and all of them, with the fields its refusal names. */
 	const WITH = [
-		...BANK.map(([field, value, label]) => ({ set: field, fields: { [field]: value }, named: `'${label}'` })),
+		...BANK.map(([field, value, label]) => ({
+			set: field,
+			fields: { [field]: value },
+			named: `'${label}'`,
+		})),
 		// The README's example.
-		{ set: 'a bank account', fields: { bankId: 'bank-1', accountNumber: '0123456789' }, named: "'Account Number', 'Bank ID'" },
+		{
+			set: 'a bank account',
+			fields: { bankId: 'bank-1', accountNumber: '0123456789' },
+			named: "'Account Number', 'Bank ID'",
+		},
 		{ set: 'all four', fields: ALL, named: BANK.map(([, , label]) => `'${label}'`).join(', ') },
 	];
 	/** Without them: no Additional Fields, or none added. */
@@ -201,26 +301,36 @@ describe('Wallet → Create with a settlement bank', () => {
 		['no Additional Fields', undefined],
 		['Additional Fields empty', {}],
 	];
-	const RESTRICTED = [...DESTINATIONS.filter(([value]) => value !== 'any'), ['unreadable', { destinations: 'saved' }, ''] as [string, IDataObject, string]];
+	const RESTRICTED = [
+		...DESTINATIONS.filter(([value]) => value !== 'any'),
+		['unreadable', { destinations: 'saved' }, ''] as [string, IDataObject, string],
+	];
 
 	describe.each([
 		['agent payments off (the default)', {}],
 		['agent payments on', { allowAgentPayments: true, agentPaymentsNeedHumanReview: false }],
 	])('an AI agent, %s', (_title, allowed: IDataObject) => {
-		test.each(WITH)('is refused with $set, naming it; nothing is sent', async ({ fields, named }) => {
-			const server = await service();
-			const run = await runAsTool(create(fields), { baseUrl: server.baseUrl, ...allowed });
-			expect(run.error?.message).toBe(
-				`This tool may not change where money goes (Wallet → Create with a settlement bank (${named})): AI agents never may, whatever the credential allows. Ask a person to do it.`,
-			);
-			expect(server.requests).toHaveLength(0);
-		});
+		test.each(WITH)(
+			'is refused with $set, naming it; nothing is sent',
+			async ({ fields, named }) => {
+				const server = await service();
+				const run = await runAsTool(create(fields), { baseUrl: server.baseUrl, ...allowed });
+				expect(run.error?.message).toBe(
+					`This tool may not change where money goes (Wallet → Create with a settlement bank (${named})): AI agents never may, whatever the credential allows. Ask a person to do it.`,
+				);
+				expect(server.requests).toHaveLength(0);
+			},
+		);
 		test.each(WITHOUT)('creates the wallet with %s', async (_case, fields) => {
 			const server = await service();
 			const run = await runAsTool(create(fields), { baseUrl: server.baseUrl, ...allowed });
 			expect(run.error).toBeUndefined();
 			expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
-				{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop' } },
+				{
+					method: 'POST',
+					path: '/v1/trades/sell/assets/asset-1/generate-address',
+					body: { label: 'shop' },
+				},
 			]);
 		});
 	});
@@ -228,33 +338,52 @@ describe('Wallet → Create with a settlement bank', () => {
 	describe.each(RESTRICTED)('Allowed Destinations %s', (value, guardrail, label) => {
 		test.each(WITH)('refuses $set, naming it; nothing is sent', async ({ fields, named }) => {
 			const server = await service();
-			const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+			const run = await runNode(create(fields), {
+				credentials: { baseUrl: server.baseUrl, ...guardrail },
+			});
 			expect(run.error?.message).toBe(
 				value === 'unreadable'
 					? "The credential's guardrail 'Allowed Destinations' is \"saved\", which the node cannot read (it must be one of Any Address, Saved Payout Addresses Only, Addresses Listed Below Only), so nothing is sent"
 					: `Wallet → Create with a settlement bank (${named}) is refused: this credential's 'Allowed Destinations' is '${label}', so it may not change where money goes`,
 			);
-			expect(run.error?.description).toMatch(/under Guardrails → Allowed Destinations\. Nothing was sent/);
+			expect(run.error?.description).toMatch(
+				/under Guardrails → Allowed Destinations\. Nothing was sent/,
+			);
 			expect(server.requests).toHaveLength(0);
 		});
 		test.each(WITHOUT)('creates the wallet with %s', async (_case, fields) => {
 			const server = await service();
-			const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, ...guardrail } });
+			const run = await runNode(create(fields), {
+				credentials: { baseUrl: server.baseUrl, ...guardrail },
+			});
 			expect(run.error).toBeUndefined();
 			expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
-				{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop' } },
+				{
+					method: 'POST',
+					path: '/v1/trades/sell/assets/asset-1/generate-address',
+					body: { label: 'shop' },
+				},
 			]);
 		});
 	});
 
-	test.each([[undefined], [{}], [ALL]])('Allowed Destinations Any Address creates the wallet, with its settlement bank if set (%j)', async (fields) => {
-		const server = await service();
-		const run = await runNode(create(fields), { credentials: { baseUrl: server.baseUrl, destinations: 'any' } });
-		expect(run.error).toBeUndefined();
-		expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
-			{ method: 'POST', path: '/v1/trades/sell/assets/asset-1/generate-address', body: { label: 'shop', ...fields } },
-		]);
-	});
+	test.each([[undefined], [{}], [ALL]])(
+		'Allowed Destinations Any Address creates the wallet, with its settlement bank if set (%j)',
+		async (fields) => {
+			const server = await service();
+			const run = await runNode(create(fields), {
+				credentials: { baseUrl: server.baseUrl, destinations: 'any' },
+			});
+			expect(run.error).toBeUndefined();
+			expect(server.requests.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+				{
+					method: 'POST',
+					path: '/v1/trades/sell/assets/asset-1/generate-address',
+					body: { label: 'shop', ...fields },
+				},
+			]);
+		},
+	);
 });
 
 test("the agent tool's hint says what every class refused to agents does, in the table's words", () => {

@@ -14,7 +14,10 @@ let fakeApi: FakeApi;
 let credentials: IDataObject;
 
 async function get(parameters: IDataObject) {
-	const result = await runNode({ resource: 'statement', operation: 'get', day: DAY, ...parameters }, { credentials });
+	const result = await runNode(
+		{ resource: 'statement', operation: 'get', day: DAY, ...parameters },
+		{ credentials },
+	);
 	if (result.error) throw new Error(`${result.error.message} — ${result.error.description ?? ''}`);
 	return result.items;
 }
@@ -22,17 +25,29 @@ async function get(parameters: IDataObject) {
 describe('Output Lines on a day too busy for items', () => {
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, maxPageSize: 100 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		credentials = {
+			appId: fakeApi.appId,
+			appSecret: fakeApi.appSecret,
+			environment: 'sandbox',
+			baseUrl: fakeApi.url,
+		};
 		fakeApi.seedDay({ day: DAY, records: 60_000 });
 	});
 	afterAll(async () => await fakeApi.close());
 
 	it('says how a workflow takes such a day (its file, or its exceptions) instead of giving more than 100,000 items', async () => {
-		const result = await runNode({ resource: 'statement', operation: 'get', day: DAY, output: 'lines' }, { credentials });
+		const result = await runNode(
+			{ resource: 'statement', operation: 'get', day: DAY, output: 'lines' },
+			{ credentials },
+		);
 		expect(result.items).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^The statement of 2026-03-10 has \d+ lines: more than the 100000 items Output Lines gives$/);
+		expect(result.error?.message).toMatch(
+			/^The statement of 2026-03-10 has \d+ lines: more than the 100000 items Output Lines gives$/,
+		);
 		expect(result.error?.description).toMatch(/Output File gives one file per currency/);
 		const files = await get({ output: 'file' });
-		expect(files.reduce((sum, item) => sum + Number(item.json.fileRows), 0)).toBeGreaterThan(100_000);
+		expect(files.reduce((sum, item) => sum + Number(item.json.fileRows), 0)).toBeGreaterThan(
+			100_000,
+		);
 	});
 });

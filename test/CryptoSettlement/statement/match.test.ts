@@ -14,7 +14,12 @@ let credentials: IDataObject;
 
 beforeAll(async () => {
 	fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-	credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+	credentials = {
+		appId: fakeApi.appId,
+		appSecret: fakeApi.appSecret,
+		environment: 'sandbox',
+		baseUrl: fakeApi.url,
+	};
 	fakeApi.seedDay({ day: DAY, records: 20 });
 	// The one payout under INV-1: completed, 25 USD.
 	const payout = fakeApi.state.withdrawals.find((w) => w.status === 'completed' && !w.trade);
@@ -25,8 +30,17 @@ afterAll(async () => await fakeApi.close());
 
 test('inv-1 with only INV-1 in the list stays notFound; INV-1, typed with spaces around it or not, is paid', async () => {
 	const result = await runNode(
-		{ resource: 'statement', operation: 'match', matchBy: 'externalId', value: '={{ $json.ref }}', expectedAmount: 25 },
-		{ credentials, items: [{ ref: 'inv-1' }, { ref: 'INV-1' }, { ref: ' INV-1 ' }, { ref: 'Inv-1' }] },
+		{
+			resource: 'statement',
+			operation: 'match',
+			matchBy: 'externalId',
+			value: '={{ $json.ref }}',
+			expectedAmount: 25,
+		},
+		{
+			credentials,
+			items: [{ ref: 'inv-1' }, { ref: 'INV-1' }, { ref: ' INV-1 ' }, { ref: 'Inv-1' }],
+		},
 	);
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => [item.json.ref, item.json.match])).toEqual([
@@ -36,5 +50,7 @@ test('inv-1 with only INV-1 in the list stays notFound; INV-1, typed with spaces
 		['Inv-1', 'notFound'],
 	]);
 	expect(result.items[0].json.matchNote).toBe('No withdrawal under "inv-1"');
-	expect(result.items[1].json.records).toEqual([expect.objectContaining({ externalId: 'INV-1', status: 'completed' })]);
+	expect(result.items[1].json.records).toEqual([
+		expect.objectContaining({ externalId: 'INV-1', status: 'completed' }),
+	]);
 });

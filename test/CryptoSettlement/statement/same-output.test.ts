@@ -30,15 +30,22 @@ let seeded: SeededDay;
 
 /** The seeded wallets' addresses (random in the fake API) made fixed, in the deposits too. */
 function fixAddresses(api: FakeApi) {
-	const fixed = new Map(api.state.wallets.map((wallet, index) => [wallet.address, `address-${index + 1}`]));
+	const fixed = new Map(
+		api.state.wallets.map((wallet, index) => [wallet.address, `address-${index + 1}`]),
+	);
 	for (const wallet of api.state.wallets) wallet.address = fixed.get(wallet.address) as string;
-	for (const trade of api.state.trades) if (fixed.has(trade.address)) trade.address = fixed.get(trade.address) as string;
+	for (const trade of api.state.trades)
+		if (fixed.has(trade.address)) trade.address = fixed.get(trade.address) as string;
 }
 
 /** An output as text, without what the clock alone changes. */
-const clockFree = (text: string) => text.replace(/"readAt":"[^"]*"/g, '"readAt":"…"').replace(/Not final after \d+ hours/g, 'Not final after … hours');
+const clockFree = (text: string) =>
+	text
+		.replace(/"readAt":"[^"]*"/g, '"readAt":"…"')
+		.replace(/Not final after \d+ hours/g, 'Not final after … hours');
 
-const fileText = (item: INodeExecutionData, property: string) => Buffer.from(String(item.binary?.[property]?.data), 'base64').toString('utf8');
+const fileText = (item: INodeExecutionData, property: string) =>
+	Buffer.from(String(item.binary?.[property]?.data), 'base64').toString('utf8');
 
 /** Each item's json, and each of its files' text with its name and type, as text. */
 function outputText(items: INodeExecutionData[]): string {
@@ -53,9 +60,13 @@ function outputText(items: INodeExecutionData[]): string {
 		.join('\n');
 }
 
-const fingerprint = (text: string) => ({ sha256: createHash('sha256').update(text).digest('hex'), length: text.length });
+const fingerprint = (text: string) => ({
+	sha256: createHash('sha256').update(text).digest('hex'),
+	length: text.length,
+});
 
-const upper = (balances: Record<string, number>) => Object.fromEntries(Object.entries(balances).map(([c, v]) => [c.toUpperCase(), v]));
+const upper = (balances: Record<string, number>) =>
+	Object.fromEntries(Object.entries(balances).map(([c, v]) => [c.toUpperCase(), v]));
 
 /** The configurations compared: the outputs, the balances given or derived, the file formats and their options. */
 const CONFIGURATIONS: Record<string, (given: IDataObject) => IDataObject> = {
@@ -66,13 +77,25 @@ const CONFIGURATIONS: Record<string, (given: IDataObject) => IDataObject> = {
 	'file, Xero CSV': (given) => ({ output: 'file', options: given }),
 	'file, QuickBooks CSV, MM/DD/YYYY, payee names': (given) => ({
 		output: 'file',
-		options: { ...given, fileFormat: 'quickbooksCsv', dateFormat: 'MM/DD/YYYY', payeeNames: { [`${DAY}-customer-2`]: 'Ada "the customer" Obi, Ltd' } },
+		options: {
+			...given,
+			fileFormat: 'quickbooksCsv',
+			dateFormat: 'MM/DD/YYYY',
+			payeeNames: { [`${DAY}-customer-2`]: 'Ada "the customer" Obi, Ltd' },
+		},
 	}),
 	'file, OFX, payee names': (given) => ({
 		output: 'file',
-		options: { ...given, fileFormat: 'ofx', payeeNames: { [`${DAY}-customer-3`]: 'A payee whose name is longer than OFX allows & more' } },
+		options: {
+			...given,
+			fileFormat: 'ofx',
+			payeeNames: { [`${DAY}-customer-3`]: 'A payee whose name is longer than OFX allows & more' },
+		},
 	}),
-	'file, Xero CSV, DD/MM/YYYY, NGN only': (given) => ({ output: 'file', options: { ...given, dateFormat: 'DD/MM/YYYY', fileCurrency: 'NGN' } }),
+	'file, Xero CSV, DD/MM/YYYY, NGN only': (given) => ({
+		output: 'file',
+		options: { ...given, dateFormat: 'DD/MM/YYYY', fileCurrency: 'NGN' },
+	}),
 };
 
 describe('Statement → Get gives the same bytes as before', () => {
@@ -80,7 +103,12 @@ describe('Statement → Get gives the same bytes as before', () => {
 
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = { appId: fakeApi.appId, appSecret: fakeApi.appSecret, environment: 'sandbox', baseUrl: fakeApi.url };
+		credentials = {
+			appId: fakeApi.appId,
+			appSecret: fakeApi.appSecret,
+			environment: 'sandbox',
+			baseUrl: fakeApi.url,
+		};
 		fakeApi.seedDay({ day: '2026-03-09', records: 300 });
 		seeded = fakeApi.seedDay({ day: DAY, records: 5000 });
 		fakeApi.seedDay({ day: '2026-03-11', records: 300 });
@@ -96,11 +124,18 @@ describe('Statement → Get gives the same bytes as before', () => {
 
 	it.each(Object.keys(CONFIGURATIONS))('%s', async (name) => {
 		const parameters = CONFIGURATIONS[name]({ openingBalances: upper(seeded.openingBalances) });
-		const result = await runNode({ resource: 'statement', operation: 'get', day: DAY, ...parameters }, { credentials });
-		if (result.error) throw new Error(`${result.error.message} — ${result.error.description ?? ''}`);
+		const result = await runNode(
+			{ resource: 'statement', operation: 'get', day: DAY, ...parameters },
+			{ credentials },
+		);
+		if (result.error)
+			throw new Error(`${result.error.message} — ${result.error.description ?? ''}`);
 		const text = clockFree(outputText(result.items));
 		expect(text).not.toContain(WEBHOOK_SECRET);
 		outputs[name] = fingerprint(text);
-		if (!WRITE) expect(outputs[name]).toEqual((JSON.parse(fs.readFileSync(FINGERPRINTS, 'utf8')) as Record<string, unknown>)[name]);
+		if (!WRITE)
+			expect(outputs[name]).toEqual(
+				(JSON.parse(fs.readFileSync(FINGERPRINTS, 'utf8')) as Record<string, unknown>)[name],
+			);
 	});
 });

@@ -21,7 +21,14 @@ function edgeTexts(): string[] {
 	for (const year of [0, 1900, 2000, 2024, 2026, 2100, 9999]) {
 		for (let month = 0; month <= 13; month++) {
 			for (const day of [0, 1, 28, 29, 30, 31, 32]) {
-				for (const time of ['00:00:00.000', '23:59:59.999', '24:00:00.000', '12:60:00.000', '12:00:60.000', '99:99:99.999']) {
+				for (const time of [
+					'00:00:00.000',
+					'23:59:59.999',
+					'24:00:00.000',
+					'12:60:00.000',
+					'12:00:60.000',
+					'99:99:99.999',
+				]) {
 					texts.push(`${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${time}Z`);
 				}
 			}
@@ -41,12 +48,24 @@ describe('A line time given back as it is only when it is already what toISOStri
 		expect(short).not.toContain('1900-02-29T00:00:00.000Z');
 		expect(short).not.toContain('2026-04-31T00:00:00.000Z');
 		expect(short).not.toContain('2026-03-10T24:00:00.000Z');
-		for (const text of texts) expect([text, timeText(text)]).toEqual([text, parsedAndWritten(text)]);
+		for (const text of texts)
+			expect([text, timeText(text)]).toEqual([text, parsedAndWritten(text)]);
 		for (const text of short) expect(parsedAndWritten(text)).toBe(text);
 	});
 
 	test('other forms go the long way: offsets, no milliseconds, spaces, numbers, a date alone', () => {
-		const values: unknown[] = ['2026-03-10T10:00:00+01:00', '2026-03-10T10:00:00Z', ' 2026-03-10T10:00:00.000Z', '2026-03-10 10:00:00', '2026-03-10', 1773136800000, '1773136800000', '', 'soon', null];
+		const values: unknown[] = [
+			'2026-03-10T10:00:00+01:00',
+			'2026-03-10T10:00:00Z',
+			' 2026-03-10T10:00:00.000Z',
+			'2026-03-10 10:00:00',
+			'2026-03-10',
+			1773136800000,
+			'1773136800000',
+			'',
+			'soon',
+			null,
+		];
 		for (const value of values) {
 			expect(typeof value === 'string' && isInstantText(value)).toBe(false);
 			expect(timeText(value)).toBe(parsedAndWritten(value));

@@ -12,7 +12,13 @@
  * - each scheduled poll builds the workflow afresh from the saved static data and is handed the row.
  */
 import { PollContext, PollTriggerExecutor, TriggersAndPollers } from 'n8n-core';
-import { Workflow, type ICredentialDataDecryptedObject, type IDataObject, type INodeExecutionData, type INode } from 'n8n-workflow';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INodeExecutionData,
+	type INode,
+} from 'n8n-workflow';
 import { loadPackage } from '../index';
 import { logInto, pollAdditionalData, pollTriggerNode, type PollResult } from './poll-harness';
 
@@ -21,8 +27,10 @@ const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const noop = () => undefined;
 const logger = { scoped: () => logger, error: noop, warn: noop, info: noop, debug: noop };
 const tracing = {
-	startSpan: async <T>(_: unknown, run: (span: { setStatus: () => void }) => Promise<T>) => await run({ setStatus: noop }),
-	startNewTraceSpan: async <T>(_: unknown, run: (span: { setStatus: () => void }) => Promise<T>) => await run({ setStatus: noop }),
+	startSpan: async <T>(_: unknown, run: (span: { setStatus: () => void }) => Promise<T>) =>
+		await run({ setStatus: noop }),
+	startNewTraceSpan: async <T>(_: unknown, run: (span: { setStatus: () => void }) => Promise<T>) =>
+		await run({ setStatus: noop }),
 	pickWorkflowAttributes: () => ({}),
 	pickNodeAttributes: () => ({}),
 };
@@ -47,7 +55,10 @@ export class DurableScheduler {
 		private readonly loaded: Awaited<ReturnType<typeof loadPackage>>,
 	) {}
 
-	static async create(parameters: IDataObject, credentials: ICredentialDataDecryptedObject): Promise<DurableScheduler> {
+	static async create(
+		parameters: IDataObject,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<DurableScheduler> {
 		return new DurableScheduler(parameters, credentials, await loadPackage());
 	}
 

@@ -16,10 +16,18 @@ export function listServiceForEachTest(start: number, options: { testClock?: boo
 	const local = {
 		service: undefined as unknown as ListService,
 		created: 0,
-		credentials: () => ({ appId: 'app-local', appSecret: 'secret-local-1', environment: 'sandbox', baseUrl: local.service.url, pin: '' }),
+		credentials: () => ({
+			appId: 'app-local',
+			appSecret: 'secret-local-1',
+			environment: 'sandbox',
+			baseUrl: local.service.url,
+			pin: '',
+		}),
 		aMinuteOf: (count: number): IDataObject[] => {
 			const start = local.service.clock as number;
-			const added = Array.from({ length: count }, (_, i) => trade(++local.created, start + Math.floor(((i + 1) * MINUTE) / (count + 1))));
+			const added = Array.from({ length: count }, (_, i) =>
+				trade(++local.created, start + Math.floor(((i + 1) * MINUTE) / (count + 1))),
+			);
 			local.service.records.trades.push(...added);
 			local.service.clock = start + MINUTE;
 			return added;

@@ -53,7 +53,14 @@ export interface ListService extends LocalServer {
 	clearRequests(): void;
 }
 
-const envelope = (data: unknown, meta: IDataObject = {}) => ({ success: true, message: 'ok', data, meta, summary: {}, stats: {} });
+const envelope = (data: unknown, meta: IDataObject = {}) => ({
+	success: true,
+	message: 'ok',
+	data,
+	meta,
+	summary: {},
+	stats: {},
+});
 
 export async function startListService(): Promise<ListService> {
 	// Sorting 30,000 records for every page would make the stand-in the slow part: sorted once per change.
@@ -63,7 +70,8 @@ export async function startListService(): Promise<ListService> {
 		const key = `${all.length} ${all.at(-1)?.id} ${service.order} ${service.sortBy}`;
 		const cached = cache.get(list);
 		if (cached?.key === key) return cached.list;
-		const byDate = service.sortBy === 'createdAt' && all.every((record) => record.createdAt !== undefined);
+		const byDate =
+			service.sortBy === 'createdAt' && all.every((record) => record.createdAt !== undefined);
 		const ascending = byDate
 			? all
 					.map((record, index) => ({ record, index, at: Date.parse(String(record.createdAt)) }))
@@ -79,8 +87,12 @@ export async function startListService(): Promise<ListService> {
 		if (injected) return injected;
 		const list = LISTS[path];
 		if (list) {
-			const start = query.get('startDate') ? Date.parse(query.get('startDate') as string) : Number.NEGATIVE_INFINITY;
-			const end = query.get('endDate') ? Date.parse(query.get('endDate') as string) : Number.POSITIVE_INFINITY;
+			const start = query.get('startDate')
+				? Date.parse(query.get('startDate') as string)
+				: Number.NEGATIVE_INFINITY;
+			const end = query.get('endDate')
+				? Date.parse(query.get('endDate') as string)
+				: Number.POSITIVE_INFINITY;
 			const all = sorted(list)
 				.map((record) => (service.view ? service.view(list, record) : record))
 				.filter((record): record is IDataObject => {
@@ -94,20 +106,39 @@ export async function startListService(): Promise<ListService> {
 			const pages = Math.max(1, Math.ceil(all.length / size));
 			const data = all.slice((page - 1) * size, page * size).map((record) => ({ ...record }));
 			service.afterPage?.(list, page);
-			const meta: IDataObject = service.meta === 'full' ? { page, pages, totalDocs: all.length, hasNextPage: page < pages, hasPrevPage: page > 1 } : { hasNextPage: page < pages };
+			const meta: IDataObject =
+				service.meta === 'full'
+					? { page, pages, totalDocs: all.length, hasNextPage: page < pages, hasPrevPage: page > 1 }
+					: { hasNextPage: page < pages };
 			return { status: 200, body: envelope(data, meta) };
 		}
 		for (const [pattern, name] of LOOKUPS) {
 			const id = pattern.exec(path)?.[1];
-			const record = id && service.records[name].find((candidate) => candidate.id === decodeURIComponent(id));
-			if (id) return record ? { status: 200, body: envelope({ ...record }) } : { status: 404, body: { success: false, message: 'not found', errors: [], meta: {}, data: {} } };
+			const record =
+				id && service.records[name].find((candidate) => candidate.id === decodeURIComponent(id));
+			if (id)
+				return record
+					? { status: 200, body: envelope({ ...record }) }
+					: {
+							status: 404,
+							body: { success: false, message: 'not found', errors: [], meta: {}, data: {} },
+						};
 		}
-		return { status: 404, body: { success: false, message: 'not found', errors: [], meta: {}, data: {} } };
+		return {
+			status: 404,
+			body: { success: false, message: 'not found', errors: [], meta: {}, data: {} },
+		};
 	};
 	const server = await startLocalServer(async (_method, path, query) => {
 		if (service.latencyMs) await service.wait(service.latencyMs);
 		const reply = answer(path, query);
-		return { ...reply, headers: { date: new Date(service.clock ?? Date.now()).toUTCString(), ...(reply.headers ?? {}) } };
+		return {
+			...reply,
+			headers: {
+				date: new Date(service.clock ?? Date.now()).toUTCString(),
+				...(reply.headers ?? {}),
+			},
+		};
 	});
 	const service: ListService = Object.assign(server, {
 		records: { trades: [], withdrawals: [], deliveries: [] } as Record<ListName, IDataObject[]>,
@@ -117,7 +148,9 @@ export async function startListService(): Promise<ListService> {
 		latencyMs: 0,
 		wait: sleep,
 		pagesOf: (list: ListName) =>
-			server.requests.filter((request) => LISTS[request.path] === list).map((request) => Number(request.query.get('page'))),
+			server.requests
+				.filter((request) => LISTS[request.path] === list)
+				.map((request) => Number(request.query.get('page'))),
 		clearRequests: () => {
 			server.requests.length = 0;
 		},
@@ -138,7 +171,12 @@ export function trade(n: number, at: number | undefined, status = 'completed'): 
 }
 
 export function withdrawal(n: number, at: number | undefined, status = 'completed'): IDataObject {
-	return { id: `w${String(n).padStart(6, '0')}`, status, amount: n, ...(at === undefined ? {} : { createdAt: iso(at) }) };
+	return {
+		id: `w${String(n).padStart(6, '0')}`,
+		status,
+		amount: n,
+		...(at === undefined ? {} : { createdAt: iso(at) }),
+	};
 }
 
 /** A stored delivery of `trade.completed` for trade n. */
@@ -155,4 +193,5 @@ export function delivery(n: number, at: number): IDataObject {
 }
 
 /** The ids of the emitted items, in order. */
-export const idsOf = (items: IDataObject[] | null): string[] => (items ?? []).map((item) => String(item.id));
+export const idsOf = (items: IDataObject[] | null): string[] =>
+	(items ?? []).map((item) => String(item.id));

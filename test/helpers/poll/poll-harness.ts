@@ -18,7 +18,13 @@ import {
 	type IWorkflowBase,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, PACKAGE_NAME } from '../index';
+import {
+	CREDENTIAL_TYPE,
+	createAdditionalData,
+	HarnessCredentialsHelper,
+	loadPackage,
+	PACKAGE_NAME,
+} from '../index';
 
 export const POLL_NODE = `${PACKAGE_NAME}.cryptoSettlementPollTrigger`;
 export const POLL_NAME = 'Crypto Settlement Poll Trigger';
@@ -71,7 +77,10 @@ export function pollAdditionalData(
 	mode: WorkflowExecuteMode,
 ) {
 	const hooks = new ExecutionLifecycleHooks(mode, 'poll-execution', {} as IWorkflowBase);
-	const credentialsHelper = new HarnessCredentialsHelper({ [CREDENTIAL_TYPE]: loaded.credentialType }, { [CREDENTIAL_TYPE]: credentials });
+	const credentialsHelper = new HarnessCredentialsHelper(
+		{ [CREDENTIAL_TYPE]: loaded.credentialType },
+		{ [CREDENTIAL_TYPE]: credentials },
+	);
 	return createAdditionalData({ hooks, credentialsHelper, executionId: 'poll-execution' });
 }
 
@@ -125,7 +134,9 @@ export class Poller {
 
 	/** The node's static data as n8n would save it now. */
 	get staticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.getStaticData('node', this.node()))) as IDataObject;
+		return JSON.parse(
+			JSON.stringify(this.workflow.getStaticData('node', this.node())),
+		) as IDataObject;
 	}
 
 	/** n8n saves the static data after a poll (with or without events); a restart starts from that. */
@@ -134,7 +145,10 @@ export class Poller {
 		this.build();
 	}
 
-	async poll(mode: WorkflowExecuteMode = 'trigger', options: PollOptions = {}): Promise<PollResult> {
+	async poll(
+		mode: WorkflowExecuteMode = 'trigger',
+		options: PollOptions = {},
+	): Promise<PollResult> {
 		const { nodeTypes } = this.loaded;
 		const node = this.workflow.getNode(POLL_NAME)!;
 		const additionalData = pollAdditionalData(this.loaded, this.credentials, mode);
@@ -154,7 +168,8 @@ export class Poller {
 			() => copy?.state ?? this.workflow.getStaticData('node', node),
 			() => budgetMs,
 		);
-		if (this.options.withoutBudget) Object.defineProperty(context, 'getPollBudgetMs', { value: undefined, configurable: true });
+		if (this.options.withoutBudget)
+			Object.defineProperty(context, 'getPollBudgetMs', { value: undefined, configurable: true });
 		logInto(context, logs);
 		const nodeType = nodeTypes.getByNameAndVersion(POLL_NODE, 1);
 		const startedAt = Date.now();
@@ -209,15 +224,27 @@ export interface LocalAnswer {
 
 /** A small local API: `handle` answers each request (at once or later) with a status, a JSON body and headers. */
 export async function startLocalServer(
-	handle: (method: string, path: string, query: URLSearchParams) => LocalAnswer | Promise<LocalAnswer>,
+	handle: (
+		method: string,
+		path: string,
+		query: URLSearchParams,
+	) => LocalAnswer | Promise<LocalAnswer>,
 ): Promise<LocalServer> {
 	const server: LocalServer = { url: '', requests: [], close: async () => undefined };
 	const srv = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://local');
 		const path = url.pathname.replace(/^\/v1/, '');
-		server.requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, at: Date.now() });
+		server.requests.push({
+			method: req.method ?? 'GET',
+			path,
+			query: url.searchParams,
+			at: Date.now(),
+		});
 		void Promise.resolve(handle(req.method ?? 'GET', path, url.searchParams)).then((answer) => {
-			res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+			res.writeHead(answer.status, {
+				'content-type': 'application/json',
+				...(answer.headers ?? {}),
+			});
 			res.end(JSON.stringify(answer.body));
 		});
 	});

@@ -6,7 +6,13 @@ export const WORKFLOW_ID = 'trigger-workflow-1';
 export const WEBHOOK_ID = '5f0c4c1e-8e47-4bb4-9c55-0c6f1b1e2a01';
 
 /** IP addresses third parties report for the service's webhook deliveries (docs/trigger.md, "Source IPs"). */
-export const SERVICE_IPS = ['46.101.201.155', '46.101.225.109', '46.101.225.97', '46.101.225.251', '159.89.20.62'];
+export const SERVICE_IPS = [
+	'46.101.201.155',
+	'46.101.225.109',
+	'46.101.225.97',
+	'46.101.225.251',
+	'159.89.20.62',
+];
 
 export const BASE_URL = 'https://api.trigger.test/v1';
 /** The shared secret the tests configure (built at runtime: it is a fixture, not a real secret). */

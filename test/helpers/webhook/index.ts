@@ -13,7 +13,18 @@ export {
 	WORKFLOW_ID,
 } from './constants';
 export { captureLogs, triggerTestSetup, type LogEntry } from './logs';
-export { addressPayload, CONTRACT_EVENTS, mulberry32, tradePayload, withdrawalPayload } from './payloads';
+export {
+	addressPayload,
+	CONTRACT_EVENTS,
+	mulberry32,
+	tradePayload,
+	withdrawalPayload,
+} from './payloads';
 export { buildRequest, FakeResponse, type Delivery } from './request';
 export type { ServedCall, ServedTrigger } from './server';
-export { TriggerHarness, triggerNode, type DeliveryResult, type TriggerSetup } from './trigger-harness';
+export {
+	TriggerHarness,
+	triggerNode,
+	type DeliveryResult,
+	type TriggerSetup,
+} from './trigger-harness';

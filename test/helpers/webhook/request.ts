@@ -95,7 +95,8 @@ function isParsedByN8n(contentType: string): boolean {
 export function buildRequest(delivery: Delivery, typeVersion = 1): Record<string, unknown> {
 	const contentType = delivery.contentType ?? 'application/json';
 	let raw: Buffer;
-	if (delivery.raw !== undefined) raw = Buffer.isBuffer(delivery.raw) ? delivery.raw : Buffer.from(delivery.raw, 'utf8');
+	if (delivery.raw !== undefined)
+		raw = Buffer.isBuffer(delivery.raw) ? delivery.raw : Buffer.from(delivery.raw, 'utf8');
 	else if (delivery.body === undefined) raw = Buffer.alloc(0);
 	else raw = Buffer.from(JSON.stringify(delivery.body), 'utf8');
 
@@ -142,5 +143,9 @@ export function buildRequest(delivery: Delivery, typeVersion = 1): Record<string
 	};
 	if (!unread) return request;
 	// The unread stream: what the node gets for a content type n8n does not parse.
-	return Object.assign(Readable.from(raw.length > 0 ? [raw] : []), { ...request, body: {}, rawBody: undefined }) as unknown as Record<string, unknown>;
+	return Object.assign(Readable.from(raw.length > 0 ? [raw] : []), {
+		...request,
+		body: {},
+		rawBody: undefined,
+	}) as unknown as Record<string, unknown>;
 }

@@ -82,8 +82,12 @@ class HttpResponseAdapter {
  * `extractWebhookOnReceivedResponse`, 1.x and 2.x alike): none for `noData`, the description's
  * `responseData` when set to anything else, else the node's `webhookResponse`.
  */
-export function onReceivedBody(description: IWebhookDescription, result: IWebhookResponseData): unknown {
-	const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+export function onReceivedBody(
+	description: IWebhookDescription,
+	result: IWebhookResponseData,
+): unknown {
+	const responseData =
+		description.responseData === undefined ? 'firstEntryJson' : description.responseData;
 	if (responseData === 'noData') return undefined;
 	if (responseData) return responseData;
 	return result.webhookResponse ?? { message: 'Workflow was started' };
@@ -107,7 +111,12 @@ export interface N8nAroundCall {
  * started, saves the static data and answers 200 with `webhookResponse` or n8n's message; else
  * starts the execution, takes the `onReceived` body, saves the static data, then answers 200.
  */
-export function answerAsN8n(description: IWebhookDescription, result: IWebhookResponseData, res: Answerable, n8n: N8nAroundCall): void {
+export function answerAsN8n(
+	description: IWebhookDescription,
+	result: IWebhookResponseData,
+	res: Answerable,
+	n8n: N8nAroundCall,
+): void {
 	if (result.workflowData === undefined) {
 		n8n.saveStaticData();
 		res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
@@ -124,7 +133,12 @@ export function answerAsN8n(description: IWebhookDescription, result: IWebhookRe
  * Serves `run` on 127.0.0.1 (any free port). Every call is recorded with the status answered and
  * whether an execution would have started.
  */
-export async function serveWebhook(run: RunWebhook, description: IWebhookDescription, typeVersion: number, n8n: N8nAroundCall): Promise<ServedTrigger> {
+export async function serveWebhook(
+	run: RunWebhook,
+	description: IWebhookDescription,
+	typeVersion: number,
+	n8n: N8nAroundCall,
+): Promise<ServedTrigger> {
 	const calls: ServedCall[] = [];
 	const server = http.createServer((incoming, outgoing) => {
 		const chunks: Buffer[] = [];
@@ -133,15 +147,24 @@ export async function serveWebhook(run: RunWebhook, description: IWebhookDescrip
 			void (async () => {
 				const raw = Buffer.concat(chunks);
 				const headers: Record<string, string | string[] | undefined> = { ...incoming.headers };
-				const req = buildRequest({
-					raw,
-					contentType: String(incoming.headers['content-type'] ?? 'application/json'),
-					secret: null,
-					headers,
-					ip: incoming.socket.remoteAddress ?? '',
-				}, typeVersion);
+				const req = buildRequest(
+					{
+						raw,
+						contentType: String(incoming.headers['content-type'] ?? 'application/json'),
+						secret: null,
+						headers,
+						ip: incoming.socket.remoteAddress ?? '',
+					},
+					typeVersion,
+				);
 				const res = new HttpResponseAdapter(outgoing);
-				const call: ServedCall = { receivedAt: Date.now(), status: 0, started: false, items: [], body: raw.toString('utf8') };
+				const call: ServedCall = {
+					receivedAt: Date.now(),
+					status: 0,
+					started: false,
+					items: [],
+					body: raw.toString('utf8'),
+				};
 				calls.push(call);
 				const { result, threw } = await run(req, res);
 				call.started = Boolean(!threw && result?.workflowData);

@@ -34,11 +34,24 @@ import {
 	type WorkflowActivateMode,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, createAdditionalData, HarnessCredentialsHelper, loadPackage, TRIGGER_NODE } from '../index';
+import {
+	CREDENTIAL_TYPE,
+	createAdditionalData,
+	HarnessCredentialsHelper,
+	loadPackage,
+	TRIGGER_NODE,
+} from '../index';
 import { CREDENTIALS, TRIGGER_NAME, WEBHOOK_ID, WORKFLOW_ID } from './constants';
 import { withRecordingLogger } from './logs';
 import { buildRequest, FakeResponse, type Delivery } from './request';
-import { answerAsN8n, itemsOf, serveWebhook, type N8nAroundCall, type ServedTrigger, type WebhookOutcome } from './server';
+import {
+	answerAsN8n,
+	itemsOf,
+	serveWebhook,
+	type N8nAroundCall,
+	type ServedTrigger,
+	type WebhookOutcome,
+} from './server';
 
 export interface TriggerSetup {
 	events?: string[];
@@ -76,7 +89,11 @@ export interface DeliveryResult {
 let harnessCount = 0;
 
 /** The trigger node as a workflow holds it (with the test credential unless told otherwise). */
-export function triggerNode(parameters: IDataObject, withCredential = true, typeVersion = 1): INode {
+export function triggerNode(
+	parameters: IDataObject,
+	withCredential = true,
+	typeVersion = 1,
+): INode {
 	return {
 		id: 'trigger-node-1',
 		name: TRIGGER_NAME,
@@ -85,7 +102,13 @@ export function triggerNode(parameters: IDataObject, withCredential = true, type
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
-		...(withCredential ? { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' } } } : {}),
+		...(withCredential
+			? {
+					credentials: {
+						[CREDENTIAL_TYPE]: { id: 'cred-trigger', name: 'Crypto Settlement account' },
+					},
+				}
+			: {}),
 	} as INode;
 }
 
@@ -107,7 +130,11 @@ export class TriggerHarness {
 		if (setup.options !== undefined) parameters.options = setup.options;
 		this.workflowId = setup.workflowId ?? `${WORKFLOW_ID}-${++harnessCount}`;
 		const version = nodeType.description.defaultVersion ?? nodeType.description.version;
-		this.node = triggerNode(parameters, setup.credentials !== null, setup.typeVersion ?? (Array.isArray(version) ? Math.max(...version) : version));
+		this.node = triggerNode(
+			parameters,
+			setup.credentials !== null,
+			setup.typeVersion ?? (Array.isArray(version) ? Math.max(...version) : version),
+		);
 		this.workflow = new Workflow({
 			id: this.workflowId,
 			name: 'trigger tests',
@@ -145,7 +172,10 @@ export class TriggerHarness {
 
 	/** n8n around a call the node did not answer itself: start the execution, save, answer. */
 	private get n8n(): N8nAroundCall {
-		return { startExecution: () => this.startExecution(), saveStaticData: () => this.saveStaticData() };
+		return {
+			startExecution: () => this.startExecution(),
+			saveStaticData: () => this.saveStaticData(),
+		};
 	}
 
 	static async create(setup: TriggerSetup = {}): Promise<TriggerHarness> {
@@ -169,7 +199,9 @@ export class TriggerHarness {
 		return found;
 	}
 
-	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+	private additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
 		const executionId = `trigger-exec-${++this.executions}`;
 		const hooks = new ExecutionLifecycleHooks(this.mode, executionId, {
 			id: this.workflowId,
@@ -182,14 +214,22 @@ export class TriggerHarness {
 			updatedAt: new Date(),
 			activeVersionId: null,
 		} as unknown as IWorkflowBase);
-		const data = createAdditionalData({ hooks, credentialsHelper: this.credentialsHelper, executionId });
+		const data = createAdditionalData({
+			hooks,
+			credentialsHelper: this.credentialsHelper,
+			executionId,
+		});
 		// The harness's additional data answers unknown keys with a function; these must be absent.
 		const overrides: Record<string, unknown> = { evalLlmMockHandler: undefined, ...extra };
-		for (const [key, value] of Object.entries(overrides)) (data as unknown as Record<string, unknown>)[key] = value;
+		for (const [key, value] of Object.entries(overrides))
+			(data as unknown as Record<string, unknown>)[key] = value;
 		return data;
 	}
 
-	private webhookData(additionalData: IWorkflowExecuteAdditionalData, isTest: boolean): IWebhookData {
+	private webhookData(
+		additionalData: IWorkflowExecuteAdditionalData,
+		isTest: boolean,
+	): IWebhookData {
 		return {
 			httpMethod: 'POST',
 			node: this.node.name,
@@ -238,14 +278,26 @@ export class TriggerHarness {
 			if (!res.ended) throw new Error('noWebhookResponse returned but nothing was answered');
 			this.saveStaticData();
 			const started = result.workflowData !== undefined;
-			return { status: res.statusCode, response: res.body, started, items: itemsOf(result), result };
+			return {
+				status: res.statusCode,
+				response: res.body,
+				started,
+				items: itemsOf(result),
+				result,
+			};
 		}
 		if (res.ended) throw new Error('the node answered but did not return noWebhookResponse');
 		if (result.workflowData !== undefined && this.description.responseMode !== 'onReceived') {
 			throw new Error('the trigger must answer on receipt');
 		}
 		answerAsN8n(this.description, result, res, this.n8n);
-		return { status: res.statusCode, response: res.body, started: result.workflowData !== undefined, items: itemsOf(result), result };
+		return {
+			status: res.statusCode,
+			response: res.body,
+			started: result.workflowData !== undefined,
+			items: itemsOf(result),
+			result,
+		};
 	}
 
 	/**
@@ -253,15 +305,22 @@ export class TriggerHarness {
 	 * it later. 200 is n8n's answer once the execution is handed over and the static data saved; any
 	 * other status means n8n started and saved nothing (the static data goes back to what it was).
 	 */
-	async deliverHeld(delivery: Delivery): Promise<{ items: IDataObject[]; answer(status: number): void }> {
+	async deliverHeld(
+		delivery: Delivery,
+	): Promise<{ items: IDataObject[]; answer(status: number): void }> {
 		const before = this.savedStaticData();
 		const res = new FakeResponse();
-		const { result, threw } = await this.runWebhook(buildRequest(delivery, this.node.typeVersion), res);
-		if (threw || !result?.workflowData || result.noWebhookResponse) throw new Error('the delivery was not emitted');
+		const { result, threw } = await this.runWebhook(
+			buildRequest(delivery, this.node.typeVersion),
+			res,
+		);
+		if (threw || !result?.workflowData || result.noWebhookResponse)
+			throw new Error('the delivery was not emitted');
 		return {
 			items: itemsOf(result),
 			answer: (status) => {
-				if (status >= 200 && status < 300) return answerAsN8n(this.description, result, res, this.n8n);
+				if (status >= 200 && status < 300)
+					return answerAsN8n(this.description, result, res, this.n8n);
 				this.workflow.overrideStaticData(before);
 				this.workflow.staticData.__dataChanged = false;
 				res.status(status).json({ message: 'Error in workflow' });
@@ -275,7 +334,12 @@ export class TriggerHarness {
 	 * and whether an execution would have started.
 	 */
 	async serve(): Promise<ServedTrigger> {
-		return await serveWebhook((req, res) => this.runWebhook(req, res), this.description, this.node.typeVersion, this.n8n);
+		return await serveWebhook(
+			(req, res) => this.runWebhook(req, res),
+			this.description,
+			this.node.typeVersion,
+			this.n8n,
+		);
 	}
 
 	/** Runs one lifecycle method as n8n does on activation (`activate`) or "Listen for test event" (`manual`). */
@@ -286,7 +350,14 @@ export class TriggerHarness {
 		const isTest = this.mode === 'manual';
 		const additionalData = this.additionalData();
 		const context = withRecordingLogger(
-			new HookContext(this.workflow, this.node, additionalData, this.mode, activation, this.webhookData(additionalData, isTest)),
+			new HookContext(
+				this.workflow,
+				this.node,
+				additionalData,
+				this.mode,
+				activation,
+				this.webhookData(additionalData, isTest),
+			),
 		);
 		const methods = this.nodeType.webhookMethods?.default;
 		if (!methods?.[method]) throw new Error(`webhookMethods.default.${method} is missing`);
