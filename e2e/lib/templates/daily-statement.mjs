@@ -59,55 +59,128 @@ export async function tableRows(n8n, name) {
  * the record id last (Slack stays disabled); the closing balances kept are the fake API's own.
  */
 export async function statementCheck({ n8n, sandbox, smtp, seeded, browser }) {
-	await check(`template "Send a daily … statement …" as imported, from ${browser ? 'the canvas' : 'Execute workflow'}: the files by email with every line, the exceptions by email (what to check first, the record id last), closing balances kept for tomorrow`, async () => withRunner(n8n, browser, async ({ start, shot, how }) => {
-		const { day } = seeded;
-		assert(day === yesterday(), `the seeded day ${day} is not yesterday (${yesterday()})`);
-		const before = smtp.messages.length;
-		const run = await executionOf(n8n, await start(TEMPLATES.dailyStatement.id, 'Every Morning'));
-		await shot('daily-statement-run.png');
-		assert(run.status === 'success', `the run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 400)}`);
-		// One email per currency that moved, each with its file and a table a person reads on a phone.
-		const emails = [];
-		for (const currency of ['NGN', 'USD']) emails.push(await smtp.next((m) => m.subject.includes(`statement for ${day}: ${currency}`), { after: before, timeoutMs: 30000 }));
-		const csvs = emails.map((email) => email.parts.find((part) => /csv/i.test(part.type))?.text ?? '');
-		for (const [index, text] of csvs.entries()) assert(text.startsWith('Date,Amount,Payee,Description,Reference'), `the attachment of ${emails[index].subject}: ${JSON.stringify(emails[index].parts.map((p) => p.type))} ${text.slice(0, 200)}`);
-		const html = emails.map((email) => email.parts.find((part) => /html/i.test(part.type))?.text ?? '').join('\n');
-		assert(/Closing balance/.test(html) && !/[{]"/.test(html) && !/covers? swaps/i.test(html), `the email body: ${html.slice(0, 400)}`);
-		const csv = csvs.join('');
-		const { trades, withdrawals } = recordsOf(sandbox, day);
-		const moved = [...trades.filter((t) => t.status === 'completed'), ...withdrawals.filter((w) => w.status === 'completed')];
-		const missing = moved.filter((record) => !csv.includes(record.id)).map((record) => record.id);
-		assert(moved.length && !missing.length, `${missing.length} of ${moved.length} completed records missing from the CSV: ${missing.slice(0, 5).join(', ')}`);
-		// the payee names come from the Data Table the set-up made (a seeded customer's label → a name)
-		const payees = await tableRows(n8n, 'crypto_payee_names');
-		const named = payees.filter((row) => row.reference.startsWith(day) && csv.includes(`,${row.payee},`));
-		assert(named.length, `no payee of the table (${JSON.stringify(payees.map((row) => row.payee))}) in the CSV: ${csv.split('\n').slice(0, 4).join(' | ')}`);
-		// the exceptions: one email, what to check first, the record id last; Slack disabled
-		const exceptions = outputOf(run, 'Exceptions');
-		const mail = await smtp.next((m) => /need a look/.test(m.subject), { after: before, timeoutMs: 30000 });
-		const body = mail.parts.find((part) => /html/i.test(part.type))?.text ?? '';
-		const headers = [...body.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((match) => match[1]);
-		assert(exceptions.length > 0 && mail.subject.includes(`${exceptions.length} line(s)`), `exceptions ${exceptions.length}, the email: ${mail.subject}`);
-		assert(headers[0] === 'What to check' && headers[1] === 'Amount' && headers.at(-1) === 'Record', `the exceptions table's columns: ${JSON.stringify(headers)}`);
-		const firstRow = /<tr><td>([^<]*)<\/td>/.exec(body)?.[1] ?? '';
-		assert(firstRow === exceptions[0].exception && !/^[0-9a-f]{24}$/.test(firstRow), `the first row opens with ${JSON.stringify(firstRow)}`);
-		assert(exceptions.every((line) => body.includes(line.recordId)), 'a record id is missing from the exceptions email');
-		assert(!smtp.messages.slice(before).some((m) => /need a look/.test(m.subject) && m !== mail), 'the exceptions came in more than one email');
-		// first run: the opening balances derived; the closing ones kept in the set-up's table
-		const [summary] = outputOf(run, 'Statement File');
-		assert(summary?.openingBalancesSource === 'derived', `opening balances: ${summary?.openingBalancesSource}`);
-		const kept = (await tableRows(n8n, 'crypto_statement_balances')).find((row) => row.day === day);
-		const keptBalances = upper(kept ? JSON.parse(kept.closingBalances) : {});
-		// A currency swap is in no list the service offers (docs/statement.md), so a first run's derived
-		// balances of a currency swapped since the day (by an earlier phase of the e2e) cannot match.
-		const swapped = new Set(
-			(sandbox.state.swaps ?? []).filter((swap) => Date.parse(swap.at) >= Date.parse(`${day}T00:00:00Z`)).flatMap((swap) => [swap.from.toUpperCase(), swap.to.toUpperCase()]),
-		);
-		const differ = Object.entries(upper(seeded.closingBalances)).filter(([currency, amount]) => !swapped.has(currency) && !(Math.abs(keptBalances[currency] - amount) <= 0.005));
-		const asSummary = Object.entries(upper(summary.closingBalances)).every(([currency, amount]) => Math.abs(keptBalances[currency] - amount) <= 0.005);
-		assert(kept && asSummary && !differ.length, `kept for ${day}: ${JSON.stringify(kept)}; the summary's ${JSON.stringify(summary.closingBalances)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)} (swapped since: ${[...swapped].join(', ') || 'none'})`);
-		return `from ${how}: ${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records, payees ${named.map((row) => row.payee).join(', ')}; ${exceptions.length} exceptions in one email ("${mail.subject}", columns ${headers.join(' | ')}); closing balances ${kept.closingBalances} kept`;
-	}));
+	await check(
+		`template "Send a daily … statement …" as imported, from ${browser ? 'the canvas' : 'Execute workflow'}: the files by email with every line, the exceptions by email (what to check first, the record id last), closing balances kept for tomorrow`,
+		async () =>
+			withRunner(n8n, browser, async ({ start, shot, how }) => {
+				const { day } = seeded;
+				assert(day === yesterday(), `the seeded day ${day} is not yesterday (${yesterday()})`);
+				const before = smtp.messages.length;
+				const run = await executionOf(
+					n8n,
+					await start(TEMPLATES.dailyStatement.id, 'Every Morning'),
+				);
+				await shot('daily-statement-run.png');
+				assert(
+					run.status === 'success',
+					`the run ended ${run.status}: ${JSON.stringify(run.error ?? {}).slice(0, 400)}`,
+				);
+				// One email per currency that moved, each with its file and a table a person reads on a phone.
+				const emails = [];
+				for (const currency of ['NGN', 'USD'])
+					emails.push(
+						await smtp.next((m) => m.subject.includes(`statement for ${day}: ${currency}`), {
+							after: before,
+							timeoutMs: 30000,
+						}),
+					);
+				const csvs = emails.map(
+					(email) => email.parts.find((part) => /csv/i.test(part.type))?.text ?? '',
+				);
+				for (const [index, text] of csvs.entries())
+					assert(
+						text.startsWith('Date,Amount,Payee,Description,Reference'),
+						`the attachment of ${emails[index].subject}: ${JSON.stringify(emails[index].parts.map((p) => p.type))} ${text.slice(0, 200)}`,
+					);
+				const html = emails
+					.map((email) => email.parts.find((part) => /html/i.test(part.type))?.text ?? '')
+					.join('\n');
+				assert(
+					/Closing balance/.test(html) && !/[{]"/.test(html) && !/covers? swaps/i.test(html),
+					`the email body: ${html.slice(0, 400)}`,
+				);
+				const csv = csvs.join('');
+				const { trades, withdrawals } = recordsOf(sandbox, day);
+				const moved = [
+					...trades.filter((t) => t.status === 'completed'),
+					...withdrawals.filter((w) => w.status === 'completed'),
+				];
+				const missing = moved
+					.filter((record) => !csv.includes(record.id))
+					.map((record) => record.id);
+				assert(
+					moved.length && !missing.length,
+					`${missing.length} of ${moved.length} completed records missing from the CSV: ${missing.slice(0, 5).join(', ')}`,
+				);
+				// the payee names come from the Data Table the set-up made (a seeded customer's label → a name)
+				const payees = await tableRows(n8n, 'crypto_payee_names');
+				const named = payees.filter(
+					(row) => row.reference.startsWith(day) && csv.includes(`,${row.payee},`),
+				);
+				assert(
+					named.length,
+					`no payee of the table (${JSON.stringify(payees.map((row) => row.payee))}) in the CSV: ${csv.split('\n').slice(0, 4).join(' | ')}`,
+				);
+				// the exceptions: one email, what to check first, the record id last; Slack disabled
+				const exceptions = outputOf(run, 'Exceptions');
+				const mail = await smtp.next((m) => /need a look/.test(m.subject), {
+					after: before,
+					timeoutMs: 30000,
+				});
+				const body = mail.parts.find((part) => /html/i.test(part.type))?.text ?? '';
+				const headers = [...body.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((match) => match[1]);
+				assert(
+					exceptions.length > 0 && mail.subject.includes(`${exceptions.length} line(s)`),
+					`exceptions ${exceptions.length}, the email: ${mail.subject}`,
+				);
+				assert(
+					headers[0] === 'What to check' && headers[1] === 'Amount' && headers.at(-1) === 'Record',
+					`the exceptions table's columns: ${JSON.stringify(headers)}`,
+				);
+				const firstRow = /<tr><td>([^<]*)<\/td>/.exec(body)?.[1] ?? '';
+				assert(
+					firstRow === exceptions[0].exception && !/^[0-9a-f]{24}$/.test(firstRow),
+					`the first row opens with ${JSON.stringify(firstRow)}`,
+				);
+				assert(
+					exceptions.every((line) => body.includes(line.recordId)),
+					'a record id is missing from the exceptions email',
+				);
+				assert(
+					!smtp.messages.slice(before).some((m) => /need a look/.test(m.subject) && m !== mail),
+					'the exceptions came in more than one email',
+				);
+				// first run: the opening balances derived; the closing ones kept in the set-up's table
+				const [summary] = outputOf(run, 'Statement File');
+				assert(
+					summary?.openingBalancesSource === 'derived',
+					`opening balances: ${summary?.openingBalancesSource}`,
+				);
+				const kept = (await tableRows(n8n, 'crypto_statement_balances')).find(
+					(row) => row.day === day,
+				);
+				const keptBalances = upper(kept ? JSON.parse(kept.closingBalances) : {});
+				// A currency swap is in no list the service offers (docs/statement.md), so a first run's derived
+				// balances of a currency swapped since the day (by an earlier phase of the e2e) cannot match.
+				const swapped = new Set(
+					(sandbox.state.swaps ?? [])
+						.filter((swap) => Date.parse(swap.at) >= Date.parse(`${day}T00:00:00Z`))
+						.flatMap((swap) => [swap.from.toUpperCase(), swap.to.toUpperCase()]),
+				);
+				const differ = Object.entries(upper(seeded.closingBalances)).filter(
+					([currency, amount]) =>
+						!swapped.has(currency) && !(Math.abs(keptBalances[currency] - amount) <= 0.005),
+				);
+				const asSummary = Object.entries(upper(summary.closingBalances)).every(
+					([currency, amount]) => Math.abs(keptBalances[currency] - amount) <= 0.005,
+				);
+				assert(
+					kept && asSummary && !differ.length,
+					`kept for ${day}: ${JSON.stringify(kept)}; the summary's ${JSON.stringify(summary.closingBalances)}; the fake API's closing balances ${JSON.stringify(seeded.closingBalances)} (swapped since: ${[...swapped].join(', ') || 'none'})`,
+				);
+				return `from ${how}: ${day}: ${csv.trim().split('\n').length - 1} CSV lines holding all ${moved.length} completed records, payees ${named.map((row) => row.payee).join(', ')}; ${exceptions.length} exceptions in one email ("${mail.subject}", columns ${headers.join(' | ')}); closing balances ${kept.closingBalances} kept`;
+			}),
+	);
 }
 
 /** A moment of a UTC day, in ms: the fake API's clock for the day-after-day check. */

@@ -22,7 +22,10 @@ export const currencyRoutes: Route[] = [
 			ctx.core.adjustBalance(to, received);
 			(ctx.core.state.swaps ??= []).push({ at: ctx.core.iso(), from, to, amount, received });
 			ctx.core.save();
-			return { status: 200, body: { message: 'currency swap successful', success: true, data: {} } };
+			return {
+				status: 200,
+				body: { message: 'currency swap successful', success: true, data: {} },
+			};
 		},
 	},
 ];
