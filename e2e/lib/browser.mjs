@@ -571,6 +571,24 @@ export const DOCS_PANELS = [
  * screenshots the USDT Withdrawal node's panel (`node-panel.png`); with `docsScreenshot` (a
  * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
+/**
+ * n8n 2.x opens a "Production Checklist" over a published workflow's canvas: closed (its close
+ * button, else Escape) so a template's picture shows its notes.
+ */
+async function closeChecklist(page) {
+	const heading = page.getByText('Production Checklist', { exact: true }).first();
+	if (!(await heading.isVisible().catch(() => false))) return;
+	const panel = heading.locator('xpath=ancestor::*[.//button][1]');
+	await panel
+		.locator('button')
+		.first()
+		.click({ timeout: 3000 })
+		.catch(() => page.keyboard.press('Escape'));
+	await heading.waitFor({ state: 'hidden', timeout: 3000 }).catch(() => {});
+	if (await heading.isVisible().catch(() => false))
+		throw new Error('the Production Checklist stays over the canvas');
+}
+
 export async function browserCheck({
 	n8n,
 	workflowId,
@@ -688,6 +706,7 @@ export async function browserCheck({
 				.first()
 				.waitFor({ timeout: 60000 });
 			await sleep(1500);
+			await closeChecklist(page);
 			const file = path.join(artifacts, c.file);
 			await page.screenshot({ path: file });
 			if (docsScreenshot)
