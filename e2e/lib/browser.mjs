@@ -572,21 +572,18 @@ export const DOCS_PANELS = [
  * path, normally DOCS_SCREENSHOT) that picture is also saved there for the README.
  */
 /**
- * n8n 2.x opens a "Production Checklist" over a published workflow's canvas: closed (its close
- * button, else Escape) so a template's picture shows its notes.
+ * n8n 2.x opens a "Production Checklist" over a published workflow's canvas: a click on an empty
+ * spot of the canvas closes it, so a template's picture shows its notes.
  */
 async function closeChecklist(page) {
 	const heading = page.getByText('Production Checklist', { exact: true }).first();
 	if (!(await heading.isVisible().catch(() => false))) return;
-	const panel = heading.locator('xpath=ancestor::*[.//button][1]');
-	await panel
-		.locator('button')
-		.first()
-		.click({ timeout: 3000 })
-		.catch(() => page.keyboard.press('Escape'));
-	await heading.waitFor({ state: 'hidden', timeout: 3000 }).catch(() => {});
+	const { width, height } = page.viewportSize() ?? { width: 1440, height: 1000 };
+	await page.mouse.click(width - 200, height - 250);
+	await heading.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
 	if (await heading.isVisible().catch(() => false))
 		throw new Error('the Production Checklist stays over the canvas');
+	await sleep(500);
 }
 
 export async function browserCheck({
