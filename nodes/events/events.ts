@@ -74,7 +74,7 @@ export function eventsProperty(
 	};
 }
 
-/** The Options collection of a trigger's panel. */
+/** The Options collection of a node's panel (both triggers', and Statement's in the action node). */
 export function optionsProperty(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',

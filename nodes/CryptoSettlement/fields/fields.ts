@@ -106,18 +106,6 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** A node's 'Options' collection (its options in the order given). */
-export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options,
-	};
-}
-
 export function requiredText(
 	name: string,
 	displayName: string,

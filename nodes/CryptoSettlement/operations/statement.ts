@@ -9,7 +9,8 @@ import type { HttpCall } from '../../service/api';
 import { objectIn, scalarText } from '../../service/values';
 import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
-import { optionsCollection, requiredText } from '../fields/fields';
+import { requiredText } from '../fields/fields';
+import { optionsProperty } from '../../events/events';
 import type { Params } from '../record/params';
 import type { ResourceSpecs } from '../record/record';
 import { DAY_MS } from '../../service/utcDay';
@@ -116,7 +117,7 @@ const GET_FIELDS: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection([
+	optionsProperty([
 		{
 			displayName: 'Pending After Hours',
 			name: 'pendingAfterHours',
@@ -230,7 +231,7 @@ const MATCH_FIELDS: INodeProperties[] = [
 		description:
 			"The amount the row expects, in USD (a withdrawal's amount, a deposit's amountReceived). 0 or empty: the amount is not checked.",
 	},
-	optionsCollection([
+	optionsProperty([
 		{
 			displayName: 'Amount Tolerance (USD)',
 			name: 'amountTolerance',
