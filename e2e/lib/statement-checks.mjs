@@ -216,10 +216,10 @@ const HLEDGER_RULES = {
  */
 export async function statementRangeCheck({ n8n, artifacts }) {
 	return await check(
-		"statement range: three days (the fake API's clock moved across them, a refund the day after its payout) in one run, the summary's days chained, the Xero, QuickBooks and OFX files parsed back by hledger and ofxdump",
+		"statement range: a month, 30 days (the fake API's clock moved across them, a refund the day after its payout) in one run, the summary's days chained, the Xero, QuickBooks and OFX files parsed back by hledger and ofxdump",
 		async () => {
-			const first = new Date(Date.now() - 6 * DAY_MS).toISOString().slice(0, 10);
-			const days = [first, plusDays(first, 1), plusDays(first, 2)];
+			const first = new Date(Date.now() - 34 * DAY_MS).toISOString().slice(0, 10);
+			const days = Array.from({ length: 30 }, (_, index) => plusDays(first, index));
 			const service = await startFakeApi({
 				port: 0,
 				lifecycleDelayMs: 4 * 60_000,
@@ -236,8 +236,8 @@ export async function statementRangeCheck({ n8n, artifacts }) {
 				await service.setClock(Date.parse(`${days[1]}T00:03:00Z`));
 				service.reverseWithdrawal(stuck.id);
 				for (const day of days.slice(1))
-					service.seedDay({ day, records: 40, prefix: `e2e-range-${day}` });
-				await service.setClock(Date.parse(`${plusDays(days[2], 1)}T06:00:00Z`));
+					service.seedDay({ day, records: 20, prefix: `e2e-range-${day}` });
+				await service.setClock(Date.parse(`${plusDays(days.at(-1), 1)}T06:00:00Z`));
 				await n8n.importCredentials([
 					{
 						...sandboxCredential(service),
@@ -248,7 +248,7 @@ export async function statementRangeCheck({ n8n, artifacts }) {
 				await n8n.importWorkflows([
 					loadWorkflow('e2e-statement-range', {
 						RANGE_FROM: days[0],
-						RANGE_TO: days[2],
+						RANGE_TO: days.at(-1),
 						OPENING_BALANCES: JSON.stringify(JSON.stringify(opening)).slice(1, -1),
 					}),
 				]);
@@ -257,7 +257,7 @@ export async function statementRangeCheck({ n8n, artifacts }) {
 				for (const name of ['Range Summary', ...Object.keys(HLEDGER_RULES), 'Range OFX'])
 					assert(!nodeError(exec, name), nodeError(exec, name));
 				const [summary] = itemsOf(exec, 'Range Summary');
-				const range = `${days[0]}_${days[2]}`;
+				const range = `${days[0]}_${days.at(-1)}`;
 				assert(
 					summary.day === range && summary.days?.map((d) => d.day).join() === days.join(),
 					`summary of ${summary.day}, days ${JSON.stringify(summary.days?.map((d) => d.day))}`,
@@ -319,7 +319,7 @@ export async function statementRangeCheck({ n8n, artifacts }) {
 								currency,
 								opening[currency],
 								days[0],
-								plusDays(days[2], 1),
+								plusDays(days.at(-1), 1),
 							);
 							const closings = summary.days.map((day) => centsOf(day.closingBalances[currency]));
 							assert(
