@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 import { isSuccess, serviceError } from '../service/apiErrors';
 import { accountBalances } from '../service/balances';
 import { money, roundMoney, statedNumber } from '../service/money';
+import { FIAT_CURRENCIES } from '../service/catalog';
 import { ROUTES } from '../service/routes';
 import { isObject } from '../service/values';
 import type { PollClient } from './client';
@@ -16,8 +17,11 @@ import type { PolledEvent } from './items';
  */
 
 const BALANCE_EVENTS = { low: 'balance.low', restored: 'balance.restored' } as const;
-/** The currencies the account holds balances in (docs/api.md, Account → Get's `fiatWallets`). */
-export const BALANCE_CURRENCIES = ['USD', 'NGN', 'GHS'] as const;
+/** The currencies the account holds balances in (docs/api.md, Account → Get's `fiatWallets`): USD and the fiat ones. */
+export const BALANCE_CURRENCIES: readonly string[] = [
+	'USD',
+	...FIAT_CURRENCIES.map((currency) => currency.toUpperCase()),
+];
 
 /** Key of the balance alerts' state in the node's static data (apart from the lists' `pollState`). */
 const STATE_KEY = 'balanceAlerts';
@@ -51,7 +55,7 @@ export function readThresholds(ctx: IPollFunctions, value: unknown): Threshold[]
 			.trim()
 			.toUpperCase();
 		const stated = isObject(entry) ? statedNumber(entry.amount) : undefined;
-		if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) {
+		if (!BALANCE_CURRENCIES.includes(currency)) {
 			throw fail(
 				`Thresholds: the currency must be one of ${BALANCE_CURRENCIES.join(', ')} (got "${currency}")`,
 			);

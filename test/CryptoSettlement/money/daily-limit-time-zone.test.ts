@@ -20,26 +20,13 @@ import {
 	type Reply,
 	type Seen,
 } from '../../helpers/local-service';
+import { onlyDateAt } from '../../helpers/clock';
 
 /** 00:45 UTC on 6 December: 01:45 in Lagos, the same day in both. */
 const NOW = Date.UTC(2026, 11, 6, 0, 45);
 
 beforeEach(() => {
-	jest.useFakeTimers({
-		now: NOW,
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'setTimeout',
-			'clearTimeout',
-			'setInterval',
-			'clearInterval',
-			'queueMicrotask',
-			'hrtime',
-			'performance',
-		],
-	});
+	onlyDateAt(NOW);
 });
 afterEach(() => jest.useRealTimers());
 

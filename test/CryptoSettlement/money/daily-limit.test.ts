@@ -14,6 +14,7 @@ import {
 	type Reply,
 	type Seen,
 } from '../../helpers/local-service';
+import { onlyDateAt } from '../../helpers/clock';
 
 const NOW = Date.UTC(2026, 5, 2, 12);
 const DAY_START = Date.UTC(2026, 5, 2);
@@ -21,21 +22,7 @@ const DAY_START = Date.UTC(2026, 5, 2);
 const at = (minutes: number) => new Date(DAY_START + minutes * 60_000).toISOString();
 
 beforeEach(() => {
-	jest.useFakeTimers({
-		now: NOW,
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'setTimeout',
-			'clearTimeout',
-			'setInterval',
-			'clearInterval',
-			'queueMicrotask',
-			'hrtime',
-			'performance',
-		],
-	});
+	onlyDateAt(NOW);
 });
 afterEach(() => jest.useRealTimers());
 

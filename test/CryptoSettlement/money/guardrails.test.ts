@@ -24,6 +24,7 @@ import {
 	type Reply,
 	type Seen,
 } from '../../helpers/local-service';
+import { onlyDateAt } from '../../helpers/clock';
 
 const TODAY = new Date();
 const at = (daysAgo: number, hour = 0) =>
@@ -324,21 +325,7 @@ describe('Max per day', () => {
 		describe("near midnight (n8n's clock faked at 23:58 UTC)", () => {
 			const midnight = Date.UTC(2026, 5, 2);
 			beforeEach(() => {
-				jest.useFakeTimers({
-					now: midnight - 2 * 60_000,
-					doNotFake: [
-						'nextTick',
-						'setImmediate',
-						'clearImmediate',
-						'setTimeout',
-						'clearTimeout',
-						'setInterval',
-						'clearInterval',
-						'queueMicrotask',
-						'hrtime',
-						'performance',
-					],
-				});
+				onlyDateAt(midnight - 2 * 60_000);
 			});
 			afterEach(() => jest.useRealTimers());
 			const listed = [

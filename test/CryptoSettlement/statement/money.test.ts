@@ -15,6 +15,7 @@ import {
 	type Reply,
 	type Seen,
 } from '../../helpers/local-service';
+import { onlyDateAt } from '../../helpers/clock';
 
 const DAY = '2026-03-10';
 const at = (minutes: number) =>
@@ -165,21 +166,7 @@ describe("a record's lines are rounded once and net exactly (#69 point 4)", () =
 describe('one reading of a stated amount: the statement and Max per Day read the same text the same way (#69 "one reading of each value")', () => {
 	const NOW = Date.parse(`${DAY}T12:00:00Z`);
 	beforeEach(() => {
-		jest.useFakeTimers({
-			now: NOW,
-			doNotFake: [
-				'nextTick',
-				'setImmediate',
-				'clearImmediate',
-				'setTimeout',
-				'clearTimeout',
-				'setInterval',
-				'clearInterval',
-				'queueMicrotask',
-				'hrtime',
-				'performance',
-			],
-		});
+		onlyDateAt(NOW);
 	});
 	afterEach(() => jest.useRealTimers());
 

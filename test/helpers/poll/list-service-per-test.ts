@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { startListService, trade, type ListService } from './list-service';
+import { onlyDateAt } from '../clock';
 
 // Apart from list-service.ts, which the bench compiles without jest (bench/tsconfig.json).
 /**
@@ -38,7 +39,7 @@ export function listServiceForEachTest(start: number, options: { testClock?: boo
 		local.service.clock = start;
 		local.created = 0;
 		if (options.testClock) {
-			jest.useFakeTimers({ now: start, doNotFake: [...REAL] });
+			onlyDateAt(start);
 			local.service.wait = async (ms) => jest.setSystemTime(Date.now() + ms);
 		}
 	});
@@ -50,21 +51,3 @@ export function listServiceForEachTest(start: number, options: { testClock?: boo
 }
 
 const MINUTE = 60_000;
-
-/** Everything jest can fake but `Date`. */
-const REAL = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'requestAnimationFrame',
-	'cancelAnimationFrame',
-	'requestIdleCallback',
-	'cancelIdleCallback',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
