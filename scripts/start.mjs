@@ -304,7 +304,7 @@ async function main() {
 				`    Check the sheet: Execute workflow after Pay vendors: its sample rows read paid, different and missing`,
 				`    Daily statement: Execute workflow: yesterday's files, then its exceptions, by email printed here; balances kept in a Data Table`,
 				`    Credit deposits: Execute workflow from "Try It: a Sample Deposit": a mock deposit credited once, the team's email printed here`,
-				`    Balance alert: publish it; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
+				`    Balance alert: ${line === '1' ? 'switch it from Inactive to Active' : 'Publish it (and Publish in its dialog)'}; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
 				...(line === '2'
 					? [
 							'  Try the agent template offline (a local scripted model; approval emails are printed here). It answers in words:',

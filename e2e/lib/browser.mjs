@@ -575,7 +575,7 @@ export const DOCS_PANELS = [
  * n8n 2.x opens a "Production Checklist" over a published workflow's canvas: a click on an empty
  * spot of the canvas closes it, so a template's picture shows its notes.
  */
-async function closeChecklist(page) {
+export async function closeChecklist(page) {
 	const heading = page.getByText('Production Checklist', { exact: true }).first();
 	if (!(await heading.isVisible().catch(() => false))) return;
 	const { width, height } = page.viewportSize() ?? { width: 1440, height: 1000 };

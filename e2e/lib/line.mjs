@@ -232,15 +232,6 @@ export async function runLine(
 			}
 		}
 
-		if (wants('templates')) {
-			await check(
-				`template test copies activated (their webhooks start them): ${templates.activate.join(', ')}`,
-				async () => {
-					for (const id of templates.activate) await n8n.activate(id);
-				},
-			);
-		}
-
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
 		if (wants('execute')) await executeChecks({ n8n, sandbox, seeded, artifacts });
 		if (wants('agent')) await agentChecks({ n8n, sandbox, model });

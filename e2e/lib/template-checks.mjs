@@ -81,8 +81,7 @@ export function templateWorkflows(line) {
 		.filter((key) => key !== 'agentReview') // review-checks.mjs imports it with its own bindings
 		.map((key) => loadTemplate(key, TEMPLATE_BINDINGS));
 	void line;
-	// the balance alert polls from n8n's start, as published by a newcomer (templates/balance-alert.mjs)
-	return { shipped, tests: [payVendorsRefusedCopy()], activate: [TEMPLATES.balanceAlert.id] };
+	return { shipped, tests: [payVendorsRefusedCopy()] };
 }
 
 /** The safest credential as `npm start` imports it, updated last so that a new node gets it. */
@@ -158,7 +157,7 @@ async function knownNodesCheck({ n8n, line }) {
 	);
 }
 
-/** `browser`: { artifacts, imagesDir? } to run the sheet templates from the canvas in a browser. */
+/** `browser`: { artifacts, imagesDir? } to run the templates from the canvas (and publish the balance alert) in a browser. */
 export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
 	await importCheck({ n8n, line });
 	await knownNodesCheck({ n8n, line });
@@ -172,7 +171,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 		},
 	);
 
-	await balanceAlertCheck({ n8n, sandbox, smtp });
+	await balanceAlertCheck({ n8n, sandbox, smtp, browser });
 
 	const sent = (externalId) =>
 		sandbox.requests.filter(
@@ -200,7 +199,7 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 		await checkSheetCheck({ n8n, sandbox, browser });
 	}
 	await creditSampleCheck({ n8n, sandbox, smtp, browser });
-	await ledgerCheck({ n8n, smtp, collector, line });
+	await ledgerCheck({ n8n, smtp, collector });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line });
 	await verifyDeliveryCheck({ n8n, sandbox, smtp, collector, line, handOff: true });
 	await handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line });
@@ -209,5 +208,5 @@ export async function templateChecks({ n8n, sandbox, smtp, collector, line, seed
 			'template "Credit each deposit …": the same delivery twice at once, then resent, credits once',
 			"the triggers' eventKey is not in this build yet (another branch)",
 		);
-	else await creditOnceCheck({ n8n, sandbox, smtp, collector, line });
+	else await creditOnceCheck({ n8n, sandbox, smtp, collector });
 }

@@ -26,6 +26,7 @@ import {
 	withRunner,
 	localRows,
 	personalProject,
+	publishByRest,
 	publishCopy,
 	setting,
 	standIn,
@@ -39,7 +40,7 @@ import {
  * deposit event (with an eventKey, as the triggers give it), started twice at the same moment and then
  * once more. Two executions of one event at once: credited once.
  */
-export async function ledgerCheck({ n8n, smtp, collector, line }) {
+export async function ledgerCheck({ n8n, smtp, collector }) {
 	await check(
 		'template "Credit each deposit …": its Data Table ledger credits one event once, the same event run twice at the same moment and then again',
 		async () => {
@@ -78,7 +79,7 @@ export async function ledgerCheck({ n8n, smtp, collector, line }) {
 			copy.connections.Delivery = {
 				main: [[{ node: 'On a Completed Deposit', type: 'main', index: 0 }]],
 			};
-			const started = await publishCopy(n8n, copy, 'Delivery', line);
+			const started = await publishCopy(n8n, copy, 'Delivery');
 			const before = smtp.messages.length;
 			await Promise.all([started.run(), started.run()]);
 			await started.finished(2);
@@ -548,7 +549,7 @@ export async function handOffRecoveryCheck({ n8n, sandbox, smtp, collector, line
 let creditRuns = 0;
 
 /** Template 2: a deposit delivered, then delivered again; credited once, one notification, one ledger row. */
-export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
+export async function creditOnceCheck({ n8n, sandbox, smtp, collector }) {
 	// a run after the first (a loop hunting a race) gets its own table, customer and trade
 	const suffix = creditRuns++ ? `-${creditRuns}` : '';
 	await check(
@@ -575,13 +576,7 @@ export async function creditOnceCheck({ n8n, sandbox, smtp, collector, line }) {
 			delete trigger.disabled; // set-up step 5: the trigger enabled once the service can reach n8n
 			trigger.webhookId = uuid(`e2e-credit-deposits${suffix}`);
 			const saved = await n8n.rest('POST', '/workflows', { ...copy, active: false });
-			if (line === '1')
-				await n8n.rest('PATCH', `/workflows/${saved.id}`, {
-					active: true,
-					versionId: saved.versionId,
-				});
-			else
-				await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+			await publishByRest(n8n, saved.id, saved.versionId);
 			const url = triggerUrl(n8n.baseUrl, copy);
 			await waitFor(
 				async () =>

@@ -9,7 +9,7 @@ import { START_CREDENTIALS } from '../../../tooling/setup.mjs';
 import { handOffNode } from '../../../tooling/verify-delivery.mjs';
 import { httpJson, sleep, waitFor } from '../../../tooling/util.mjs';
 import { assert } from '../report.mjs';
-import { withEditor } from '../browser.mjs';
+import { closeChecklist, withEditor } from '../browser.mjs';
 
 /**
  * The e2e's credentials by type, bound to the templates' placeholders as `npm start` binds them:
@@ -129,14 +129,44 @@ export async function runFromEditor(n8n, workflowId, trigger) {
 }
 
 /**
+ * Publishes a saved workflow (its `savedVersionId`, else its latest) through the REST call the
+ * editor makes (n8n 1.x: activates it).
+ */
+export async function publishByRest(n8n, workflowId, savedVersionId) {
+	const versionId = savedVersionId ?? (await n8n.rest('GET', `/workflows/${workflowId}`)).versionId;
+	if (n8n.line === '1')
+		await n8n.rest('PATCH', `/workflows/${workflowId}`, { active: true, versionId });
+	else await n8n.rest('POST', `/workflows/${workflowId}/activate`, { versionId });
+}
+
+/** Unpublishes a workflow through the editor's REST call (n8n 1.x: deactivates it). */
+export async function unpublishByRest(n8n, workflowId) {
+	if (n8n.line === '1') {
+		const { versionId } = await n8n.rest('GET', `/workflows/${workflowId}`);
+		await n8n.rest('PATCH', `/workflows/${workflowId}`, { active: false, versionId });
+	} else await n8n.rest('POST', `/workflows/${workflowId}/deactivate`, {});
+}
+
+/** Whether n8n runs the workflow's published version (n8n 1.x: whether it is active). */
+export async function isPublished(n8n, workflowId) {
+	const workflow = await n8n.rest('GET', `/workflows/${workflowId}`);
+	return n8n.line === '1' ? workflow.active === true : Boolean(workflow.activeVersionId);
+}
+
+/**
  * How a check starts a template: in a browser, from the canvas, as a newcomer does (its Execute
  * workflow button; `shot(name)` photographs the canvas into `artifacts`, and with `imagesDir` into
- * templates/images/ too), or without one through the same REST call the button makes.
+ * templates/images/ too), or without one through the same REST call the button makes. `publish(id)`
+ * publishes a workflow the same way: the editor's control, or its REST call.
  */
 export async function withRunner(n8n, browser, work) {
 	if (!browser)
 		return await work({
 			start: (workflowId, trigger) => runFromEditor(n8n, workflowId, trigger),
+			publish: async (workflowId) => {
+				await publishByRest(n8n, workflowId);
+				return n8n.line === '1' ? 'activated (REST)' : 'published (REST)';
+			},
 			shot: async () => undefined,
 			how: 'Execute workflow (REST)',
 		});
@@ -185,8 +215,66 @@ export async function withRunner(n8n, browser, work) {
 			if (browser.imagesDir) fs.copyFileSync(at, path.join(browser.imagesDir, file));
 			return at;
 		};
-		return await work({ start, shot, how: 'the canvas (browser)' });
+		const publish = (workflowId) => publishInEditor(n8n, page, workflowId, () => open(workflowId));
+		return await work({ start, publish, shot, how: 'the canvas (browser)' });
 	});
+}
+
+/**
+ * A newcomer publishes the open workflow: on n8n 2.x the header's Publish button, then Publish in
+ * the dialog it opens (its version name prefilled); on n8n 1.x the header's Inactive/Active switch.
+ * Then Got it in the dialog n8n opens ("Workflow published", 1.x: "Workflow activated"), and n8n
+ * 2.x's Production Checklist closed. Waits for the editor's REST call to succeed and the header to
+ * say so; resolves what was clicked.
+ */
+async function publishInEditor(n8n, page, workflowId, open) {
+	await open();
+	const at = `/rest/workflows/${workflowId}`;
+	const answered = page.waitForResponse(
+		(res) => {
+			const { pathname } = new URL(res.url());
+			const method = res.request().method();
+			return (
+				(method === 'POST' && pathname === `${at}/activate`) ||
+				(n8n.line === '1' && method === 'PATCH' && pathname === at)
+			);
+		},
+		{ timeout: 90000 },
+	);
+	let clicked;
+	if (n8n.line === '1') {
+		await page.locator('[data-test-id="workflow-activate-switch"]').first().click();
+		clicked = "the header's Inactive/Active switch";
+	} else {
+		await page.locator('[data-test-id="workflow-open-publish-modal-button"]').first().click();
+		const confirm = page.locator('[data-test-id="workflow-publish-button"]').first();
+		await confirm.waitFor({ timeout: 30000 });
+		await confirm.click();
+		clicked = "the header's Publish, then the dialog's Publish";
+	}
+	const res = await answered;
+	assert(res.ok(), `${clicked}: n8n answered ${res.status()} ${(await res.text()).slice(0, 300)}`);
+	// then n8n says what it did, in a dialog closed by its Got it
+	const said = n8n.line === '1' ? 'Workflow activated' : 'Workflow published';
+	await page.getByText(said, { exact: true }).first().waitFor({ timeout: 30000 });
+	const gotIt = page.getByRole('button', { name: 'Got it' }).first();
+	await gotIt.click();
+	await gotIt.waitFor({ state: 'hidden', timeout: 10000 });
+	clicked += `, then Got it in "${said}"`;
+	await sleep(1000);
+	await closeChecklist(page);
+	const header =
+		n8n.line === '1'
+			? page.locator('[data-test-id="workflow-activator-status"]').first()
+			: page.locator('[data-test-id="workflow-open-publish-modal-button"]').first();
+	const wanted = n8n.line === '1' ? 'Active' : 'Published';
+	await waitFor(async () => (await header.innerText()).trim() === wanted || undefined, {
+		timeoutMs: 30000,
+		intervalMs: 500,
+		what: `the header to say ${wanted}`,
+	});
+	assert(await isPublished(n8n, workflowId), `${clicked}: n8n does not run it`);
+	return `${clicked} (the header says ${wanted})`;
 }
 
 /** An execution once it has ended (or waits, with `waiting`): { status, runData, error }. */
@@ -226,13 +314,11 @@ export async function personalProject(n8n) {
  * its Data Tables: a copy is created after its table), saved and published through REST as the
  * editor does; returns { id, run(): POSTs to it, finished(n): waits for n finished executions }.
  */
-export async function publishCopy(n8n, copy, trigger, line) {
+export async function publishCopy(n8n, copy, trigger) {
 	const hook = `e2e-template-${uuid(copy.name).slice(0, 8)}`;
 	standIn(copy, trigger, webhookTrigger(hook));
 	const saved = await n8n.rest('POST', '/workflows', { ...copy, id: undefined, active: false });
-	if (line === '1')
-		await n8n.rest('PATCH', `/workflows/${saved.id}`, { active: true, versionId: saved.versionId });
-	else await n8n.rest('POST', `/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+	await publishByRest(n8n, saved.id, saved.versionId);
 	const url = `${n8n.baseUrl}/webhook/${hook}`;
 	const run = async () => {
 		let res;
