@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ROUTES } from '../../service/routes';
 import { credentialsOf } from '../../service/credentials';
-import { runOf } from '../engine/engine';
+import { keptFor, runOf } from '../engine/engine';
 import { describeGuardrails } from './guardrailSummary';
 import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
@@ -123,26 +123,24 @@ function withPayout(
 type FeeBearer = 'user' | 'business' | undefined;
 
 /** The account (Account → Get: its balances and withdrawal fee bearer), read once per node run. */
-const accounts = new WeakMap<object, Promise<AccountRead>>();
+const accounts = keptFor<object, Promise<AccountRead>>();
 
 async function accountOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<AccountRead> {
-	const run = runOf(ctx);
-	let account = accounts.get(run);
-	if (!account) {
-		const { path } = ROUTES.account;
-		account = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
-			(response): AccountRead => {
-				if (isSuccess(response) && isObject(response.body.data))
-					return { record: response.body.data };
-				return {
-					unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}`,
-				};
-			},
-			(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
-		);
-		accounts.set(run, account);
-	}
-	return await account;
+	const { path } = ROUTES.account;
+	return await accounts(
+		runOf(ctx),
+		async () =>
+			await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
+				(response): AccountRead => {
+					if (isSuccess(response) && isObject(response.body.data))
+						return { record: response.body.data };
+					return {
+						unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}`,
+					};
+				},
+				(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
+			),
+	);
 }
 
 /** The account's withdrawal fee bearer; undefined when it cannot be read. */
@@ -152,7 +150,7 @@ function feeBearerIn(account: AccountRead): FeeBearer {
 }
 
 /** The service's sell rates, read once per node run, for a payout stated in a token (rates.ts). */
-const runRates = new WeakMap<object, Promise<Rates | string>>();
+const runRates = keptFor<object, Promise<Rates | string>>();
 
 /**
  * What a withdrawal takes from the balance the service debits (docs/guardrails.md, "Does the
@@ -182,15 +180,13 @@ async function debitOf(
 		return { unknown: 'the network fee was not quoted, and the business bears it' };
 	else leaves = amount + fee;
 	if (unit === 'USD') return { currency: 'USD', amount: leaves };
-	const run = runOf(ctx);
-	let rates = runRates.get(run);
-	if (!rates) {
-		rates = readRates(ctx, http).catch(
-			(error: Error) => `the service's rates could not be read (${error.message})`,
-		);
-		runRates.set(run, rates);
-	}
-	const read = await rates;
+	const read = await runRates(
+		runOf(ctx),
+		async () =>
+			await readRates(ctx, http).catch(
+				(error: Error) => `the service's rates could not be read (${error.message})`,
+			),
+	);
 	const value = valueUsd(
 		{ token: unit, crypto: leaves },
 		typeof read === 'string' ? undefined : read,

@@ -11,7 +11,7 @@ import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
-import { scalarText } from '../../service/values';
+import { isObject, scalarText } from '../../service/values';
 import { setNewest } from '../../service/boundedMemory';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
@@ -49,10 +49,9 @@ async function findWithdrawal(
 	if (response.statusCode === 404) return undefined;
 	if (response.statusCode >= 300 || !response.json || response.body.success === false)
 		throw serviceError(ctx, request, response);
-	const record = response.body.data;
-	if (!record || typeof record !== 'object' || Array.isArray(record))
+	const found = response.body.data;
+	if (!isObject(found))
 		throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
-	const found = record as IDataObject;
 	const id = scalarText(found.id ?? found._id).trim();
 	if (id === '') throw new Error('the lookup answered a withdrawal record without an id');
 	// Only a record that shows exactly this External ID is this External ID's (the lookup also finds
@@ -226,29 +225,25 @@ async function fullRecord(
 	id: string,
 	lookupPath: string,
 ): Promise<{ record: IDataObject; unavailable?: string }> {
-	const request = lookupRequest(lookupPath, id);
+	const unavailable = (why: string) => ({
+		record: {},
+		unavailable: `the withdrawal was created, but reading it back by id ${why}`,
+	});
 	try {
-		const response = await callApi(ctx, http, request, 'safe');
-		const data = response.body.data as IDataObject | undefined;
-		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
+		const response = await callApi(ctx, http, lookupRequest(lookupPath, id), 'safe');
+		const found = response.body.data;
 		if (
 			response.statusCode < 300 &&
 			response.json &&
 			response.body.success !== false &&
-			found &&
+			isObject(found) &&
 			sameRecordId(found.id ?? found._id, id)
-		) {
+		)
 			return { record: found };
-		}
-		return {
-			record: {},
-			unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`,
-		};
+		const message = response.body.message ? `: ${response.body.message}` : '';
+		return unavailable(`answered HTTP ${response.statusCode}${message}`);
 	} catch (error) {
-		return {
-			record: {},
-			unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}`,
-		};
+		return unavailable(`failed: ${(error as Error).message}`);
 	}
 }
 
@@ -256,13 +251,9 @@ async function fullRecord(
 function createdId(response: ApiResponse): string | undefined {
 	if (response.statusCode < 200 || response.statusCode >= 300 || !response.json) return undefined;
 	if (response.body.success !== true) return undefined;
-	const data = response.body.data as IDataObject | undefined;
-	const id = data && typeof data === 'object' ? data.id : undefined;
-	return typeof id === 'string' && id.trim() !== ''
-		? id
-		: typeof id === 'number'
-			? String(id)
-			: undefined;
+	const id = (response.body.data as IDataObject | undefined)?.id;
+	if (typeof id === 'number') return String(id);
+	return typeof id === 'string' && id.trim() !== '' ? id : undefined;
 }
 
 /**

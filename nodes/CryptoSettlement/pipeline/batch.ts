@@ -7,7 +7,7 @@ import {
 import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
-import { contextForItem, inputItems, runOf } from '../engine/engine';
+import { contextForItem, inputItems, keptFor, runOf } from '../engine/engine';
 import { Params } from '../record/params';
 import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
 import { rowOf } from '../../service/rows';
@@ -195,7 +195,7 @@ class Batch {
 
 const batches = new WeakMap<object, Batch>();
 /** Results of writes that must not repeat, per run and item, for n8n's Retry On Fail. */
-const ledgers = new WeakMap<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
+const ledgers = keptFor<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
 
 /** This item's place in the run's batch; a new batch when this item already had one (Retry On Fail). */
 export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
@@ -450,9 +450,7 @@ export async function sendInTurn(
 ): Promise<IDataObject[]> {
 	const itemIndex = ctx.getItemIndex();
 	const continueOnFail = ctx.continueOnFail();
-	const run = runOf(ctx);
-	let ledger = ledgers.get(run);
-	if (!ledger) ledgers.set(run, (ledger = new Map()));
+	const ledger = ledgers(runOf(ctx), () => new Map());
 	const earlier = ledger.get(itemIndex);
 
 	// Nothing moves until the engine has started every item: an item it refuses itself (an

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
-import { createHttpCall, raisedByEngine } from '../engine/engine';
+import { createHttpCall, keptFor, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
@@ -387,16 +387,16 @@ const SAME: Record<Echo, (sent: unknown, shown: unknown) => boolean> = {
 	},
 };
 
-const pinFields = new WeakMap<OperationSpec, boolean>();
+const pinFields = keptFor<OperationSpec, boolean>();
+const isPin = (option: object) => 'name' in option && option.name === 'pin';
 
 /** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
 function takesPin(spec: OperationSpec): boolean {
-	const isPin = (option: object) => 'name' in option && option.name === 'pin';
-	const takes =
-		pinFields.get(spec) ??
-		spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
-	pinFields.set(spec, takes);
-	return takes;
+	return pinFields(spec, listsPin);
+}
+
+function listsPin(spec: OperationSpec): boolean {
+	return spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { fieldOf } from './nodeDescription';
-import { checkRequired, type Violation } from '../fields/rules';
+import { checkRequired, violation, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
 import { scalarText } from '../../service/values';
 import { namingItsRow, rowOf } from '../../service/rows';
@@ -61,14 +61,7 @@ export class Params {
 	text(name: string, fallback = ''): string | undefined {
 		const value = this.raw(name, fallback);
 		if (value === undefined || value === null) return undefined;
-		const text = textOf(value);
-		if (text === undefined) {
-			this.assert([
-				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
-			]);
-		}
-		const trimmed = (text as string).trim();
-		return trimmed === '' ? undefined : trimmed;
+		return this.asText(name, value).trim() || undefined;
 	}
 
 	/** A string that must not be empty after trimming. */
@@ -81,9 +74,8 @@ export class Params {
 	/** An ID placed in the URL path: `.` and `..` would make the URL point at another endpoint. */
 	pathId(name: string): string {
 		const value = this.requiredText(name);
-		if (value === '.' || value === '..') {
-			this.assert([{ field: name, message: `${name} cannot be "." or ".."`, value }]);
-		}
+		if (value === '.' || value === '..')
+			this.assert(violation(name, `${name} cannot be "." or ".."`, value));
 		return value;
 	}
 
@@ -96,13 +88,15 @@ export class Params {
 	additionalText(name: string): string | undefined {
 		const value = this.additional()[name];
 		if (value === undefined || value === null || value === '') return undefined;
+		return this.asText(name, value).trim() || undefined;
+	}
+
+	/** A value as text (textOf), or the field's refusal. */
+	private asText(name: string, value: unknown): string {
 		const text = textOf(value);
-		if (text === undefined) {
-			this.assert([
-				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
-			]);
-		}
-		return (text as string).trim() || undefined;
+		if (text === undefined)
+			this.assert(violation(name, `${name} must be text, not ${typeName(value)}`, value));
+		return text as string;
 	}
 
 	/**
@@ -119,10 +113,7 @@ export class Params {
 	 */
 	isExpression(name: string): boolean {
 		const { parameters } = this.ctx.getNode();
-		const values = [
-			parameters[name],
-			(parameters.additionalFields as IDataObject | undefined)?.[name],
-		];
+		const values = [parameters[name], (parameters.additionalFields as IDataObject)?.[name]];
 		return values.some((value) => typeof value === 'string' && value.startsWith('='));
 	}
 
