@@ -21,24 +21,16 @@ const SEARCH_PAGES_PER_CALL = 10;
 
 /** The editor's error of a list it could not load: the service's message and HTTP code, never the request (which holds the credentials). */
 function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiResponse): Error {
-	if (response) {
-		const httpCode = String(response.statusCode);
-		const message = `${response.body.message || 'request failed'} (HTTP ${httpCode})`;
-		return apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
-			message: `Could not load the list: ${message}`,
-			httpCode,
-		});
-	}
-	const reason = networkCode(error) ?? (error as Error).message;
-	const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
-	return apiError(
-		ctx.getNode(),
-		{ message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject,
-		{
-			message: `Could not load the list: ${reason}`,
-			httpCode,
-		},
-	);
+	const httpCode = response
+		? String(response.statusCode)
+		: ((error as { httpCode?: string }).httpCode ?? undefined);
+	const message = response
+		? `${response.body.message || 'request failed'} (HTTP ${httpCode})`
+		: (networkCode(error) ?? (error as Error).message);
+	return apiError(ctx.getNode(), { message, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+		message: `Could not load the list: ${message}`,
+		httpCode,
+	});
 }
 
 /**
@@ -52,15 +44,11 @@ async function fetchList(
 	qs: IDataObject = {},
 ): Promise<IDataObject[]> {
 	const request: ApiRequest = { method: 'GET', route: url, url, qs };
+	const http = createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE);
 	let response: ApiResponse;
 	try {
 		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
-		response = await callApi(
-			ctx,
-			createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
-			request,
-			'safe',
-		);
+		response = await callApi(ctx, http, request, 'safe');
 	} catch (error) {
 		throw loadError(ctx, error);
 	}

@@ -172,13 +172,11 @@ async function debitOf(
 		};
 	}
 	const { amount, unit, fee } = feeOf(body, networkFee);
-	let leaves: number;
-	if (feeBearer === 'user') leaves = amount;
-	else if (feeBearer === undefined)
+	if (feeBearer === undefined)
 		return { unknown: 'who bears the withdrawal fee could not be read (Account → Get)' };
-	else if (fee === undefined)
+	if (feeBearer === 'business' && fee === undefined)
 		return { unknown: 'the network fee was not quoted, and the business bears it' };
-	else leaves = amount + fee;
+	const leaves = feeBearer === 'user' ? amount : amount + (fee as number);
 	if (unit === 'USD') return { currency: 'USD', amount: leaves };
 	const read = await runRates(
 		runOf(ctx),
@@ -239,29 +237,29 @@ function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObj
 	const { amount, unit, fee } = feeOf(body, networkFee);
 	if (!crypto) return bankPayoutOf(amount, feeBearer);
 	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
-	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: bearerName(feeBearer) };
-	if (fee === undefined) {
-		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
-	} else {
-		statement.fee = fee;
-		statement.feeCurrency = unit;
-	}
-	const known = typeof statement.fee === 'number';
+	const statement: IDataObject = {
+		amount,
+		amountCurrency: unit,
+		feeBearer: bearerName(feeBearer),
+		...(fee === undefined
+			? { fee: 'not quoted: see networkFee or networkFeeUnavailable' }
+			: { fee, feeCurrency: unit }),
+	};
 	if (feeBearer === 'user') {
 		statement.leavesBalance = money(amount, unit);
-		statement.recipientReceives = known
-			? `${money(amount - fee!, unit)} in ${what}`
-			: `${money(amount, unit)} less the fee, in ${what}`;
+		statement.recipientReceives =
+			fee === undefined
+				? `${money(amount, unit)} less the fee, in ${what}`
+				: `${money(amount - fee, unit)} in ${what}`;
 	} else if (feeBearer === 'business') {
-		statement.leavesBalance = known
-			? money(amount + fee!, unit)
-			: `${money(amount, unit)} plus the fee`;
+		statement.leavesBalance =
+			fee === undefined ? `${money(amount, unit)} plus the fee` : money(amount + fee, unit);
 		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
 	} else {
 		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
 		statement.recipientReceives = `${money(amount, unit)} in ${what}, less the fee if the recipient bears fees`;
 	}
-	const feeText = known ? money(fee!, unit) : 'the fee';
+	const feeText = fee === undefined ? 'the fee' : money(fee, unit);
 	statement.summary =
 		feeBearer === 'user'
 			? `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`

@@ -101,6 +101,8 @@ function limitOf(credentials: IDataObject, name: string, misread: Misread[]): nu
  */
 function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails['allowed'] {
 	const allowed: Guardrails['allowed'] = [];
+	const refuse = (line: string, rule: string) =>
+		misread.push({ name: 'allowedAddresses', value: line, rule });
 	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
@@ -109,12 +111,7 @@ function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails[
 		const [first, ...rest] = line.split(':');
 		const token = first.toUpperCase();
 		if (!(TOKENS as readonly string[]).includes(token) || !rest.length) {
-			if (/\s/.test(line))
-				misread.push({
-					name: 'allowedAddresses',
-					value: line,
-					rule: 'one address a line, without spaces',
-				});
+			if (/\s/.test(line)) refuse(line, 'one address a line, without spaces');
 			else allowed.push({ address: line });
 			continue;
 		}
@@ -127,11 +124,7 @@ function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails[
 			const expected = isStablecoin(token)
 				? `${token}:${networks.join('|')}:address`
 				: `${token}::address`;
-			misread.push({
-				name: 'allowedAddresses',
-				value: line,
-				rule: `a line starting with ${token} reads ${expected}`,
-			});
+			refuse(line, `a line starting with ${token} reads ${expected}`);
 			continue;
 		}
 		allowed.push({ token, ...(network ? { network } : {}), address });
@@ -340,7 +333,10 @@ function refuseDerivedExternalIds({ rails, payments, refuse }: Check): void {
 /** Allowed Destinations: the saved payout addresses, or the credential's list. */
 async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check): Promise<void> {
 	if (rails.destinations === 'any' || !payments.some(({ payment }) => payment.destination)) return;
-	const allowed = await allowedDestinations(ctx, http, rails).catch((error: Error) => error);
+	const saved = rails.destinations === 'savedOnly';
+	const allowed = await (
+		saved ? readSavedAddresses(ctx, http) : Promise.resolve(rails.allowed)
+	).catch((error: Error) => error);
 	for (const { index, payment } of payments) {
 		const destination = payment.destination;
 		if (!destination) continue;
@@ -352,12 +348,13 @@ async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check)
 			);
 		} else if (!allowed.some((entry) => matches(entry, destination))) {
 			const { token, network, address } = destination;
+			const named = `Destination ${address} (${token}${network ? ` on ${network}` : ''})`;
 			refuse(
 				index,
-				rails.destinations === 'savedOnly'
-					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
-					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
-				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
+				saved
+					? `${named} is not a saved payout address, and this credential pays only to saved ones`
+					: `${named} is not in the credential's allowed addresses`,
+				whereIs(saved ? 'destinations' : 'allowedAddresses'),
 			);
 		}
 	}
@@ -518,16 +515,6 @@ export function checkMoneyClass(
 			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor set a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
 		);
 	}
-}
-
-async function allowedDestinations(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	rails: Guardrails,
-): Promise<Guardrails['allowed']> {
-	if (rails.destinations === 'allowList') return rails.allowed;
-	if (rails.destinations === 'savedOnly') return await readSavedAddresses(ctx, http);
-	return [];
 }
 
 /** An allowed entry covers a destination: the same address, and token and network where the entry names them. */
