@@ -20,7 +20,7 @@ import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/i
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
-type Submission = IdempotencyKey & {
+export type Submission = IdempotencyKey & {
 	expected: IDataObject;
 	fullRecord?: boolean;
 	lookupPath: string;
@@ -122,12 +122,10 @@ export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
-	lookupPath: string,
+	key: Submission,
 	turn?: SendTurn,
 	ahead?: LookupAhead,
 ): Promise<IDataObject> {
-	const key: Submission = { ...idempotency, lookupPath };
 	const earlierInDoubt = turn?.earlierInDoubt;
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	const lockKey = lockKeyOf(ctx, key);

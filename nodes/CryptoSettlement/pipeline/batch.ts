@@ -163,20 +163,14 @@ class Batch {
 
 	summary(): { text: string; submitted: IDataObject[] } {
 		const sorted = [...this.entries.entries()].sort(([a], [b]) => a - b);
-		const submitted = sorted
-			.filter(([, entry]) => entry.settled?.state === 'submitted')
-			.map(([itemIndex, entry]) => {
-				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
-				return {
-					itemIndex,
-					...(settled.externalId ? { externalId: settled.externalId } : {}),
-					...(settled.id ? { id: settled.id } : {}),
-				};
-			});
+		const settledAs = (state: Settled['state']) =>
+			sorted.filter(([, entry]) => entry.settled?.state === state);
+		const submitted = settledAs('submitted').map(([itemIndex, entry]) => {
+			const { externalId, id } = entry.settled as Extract<Settled, { state: 'submitted' }>;
+			return { itemIndex, ...(externalId ? { externalId } : {}), ...(id ? { id } : {}) };
+		});
 		const rows = (state: Settled['state']) =>
-			sorted
-				.filter(([, entry]) => entry.settled?.state === state)
-				.map(([index, entry]) => rowOf(index, entry.externalId));
+			settledAs(state).map(([index, entry]) => rowOf(index, entry.externalId));
 		const list = (named: string[]) =>
 			named.slice(0, LISTED).join(', ') +
 			(named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
@@ -284,18 +278,12 @@ async function planAll(
 		found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
 		const settled: number[] = [];
 		for (const [index, outcome] of found) {
-			const { externalId } = plans[index];
 			if ('unchecked' in outcome) continue;
 			settled.push(index);
+			const { parts, externalId } = plans[index] as { parts: RequestParts; externalId?: string };
 			plans[index] =
 				'existing' in outcome
-					? {
-							parts: {
-								...(plans[index] as { parts: RequestParts }).parts,
-								existing: outcome.existing,
-							},
-							externalId,
-						}
+					? { parts: { ...parts, existing: outcome.existing }, externalId }
 					: { error: outcome.error, externalId };
 		}
 		if (settled.length) {
@@ -397,15 +385,14 @@ function invalidBatchError(
 	invalid: Array<{ index: number; error: Error; externalId?: string }>,
 	count: number,
 ): NodeOperationError {
-	const listed = invalid
+	const named = invalid
 		.slice(0, LISTED)
-		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
-		.join('; ');
+		.map(({ index, error, externalId }) => ({ error, row: rowOf(index, externalId) }));
+	const listed = named.map(({ error, row }) => `${row}: ${error.message}`).join('; ');
 	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
 	// What to do about each row named, once: the message already says that nothing was sent and why.
-	const todo = invalid
-		.slice(0, LISTED)
-		.map(({ index, error, externalId }) => whatToDo(error, rowOf(index, externalId)))
+	const todo = named
+		.map(({ error, row }) => whatToDo(error, row))
 		.filter(Boolean)
 		.join(' ');
 	return new NodeOperationError(

@@ -115,13 +115,8 @@ function operationOf(
 	const operation = spec ? String(storedOperation) : (ctx.getNodeParameter('operation') as string);
 	spec ??= specOf(resources, resource, operation);
 	if (!spec) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Unknown operation '${operation}' of resource '${resource}'`,
-			{
-				itemIndex: ctx.getItemIndex(),
-			},
-		);
+		const unknown = `Unknown operation '${operation}' of resource '${resource}'`;
+		throw new NodeOperationError(ctx.getNode(), unknown, { itemIndex: ctx.getItemIndex() });
 	}
 	return { spec, title: `${resources[resource].name} → ${spec.option.name}` };
 }
@@ -240,23 +235,15 @@ async function perform(
 			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
 				.filter(parts.keep)
 				.slice(0, limitOf(params));
-		case 'withdrawal':
+		case 'withdrawal': {
 			if (!parts.idempotency)
 				throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 			if (parts.dryRun)
 				return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath, debits)];
-			return [
-				parts.existing ??
-					(await submitWithdrawal(
-						ctx,
-						http,
-						request,
-						parts.idempotency,
-						spec.lookupPath,
-						turn,
-						ahead,
-					)),
-			];
+			if (parts.existing) return [parts.existing];
+			const key = { ...parts.idempotency, lookupPath: spec.lookupPath };
+			return [await submitWithdrawal(ctx, http, request, key, turn, ahead)];
+		}
 		default: {
 			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
 			const policy = RETRY_OF_KIND[spec.kind];
