@@ -105,19 +105,6 @@ export function runOf(ctx: IExecuteSingleFunctions): object {
 	return run;
 }
 
-/**
- * A value per key (a node run, an operation record), made by `make` on the key's first use and kept
- * as long as the key lives, never longer.
- */
-export function keptFor<K extends object, V>(): (key: K, make: (key: K) => V) => V {
-	const made = new WeakMap<K, V>();
-	return (key, make) => {
-		let value = made.get(key);
-		if (value === undefined) made.set(key, (value = make(key)));
-		return value;
-	};
-}
-
 /** n8n's declarative default for one request; the node uses a shorter one unless the user set theirs. */
 const ENGINE_DEFAULT_TIMEOUT_MS = 300_000;
 

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ROUTES } from '../../service/routes';
 import { credentialsOf } from '../../service/credentials';
-import { keptFor, runOf } from '../engine/engine';
+import { runOf } from '../engine/engine';
 import { describeGuardrails } from './guardrailSummary';
 import { callApi } from '../../service/transport';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess } from '../../service/apiErrors';
 import { plainDecimal } from '../fields/rules';
 import { CRYPTO_DECIMALS } from '../../service/catalog';
-import type { RequestParts } from '../record/record';
+import { keptFor, type RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
 import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';

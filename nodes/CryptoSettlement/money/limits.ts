@@ -1,6 +1,7 @@
 import { NodeApiError, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
-import { keptFor, runOf } from '../engine/engine';
+import { runOf } from '../engine/engine';
+import { keptFor } from '../record/record';
 import { toNumber } from '../fields/rules';
 import { callApi, createAuthenticatedHttpCall } from '../../service/transport';
 import { isSuccess } from '../../service/apiErrors';

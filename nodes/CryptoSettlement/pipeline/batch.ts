@@ -7,9 +7,9 @@ import {
 import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
-import { contextForItem, inputItems, keptFor, runOf } from '../engine/engine';
+import { contextForItem, inputItems, runOf } from '../engine/engine';
 import { Params } from '../record/params';
-import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
+import { keptFor, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { rowOf } from '../../service/rows';
 import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 import { joinBatch, planItem, sendInTurn } from './batch';
 import { assertUsableCredential, credentialsOf, secretsOf } from '../../service/credentials';
-import { createHttpCall, keptFor, raisedByEngine } from '../engine/engine';
+import { createHttpCall, raisedByEngine } from '../engine/engine';
 import { checkMoneyClass } from '../money/guardrails';
 import { fetchPages, limitOf, WholeList } from '../engine/lists';
 import { Params } from '../record/params';
@@ -18,6 +18,7 @@ import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors
 import { callApi, fillPath, withAnswersRedacted } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import {
+	keptFor,
 	RETRY_OF_KIND,
 	type Echo,
 	type OperationSpec,

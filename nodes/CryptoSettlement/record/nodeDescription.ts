@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { ErrorWording } from '../../service/api';
-import { keptFor } from '../engine/engine';
-import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
+import { keptFor, RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
 
 /**
  * Builds the node's properties from the operation records, identical field definitions merged into as
