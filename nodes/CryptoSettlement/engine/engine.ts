@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
 import type { ApiResponse, HttpCall } from '../../service/api';
+import { itemError } from '../record/params';
 
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
@@ -158,11 +159,11 @@ async function keepFullResponse(
 }
 
 function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `This n8n version is not supported: ${what}`, {
-		itemIndex: ctx.getItemIndex(),
-		description:
-			'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
-	});
+	return itemError(
+		ctx,
+		`This n8n version is not supported: ${what}`,
+		'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
+	);
 }
 
 /**

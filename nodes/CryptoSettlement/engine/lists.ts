@@ -1,5 +1,5 @@
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
-import { Params } from '../record/params';
+import type { IDataObject, NodeOperationError } from 'n8n-workflow';
+import { itemError, Params } from '../record/params';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { walkList } from './pageWalker';
 
@@ -67,13 +67,10 @@ export async function fetchPages(
 }
 
 function listError(params: Params, what: string): NodeOperationError {
-	return new NodeOperationError(
-		params.ctx.getNode(),
+	return itemError(
+		params.ctx,
 		`Return All stopped: the list returned ${what}`,
-		{
-			itemIndex: params.itemIndex,
-			description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
-		},
+		`Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
 	);
 }
 

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, NodeOperationError } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
 import { ROUTES } from '../../service/routes';
 import { reviewedByPerson, reviewRefusal } from './agentReview';
@@ -9,6 +9,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
 import { fieldOf } from '../record/nodeDescription';
+import { itemError } from '../record/params';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
 import {
 	MONEY_CLASSES,
@@ -196,7 +197,7 @@ function refusal(
 	message: string,
 	detail = WHERE,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
+	return itemError(ctx, message, detail, index);
 }
 
 // ------------------------------------------------------------------------------------- the check
@@ -494,10 +495,7 @@ export function checkMoneyClass(
 ): void {
 	const { money, name } = moneyOfItem(ctx, spec, title);
 	const fail = (message: string, description: string) => {
-		throw new NodeOperationError(ctx.getNode(), message, {
-			itemIndex: ctx.getItemIndex(),
-			description,
-		});
+		throw itemError(ctx, message, description);
 	};
 	if (refusedToAgents(money) && isAgentRun(ctx)) {
 		fail(

@@ -11,6 +11,7 @@ import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
+import { itemError } from '../record/params';
 import { isObject, scalarText } from '../../service/values';
 import { setNewest } from '../../service/boundedMemory';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
@@ -20,7 +21,7 @@ import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/i
 type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
 
 /** A withdrawal's key, what a record found under it must match, and where records are read (withdrawal → get's path). */
-export type Submission = IdempotencyKey & {
+type Submission = IdempotencyKey & {
 	expected: IDataObject;
 	fullRecord?: boolean;
 	lookupPath: string;
@@ -364,8 +365,7 @@ function matchOrRefuse(
 	key: IdempotencyKey & { expected: IDataObject },
 	inDoubt?: string,
 ): IDataObject {
-	const refuse = (message: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+	const refuse = (message: string, description: string) => itemError(ctx, message, description);
 	const { conflicts, unshown } = compareWithRecord(record, key.expected);
 	const id = String(record.id ?? record._id);
 	const status = scalarText(record.status).trim().toLowerCase();
@@ -435,31 +435,26 @@ function refundedError(
 	const status = scalarText(record.status).trim();
 	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
 	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		inDoubt === undefined
-			? `${found}, and nothing was sent`
-			: `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`,
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				inDoubt === undefined
-					? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
-					: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
-		},
+	if (inDoubt === undefined)
+		return itemError(
+			ctx,
+			`${found}, and nothing was sent`,
+			`The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`,
+		);
+	return markInDoubt(
+		itemError(
+			ctx,
+			`${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`,
+			`This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
+		),
 	);
-	return inDoubt === undefined ? error : markInDoubt(error);
 }
 
 function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
 		"A retried execution cannot recognise withdrawals by a derived External ID: map 'External ID' to your own payment ID",
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
-		},
+		"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
 	);
 }
 

@@ -8,7 +8,7 @@ import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
-import { Params } from '../record/params';
+import { itemError, Params } from '../record/params';
 import { keptFor, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { rowOf } from '../../service/rows';
 import { externalIdTurnKey, sameExternalId } from '../../service/ids';
@@ -332,13 +332,11 @@ function refuseCaseTwins(ctx: IExecuteSingleFunctions, plans: ItemPlan[]): void 
 			if (others.length === 0) continue;
 			const [first] = others;
 			plans[index] = {
-				error: new NodeOperationError(
-					ctx.getNode(),
+				error: itemError(
+					ctx,
 					`External ID ${externalId} differs only in letter case from ${others.map((row) => rowOf(row.index, row.externalId)).join(', ')}, so neither is sent`,
-					{
-						itemIndex: index,
-						description: `External IDs are compared exactly, so ${externalId} and ${first.externalId} would be two payments; but the service may look one up under the other, so neither could be proven unpaid once the other is sent. Nothing was sent for these rows. If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case.`,
-					},
+					`External IDs are compared exactly, so ${externalId} and ${first.externalId} would be two payments; but the service may look one up under the other, so neither could be proven unpaid once the other is sent. Nothing was sent for these rows. If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case.`,
+					index,
 				),
 				externalId,
 			};
@@ -395,13 +393,11 @@ function invalidBatchError(
 		.map(({ error, row }) => whatToDo(error, row))
 		.filter(Boolean)
 		.join(' ');
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
 		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
-		{
-			itemIndex: invalid[0].index,
-			description: `${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
-		},
+		`${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
+		invalid[0].index,
 	);
 }
 
@@ -515,10 +511,10 @@ function withSummary<E extends Error>(
 
 function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperationError {
 	const { text, submitted } = batch.summary();
-	const error = new NodeOperationError(
-		ctx.getNode(),
+	const error = itemError(
+		ctx,
 		`Not sent: ${rowOf(ctx.getItemIndex(), batch.entries.get(ctx.getItemIndex())?.externalId)}, because ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first and stopped the rows after it`,
-		{ itemIndex: ctx.getItemIndex(), description: text },
+		text,
 	);
 	error.context = { ...(error.context ?? {}), submittedItems: submitted };
 	return error;

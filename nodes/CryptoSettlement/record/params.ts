@@ -32,6 +32,16 @@ function describeValue(field: string, value: unknown): string {
 	return `received ${JSON.stringify(value)}`;
 }
 
+/** The node's refusal of an item (the context's own, unless named): what is wrong, and what to do. */
+export function itemError(
+	ctx: IExecuteSingleFunctions,
+	message: string,
+	description: string,
+	itemIndex = ctx.getItemIndex(),
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}
+
 /**
  * Reads one item's parameters (expressions already resolved by n8n) and raises the first broken
  * field rule as a NodeOperationError before anything is sent.
@@ -139,10 +149,11 @@ export class Params {
 				? NETWORK_HINT
 				: '';
 		throw namingItsRow(
-			new NodeOperationError(this.ctx.getNode(), text, {
-				itemIndex: this.itemIndex,
-				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex, first.field === 'externalId' ? undefined : this.typedExternalId())}. Nothing was sent to the service for this item.${hint}`,
-			}),
+			itemError(
+				this.ctx,
+				text,
+				`Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex, first.field === 'externalId' ? undefined : this.typedExternalId())}. Nothing was sent to the service for this item.${hint}`,
+			),
 		);
 	}
 
@@ -158,9 +169,6 @@ export class Params {
 
 	/** A refusal that is not a single field's rule (for example sandbox-only operations). */
 	fail(message: string, description: string): never {
-		throw new NodeOperationError(this.ctx.getNode(), message, {
-			itemIndex: this.itemIndex,
-			description,
-		});
+		throw itemError(this.ctx, message, description);
 	}
 }
