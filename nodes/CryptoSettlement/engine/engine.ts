@@ -57,15 +57,7 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
  * every other mode, and one that cannot be read, counts as started by another workflow (docs/guardrails.md,
  * "Payments in sub-workflows").
  */
-const STARTED_ON_ITS_OWN: readonly string[] = [
-	'manual',
-	'trigger',
-	'webhook',
-	'retry',
-	'cli',
-	'chat',
-	'evaluation',
-];
+const STARTED_ON_ITS_OWN = ['manual', 'trigger', 'webhook', 'retry', 'cli', 'chat', 'evaluation'];
 
 /** The execution mode of this run when another workflow started it (see STARTED_ON_ITS_OWN), else undefined. */
 export function startedByAnotherWorkflow(ctx: IExecuteSingleFunctions): string | undefined {

@@ -298,13 +298,10 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			name: 'network',
 			type: 'options',
 			// The code is the value sent; the name says the chain ("TRC20 (Tron)").
-			options: NETWORKS_BY_TOKEN[token].map((value) => ({
-				name:
-					CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value
-						? value
-						: `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
-				value,
-			})),
+			options: NETWORKS_BY_TOKEN[token].map((value) => {
+				const chain = CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK];
+				return { name: chain === value ? value : `${value} (${chain})`, value };
+			}),
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',

@@ -85,10 +85,11 @@ async function askService(
 	check: AddressCheck,
 ): Promise<string | undefined> {
 	const what = addressName(check.token, check.network);
+	const { path } = ROUTES.validateAddress;
 	const request: ApiRequest = {
 		method: 'POST',
-		route: ROUTES.validateAddress.path,
-		url: ROUTES.validateAddress.path,
+		route: path,
+		url: path,
 		body: {
 			address: check.address,
 			token: check.token,

@@ -78,12 +78,8 @@ export async function dryRunWithdrawal(
 		// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 		delete sent.pin;
 		delete sent.externalId;
-		const estimate: ApiRequest = {
-			method: 'POST',
-			route: ROUTES.estimateNetworkFee.path,
-			url: ROUTES.estimateNetworkFee.path,
-			body: sent,
-		};
+		const { path } = ROUTES.estimateNetworkFee;
+		const estimate: ApiRequest = { method: 'POST', route: path, url: path, body: sent };
 		try {
 			const response = await callApi(ctx, http, estimate, 'safe');
 			if (isSuccess(response)) {

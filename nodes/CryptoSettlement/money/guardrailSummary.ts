@@ -106,18 +106,15 @@ export async function getCredentialGuardrails(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	let shown: Pick<INodePropertyOptions, 'name' | 'description'>;
-	if (!selected) {
-		shown = {
-			name: 'No credential selected',
-			description: 'Select a Crypto Settlement API credential to see its guardrails here',
-		};
-	} else {
+	let shown: Pick<INodePropertyOptions, 'name' | 'description'> = {
+		name: 'No credential selected',
+		description: 'Select a Crypto Settlement API credential to see its guardrails here',
+	};
+	if (selected) {
 		try {
 			const asTool = isToolVariant(this.getNode());
-			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, {
-				asTool,
-			});
+			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			shown = guardrailsInShort(credentials, selected.name, { asTool });
 		} catch (error) {
 			shown = {
 				name: `⚠ The guardrails of '${selected.name}' could not be read here`,

@@ -178,12 +178,10 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 }
 
 const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
-const WHERE =
-	"Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
 
 /** Where a guardrail is changed, in the credential editor's words. */
-const whereIs = (name: string) =>
-	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${guardrailLabel(name)}. Nothing was sent for this item.`;
+const whereIs = (name?: string) =>
+	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails${name ? ` → ${guardrailLabel(name)}` : ''}. Nothing was sent for this item.`;
 
 /** The refusal of a guardrail value that cannot be read: the guardrail, the value, the rule, where to change it. */
 export function misreadText({ name, value, rule }: Misread): string {
@@ -195,7 +193,7 @@ function refusal(
 	ctx: IExecuteSingleFunctions,
 	index: number,
 	message: string,
-	detail = WHERE,
+	detail = whereIs(),
 ): NodeOperationError {
 	return itemError(ctx, message, detail, index);
 }

@@ -267,15 +267,12 @@ export async function lookUp(
 	ahead?: LookupAhead,
 ): Promise<IDataObject | undefined> {
 	const early = await ahead;
-	let record: IDataObject | undefined;
-	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
-	else {
-		try {
-			record = await findWithdrawal(ctx, http, key);
-		} catch (error) {
-			throw lookupFailedError(ctx, key.externalId, error);
-		}
-	}
+	const record =
+		early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))
+			? early.record
+			: await findWithdrawal(ctx, http, key).catch((error: unknown) => {
+					throw lookupFailedError(ctx, key.externalId, error);
+				});
 	return record && matchOrRefuse(ctx, record, key);
 }
 
@@ -341,15 +338,12 @@ async function lookUpAfterRefusal(
 	key: Submission,
 	refusal: NodeApiError,
 ): Promise<IDataObject | undefined> {
-	let record: IDataObject | undefined;
-	try {
-		record = await findWithdrawal(ctx, http, key);
-	} catch (error) {
+	const record = await findWithdrawal(ctx, http, key).catch((error: Error) => {
 		// Keep the refusal, which is what the user must act on, and say the check failed too.
 		refusal.description =
-			`${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
+			`${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${error.message}`.trim();
 		throw refusal;
-	}
+	});
 	return record && matchOrRefuse(ctx, record, key);
 }
 
