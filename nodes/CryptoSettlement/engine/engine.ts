@@ -167,11 +167,10 @@ export function raisedByEngine(error: Error): INodeExecutionData[] {
 	return new Proxy([] as INodeExecutionData[], {
 		get(_target, property) {
 			if (property === 'then') return undefined;
-			if (property === Symbol.iterator) {
+			if (property === Symbol.iterator)
 				return (): Iterator<INodeExecutionData> => {
 					throw error;
 				};
-			}
 			throw error;
 		},
 	});

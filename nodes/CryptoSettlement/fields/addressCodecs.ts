@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
  * chain uses which is in ./addresses.ts (docs/addresses.md).
  */
 
-/** SHA-256 of bytes. */
 const sha256 = (message: Uint8Array): Uint8Array => createHash('sha256').update(message).digest();
 
 const MASK64 = (1n << 64n) - 1n;

@@ -137,23 +137,18 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	const misread: Misread[] = [];
 	const maxPerWithdrawalUsd = limitOf(credentials, 'maxPerWithdrawalUsd', misread);
 	const maxPerDayUsd = limitOf(credentials, 'maxPerDayUsd', misread);
-	let destinations: Destinations = 'any';
-	if (DESTINATIONS.includes(credentials.destinations as Destinations))
-		destinations = credentials.destinations as Destinations;
-	else if (!unset(credentials.destinations)) {
+	const stated = credentials.destinations;
+	const destinations = DESTINATIONS.find((value) => value === stated) ?? 'any';
+	if (destinations !== stated && !unset(stated)) {
 		misread.push({
 			name: 'destinations',
-			value: credentials.destinations,
+			value: stated,
 			rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}`,
 		});
 	}
-	const allowed =
-		destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
-	if (
-		destinations === 'allowList' &&
-		!allowed.length &&
-		!misread.some((entry) => entry.name === 'allowedAddresses')
-	) {
+	const allowList = destinations === 'allowList';
+	const allowed = allowList ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
+	if (allowList && !allowed.length && !misread.some((entry) => entry.name === 'allowedAddresses')) {
 		misread.push({
 			name: 'allowedAddresses',
 			value: credentials.allowedAddresses ?? '',

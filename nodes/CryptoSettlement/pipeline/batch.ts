@@ -261,10 +261,8 @@ async function planAll(
 	const toConfirm = plans.flatMap((plan, index) =>
 		'parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : [],
 	);
-	if (toConfirm.length) {
-		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm))
-			plans[index] = { error, externalId: plans[index].externalId };
-	}
+	for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm))
+		plans[index] = { error, externalId: plans[index].externalId };
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) =>
 		'parts' in plan ? [{ index, parts: plan.parts }] : [],
@@ -288,12 +286,8 @@ async function planAll(
 		}
 		if (settled.length) {
 			checked.release();
-			checked = await checkGuardrails(
-				ctx,
-				http,
-				spec,
-				valid.filter(({ index }) => !settled.includes(index)),
-			);
+			const unsettled = valid.filter(({ index }) => !settled.includes(index));
+			checked = await checkGuardrails(ctx, http, spec, unsettled);
 		}
 	}
 	for (const [index, error] of checked.refused) {

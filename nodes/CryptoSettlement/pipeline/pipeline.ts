@@ -56,13 +56,9 @@ function specOf(
 	resource: unknown,
 	operation: unknown,
 ): OperationSpec | undefined {
-	const specs =
-		typeof resource === 'string' && own(resources, resource)
-			? resources[resource].specs
-			: undefined;
-	return specs && typeof operation === 'string' && own(specs, operation)
-		? specs[operation]
-		: undefined;
+	if (typeof resource !== 'string' || !own(resources, resource)) return undefined;
+	const { specs } = resources[resource];
+	return typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
 }
 
 /**
@@ -255,17 +251,9 @@ async function perform(
 			// as a withdrawal is created only then (docs/usage.md, "Never paid twice"): any other 2xx (a
 			// gateway's own JSON) proves nothing, and the item is in doubt, never reported done.
 			if (policy === 'never' && response.body.success !== true) {
-				throw ambiguousError(
-					ctx,
-					request,
-					{
-						kind: 'ambiguous',
-						reason: `HTTP ${response.statusCode} without success: true`,
-						statusCode: response.statusCode,
-					},
-					policy,
-					1,
-				);
+				const { statusCode } = response;
+				const reason = `HTTP ${statusCode} without success: true`;
+				throw ambiguousError(ctx, request, { kind: 'ambiguous', reason, statusCode }, policy, 1);
 			}
 			if (spec.kind === 'delete')
 				return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
