@@ -136,18 +136,10 @@ async function keepFullResponse(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
+	const { statusCode, headers } = response;
 	const json = isJsonObject(response.body);
 	const body = json ? response.body : {};
-	return [
-		{
-			json: {
-				statusCode: response.statusCode,
-				headers: response.headers,
-				body,
-				json,
-			} as unknown as IDataObject,
-		},
-	];
+	return [{ json: { statusCode, headers, body, json } as unknown as IDataObject }];
 }
 
 function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {

@@ -79,15 +79,9 @@ export function plainDecimal(value: number): string {
 function readDecimal(
 	value: unknown,
 ): { text: string; decimals: number; significant: number } | undefined {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return undefined;
-		text = plainDecimal(value);
-	} else if (typeof value === 'string') {
-		text = value.trim();
-	} else {
+	if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string')
 		return undefined;
-	}
+	const text = typeof value === 'number' ? plainDecimal(value) : (value as string).trim();
 	const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
 	if (!match) return undefined;
 	const [, sign, whole, rawFraction = ''] = match;

@@ -296,8 +296,7 @@ function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
 		statement.recipientReceives = `${converted}, less the fee if the recipient bears fees`;
 		summary = `${converted} leaves the balance in that currency, plus the fee if the business bears fees (the fee bearer could not be read); the recipient receives it, less the fee if the recipient bears fees`;
 	}
-	const [first, ...rest] = summary;
-	statement.summary = `${first.toUpperCase()}${rest.join('')}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
+	statement.summary = `${summary[0].toUpperCase()}${summary.slice(1)}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
 	return statement;
 }
 

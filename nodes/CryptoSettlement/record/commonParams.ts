@@ -53,14 +53,10 @@ const AMOUNT_TYPES = ['usd', 'crypto'] as const;
 export function withdrawalAmount(params: Params): IDataObject {
 	const amountType = params.raw('amountType', 'usd');
 	params.assert(checkOneOf('amountType', amountType, AMOUNT_TYPES));
-	const input =
-		amountType === 'crypto'
-			? { cryptoAmount: params.raw('cryptoAmount', '') }
-			: { amount: params.raw('amount', '') };
-	params.assert(checkWithdrawalAmount(input));
-	return amountType === 'crypto'
-		? { cryptoAmount: toNumber(input.cryptoAmount) }
-		: { amount: toNumber(input.amount) };
+	const field = amountType === 'crypto' ? 'cryptoAmount' : 'amount';
+	const value = params.raw(field, '');
+	params.assert(checkWithdrawalAmount({ [field]: value }));
+	return { [field]: toNumber(value) };
 }
 
 /** The node's PIN, else the credential's; required. Never echoed in errors or output. */
