@@ -124,18 +124,12 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const lists = await allRead(
 		currencies.map(async (currency) =>
 			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({
-				bank,
-				currency,
+				name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
+				value: text(bank.id),
 			})),
 		),
 	);
-	return lists
-		.flat()
-		.map(({ bank, currency }) => ({
-			name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
-			value: text(bank.id),
-		}))
-		.sort(byName);
+	return lists.flat().sort(byName);
 }
 
 /**

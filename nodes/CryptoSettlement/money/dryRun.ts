@@ -102,16 +102,8 @@ export async function dryRunWithdrawal(
 		await debits.through(itemIndex),
 		balancesOf(account),
 	);
-	return withPayout(record, payoutOf(sent, feeBearer, networkFee), balanceCheck, extra);
-}
-
-/** What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request. */
-function withPayout(
-	record: IDataObject,
-	payout: IDataObject,
-	balanceCheck: IDataObject,
-	extra: IDataObject = {},
-): IDataObject {
+	const payout = payoutOf(sent, feeBearer, networkFee);
+	// What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request.
 	const { dryRun, message, guardrails, ...rest } = record;
 	return { dryRun, message, payout, balanceCheck, guardrails, ...rest, ...extra };
 }
@@ -228,11 +220,10 @@ function feeOf(
  * from the payout; `business`, it is added to what leaves the balance.
  */
 function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
-	const crypto = body.walletAddress !== undefined;
-	const token = String(body.token ?? '');
 	const { amount, unit, fee } = feeOf(body, networkFee);
-	if (!crypto) return bankPayoutOf(amount, feeBearer);
-	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
+	if (body.walletAddress === undefined) return bankPayoutOf(amount, feeBearer);
+	const what = `${String(body.token ?? '')}${body.network ? ` on ${String(body.network)}` : ''}`;
+	const feeText = fee === undefined ? 'the fee' : money(fee, unit);
 	const statement: IDataObject = {
 		amount,
 		amountCurrency: unit,
@@ -247,21 +238,17 @@ function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObj
 			fee === undefined
 				? `${money(amount, unit)} less the fee, in ${what}`
 				: `${money(amount - fee, unit)} in ${what}`;
+		statement.summary = `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`;
 	} else if (feeBearer === 'business') {
 		statement.leavesBalance =
 			fee === undefined ? `${money(amount, unit)} plus the fee` : money(amount + fee, unit);
 		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
+		statement.summary = `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`;
 	} else {
 		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
 		statement.recipientReceives = `${money(amount, unit)} in ${what}, less the fee if the recipient bears fees`;
+		statement.summary = `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
 	}
-	const feeText = fee === undefined ? 'the fee' : money(fee, unit);
-	statement.summary =
-		feeBearer === 'user'
-			? `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`
-			: feeBearer === 'business'
-				? `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`
-				: `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
 	return statement;
 }
 

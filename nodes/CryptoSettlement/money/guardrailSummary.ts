@@ -2,8 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { isToolVariant } from '../engine/engine';
 import { GUARDRAILS_SHOWN } from '../fields/fields';
-import { moneyFigures } from '../../service/money';
-import { guardrailsOf, misreadText } from './guardrails';
+import { guardrailsOf, misreadText, usd } from './guardrails';
 
 /**
  * What the credential's guardrails allow, in words (README, "Guardrails"), output by a Dry Run as
@@ -11,8 +10,6 @@ import { guardrailsOf, misreadText } from './guardrails';
  * hints (none for declarative nodes) read or report a credential, so the Dry Run says it. "no
  * limit" where the owner set none, and `notLimited` names those. The checks are money/guardrails.ts.
  */
-
-const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 
 export function describeGuardrails(credentials: IDataObject): IDataObject {
 	let rails: ReturnType<typeof guardrailsOf>;

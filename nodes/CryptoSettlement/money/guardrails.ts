@@ -172,7 +172,7 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	};
 }
 
-const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
+export const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 
 /** Where a guardrail is changed, in the credential editor's words. */
 const whereIs = (name?: string) =>

@@ -179,15 +179,11 @@ async function failedItem(
 		// object with the bare message.
 		const { message, description } = redacted as { message?: string; description?: string };
 		const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
-		return [
-			{
-				json: {
-					error: String(message),
-					message: withItsRow(error, row, description ?? String(message)),
-				},
-				pairedItem: { item: itemIndex },
-			},
-		];
+		const json = {
+			error: String(message),
+			message: withItsRow(error, row, description ?? String(message)),
+		};
+		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 	// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 	if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
