@@ -32,6 +32,7 @@ export async function fetchPages(
 ): Promise<IDataObject[]> {
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
+	const tooMany = () => listError(params, `more than ${MAX_LIST_ITEMS} records`);
 	const { records } = await walkList(params.ctx, http, {
 		request,
 		size,
@@ -39,8 +40,7 @@ export async function fetchPages(
 		proof: 'limit',
 		inFlight: (read) => Math.ceil((limit - read.length) / size),
 		enough: (read) => {
-			if (read.length > MAX_LIST_ITEMS)
-				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
+			if (read.length > MAX_LIST_ITEMS) throw tooMany();
 			return read.length >= limit;
 		},
 		check: (response) => {
@@ -49,9 +49,8 @@ export async function fetchPages(
 				limit > MAX_LIST_ITEMS &&
 				(Number(totalDocs ?? 0) > MAX_LIST_ITEMS ||
 					Number(pages ?? 0) > Math.ceil(MAX_LIST_ITEMS / size) + 1)
-			) {
-				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
-			}
+			)
+				throw tooMany();
 		},
 		fail: (problem) => {
 			if (problem.kind === 'page') return problem.error as Error;

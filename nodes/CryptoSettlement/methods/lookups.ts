@@ -80,10 +80,7 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 function matches(result: INodeListSearchItems, filter?: string): boolean {
 	if (!filter?.trim()) return true;
 	const wanted = filter.trim().toLowerCase();
-	return (
-		result.name.toLowerCase().includes(wanted) ||
-		String(result.value).toLowerCase().includes(wanted)
-	);
+	return [result.name, String(result.value)].some((shown) => shown.toLowerCase().includes(wanted));
 }
 
 /** The deposit assets, by name; `value` picks what the option stands for (Wallet → Create: the id). */

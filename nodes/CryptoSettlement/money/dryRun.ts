@@ -297,13 +297,8 @@ export function quoteWithUnits(record: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(record)) {
 		shaped[key] = value;
 		const unit = `${key}Currency`;
-		if (
-			(key === 'cryptoFee' || key === 'cryptoFees') &&
-			value !== null &&
-			value !== undefined &&
-			!(unit in record)
-		)
-			shaped[unit] = record.token;
+		const unnamed = (key === 'cryptoFee' || key === 'cryptoFees') && !(unit in record);
+		if (unnamed && value !== null && value !== undefined) shaped[unit] = record.token;
 	}
 	return shaped;
 }
