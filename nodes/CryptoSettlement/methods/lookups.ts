@@ -67,9 +67,8 @@ const text = scalarText;
  */
 export const NO_CREDENTIAL = 'Select a credential above first: this list comes from the service';
 
-function hasCredential(ctx: ILoadOptionsFunctions): boolean {
-	return !!ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-}
+const hasCredential = (ctx: ILoadOptionsFunctions) =>
+	!!ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 
 /** The one entry of a dropdown without a credential. */
 const needsCredential = (): INodePropertyOptions[] => [{ name: NO_CREDENTIAL, value: '' }];

@@ -70,12 +70,10 @@ export function guardrailsInShort(
 	}
 	const environment = ENVIRONMENT[String(rails.environment)];
 	const notLimited = (rails.notLimited as string[] | undefined) ?? [];
-	const perWithdrawal =
-		rails.maxPerWithdrawal === 'no limit'
-			? 'no limit per withdrawal'
-			: `max ${String(rails.maxPerWithdrawal)} per withdrawal`;
-	const perDay =
-		rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
+	const per = (limit: unknown, what: string) =>
+		limit === 'no limit' ? `no limit per ${what}` : `max ${String(limit)} per ${what}`;
+	const perWithdrawal = per(rails.maxPerWithdrawal, 'withdrawal');
+	const perDay = per(rails.maxPerDay, 'day');
 	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview
 		? ', each approved by a person'
 		: ', without review';

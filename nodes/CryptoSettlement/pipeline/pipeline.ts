@@ -128,9 +128,8 @@ async function runItem(
 	if (batch) return { records: await runInBatch(ctx, spec, http, batch) };
 	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http) };
 	const params = new Params(ctx, spec);
-	return {
-		records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }),
-	};
+	const parts = spec.build ? await spec.build(params) : {};
+	return { records: await perform(ctx, spec, parts, http, { params }) };
 }
 
 /** A write that must not repeat: planned with the run's batch, then sent in its turn (pipeline/batch.ts). */

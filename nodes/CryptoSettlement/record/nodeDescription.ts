@@ -73,19 +73,22 @@ function resourceSelector(
  * (pipeline/pipeline.ts), which builds the request itself.
  */
 function operationSelectors(resources: Record<string, ResourceEntry>): INodeProperties[] {
-	return Object.entries(resources).map(([resource, entry]) => ({
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: Object.entries(entry.specs).map(([value, spec]) => ({
-			...spec.option,
-			value,
-			routing: { send: { paginate: true } },
-		})),
-		default: entry.default,
-	}));
+	return Object.entries(resources).map(([resource, entry]) => {
+		const defaultOperation = entry.default;
+		return {
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: Object.entries(entry.specs).map(([value, spec]) => ({
+				...spec.option,
+				value,
+				routing: { send: { paginate: true } },
+			})),
+			default: defaultOperation,
+		};
+	});
 }
 
 function fieldEntries(resources: Record<string, ResourceEntry>): INodeProperties[] {
