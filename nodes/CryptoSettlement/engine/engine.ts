@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 import { isJsonObject, REQUEST_TIMEOUT_MS } from '../../service/transport';
 import type { ApiResponse, HttpCall } from '../../service/api';
+import { itemError } from '../record/params';
 
 /**
  * The n8n-core behaviours this node relies on beyond the documented node API, in one place, each
@@ -56,15 +57,7 @@ export function isAgentRun(ctx: IExecuteSingleFunctions): boolean {
  * every other mode, and one that cannot be read, counts as started by another workflow (docs/guardrails.md,
  * "Payments in sub-workflows").
  */
-const STARTED_ON_ITS_OWN: readonly string[] = [
-	'manual',
-	'trigger',
-	'webhook',
-	'retry',
-	'cli',
-	'chat',
-	'evaluation',
-];
+const STARTED_ON_ITS_OWN = ['manual', 'trigger', 'webhook', 'retry', 'cli', 'chat', 'evaluation'];
 
 /** The execution mode of this run when another workflow started it (see STARTED_ON_ITS_OWN), else undefined. */
 export function startedByAnotherWorkflow(ctx: IExecuteSingleFunctions): string | undefined {
@@ -143,26 +136,18 @@ async function keepFullResponse(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
+	const { statusCode, headers } = response;
 	const json = isJsonObject(response.body);
 	const body = json ? response.body : {};
-	return [
-		{
-			json: {
-				statusCode: response.statusCode,
-				headers: response.headers,
-				body,
-				json,
-			} as unknown as IDataObject,
-		},
-	];
+	return [{ json: { statusCode, headers, body, json } as unknown as IDataObject }];
 }
 
 function engineChanged(ctx: IExecuteSingleFunctions, what: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `This n8n version is not supported: ${what}`, {
-		itemIndex: ctx.getItemIndex(),
-		description:
-			'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
-	});
+	return itemError(
+		ctx,
+		`This n8n version is not supported: ${what}`,
+		'The node checks every item before it moves any money and needs n8n behaviour that this version does not offer. Nothing was sent. Please report your n8n version.',
+	);
 }
 
 /**
@@ -174,11 +159,10 @@ export function raisedByEngine(error: Error): INodeExecutionData[] {
 	return new Proxy([] as INodeExecutionData[], {
 		get(_target, property) {
 			if (property === 'then') return undefined;
-			if (property === Symbol.iterator) {
+			if (property === Symbol.iterator)
 				return (): Iterator<INodeExecutionData> => {
 					throw error;
 				};
-			}
 			throw error;
 		},
 	});

@@ -1,5 +1,5 @@
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
-import { Params } from '../record/params';
+import type { IDataObject, NodeOperationError } from 'n8n-workflow';
+import { itemError, Params } from '../record/params';
 import type { ApiRequest, HttpCall } from '../../service/api';
 import { walkList } from './pageWalker';
 
@@ -32,6 +32,7 @@ export async function fetchPages(
 ): Promise<IDataObject[]> {
 	const limit = limitOf(params);
 	const size = Math.min(pageSize, limit);
+	const tooMany = () => listError(params, `more than ${MAX_LIST_ITEMS} records`);
 	const { records } = await walkList(params.ctx, http, {
 		request,
 		size,
@@ -39,8 +40,7 @@ export async function fetchPages(
 		proof: 'limit',
 		inFlight: (read) => Math.ceil((limit - read.length) / size),
 		enough: (read) => {
-			if (read.length > MAX_LIST_ITEMS)
-				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
+			if (read.length > MAX_LIST_ITEMS) throw tooMany();
 			return read.length >= limit;
 		},
 		check: (response) => {
@@ -49,9 +49,8 @@ export async function fetchPages(
 				limit > MAX_LIST_ITEMS &&
 				(Number(totalDocs ?? 0) > MAX_LIST_ITEMS ||
 					Number(pages ?? 0) > Math.ceil(MAX_LIST_ITEMS / size) + 1)
-			) {
-				throw listError(params, `more than ${MAX_LIST_ITEMS} records`);
-			}
+			)
+				throw tooMany();
 		},
 		fail: (problem) => {
 			if (problem.kind === 'page') return problem.error as Error;
@@ -67,13 +66,10 @@ export async function fetchPages(
 }
 
 function listError(params: Params, what: string): NodeOperationError {
-	return new NodeOperationError(
-		params.ctx.getNode(),
+	return itemError(
+		params.ctx,
 		`Return All stopped: the list returned ${what}`,
-		{
-			itemIndex: params.itemIndex,
-			description: `Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
-		},
+		`Lists are read up to ${MAX_LIST_ITEMS} records and stop when a page brings nothing new (the service repeats or alternates its pages). Turn off Return All and set a Limit, or narrow the list with filters.`,
 	);
 }
 

@@ -117,24 +117,18 @@ class OneWalk<T> {
 			qs: { ...request.qs, ...this.range, page, size },
 		};
 		try {
-			return {
-				request: pageRequest,
-				response: await callApi(this.ctx, this.http, pageRequest, 'safe'),
-			};
+			const response = await callApi(this.ctx, this.http, pageRequest, 'safe');
+			return { request: pageRequest, response };
 		} catch (error) {
 			throw this.spec.fail({ kind: 'page', page, size, error });
 		}
 	}
 
 	private checked(page: number, request: ApiRequest, response: ApiResponse): ApiResponse {
-		if (!isSuccess(response))
-			throw this.spec.fail({
-				kind: 'page',
-				page,
-				size: this.spec.size,
-				error: serviceError(this.ctx, request, response),
-				response,
-			});
+		if (!isSuccess(response)) {
+			const error = serviceError(this.ctx, request, response);
+			throw this.spec.fail({ kind: 'page', page, size: this.spec.size, error, response });
+		}
 		this.spec.check?.(response);
 		return response;
 	}

@@ -8,36 +8,19 @@ import { createHash } from 'node:crypto';
  * chain uses which is in ./addresses.ts (docs/addresses.md).
  */
 
-/** SHA-256 of bytes. */
 const sha256 = (message: Uint8Array): Uint8Array => createHash('sha256').update(message).digest();
 
 const MASK64 = (1n << 64n) - 1n;
-const KECCAK_RC = [
-	0x0000000000000001n,
-	0x0000000000008082n,
-	0x800000000000808an,
-	0x8000000080008000n,
-	0x000000000000808bn,
-	0x0000000080000001n,
-	0x8000000080008081n,
-	0x8000000000008009n,
-	0x000000000000008an,
-	0x0000000000000088n,
-	0x0000000080008009n,
-	0x000000008000000an,
-	0x000000008000808bn,
-	0x800000000000008bn,
-	0x8000000000008089n,
-	0x8000000000008003n,
-	0x8000000000008002n,
-	0x8000000000000080n,
-	0x000000000000800an,
-	0x800000008000000an,
-	0x8000000080008081n,
-	0x8000000000008080n,
-	0x0000000080000001n,
-	0x8000000080008008n,
-];
+/** The 24 round constants, from Keccak's 8-bit LFSR (x^8 + x^6 + x^5 + x^4 + 1; FIPS 202, rc(t)). */
+const KECCAK_RC: bigint[] = [];
+for (let round = 0, lfsr = 1; round < 24; round++) {
+	let rc = 0n;
+	for (let j = 0; j < 7; j++) {
+		if (lfsr & 1) rc |= 1n << BigInt((1 << j) - 1);
+		lfsr = lfsr & 0x80 ? ((lfsr << 1) ^ 0x71) & 0xff : lfsr << 1;
+	}
+	KECCAK_RC.push(rc);
+}
 /** Rotation of lane x + 5y. */
 const KECCAK_ROTATION = [
 	0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,

@@ -12,7 +12,7 @@ import {
 	fiveToEight,
 	keccak256,
 } from './addressCodecs';
-import { isStablecoin, type Violation } from './rules';
+import { isStablecoin, violation, type Violation } from './rules';
 
 /** `production`: why a Production credential refuses the address (a test network's form, or a form without checksum that has one with). */
 type AddressVerdict =
@@ -27,6 +27,7 @@ const unsure = (why: string, production?: string): AddressVerdict => ({
 	...(production ? { production } : {}),
 });
 const invalid = (why: string): AddressVerdict => ({ verdict: 'invalid', why });
+const MISTYPED = 'its checksum does not match (a character is mistyped)';
 /** A test network's address: the service decides in the Sandbox; a Production credential refuses it. */
 const testnet = (why: string): AddressVerdict =>
 	unsure(
@@ -78,25 +79,18 @@ function evm(address: string, chain: string): AddressVerdict {
 	if (hex === hex.toLowerCase() || hex === hex.toUpperCase())
 		return unsure('written in one case, it carries no checksum');
 	const hash = keccak256(Uint8Array.from([...hex.toLowerCase()].map((c) => c.charCodeAt(0))));
-	for (let i = 0; i < 40; i++) {
+	// EIP-55: a letter is upper case exactly where its nibble of the hash is 8 or more.
+	const wrongCase = [...hex].some((char, i) => {
 		const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;
-		const char = hex[i];
-		if (/[a-f]/.test(char) && nibble >= 8)
-			return refusal(
-				'ERC20',
-				form,
-				address,
-				'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)',
-			);
-		if (/[A-F]/.test(char) && nibble < 8)
-			return refusal(
-				'ERC20',
-				form,
-				address,
-				'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)',
-			);
-	}
-	return VALID;
+		return /[a-fA-F]/.test(char) && /[A-F]/.test(char) !== nibble >= 8;
+	});
+	if (!wrongCase) return VALID;
+	return refusal(
+		'ERC20',
+		form,
+		address,
+		'its EIP-55 checksum does not match (a letter has the wrong case, or a character is mistyped)',
+	);
 }
 
 function tron(address: string): AddressVerdict {
@@ -108,13 +102,7 @@ function tron(address: string): AddressVerdict {
 	}
 	if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return refusal('TRC20', FORM.TRC20, address);
 	const decoded = base58CheckDecode(address);
-	if ('error' in decoded)
-		return refusal(
-			'TRC20',
-			FORM.TRC20,
-			address,
-			'its checksum does not match (a character is mistyped)',
-		);
+	if ('error' in decoded) return refusal('TRC20', FORM.TRC20, address, MISTYPED);
 	return decoded.payload.length === 21 && decoded.payload[0] === 0x41
 		? VALID
 		: refusal('TRC20', FORM.TRC20, address);
@@ -133,12 +121,7 @@ function ton(address: string): AddressVerdict {
 	if (!bytes || bytes.length !== 36) return refusal('TON', FORM.TON, address);
 	const crc = crc16(bytes.slice(0, 34));
 	if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff))
-		return refusal(
-			'TON',
-			FORM.TON,
-			address,
-			'its checksum does not match (a character is mistyped)',
-		);
+		return refusal('TON', FORM.TON, address, MISTYPED);
 	const flags = bytes[0] & 0x7f;
 	if ((flags !== 0x11 && flags !== 0x51) || (bytes[1] !== 0x00 && bytes[1] !== 0xff))
 		return refusal('TON', FORM.TON, address);
@@ -175,53 +158,35 @@ const UTXO: Readonly<Record<string, UtxoChain>> = {
 };
 
 function legacy(address: string, chain: UtxoChain): AddressVerdict {
+	const refuse = (problem?: string) => refusal(chain.name, chain.form, address, problem);
 	const decoded = base58CheckDecode(address);
 	if ('error' in decoded) {
-		return refusal(
-			chain.name,
-			chain.form,
-			address,
-			decoded.error === 'checksum' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(address)
-				? 'its checksum does not match (a character is mistyped)'
-				: undefined,
-		);
+		const base58 = /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(address);
+		return refuse(decoded.error === 'checksum' && base58 ? MISTYPED : undefined);
 	}
 	const [version] = decoded.payload;
-	if (decoded.payload.length !== 21) return refusal(chain.name, chain.form, address);
+	if (decoded.payload.length !== 21) return refuse();
 	if (chain.main.includes(version)) return VALID;
 	if (chain.test.includes(version)) return testnet('it is a test network address');
-	return refusal(chain.name, chain.form, address, 'it is an address of another coin');
+	return refuse('it is an address of another coin');
 }
 
 function segwit(address: string, chain: UtxoChain): AddressVerdict {
+	const refuse = (problem?: string) => refusal(chain.name, chain.form, address, problem);
 	const hrp = chain.hrp as NonNullable<UtxoChain['hrp']>;
 	const decoded = bech32Decode(address);
-	if ('error' in decoded)
-		return refusal(
-			chain.name,
-			chain.form,
-			address,
-			decoded.error === 'checksum'
-				? 'its checksum does not match (a character is mistyped)'
-				: undefined,
-		);
+	if ('error' in decoded) return refuse(decoded.error === 'checksum' ? MISTYPED : undefined);
 	const isMain = decoded.hrp === hrp.main;
-	if (!isMain && !hrp.test.includes(decoded.hrp))
-		return refusal(chain.name, chain.form, address, 'it is an address of another coin');
+	if (!isMain && !hrp.test.includes(decoded.hrp)) return refuse('it is an address of another coin');
 	const [version, ...rest] = decoded.data;
 	const program = version === undefined || version > 16 ? undefined : fiveToEight(rest);
-	if (!program || program.length < 2 || program.length > 40)
-		return refusal(chain.name, chain.form, address);
+	if (!program || program.length < 2 || program.length > 40) return refuse();
 	// BIP-350: version 0 uses bech32 and has a 20- or 32-byte program; later versions use bech32m.
 	if ((version === 0) !== (decoded.variant === 'bech32'))
-		return refusal(
-			chain.name,
-			chain.form,
-			address,
+		return refuse(
 			'its checksum is of the wrong kind for its version (bech32 and bech32m, BIP-350)',
 		);
-	if (version === 0 && program.length !== 20 && program.length !== 32)
-		return refusal(chain.name, chain.form, address);
+	if (version === 0 && program.length !== 20 && program.length !== 32) return refuse();
 	if (!isMain) return testnet('it is a test network address');
 	return version === 0 || (version === 1 && program.length === 32)
 		? VALID
@@ -239,55 +204,34 @@ function utxo(address: string, token: string): AddressVerdict {
 			if (found !== main) return testnet('it is a test network address');
 			return type <= 1 ? VALID : unsure('it is a CashAddr of a type other than P2PKH and P2SH');
 		}
-		if (/^((bitcoincash|bchtest):)?[qprz][02-9ac-hj-np-z]{41,}$/i.test(address)) {
-			return refusal(
-				chain.name,
-				chain.form,
-				address,
-				'its checksum does not match (a character is mistyped)',
-			);
-		}
+		if (/^((bitcoincash|bchtest):)?[qprz][02-9ac-hj-np-z]{41,}$/i.test(address))
+			return refusal(chain.name, chain.form, address, MISTYPED);
 		return legacy(address, chain);
 	}
-	if (chain.hrp && address.toLowerCase().startsWith(`${chain.hrp.main}1`))
-		return segwit(address, chain);
-	if (chain.hrp && chain.hrp.test.some((hrp) => address.toLowerCase().startsWith(`${hrp}1`)))
-		return segwit(address, chain);
-	return legacy(address, chain);
+	const hrps = chain.hrp ? [chain.hrp.main, ...chain.hrp.test] : [];
+	return hrps.some((hrp) => address.toLowerCase().startsWith(`${hrp}1`))
+		? segwit(address, chain)
+		: legacy(address, chain);
 }
 
-/** The chain each network's addresses belong to. */
-const CHAIN_NAMES: Readonly<Record<string, string>> = {
-	ERC20: 'an ERC20 (Ethereum)',
-	BSC: 'a BSC (BNB Smart Chain)',
-	BASE: 'a BASE (Base)',
-};
+/** The check of each chain's addresses; an ERC20, BSC or BASE address is named by its chain. */
+const BY_CHAIN = new Map<string, (address: string) => AddressVerdict>([
+	['TRC20', tron],
+	['ERC20', (address) => evm(address, 'an ERC20 (Ethereum)')],
+	['BSC', (address) => evm(address, 'a BSC (BNB Smart Chain)')],
+	['BASE', (address) => evm(address, 'a BASE (Base)')],
+	['SOL', solana],
+	['TON', ton],
+	...Object.keys(UTXO).map((token) => [token, (address: string) => utxo(address, token)] as const),
+]);
 
 /**
  * The form of `address` for the token and, for a stablecoin, the network. A token/network pair the
  * node does not know is left to the service (`unsure`); the pair's own rule refuses it earlier.
  */
 export function addressForm(address: string, token: string, network?: string): AddressVerdict {
-	const chain = isStablecoin(token) ? (network ?? '') : token;
-	switch (chain) {
-		case 'TRC20':
-			return tron(address);
-		case 'ERC20':
-		case 'BSC':
-		case 'BASE':
-			return evm(address, CHAIN_NAMES[chain]);
-		case 'SOL':
-			return solana(address);
-		case 'TON':
-			return ton(address);
-		case 'BTC':
-		case 'LTC':
-		case 'DOGE':
-		case 'BCH':
-			return utxo(address, chain);
-		default:
-			return unsure('the node does not know this network');
-	}
+	const check = BY_CHAIN.get(isStablecoin(token) ? (network ?? '') : token);
+	return check ? check(address) : unsure('the node does not know this network');
 }
 
 /** What an address of this token and network is called: "USDT address on TRC20", "BTC address". */
@@ -308,22 +252,17 @@ export function checkAddressForm(
 ): Violation[] {
 	const form = addressForm(address, token, network);
 	if (form.verdict === 'invalid')
-		return [
-			{
-				field,
-				message: `${field} is not a ${addressName(token, network)}: ${form.why}`,
-				value: address,
-			},
-		];
-	if (production && form.verdict === 'unsure' && form.production) {
-		return [
-			{
-				field,
-				message: `${field} is refused with a Production credential: ${form.production}`,
-				value: address,
-			},
-		];
-	}
+		return violation(
+			field,
+			`${field} is not a ${addressName(token, network)}: ${form.why}`,
+			address,
+		);
+	if (production && form.verdict === 'unsure' && form.production)
+		return violation(
+			field,
+			`${field} is refused with a Production credential: ${form.production}`,
+			address,
+		);
 	return [];
 }
 

@@ -22,6 +22,10 @@ import {
 export const upperOptions = (values: readonly string[]) =>
 	values.map((value) => ({ name: value, value }));
 
+/** Options named by their value with a capital first letter ('completed' is 'Completed'). */
+const capitalOptions = (values: readonly string[]) =>
+	values.map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value }));
+
 export const NARRATION: INodeProperties = {
 	displayName: 'Narration',
 	name: 'narration',
@@ -205,29 +209,21 @@ export function listFilters(
 	statuses: readonly string[],
 	extra: INodeProperties[],
 ): INodeProperties {
+	const created = (when: 'After' | 'Before', what: string): INodeProperties => ({
+		displayName: `Created ${when}`,
+		name: `created${when}`,
+		type: 'dateTime',
+		default: '',
+		description: `Only ${records} created ${what} this time (UTC unless it names its zone)`,
+	});
 	const options: INodeProperties[] = [
-		{
-			displayName: 'Created After',
-			name: 'createdAfter',
-			type: 'dateTime',
-			default: '',
-			description: `Only ${records} created at or after this time (UTC unless it names its zone)`,
-		},
-		{
-			displayName: 'Created Before',
-			name: 'createdBefore',
-			type: 'dateTime',
-			default: '',
-			description: `Only ${records} created before this time (UTC unless it names its zone)`,
-		},
+		created('After', 'at or after'),
+		created('Before', 'before'),
 		{
 			displayName: 'Status',
 			name: 'status',
 			type: 'options',
-			options: statuses.map((status) => ({
-				name: status[0].toUpperCase() + status.slice(1),
-				value: status,
-			})),
+			options: capitalOptions(statuses),
 			// Both lists have it, and it is what reconciling asks for most.
 			default: 'completed',
 			description: `Only ${records} with this status. Another status can be given with an expression (compared in any case).`,
@@ -302,13 +298,10 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 			name: 'network',
 			type: 'options',
 			// The code is the value sent; the name says the chain ("TRC20 (Tron)").
-			options: NETWORKS_BY_TOKEN[token].map((value) => ({
-				name:
-					CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK] === value
-						? value
-						: `${value} (${CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK]})`,
-				value,
-			})),
+			options: NETWORKS_BY_TOKEN[token].map((value) => {
+				const chain = CHAIN_OF_NETWORK[value as keyof typeof CHAIN_OF_NETWORK];
+				return { name: chain === value ? value : `${value} (${chain})`, value };
+			}),
 			required: true,
 			// No default: the network decides where the money goes, so it is always chosen.
 			default: '',
@@ -321,7 +314,7 @@ export function tokenFields(options: { feeLevel: boolean }): INodeProperties[] {
 		name: 'feeLevel',
 		type: 'options',
 		// Low, Medium, High: in the order of what they cost, not alphabetically.
-		options: FEE_LEVELS.map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
+		options: capitalOptions(FEE_LEVELS),
 		required: true,
 		// No default: the fee level decides what the payout costs, so it is always chosen.
 		default: '',

@@ -38,6 +38,11 @@ export interface Violation {
 	value?: unknown;
 }
 
+/** A rule broken by one field's value, as the one violation of a check. */
+export const violation = (field: string, message: string, value?: unknown): Violation[] => [
+	{ field, message, value },
+];
+
 /** Whether a token is a stablecoin (catalog STABLECOINS): it takes a network, and no fee level. */
 export function isStablecoin(token: unknown): token is Stablecoin {
 	return (STABLECOINS as readonly unknown[]).includes(token);
@@ -74,15 +79,9 @@ export function plainDecimal(value: number): string {
 function readDecimal(
 	value: unknown,
 ): { text: string; decimals: number; significant: number } | undefined {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return undefined;
-		text = plainDecimal(value);
-	} else if (typeof value === 'string') {
-		text = value.trim();
-	} else {
+	if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string')
 		return undefined;
-	}
+	const text = typeof value === 'number' ? plainDecimal(value) : (value as string).trim();
 	const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
 	if (!match) return undefined;
 	const [, sign, whole, rawFraction = ''] = match;
@@ -101,15 +100,12 @@ export function toNumber(value: unknown): number | undefined {
 /** A plain decimal with at most `decimals` places that a JSON number carries exactly. */
 function checkDecimal(field: string, value: unknown, decimals: number): Violation[] {
 	const decimal = readDecimal(value);
-	if (decimal === undefined) {
-		return [
-			{
-				field,
-				message: `${field} must be a plain decimal number such as 10.5 (digits and one dot)`,
-				value,
-			},
-		];
-	}
+	if (decimal === undefined)
+		return violation(
+			field,
+			`${field} must be a plain decimal number such as 10.5 (digits and one dot)`,
+			value,
+		);
 	if (decimal.decimals > decimals) {
 		// 1 + 0.14 is 1.1400000000000001 in JavaScript: say how to round it where it is computed.
 		const noise =
@@ -118,35 +114,30 @@ function checkDecimal(field: string, value: unknown, decimals: number): Violatio
 		const hint = noise
 			? `; round it where it is computed, for example with .toFixed(${decimals})`
 			: '';
-		return [
-			{
-				field,
-				message: `${field} must have at most ${decimals} decimal places (it is never rounded${hint})`,
-				value,
-			},
-		];
+		return violation(
+			field,
+			`${field} must have at most ${decimals} decimal places (it is never rounded${hint})`,
+			value,
+		);
 	}
-	if (decimal.significant > MAX_SIGNIFICANT_DIGITS) {
-		return [
-			{
-				field,
-				message: `${field} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits and cannot be sent exactly`,
-				value,
-			},
-		];
-	}
+	if (decimal.significant > MAX_SIGNIFICANT_DIGITS)
+		return violation(
+			field,
+			`${field} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits and cannot be sent exactly`,
+			value,
+		);
 	return [];
 }
 
 export function checkRequired(field: string, value: unknown): Violation[] {
-	return isBlank(value) ? [{ field, message: `${field} is required`, value }] : [];
+	return isBlank(value) ? violation(field, `${field} is required`, value) : [];
 }
 
 export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): Violation[] {
-	if (isBlank(value)) return [{ field, message: `${field} is required`, value }];
+	if (isBlank(value)) return checkRequired(field, value);
 	return allowed.includes(value as string)
 		? []
-		: [{ field, message: `${field} must be one of ${allowed.join(', ')}`, value }];
+		: violation(field, `${field} must be one of ${allowed.join(', ')}`, value);
 }
 
 /** token, network and fee level together. */
@@ -157,31 +148,24 @@ export function checkTokenNetworkFee(
 	const tokenViolations = checkOneOf('token', input.token, TOKENS);
 	if (tokenViolations.length) return tokenViolations;
 	const token = input.token as Token;
-	const violations: Violation[] = [];
 	if (isStablecoin(token)) {
 		const allowed = NETWORKS_BY_TOKEN[token];
-		if (isBlank(input.network)) {
-			violations.push({ field: 'network', message: 'network is required', value: input.network });
-		} else if (!allowed.includes(input.network as string)) {
-			violations.push({
-				field: 'network',
-				message: `network must be one of ${allowed.join(', ')} for ${token}`,
-				value: input.network,
-			});
-		}
-	} else {
-		if (!isBlank(input.network)) {
-			violations.push({
-				field: 'network',
-				message: `${token} does not support a network`,
-				value: input.network,
-			});
-		}
-		if (options.feeLevelRequired || !isBlank(input.feeLevel)) {
-			violations.push(...checkOneOf('feeLevel', input.feeLevel, FEE_LEVELS));
-		}
+		return isBlank(input.network) || allowed.includes(input.network as string)
+			? checkRequired('network', input.network)
+			: violation(
+					'network',
+					`network must be one of ${allowed.join(', ')} for ${token}`,
+					input.network,
+				);
 	}
-	return violations;
+	return [
+		...(isBlank(input.network)
+			? []
+			: violation('network', `${token} does not support a network`, input.network)),
+		...(options.feeLevelRequired || !isBlank(input.feeLevel)
+			? checkOneOf('feeLevel', input.feeLevel, FEE_LEVELS)
+			: []),
+	];
 }
 
 /** A positive amount with at most `decimals` decimal places, never rounded. */
@@ -189,7 +173,7 @@ export function checkPositiveAmount(field: string, value: unknown, decimals: num
 	const violations = checkDecimal(field, value, decimals);
 	if (violations.length) return violations;
 	return (toNumber(value) as number) <= 0
-		? [{ field, message: `${field} must be greater than 0`, value }]
+		? violation(field, `${field} must be greater than 0`, value)
 		: [];
 }
 
@@ -203,15 +187,11 @@ export function checkWithdrawalAmount(input: {
 }): Violation[] {
 	const hasAmount = !isBlank(input.amount);
 	const hasCrypto = !isBlank(input.cryptoAmount);
-	if (hasAmount && hasCrypto) {
-		return [
-			{
-				field: 'amount',
-				message: 'send either amount or cryptoAmount, not both',
-				value: { amount: input.amount, cryptoAmount: input.cryptoAmount },
-			},
-		];
-	}
+	if (hasAmount && hasCrypto)
+		return violation('amount', 'send either amount or cryptoAmount, not both', {
+			amount: input.amount,
+			cryptoAmount: input.cryptoAmount,
+		});
 	if (hasAmount) return checkPositiveAmount('amount', input.amount, USD_DECIMALS);
 	if (hasCrypto) return checkPositiveAmount('cryptoAmount', input.cryptoAmount, CRYPTO_DECIMALS);
 	const missing = (field: string, decimals: number): Violation[] => [
@@ -225,16 +205,13 @@ export function checkWithdrawalAmount(input: {
 
 export function checkNarration(value: unknown): Violation[] {
 	if (value === undefined || value === null || value === '') return [];
-	if (typeof value !== 'string')
-		return [{ field: 'narration', message: 'narration must be text', value }];
+	if (typeof value !== 'string') return violation('narration', 'narration must be text', value);
 	return value.length > NARRATION_MAX_LENGTH
-		? [
-				{
-					field: 'narration',
-					message: `narration must be at most ${NARRATION_MAX_LENGTH} characters (got ${value.length})`,
-					value,
-				},
-			]
+		? violation(
+				'narration',
+				`narration must be at most ${NARRATION_MAX_LENGTH} characters (got ${value.length})`,
+				value,
+			)
 		: [];
 }
 
@@ -243,13 +220,11 @@ export function checkMarkupPercent(value: unknown): Violation[] {
 	if (violations.length) return violations;
 	const markup = toNumber(value) as number;
 	return markup < MARKUP_MIN || markup > MARKUP_MAX
-		? [
-				{
-					field: 'markupPercent',
-					message: `markupPercent must be between ${MARKUP_MIN} and ${MARKUP_MAX} (both included)`,
-					value,
-				},
-			]
+		? violation(
+				'markupPercent',
+				`markupPercent must be between ${MARKUP_MIN} and ${MARKUP_MAX} (both included)`,
+				value,
+			)
 		: [];
 }
 
@@ -259,8 +234,6 @@ export function checkSwap(input: { amount?: unknown; from?: unknown; to?: unknow
 		...checkOneOf('from', input.from, FIAT_CURRENCIES),
 		...checkOneOf('to', input.to, FIAT_CURRENCIES),
 	];
-	if (!violations.length && input.from === input.to) {
-		violations.push({ field: 'to', message: 'to must differ from from', value: input.to });
-	}
-	return violations;
+	if (violations.length || input.from !== input.to) return violations;
+	return violation('to', 'to must differ from from', input.to);
 }

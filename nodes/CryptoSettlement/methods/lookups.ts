@@ -21,24 +21,16 @@ const SEARCH_PAGES_PER_CALL = 10;
 
 /** The editor's error of a list it could not load: the service's message and HTTP code, never the request (which holds the credentials). */
 function loadError(ctx: ILoadOptionsFunctions, error: unknown, response?: ApiResponse): Error {
-	if (response) {
-		const httpCode = String(response.statusCode);
-		const message = `${response.body.message || 'request failed'} (HTTP ${httpCode})`;
-		return apiError(ctx.getNode(), { message, httpCode } as JsonObject, {
-			message: `Could not load the list: ${message}`,
-			httpCode,
-		});
-	}
-	const reason = networkCode(error) ?? (error as Error).message;
-	const httpCode = (error as { httpCode?: string }).httpCode ?? undefined;
-	return apiError(
-		ctx.getNode(),
-		{ message: reason, ...(httpCode ? { httpCode } : {}) } as JsonObject,
-		{
-			message: `Could not load the list: ${reason}`,
-			httpCode,
-		},
-	);
+	const httpCode = response
+		? String(response.statusCode)
+		: ((error as { httpCode?: string }).httpCode ?? undefined);
+	const message = response
+		? `${response.body.message || 'request failed'} (HTTP ${httpCode})`
+		: (networkCode(error) ?? (error as Error).message);
+	return apiError(ctx.getNode(), { message, ...(httpCode ? { httpCode } : {}) } as JsonObject, {
+		message: `Could not load the list: ${message}`,
+		httpCode,
+	});
 }
 
 /**
@@ -52,15 +44,11 @@ async function fetchList(
 	qs: IDataObject = {},
 ): Promise<IDataObject[]> {
 	const request: ApiRequest = { method: 'GET', route: url, url, qs };
+	const http = createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE);
 	let response: ApiResponse;
 	try {
 		// The same pipeline as the node's requests: pacing, 429 waits, backoff, no redirects.
-		response = await callApi(
-			ctx,
-			createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
-			request,
-			'safe',
-		);
+		response = await callApi(ctx, http, request, 'safe');
 	} catch (error) {
 		throw loadError(ctx, error);
 	}
@@ -79,9 +67,8 @@ const text = scalarText;
  */
 export const NO_CREDENTIAL = 'Select a credential above first: this list comes from the service';
 
-function hasCredential(ctx: ILoadOptionsFunctions): boolean {
-	return !!ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-}
+const hasCredential = (ctx: ILoadOptionsFunctions) =>
+	!!ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 
 /** The one entry of a dropdown without a credential. */
 const needsCredential = (): INodePropertyOptions[] => [{ name: NO_CREDENTIAL, value: '' }];
@@ -92,10 +79,7 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 function matches(result: INodeListSearchItems, filter?: string): boolean {
 	if (!filter?.trim()) return true;
 	const wanted = filter.trim().toLowerCase();
-	return (
-		result.name.toLowerCase().includes(wanted) ||
-		String(result.value).toLowerCase().includes(wanted)
-	);
+	return [result.name, String(result.value)].some((shown) => shown.toLowerCase().includes(wanted));
 }
 
 /** The deposit assets, by name; `value` picks what the option stands for (Wallet → Create: the id). */
@@ -136,18 +120,12 @@ export async function getBanks(this: ILoadOptionsFunctions): Promise<INodeProper
 	const lists = await allRead(
 		currencies.map(async (currency) =>
 			(await fetchList(this, SPECS.bank.getAll.path, { currency })).map((bank) => ({
-				bank,
-				currency,
+				name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
+				value: text(bank.id),
 			})),
 		),
 	);
-	return lists
-		.flat()
-		.map(({ bank, currency }) => ({
-			name: chosen ? text(bank.name) : `${text(bank.name)} (${currency.toUpperCase()})`,
-			value: text(bank.id),
-		}))
-		.sort(byName);
+	return lists.flat().sort(byName);
 }
 
 /**

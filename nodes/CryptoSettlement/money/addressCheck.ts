@@ -4,6 +4,7 @@ import { ROUTES } from '../../service/routes';
 import { callApi } from '../../service/transport';
 import { contextForItem } from '../engine/engine';
 import { addressName, sameAddress } from '../fields/addresses';
+import { violation } from '../fields/rules';
 import { Params } from '../record/params';
 import type { AddressCheck, OperationSpec } from '../record/record';
 
@@ -38,9 +39,8 @@ export async function checkAddressesWithService(
 		const problem = await verdicts.get(keyOf(check));
 		if (problem === undefined) continue;
 		try {
-			new Params(contextForItem(ctx, index), spec).assert([
-				{ field: check.field, message: `${check.field} ${problem}`, value: check.address },
-			]);
+			const rule = violation(check.field, `${check.field} ${problem}`, check.address);
+			new Params(contextForItem(ctx, index), spec).assert(rule);
 		} catch (error) {
 			refused.set(index, error as Error);
 		}
@@ -85,10 +85,11 @@ async function askService(
 	check: AddressCheck,
 ): Promise<string | undefined> {
 	const what = addressName(check.token, check.network);
+	const { path } = ROUTES.validateAddress;
 	const request: ApiRequest = {
 		method: 'POST',
-		route: ROUTES.validateAddress.path,
-		url: ROUTES.validateAddress.path,
+		route: path,
+		url: path,
 		body: {
 			address: check.address,
 			token: check.token,

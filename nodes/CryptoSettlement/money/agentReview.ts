@@ -44,10 +44,9 @@ function reviewStepsOf(ctx: IExecuteSingleFunctions): string[] {
  * it is told that this call was not approved, never to add the step it has; a tool without one is
  * told to add it.
  */
-export function reviewRefusal(ctx: IExecuteSingleFunctions): {
-	message: string;
-	description: string;
-} {
+export function reviewRefusal(
+	ctx: IExecuteSingleFunctions,
+): Record<'message' | 'description', string> {
 	const [step] = reviewStepsOf(ctx);
 	if (step !== undefined) {
 		return {

@@ -15,22 +15,19 @@ export type Debit = { currency: string; amount: number } | { none: true } | { un
 export class RunDebits {
 	private readonly slots = new Map<
 		number,
-		{ debit: Promise<Debit>; give: (debit: Debit) => void; given: boolean }
+		{ debit: Promise<Debit>; give: (debit: Debit) => void }
 	>();
 
 	/** Each item of the run is expected once, before any gives its debit (pipeline/batch.ts, register). */
 	expect(itemIndex: number): void {
 		let give!: (debit: Debit) => void;
 		const debit = new Promise<Debit>((resolve) => (give = resolve));
-		this.slots.set(itemIndex, { debit, give, given: false });
+		this.slots.set(itemIndex, { debit, give });
 	}
 
-	/** This item's debit; the first one given stands. */
+	/** This item's debit; the first one given stands (a promise resolves once). */
 	give(itemIndex: number, debit: Debit): void {
-		const slot = this.slots.get(itemIndex);
-		if (!slot || slot.given) return;
-		slot.given = true;
-		slot.give(debit);
+		this.slots.get(itemIndex)?.give(debit);
 	}
 
 	/**

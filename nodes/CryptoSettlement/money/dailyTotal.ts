@@ -76,16 +76,14 @@ async function readList(
 		range: rangeAsked(now),
 		fail: (problem) => {
 			if (problem.kind === 'page') return problem.error as Error;
-			if (problem.kind === 'moving')
-				return new Error(
-					`the service's withdrawal list ${movingWords(problem)}, so today's withdrawals could not be counted`,
-				);
-			if (problem.kind === 'repeats')
-				return new Error(
-					`the service's withdrawal list repeats its pages (page ${problem.page} brought no record not already read), so today's withdrawals could not be counted`,
-				);
+			const why =
+				problem.kind === 'moving'
+					? movingWords(problem)
+					: problem.kind === 'repeats'
+						? `repeats its pages (page ${problem.page} brought no record not already read)`
+						: `is longer than the node reads for one check (${problem.maxPages} pages of ${size})`;
 			return new Error(
-				`the service's withdrawal list is longer than the node reads for one check (${problem.maxPages} pages of ${size}), so today's withdrawals could not be counted`,
+				`the service's withdrawal list ${why}, so today's withdrawals could not be counted`,
 			);
 		},
 	});

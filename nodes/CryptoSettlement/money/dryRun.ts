@@ -8,7 +8,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess } from '../../service/apiErrors';
 import { plainDecimal } from '../fields/rules';
 import { CRYPTO_DECIMALS } from '../../service/catalog';
-import type { RequestParts } from '../record/record';
+import { keptFor, type RequestParts } from '../record/record';
 import { isObject } from '../../service/values';
 import { moneyFigures, roundTo } from '../../service/money';
 import { lookUp } from './withdrawals';
@@ -78,12 +78,8 @@ export async function dryRunWithdrawal(
 		// The fee quote takes what the withdrawal sends, less its PIN and External ID.
 		delete sent.pin;
 		delete sent.externalId;
-		const estimate: ApiRequest = {
-			method: 'POST',
-			route: ROUTES.estimateNetworkFee.path,
-			url: ROUTES.estimateNetworkFee.path,
-			body: sent,
-		};
+		const { path } = ROUTES.estimateNetworkFee;
+		const estimate: ApiRequest = { method: 'POST', route: path, url: path, body: sent };
 		try {
 			const response = await callApi(ctx, http, estimate, 'safe');
 			if (isSuccess(response)) {
@@ -106,16 +102,8 @@ export async function dryRunWithdrawal(
 		await debits.through(itemIndex),
 		balancesOf(account),
 	);
-	return withPayout(record, payoutOf(sent, feeBearer, networkFee), balanceCheck, extra);
-}
-
-/** What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request. */
-function withPayout(
-	record: IDataObject,
-	payout: IDataObject,
-	balanceCheck: IDataObject,
-	extra: IDataObject = {},
-): IDataObject {
+	const payout = payoutOf(sent, feeBearer, networkFee);
+	// What a person reads first: what leaves, the fee and what arrives, whether the balance covers it, then the guardrails, then the request.
 	const { dryRun, message, guardrails, ...rest } = record;
 	return { dryRun, message, payout, balanceCheck, guardrails, ...rest, ...extra };
 }
@@ -123,26 +111,24 @@ function withPayout(
 type FeeBearer = 'user' | 'business' | undefined;
 
 /** The account (Account → Get: its balances and withdrawal fee bearer), read once per node run. */
-const accounts = new WeakMap<object, Promise<AccountRead>>();
+const accounts = keptFor<object, Promise<AccountRead>>();
 
 async function accountOf(ctx: IExecuteSingleFunctions, http: HttpCall): Promise<AccountRead> {
-	const run = runOf(ctx);
-	let account = accounts.get(run);
-	if (!account) {
-		const { path } = ROUTES.account;
-		account = callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
-			(response): AccountRead => {
-				if (isSuccess(response) && isObject(response.body.data))
-					return { record: response.body.data };
-				return {
-					unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}`,
-				};
-			},
-			(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
-		);
-		accounts.set(run, account);
-	}
-	return await account;
+	const { path } = ROUTES.account;
+	return await accounts(
+		runOf(ctx),
+		async () =>
+			await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe').then(
+				(response): AccountRead => {
+					if (isSuccess(response) && isObject(response.body.data))
+						return { record: response.body.data };
+					return {
+						unreadable: `Account → Get answered HTTP ${response.statusCode}${response.body.message ? `: ${String(response.body.message)}` : ''}`,
+					};
+				},
+				(error: Error): AccountRead => ({ unreadable: `Account → Get failed: ${error.message}` }),
+			),
+	);
 }
 
 /** The account's withdrawal fee bearer; undefined when it cannot be read. */
@@ -152,7 +138,7 @@ function feeBearerIn(account: AccountRead): FeeBearer {
 }
 
 /** The service's sell rates, read once per node run, for a payout stated in a token (rates.ts). */
-const runRates = new WeakMap<object, Promise<Rates | string>>();
+const runRates = keptFor<object, Promise<Rates | string>>();
 
 /**
  * What a withdrawal takes from the balance the service debits (docs/guardrails.md, "Does the
@@ -174,23 +160,19 @@ async function debitOf(
 		};
 	}
 	const { amount, unit, fee } = feeOf(body, networkFee);
-	let leaves: number;
-	if (feeBearer === 'user') leaves = amount;
-	else if (feeBearer === undefined)
+	if (feeBearer === undefined)
 		return { unknown: 'who bears the withdrawal fee could not be read (Account → Get)' };
-	else if (fee === undefined)
+	if (feeBearer === 'business' && fee === undefined)
 		return { unknown: 'the network fee was not quoted, and the business bears it' };
-	else leaves = amount + fee;
+	const leaves = feeBearer === 'user' ? amount : amount + (fee as number);
 	if (unit === 'USD') return { currency: 'USD', amount: leaves };
-	const run = runOf(ctx);
-	let rates = runRates.get(run);
-	if (!rates) {
-		rates = readRates(ctx, http).catch(
-			(error: Error) => `the service's rates could not be read (${error.message})`,
-		);
-		runRates.set(run, rates);
-	}
-	const read = await rates;
+	const read = await runRates(
+		runOf(ctx),
+		async () =>
+			await readRates(ctx, http).catch(
+				(error: Error) => `the service's rates could not be read (${error.message})`,
+			),
+	);
 	const value = valueUsd(
 		{ token: unit, crypto: leaves },
 		typeof read === 'string' ? undefined : read,
@@ -238,40 +220,35 @@ function feeOf(
  * from the payout; `business`, it is added to what leaves the balance.
  */
 function payoutOf(body: IDataObject, feeBearer: FeeBearer, networkFee?: IDataObject): IDataObject {
-	const crypto = body.walletAddress !== undefined;
-	const token = String(body.token ?? '');
 	const { amount, unit, fee } = feeOf(body, networkFee);
-	if (!crypto) return bankPayoutOf(amount, feeBearer);
-	const what = `${token}${body.network ? ` on ${String(body.network)}` : ''}`;
-	const statement: IDataObject = { amount, amountCurrency: unit, feeBearer: bearerName(feeBearer) };
-	if (fee === undefined) {
-		statement.fee = 'not quoted: see networkFee or networkFeeUnavailable';
-	} else {
-		statement.fee = fee;
-		statement.feeCurrency = unit;
-	}
-	const known = typeof statement.fee === 'number';
+	if (body.walletAddress === undefined) return bankPayoutOf(amount, feeBearer);
+	const what = `${String(body.token ?? '')}${body.network ? ` on ${String(body.network)}` : ''}`;
+	const feeText = fee === undefined ? 'the fee' : money(fee, unit);
+	const statement: IDataObject = {
+		amount,
+		amountCurrency: unit,
+		feeBearer: bearerName(feeBearer),
+		...(fee === undefined
+			? { fee: 'not quoted: see networkFee or networkFeeUnavailable' }
+			: { fee, feeCurrency: unit }),
+	};
 	if (feeBearer === 'user') {
 		statement.leavesBalance = money(amount, unit);
-		statement.recipientReceives = known
-			? `${money(amount - fee!, unit)} in ${what}`
-			: `${money(amount, unit)} less the fee, in ${what}`;
+		statement.recipientReceives =
+			fee === undefined
+				? `${money(amount, unit)} less the fee, in ${what}`
+				: `${money(amount - fee, unit)} in ${what}`;
+		statement.summary = `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`;
 	} else if (feeBearer === 'business') {
-		statement.leavesBalance = known
-			? money(amount + fee!, unit)
-			: `${money(amount, unit)} plus the fee`;
+		statement.leavesBalance =
+			fee === undefined ? `${money(amount, unit)} plus the fee` : money(amount + fee, unit);
 		statement.recipientReceives = `${money(amount, unit)} in ${what}`;
+		statement.summary = `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`;
 	} else {
 		statement.leavesBalance = `${money(amount, unit)}, plus the fee if the business bears fees (the fee bearer could not be read)`;
 		statement.recipientReceives = `${money(amount, unit)} in ${what}, less the fee if the recipient bears fees`;
+		statement.summary = `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
 	}
-	const feeText = known ? money(fee!, unit) : 'the fee';
-	statement.summary =
-		feeBearer === 'user'
-			? `${statement.leavesBalance} leaves the balance; ${feeText} is deducted from it; the recipient receives ${statement.recipientReceives}`
-			: feeBearer === 'business'
-				? `${statement.leavesBalance} leaves the balance (${money(amount, unit)} plus ${feeText}); the recipient receives ${statement.recipientReceives}`
-				: `${statement.leavesBalance}; the recipient receives ${statement.recipientReceives}`;
 	return statement;
 }
 
@@ -306,8 +283,7 @@ function bankPayoutOf(amount: number, feeBearer: FeeBearer): IDataObject {
 		statement.recipientReceives = `${converted}, less the fee if the recipient bears fees`;
 		summary = `${converted} leaves the balance in that currency, plus the fee if the business bears fees (the fee bearer could not be read); the recipient receives it, less the fee if the recipient bears fees`;
 	}
-	const [first, ...rest] = summary;
-	statement.summary = `${first.toUpperCase()}${rest.join('')}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
+	statement.summary = `${summary[0].toUpperCase()}${summary.slice(1)}. Neither the rate nor the fee is quoted before a bank payout: the created record shows what was paid out and the fee (payoutAmount, fee, in the bank account's currency).`;
 	return statement;
 }
 
@@ -321,13 +297,8 @@ export function quoteWithUnits(record: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(record)) {
 		shaped[key] = value;
 		const unit = `${key}Currency`;
-		if (
-			(key === 'cryptoFee' || key === 'cryptoFees') &&
-			value !== null &&
-			value !== undefined &&
-			!(unit in record)
-		)
-			shaped[unit] = record.token;
+		const unnamed = (key === 'cryptoFee' || key === 'cryptoFees') && !(unit in record);
+		if (unnamed && value !== null && value !== undefined) shaped[unit] = record.token;
 	}
 	return shaped;
 }

@@ -2,8 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { isToolVariant } from '../engine/engine';
 import { GUARDRAILS_SHOWN } from '../fields/fields';
-import { moneyFigures } from '../../service/money';
-import { guardrailsOf, misreadText } from './guardrails';
+import { guardrailsOf, misreadText, usd } from './guardrails';
 
 /**
  * What the credential's guardrails allow, in words (README, "Guardrails"), output by a Dry Run as
@@ -11,8 +10,6 @@ import { guardrailsOf, misreadText } from './guardrails';
  * hints (none for declarative nodes) read or report a credential, so the Dry Run says it. "no
  * limit" where the owner set none, and `notLimited` names those. The checks are money/guardrails.ts.
  */
-
-const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 
 export function describeGuardrails(credentials: IDataObject): IDataObject {
 	let rails: ReturnType<typeof guardrailsOf>;
@@ -73,12 +70,10 @@ export function guardrailsInShort(
 	}
 	const environment = ENVIRONMENT[String(rails.environment)];
 	const notLimited = (rails.notLimited as string[] | undefined) ?? [];
-	const perWithdrawal =
-		rails.maxPerWithdrawal === 'no limit'
-			? 'no limit per withdrawal'
-			: `max ${String(rails.maxPerWithdrawal)} per withdrawal`;
-	const perDay =
-		rails.maxPerDay === 'no limit' ? 'no limit per day' : `max ${String(rails.maxPerDay)} per day`;
+	const per = (limit: unknown, what: string) =>
+		limit === 'no limit' ? `no limit per ${what}` : `max ${String(limit)} per ${what}`;
+	const perWithdrawal = per(rails.maxPerWithdrawal, 'withdrawal');
+	const perDay = per(rails.maxPerDay, 'day');
 	const reviewed = guardrailsOf(credentials).agentPaymentsNeedHumanReview
 		? ', each approved by a person'
 		: ', without review';
@@ -106,18 +101,15 @@ export async function getCredentialGuardrails(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	const selected = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	let shown: Pick<INodePropertyOptions, 'name' | 'description'>;
-	if (!selected) {
-		shown = {
-			name: 'No credential selected',
-			description: 'Select a Crypto Settlement API credential to see its guardrails here',
-		};
-	} else {
+	let shown: Pick<INodePropertyOptions, 'name' | 'description'> = {
+		name: 'No credential selected',
+		description: 'Select a Crypto Settlement API credential to see its guardrails here',
+	};
+	if (selected) {
 		try {
 			const asTool = isToolVariant(this.getNode());
-			shown = guardrailsInShort(await this.getCredentials(CREDENTIAL_TYPE), selected.name, {
-				asTool,
-			});
+			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			shown = guardrailsInShort(credentials, selected.name, { asTool });
 		} catch (error) {
 			shown = {
 				name: `⚠ The guardrails of '${selected.name}' could not be read here`,

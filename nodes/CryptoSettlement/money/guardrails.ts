@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, NodeOperationError } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../../credentials/CryptoSettlementApi.credentials';
 import { ROUTES } from '../../service/routes';
 import { reviewedByPerson, reviewRefusal } from './agentReview';
@@ -9,6 +9,7 @@ import type { ApiRequest, HttpCall } from '../../service/api';
 import { isSuccess, serviceError } from '../../service/apiErrors';
 import { credentialKey, oneAtATime } from '../../service/pacing';
 import { fieldOf } from '../record/nodeDescription';
+import { itemError } from '../record/params';
 import { type OperationSpec, type Payment, type RequestParts } from '../record/record';
 import {
 	MONEY_CLASSES,
@@ -101,6 +102,8 @@ function limitOf(credentials: IDataObject, name: string, misread: Misread[]): nu
  */
 function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails['allowed'] {
 	const allowed: Guardrails['allowed'] = [];
+	const refuse = (line: string, rule: string) =>
+		misread.push({ name: 'allowedAddresses', value: line, rule });
 	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
@@ -109,12 +112,7 @@ function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails[
 		const [first, ...rest] = line.split(':');
 		const token = first.toUpperCase();
 		if (!(TOKENS as readonly string[]).includes(token) || !rest.length) {
-			if (/\s/.test(line))
-				misread.push({
-					name: 'allowedAddresses',
-					value: line,
-					rule: 'one address a line, without spaces',
-				});
+			if (/\s/.test(line)) refuse(line, 'one address a line, without spaces');
 			else allowed.push({ address: line });
 			continue;
 		}
@@ -127,11 +125,7 @@ function allowedAddressesOf(text: unknown, misread: Misread[] = []): Guardrails[
 			const expected = isStablecoin(token)
 				? `${token}:${networks.join('|')}:address`
 				: `${token}::address`;
-			misread.push({
-				name: 'allowedAddresses',
-				value: line,
-				rule: `a line starting with ${token} reads ${expected}`,
-			});
+			refuse(line, `a line starting with ${token} reads ${expected}`);
 			continue;
 		}
 		allowed.push({ token, ...(network ? { network } : {}), address });
@@ -143,23 +137,18 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	const misread: Misread[] = [];
 	const maxPerWithdrawalUsd = limitOf(credentials, 'maxPerWithdrawalUsd', misread);
 	const maxPerDayUsd = limitOf(credentials, 'maxPerDayUsd', misread);
-	let destinations: Destinations = 'any';
-	if (DESTINATIONS.includes(credentials.destinations as Destinations))
-		destinations = credentials.destinations as Destinations;
-	else if (!unset(credentials.destinations)) {
+	const stated = credentials.destinations;
+	const destinations = DESTINATIONS.find((value) => value === stated) ?? 'any';
+	if (destinations !== stated && !unset(stated)) {
 		misread.push({
 			name: 'destinations',
-			value: credentials.destinations,
+			value: stated,
 			rule: `one of ${DESTINATIONS.map((value) => optionLabel('destinations', value)).join(', ')}`,
 		});
 	}
-	const allowed =
-		destinations === 'allowList' ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
-	if (
-		destinations === 'allowList' &&
-		!allowed.length &&
-		!misread.some((entry) => entry.name === 'allowedAddresses')
-	) {
+	const allowList = destinations === 'allowList';
+	const allowed = allowList ? allowedAddressesOf(credentials.allowedAddresses, misread) : [];
+	if (allowList && !allowed.length && !misread.some((entry) => entry.name === 'allowedAddresses')) {
 		misread.push({
 			name: 'allowedAddresses',
 			value: credentials.allowedAddresses ?? '',
@@ -183,13 +172,11 @@ export function guardrailsOf(credentials: IDataObject): Guardrails {
 	};
 }
 
-const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
-const WHERE =
-	"Set by the credential's owner in the Crypto Settlement API credential, under Guardrails. Nothing was sent for this item.";
+export const usd = (value: number) => `${moneyFigures(value, 'USD')} USD`;
 
 /** Where a guardrail is changed, in the credential editor's words. */
-const whereIs = (name: string) =>
-	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails → ${guardrailLabel(name)}. Nothing was sent for this item.`;
+const whereIs = (name?: string) =>
+	`Set by the credential's owner in the Crypto Settlement API credential, under Guardrails${name ? ` → ${guardrailLabel(name)}` : ''}. Nothing was sent for this item.`;
 
 /** The refusal of a guardrail value that cannot be read: the guardrail, the value, the rule, where to change it. */
 export function misreadText({ name, value, rule }: Misread): string {
@@ -201,9 +188,9 @@ function refusal(
 	ctx: IExecuteSingleFunctions,
 	index: number,
 	message: string,
-	detail = WHERE,
+	detail = whereIs(),
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex: index, description: detail });
+	return itemError(ctx, message, detail, index);
 }
 
 // ------------------------------------------------------------------------------------- the check
@@ -340,7 +327,10 @@ function refuseDerivedExternalIds({ rails, payments, refuse }: Check): void {
 /** Allowed Destinations: the saved payout addresses, or the credential's list. */
 async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check): Promise<void> {
 	if (rails.destinations === 'any' || !payments.some(({ payment }) => payment.destination)) return;
-	const allowed = await allowedDestinations(ctx, http, rails).catch((error: Error) => error);
+	const saved = rails.destinations === 'savedOnly';
+	const allowed = await (
+		saved ? readSavedAddresses(ctx, http) : Promise.resolve(rails.allowed)
+	).catch((error: Error) => error);
 	for (const { index, payment } of payments) {
 		const destination = payment.destination;
 		if (!destination) continue;
@@ -352,12 +342,13 @@ async function refuseDestinations({ ctx, http, rails, payments, refuse }: Check)
 			);
 		} else if (!allowed.some((entry) => matches(entry, destination))) {
 			const { token, network, address } = destination;
+			const named = `Destination ${address} (${token}${network ? ` on ${network}` : ''})`;
 			refuse(
 				index,
-				rails.destinations === 'savedOnly'
-					? `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not a saved payout address, and this credential pays only to saved ones`
-					: `Destination ${address} (${token}${network ? ` on ${network}` : ''}) is not in the credential's allowed addresses`,
-				whereIs(rails.destinations === 'savedOnly' ? 'destinations' : 'allowedAddresses'),
+				saved
+					? `${named} is not a saved payout address, and this credential pays only to saved ones`
+					: `${named} is not in the credential's allowed addresses`,
+				whereIs(saved ? 'destinations' : 'allowedAddresses'),
 			);
 		}
 	}
@@ -497,10 +488,7 @@ export function checkMoneyClass(
 ): void {
 	const { money, name } = moneyOfItem(ctx, spec, title);
 	const fail = (message: string, description: string) => {
-		throw new NodeOperationError(ctx.getNode(), message, {
-			itemIndex: ctx.getItemIndex(),
-			description,
-		});
+		throw itemError(ctx, message, description);
 	};
 	if (refusedToAgents(money) && isAgentRun(ctx)) {
 		fail(
@@ -518,16 +506,6 @@ export function checkMoneyClass(
 			`With '${guardrailLabel('destinations')}' restricted, this credential can neither add nor remove payout addresses or bank accounts, nor set a wallet's settlement bank, so it cannot add a destination and then pay it. Manage them in the service's dashboard, or with a credential whose '${guardrailLabel('destinations')}' is '${optionLabel('destinations', 'any')}'. ${whereIs('destinations')}`,
 		);
 	}
-}
-
-async function allowedDestinations(
-	ctx: IExecuteSingleFunctions,
-	http: HttpCall,
-	rails: Guardrails,
-): Promise<Guardrails['allowed']> {
-	if (rails.destinations === 'allowList') return rails.allowed;
-	if (rails.destinations === 'savedOnly') return await readSavedAddresses(ctx, http);
-	return [];
 }
 
 /** An allowed entry covers a destination: the same address, and token and network where the entry names them. */

@@ -1,6 +1,7 @@
 import { NodeApiError, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../service/credentials';
 import { runOf } from '../engine/engine';
+import { keptFor } from '../record/record';
 import { toNumber } from '../fields/rules';
 import { callApi, createAuthenticatedHttpCall } from '../../service/transport';
 import { isSuccess } from '../../service/apiErrors';
@@ -18,16 +19,11 @@ interface Limits {
 	maximum: number;
 }
 
-const limitsOfRun = new WeakMap<object, Promise<Limits | undefined>>();
+const limitsOfRun = keptFor<object, Promise<Limits | undefined>>();
 
 async function readLimits(ctx: IExecuteSingleFunctions, path: string): Promise<Limits | undefined> {
-	const request = { method: 'GET' as const, route: path, url: path };
-	const response = await callApi(
-		ctx,
-		createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE),
-		request,
-		'safe',
-	);
+	const http = createAuthenticatedHttpCall(ctx, CREDENTIAL_TYPE);
+	const response = await callApi(ctx, http, { method: 'GET', route: path, url: path }, 'safe');
 	const data = isSuccess(response) ? response.body.data : undefined;
 	const limits = isObject(data) && isObject(data.limits) ? data.limits : undefined;
 	const minimum = toNumber(limits?.minimum);
@@ -56,10 +52,7 @@ export function explainWithLimits(limitsPath: string) {
 	return async (ctx: IExecuteSingleFunctions, error: unknown): Promise<void> => {
 		if (!(error instanceof NodeApiError) || error.httpCode !== '403') return;
 		try {
-			const run = runOf(ctx);
-			let limits = limitsOfRun.get(run);
-			if (!limits) limitsOfRun.set(run, (limits = readLimits(ctx, limitsPath)));
-			const known = await limits;
+			const known = await limitsOfRun(runOf(ctx), () => readLimits(ctx, limitsPath));
 			if (!known) return;
 			const usd =
 				ctx.getNodeParameter('amountType', 'usd') === 'crypto'

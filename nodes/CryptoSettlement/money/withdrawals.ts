@@ -11,7 +11,8 @@ import { itemApiError, markInDoubt, serviceError } from '../../service/apiErrors
 import { backoffMs, credentialKey, oneAtATime, RETRY } from '../../service/pacing';
 import { statusOf } from '../../service/catalog';
 import type { IdempotencyKey, SendTurn } from '../record/record';
-import { scalarText } from '../../service/values';
+import { itemError } from '../record/params';
+import { isObject, scalarText } from '../../service/values';
 import { setNewest } from '../../service/boundedMemory';
 import { externalIdTurnKey, sameExternalId, sameRecordId } from '../../service/ids';
 
@@ -49,10 +50,9 @@ async function findWithdrawal(
 	if (response.statusCode === 404) return undefined;
 	if (response.statusCode >= 300 || !response.json || response.body.success === false)
 		throw serviceError(ctx, request, response);
-	const record = response.body.data;
-	if (!record || typeof record !== 'object' || Array.isArray(record))
+	const found = response.body.data;
+	if (!isObject(found))
 		throw new Error(`the lookup answered HTTP ${response.statusCode} without a withdrawal record`);
-	const found = record as IDataObject;
 	const id = scalarText(found.id ?? found._id).trim();
 	if (id === '') throw new Error('the lookup answered a withdrawal record without an id');
 	// Only a record that shows exactly this External ID is this External ID's (the lookup also finds
@@ -123,12 +123,10 @@ export async function submitWithdrawal(
 	ctx: IExecuteSingleFunctions,
 	http: HttpCall,
 	request: ApiRequest,
-	idempotency: IdempotencyKey & { expected: IDataObject; fullRecord?: boolean },
-	lookupPath: string,
+	key: Submission,
 	turn?: SendTurn,
 	ahead?: LookupAhead,
 ): Promise<IDataObject> {
-	const key: Submission = { ...idempotency, lookupPath };
 	const earlierInDoubt = turn?.earlierInDoubt;
 	if (key.derived && ctx.getMode() === 'retry') throw derivedOnRetryError(ctx);
 	const lockKey = lockKeyOf(ctx, key);
@@ -226,29 +224,25 @@ async function fullRecord(
 	id: string,
 	lookupPath: string,
 ): Promise<{ record: IDataObject; unavailable?: string }> {
-	const request = lookupRequest(lookupPath, id);
+	const unavailable = (why: string) => ({
+		record: {},
+		unavailable: `the withdrawal was created, but reading it back by id ${why}`,
+	});
 	try {
-		const response = await callApi(ctx, http, request, 'safe');
-		const data = response.body.data as IDataObject | undefined;
-		const found = data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
+		const response = await callApi(ctx, http, lookupRequest(lookupPath, id), 'safe');
+		const found = response.body.data;
 		if (
 			response.statusCode < 300 &&
 			response.json &&
 			response.body.success !== false &&
-			found &&
+			isObject(found) &&
 			sameRecordId(found.id ?? found._id, id)
-		) {
+		)
 			return { record: found };
-		}
-		return {
-			record: {},
-			unavailable: `the withdrawal was created, but reading it back by id answered HTTP ${response.statusCode}${response.body.message ? `: ${response.body.message}` : ''}`,
-		};
+		const message = response.body.message ? `: ${response.body.message}` : '';
+		return unavailable(`answered HTTP ${response.statusCode}${message}`);
 	} catch (error) {
-		return {
-			record: {},
-			unavailable: `the withdrawal was created, but reading it back by id failed: ${(error as Error).message}`,
-		};
+		return unavailable(`failed: ${(error as Error).message}`);
 	}
 }
 
@@ -256,13 +250,9 @@ async function fullRecord(
 function createdId(response: ApiResponse): string | undefined {
 	if (response.statusCode < 200 || response.statusCode >= 300 || !response.json) return undefined;
 	if (response.body.success !== true) return undefined;
-	const data = response.body.data as IDataObject | undefined;
-	const id = data && typeof data === 'object' ? data.id : undefined;
-	return typeof id === 'string' && id.trim() !== ''
-		? id
-		: typeof id === 'number'
-			? String(id)
-			: undefined;
+	const id = (response.body.data as IDataObject | undefined)?.id;
+	if (typeof id === 'number') return String(id);
+	return typeof id === 'string' && id.trim() !== '' ? id : undefined;
 }
 
 /**
@@ -277,15 +267,12 @@ export async function lookUp(
 	ahead?: LookupAhead,
 ): Promise<IDataObject | undefined> {
 	const early = await ahead;
-	let record: IDataObject | undefined;
-	if (early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))) record = early.record;
-	else {
-		try {
-			record = await findWithdrawal(ctx, http, key);
-		} catch (error) {
-			throw lookupFailedError(ctx, key.externalId, error);
-		}
-	}
+	const record =
+		early && 'record' in early && stillTrue(early, lockKeyOf(ctx, key))
+			? early.record
+			: await findWithdrawal(ctx, http, key).catch((error: unknown) => {
+					throw lookupFailedError(ctx, key.externalId, error);
+				});
 	return record && matchOrRefuse(ctx, record, key);
 }
 
@@ -351,15 +338,12 @@ async function lookUpAfterRefusal(
 	key: Submission,
 	refusal: NodeApiError,
 ): Promise<IDataObject | undefined> {
-	let record: IDataObject | undefined;
-	try {
-		record = await findWithdrawal(ctx, http, key);
-	} catch (error) {
+	const record = await findWithdrawal(ctx, http, key).catch((error: Error) => {
 		// Keep the refusal, which is what the user must act on, and say the check failed too.
 		refusal.description =
-			`${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${(error as Error).message}`.trim();
+			`${refusal.description ?? ''} Checking whether External ID ${key.externalId} already exists also failed: ${error.message}`.trim();
 		throw refusal;
-	}
+	});
 	return record && matchOrRefuse(ctx, record, key);
 }
 
@@ -375,8 +359,7 @@ function matchOrRefuse(
 	key: IdempotencyKey & { expected: IDataObject },
 	inDoubt?: string,
 ): IDataObject {
-	const refuse = (message: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description });
+	const refuse = (message: string, description: string) => itemError(ctx, message, description);
 	const { conflicts, unshown } = compareWithRecord(record, key.expected);
 	const id = String(record.id ?? record._id);
 	const status = scalarText(record.status).trim().toLowerCase();
@@ -446,31 +429,26 @@ function refundedError(
 	const status = scalarText(record.status).trim();
 	const found = `External ID ${externalId} holds ${withdrawalNamed(record)}, which was ${status.toLowerCase()} and refunded: it is not this payment's success`;
 	const newId = `give the item a new External ID: a new External ID pays a new withdrawal, while the same one finds withdrawal ${id} again and sends nothing.`;
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		inDoubt === undefined
-			? `${found}, and nothing was sent`
-			: `${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`,
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				inDoubt === undefined
-					? `The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`
-					: `This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
-		},
+	if (inDoubt === undefined)
+		return itemError(
+			ctx,
+			`${found}, and nothing was sent`,
+			`The service shows withdrawal ${id} under this External ID with status "${status}": its money went back, so it is not reported as paid. To pay this item, first check withdrawal ${id} (Withdrawal → Get) and that no other withdrawal paid it, then ${newId}`,
+		);
+	return markInDoubt(
+		itemError(
+			ctx,
+			`${found}; it was found after this item's send proved nothing (${inDoubt}), so check before any retry`,
+			`This item was sent once and the service gave no clear answer; looking its External ID up then found withdrawal ${id} with status "${status}": its money went back, so it is not reported as paid. It was not sent again. Check withdrawal ${id} and your withdrawals (Withdrawal → Get Many, or the dashboard) for this payment before any retry; only once you have made sure it was not paid, ${newId}`,
+		),
 	);
-	return inDoubt === undefined ? error : markInDoubt(error);
 }
 
 function derivedOnRetryError(ctx: IExecuteSingleFunctions): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
 		"A retried execution cannot recognise withdrawals by a derived External ID: map 'External ID' to your own payment ID",
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
-		},
+		"n8n's Retry execution runs under a new execution ID, so an External ID derived from it would differ from the failed run's, and a withdrawal that run already sent could be paid again. Nothing was sent. Map 'External ID' to a stable value (an order or payout ID) and retry, or check the failed run's error, which lists the items already submitted.",
 	);
 }
 

@@ -8,8 +8,8 @@ import { isInDoubt } from '../../service/apiErrors';
 import { checkGuardrails } from '../money/guardrails';
 import type { HttpCall } from '../../service/api';
 import { contextForItem, inputItems, runOf } from '../engine/engine';
-import { Params } from '../record/params';
-import type { OperationSpec, RequestParts, SendTurn } from '../record/record';
+import { itemError, Params } from '../record/params';
+import { keptFor, type OperationSpec, type RequestParts, type SendTurn } from '../record/record';
 import { rowOf } from '../../service/rows';
 import { externalIdTurnKey, sameExternalId } from '../../service/ids';
 import { lookUp } from '../money/withdrawals';
@@ -163,20 +163,14 @@ class Batch {
 
 	summary(): { text: string; submitted: IDataObject[] } {
 		const sorted = [...this.entries.entries()].sort(([a], [b]) => a - b);
-		const submitted = sorted
-			.filter(([, entry]) => entry.settled?.state === 'submitted')
-			.map(([itemIndex, entry]) => {
-				const settled = entry.settled as Extract<Settled, { state: 'submitted' }>;
-				return {
-					itemIndex,
-					...(settled.externalId ? { externalId: settled.externalId } : {}),
-					...(settled.id ? { id: settled.id } : {}),
-				};
-			});
+		const settledAs = (state: Settled['state']) =>
+			sorted.filter(([, entry]) => entry.settled?.state === state);
+		const submitted = settledAs('submitted').map(([itemIndex, entry]) => {
+			const { externalId, id } = entry.settled as Extract<Settled, { state: 'submitted' }>;
+			return { itemIndex, ...(externalId ? { externalId } : {}), ...(id ? { id } : {}) };
+		});
 		const rows = (state: Settled['state']) =>
-			sorted
-				.filter(([, entry]) => entry.settled?.state === state)
-				.map(([index, entry]) => rowOf(index, entry.externalId));
+			settledAs(state).map(([index, entry]) => rowOf(index, entry.externalId));
 		const list = (named: string[]) =>
 			named.slice(0, LISTED).join(', ') +
 			(named.length > LISTED ? ` and ${named.length - LISTED} more` : '');
@@ -195,7 +189,7 @@ class Batch {
 
 const batches = new WeakMap<object, Batch>();
 /** Results of writes that must not repeat, per run and item, for n8n's Retry On Fail. */
-const ledgers = new WeakMap<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
+const ledgers = keptFor<object, Map<number, { records: IDataObject[] } | { error: Error }>>();
 
 /** This item's place in the run's batch; a new batch when this item already had one (Retry On Fail). */
 export function joinBatch(ctx: IExecuteSingleFunctions): Batch {
@@ -267,10 +261,8 @@ async function planAll(
 	const toConfirm = plans.flatMap((plan, index) =>
 		'parts' in plan && plan.parts.addressCheck ? [{ index, check: plan.parts.addressCheck }] : [],
 	);
-	if (toConfirm.length) {
-		for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm))
-			plans[index] = { error, externalId: plans[index].externalId };
-	}
+	for (const [index, error] of await checkAddressesWithService(ctx, http, spec, toConfirm))
+		plans[index] = { error, externalId: plans[index].externalId };
 	// The credential's guardrails, over the items whose fields passed: a refused item is invalid.
 	const valid = plans.flatMap((plan, index) =>
 		'parts' in plan ? [{ index, parts: plan.parts }] : [],
@@ -284,28 +276,18 @@ async function planAll(
 		found = await foundUnderExternalIds(ctx, http, spec.lookupPath, valid);
 		const settled: number[] = [];
 		for (const [index, outcome] of found) {
-			const { externalId } = plans[index];
 			if ('unchecked' in outcome) continue;
 			settled.push(index);
+			const { parts, externalId } = plans[index] as { parts: RequestParts; externalId?: string };
 			plans[index] =
 				'existing' in outcome
-					? {
-							parts: {
-								...(plans[index] as { parts: RequestParts }).parts,
-								existing: outcome.existing,
-							},
-							externalId,
-						}
+					? { parts: { ...parts, existing: outcome.existing }, externalId }
 					: { error: outcome.error, externalId };
 		}
 		if (settled.length) {
 			checked.release();
-			checked = await checkGuardrails(
-				ctx,
-				http,
-				spec,
-				valid.filter(({ index }) => !settled.includes(index)),
-			);
+			const unsettled = valid.filter(({ index }) => !settled.includes(index));
+			checked = await checkGuardrails(ctx, http, spec, unsettled);
 		}
 	}
 	for (const [index, error] of checked.refused) {
@@ -344,13 +326,11 @@ function refuseCaseTwins(ctx: IExecuteSingleFunctions, plans: ItemPlan[]): void 
 			if (others.length === 0) continue;
 			const [first] = others;
 			plans[index] = {
-				error: new NodeOperationError(
-					ctx.getNode(),
+				error: itemError(
+					ctx,
 					`External ID ${externalId} differs only in letter case from ${others.map((row) => rowOf(row.index, row.externalId)).join(', ')}, so neither is sent`,
-					{
-						itemIndex: index,
-						description: `External IDs are compared exactly, so ${externalId} and ${first.externalId} would be two payments; but the service may look one up under the other, so neither could be proven unpaid once the other is sent. Nothing was sent for these rows. If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case.`,
-					},
+					`External IDs are compared exactly, so ${externalId} and ${first.externalId} would be two payments; but the service may look one up under the other, so neither could be proven unpaid once the other is sent. Nothing was sent for these rows. If they are one payment, keep one row; if they are two, give them External IDs that differ by more than letter case.`,
+					index,
 				),
 				externalId,
 			};
@@ -397,24 +377,21 @@ function invalidBatchError(
 	invalid: Array<{ index: number; error: Error; externalId?: string }>,
 	count: number,
 ): NodeOperationError {
-	const listed = invalid
+	const named = invalid
 		.slice(0, LISTED)
-		.map(({ index, error, externalId }) => `${rowOf(index, externalId)}: ${error.message}`)
-		.join('; ');
+		.map(({ index, error, externalId }) => ({ error, row: rowOf(index, externalId) }));
+	const listed = named.map(({ error, row }) => `${row}: ${error.message}`).join('; ');
 	const more = invalid.length > LISTED ? `; and ${invalid.length - LISTED} more` : '';
 	// What to do about each row named, once: the message already says that nothing was sent and why.
-	const todo = invalid
-		.slice(0, LISTED)
-		.map(({ index, error, externalId }) => whatToDo(error, rowOf(index, externalId)))
+	const todo = named
+		.map(({ error, row }) => whatToDo(error, row))
 		.filter(Boolean)
 		.join(' ');
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
 		`${invalid.length} of ${count} rows are invalid, so nothing was sent: ${listed}${more}`,
-		{
-			itemIndex: invalid[0].index,
-			description: `${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
-		},
+		`${todo ? `${todo} ` : ''}Every row is checked before any payment is sent, so running the node again after the fix cannot pay twice. To send the valid rows and get the invalid ones as error items instead, turn on Settings → On Error → Continue.`,
+		invalid[0].index,
 	);
 }
 
@@ -450,9 +427,7 @@ export async function sendInTurn(
 ): Promise<IDataObject[]> {
 	const itemIndex = ctx.getItemIndex();
 	const continueOnFail = ctx.continueOnFail();
-	const run = runOf(ctx);
-	let ledger = ledgers.get(run);
-	if (!ledger) ledgers.set(run, (ledger = new Map()));
+	const ledger = ledgers(runOf(ctx), () => new Map());
 	const earlier = ledger.get(itemIndex);
 
 	// Nothing moves until the engine has started every item: an item it refuses itself (an
@@ -530,10 +505,10 @@ function withSummary<E extends Error>(
 
 function notSentError(ctx: IExecuteSingleFunctions, batch: Batch): NodeOperationError {
 	const { text, submitted } = batch.summary();
-	const error = new NodeOperationError(
-		ctx.getNode(),
+	const error = itemError(
+		ctx,
 		`Not sent: ${rowOf(ctx.getItemIndex(), batch.entries.get(ctx.getItemIndex())?.externalId)}, because ${rowOf(batch.stoppedBy ?? 0, batch.entries.get(batch.stoppedBy ?? 0)?.externalId)} failed first and stopped the rows after it`,
-		{ itemIndex: ctx.getItemIndex(), description: text },
+		text,
 	);
 	error.context = { ...(error.context ?? {}), submittedItems: submitted };
 	return error;

@@ -18,6 +18,7 @@ import { ambiguousError, isSuccess, serviceError } from '../../service/apiErrors
 import { callApi, fillPath, withAnswersRedacted } from '../../service/transport';
 import type { ApiRequest, Envelope, HttpCall } from '../../service/api';
 import {
+	keptFor,
 	RETRY_OF_KIND,
 	type Echo,
 	type OperationSpec,
@@ -55,13 +56,9 @@ function specOf(
 	resource: unknown,
 	operation: unknown,
 ): OperationSpec | undefined {
-	const specs =
-		typeof resource === 'string' && own(resources, resource)
-			? resources[resource].specs
-			: undefined;
-	return specs && typeof operation === 'string' && own(specs, operation)
-		? specs[operation]
-		: undefined;
+	if (typeof resource !== 'string' || !own(resources, resource)) return undefined;
+	const { specs } = resources[resource];
+	return typeof operation === 'string' && own(specs, operation) ? specs[operation] : undefined;
 }
 
 /**
@@ -115,13 +112,8 @@ function operationOf(
 	const operation = spec ? String(storedOperation) : (ctx.getNodeParameter('operation') as string);
 	spec ??= specOf(resources, resource, operation);
 	if (!spec) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Unknown operation '${operation}' of resource '${resource}'`,
-			{
-				itemIndex: ctx.getItemIndex(),
-			},
-		);
+		const unknown = `Unknown operation '${operation}' of resource '${resource}'`;
+		throw new NodeOperationError(ctx.getNode(), unknown, { itemIndex: ctx.getItemIndex() });
 	}
 	return { spec, title: `${resources[resource].name} → ${spec.option.name}` };
 }
@@ -136,9 +128,8 @@ async function runItem(
 	if (batch) return { records: await runInBatch(ctx, spec, http, batch) };
 	if (spec.kind === 'report') return { reported: await spec.report(new Params(ctx, spec), http) };
 	const params = new Params(ctx, spec);
-	return {
-		records: await perform(ctx, spec, spec.build ? await spec.build(params) : {}, http, { params }),
-	};
+	const parts = spec.build ? await spec.build(params) : {};
+	return { records: await perform(ctx, spec, parts, http, { params }) };
 }
 
 /** A write that must not repeat: planned with the run's batch, then sent in its turn (pipeline/batch.ts). */
@@ -187,15 +178,11 @@ async function failedItem(
 		// object with the bare message.
 		const { message, description } = redacted as { message?: string; description?: string };
 		const row = rowOf(itemIndex, batch?.entries.get(itemIndex)?.externalId);
-		return [
-			{
-				json: {
-					error: String(message),
-					message: withItsRow(error, row, description ?? String(message)),
-				},
-				pairedItem: { item: itemIndex },
-			},
-		];
+		const json = {
+			error: String(message),
+			message: withItsRow(error, row, description ?? String(message)),
+		};
+		return [{ json, pairedItem: { item: itemIndex } }];
 	}
 	// The node's own refusals stay NodeOperationErrors (not "Error code: none" API errors).
 	if (redacted instanceof NodeOperationError) return raisedByEngine(redacted);
@@ -240,23 +227,15 @@ async function perform(
 			return (await fetchPages(new WholeList(ctx, spec), http, request, spec.pageSize))
 				.filter(parts.keep)
 				.slice(0, limitOf(params));
-		case 'withdrawal':
+		case 'withdrawal': {
 			if (!parts.idempotency)
 				throw new NodeOperationError(ctx.getNode(), 'A withdrawal needs an External ID');
 			if (parts.dryRun)
 				return [await dryRunWithdrawal(ctx, http, request, parts, spec.lookupPath, debits)];
-			return [
-				parts.existing ??
-					(await submitWithdrawal(
-						ctx,
-						http,
-						request,
-						parts.idempotency,
-						spec.lookupPath,
-						turn,
-						ahead,
-					)),
-			];
+			if (parts.existing) return [parts.existing];
+			const key = { ...parts.idempotency, lookupPath: spec.lookupPath };
+			return [await submitWithdrawal(ctx, http, request, key, turn, ahead)];
+		}
 		default: {
 			if (parts.dryRun) return [await dryRunRecord(ctx, request, parts)];
 			const policy = RETRY_OF_KIND[spec.kind];
@@ -267,17 +246,9 @@ async function perform(
 			// as a withdrawal is created only then (docs/usage.md, "Never paid twice"): any other 2xx (a
 			// gateway's own JSON) proves nothing, and the item is in doubt, never reported done.
 			if (policy === 'never' && response.body.success !== true) {
-				throw ambiguousError(
-					ctx,
-					request,
-					{
-						kind: 'ambiguous',
-						reason: `HTTP ${response.statusCode} without success: true`,
-						statusCode: response.statusCode,
-					},
-					policy,
-					1,
-				);
+				const { statusCode } = response;
+				const reason = `HTTP ${statusCode} without success: true`;
+				throw ambiguousError(ctx, request, { kind: 'ambiguous', reason, statusCode }, policy, 1);
 			}
 			if (spec.kind === 'delete')
 				return [{ deleted: true, id: Object.values(parts.pathParams ?? {})[0] ?? '' }];
@@ -387,16 +358,16 @@ const SAME: Record<Echo, (sent: unknown, shown: unknown) => boolean> = {
 	},
 };
 
-const pinFields = new WeakMap<OperationSpec, boolean>();
+const pinFields = keptFor<OperationSpec, boolean>();
+const isPin = (option: object) => 'name' in option && option.name === 'pin';
 
 /** Whether the operation lists a PIN field (under Additional Fields): its value is a secret too. */
 function takesPin(spec: OperationSpec): boolean {
-	const isPin = (option: object) => 'name' in option && option.name === 'pin';
-	const takes =
-		pinFields.get(spec) ??
-		spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
-	pinFields.set(spec, takes);
-	return takes;
+	return pinFields(spec, listsPin);
+}
+
+function listsPin(spec: OperationSpec): boolean {
+	return spec.fields.some((field) => isPin(field) || (field.options ?? []).some(isPin));
 }
 
 /** The PIN typed into this item's node field, if any: a secret like the credential's. */

@@ -9,6 +9,7 @@ import {
 	isStablecoin,
 	plainDecimal,
 	toNumber,
+	violation,
 } from '../fields/rules';
 import type { AddressCheck, IdempotencyKey } from './record';
 import { addressForm, checkAddressForm } from '../fields/addresses';
@@ -36,10 +37,8 @@ export async function payoutAddressOf(
 	token: IDataObject,
 ): Promise<{ address: string; check?: AddressCheck }> {
 	const address = params.requiredText(field);
-	const [tokenName, network] = [
-		String(token.token),
-		token.network === undefined ? undefined : String(token.network),
-	];
+	const tokenName = String(token.token);
+	const network = token.network === undefined ? undefined : String(token.network);
 	const production = (await credentialsOf(params.ctx)).environment === 'production';
 	params.assert(checkAddressForm(field, address, tokenName, network, production));
 	const form = addressForm(address, tokenName, network);
@@ -54,23 +53,16 @@ const AMOUNT_TYPES = ['usd', 'crypto'] as const;
 export function withdrawalAmount(params: Params): IDataObject {
 	const amountType = params.raw('amountType', 'usd');
 	params.assert(checkOneOf('amountType', amountType, AMOUNT_TYPES));
-	const input =
-		amountType === 'crypto'
-			? { cryptoAmount: params.raw('cryptoAmount', '') }
-			: { amount: params.raw('amount', '') };
-	params.assert(checkWithdrawalAmount(input));
-	return amountType === 'crypto'
-		? { cryptoAmount: toNumber(input.cryptoAmount) }
-		: { amount: toNumber(input.amount) };
+	const field = amountType === 'crypto' ? 'cryptoAmount' : 'amount';
+	const value = params.raw(field, '');
+	params.assert(checkWithdrawalAmount({ [field]: value }));
+	return { [field]: toNumber(value) };
 }
 
 /** The node's PIN, else the credential's; required. Never echoed in errors or output. */
 export async function transactionPin(params: Params): Promise<string> {
-	let pin = params.additionalText('pin');
-	if (!pin) {
-		const credentials = await credentialsOf(params.ctx);
-		pin = String(credentials.pin ?? '').trim();
-	}
+	const pin =
+		params.additionalText('pin') || String((await credentialsOf(params.ctx)).pin ?? '').trim();
 	if (!pin) {
 		params.fail(
 			"No transaction PIN: set 'Transaction PIN' in the credential (or 'PIN' under 'Additional Fields')",
@@ -117,14 +109,9 @@ function deriveExternalId(params: Params): string {
  * own ID protects the payment, so it is never silently replaced.
  */
 export function externalIdOf(params: Params): IdempotencyKey {
-	const configured = params.ctx.getNode().parameters.externalId;
-	if (
-		configured === undefined ||
-		configured === null ||
-		(typeof configured === 'string' && configured.trim() === '')
-	) {
+	const configured: unknown = params.ctx.getNode().parameters.externalId;
+	if ((typeof configured === 'string' ? configured.trim() : (configured ?? '')) === '')
 		return { externalId: deriveExternalId(params), derived: true };
-	}
 	const value = params.raw('externalId', '');
 	let text: string | undefined;
 	if (typeof value === 'string') text = value;
@@ -136,23 +123,15 @@ export function externalIdOf(params: Params): IdempotencyKey {
 	) {
 		text = plainDecimal(value);
 	}
-	if (text === undefined) {
-		params.assert([
-			{
-				field: 'externalId',
-				message: `externalId must be text or a number, not ${typeName(value)}`,
-				value,
-			},
-		]);
-	}
+	if (text === undefined)
+		params.assert(
+			violation('externalId', `externalId must be text or a number, not ${typeName(value)}`, value),
+		);
 	const externalId = (text as string).trim();
 	// The External ID is also the lookup's path segment: "." or ".." would read another endpoint,
 	// never find the payment, and let a re-run pay it again.
-	if (externalId === '.' || externalId === '..') {
-		params.assert([
-			{ field: 'externalId', message: 'externalId cannot be "." or ".."', value: externalId },
-		]);
-	}
+	if (externalId === '.' || externalId === '..')
+		params.assert(violation('externalId', 'externalId cannot be "." or ".."', externalId));
 	if (!externalId) {
 		params.fail(
 			'External ID is empty for this item',
@@ -171,9 +150,7 @@ export function narrationOf(params: Params): IDataObject {
 
 /** A bank id and account number pair, as the API's body fields `id` and `accountNumber`. */
 export function bankAccountFields(params: Params): IDataObject {
-	const id = params.requiredText('bankId');
-	const accountNumber = params.requiredText('accountNumber');
-	return { id, accountNumber };
+	return { id: params.requiredText('bankId'), accountNumber: params.requiredText('accountNumber') };
 }
 
 /**
@@ -198,12 +175,12 @@ function dryRunValue(params: Params, value: unknown, configured: unknown): boole
 	if (value === undefined && configured === undefined) return false;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
-	params.assert([
-		{
-			field: 'dryRun',
-			message: 'dryRun must be true or false (a boolean, or the text true or false)',
+	params.assert(
+		violation(
+			'dryRun',
+			'dryRun must be true or false (a boolean, or the text true or false)',
 			value,
-		},
-	]);
+		),
+	);
 	return true;
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { timeMs } from '../../service/values';
 import type { Params } from './params';
 import { sameExternalId } from '../../service/ids';
+import { violation } from '../fields/rules';
 
 /**
  * Filters the node applies itself to the records of a list, for lists whose API documents no
@@ -29,13 +30,9 @@ export function recordFilter(
 			// One reading of a date (timeMs): without a zone it is UTC, as the service's dates are, whatever n8n's TZ.
 			const bound = timeMs(value);
 			if (bound === null) {
-				params.assert([
-					{
-						field: name,
-						message: `${name} must be a date and time, such as 2026-01-31T00:00:00Z`,
-						value,
-					},
-				]);
+				params.assert(
+					violation(name, `${name} must be a date and time, such as 2026-01-31T00:00:00Z`, value),
+				);
 				continue;
 			}
 			tests.push((record) => {

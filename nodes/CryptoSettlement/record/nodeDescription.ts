@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { ErrorWording } from '../../service/api';
-import { RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
+import { keptFor, RETRY_OF_KIND, type OperationSpec, type ResourceSpecs } from './record';
 
 /**
  * Builds the node's properties from the operation records, identical field definitions merged into as
@@ -223,50 +223,48 @@ function toEntry({ definition, resources, operations }: Group): INodeProperties 
 	};
 }
 
-const fieldsByName = new WeakMap<OperationSpec, Map<string, INodeProperties>>();
+const fieldsByName = keptFor<OperationSpec, Map<string, INodeProperties>>();
 
 /**
  * The field an operation shows under this name (a field of its own, or an option of one of its
  * collections); the first one listed when several share the name (they differ by a condition).
  */
 export function fieldOf(spec: OperationSpec, name: string): INodeProperties | undefined {
-	let byName = fieldsByName.get(spec);
-	if (!byName) {
-		byName = new Map();
-		for (const field of spec.fields) {
-			const options =
-				field.type === 'collection' ? ((field.options ?? []) as INodeProperties[]) : [];
-			for (const candidate of [field, ...options])
-				if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
-		}
-		fieldsByName.set(spec, byName);
+	return fieldsByName(spec, fieldsNamed).get(name);
+}
+
+function fieldsNamed(spec: OperationSpec): Map<string, INodeProperties> {
+	const byName = new Map<string, INodeProperties>();
+	for (const field of spec.fields) {
+		const options = field.type === 'collection' ? ((field.options ?? []) as INodeProperties[]) : [];
+		for (const candidate of [field, ...options])
+			if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
 	}
-	return byName.get(name);
+	return byName;
 }
 
 /** Body fields the API names differently from the node's parameter (bankAccountFields sends `bankId` as `id`). */
 const PARAMETER_OF_BODY_FIELD: Record<string, string> = { id: 'bankId' };
 
-const wordings = new WeakMap<OperationSpec, ErrorWording>();
+const wordings = keptFor<OperationSpec, ErrorWording>();
 
 /** How the service's errors for this operation are worded: its field labels and hints, and whether it may repeat. */
 export function wordingOf(spec: OperationSpec): ErrorWording {
-	let wording = wordings.get(spec);
-	if (!wording) {
-		const own = (name: string) => (name === '' ? undefined : fieldOf(spec, name)?.displayName);
-		wording = {
-			labelOf: (field) =>
-				own(field) ??
-				own(
-					Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field)
-						? PARAMETER_OF_BODY_FIELD[field]
-						: '',
-				),
-			hints: spec.errorHint,
-			oneShot: RETRY_OF_KIND[spec.kind] !== 'safe',
-			pays: spec.payment !== undefined,
-		};
-		wordings.set(spec, wording);
-	}
-	return wording;
+	return wordings(spec, wordingMade);
+}
+
+function wordingMade(spec: OperationSpec): ErrorWording {
+	const own = (name: string) => (name === '' ? undefined : fieldOf(spec, name)?.displayName);
+	return {
+		labelOf: (field) =>
+			own(field) ??
+			own(
+				Object.prototype.hasOwnProperty.call(PARAMETER_OF_BODY_FIELD, field)
+					? PARAMETER_OF_BODY_FIELD[field]
+					: '',
+			),
+		hints: spec.errorHint,
+		oneShot: RETRY_OF_KIND[spec.kind] !== 'safe',
+		pays: spec.payment !== undefined,
+	};
 }

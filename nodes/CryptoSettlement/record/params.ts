@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { fieldOf } from './nodeDescription';
-import { checkRequired, type Violation } from '../fields/rules';
+import { checkRequired, violation, type Violation } from '../fields/rules';
 import type { OperationSpec } from './record';
 import { scalarText } from '../../service/values';
 import { namingItsRow, rowOf } from '../../service/rows';
@@ -32,6 +32,16 @@ function describeValue(field: string, value: unknown): string {
 	return `received ${JSON.stringify(value)}`;
 }
 
+/** The node's refusal of an item (the context's own, unless named): what is wrong, and what to do. */
+export function itemError(
+	ctx: IExecuteSingleFunctions,
+	message: string,
+	description: string,
+	itemIndex = ctx.getItemIndex(),
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}
+
 /**
  * Reads one item's parameters (expressions already resolved by n8n) and raises the first broken
  * field rule as a NodeOperationError before anything is sent.
@@ -61,14 +71,7 @@ export class Params {
 	text(name: string, fallback = ''): string | undefined {
 		const value = this.raw(name, fallback);
 		if (value === undefined || value === null) return undefined;
-		const text = textOf(value);
-		if (text === undefined) {
-			this.assert([
-				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
-			]);
-		}
-		const trimmed = (text as string).trim();
-		return trimmed === '' ? undefined : trimmed;
+		return this.asText(name, value).trim() || undefined;
 	}
 
 	/** A string that must not be empty after trimming. */
@@ -81,9 +84,8 @@ export class Params {
 	/** An ID placed in the URL path: `.` and `..` would make the URL point at another endpoint. */
 	pathId(name: string): string {
 		const value = this.requiredText(name);
-		if (value === '.' || value === '..') {
-			this.assert([{ field: name, message: `${name} cannot be "." or ".."`, value }]);
-		}
+		if (value === '.' || value === '..')
+			this.assert(violation(name, `${name} cannot be "." or ".."`, value));
 		return value;
 	}
 
@@ -96,13 +98,15 @@ export class Params {
 	additionalText(name: string): string | undefined {
 		const value = this.additional()[name];
 		if (value === undefined || value === null || value === '') return undefined;
+		return this.asText(name, value).trim() || undefined;
+	}
+
+	/** A value as text (textOf), or the field's refusal. */
+	private asText(name: string, value: unknown): string {
 		const text = textOf(value);
-		if (text === undefined) {
-			this.assert([
-				{ field: name, message: `${name} must be text, not ${typeName(value)}`, value },
-			]);
-		}
-		return (text as string).trim() || undefined;
+		if (text === undefined)
+			this.assert(violation(name, `${name} must be text, not ${typeName(value)}`, value));
+		return text as string;
 	}
 
 	/**
@@ -119,10 +123,7 @@ export class Params {
 	 */
 	isExpression(name: string): boolean {
 		const { parameters } = this.ctx.getNode();
-		const values = [
-			parameters[name],
-			(parameters.additionalFields as IDataObject | undefined)?.[name],
-		];
+		const values = [parameters[name], (parameters.additionalFields as IDataObject)?.[name]];
 		return values.some((value) => typeof value === 'string' && value.startsWith('='));
 	}
 
@@ -148,10 +149,11 @@ export class Params {
 				? NETWORK_HINT
 				: '';
 		throw namingItsRow(
-			new NodeOperationError(this.ctx.getNode(), text, {
-				itemIndex: this.itemIndex,
-				description: `Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex, first.field === 'externalId' ? undefined : this.typedExternalId())}. Nothing was sent to the service for this item.${hint}`,
-			}),
+			itemError(
+				this.ctx,
+				text,
+				`Fix '${label}'${fromExpression ? ' (set by an expression)' : ''} for ${rowOf(this.itemIndex, first.field === 'externalId' ? undefined : this.typedExternalId())}. Nothing was sent to the service for this item.${hint}`,
+			),
 		);
 	}
 
@@ -167,9 +169,6 @@ export class Params {
 
 	/** A refusal that is not a single field's rule (for example sandbox-only operations). */
 	fail(message: string, description: string): never {
-		throw new NodeOperationError(this.ctx.getNode(), message, {
-			itemIndex: this.itemIndex,
-			description,
-		});
+		throw itemError(this.ctx, message, description);
 	}
 }

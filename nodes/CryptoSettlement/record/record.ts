@@ -177,3 +177,16 @@ export interface SendTurn {
 	 */
 	notCreated: () => void;
 }
+
+/**
+ * A value per key (a node run, an operation record), made by `make` on the key's first use and kept
+ * as long as the key lives, never longer.
+ */
+export function keptFor<K extends object, V>(): (key: K, make: (key: K) => V) => V {
+	const made = new WeakMap<K, V>();
+	return (key, make) => {
+		let value = made.get(key);
+		if (value === undefined) made.set(key, (value = make(key)));
+		return value;
+	};
+}
