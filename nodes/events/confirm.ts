@@ -93,15 +93,13 @@ type Confirmation =
 	/** Not confirmable yet (the trigger: 503, the service retries; Verify Delivery fails the item): docs/trigger.md, "Confirm With API". */
 	| { outcome: 'retry'; reason: string };
 
+const retry = (reason: string) => ({ outcome: 'retry', reason }) as const;
+const rejected = (reason: string) => ({ outcome: 'rejected', reason }) as const;
+
 /** Where each status stands in its record's life (LIFECYCLES' ranks): lower than the event's is behind, higher is ahead. */
-const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
-	trade: Object.fromEntries(
-		Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank]),
-	),
-	withdrawal: Object.fromEntries(
-		Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank]),
-	),
-};
+const rankOf = (kind: 'trade' | 'withdrawal') =>
+	Object.fromEntries(Object.entries(LIFECYCLES[kind]).map(([status, { rank }]) => [status, rank]));
+const RANKS = { trade: rankOf('trade'), withdrawal: rankOf('withdrawal') };
 
 /**
  * Compares the record's status with the event's: equal, behind (retry), unplaced (retry: a status the
@@ -151,7 +149,7 @@ export async function confirmDelivery(
 	try {
 		outcome = await exchange(ctx, http, request, { maxRateLimitedAttempts: 1 });
 	} catch (error) {
-		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
+		return retry(`the API answered HTTP 429: ${(error as Error).message}`);
 	}
 	if (outcome.kind !== 'answered') return retryAfterFailure(outcome);
 	return confirmationOfAnswer(lookup, outcome, body);
@@ -159,22 +157,17 @@ export async function confirmDelivery(
 
 /** The API could not answer (a network failure, a redirect, a 5xx): the service is told to retry. */
 function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Confirmation {
-	if (outcome.kind === 'unsent')
-		return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
+	if (outcome.kind === 'unsent') return retry(`the API request failed: ${outcome.reason}`);
 	const { statusCode, redirectedTo } = outcome;
 	if (redirectedTo !== undefined) {
-		return {
-			outcome: 'retry',
-			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
-		};
+		return retry(
+			`the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
+		);
 	}
 	// The reason quotes the service's message, cleaned of the secrets as it came in (credentialHttpCall).
-	return {
-		outcome: 'retry',
-		reason: statusCode
-			? `the API answered ${outcome.reason}`
-			: `the API request failed: ${outcome.reason}`,
-	};
+	return retry(
+		statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
+	);
 }
 
 /** What the API's answer says: the record missing (yet), its id refused, another status, or the record to check. */
@@ -189,24 +182,18 @@ function confirmationOfAnswer(
 		// (for example trade.deleted) may well be about a record that is gone for good.
 		const known =
 			lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
-		if (!known)
-			return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
-		return {
-			outcome: 'retry',
-			reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`,
-		};
+		if (!known) return rejected(`the ${lookup.kind} was not found (HTTP ${code})`);
+		return retry(`the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`);
 	}
 	if (INVALID_CODES.has(code)) {
-		return {
-			outcome: 'retry',
-			reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`,
-		};
+		return retry(
+			`the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`,
+		);
 	}
-	if (!(code >= 200 && code < 300))
-		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
+	if (!(code >= 200 && code < 300)) return retry(`the API answered HTTP ${code}`);
 	const data = response.body.data;
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
-		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
+		return retry(`the API returned no ${lookup.kind} record yet`);
 	}
 	return checkRecord(lookup, data as IDataObject, body);
 }
@@ -219,37 +206,27 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 	const also = lookup.kind === 'wallet' ? [record.address] : [];
 	if (!showsRecordId(record, lookup.id, ...also)) {
 		const shown = idsShown(record, ...also);
-		return {
-			outcome: 'retry',
-			reason: `the API answered for the record ${shown[0]}, not ${lookup.id}`,
-		};
+		return retry(`the API answered for the record ${shown[0]}, not ${lookup.id}`);
 	}
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);
 		const { kind, expectedStatus: expected } = lookup;
 		if (comparison === 'behind')
-			return {
-				outcome: 'retry',
-				reason: `the ${kind} still has status "${actual || 'none'}", behind "${expected}"`,
-			};
+			return retry(`the ${kind} still has status "${actual || 'none'}", behind "${expected}"`);
 		if (comparison === 'unplaced') {
-			return {
-				outcome: 'retry',
-				reason: `the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
-			};
+			return retry(
+				`the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
+			);
 		}
 		if (comparison === 'other')
-			return {
-				outcome: 'rejected',
-				reason: `the ${kind} has status "${actual || 'none'}", not "${expected}"`,
-			};
+			return rejected(`the ${kind} has status "${actual || 'none'}", not "${expected}"`);
 	}
 	if (lookup.kind === 'wallet') {
 		const claimed = scalarText(body.address);
 		const actual = scalarText(record.address);
 		if (claimed !== '' && actual !== '' && claimed !== actual)
-			return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
+			return rejected('the wallet address differs from the delivery');
 	}
 	return { outcome: 'confirmed', record };
 }
@@ -277,7 +254,7 @@ export async function checkAgainstRecord(
 ): Promise<CheckedDelivery> {
 	const lookup = lookupFor(event, body.id);
 	if (typeof lookup === 'string') return { outcome: 'unverifiable', reason: lookup };
-	if (http === undefined) return { outcome: 'retry', reason: 'no credential is selected' };
+	if (http === undefined) return retry('no credential is selected');
 	const result = await confirmDelivery(ctx, http, lookup, body);
 	if (result.outcome !== 'confirmed') return result;
 	verification.confirmedWithApi = true;

@@ -68,16 +68,10 @@ export function hasLeadingZeroOctet(text: string): boolean {
 }
 
 function parseIpv4(text: string): number | undefined {
-	const match = IPV4.exec(text);
-	if (!match) return undefined;
-	let value = 0;
-	for (let i = 1; i <= 4; i++) {
-		if (/^0\d/.test(match[i])) return undefined;
-		const octet = Number(match[i]);
-		if (octet > 255) return undefined;
-		value = value * 256 + octet;
-	}
-	return value;
+	const octets = IPV4.exec(text)?.slice(1);
+	if (!octets || octets.some((octet) => /^0\d/.test(octet) || Number(octet) > 255))
+		return undefined;
+	return octets.reduce((value, octet) => value * 256 + Number(octet), 0);
 }
 
 function parseIpv6(text: string): bigint | undefined {
@@ -148,30 +142,20 @@ export function parseIp(input: unknown): IpAddress | undefined {
 
 /** Canonical text of a parsed address (IPv4 dotted, IPv6 as eight lowercase groups). */
 export function formatIp(ip: IpAddress): string {
-	if (ip.version === 4) {
-		const v = ip.value;
-		return [
-			Math.floor(v / 16777216) % 256,
-			Math.floor(v / 65536) % 256,
-			Math.floor(v / 256) % 256,
-			v % 256,
-		].join('.');
+	if (ip.version === 4)
+		return [24, 16, 8, 0].map((shift) => Math.floor(ip.value / 2 ** shift) % 256).join('.');
+	const groups = [7, 6, 5, 4, 3, 2, 1, 0].map((i) => (ip.value >> BigInt(i * 16)) & BigInt(0xffff));
+	return groups.map((group) => group.toString(16)).join(':');
+}
+
+/** The network address of `ip` under a prefix (host bits cleared). */
+function mask(ip: IpAddress, prefix: number): number | bigint {
+	if (ip.version === 6) {
+		const hostBits = BigInt(128 - prefix);
+		return (ip.value >> hostBits) << hostBits;
 	}
-	const groups: string[] = [];
-	for (let i = 7; i >= 0; i--)
-		groups.push(((ip.value >> BigInt(i * 16)) & BigInt(0xffff)).toString(16));
-	return groups.join(':');
-}
-
-function maskV4(value: number, prefix: number): number {
-	if (prefix === 0) return 0;
 	const size = 2 ** (32 - prefix);
-	return Math.floor(value / size) * size;
-}
-
-function maskV6(value: bigint, prefix: number): bigint {
-	const hostBits = BigInt(128 - prefix);
-	return (value >> hostBits) << hostBits;
+	return Math.floor(ip.value / size) * size;
 }
 
 function parseEntry(entry: string): IpRange | undefined {
@@ -192,9 +176,7 @@ function parseEntry(entry: string): IpRange | undefined {
 		}
 		if (prefix > max) return undefined;
 	}
-	return address.version === 4
-		? { version: 4, network: maskV4(address.value, prefix), prefix, text: entry }
-		: { version: 6, network: maskV6(address.value, prefix), prefix, text: entry };
+	return { version: address.version, network: mask(address, prefix), prefix, text: entry };
 }
 
 /**
@@ -222,9 +204,7 @@ export function isAllowListSet(text: unknown): boolean {
 
 export function isIpAllowed(ip: IpAddress | undefined, list: AllowList): boolean {
 	if (!ip) return false;
-	return list.ranges.some((range) => {
-		if (range.version !== ip.version) return false;
-		if (ip.version === 4) return maskV4(ip.value, range.prefix) === range.network;
-		return maskV6(ip.value, range.prefix) === range.network;
-	});
+	return list.ranges.some(
+		(range) => range.version === ip.version && mask(ip, range.prefix) === range.network,
+	);
 }
