@@ -159,19 +159,11 @@ export async function pollBalances(
 		}
 		const now = balance < threshold.amount ? 'low' : 'ok';
 		next.standing[currency] = now;
-		if (manual)
+		// `before` undefined (the first poll) counts as ok: only a balance already low emits.
+		if (manual || now !== (before ?? 'ok'))
 			events.push(
-				balanceEvent(
-					now === 'low' ? BALANCE_EVENTS.low : BALANCE_EVENTS.restored,
-					threshold,
-					balance,
-					at,
-				),
+				balanceEvent(BALANCE_EVENTS[now === 'low' ? 'low' : 'restored'], threshold, balance, at),
 			);
-		else if (now === 'low' && before !== 'low')
-			events.push(balanceEvent(BALANCE_EVENTS.low, threshold, balance, at));
-		else if (now === 'ok' && before === 'low')
-			events.push(balanceEvent(BALANCE_EVENTS.restored, threshold, balance, at));
 	}
 	if (unreadable.length) {
 		const message = `the service states no readable ${unreadable.join(', ')} balance`;

@@ -15,7 +15,7 @@ import {
 } from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { scalarText, timeMs } from '../service/values';
+import { isObject, scalarText, timeMs } from '../service/values';
 import type { PageRead } from './pageOrder';
 
 /**
@@ -142,7 +142,7 @@ export class PollClient {
 			throw serviceError(this.ctx, { method: 'GET', route, url: route, qs }, response);
 		}
 		const data = response.body.data;
-		if (!Array.isArray(data)) {
+		if (!Array.isArray(data))
 			throw new NodeApiError(
 				this.ctx.getNode(),
 				{ message: 'the list has no data array' },
@@ -151,7 +151,6 @@ export class PollClient {
 					description: 'Nothing was emitted; the next poll tries again.',
 				},
 			);
-		}
 		const meta = (response.body.meta ?? {}) as IDataObject;
 		const page = Number(qs.page);
 		const pages = positive(meta.pages);
@@ -163,10 +162,7 @@ export class PollClient {
 					: data.length >= Number(qs.size);
 		const servedAt = timeMs(header(response.headers, 'date'));
 		return {
-			records: data.filter(
-				(entry): entry is IDataObject =>
-					!!entry && typeof entry === 'object' && !Array.isArray(entry),
-			),
+			records: data.filter(isObject),
 			hasNextPage: hasNextPage || (pages !== undefined && page < pages),
 			pages,
 			total: positive(meta.totalDocs, 0),
@@ -184,8 +180,7 @@ export class PollClient {
 		if (typeof response === 'string') return response;
 		if (response.statusCode === 404) return null;
 		if (!isSuccess(response)) throw serviceError(this.ctx, { method: 'GET', route, url }, response);
-		const data = response.body.data;
-		return data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : null;
+		return isObject(response.body.data) ? response.body.data : null;
 	}
 
 	/**
@@ -201,13 +196,8 @@ export class PollClient {
 
 function positive(value: unknown, min = 1): number | undefined {
 	const number = Number(value);
-	return value !== null &&
-		value !== undefined &&
-		value !== '' &&
-		Number.isInteger(number) &&
-		number >= min
-		? number
-		: undefined;
+	const stated = value !== null && value !== undefined && value !== '';
+	return stated && Number.isInteger(number) && number >= min ? number : undefined;
 }
 
 /** The 429 that ends a walk quietly: the next poll continues from the same position. */

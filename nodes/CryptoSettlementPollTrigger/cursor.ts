@@ -141,15 +141,8 @@ export const newCursor = (): ListCursor => ({ seen: idTable(), open: idTable() }
 /** The cursor as stored, or undefined when it is missing or unreadable (the next poll is a first look). */
 export function readCursor(value: unknown): ListCursor | undefined {
 	const stored = value as Partial<ListCursor> | undefined;
-	if (
-		!stored ||
-		typeof stored !== 'object' ||
-		!stored.position ||
-		typeof stored.seen !== 'object' ||
-		typeof stored.open !== 'object'
-	) {
-		return undefined;
-	}
+	if (!stored || typeof stored !== 'object' || !stored.position) return undefined;
+	if (typeof stored.seen !== 'object' || typeof stored.open !== 'object') return undefined;
 	const copy = JSON.parse(JSON.stringify(stored)) as ListCursor;
 	return {
 		...copy,

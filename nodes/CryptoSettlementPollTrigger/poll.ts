@@ -7,6 +7,7 @@ import {
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
 import { redactError } from '../service/redact';
+import { isObject } from '../service/values';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
 import { Budget, PollClient, type StopReason } from './client';
@@ -70,10 +71,7 @@ function pollKey(ctx: IPollFunctions): string {
 }
 
 function isState(value: unknown): value is PollState {
-	const state = value as PollState | undefined;
-	return (
-		!!state && typeof state === 'object' && state.version === 2 && typeof state.lists === 'object'
-	);
+	return isObject(value) && value.version === 2 && typeof value.lists === 'object';
 }
 
 function readState(value: unknown, source: Source): PollState | undefined {
@@ -110,12 +108,11 @@ export async function runPoll(
 	ctx: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][] | null> {
-	if (settings.source !== 'balances' && settings.events.length === 0) {
+	if (settings.source !== 'balances' && settings.events.length === 0)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Select at least one event (or "All Events") in Events',
 		);
-	}
 	if (ctx.getMode() === 'manual') return await readAndEmit(ctx, settings);
 	// Taken before the first await: two polls started together cannot both pass.
 	const key = pollKey(ctx);
@@ -144,11 +141,10 @@ async function readAndEmit(
 	const secrets = secretsOf(credentials);
 	try {
 		const problem = credentialProblem(credentials);
-		if (problem) {
+		if (problem)
 			throw new NodeOperationError(ctx.getNode(), problem.message, {
 				description: `Fix '${problem.field}' in the Crypto Settlement API credential. Nothing was sent to the service.`,
 			});
-		}
 		const warn = (message: string) => ctx.logger.warn(`Crypto Settlement Poll Trigger: ${message}`);
 		if (settings.source === 'balances') {
 			const client = new PollClient(ctx, Budget.of(ctx), undefined, secrets);
@@ -217,10 +213,7 @@ async function pollOnce(
 				);
 			}
 		}
-		for (const change of changes) {
-			const event = list.toEvent(change.record);
-			if (event) events.push(event);
-		}
+		events.push(...changes.flatMap((change) => list.toEvent(change.record) ?? []));
 		if (stoppedBy) {
 			warn(
 				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings)}; what it read is emitted and the next poll continues from there${

@@ -35,21 +35,17 @@ interface ListSpec {
 	lookup?: string;
 }
 
-export const RECORD_LISTS: ListSpec[] = [
-	{
-		name: 'trades',
-		kind: 'trade',
-		route: ROUTES.trades.path,
-		size: 100,
-		lookup: ROUTES.trade.path,
-	},
-	{
-		name: 'withdrawals',
-		kind: 'withdrawal',
-		route: ROUTES.withdrawals.path,
-		size: 100,
-		lookup: ROUTES.withdrawal.path,
-	},
+const recordList = (name: ListName, kind: RecordKind, route: string, lookup: string): ListSpec => ({
+	name,
+	kind,
+	route,
+	size: 100,
+	lookup,
+});
+
+export const RECORD_LISTS = [
+	recordList('trades', 'trade', ROUTES.trades.path, ROUTES.trade.path),
+	recordList('withdrawals', 'withdrawal', ROUTES.withdrawals.path, ROUTES.withdrawal.path),
 ];
 
 /** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
@@ -60,12 +56,9 @@ export const STORED_DELIVERIES: ListSpec = {
 };
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
-const OPEN_STATUSES: Record<RecordKind, string[]> = {
-	trade: Object.keys(LIFECYCLES.trade).filter((status) => statusOf('trade', status)?.open),
-	withdrawal: Object.keys(LIFECYCLES.withdrawal).filter(
-		(status) => statusOf('withdrawal', status)?.open,
-	),
-};
+const openStatuses = (kind: RecordKind) =>
+	Object.keys(LIFECYCLES[kind]).filter((status) => statusOf(kind, status)?.open);
+const OPEN_STATUSES = { trade: openStatuses('trade'), withdrawal: openStatuses('withdrawal') };
 
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
 const RECHECK_MAX_MS = 10 * 60 * 1000;

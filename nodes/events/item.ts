@@ -70,18 +70,8 @@ const CRYPTO_UNIT_FIELDS: Record<string, string> = {
 function withCryptoUnits(item: IDataObject): IDataObject {
 	const token = text(item.token);
 	if (token === null) return item;
-	const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-	const entries = Object.entries(item).flatMap(([key, value]): Array<[string, unknown]> => {
-		const field = has(CRYPTO_UNIT_FIELDS, key) ? CRYPTO_UNIT_FIELDS[key] : undefined;
-		const named = field !== undefined && !has(item, field) && value != null && value !== '';
-		return named
-			? [
-					[key, value],
-					[field, token],
-				]
-			: [[key, value]];
-	});
-	return Object.fromEntries(entries) as IDataObject;
+	const units = { cryptoAmount: token, cryptoReceived: token };
+	return withUnits(item, CRYPTO_UNIT_FIELDS, units, (value) => value != null && value !== '');
 }
 
 /** The fields an item starts with, in this order, when it has them: what happened, to what, how much of which token, for whom. */
