@@ -4,8 +4,7 @@ import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
 import { createAuthenticatedHttpCall, withAnswersRedacted } from '../service/transport';
-import { scalarText } from '../service/values';
-import { timeMs } from './pageOrder';
+import { isObject, scalarText, timeMs } from '../service/values';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The
@@ -77,11 +76,7 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
  * is what the service sent, but it is not re-checked against the current record.
  */
 export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined {
-	const payload = stored.payload;
-	const body: IDataObject =
-		payload && typeof payload === 'object' && !Array.isArray(payload)
-			? { ...(payload as IDataObject) }
-			: {};
+	const body: IDataObject = isObject(stored.payload) ? { ...stored.payload } : {};
 	const name = scalarText(body.event).trim() || scalarText(stored.eventType).trim();
 	if (name === '') return undefined;
 	const event = normalizeEvent(name);

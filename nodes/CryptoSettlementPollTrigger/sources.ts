@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../service/transport';
 import { LIFECYCLES, statusOf } from '../service/catalog';
-import { scalarText } from '../service/values';
+import { scalarText, timeMs } from '../service/values';
 import { idsShown, sameRecordId } from '../service/ids';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
@@ -15,7 +15,6 @@ import {
 	type Range,
 } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
-import { timeMs } from './pageOrder';
 
 /**
  * The lists the poll trigger reads: the transaction and withdrawal lists (source Records) at the

@@ -206,26 +206,6 @@ async function confirmedItem(
 }
 
 /**
- * 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
- * same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet label and units
- * (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
- */
-async function describeDelivery(
-	this: IWebhookFunctions,
-	settings: Settings,
-	event: string,
-	body: IDataObject,
-	item: IDataObject,
-	credentials: Credentials,
-	http: HttpCall | undefined,
-	log: DeliveryLog,
-): Promise<IDataObject> {
-	item.eventKey = eventKey(event, body);
-	if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
-	return await describeItem(item, deliveryDirectory(this, credentials, http));
-}
-
-/**
  * 8. Hands the item to n8n. With a claim, the key is marked emitted; n8n answers once the execution
  * is handed over and the static data saved, or with an error when it could not: that answer
  * settles the key in this process's memory.
@@ -291,17 +271,14 @@ export async function handleDelivery(
 			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		const item = await describeDelivery.call(
-			this,
-			settings,
-			event,
-			body,
-			built.item,
-			credentials,
-			http,
-			log,
-		);
-		return emitClaimed.call(this, item, claimed.claim, log);
+		// 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
+		// same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet
+		// label and units (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
+		const item = built.item;
+		item.eventKey = eventKey(event, body);
+		if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
+		const described = await describeItem(item, deliveryDirectory(this, credentials, http));
+		return emitClaimed.call(this, described, claimed.claim, log);
 	} finally {
 		if (claimed.claim !== undefined) {
 			release(claimed.claim.scope, claimed.claim.key);

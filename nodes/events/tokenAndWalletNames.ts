@@ -3,7 +3,7 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { scalarText } from '../service/values';
+import { isObject, scalarText } from '../service/values';
 import { setNewest } from '../service/boundedMemory';
 import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
@@ -178,8 +178,7 @@ export class EventDirectory {
 		const data = await this.withinDeadline(
 			this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs),
 		);
-		const wallet =
-			data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+		const wallet = isObject(data) ? data : undefined;
 		// The label names the customer a deposit is credited to and is kept: an answer about another
 		// wallet gives none.
 		const label =

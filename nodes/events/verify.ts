@@ -77,7 +77,6 @@ function parseIpv4(text: string): number | undefined {
 function parseIpv6(text: string): bigint | undefined {
 	if (text.length > 45 || !/^[0-9a-f:.]+$/.test(text)) return undefined;
 	let body = text;
-	const groups: number[] = [];
 	// An embedded IPv4 tail (e.g. ::ffff:1.2.3.4) counts as two groups.
 	let tail: number[] = [];
 	const lastColon = body.lastIndexOf(':');
@@ -88,31 +87,15 @@ function parseIpv6(text: string): bigint | undefined {
 		body = body.slice(0, lastColon + 1);
 		if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
 	}
-	const halves = body.split('::');
-	if (halves.length > 2) return undefined;
-	const parseGroups = (part: string): number[] | undefined => {
-		if (part === '') return [];
-		const out: number[] = [];
-		for (const group of part.split(':')) {
-			if (!/^[0-9a-f]{1,4}$/.test(group)) return undefined;
-			out.push(parseInt(group, 16));
-		}
-		return out;
-	};
-	const head = parseGroups(halves[0]);
-	const rest = halves.length === 2 ? parseGroups(halves[1]) : [];
-	if (!head || !rest) return undefined;
+	const halves = body.split('::').map((part) => (part === '' ? [] : part.split(':')));
+	if (halves.length > 2 || halves.flat().some((group) => !/^[0-9a-f]{1,4}$/.test(group)))
+		return undefined;
+	const [head, rest = []] = halves.map((part) => part.map((group) => parseInt(group, 16)));
 	const explicit = head.length + rest.length + tail.length;
-	if (halves.length === 2) {
-		if (explicit > 7) return undefined;
-		groups.push(...head, ...new Array<number>(8 - explicit).fill(0), ...rest, ...tail);
-	} else {
-		if (explicit !== 8) return undefined;
-		groups.push(...head, ...tail);
-	}
-	let value = BigInt(0);
-	for (const group of groups) value = (value << BigInt(16)) + BigInt(group);
-	return value;
+	// With `::`, at least one group is left out (filled with zeros); without it, all eight are written.
+	if (halves.length === 2 ? explicit > 7 : explicit !== 8) return undefined;
+	const groups = [...head, ...new Array<number>(8 - explicit).fill(0), ...rest, ...tail];
+	return groups.reduce((value, group) => (value << BigInt(16)) + BigInt(group), BigInt(0));
 }
 
 const V4_MAPPED_PREFIX = BigInt('0xffff') << BigInt(32);

@@ -130,20 +130,18 @@ export class Gate {
 const lanes = new Map<string, Lane>();
 const gates = new Map<string, Gate>();
 
-export function laneFor(credentialKey: string, route: string): Lane {
-	const key = `${credentialKey} ${route}`;
-	let lane = lanes.get(key);
-	if (!lane) lanes.set(key, (lane = new Lane()));
-	return lane;
+function sharedOf<T>(map: Map<string, T>, key: string, make: () => T): T {
+	let shared = map.get(key);
+	if (!shared) map.set(key, (shared = make()));
+	return shared;
 }
 
+export const laneFor = (credentialKey: string, route: string): Lane =>
+	sharedOf(lanes, `${credentialKey} ${route}`, () => new Lane());
+
 /** Routes do not share a budget, so they do not share in-flight slots either. */
-export function gateFor(credentialKey: string, route: string): Gate {
-	const key = `${credentialKey} ${route}`;
-	let gate = gates.get(key);
-	if (!gate) gates.set(key, (gate = new Gate()));
-	return gate;
-}
+export const gateFor = (credentialKey: string, route: string): Gate =>
+	sharedOf(gates, `${credentialKey} ${route}`, () => new Gate());
 
 /** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
 export function credentialKey(ctx: ApiContext): string {

@@ -199,11 +199,8 @@ export async function exchange(
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await sendPaced(http, request, lane, gate);
 		if (outcome.kind !== 'answered' || outcome.response.statusCode !== 429) return outcome;
-		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, {
-			attempt,
-			waitedMs,
-			maxRateLimitedAttempts,
-		});
+		const limits = { attempt, waitedMs, maxRateLimitedAttempts };
+		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, limits);
 	}
 }
 
