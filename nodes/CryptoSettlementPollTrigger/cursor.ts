@@ -154,6 +154,8 @@ export function readCursor(value: unknown): ListCursor | undefined {
 /** A memory entry's size as JSON (`"id":[…],`). */
 const bytesOf = (id: string, value: unknown[]): number =>
 	id.length + JSON.stringify(value).length + 4;
+const bytesIn = (table: Record<string, unknown[]>): number =>
+	Object.entries(table).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
 
 /**
  * Forgets what the next polls do not need: dated records below the floor, and around a gap the
@@ -186,10 +188,7 @@ export function forget(
 		if (!needed) delete seen[id];
 	}
 	forgetOverBound(cursor);
-	let openBytes = Object.entries(cursor.open).reduce(
-		(sum, [id, value]) => sum + bytesOf(id, value),
-		0,
-	);
+	let openBytes = bytesIn(cursor.open);
 	let dropped = 0;
 	for (const [id, value] of Object.entries(cursor.open).sort((a, b) => a[1][0] - b[1][0])) {
 		if (openBytes <= OPEN_MAX_BYTES) break;
@@ -203,7 +202,7 @@ export function forget(
 /** The read records past SEEN_MAX_BYTES, the oldest first: first those no walk reaches again (the floor follows them), then the rest. */
 function forgetOverBound(cursor: ListCursor): void {
 	const { seen, gap, position } = cursor;
-	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	let bytes = bytesIn(seen);
 	if (bytes <= SEEN_MAX_BYTES) return;
 	const belowPosition = (at: number | null): at is number =>
 		at !== null && position?.at != null && at <= position.at;

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../service/transport';
-import { LIFECYCLES, statusOf } from '../service/catalog';
+import { statusesWhere, statusOf } from '../service/catalog';
 import { scalarText, timeMs } from '../service/values';
 import { idsShown, sameRecordId } from '../service/ids';
 import { ROUTES } from '../service/routes';
@@ -55,9 +55,10 @@ export const STORED_DELIVERIES: ListSpec = {
 };
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
-const openStatuses = (kind: RecordKind) =>
-	Object.keys(LIFECYCLES[kind]).filter((status) => statusOf(kind, status)?.open);
-const OPEN_STATUSES = { trade: openStatuses('trade'), withdrawal: openStatuses('withdrawal') };
+const OPEN_STATUSES = {
+	trade: statusesWhere('trade', (entry) => entry.open),
+	withdrawal: statusesWhere('withdrawal', (entry) => entry.open),
+};
 
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
 const RECHECK_MAX_MS = 10 * 60 * 1000;
@@ -164,18 +165,17 @@ export async function followOpen(
 			break;
 		}
 		const identity = record && list.source.identify(record);
-		if (!record || !identity || !idsShown(record).some((shown) => sameRecordId(shown, id))) {
-			cursor.open[id] = [at, kept, now];
-			unread++;
-			continue;
-		}
-		// A status read before, or a lagging replica's earlier one, changes nothing.
+		const unreadable =
+			!record || !identity || !idsShown(record).some((shown) => sameRecordId(shown, id));
+		// Unread, a status read before, or a lagging replica's earlier one: nothing changes.
 		const known = statusesOf(kept);
 		if (
+			unreadable ||
 			known.includes(identity.status) ||
 			known.some((earlier) => list.source.isBehind(identity.status, earlier))
 		) {
 			cursor.open[id] = [at, kept, now];
+			if (unreadable) unread++;
 			continue;
 		}
 		changes.push({ record, identity: { ...identity, id } });

@@ -14,8 +14,8 @@ import {
 } from '../service/transport';
 import { secretsOf } from '../service/credentials';
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
-import { ROUTES as API_ROUTES } from '../service/routes';
-import { LIFECYCLES } from '../service/catalog';
+import { ROUTES } from '../service/routes';
+import { statusOf } from '../service/catalog';
 import { scalarText } from '../service/values';
 import { idsShown, showsRecordId } from '../service/ids';
 import { confirmedFields } from './item';
@@ -56,13 +56,6 @@ interface Lookup {
 	expectedStatus?: string;
 }
 
-/** Where each kind of record is read: the routes of the action node's Get operations (and their rate-limit routes). */
-const ROUTES: Record<Lookup['kind'], string> = {
-	trade: API_ROUTES.trade.path,
-	withdrawal: API_ROUTES.withdrawal.path,
-	wallet: API_ROUTES.wallet.path,
-};
-
 /**
  * Which record confirms an event (docs/trigger.md, "Confirm With API"):
  * - `trade.address.created` → the wallet (`GET /trades/wallets/{id}`: the event's id is the
@@ -76,7 +69,8 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	if (idText === '') return 'the delivery has no "id" field naming its record';
 	if (!SAFE_ID.test(idText))
 		return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
-	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
+	// Each kind of record is read where the action node's Get reads it (also its rate-limit route).
+	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind].path, idText);
 	if (event === 'trade.address.created')
 		return { kind: 'wallet', id: idText, path: path('wallet') };
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
@@ -96,14 +90,11 @@ type Confirmation =
 const retry = (reason: string) => ({ outcome: 'retry', reason }) as const;
 const rejected = (reason: string) => ({ outcome: 'rejected', reason }) as const;
 
-/** Where each status stands in its record's life (LIFECYCLES' ranks): lower than the event's is behind, higher is ahead. */
-const rankOf = (kind: 'trade' | 'withdrawal') =>
-	Object.fromEntries(Object.entries(LIFECYCLES[kind]).map(([status, { rank }]) => [status, rank]));
-const RANKS = { trade: rankOf('trade'), withdrawal: rankOf('withdrawal') };
-
 /**
- * Compares the record's status with the event's: equal, behind (retry), unplaced (retry: a status the
- * life cycle does not know is no contradiction), or ahead / contradicting (drop; docs/trigger.md, "Confirm With API").
+ * Compares the record's status with the event's by where each stands in its record's life (the
+ * statuses table's ranks: lower than the event's is behind, higher is ahead): equal, behind (retry),
+ * unplaced (retry: a status the life cycle does not know is no contradiction), or ahead /
+ * contradicting (drop; docs/trigger.md, "Confirm With API").
  */
 function compareStatus(
 	kind: 'trade' | 'withdrawal',
@@ -111,9 +102,8 @@ function compareStatus(
 	actual: string,
 ): 'equal' | 'behind' | 'unplaced' | 'other' {
 	if (actual === expected) return 'equal';
-	const ranks = RANKS[kind];
-	const want = ranks[expected];
-	const have = ranks[actual];
+	const want = statusOf(kind, expected)?.rank;
+	const have = statusOf(kind, actual)?.rank;
 	if (want === undefined) return 'other';
 	// No status yet, or an earlier one: the API has not caught up with the event.
 	if (actual === '' || (have !== undefined && have < want)) return 'behind';
@@ -141,7 +131,7 @@ export async function confirmDelivery(
 	// Delivery's workflow tries again after its Wait node.
 	const request: ApiRequest = {
 		method: 'GET',
-		route: ROUTES[lookup.kind],
+		route: ROUTES[lookup.kind].path,
 		url: lookup.path,
 		timeoutMs: 15_000,
 	};
@@ -181,7 +171,7 @@ function confirmationOfAnswer(
 		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
 		// (for example trade.deleted) may well be about a record that is gone for good.
 		const known =
-			lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
+			lookup.kind === 'wallet' || statusOf(lookup.kind, lookup.expectedStatus ?? '') !== undefined;
 		if (!known) return rejected(`the ${lookup.kind} was not found (HTTP ${code})`);
 		return retry(`the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`);
 	}
