@@ -5,7 +5,7 @@ import { money, roundMoney, statedNumber } from '../service/money';
 import { FIAT_CURRENCIES } from '../service/catalog';
 import { ROUTES } from '../service/routes';
 import { isObject } from '../service/values';
-import type { PollClient } from './client';
+import { STOPPED, type PollClient } from './client';
 import type { PolledEvent } from './items';
 
 /**
@@ -76,9 +76,7 @@ async function readBalances(
 ): Promise<{ balances: Record<string, number>; unreadable: string[] } | string> {
 	const route = ROUTES.account.path;
 	const response = await client.get(route, route, {}, client.budget.lastStart());
-	if (response === 'budget') return "n8n's time for one poll was running out";
-	if (response === 'rateLimit' || response === 'maxPages')
-		return 'the service answered 429 (rate limit)';
+	if (typeof response === 'string') return STOPPED[response]();
 	if (!isSuccess(response)) throw serviceError(ctx, { method: 'GET', route, url: route }, response);
 	return (
 		accountBalances(response.body.data) ?? 'the account record states no balances (fiatWallets)'

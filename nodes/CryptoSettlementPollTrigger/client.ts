@@ -61,6 +61,13 @@ export class Budget {
 /** Why a poll stopped reading a list before its end. */
 export type StopReason = 'maxPages' | 'budget' | 'rateLimit';
 
+/** Why a poll stopped reading, in its warnings' words. */
+export const STOPPED = {
+	maxPages: (maxPages: number) => `it read ${maxPages} pages (Max Pages per Poll)`,
+	budget: () => "n8n's time for one poll was running out",
+	rateLimit: () => 'the service answered 429 (rate limit)',
+};
+
 export class PollClient {
 	private readonly http: HttpCall;
 
@@ -93,7 +100,7 @@ export class PollClient {
 		url: string,
 		qs: IDataObject,
 		lastStart: number,
-	): Promise<ApiResponse | StopReason> {
+	): Promise<ApiResponse | 'budget' | 'rateLimit'> {
 		const lane = laneFor(credentialKey(this.ctx), `GET ${route}`);
 		const request: ApiRequest = { method: 'GET', route, url, qs };
 		for (let attempt = 1; ; attempt++) {
@@ -154,12 +161,9 @@ export class PollClient {
 		const meta = (response.body.meta ?? {}) as IDataObject;
 		const page = Number(qs.page);
 		const pages = positive(meta.pages);
-		const hasNextPage =
-			typeof meta.hasNextPage === 'boolean'
-				? meta.hasNextPage
-				: pages !== undefined
-					? page < pages
-					: data.length >= Number(qs.size);
+		// Without `meta.hasNextPage` or `meta.pages`, a full page is taken to have another after it.
+		const full = typeof meta.hasNextPage !== 'boolean' && pages === undefined;
+		const hasNextPage = meta.hasNextPage === true || (full && data.length >= Number(qs.size));
 		const servedAt = timeMs(header(response.headers, 'date'));
 		return {
 			records: data.filter(isObject),

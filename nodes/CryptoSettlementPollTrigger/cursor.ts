@@ -151,6 +151,13 @@ export function readCursor(value: unknown): ListCursor | undefined {
 	};
 }
 
+/** The creation times of a gap's top and head, when both are known. */
+function spanOf(gap: Gap | undefined): { top: number; head: number } | undefined {
+	return gap && gap.top.at !== null && gap.head.at !== null
+		? { top: gap.top.at, head: gap.head.at }
+		: undefined;
+}
+
 /** A memory entry's size as JSON (`"id":[…],`). */
 const bytesOf = (id: string, value: unknown[]): number =>
 	id.length + JSON.stringify(value).length + 4;
@@ -175,16 +182,12 @@ export function forget(
 ): number {
 	const { seen, gap } = cursor;
 	const floor = cursor.floor ?? Number.NEGATIVE_INFINITY;
+	const span = spanOf(gap);
 	for (const [id, [at, , read]] of Object.entries(seen)) {
 		const needed =
 			at === null
 				? !reachedBoundary || readThisPoll.has(id) || now - (read ?? now) <= OVERLAP_MS
-				: at >= floor &&
-					(!gap ||
-						gap.top.at === null ||
-						gap.head.at === null ||
-						at <= gap.top.at ||
-						at >= gap.head.at - OVERLAP_MS);
+				: at >= floor && (!span || at <= span.top || at >= span.head - OVERLAP_MS);
 		if (!needed) delete seen[id];
 	}
 	forgetOverBound(cursor);
@@ -206,13 +209,9 @@ function forgetOverBound(cursor: ListCursor): void {
 	if (bytes <= SEEN_MAX_BYTES) return;
 	const belowPosition = (at: number | null): at is number =>
 		at !== null && position?.at != null && at <= position.at;
+	const span = spanOf(gap);
 	const aboveGap = (at: number | null): at is number =>
-		at !== null &&
-		gap !== undefined &&
-		gap.top.at !== null &&
-		gap.head.at !== null &&
-		at > gap.top.at &&
-		at < gap.head.at;
+		at !== null && span !== undefined && at > span.top && at < span.head;
 	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
 	const byAge = Object.keys(seen).sort((a, b) => order(a) - order(b));
 	const unreached = (id: string) => belowPosition(seen[id][0]) || aboveGap(seen[id][0]);

@@ -10,7 +10,7 @@ import { redactError } from '../service/redact';
 import { isObject } from '../service/values';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
-import { Budget, PollClient, type StopReason } from './client';
+import { Budget, PollClient, STOPPED } from './client';
 import { newCursor, readCursor, type ListCursor } from './cursor';
 import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
@@ -52,12 +52,6 @@ export interface PollSettings {
 	/** Source `balances`: the thresholds (balances.ts, readThresholds). */
 	thresholds?: Threshold[];
 }
-
-const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
-	maxPages: (settings) => `it read ${settings.maxPages} pages (Max Pages per Poll)`,
-	budget: () => "n8n's time for one poll was running out",
-	rateLimit: () => 'the service answered 429 (rate limit)',
-};
 
 /**
  * The polls of this process under way, by workflow and node: one that finds another under way reads,
@@ -194,43 +188,28 @@ async function pollOnce(
 		const walk = new ListWalk(cursor, list.source, settings.maxPages, () => client.serviceNow());
 		await walk.run();
 		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
-		const changes = [...walk.changes];
-		if (!firstLook && cursor.position) {
-			const followed = await followOpen(
-				client,
-				list,
-				cursor,
-				walk.visited,
-				settings.maxPages,
-				lastStart,
-			);
-			changes.push(...followed.changes);
-			if (followed.unread) {
-				warn(
-					`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, an answer without the record or about another one, or a failed lookup${
-						followed.failure === undefined ? '' : `: ${followed.failure}`
-					}); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
-				);
-			}
-		}
+		const followed =
+			!firstLook && cursor.position
+				? await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart)
+				: undefined;
+		const changes = [...walk.changes, ...(followed?.changes ?? [])];
 		events.push(...changes.flatMap((change) => list.toEvent(change.record) ?? []));
-		if (stoppedBy) {
-			warn(
-				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings)}; what it read is emitted and the next poll continues from there${
+		const warnings = [
+			followed?.unread &&
+				`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, an answer without the record or about another one, or a failed lookup${
+					followed.failure === undefined ? '' : `: ${followed.failure}`
+				}); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
+			stoppedBy &&
+				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings.maxPages)}; what it read is emitted and the next poll continues from there${
 					stoppedBy === 'rateLimit' ? '' : ' (raise Max Pages per Poll or poll more often)'
 				}`,
-			);
-		}
-		if (!firstLook && walk.unidentified.size) {
-			warn(
+			!firstLook &&
+				walk.unidentified.size &&
 				`${walk.unidentified.size} ${spec.name} read by this poll show no ${spec.kind ? 'id' : 'event'}, so they cannot be told apart and are not emitted; check them in the dashboard`,
-			);
-		}
-		if (walk.droppedOpen) {
-			warn(
+			walk.droppedOpen &&
 				`${walk.droppedOpen} ${spec.name} not yet final are no longer followed (more than the trigger keeps); their later status changes will not be emitted`,
-			);
-		}
+		];
+		for (const warning of warnings) if (warning) warn(warning);
 		if (cursor.position) state.lists[spec.name] = cursor;
 	}
 	state.offsetMs = Math.round(client.offsetMs);

@@ -104,11 +104,7 @@ export class ListWalk {
 		const key = `${n} ${range?.start ?? ''} ${range?.end ?? ''}`;
 		const known = this.pages.get(key);
 		if (known) return known;
-		if (this.pagesRead >= this.maxPages) {
-			this.cut = true;
-			return undefined;
-		}
-		const page = await this.source.fetch(n, range);
+		const page = this.pagesRead < this.maxPages ? await this.source.fetch(n, range) : undefined;
 		if (!page) {
 			this.cut = true;
 			return undefined;

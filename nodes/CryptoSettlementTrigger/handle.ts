@@ -83,16 +83,6 @@ interface Claim {
 	staticData: IDataObject;
 }
 
-/** What `verification` starts as: each check says what it found, never a bare `false` for a check that was not configured. */
-function startVerification(sourceIp: ReturnType<typeof parseIp>): IDataObject {
-	return {
-		secret: 'not configured',
-		ip: 'not configured',
-		confirmedWithApi: false,
-		sourceIp: sourceIp ? formatIp(sourceIp) : null,
-	};
-}
-
 /** 1. Source address: Allowed IPs, when set. Refuses with 403, or returns nothing. */
 function checkSource(
 	this: IWebhookFunctions,
@@ -245,7 +235,13 @@ export async function handleDelivery(
 	const settings = readSettings.call(this);
 	const req = this.getRequestObject();
 	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
-	const verification = startVerification(sourceIp);
+	// Each check says what it found, never a bare `false` for a check that was not configured.
+	const verification: IDataObject = {
+		secret: 'not configured',
+		ip: 'not configured',
+		confirmedWithApi: false,
+		sourceIp: sourceIp ? formatIp(sourceIp) : null,
+	};
 	const wrongSource = checkSource.call(this, settings, sourceIp, verification, log);
 	if (wrongSource) return wrongSource;
 	const credentials = await deliveryCredentials.call(this);

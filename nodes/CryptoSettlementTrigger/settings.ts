@@ -1,20 +1,13 @@
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
+	type IDataObject,
 	type IHookFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
+import { isObject } from '../service/values';
 import { hasLeadingZeroOctet, isAllowListSet, parseAllowList, secretOf } from '../events/verify';
-
-interface TriggerOptions {
-	acceptUnsignedDeliveries?: boolean;
-	allowedIps?: string;
-	confirmWithApi?: boolean;
-	ignoreDuplicates?: boolean;
-	includeHeaders?: boolean;
-	verifySecret?: boolean;
-}
 
 /** What runs, resolved from the parameters (docs/trigger.md, "Settings"). */
 interface Settings {
@@ -32,14 +25,9 @@ interface Settings {
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-function readOptions(this: Context): TriggerOptions {
+function readOptions(this: Context): IDataObject {
 	const value = this.getNodeParameter('options', {}) as unknown;
-	return value && typeof value === 'object' ? (value as TriggerOptions) : {};
-}
-
-function readBoolean(this: Context, name: string, fallback: boolean): boolean {
-	const value = this.getNodeParameter(name, fallback) as unknown;
-	return typeof value === 'boolean' ? value : fallback;
+	return isObject(value) ? value : {};
 }
 
 /**
@@ -52,7 +40,9 @@ export function readSettings(this: Context): Settings {
 	const options = readOptions.call(this);
 	const check = (name: 'confirmWithApi' | 'ignoreDuplicates') => {
 		const legacy = options[name];
-		return typeof legacy === 'boolean' ? legacy : readBoolean.call(this, name, true);
+		const value =
+			typeof legacy === 'boolean' ? legacy : (this.getNodeParameter(name, true) as unknown);
+		return typeof value === 'boolean' ? value : true;
 	};
 	return {
 		confirmWithApi: check('confirmWithApi'),
@@ -60,7 +50,7 @@ export function readSettings(this: Context): Settings {
 		acceptUnsigned: options.acceptUnsignedDeliveries === true,
 		legacyVerifySecret:
 			typeof options.verifySecret === 'boolean' ? options.verifySecret : undefined,
-		allowedIps: options.allowedIps,
+		allowedIps: typeof options.allowedIps === 'string' ? options.allowedIps : undefined,
 		includeHeaders: options.includeHeaders === true,
 	};
 }

@@ -1,17 +1,11 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IN8nHttpFullResponse,
+	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
-import {
-	exchange,
-	fullResponseOptions,
-	recordPath,
-	toApiResponse,
-	withAnswersRedacted,
-} from '../service/transport';
+import { exchange, httpCallOn, recordPath, withAnswersRedacted } from '../service/transport';
 import { secretsOf } from '../service/credentials';
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
 import { ROUTES } from '../service/routes';
@@ -31,15 +25,9 @@ export function credentialHttpCall(
 	ctx: IWebhookFunctions,
 	credentials: ICredentialDataDecryptedObject,
 ): HttpCall {
-	return withAnswersRedacted(
-		async (options) =>
-			toApiResponse(
-				(await ctx.helpers.httpRequest(
-					await authentication.authenticate(credentials, fullResponseOptions(options)),
-				)) as IN8nHttpFullResponse,
-			),
-		secretsOf(credentials),
-	);
+	const send = async (options: IHttpRequestOptions) =>
+		await ctx.helpers.httpRequest(await authentication.authenticate(credentials, options));
+	return withAnswersRedacted(httpCallOn(send), secretsOf(credentials));
 }
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */

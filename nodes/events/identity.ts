@@ -27,9 +27,7 @@ export function normalizeEvent(event: string): string {
 function deliveryStatus(event: string, body: IDataObject): string {
 	const stated = scalarText(body.status).trim().toLowerCase();
 	if (stated !== '') return stated;
-	const normalized = normalizeEvent(event);
-	const dot = normalized.indexOf('.');
-	return dot === -1 ? '' : normalized.slice(dot + 1);
+	return normalizeEvent(event).split('.').slice(1).join('.');
 }
 
 /** Who an event is about, for both keys below: its normalised name, and the body's `id` or else the delivery's `reference`. */
@@ -44,12 +42,8 @@ export function eventIdentity(
 	body: IDataObject,
 	reference?: unknown,
 ): EventIdentity {
-	const stated = scalarText(body.id).trim();
-	return {
-		kind: normalizeEvent(event),
-		id: stated !== '' ? stated : scalarText(reference).trim(),
-		body,
-	};
+	const id = scalarText(body.id).trim() || scalarText(reference).trim();
+	return { kind: normalizeEvent(event), id, body };
 }
 
 /**

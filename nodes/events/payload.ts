@@ -98,13 +98,8 @@ interface UnreadRequest {
  */
 export async function readUnreadBody(req: unknown): Promise<Buffer | undefined> {
 	const stream = req as Partial<UnreadRequest> | undefined;
-	if (
-		!stream ||
-		typeof stream.on !== 'function' ||
-		stream.readable !== true ||
-		stream.readableEnded === true
-	)
-		return undefined;
+	if (!stream || typeof stream.on !== 'function') return undefined;
+	if (stream.readable !== true || stream.readableEnded === true) return undefined;
 	const readable = stream as UnreadRequest;
 	return await new Promise<Buffer>((resolve, reject) => {
 		const chunks: Buffer[] = [];

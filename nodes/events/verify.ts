@@ -33,12 +33,11 @@ export function secretOf(credentials: { webhookSecret?: unknown } | undefined): 
 
 /** A copy of the request headers with secret-bearing values replaced by `[redacted]`. */
 export function redactHeaders(headers: unknown): Record<string, unknown> {
-	const copy: Record<string, unknown> = {};
-	if (!headers || typeof headers !== 'object') return copy;
-	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-		copy[name] = REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
-	}
-	return copy;
+	if (!headers || typeof headers !== 'object') return {};
+	const hidden = (name: string) => REDACTED_HEADERS.has(name.toLowerCase());
+	return Object.fromEntries(
+		Object.entries(headers).map(([name, value]) => [name, hidden(name) ? REDACTED : value]),
+	);
 }
 
 // ---------------------------------------------------------------- IP addresses
@@ -109,18 +108,16 @@ export function parseIp(input: unknown): IpAddress | undefined {
 	if (typeof input !== 'string') return undefined;
 	let text = input.trim().toLowerCase();
 	if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-	const zone = text.indexOf('%');
-	if (zone !== -1) text = text.slice(0, zone);
+	text = text.split('%')[0];
 	if (text === '') return undefined;
 	const v4 = parseIpv4(text);
 	if (v4 !== undefined) return { version: 4, value: v4 };
 	if (!text.includes(':')) return undefined;
 	const v6 = parseIpv6(text);
 	if (v6 === undefined) return undefined;
-	if (v6 >> BigInt(32) === V4_MAPPED_PREFIX >> BigInt(32)) {
-		return { version: 4, value: Number(v6 & LOW_32) };
-	}
-	return { version: 6, value: v6 };
+	return v6 >> BigInt(32) === V4_MAPPED_PREFIX >> BigInt(32)
+		? { version: 4, value: Number(v6 & LOW_32) }
+		: { version: 6, value: v6 };
 }
 
 /** Canonical text of a parsed address (IPv4 dotted, IPv6 as eight lowercase groups). */

@@ -1,6 +1,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import type { ApiContext } from './api';
 import { timeMs } from './values';
+import { sharedOf } from './boundedMemory';
 
 /**
  * Pacing and retry bounds of the API client (service/transport.ts): the rolling-minute budget of
@@ -129,12 +130,6 @@ export class Gate {
 /** Shared by every execution in this n8n process, so concurrent workflows pace together. */
 const lanes = new Map<string, Lane>();
 const gates = new Map<string, Gate>();
-
-function sharedOf<T>(map: Map<string, T>, key: string, make: () => T): T {
-	let shared = map.get(key);
-	if (!shared) map.set(key, (shared = make()));
-	return shared;
-}
 
 export const laneFor = (credentialKey: string, route: string): Lane =>
 	sharedOf(lanes, `${credentialKey} ${route}`, () => new Lane());
