@@ -66,12 +66,8 @@ export function isInDoubt(error: unknown): boolean {
 }
 
 export function isSuccess(response: ApiResponse): boolean {
-	return (
-		response.statusCode >= 200 &&
-		response.statusCode < 300 &&
-		response.json &&
-		response.body.success !== false
-	);
+	const { statusCode, json, body } = response;
+	return statusCode >= 200 && statusCode < 300 && json && body.success !== false;
 }
 
 const STATUS_HINTS: Record<number, string> = {
