@@ -267,9 +267,10 @@ export async function handleDelivery(
 			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		// 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
-		// same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet
-		// label and units (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
+		// 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not:
+		// the same key on every path, docs/trigger.md), the headers with Include Headers, then token,
+		// wallet label and units (events/item.ts), looked up with the delivery's credential; a lookup
+		// never drops the event.
 		const item = built.item;
 		item.eventKey = eventKey(event, body);
 		if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
