@@ -5,7 +5,7 @@ import { money, roundMoney, statedNumber } from '../service/money';
 import { FIAT_CURRENCIES } from '../service/catalog';
 import { ROUTES } from '../service/routes';
 import { isObject } from '../service/values';
-import type { PollClient } from './client';
+import { STOPPED, type PollClient } from './client';
 import type { PolledEvent } from './items';
 
 /**
@@ -76,9 +76,7 @@ async function readBalances(
 ): Promise<{ balances: Record<string, number>; unreadable: string[] } | string> {
 	const route = ROUTES.account.path;
 	const response = await client.get(route, route, {}, client.budget.lastStart());
-	if (response === 'budget') return "n8n's time for one poll was running out";
-	if (response === 'rateLimit' || response === 'maxPages')
-		return 'the service answered 429 (rate limit)';
+	if (typeof response === 'string') return STOPPED[response]();
 	if (!isSuccess(response)) throw serviceError(ctx, { method: 'GET', route, url: route }, response);
 	return (
 		accountBalances(response.body.data) ?? 'the account record states no balances (fiatWallets)'
@@ -159,19 +157,11 @@ export async function pollBalances(
 		}
 		const now = balance < threshold.amount ? 'low' : 'ok';
 		next.standing[currency] = now;
-		if (manual)
+		// `before` undefined (the first poll) counts as ok: only a balance already low emits.
+		if (manual || now !== (before ?? 'ok'))
 			events.push(
-				balanceEvent(
-					now === 'low' ? BALANCE_EVENTS.low : BALANCE_EVENTS.restored,
-					threshold,
-					balance,
-					at,
-				),
+				balanceEvent(BALANCE_EVENTS[now === 'low' ? 'low' : 'restored'], threshold, balance, at),
 			);
-		else if (now === 'low' && before !== 'low')
-			events.push(balanceEvent(BALANCE_EVENTS.low, threshold, balance, at));
-		else if (now === 'ok' && before === 'low')
-			events.push(balanceEvent(BALANCE_EVENTS.restored, threshold, balance, at));
 	}
 	if (unreadable.length) {
 		const message = `the service states no readable ${unreadable.join(', ')} balance`;

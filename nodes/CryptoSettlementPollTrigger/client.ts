@@ -15,7 +15,7 @@ import {
 } from '../service/transport';
 import type { ApiRequest, ApiResponse, HttpCall } from '../service/api';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { scalarText, timeMs } from '../service/values';
+import { isObject, scalarText, timeMs } from '../service/values';
 import type { PageRead } from './pageOrder';
 
 /**
@@ -61,6 +61,13 @@ export class Budget {
 /** Why a poll stopped reading a list before its end. */
 export type StopReason = 'maxPages' | 'budget' | 'rateLimit';
 
+/** Why a poll stopped reading, in its warnings' words. */
+export const STOPPED = {
+	maxPages: (maxPages: number) => `it read ${maxPages} pages (Max Pages per Poll)`,
+	budget: () => "n8n's time for one poll was running out",
+	rateLimit: () => 'the service answered 429 (rate limit)',
+};
+
 export class PollClient {
 	private readonly http: HttpCall;
 
@@ -93,7 +100,7 @@ export class PollClient {
 		url: string,
 		qs: IDataObject,
 		lastStart: number,
-	): Promise<ApiResponse | StopReason> {
+	): Promise<ApiResponse | 'budget' | 'rateLimit'> {
 		const lane = laneFor(credentialKey(this.ctx), `GET ${route}`);
 		const request: ApiRequest = { method: 'GET', route, url, qs };
 		for (let attempt = 1; ; attempt++) {
@@ -142,7 +149,7 @@ export class PollClient {
 			throw serviceError(this.ctx, { method: 'GET', route, url: route, qs }, response);
 		}
 		const data = response.body.data;
-		if (!Array.isArray(data)) {
+		if (!Array.isArray(data))
 			throw new NodeApiError(
 				this.ctx.getNode(),
 				{ message: 'the list has no data array' },
@@ -151,22 +158,15 @@ export class PollClient {
 					description: 'Nothing was emitted; the next poll tries again.',
 				},
 			);
-		}
 		const meta = (response.body.meta ?? {}) as IDataObject;
 		const page = Number(qs.page);
 		const pages = positive(meta.pages);
-		const hasNextPage =
-			typeof meta.hasNextPage === 'boolean'
-				? meta.hasNextPage
-				: pages !== undefined
-					? page < pages
-					: data.length >= Number(qs.size);
+		// Without `meta.hasNextPage` or `meta.pages`, a full page is taken to have another after it.
+		const full = typeof meta.hasNextPage !== 'boolean' && pages === undefined;
+		const hasNextPage = meta.hasNextPage === true || (full && data.length >= Number(qs.size));
 		const servedAt = timeMs(header(response.headers, 'date'));
 		return {
-			records: data.filter(
-				(entry): entry is IDataObject =>
-					!!entry && typeof entry === 'object' && !Array.isArray(entry),
-			),
+			records: data.filter(isObject),
 			hasNextPage: hasNextPage || (pages !== undefined && page < pages),
 			pages,
 			total: positive(meta.totalDocs, 0),
@@ -184,8 +184,7 @@ export class PollClient {
 		if (typeof response === 'string') return response;
 		if (response.statusCode === 404) return null;
 		if (!isSuccess(response)) throw serviceError(this.ctx, { method: 'GET', route, url }, response);
-		const data = response.body.data;
-		return data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : null;
+		return isObject(response.body.data) ? response.body.data : null;
 	}
 
 	/**
@@ -201,13 +200,8 @@ export class PollClient {
 
 function positive(value: unknown, min = 1): number | undefined {
 	const number = Number(value);
-	return value !== null &&
-		value !== undefined &&
-		value !== '' &&
-		Number.isInteger(number) &&
-		number >= min
-		? number
-		: undefined;
+	const stated = value !== null && value !== undefined && value !== '';
+	return stated && Number.isInteger(number) && number >= min ? number : undefined;
 }
 
 /** The 429 that ends a walk quietly: the next poll continues from the same position. */

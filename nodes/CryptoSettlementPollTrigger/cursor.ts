@@ -141,15 +141,8 @@ export const newCursor = (): ListCursor => ({ seen: idTable(), open: idTable() }
 /** The cursor as stored, or undefined when it is missing or unreadable (the next poll is a first look). */
 export function readCursor(value: unknown): ListCursor | undefined {
 	const stored = value as Partial<ListCursor> | undefined;
-	if (
-		!stored ||
-		typeof stored !== 'object' ||
-		!stored.position ||
-		typeof stored.seen !== 'object' ||
-		typeof stored.open !== 'object'
-	) {
-		return undefined;
-	}
+	if (!stored || typeof stored !== 'object' || !stored.position) return undefined;
+	if (typeof stored.seen !== 'object' || typeof stored.open !== 'object') return undefined;
 	const copy = JSON.parse(JSON.stringify(stored)) as ListCursor;
 	return {
 		...copy,
@@ -158,9 +151,18 @@ export function readCursor(value: unknown): ListCursor | undefined {
 	};
 }
 
+/** The creation times of a gap's top and head, when both are known. */
+function spanOf(gap: Gap | undefined): { top: number; head: number } | undefined {
+	return gap && gap.top.at !== null && gap.head.at !== null
+		? { top: gap.top.at, head: gap.head.at }
+		: undefined;
+}
+
 /** A memory entry's size as JSON (`"id":[…],`). */
 const bytesOf = (id: string, value: unknown[]): number =>
 	id.length + JSON.stringify(value).length + 4;
+const bytesIn = (table: Record<string, unknown[]>): number =>
+	Object.entries(table).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
 
 /**
  * Forgets what the next polls do not need: dated records below the floor, and around a gap the
@@ -180,23 +182,16 @@ export function forget(
 ): number {
 	const { seen, gap } = cursor;
 	const floor = cursor.floor ?? Number.NEGATIVE_INFINITY;
+	const span = spanOf(gap);
 	for (const [id, [at, , read]] of Object.entries(seen)) {
 		const needed =
 			at === null
 				? !reachedBoundary || readThisPoll.has(id) || now - (read ?? now) <= OVERLAP_MS
-				: at >= floor &&
-					(!gap ||
-						gap.top.at === null ||
-						gap.head.at === null ||
-						at <= gap.top.at ||
-						at >= gap.head.at - OVERLAP_MS);
+				: at >= floor && (!span || at <= span.top || at >= span.head - OVERLAP_MS);
 		if (!needed) delete seen[id];
 	}
 	forgetOverBound(cursor);
-	let openBytes = Object.entries(cursor.open).reduce(
-		(sum, [id, value]) => sum + bytesOf(id, value),
-		0,
-	);
+	let openBytes = bytesIn(cursor.open);
 	let dropped = 0;
 	for (const [id, value] of Object.entries(cursor.open).sort((a, b) => a[1][0] - b[1][0])) {
 		if (openBytes <= OPEN_MAX_BYTES) break;
@@ -210,17 +205,13 @@ export function forget(
 /** The read records past SEEN_MAX_BYTES, the oldest first: first those no walk reaches again (the floor follows them), then the rest. */
 function forgetOverBound(cursor: ListCursor): void {
 	const { seen, gap, position } = cursor;
-	let bytes = Object.entries(seen).reduce((sum, [id, value]) => sum + bytesOf(id, value), 0);
+	let bytes = bytesIn(seen);
 	if (bytes <= SEEN_MAX_BYTES) return;
 	const belowPosition = (at: number | null): at is number =>
 		at !== null && position?.at != null && at <= position.at;
+	const span = spanOf(gap);
 	const aboveGap = (at: number | null): at is number =>
-		at !== null &&
-		gap !== undefined &&
-		gap.top.at !== null &&
-		gap.head.at !== null &&
-		at > gap.top.at &&
-		at < gap.head.at;
+		at !== null && span !== undefined && at > span.top && at < span.head;
 	const order = (id: string) => seen[id][0] ?? seen[id][2] ?? Number.NEGATIVE_INFINITY;
 	const byAge = Object.keys(seen).sort((a, b) => order(a) - order(b));
 	const unreached = (id: string) => belowPosition(seen[id][0]) || aboveGap(seen[id][0]);

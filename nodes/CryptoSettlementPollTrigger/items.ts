@@ -4,8 +4,7 @@ import { deliveryKey, eventIdentity, eventKey, normalizeEvent } from '../events/
 import { confirmedFields, describeItem } from '../events/item';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
 import { createAuthenticatedHttpCall, withAnswersRedacted } from '../service/transport';
-import { scalarText } from '../service/values';
-import { timeMs } from './pageOrder';
+import { isObject, scalarText, timeMs } from '../service/values';
 
 /**
  * Items of the poll trigger: the webhook trigger's item for the same event (docs/trigger.md, "The
@@ -38,22 +37,17 @@ function timeOf(value: unknown): number {
 	return timeMs(value) ?? Number.NaN;
 }
 
-/** A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`; undefined without a status. */
-function recordEvent(kind: RecordKind, record: IDataObject): string | undefined {
-	const status = scalarText(record.status).trim().toLowerCase();
-	return status === '' ? undefined : `${kind}.${status}`;
-}
-
 /**
  * A record of the transaction or withdrawal list as an event: exactly the webhook trigger's item
  * with Confirm With API (the record's fields at the top level, the webhook names of trade fields,
  * `record`), since the values come from the API; there was no delivery, so no `unconfirmedBody`.
  */
 export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent | undefined {
-	const event = recordEvent(kind, record);
+	const status = scalarText(record.status).trim().toLowerCase();
 	const id = scalarText(record.id).trim();
-	if (event === undefined || id === '') return undefined;
-	const status = event.slice(kind.length + 1);
+	if (status === '' || id === '') return undefined;
+	// A trade's or withdrawal's status as an event: `trade.<status>` / `withdrawal.<status>`.
+	const event = `${kind}.${status}`;
 	return {
 		event,
 		key: deliveryKey(eventIdentity(event, { id, status })),
@@ -77,11 +71,7 @@ export function fromRecord(kind: RecordKind, record: IDataObject): PolledEvent |
  * is what the service sent, but it is not re-checked against the current record.
  */
 export function fromStoredDelivery(stored: IDataObject): PolledEvent | undefined {
-	const payload = stored.payload;
-	const body: IDataObject =
-		payload && typeof payload === 'object' && !Array.isArray(payload)
-			? { ...(payload as IDataObject) }
-			: {};
+	const body: IDataObject = isObject(stored.payload) ? { ...stored.payload } : {};
 	const name = scalarText(body.event).trim() || scalarText(stored.eventType).trim();
 	if (name === '') return undefined;
 	const event = normalizeEvent(name);

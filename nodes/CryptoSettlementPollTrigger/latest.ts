@@ -25,10 +25,7 @@ export async function latestEvent(
 	for (const spec of specs) {
 		const list = pollList(ctx, client, spec, budget.lastStart());
 		for await (const records of newestPages(list.source, settings.maxPages)) {
-			const best = latest(
-				records.map((record) => list.toEvent(record)),
-				settings.events,
-			);
+			const best = latest(records.map(list.toEvent), settings.events);
 			if (best) {
 				found.push(best);
 				break;
@@ -38,15 +35,12 @@ export async function latestEvent(
 	}
 	const best = latest(found, settings.events);
 	if (best) return [best];
-	if (stopped) {
+	if (stopped)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'The service answered 429 (rate limit) before a matching event was found',
-			{
-				description: 'Nothing was changed. Fetch the test event again in a minute.',
-			},
+			{ description: 'Nothing was changed. Fetch the test event again in a minute.' },
 		);
-	}
 	throw new NodeOperationError(ctx.getNode(), 'No matching event found to show as a test event', {
 		description:
 			settings.source === 'webhookEvents'

@@ -22,9 +22,6 @@ export interface PageRead {
 
 export type Order = 'newestFirst' | 'oldestFirst';
 
-/** The service's dates, read as everywhere in the package (service/values.ts). */
-export { timeMs };
-
 function datesOf(records: IDataObject[]): number[] {
 	return records
 		.map((record) => timeMs(record.createdAt))

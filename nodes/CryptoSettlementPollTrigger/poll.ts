@@ -7,9 +7,10 @@ import {
 import { credentialProblem } from '../../credentials/CryptoSettlementApi.credentials';
 import { CREDENTIAL_TYPE, secretsOf } from '../service/credentials';
 import { redactError } from '../service/redact';
+import { isObject } from '../service/values';
 import { isEventSelected } from '../events/events';
 import { lifecycleRank } from '../events/identity';
-import { Budget, PollClient, type StopReason } from './client';
+import { Budget, PollClient, STOPPED } from './client';
 import { newCursor, readCursor, type ListCursor } from './cursor';
 import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
@@ -52,12 +53,6 @@ export interface PollSettings {
 	thresholds?: Threshold[];
 }
 
-const STOPPED: Record<StopReason, (settings: PollSettings) => string> = {
-	maxPages: (settings) => `it read ${settings.maxPages} pages (Max Pages per Poll)`,
-	budget: () => "n8n's time for one poll was running out",
-	rateLimit: () => 'the service answered 429 (rate limit)',
-};
-
 /**
  * The polls of this process under way, by workflow and node: one that finds another under way reads,
  * commits and emits nothing; one held past twice the budget is lost (docs/trigger.md, "How it polls").
@@ -70,10 +65,7 @@ function pollKey(ctx: IPollFunctions): string {
 }
 
 function isState(value: unknown): value is PollState {
-	const state = value as PollState | undefined;
-	return (
-		!!state && typeof state === 'object' && state.version === 2 && typeof state.lists === 'object'
-	);
+	return isObject(value) && value.version === 2 && typeof value.lists === 'object';
 }
 
 function readState(value: unknown, source: Source): PollState | undefined {
@@ -110,12 +102,11 @@ export async function runPoll(
 	ctx: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][] | null> {
-	if (settings.source !== 'balances' && settings.events.length === 0) {
+	if (settings.source !== 'balances' && settings.events.length === 0)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Select at least one event (or "All Events") in Events',
 		);
-	}
 	if (ctx.getMode() === 'manual') return await readAndEmit(ctx, settings);
 	// Taken before the first await: two polls started together cannot both pass.
 	const key = pollKey(ctx);
@@ -144,11 +135,10 @@ async function readAndEmit(
 	const secrets = secretsOf(credentials);
 	try {
 		const problem = credentialProblem(credentials);
-		if (problem) {
+		if (problem)
 			throw new NodeOperationError(ctx.getNode(), problem.message, {
 				description: `Fix '${problem.field}' in the Crypto Settlement API credential. Nothing was sent to the service.`,
 			});
-		}
 		const warn = (message: string) => ctx.logger.warn(`Crypto Settlement Poll Trigger: ${message}`);
 		if (settings.source === 'balances') {
 			const client = new PollClient(ctx, Budget.of(ctx), undefined, secrets);
@@ -198,46 +188,28 @@ async function pollOnce(
 		const walk = new ListWalk(cursor, list.source, settings.maxPages, () => client.serviceNow());
 		await walk.run();
 		const stoppedBy = walk.cut ? (list.stopped ?? 'maxPages') : undefined;
-		const changes = [...walk.changes];
-		if (!firstLook && cursor.position) {
-			const followed = await followOpen(
-				client,
-				list,
-				cursor,
-				walk.visited,
-				settings.maxPages,
-				lastStart,
-			);
-			changes.push(...followed.changes);
-			if (followed.unread) {
-				warn(
-					`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, an answer without the record or about another one, or a failed lookup${
-						followed.failure === undefined ? '' : `: ${followed.failure}`
-					}); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
-				);
-			}
-		}
-		for (const change of changes) {
-			const event = list.toEvent(change.record);
-			if (event) events.push(event);
-		}
-		if (stoppedBy) {
-			warn(
-				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings)}; what it read is emitted and the next poll continues from there${
+		const followed =
+			!firstLook && cursor.position
+				? await followOpen(client, list, cursor, walk.visited, settings.maxPages, lastStart)
+				: undefined;
+		const changes = [...walk.changes, ...(followed?.changes ?? [])];
+		events.push(...changes.flatMap((change) => list.toEvent(change.record) ?? []));
+		const warnings = [
+			followed?.unread &&
+				`${followed.unread} ${spec.name} not yet final could not be read by id (HTTP 404, an answer without the record or about another one, or a failed lookup${
+					followed.failure === undefined ? '' : `: ${followed.failure}`
+				}); they are still followed, and a status change is emitted once a page or a later lookup shows it`,
+			stoppedBy &&
+				`this poll stopped reading ${spec.name} because ${STOPPED[stoppedBy](settings.maxPages)}; what it read is emitted and the next poll continues from there${
 					stoppedBy === 'rateLimit' ? '' : ' (raise Max Pages per Poll or poll more often)'
 				}`,
-			);
-		}
-		if (!firstLook && walk.unidentified.size) {
-			warn(
+			!firstLook &&
+				walk.unidentified.size &&
 				`${walk.unidentified.size} ${spec.name} read by this poll show no ${spec.kind ? 'id' : 'event'}, so they cannot be told apart and are not emitted; check them in the dashboard`,
-			);
-		}
-		if (walk.droppedOpen) {
-			warn(
+			walk.droppedOpen &&
 				`${walk.droppedOpen} ${spec.name} not yet final are no longer followed (more than the trigger keeps); their later status changes will not be emitted`,
-			);
-		}
+		];
+		for (const warning of warnings) if (warning) warn(warning);
 		if (cursor.position) state.lists[spec.name] = cursor;
 	}
 	state.offsetMs = Math.round(client.offsetMs);

@@ -104,11 +104,7 @@ export class ListWalk {
 		const key = `${n} ${range?.start ?? ''} ${range?.end ?? ''}`;
 		const known = this.pages.get(key);
 		if (known) return known;
-		if (this.pagesRead >= this.maxPages) {
-			this.cut = true;
-			return undefined;
-		}
-		const page = await this.source.fetch(n, range);
+		const page = this.pagesRead < this.maxPages ? await this.source.fetch(n, range) : undefined;
 		if (!page) {
 			this.cut = true;
 			return undefined;
@@ -239,9 +235,7 @@ export class ListWalk {
 		this.cursor.position = { at: null, id: '' };
 		this.advance(this.newest, LISTING_LAG_MIN_MS);
 		const { at } = this.cursor.position;
-		const dates = end.page.records
-			.map((record) => this.source.identify(record)?.at ?? null)
-			.filter((time): time is number => time !== null);
+		const dates = this.identities(end.page).flatMap((identity) => identity?.at ?? []);
 		this.cursor.floor = at === null ? null : Math.max(at, dates.length ? Math.min(...dates) : at);
 	}
 
@@ -327,12 +321,7 @@ export class ListWalk {
 			last = { n, page };
 			if (!page.hasNextPage || (seen.reached && !seen.late)) return true;
 		}
-		const top =
-			last &&
-			[...last.page.records]
-				.reverse()
-				.map((record) => this.source.identify(record))
-				.find(Boolean);
+		const top = last && this.identities(last.page).reverse().find(Boolean);
 		if (!last || !top) return false;
 		const index = (last.n - 1) * this.size + last.page.records.length - 1;
 		const above = [...new Set([...this.above, ...this.undatedAdded])];
@@ -430,7 +419,7 @@ export class ListWalk {
 
 	/** Where the top is on a page it is on (by identity, else the last record not older than it). */
 	private indexOn(page: PageRead, top: Mark): number {
-		const identities = page.records.map((record) => this.source.identify(record));
+		const identities = this.identities(page);
 		const at = identities.findIndex((identity) => identity?.id === top.id);
 		if (at >= 0) return at;
 		let last = 0;
@@ -441,14 +430,10 @@ export class ListWalk {
 	}
 
 	private placeOf(page: PageRead, top: Mark): 'on' | 'above' | 'below' {
-		const identities = page.records
-			.map((record) => this.source.identify(record))
-			.filter((identity): identity is Identity => !!identity);
+		const identities = this.identities(page).filter((identity): identity is Identity => !!identity);
 		if (identities.some((identity) => identity.id === top.id)) return 'on';
 		if (top.at !== null) {
-			const dates = identities
-				.map((identity) => identity.at)
-				.filter((at): at is number => at !== null);
+			const dates = identities.flatMap((identity) => identity.at ?? []);
 			if (dates.length && Math.min(...dates) > top.at) return 'above';
 			if (!dates.length || Math.max(...dates) <= top.at) return 'below';
 			return 'on';
@@ -459,7 +444,7 @@ export class ListWalk {
 
 	/** On the gap's first page, the records up to its top were read above it. */
 	private skipAbove(top: Mark, page: PageRead): (identity: Identity) => boolean {
-		const ids = page.records.map((record) => this.source.identify(record)?.id);
+		const ids = this.identities(page).map((identity) => identity?.id);
 		const at = ids.indexOf(top.id);
 		if (at >= 0) {
 			const before = new Set(ids.slice(0, at + 1));
@@ -483,7 +468,7 @@ export class ListWalk {
 		while (page) {
 			const at = passed
 				? -1
-				: page.records.findIndex((record) => this.source.identify(record)?.id === anchor);
+				: this.identities(page).findIndex((identity) => identity?.id === anchor);
 			this.visitPage(
 				page,
 				undefined,
@@ -502,18 +487,18 @@ export class ListWalk {
 		this.reachedBoundary = !this.cut;
 	}
 
+	/** The identities of a page's records, in its order (undefined for a record the list cannot identify). */
+	private identities(page: PageRead): Array<Identity | undefined> {
+		return page.records.map((record) => this.source.identify(record));
+	}
+
 	private lastIdOf(page: PageRead): string | undefined {
-		return [...page.records]
-			.reverse()
-			.map((record) => this.source.identify(record)?.id)
-			.find((id) => id !== undefined);
+		return this.identities(page).reverse().find(Boolean)?.id;
 	}
 
 	private startsAfter(page: PageRead, position: Mark): boolean {
 		if (!page.records.length) return true;
-		const first = page.records
-			.map((record) => this.source.identify(record)?.at ?? null)
-			.find((at) => at !== null);
-		return position.at !== null && first !== undefined && first !== null && first > position.at;
+		const first = this.identities(page).find((identity) => identity?.at != null)?.at;
+		return position.at !== null && first != null && first > position.at;
 	}
 }

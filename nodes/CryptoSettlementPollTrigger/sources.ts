@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { recordPath } from '../service/transport';
-import { LIFECYCLES, statusOf } from '../service/catalog';
-import { scalarText } from '../service/values';
+import { statusesWhere, statusOf } from '../service/catalog';
+import { scalarText, timeMs } from '../service/values';
 import { idsShown, sameRecordId } from '../service/ids';
 import { ROUTES } from '../service/routes';
 import { refusedInspection, type PollClient, type StopReason } from './client';
@@ -15,7 +15,6 @@ import {
 	type Range,
 } from './cursor';
 import { fromRecord, fromStoredDelivery, type PolledEvent, type RecordKind } from './items';
-import { timeMs } from './pageOrder';
 
 /**
  * The lists the poll trigger reads: the transaction and withdrawal lists (source Records) at the
@@ -35,21 +34,17 @@ interface ListSpec {
 	lookup?: string;
 }
 
-export const RECORD_LISTS: ListSpec[] = [
-	{
-		name: 'trades',
-		kind: 'trade',
-		route: ROUTES.trades.path,
-		size: 100,
-		lookup: ROUTES.trade.path,
-	},
-	{
-		name: 'withdrawals',
-		kind: 'withdrawal',
-		route: ROUTES.withdrawals.path,
-		size: 100,
-		lookup: ROUTES.withdrawal.path,
-	},
+const recordList = (name: ListName, kind: RecordKind, route: string, lookup: string): ListSpec => ({
+	name,
+	kind,
+	route,
+	size: 100,
+	lookup,
+});
+
+export const RECORD_LISTS = [
+	recordList('trades', 'trade', ROUTES.trades.path, ROUTES.trade.path),
+	recordList('withdrawals', 'withdrawal', ROUTES.withdrawals.path, ROUTES.withdrawal.path),
 ];
 
 /** The service's stored webhook deliveries: the action node's Webhook Event → Get Many. */
@@ -60,11 +55,9 @@ export const STORED_DELIVERIES: ListSpec = {
 };
 
 /** Statuses after which a record can still change (docs/trigger.md, "Confirm With API": life cycles). */
-const OPEN_STATUSES: Record<RecordKind, string[]> = {
-	trade: Object.keys(LIFECYCLES.trade).filter((status) => statusOf('trade', status)?.open),
-	withdrawal: Object.keys(LIFECYCLES.withdrawal).filter(
-		(status) => statusOf('withdrawal', status)?.open,
-	),
+const OPEN_STATUSES = {
+	trade: statusesWhere('trade', (entry) => entry.open),
+	withdrawal: statusesWhere('withdrawal', (entry) => entry.open),
 };
 
 /** A record not yet final that no page of the poll showed is looked up again after a tenth of its age, at most this long. */
@@ -172,18 +165,17 @@ export async function followOpen(
 			break;
 		}
 		const identity = record && list.source.identify(record);
-		if (!record || !identity || !idsShown(record).some((shown) => sameRecordId(shown, id))) {
-			cursor.open[id] = [at, kept, now];
-			unread++;
-			continue;
-		}
-		// A status read before, or a lagging replica's earlier one, changes nothing.
+		const unreadable =
+			!record || !identity || !idsShown(record).some((shown) => sameRecordId(shown, id));
+		// Unread, a status read before, or a lagging replica's earlier one: nothing changes.
 		const known = statusesOf(kept);
 		if (
+			unreadable ||
 			known.includes(identity.status) ||
 			known.some((earlier) => list.source.isBehind(identity.status, earlier))
 		) {
 			cursor.open[id] = [at, kept, now];
+			if (unreadable) unread++;
 			continue;
 		}
 		changes.push({ record, identity: { ...identity, id } });

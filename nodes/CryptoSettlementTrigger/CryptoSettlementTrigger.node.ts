@@ -85,12 +85,11 @@ export class CryptoSettlementTrigger implements INodeType {
 				forgetDeliveryCredentials(this.getWorkflow().id);
 				await assertConfiguration.call(this);
 				const webhookUrl = this.getNodeWebhookUrl('default');
-				if (!webhookUrl) {
+				if (!webhookUrl)
 					throw new NodeOperationError(
 						this.getNode(),
 						'n8n did not provide a webhook URL for this node',
 					);
-				}
 				const staticData = this.getWorkflowStaticData('node');
 				staticData[REGISTRATION_STATIC_KEY] = {
 					webhookUrl,

@@ -14,10 +14,8 @@ const CREDENTIAL_REUSE_MS = 5_000;
 /** Workflows × credentials remembered at most (the oldest is dropped first). */
 const CAPACITY = 200;
 
-const reads = new Map<
-	string,
-	{ at: number; credentials: Promise<ICredentialDataDecryptedObject> }
->();
+type Read = { at: number; credentials: Promise<ICredentialDataDecryptedObject> };
+const reads = new Map<string, Read>();
 
 function workflowPrefix(workflowId: unknown): string {
 	return `${String(workflowId)}\u0000`;

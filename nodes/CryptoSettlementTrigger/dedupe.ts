@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { KEY_LENGTH } from '../events/identity';
-import { setNewest } from '../service/boundedMemory';
+import { setNewest, sharedOf } from '../service/boundedMemory';
 
 /**
  * How long an emitted delivery is remembered at least, in hours: the service retries a delivery for
@@ -56,19 +56,17 @@ function parse(stored: unknown, now: number): Bucket[] {
 			strings.filter((entry) => !entry.includes(':') && entry.length >= KEY_LENGTH),
 			now,
 		);
-		return mergeHours(
-			[...buckets, ...legacy]
-				.filter((bucket) => Number.isFinite(bucket.hour))
-				.sort((a, b) => a.hour - b.hour),
-		);
+		return mergeHours([...buckets, ...legacy].filter(dated).sort((a, b) => a.hour - b.hour));
 	}
 	if (typeof stored !== 'string' || stored === '') return [];
 	if (!stored.includes(':')) return legacyBucket(stored.split(' '), now);
 	// One string of buckets separated by spaces (the form before the list; each part is a bucket's string).
-	return stored
-		.split(' ')
-		.map(bucketOf)
-		.filter((bucket) => Number.isFinite(bucket.hour));
+	return stored.split(' ').map(bucketOf).filter(dated);
+}
+
+/** A bucket whose hour could be read. */
+function dated(bucket: Bucket): boolean {
+	return Number.isFinite(bucket.hour);
 }
 
 /** One bucket per hour (a list edited by hand, or holding an earlier version's keys, may repeat one). */
@@ -228,10 +226,8 @@ export function remember(
 	capacity = DEDUPE_CAPACITY,
 ): number {
 	const hour = hourOf(now);
-	const add = (typeof keys === 'string' ? [keys] : keys).map((key) => ({
-		key: key.slice(0, KEY_LENGTH),
-		hour,
-	}));
+	const list = typeof keys === 'string' ? [keys] : keys;
+	const add = list.map((key) => ({ key: key.slice(0, KEY_LENGTH), hour }));
 	return update(staticData, now, add, [], capacity);
 }
 
@@ -324,11 +320,7 @@ function commonKeys(a: string, b: string): number {
  */
 function keysOfHour(memory: ScopeMemory, buckets: Bucket[], hour: number): Set<string> {
 	const text = buckets.find((candidate) => candidate.hour === hour)?.keys ?? '';
-	let known = memory.hourKeys.get(hour);
-	if (known === undefined) {
-		known = { text: '', keys: new Set() };
-		memory.hourKeys.set(hour, known);
-	}
+	const known = sharedOf(memory.hourKeys, hour, () => ({ text: '', keys: new Set<string>() }));
 	const old = known.text;
 	if (old === text) return known.keys;
 	// A full memory forgets its oldest keys with each save, at a bucket's start: the two texts are
@@ -395,8 +387,6 @@ export function bringUpToDate(scope: string, staticData: IDataObject, now: numbe
 	reconcile(memoryOf(scope), staticData, now);
 }
 
-type DuplicateState = 'new' | 'emitted' | 'inFlight';
-
 /**
  * Whether a delivery was already emitted (in the static data, brought up to this process's memory),
  * or is being processed or handed over without n8n's answer yet, by this process.
@@ -406,7 +396,7 @@ export function duplicateState(
 	staticData: IDataObject,
 	key: string,
 	now: number,
-): DuplicateState {
+): 'new' | 'emitted' | 'inFlight' {
 	const memory = memoryOf(scope);
 	const buckets = reconcile(memory, staticData, now);
 	if (memory.inFlight.has(key) || memory.handedOver.get(key)?.accepted === false) return 'inFlight';

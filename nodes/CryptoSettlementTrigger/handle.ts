@@ -83,16 +83,6 @@ interface Claim {
 	staticData: IDataObject;
 }
 
-/** What `verification` starts as: each check says what it found, never a bare `false` for a check that was not configured. */
-function startVerification(sourceIp: ReturnType<typeof parseIp>): IDataObject {
-	return {
-		secret: 'not configured',
-		ip: 'not configured',
-		confirmedWithApi: false,
-		sourceIp: sourceIp ? formatIp(sourceIp) : null,
-	};
-}
-
 /** 1. Source address: Allowed IPs, when set. Refuses with 403, or returns nothing. */
 function checkSource(
 	this: IWebhookFunctions,
@@ -206,26 +196,6 @@ async function confirmedItem(
 }
 
 /**
- * 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not: the
- * same key on every path, docs/trigger.md), the headers with Include Headers, then token, wallet label and units
- * (events/item.ts), looked up with the delivery's credential. A lookup never drops the event.
- */
-async function describeDelivery(
-	this: IWebhookFunctions,
-	settings: Settings,
-	event: string,
-	body: IDataObject,
-	item: IDataObject,
-	credentials: Credentials,
-	http: HttpCall | undefined,
-	log: DeliveryLog,
-): Promise<IDataObject> {
-	item.eventKey = eventKey(event, body);
-	if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
-	return await describeItem(item, deliveryDirectory(this, credentials, http));
-}
-
-/**
  * 8. Hands the item to n8n. With a claim, the key is marked emitted; n8n answers once the execution
  * is handed over and the static data saved, or with an error when it could not: that answer
  * settles the key in this process's memory.
@@ -265,7 +235,13 @@ export async function handleDelivery(
 	const settings = readSettings.call(this);
 	const req = this.getRequestObject();
 	const sourceIp = parseIp(req.ip ?? req.socket?.remoteAddress);
-	const verification = startVerification(sourceIp);
+	// Each check says what it found, never a bare `false` for a check that was not configured.
+	const verification: IDataObject = {
+		secret: 'not configured',
+		ip: 'not configured',
+		confirmedWithApi: false,
+		sourceIp: sourceIp ? formatIp(sourceIp) : null,
+	};
 	const wrongSource = checkSource.call(this, settings, sourceIp, verification, log);
 	if (wrongSource) return wrongSource;
 	const credentials = await deliveryCredentials.call(this);
@@ -291,17 +267,15 @@ export async function handleDelivery(
 			? await confirmedItem.call(this, event, body, verification, http, log)
 			: { item: { ...body, event, verification } };
 		if ('refused' in built) return built.refused;
-		const item = await describeDelivery.call(
-			this,
-			settings,
-			event,
-			body,
-			built.item,
-			credentials,
-			http,
-			log,
-		);
-		return emitClaimed.call(this, item, claimed.claim, log);
+		// 7. The item as both triggers shape it: `eventKey` (of the delivery's body, confirmed or not:
+		// the same key on every path, docs/trigger.md), the headers with Include Headers, then token,
+		// wallet label and units (events/item.ts), looked up with the delivery's credential; a lookup
+		// never drops the event.
+		const item = built.item;
+		item.eventKey = eventKey(event, body);
+		if (settings.includeHeaders) item.headers = log.redact(redactHeaders(this.getHeaderData()));
+		const described = await describeItem(item, deliveryDirectory(this, credentials, http));
+		return emitClaimed.call(this, described, claimed.claim, log);
 	} finally {
 		if (claimed.claim !== undefined) {
 			release(claimed.claim.scope, claimed.claim.key);

@@ -1,20 +1,13 @@
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
+	type IDataObject,
 	type IHookFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
+import { isObject } from '../service/values';
 import { hasLeadingZeroOctet, isAllowListSet, parseAllowList, secretOf } from '../events/verify';
-
-interface TriggerOptions {
-	acceptUnsignedDeliveries?: boolean;
-	allowedIps?: string;
-	confirmWithApi?: boolean;
-	ignoreDuplicates?: boolean;
-	includeHeaders?: boolean;
-	verifySecret?: boolean;
-}
 
 /** What runs, resolved from the parameters (docs/trigger.md, "Settings"). */
 interface Settings {
@@ -32,14 +25,9 @@ interface Settings {
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-function readOptions(this: Context): TriggerOptions {
+function readOptions(this: Context): IDataObject {
 	const value = this.getNodeParameter('options', {}) as unknown;
-	return value && typeof value === 'object' ? (value as TriggerOptions) : {};
-}
-
-function readBoolean(this: Context, name: string, fallback: boolean): boolean {
-	const value = this.getNodeParameter(name, fallback) as unknown;
-	return typeof value === 'boolean' ? value : fallback;
+	return isObject(value) ? value : {};
 }
 
 /**
@@ -50,19 +38,19 @@ function readBoolean(this: Context, name: string, fallback: boolean): boolean {
  */
 export function readSettings(this: Context): Settings {
 	const options = readOptions.call(this);
+	const check = (name: 'confirmWithApi' | 'ignoreDuplicates') => {
+		const legacy = options[name];
+		const value =
+			typeof legacy === 'boolean' ? legacy : (this.getNodeParameter(name, true) as unknown);
+		return typeof value === 'boolean' ? value : true;
+	};
 	return {
-		confirmWithApi:
-			typeof options.confirmWithApi === 'boolean'
-				? options.confirmWithApi
-				: readBoolean.call(this, 'confirmWithApi', true),
-		ignoreDuplicates:
-			typeof options.ignoreDuplicates === 'boolean'
-				? options.ignoreDuplicates
-				: readBoolean.call(this, 'ignoreDuplicates', true),
+		confirmWithApi: check('confirmWithApi'),
+		ignoreDuplicates: check('ignoreDuplicates'),
 		acceptUnsigned: options.acceptUnsignedDeliveries === true,
 		legacyVerifySecret:
 			typeof options.verifySecret === 'boolean' ? options.verifySecret : undefined,
-		allowedIps: options.allowedIps,
+		allowedIps: typeof options.allowedIps === 'string' ? options.allowedIps : undefined,
 		includeHeaders: options.includeHeaders === true,
 	};
 }
@@ -72,12 +60,8 @@ export function readEvents(this: Context): string[] {
 	return Array.isArray(value) ? value.map(String) : [];
 }
 
-function hasCredential(this: Context): boolean {
-	return Boolean(this.getNode().credentials?.[CREDENTIAL_TYPE]);
-}
-
 async function readCredentials(this: Context): Promise<ICredentialDataDecryptedObject | undefined> {
-	if (!hasCredential.call(this)) return undefined;
+	if (!this.getNode().credentials?.[CREDENTIAL_TYPE]) return undefined;
 	return await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 }
 
@@ -90,25 +74,21 @@ const SET_SECRET =
  * so they surface as a clear error there instead of as silently accepted deliveries.
  */
 async function configurationProblem(this: Context): Promise<string | undefined> {
-	if (readEvents.call(this).length === 0) {
+	if (readEvents.call(this).length === 0)
 		return 'Select at least one event (or "All Events") in Events';
-	}
 	const settings = readSettings.call(this);
 	if (isAllowListSet(settings.allowedIps)) {
 		const list = parseAllowList(settings.allowedIps);
 		const ambiguous = list.invalid.filter(hasLeadingZeroOctet);
-		if (ambiguous.length > 0) {
+		if (ambiguous.length > 0)
 			return `Allowed IPs: "${ambiguous.join('", "')}" has a leading zero, which some tools read as octal: write the address without leading zeros (for example 10.0.0.1)`;
-		}
-		if (list.invalid.length > 0) {
+		if (list.invalid.length > 0)
 			return `Allowed IPs: "${list.invalid.join('", "')}" is not an IP address or CIDR range (for example 46.101.201.155 or 10.0.0.0/8)`;
-		}
 	}
 	const credentials = await readCredentials.call(this);
 	const secret = secretOf(credentials);
-	if (secret !== undefined && settings.legacyVerifySecret === false) {
+	if (secret !== undefined && settings.legacyVerifySecret === false)
 		return 'Options → Verify Secret (Legacy) is off, but the credential has a Webhook Secret, which is always checked: remove Verify Secret from Options';
-	}
 	if (secret === undefined && (!settings.acceptUnsigned || settings.legacyVerifySecret === true)) {
 		const how =
 			credentials === undefined
@@ -119,15 +99,12 @@ async function configurationProblem(this: Context): Promise<string | undefined> 
 			: `${how}. Without it anyone who learns this URL could post fake deposits. To accept deliveries without a secret anyway, add Options → Accept Unsigned Deliveries (Unsafe)`;
 	}
 	if (settings.confirmWithApi) {
-		if (credentials === undefined) {
+		if (credentials === undefined)
 			return 'Confirm With API needs a Crypto Settlement API credential: select one on this node or turn Confirm With API off';
-		}
 		const missing = ['appId', 'appSecret', 'baseUrl'].filter(
 			(name) => String(credentials[name] ?? '').trim() === '',
 		);
-		if (missing.length > 0) {
-			return `Confirm With API needs the credential's ${missing.join(', ')}`;
-		}
+		if (missing.length > 0) return `Confirm With API needs the credential's ${missing.join(', ')}`;
 	}
 	return undefined;
 }

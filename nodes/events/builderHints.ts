@@ -18,6 +18,11 @@ const LEDGER = {
 		'The ledger: one row per `eventKey`, checked before acting, so each deposit is credited once',
 };
 
+const ACTION = {
+	nodeType: ACTION_TYPE,
+	relationHint: "Reads the record, pays out, or gives the day's statement for reconciliation",
+};
+
 const ONCE =
 	'Each item carries `eventKey`, the same text for the same event and status from either trigger: key a ledger on it (an n8n Data Table) so a repeated delivery credits nothing twice.';
 
@@ -25,10 +30,7 @@ export const TRIGGER_BUILDER_HINT: IBuilderHint = {
 	searchHint: `Starts a workflow when the crypto settlement service reports a deposit (trade.completed: credit the customer, mark their invoice paid) or a payout's outcome (withdrawal.completed and the other withdrawal events), for businesses paid in crypto in Nigeria and Ghana. ${ONCE} Set \`events\` to the ones needed rather than all.`,
 	relatedNodes: [
 		LEDGER,
-		{
-			nodeType: ACTION_TYPE,
-			relationHint: "Reads the record, pays out, or gives the day's statement for reconciliation",
-		},
+		ACTION,
 		{
 			nodeType: POLL_TRIGGER_TYPE,
 			relationHint: 'The same events by polling, for an n8n the service cannot reach',
@@ -40,10 +42,7 @@ export const POLL_TRIGGER_BUILDER_HINT: IBuilderHint = {
 	searchHint: `Polls the crypto settlement service for deposits and payout outcomes, for an n8n the service cannot reach by webhook (behind a firewall, on a laptop). ${ONCE} Set \`events\` to the ones needed rather than all.`,
 	relatedNodes: [
 		LEDGER,
-		{
-			nodeType: ACTION_TYPE,
-			relationHint: "Reads the record, pays out, or gives the day's statement for reconciliation",
-		},
+		ACTION,
 		{
 			nodeType: TRIGGER_TYPE,
 			relationHint: 'The same events by webhook, at once, where the service can reach n8n',

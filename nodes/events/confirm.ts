@@ -1,21 +1,15 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IN8nHttpFullResponse,
+	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { CryptoSettlementApi } from '../../credentials/CryptoSettlementApi.credentials';
-import {
-	exchange,
-	fullResponseOptions,
-	recordPath,
-	toApiResponse,
-	withAnswersRedacted,
-} from '../service/transport';
+import { exchange, httpCallOn, recordPath, withAnswersRedacted } from '../service/transport';
 import { secretsOf } from '../service/credentials';
 import type { ApiContext, ApiRequest, HttpCall, Outcome } from '../service/api';
-import { ROUTES as API_ROUTES } from '../service/routes';
-import { LIFECYCLES } from '../service/catalog';
+import { ROUTES } from '../service/routes';
+import { statusOf } from '../service/catalog';
 import { scalarText } from '../service/values';
 import { idsShown, showsRecordId } from '../service/ids';
 import { confirmedFields } from './item';
@@ -31,15 +25,9 @@ export function credentialHttpCall(
 	ctx: IWebhookFunctions,
 	credentials: ICredentialDataDecryptedObject,
 ): HttpCall {
-	return withAnswersRedacted(
-		async (options) =>
-			toApiResponse(
-				(await ctx.helpers.httpRequest(
-					await authentication.authenticate(credentials, fullResponseOptions(options)),
-				)) as IN8nHttpFullResponse,
-			),
-		secretsOf(credentials),
-	);
+	const send = async (options: IHttpRequestOptions) =>
+		await ctx.helpers.httpRequest(await authentication.authenticate(credentials, options));
+	return withAnswersRedacted(httpCallOn(send), secretsOf(credentials));
 }
 
 /** Ids are database ids (hex, UUID-like) or an `externalId`; anything else is never sent in a URL. */
@@ -56,13 +44,6 @@ interface Lookup {
 	expectedStatus?: string;
 }
 
-/** Where each kind of record is read: the routes of the action node's Get operations (and their rate-limit routes). */
-const ROUTES: Record<Lookup['kind'], string> = {
-	trade: API_ROUTES.trade.path,
-	withdrawal: API_ROUTES.withdrawal.path,
-	wallet: API_ROUTES.wallet.path,
-};
-
 /**
  * Which record confirms an event (docs/trigger.md, "Confirm With API"):
  * - `trade.address.created` → the wallet (`GET /trades/wallets/{id}`: the event's id is the
@@ -76,7 +57,8 @@ export function lookupFor(event: string, id: unknown): Lookup | string {
 	if (idText === '') return 'the delivery has no "id" field naming its record';
 	if (!SAFE_ID.test(idText))
 		return 'the delivery\'s "id" field is not a plain record id (empty, an object, or holding "/" or spaces)';
-	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind], idText);
+	// Each kind of record is read where the action node's Get reads it (also its rate-limit route).
+	const path = (kind: Lookup['kind']) => recordPath(ROUTES[kind].path, idText);
 	if (event === 'trade.address.created')
 		return { kind: 'wallet', id: idText, path: path('wallet') };
 	const match = /^(trade|withdrawal)\.([a-z_]+)$/.exec(event);
@@ -93,19 +75,14 @@ type Confirmation =
 	/** Not confirmable yet (the trigger: 503, the service retries; Verify Delivery fails the item): docs/trigger.md, "Confirm With API". */
 	| { outcome: 'retry'; reason: string };
 
-/** Where each status stands in its record's life (LIFECYCLES' ranks): lower than the event's is behind, higher is ahead. */
-const RANKS: Record<'trade' | 'withdrawal', Record<string, number>> = {
-	trade: Object.fromEntries(
-		Object.entries(LIFECYCLES.trade).map(([status, { rank }]) => [status, rank]),
-	),
-	withdrawal: Object.fromEntries(
-		Object.entries(LIFECYCLES.withdrawal).map(([status, { rank }]) => [status, rank]),
-	),
-};
+const retry = (reason: string) => ({ outcome: 'retry', reason }) as const;
+const rejected = (reason: string) => ({ outcome: 'rejected', reason }) as const;
 
 /**
- * Compares the record's status with the event's: equal, behind (retry), unplaced (retry: a status the
- * life cycle does not know is no contradiction), or ahead / contradicting (drop; docs/trigger.md, "Confirm With API").
+ * Compares the record's status with the event's by where each stands in its record's life (the
+ * statuses table's ranks: lower than the event's is behind, higher is ahead): equal, behind (retry),
+ * unplaced (retry: a status the life cycle does not know is no contradiction), or ahead /
+ * contradicting (drop; docs/trigger.md, "Confirm With API").
  */
 function compareStatus(
 	kind: 'trade' | 'withdrawal',
@@ -113,9 +90,8 @@ function compareStatus(
 	actual: string,
 ): 'equal' | 'behind' | 'unplaced' | 'other' {
 	if (actual === expected) return 'equal';
-	const ranks = RANKS[kind];
-	const want = ranks[expected];
-	const have = ranks[actual];
+	const want = statusOf(kind, expected)?.rank;
+	const have = statusOf(kind, actual)?.rank;
 	if (want === undefined) return 'other';
 	// No status yet, or an earlier one: the API has not caught up with the event.
 	if (actual === '' || (have !== undefined && have < want)) return 'behind';
@@ -143,7 +119,7 @@ export async function confirmDelivery(
 	// Delivery's workflow tries again after its Wait node.
 	const request: ApiRequest = {
 		method: 'GET',
-		route: ROUTES[lookup.kind],
+		route: ROUTES[lookup.kind].path,
 		url: lookup.path,
 		timeoutMs: 15_000,
 	};
@@ -151,7 +127,7 @@ export async function confirmDelivery(
 	try {
 		outcome = await exchange(ctx, http, request, { maxRateLimitedAttempts: 1 });
 	} catch (error) {
-		return { outcome: 'retry', reason: `the API answered HTTP 429: ${(error as Error).message}` };
+		return retry(`the API answered HTTP 429: ${(error as Error).message}`);
 	}
 	if (outcome.kind !== 'answered') return retryAfterFailure(outcome);
 	return confirmationOfAnswer(lookup, outcome, body);
@@ -159,22 +135,17 @@ export async function confirmDelivery(
 
 /** The API could not answer (a network failure, a redirect, a 5xx): the service is told to retry. */
 function retryAfterFailure(outcome: Exclude<Outcome, { kind: 'answered' }>): Confirmation {
-	if (outcome.kind === 'unsent')
-		return { outcome: 'retry', reason: `the API request failed: ${outcome.reason}` };
+	if (outcome.kind === 'unsent') return retry(`the API request failed: ${outcome.reason}`);
 	const { statusCode, redirectedTo } = outcome;
 	if (redirectedTo !== undefined) {
-		return {
-			outcome: 'retry',
-			reason: `the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
-		};
+		return retry(
+			`the API answered HTTP ${statusCode} redirecting to ${redirectedTo} (redirects are not followed)`,
+		);
 	}
 	// The reason quotes the service's message, cleaned of the secrets as it came in (credentialHttpCall).
-	return {
-		outcome: 'retry',
-		reason: statusCode
-			? `the API answered ${outcome.reason}`
-			: `the API request failed: ${outcome.reason}`,
-	};
+	return retry(
+		statusCode ? `the API answered ${outcome.reason}` : `the API request failed: ${outcome.reason}`,
+	);
 }
 
 /** What the API's answer says: the record missing (yet), its id refused, another status, or the record to check. */
@@ -188,25 +159,19 @@ function confirmationOfAnswer(
 		// A record of a known life cycle that is not visible yet will be; an unknown kind of event
 		// (for example trade.deleted) may well be about a record that is gone for good.
 		const known =
-			lookup.kind === 'wallet' || RANKS[lookup.kind][lookup.expectedStatus ?? ''] !== undefined;
-		if (!known)
-			return { outcome: 'rejected', reason: `the ${lookup.kind} was not found (HTTP ${code})` };
-		return {
-			outcome: 'retry',
-			reason: `the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`,
-		};
+			lookup.kind === 'wallet' || statusOf(lookup.kind, lookup.expectedStatus ?? '') !== undefined;
+		if (!known) return rejected(`the ${lookup.kind} was not found (HTTP ${code})`);
+		return retry(`the ${lookup.kind} was not found (HTTP ${code}); it may not be visible yet`);
 	}
 	if (INVALID_CODES.has(code)) {
-		return {
-			outcome: 'retry',
-			reason: `the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`,
-		};
+		return retry(
+			`the API refused the ${lookup.kind} id (HTTP ${code}), so the delivery cannot be confirmed; it is not dropped`,
+		);
 	}
-	if (!(code >= 200 && code < 300))
-		return { outcome: 'retry', reason: `the API answered HTTP ${code}` };
+	if (!(code >= 200 && code < 300)) return retry(`the API answered HTTP ${code}`);
 	const data = response.body.data;
 	if (!data || typeof data !== 'object' || Array.isArray(data) || Object.keys(data).length === 0) {
-		return { outcome: 'retry', reason: `the API returned no ${lookup.kind} record yet` };
+		return retry(`the API returned no ${lookup.kind} record yet`);
 	}
 	return checkRecord(lookup, data as IDataObject, body);
 }
@@ -219,37 +184,27 @@ function checkRecord(lookup: Lookup, record: IDataObject, body: IDataObject): Co
 	const also = lookup.kind === 'wallet' ? [record.address] : [];
 	if (!showsRecordId(record, lookup.id, ...also)) {
 		const shown = idsShown(record, ...also);
-		return {
-			outcome: 'retry',
-			reason: `the API answered for the record ${shown[0]}, not ${lookup.id}`,
-		};
+		return retry(`the API answered for the record ${shown[0]}, not ${lookup.id}`);
 	}
 	if (lookup.expectedStatus !== undefined && lookup.kind !== 'wallet') {
 		const actual = scalarText(record.status).trim().toLowerCase();
 		const comparison = compareStatus(lookup.kind, lookup.expectedStatus, actual);
 		const { kind, expectedStatus: expected } = lookup;
 		if (comparison === 'behind')
-			return {
-				outcome: 'retry',
-				reason: `the ${kind} still has status "${actual || 'none'}", behind "${expected}"`,
-			};
+			return retry(`the ${kind} still has status "${actual || 'none'}", behind "${expected}"`);
 		if (comparison === 'unplaced') {
-			return {
-				outcome: 'retry',
-				reason: `the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
-			};
+			return retry(
+				`the ${kind} has status "${actual}", which is not in its life cycle, so whether it is behind "${expected}" cannot be told`,
+			);
 		}
 		if (comparison === 'other')
-			return {
-				outcome: 'rejected',
-				reason: `the ${kind} has status "${actual || 'none'}", not "${expected}"`,
-			};
+			return rejected(`the ${kind} has status "${actual || 'none'}", not "${expected}"`);
 	}
 	if (lookup.kind === 'wallet') {
 		const claimed = scalarText(body.address);
 		const actual = scalarText(record.address);
 		if (claimed !== '' && actual !== '' && claimed !== actual)
-			return { outcome: 'rejected', reason: 'the wallet address differs from the delivery' };
+			return rejected('the wallet address differs from the delivery');
 	}
 	return { outcome: 'confirmed', record };
 }
@@ -277,7 +232,7 @@ export async function checkAgainstRecord(
 ): Promise<CheckedDelivery> {
 	const lookup = lookupFor(event, body.id);
 	if (typeof lookup === 'string') return { outcome: 'unverifiable', reason: lookup };
-	if (http === undefined) return { outcome: 'retry', reason: 'no credential is selected' };
+	if (http === undefined) return retry('no credential is selected');
 	const result = await confirmDelivery(ctx, http, lookup, body);
 	if (result.outcome !== 'confirmed') return result;
 	verification.confirmedWithApi = true;

@@ -51,8 +51,7 @@ export const POLL_EVENT_OPTIONS = eventOptions(true);
 
 /** Whether an incoming event name is one of the selected ones. */
 export function isEventSelected(selected: unknown, event: string): boolean {
-	if (!Array.isArray(selected)) return false;
-	return selected.includes(ALL_EVENTS) || selected.includes(event);
+	return Array.isArray(selected) && (selected.includes(ALL_EVENTS) || selected.includes(event));
 }
 
 /**

@@ -27,9 +27,7 @@ export function normalizeEvent(event: string): string {
 function deliveryStatus(event: string, body: IDataObject): string {
 	const stated = scalarText(body.status).trim().toLowerCase();
 	if (stated !== '') return stated;
-	const normalized = normalizeEvent(event);
-	const dot = normalized.indexOf('.');
-	return dot === -1 ? '' : normalized.slice(dot + 1);
+	return normalizeEvent(event).split('.').slice(1).join('.');
 }
 
 /** Who an event is about, for both keys below: its normalised name, and the body's `id` or else the delivery's `reference`. */
@@ -44,12 +42,8 @@ export function eventIdentity(
 	body: IDataObject,
 	reference?: unknown,
 ): EventIdentity {
-	const stated = scalarText(body.id).trim();
-	return {
-		kind: normalizeEvent(event),
-		id: stated !== '' ? stated : scalarText(reference).trim(),
-		body,
-	};
+	const id = scalarText(body.id).trim() || scalarText(reference).trim();
+	return { kind: normalizeEvent(event), id, body };
 }
 
 /**
@@ -65,10 +59,11 @@ export function deliveryKey({ kind, id, body }: EventIdentity, text?: string): s
 			? ['body', kind, text ?? JSON.stringify(body)]
 			: ['delivery', kind, id, deliveryStatus(kind, body)];
 	if (id !== '' && kind === 'trade.pending') parts.push(scalarText(body.confirmations).trim());
-	return createHash('sha256')
-		.update(JSON.stringify(parts))
-		.digest('base64url')
-		.slice(0, KEY_LENGTH);
+	return hashOf(parts, KEY_LENGTH);
+}
+
+function hashOf(parts: string[], length: number): string {
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, length);
 }
 
 /** Characters of an `eventKey`: 132 bits of a SHA-256, unique across any ledger's lifetime. */
@@ -118,17 +113,13 @@ export function eventKey(event: string, body: IDataObject, reference?: unknown):
 		id === ''
 			? ['body', kind, canonicalJson({ ...body, event: kind })]
 			: ['event', kind, id, announcedStatus(kind, body)];
-	return createHash('sha256')
-		.update(JSON.stringify(parts))
-		.digest('base64url')
-		.slice(0, EVENT_KEY_LENGTH);
+	return hashOf(parts, EVENT_KEY_LENGTH);
 }
 
 /** Ranks beyond any status the table knows: an unknown status sorts after every known one of its record. */
-const AFTER_KNOWN: Record<RecordKind, number> = {
-	trade: Math.max(...Object.values(LIFECYCLES.trade).map(({ rank }) => rank)) + 1,
-	withdrawal: Math.max(...Object.values(LIFECYCLES.withdrawal).map(({ rank }) => rank)) + 1,
-};
+const afterKnown = (kind: RecordKind) =>
+	Math.max(...Object.values(LIFECYCLES[kind]).map(({ rank }) => rank)) + 1;
+const AFTER_KNOWN = { trade: afterKnown('trade'), withdrawal: afterKnown('withdrawal') };
 
 /**
  * Where an event stands in its record's life, from the statuses table (service/catalog.ts):

@@ -7,6 +7,7 @@ import {
 	withUnits,
 } from '../service/units';
 import type { AssetFacts } from '../service/depositAssets';
+import { isObject } from '../service/values';
 import type { EventDirectory } from './tokenAndWalletNames';
 
 /** The fields both triggers add to an item from the record the service lists or confirms. */
@@ -69,23 +70,8 @@ const CRYPTO_UNIT_FIELDS: Record<string, string> = {
 function withCryptoUnits(item: IDataObject): IDataObject {
 	const token = text(item.token);
 	if (token === null) return item;
-	const has = (key: string) => Object.prototype.hasOwnProperty.call(item, key);
-	const entries = Object.entries(item).flatMap(([key, value]): Array<[string, unknown]> => {
-		const field = Object.prototype.hasOwnProperty.call(CRYPTO_UNIT_FIELDS, key)
-			? CRYPTO_UNIT_FIELDS[key]
-			: undefined;
-		return field !== undefined &&
-			!has(field) &&
-			value !== null &&
-			value !== undefined &&
-			value !== ''
-			? [
-					[key, value],
-					[field, token],
-				]
-			: [[key, value]];
-	});
-	return Object.fromEntries(entries) as IDataObject;
+	const units = { cryptoAmount: token, cryptoReceived: token };
+	return withUnits(item, CRYPTO_UNIT_FIELDS, units, (value) => value != null && value !== '');
 }
 
 /** The fields an item starts with, in this order, when it has them: what happened, to what, how much of which token, for whom. */
@@ -100,12 +86,7 @@ function isBulky(value: unknown): boolean {
 
 /** Whether the item's top-level fields were read from the API (Confirm With API, the poll's records). */
 function isConfirmed(item: IDataObject): boolean {
-	const verification = item.verification;
-	return (
-		!!verification &&
-		typeof verification === 'object' &&
-		(verification as IDataObject).confirmedWithApi === true
-	);
+	return isObject(item.verification) && item.verification.confirmedWithApi === true;
 }
 
 function text(value: unknown): string | null {

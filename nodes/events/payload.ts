@@ -32,11 +32,8 @@ export function nestingDepth(text: string, limit: number): number {
 		}
 		if (c === 0x22) inString = true;
 		else if (c === 0x7b || c === 0x5b) {
-			depth++;
-			if (depth > deepest) {
-				deepest = depth;
-				if (deepest > limit) return deepest;
-			}
+			deepest = Math.max(deepest, ++depth);
+			if (deepest > limit) return deepest;
 		} else if (c === 0x7d || c === 0x5d) depth--;
 	}
 	return deepest;
@@ -53,10 +50,8 @@ function valueDepth(value: unknown, limit: number): number {
 	const seen = new Set<unknown>();
 	while (stack.length > 0) {
 		const [current, depth] = stack.pop()!;
-		if (depth > deepest) {
-			deepest = depth;
-			if (deepest > limit) return deepest;
-		}
+		deepest = Math.max(deepest, depth);
+		if (deepest > limit) return deepest;
 		if (seen.has(current)) continue;
 		seen.add(current);
 		for (const child of Object.values(current as Record<string, unknown>)) {
@@ -79,9 +74,8 @@ function parseText(text: string): { value: unknown } | ParsedDelivery {
 	const trimmed = text.replace(/^\uFEFF/, '').trim();
 	if (trimmed === '')
 		return fail(400, 'The body is empty: a JSON object with an "event" field is expected');
-	if (nestingDepth(trimmed, MAX_DEPTH) > MAX_DEPTH) {
+	if (nestingDepth(trimmed, MAX_DEPTH) > MAX_DEPTH)
 		return fail(400, `The body nests deeper than ${MAX_DEPTH} levels`);
-	}
 	try {
 		return { value: JSON.parse(trimmed) as unknown };
 	} catch {
@@ -104,13 +98,8 @@ interface UnreadRequest {
  */
 export async function readUnreadBody(req: unknown): Promise<Buffer | undefined> {
 	const stream = req as Partial<UnreadRequest> | undefined;
-	if (
-		!stream ||
-		typeof stream.on !== 'function' ||
-		stream.readable !== true ||
-		stream.readableEnded === true
-	)
-		return undefined;
+	if (!stream || typeof stream.on !== 'function') return undefined;
+	if (stream.readable !== true || stream.readableEnded === true) return undefined;
 	const readable = stream as UnreadRequest;
 	return await new Promise<Buffer>((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -141,9 +130,8 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 				: undefined;
 
 	if (source !== undefined) {
-		if (byteLength(source) > MAX_BODY_BYTES) {
+		if (byteLength(source) > MAX_BODY_BYTES)
 			return fail(413, `The body is larger than ${MAX_BODY_BYTES} bytes`);
-		}
 		text =
 			typeof source === 'string'
 				? source
@@ -168,14 +156,12 @@ export function parseDelivery(rawBody: unknown, parsedBody: unknown): ParsedDeli
 		}
 	}
 
-	if (value === null || typeof value !== 'object' || Array.isArray(value) || isBinary(value)) {
+	if (value === null || typeof value !== 'object' || Array.isArray(value) || isBinary(value))
 		return fail(400, 'The body must be a JSON object');
-	}
 	const body = value as IDataObject;
 	const event = body.event;
-	if (typeof event !== 'string' || event.trim() === '') {
+	if (typeof event !== 'string' || event.trim() === '')
 		return fail(400, 'The body has no "event" field');
-	}
 	if (event.length > MAX_EVENT_LENGTH) return fail(400, 'The "event" field is too long');
 	return { ok: true, body, event, text };
 }

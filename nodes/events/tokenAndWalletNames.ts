@@ -3,7 +3,7 @@ import type { ApiContext, HttpCall } from '../service/api';
 import { isSuccess } from '../service/apiErrors';
 import { exchange, recordPath } from '../service/transport';
 import { ROUTES } from '../service/routes';
-import { scalarText } from '../service/values';
+import { isObject, scalarText } from '../service/values';
 import { setNewest } from '../service/boundedMemory';
 import { showsRecordId } from '../service/ids';
 import { CREDENTIAL_TYPE } from '../service/credentials';
@@ -102,6 +102,12 @@ export class EventDirectory {
 		return this.deadline - Date.now();
 	}
 
+	/** How long a lookup started now may wait; undefined when nothing is read or too little time is left. */
+	private requestTimeoutMs(): number | undefined {
+		const timeoutMs = Math.min(5_000, this.timeLeft());
+		return this.fetch && timeoutMs >= 250 ? timeoutMs : undefined;
+	}
+
 	/**
 	 * A lookup's answer, or undefined once the deadline passes: a request may also wait for its
 	 * route's pace or a free slot before it is sent, which its own timeout does not bound. A lookup
@@ -142,8 +148,8 @@ export class EventDirectory {
 		const directory = this.directory;
 		if (!directory.assetsLoading) {
 			const fetch = this.fetch;
-			const timeoutMs = Math.min(5_000, this.timeLeft());
-			if (!fetch || timeoutMs < 250) return;
+			const timeoutMs = this.requestTimeoutMs();
+			if (!fetch || timeoutMs === undefined) return;
 			directory.assetsTriedAt = Date.now();
 			directory.assetsLoading = (async () => {
 				const byRef = depositAssetIndex(
@@ -165,21 +171,15 @@ export class EventDirectory {
 		const known = labels.get(id);
 		if (known !== undefined) return known;
 		const now = Date.now();
-		const timeoutMs = Math.min(5_000, this.timeLeft());
-		if (
-			!this.fetch ||
-			timeoutMs < 250 ||
-			this.walletReads >= this.maxWalletReads ||
-			now - (labelsFailedAt.get(id) ?? 0) < RETRY_AFTER_MS
-		) {
-			return null;
-		}
+		const fetch = this.fetch;
+		const timeoutMs = this.requestTimeoutMs();
+		if (!fetch || timeoutMs === undefined || this.walletReads >= this.maxWalletReads) return null;
+		if (now - (labelsFailedAt.get(id) ?? 0) < RETRY_AFTER_MS) return null;
 		this.walletReads++;
 		const data = await this.withinDeadline(
-			this.fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs),
+			fetch(ROUTES.wallet.path, recordPath(ROUTES.wallet.path, id), timeoutMs),
 		);
-		const wallet =
-			data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+		const wallet = isObject(data) ? data : undefined;
 		// The label names the customer a deposit is credited to and is kept: an answer about another
 		// wallet gives none.
 		const label =

@@ -33,12 +33,11 @@ export function secretOf(credentials: { webhookSecret?: unknown } | undefined): 
 
 /** A copy of the request headers with secret-bearing values replaced by `[redacted]`. */
 export function redactHeaders(headers: unknown): Record<string, unknown> {
-	const copy: Record<string, unknown> = {};
-	if (!headers || typeof headers !== 'object') return copy;
-	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-		copy[name] = REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
-	}
-	return copy;
+	if (!headers || typeof headers !== 'object') return {};
+	const hidden = (name: string) => REDACTED_HEADERS.has(name.toLowerCase());
+	return Object.fromEntries(
+		Object.entries(headers).map(([name, value]) => [name, hidden(name) ? REDACTED : value]),
+	);
 }
 
 // ---------------------------------------------------------------- IP addresses
@@ -68,22 +67,15 @@ export function hasLeadingZeroOctet(text: string): boolean {
 }
 
 function parseIpv4(text: string): number | undefined {
-	const match = IPV4.exec(text);
-	if (!match) return undefined;
-	let value = 0;
-	for (let i = 1; i <= 4; i++) {
-		if (/^0\d/.test(match[i])) return undefined;
-		const octet = Number(match[i]);
-		if (octet > 255) return undefined;
-		value = value * 256 + octet;
-	}
-	return value;
+	const octets = IPV4.exec(text)?.slice(1);
+	if (!octets || octets.some((octet) => /^0\d/.test(octet) || Number(octet) > 255))
+		return undefined;
+	return octets.reduce((value, octet) => value * 256 + Number(octet), 0);
 }
 
 function parseIpv6(text: string): bigint | undefined {
 	if (text.length > 45 || !/^[0-9a-f:.]+$/.test(text)) return undefined;
 	let body = text;
-	const groups: number[] = [];
 	// An embedded IPv4 tail (e.g. ::ffff:1.2.3.4) counts as two groups.
 	let tail: number[] = [];
 	const lastColon = body.lastIndexOf(':');
@@ -94,31 +86,15 @@ function parseIpv6(text: string): bigint | undefined {
 		body = body.slice(0, lastColon + 1);
 		if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
 	}
-	const halves = body.split('::');
-	if (halves.length > 2) return undefined;
-	const parseGroups = (part: string): number[] | undefined => {
-		if (part === '') return [];
-		const out: number[] = [];
-		for (const group of part.split(':')) {
-			if (!/^[0-9a-f]{1,4}$/.test(group)) return undefined;
-			out.push(parseInt(group, 16));
-		}
-		return out;
-	};
-	const head = parseGroups(halves[0]);
-	const rest = halves.length === 2 ? parseGroups(halves[1]) : [];
-	if (!head || !rest) return undefined;
+	const halves = body.split('::').map((part) => (part === '' ? [] : part.split(':')));
+	if (halves.length > 2 || halves.flat().some((group) => !/^[0-9a-f]{1,4}$/.test(group)))
+		return undefined;
+	const [head, rest = []] = halves.map((part) => part.map((group) => parseInt(group, 16)));
 	const explicit = head.length + rest.length + tail.length;
-	if (halves.length === 2) {
-		if (explicit > 7) return undefined;
-		groups.push(...head, ...new Array<number>(8 - explicit).fill(0), ...rest, ...tail);
-	} else {
-		if (explicit !== 8) return undefined;
-		groups.push(...head, ...tail);
-	}
-	let value = BigInt(0);
-	for (const group of groups) value = (value << BigInt(16)) + BigInt(group);
-	return value;
+	// With `::`, at least one group is left out (filled with zeros); without it, all eight are written.
+	if (halves.length === 2 ? explicit > 7 : explicit !== 8) return undefined;
+	const groups = [...head, ...new Array<number>(8 - explicit).fill(0), ...rest, ...tail];
+	return groups.reduce((value, group) => (value << BigInt(16)) + BigInt(group), BigInt(0));
 }
 
 const V4_MAPPED_PREFIX = BigInt('0xffff') << BigInt(32);
@@ -132,46 +108,34 @@ export function parseIp(input: unknown): IpAddress | undefined {
 	if (typeof input !== 'string') return undefined;
 	let text = input.trim().toLowerCase();
 	if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-	const zone = text.indexOf('%');
-	if (zone !== -1) text = text.slice(0, zone);
+	text = text.split('%')[0];
 	if (text === '') return undefined;
 	const v4 = parseIpv4(text);
 	if (v4 !== undefined) return { version: 4, value: v4 };
 	if (!text.includes(':')) return undefined;
 	const v6 = parseIpv6(text);
 	if (v6 === undefined) return undefined;
-	if (v6 >> BigInt(32) === V4_MAPPED_PREFIX >> BigInt(32)) {
-		return { version: 4, value: Number(v6 & LOW_32) };
-	}
-	return { version: 6, value: v6 };
+	return v6 >> BigInt(32) === V4_MAPPED_PREFIX >> BigInt(32)
+		? { version: 4, value: Number(v6 & LOW_32) }
+		: { version: 6, value: v6 };
 }
 
 /** Canonical text of a parsed address (IPv4 dotted, IPv6 as eight lowercase groups). */
 export function formatIp(ip: IpAddress): string {
-	if (ip.version === 4) {
-		const v = ip.value;
-		return [
-			Math.floor(v / 16777216) % 256,
-			Math.floor(v / 65536) % 256,
-			Math.floor(v / 256) % 256,
-			v % 256,
-		].join('.');
+	if (ip.version === 4)
+		return [24, 16, 8, 0].map((shift) => Math.floor(ip.value / 2 ** shift) % 256).join('.');
+	const groups = [7, 6, 5, 4, 3, 2, 1, 0].map((i) => (ip.value >> BigInt(i * 16)) & BigInt(0xffff));
+	return groups.map((group) => group.toString(16)).join(':');
+}
+
+/** The network address of `ip` under a prefix (host bits cleared). */
+function mask(ip: IpAddress, prefix: number): number | bigint {
+	if (ip.version === 6) {
+		const hostBits = BigInt(128 - prefix);
+		return (ip.value >> hostBits) << hostBits;
 	}
-	const groups: string[] = [];
-	for (let i = 7; i >= 0; i--)
-		groups.push(((ip.value >> BigInt(i * 16)) & BigInt(0xffff)).toString(16));
-	return groups.join(':');
-}
-
-function maskV4(value: number, prefix: number): number {
-	if (prefix === 0) return 0;
 	const size = 2 ** (32 - prefix);
-	return Math.floor(value / size) * size;
-}
-
-function maskV6(value: bigint, prefix: number): bigint {
-	const hostBits = BigInt(128 - prefix);
-	return (value >> hostBits) << hostBits;
+	return Math.floor(ip.value / size) * size;
 }
 
 function parseEntry(entry: string): IpRange | undefined {
@@ -192,9 +156,7 @@ function parseEntry(entry: string): IpRange | undefined {
 		}
 		if (prefix > max) return undefined;
 	}
-	return address.version === 4
-		? { version: 4, network: maskV4(address.value, prefix), prefix, text: entry }
-		: { version: 6, network: maskV6(address.value, prefix), prefix, text: entry };
+	return { version: address.version, network: mask(address, prefix), prefix, text: entry };
 }
 
 /**
@@ -222,9 +184,7 @@ export function isAllowListSet(text: unknown): boolean {
 
 export function isIpAllowed(ip: IpAddress | undefined, list: AllowList): boolean {
 	if (!ip) return false;
-	return list.ranges.some((range) => {
-		if (range.version !== ip.version) return false;
-		if (ip.version === 4) return maskV4(ip.value, range.prefix) === range.network;
-		return maskV6(ip.value, range.prefix) === range.network;
-	});
+	return list.ranges.some(
+		(range) => range.version === ip.version && mask(ip, range.prefix) === range.network,
+	);
 }

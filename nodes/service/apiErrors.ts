@@ -36,11 +36,6 @@ export function apiError(
 	return error;
 }
 
-/**
- * Marks an error after which a write may or may not have taken effect (docs/architecture.md,
- * "Never paid twice"): n8n's Retry On Fail must not send it again. A typed flag on the error's
- * context, never read from its text (n8n rewrites some messages).
- */
 /** An item's API error: `cause` (and its HTTP code) the service's or a library's words, `message` and `description` the node's. */
 export function itemApiError(
 	ctx: ApiContext,
@@ -56,23 +51,23 @@ export function itemApiError(
 	);
 }
 
+/**
+ * Marks an error after which a write may or may not have taken effect (docs/architecture.md,
+ * "Never paid twice"): n8n's Retry On Fail must not send it again. A typed flag on the error's
+ * context, never read from its text (n8n rewrites some messages).
+ */
 export function markInDoubt<E extends { context: Record<string, unknown> }>(error: E): E {
 	error.context.inDoubt = true;
 	return error;
 }
 
 export function isInDoubt(error: unknown): boolean {
-	const context = (error as { context?: { inDoubt?: unknown } } | undefined)?.context;
-	return context?.inDoubt === true;
+	return (error as { context?: { inDoubt?: unknown } } | undefined)?.context?.inDoubt === true;
 }
 
 export function isSuccess(response: ApiResponse): boolean {
-	return (
-		response.statusCode >= 200 &&
-		response.statusCode < 300 &&
-		response.json &&
-		response.body.success !== false
-	);
+	const { statusCode, json, body } = response;
+	return statusCode >= 200 && statusCode < 300 && json && body.success !== false;
 }
 
 const STATUS_HINTS: Record<number, string> = {
@@ -159,9 +154,7 @@ export function serviceError(
 	const errors = Array.isArray(response.body?.errors) ? response.body.errors : [];
 	const [first] = errors;
 	const firstEntry = first ? entryText(first, request.wording) : undefined;
-	const message = firstEntry
-		? `${serviceMessage} (HTTP ${status}) — ${firstEntry}`
-		: `${serviceMessage} (HTTP ${status})`;
+	const message = `${serviceMessage} (HTTP ${status})${firstEntry ? ` — ${firstEntry}` : ''}`;
 	const refused = status === 422 ? refusedFieldText(ctx, request, first) : undefined;
 	const description = [
 		afterUnclearText(request, response),

@@ -4,6 +4,13 @@
  * without end.
  */
 
+/** The entry of `key`, made and kept on first use. */
+export function sharedOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+	let shared = map.get(key);
+	if (shared === undefined) map.set(key, (shared = make()));
+	return shared;
+}
+
 /** Sets `key` as the newest entry of a map kept oldest first, and drops the oldest beyond `capacity`. */
 export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, capacity: number): void {
 	map.delete(key);

@@ -73,12 +73,6 @@ type EventStatus<K extends RecordKind> = {
 	[S in keyof Lifecycle<K>]: Lifecycle<K>[S] extends { event: string } ? S : never;
 }[keyof Lifecycle<K>];
 
-function statusesWithEvents<K extends RecordKind>(kind: K): Array<EventStatus<K>> {
-	return Object.entries(LIFECYCLES[kind])
-		.filter(([, status]) => 'event' in status)
-		.map(([name]) => name as EventStatus<K>);
-}
-
 /** A status's entry in the table. */
 interface StatusEntry {
 	rank: number;
@@ -100,7 +94,9 @@ export function statusesOf<K extends RecordKind>(kind: K): Array<keyof Lifecycle
 }
 
 /** A deposit's (trade's) statuses with events: the fake API's records. */
-export const TRADE_EVENT_STATUSES = statusesWithEvents('trade');
+export const TRADE_EVENT_STATUSES = statusesWhere('trade', (entry) => 'event' in entry) as Array<
+	EventStatus<'trade'>
+>;
 
 export const NARRATION_MAX_LENGTH = 32;
 export const USD_DECIMALS = 2;
@@ -114,11 +110,8 @@ export const APP_DESCRIPTION =
 	'Take crypto deposits, settle them to NGN or GHS bank accounts, and pay out stablecoins and UTXO coins';
 
 /** The statuses of a kind whose entry `pick` chooses, in the order of the record's life. */
-export function statusesWhere(
-	kind: RecordKind,
-	pick: (entry: { open: boolean; refunded?: boolean }) => boolean,
-): string[] {
-	return Object.entries(LIFECYCLES[kind] as Record<string, { open: boolean; refunded?: boolean }>)
+export function statusesWhere(kind: RecordKind, pick: (entry: StatusEntry) => boolean): string[] {
+	return Object.entries(LIFECYCLES[kind] as Record<string, StatusEntry>)
 		.filter(([, entry]) => pick(entry))
 		.map(([name]) => name);
 }

@@ -34,12 +34,11 @@ export function assertUsableCredential(
 	credentials: IDataObject,
 ): void {
 	const problem = credentialProblem(credentials);
-	if (problem) {
+	if (problem)
 		throw new NodeOperationError(ctx.getNode(), problem.message, {
 			itemIndex: ctx.getItemIndex(),
 			description: `Fix '${problem.field}' in the Crypto Settlement API credential. Nothing was sent to the service.`,
 		});
-	}
 }
 
 /** Values that must never leave the node: the app secret, the PINs and the webhook secret. */

@@ -17,8 +17,8 @@ export function depositAssetIndex(data: unknown): Map<string, AssetFacts> | unde
 	if (!Array.isArray(data)) return undefined;
 	const byRef = new Map<string, AssetFacts>();
 	for (const entry of data) {
-		if (!entry || typeof entry !== 'object') continue;
 		const asset = entry as IDataObject;
+		if (!asset || typeof asset !== 'object') continue;
 		const symbol = scalarText(asset.symbol).trim();
 		const network = scalarText(asset.network).trim();
 		const facts: AssetFacts = {

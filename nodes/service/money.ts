@@ -9,8 +9,7 @@ const MINOR_UNIT_DIGITS: Readonly<Record<string, number>> = { NGN: 2, GHS: 2, US
 
 /** The digits of `currency`'s minor unit (any case; 2 when the currency is not listed or not named). */
 function minorDigits(currency?: string): number {
-	const digits = currency ? MINOR_UNIT_DIGITS[currency.toUpperCase()] : undefined;
-	return digits ?? 2;
+	return (currency ? MINOR_UNIT_DIGITS[currency.toUpperCase()] : undefined) ?? 2;
 }
 
 /** Decimal text as the service writes an amount: digits, optionally a point and more digits, optionally signed, spaces around. */

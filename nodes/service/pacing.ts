@@ -1,6 +1,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import type { ApiContext } from './api';
 import { timeMs } from './values';
+import { sharedOf } from './boundedMemory';
 
 /**
  * Pacing and retry bounds of the API client (service/transport.ts): the rolling-minute budget of
@@ -130,20 +131,12 @@ export class Gate {
 const lanes = new Map<string, Lane>();
 const gates = new Map<string, Gate>();
 
-export function laneFor(credentialKey: string, route: string): Lane {
-	const key = `${credentialKey} ${route}`;
-	let lane = lanes.get(key);
-	if (!lane) lanes.set(key, (lane = new Lane()));
-	return lane;
-}
+export const laneFor = (credentialKey: string, route: string): Lane =>
+	sharedOf(lanes, `${credentialKey} ${route}`, () => new Lane());
 
 /** Routes do not share a budget, so they do not share in-flight slots either. */
-export function gateFor(credentialKey: string, route: string): Gate {
-	const key = `${credentialKey} ${route}`;
-	let gate = gates.get(key);
-	if (!gate) gates.set(key, (gate = new Gate()));
-	return gate;
-}
+export const gateFor = (credentialKey: string, route: string): Gate =>
+	sharedOf(gates, `${credentialKey} ${route}`, () => new Gate());
 
 /** Rate limits are per app id; a credential holds one app id, and its id is known without decrypting it. */
 export function credentialKey(ctx: ApiContext): string {

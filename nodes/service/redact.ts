@@ -164,9 +164,8 @@ export function withoutSecretKeys<T>(value: T): T {
 		if (!current || typeof current !== 'object' || depth > 50) return current;
 		if (Array.isArray(current)) return current.map((entry) => walk(entry, depth + 1));
 		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(current)) {
+		for (const [key, entry] of Object.entries(current))
 			if (!isSecretKey(key)) copy[key] = walk(entry, depth + 1);
-		}
 		return copy;
 	};
 	return walk(value, 0) as T;

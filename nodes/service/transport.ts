@@ -42,28 +42,21 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 /** Socket codes of a connection that failed before the request was written: nothing reached the service. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** Bounds a caller may tighten; the defaults are RETRY's. */
-interface ExchangeLimits {
-	/** Attempts on 429 before giving up (1: the first 429 ends the exchange with the rate-limit error). */
-	maxRateLimitedAttempts?: number;
+/** An HTTP call on one of n8n's request helpers: full response, any status, redirects never followed, JSON. */
+export function httpCallOn(send: (options: IHttpRequestOptions) => Promise<unknown>): HttpCall {
+	return async (options) =>
+		toApiResponse((await send(fullResponseOptions(options))) as IN8nHttpFullResponse);
 }
 
-/**
- * Builds the HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing
- * engine, such as a polling trigger): full response, any status, redirects never followed, JSON.
- */
+/** The HTTP call on n8n's `httpRequestWithAuthentication` (for contexts without the routing engine, such as a polling trigger). */
 export function createAuthenticatedHttpCall(
 	ctx: IAllExecuteFunctions,
 	credentialType: string,
 ): HttpCall {
-	return async (options) =>
-		toApiResponse(
-			(await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credentialType,
-				fullResponseOptions(options),
-			)) as IN8nHttpFullResponse,
-		);
+	return httpCallOn(
+		async (options) =>
+			await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options),
+	);
 }
 
 /**
@@ -97,7 +90,7 @@ function failureWithoutRequest(error: unknown, secrets: readonly string[]): Erro
 }
 
 /** A request as every HTTP call of the package sends it: full response, any status, redirects never followed, JSON. */
-export function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestOptions {
+function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestOptions {
 	return {
 		...options,
 		json: true,
@@ -110,7 +103,7 @@ export function fullResponseOptions(options: IHttpRequestOptions): IHttpRequestO
 }
 
 /** n8n's full response as the API client reads it. */
-export function toApiResponse(response: IN8nHttpFullResponse): ApiResponse {
+function toApiResponse(response: IN8nHttpFullResponse): ApiResponse {
 	const json = isJsonObject(response.body);
 	return {
 		statusCode: Number(response.statusCode),
@@ -188,7 +181,8 @@ export async function exchange(
 	ctx: ApiContext,
 	http: HttpCall,
 	request: ApiRequest,
-	limits: ExchangeLimits = {},
+	/** Attempts on 429 before giving up (1: the first 429 ends the exchange with the rate-limit error); RETRY's by default. */
+	limits: { maxRateLimitedAttempts?: number } = {},
 ): Promise<Outcome> {
 	const maxRateLimitedAttempts = limits.maxRateLimitedAttempts ?? RETRY.maxRateLimitedAttempts;
 	const key = credentialKey(ctx);
@@ -199,11 +193,8 @@ export async function exchange(
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await sendPaced(http, request, lane, gate);
 		if (outcome.kind !== 'answered' || outcome.response.statusCode !== 429) return outcome;
-		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, {
-			attempt,
-			waitedMs,
-			maxRateLimitedAttempts,
-		});
+		const limits = { attempt, waitedMs, maxRateLimitedAttempts };
+		waitedMs += await waitOutRateLimit(ctx, request, outcome.response, lane, limits);
 	}
 }
 
@@ -273,6 +264,8 @@ function outcomeOfAnswer(response: ApiResponse): Outcome {
 	return { kind: 'answered', response };
 }
 
+type RateLimitedAttempts = { attempt: number; waitedMs: number; maxRateLimitedAttempts: number };
+
 /**
  * After a 429: the route blocked for everyone in this process for the service's hinted wait (or
  * a backoff), also when this request gives up; then this request waits it out, or past its bounds
@@ -283,11 +276,7 @@ async function waitOutRateLimit(
 	request: ApiRequest,
 	response: ApiResponse,
 	lane: Lane,
-	{
-		attempt,
-		waitedMs,
-		maxRateLimitedAttempts,
-	}: { attempt: number; waitedMs: number; maxRateLimitedAttempts: number },
+	{ attempt, waitedMs, maxRateLimitedAttempts }: RateLimitedAttempts,
 ): Promise<number> {
 	const hinted = rateLimitWaitMs(response.headers);
 	const waitMs = Math.min(RETRY.maxSingleWaitMs, hinted ?? backoffMs(attempt));

@@ -26,25 +26,24 @@ export function currencyUnit(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() ? value.trim().toUpperCase() : undefined;
 }
 
+const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
 /**
  * A copy of `record` with `unitOf[field]` named beside each amount (as `names[field]`), right after
- * it, wherever the record has the amount and does not name its unit itself (a unit the service
- * names wins). `undefined` in `unitOf` leaves that amount unlabelled.
+ * it, wherever the record has the amount (`isAmount`: a number, or the record's `currency`) and does
+ * not name its unit itself (a unit the service names wins). `undefined` in `unitOf` leaves that
+ * amount unlabelled.
  */
 export function withUnits(
 	record: IDataObject,
 	names: Record<string, string>,
 	unitOf: Record<string, string | undefined>,
+	isAmount = (value: unknown, key: string) => typeof value === 'number' || key === 'currency',
 ): IDataObject {
-	const has = (key: string) => Object.prototype.hasOwnProperty.call(record, key);
 	const entries = Object.entries(record).flatMap(([key, value]): Array<[string, unknown]> => {
-		const field = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : undefined;
-		const unit = Object.prototype.hasOwnProperty.call(unitOf, key) ? unitOf[key] : undefined;
-		const named =
-			field !== undefined &&
-			!has(field) &&
-			(typeof value === 'number' || key === 'currency') &&
-			unit;
+		const field = has(names, key) ? names[key] : undefined;
+		const unit = has(unitOf, key) ? unitOf[key] : undefined;
+		const named = field !== undefined && !has(record, field) && isAmount(value, key) && unit;
 		return named
 			? [
 					[key, value],
