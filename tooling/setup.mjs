@@ -26,7 +26,7 @@ export const TEMPLATES_DIR = path.join(REPO_ROOT, 'templates');
 
 /**
  * The templates (templates/README.md), imported inactive by `npm start` and the e2e under these
- * ids (a template file has none). `agentReview` needs n8n 2.x (its tool's sub-workflow waits for an approval).
+ * ids (a template file has none), on both n8n lines.
  */
 export const TEMPLATES = {
 	payVendors: { file: 'pay-vendors-from-a-sheet', id: 'csTplPayVendors1' },

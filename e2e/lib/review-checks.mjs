@@ -82,8 +82,12 @@ const AGENT_REFUSAL =
 	'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 
-/** The template with the e2e credentials and an ungated Crypto Settlement tool given straight to the agent. */
-export function reviewWorkflow() {
+/**
+ * The template with the e2e credentials and an ungated Crypto Settlement tool given straight to the
+ * agent; on n8n 1.x that tool is set to On Error → Continue, as 1.x users must for an agent to read a
+ * tool's refusal (agent-checks.mjs, agentWorkflow).
+ */
+export function reviewWorkflow(line) {
 	const workflow = { ...template(), id: REVIEW_WORKFLOW };
 	workflow.name = `e2e: ${workflow.name}`;
 	const tool = workflow.nodes.find((node) => node.name === PAY);
@@ -103,6 +107,7 @@ export function reviewWorkflow() {
 		typeVersion: 1,
 		position: [tool.position[0] + 260, tool.position[1] - 220],
 		credentials: payment.credentials,
+		...(line === '1' ? { onError: 'continueRegularOutput' } : {}),
 	});
 	workflow.connections[UNGATED] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
 	return workflow;
