@@ -1,12 +1,13 @@
-// Issue #35, issue 50 point 2 and issue 70 point 2, in a real n8n 2.x: an agent's payments, each
-// approved by a person who reads the Dry Run's figures, and the requester answered in words. The
-// template templates/agent-payouts-review.json (a webhook starts n8n's AI Agent; its OpenAI Chat
-// Model, model gpt-4o-mini as shipped, is bound to the scripted local model, fake-llm.mjs, which
-// relays its tool's words) gives the agent one tool, Pay Supplier, a Call n8n Workflow Tool that
-// starts the same workflow: Dry Run the Payout → Refused? → Already Paid? → Ask for Approval,
-// Without Waiting (the same workflow once more, in a run of its own: Ask for Approval, a Send Email
-// send-and-wait to a local SMTP server, smtp-server.mjs → Approved? → Pay the Supplier). The webhook
-// responds with the agent's answer (Respond to Webhook).
+// Issue #35, issue 50 point 2 and issue 70 points 1 and 2, in a real n8n (2.41 and 1.123): an agent's
+// payments, each approved by a person who reads the Dry Run's figures, and the requester answered in
+// words, then emailed when it is paid or declined. The template templates/agent-payouts-review.json
+// (a webhook starts n8n's AI Agent; its OpenAI Chat Model, model gpt-4o-mini as shipped, is bound to
+// the scripted local model, fake-llm.mjs, which relays its tool's words) gives the agent one tool,
+// Pay Supplier, a Call n8n Workflow Tool that starts the same workflow: Dry Run the Payout → Refused?
+// → Already Paid? → Find a Pending Approval (a Data Table) → Ask for Approval, Without Waiting (the
+// same workflow once more, in a run of its own: Ask for Approval, a Send Email send-and-wait to a
+// local SMTP server, smtp-server.mjs → Forget the Pending Approval → Approved? → Pay the Supplier →
+// Tell the Requester). The webhook responds with the agent's answer (Respond to Webhook).
 // The template's Crypto Settlement credential has Allow Sub-Workflow Payments on (the runs the tool
 // starts are started by another workflow), Max per Withdrawal 100 USD and Allow Agent Payments off;
 // the test adds an ungated Crypto Settlement tool, straight into the agent, with that credential.
