@@ -245,7 +245,7 @@ export async function runLine(
 		await sandbox.settle();
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		if (wants('trigger')) await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
-		if (wants('review')) await reviewChecks({ n8n, sandbox, model, smtp });
+		if (wants('review')) await reviewChecks({ n8n, sandbox, model, smtp, seeded });
 		if (workflows.hitl && wants('hitl')) await hitlChecks({ n8n, sandbox, model, smtp });
 		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
 		// and with --update-screenshot in templates/images/), else through the same REST call

@@ -165,7 +165,8 @@ async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	};
 }
 
-export async function reviewChecks({ n8n, sandbox, model, smtp }) {
+/** `seeded`: the statement's seeded day, for the sample payees of the tables npm start's set-up makes. */
+export async function reviewChecks({ n8n, sandbox, model, smtp, seeded }) {
 	const workflow = template();
 	const hook = `${n8n.baseUrl}/webhook/${workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path}`;
 	const settings = Object.fromEntries(
@@ -211,7 +212,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	await check(
 		"agent template: its pending approvals Data Table made and its id written into its Settings by npm start's set-up (and the test copy's)",
 		async () => {
-			const ids = await setUpTemplateTables(n8n);
+			const ids = await setUpTemplateTables(n8n, { seeded });
 			await nameTemplateTables(n8n, 'agentReview', REVIEW_WORKFLOW, ids);
 			const saved = await n8n.rest('GET', `/workflows/${REVIEW_WORKFLOW}`);
 			const value = saved.nodes
