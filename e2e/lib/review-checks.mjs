@@ -156,7 +156,8 @@ async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	const usd = (value) => `${value.toFixed(2)} USD`;
 	const business = withdrawalFeeBearer === 'business';
 	return {
-		left: `${usd(business ? amount + fee : amount)} left your balance`,
+		// the requester's Paid email: the amount, and what left the balance when the business bore the fee
+		amountLine: `Amount: ${usd(amount)}${business ? `; ${usd(amount + fee)} left your balance` : ' - Fee'}`,
 		feeLine: `Fee: ${usd(fee)}, borne by the ${business ? 'business' : 'recipient'}`,
 		leaves: `${usd(business ? amount + fee : amount)} leaves your balance`,
 		fee: `the fee is ${usd(fee)}`,
@@ -320,7 +321,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp, seeded }) {
 			for (const shown of [
 				`Paid: ${settings.approverEmail} approved it and it was paid once.`,
 				`Vendor: ${settings.supplierName}, order ${APPROVED.externalId}`,
-				`Amount: 40.00 USD; ${figures.left}`,
+				figures.amountLine,
 				figures.feeLine,
 				figures.receives,
 				`Withdrawal ${paid.id}`,
