@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: a real n8n with this package installed, a credential pointing at the local
 // fake API (fake-api/), the example workflows and the templates (templates/) imported, and the
-// trigger workflow active. On n8n 2.x the agent template runs offline: its chat model is a local
-// scripted OpenAI-compatible model (e2e/lib/fake-llm.mjs) and its approval emails go to a local
-// mailbox (e2e/lib/smtp-server.mjs) whose approval links are printed here.
+// trigger workflow active. The agent template runs offline: its chat model is a local scripted
+// OpenAI-compatible model (e2e/lib/fake-llm.mjs) and its emails (approvals, the requester's paid or
+// declined) go to a local mailbox (e2e/lib/smtp-server.mjs) whose approval links are printed here.
 //
 //   npm start                      n8n 2.41.x on Node 24 (installed once into the cache)
 //   npm start -- --fresh           forget the previous n8n data and fake API state first
@@ -121,11 +121,8 @@ async function main() {
 		...Object.fromEntries(
 			Object.entries(EXAMPLE_FILES).map(([key, file]) => [key, loadWorkflow(file)]),
 		),
-		// the agent template needs n8n 2.x (a tool's sub-workflow that waits for an approval)
 		...Object.fromEntries(
-			Object.keys(TEMPLATES)
-				.filter((key) => line === '2' || key !== 'agentReview')
-				.map((key) => [key, loadTemplate(key, templateBindings(key))]),
+			Object.keys(TEMPLATES).map((key) => [key, loadTemplate(key, templateBindings(key))]),
 		),
 	};
 	const webhookUrl = triggerUrl(n8n.baseUrl, workflows.trigger);
@@ -147,16 +144,13 @@ async function main() {
 	const seeded = seedStatementDay(sandbox, sandbox.now());
 	// The agent template's own sandbox account, so that its Max per Day counts only its own payments,
 	// not the examples' and the other templates' (issue 70); no webhooks.
-	const agentAccount =
-		line === '2'
-			? await startFakeApi({
-					port: await freePort(sandboxPort + 1 === port ? port + 1 : sandboxPort + 1),
-					appId: 'demo-agent-template-app-id',
-					stateFile: path.join(userFolder, 'sandbox-agent-state.json'),
-					clock,
-					lifecycleDelayMs,
-				})
-			: undefined;
+	const agentAccount = await startFakeApi({
+		port: await freePort(sandboxPort + 1 === port ? port + 1 : sandboxPort + 1),
+		appId: 'demo-agent-template-app-id',
+		stateFile: path.join(userFolder, 'sandbox-agent-state.json'),
+		clock,
+		lifecycleDelayMs,
+	});
 	workflows.statement = loadWorkflow('statement', statementVars(seeded));
 	step(
 		`yesterday (${seeded.day}) seeded in the fake API for the statement example: ${seeded.trades + seeded.withdrawals} records`,
@@ -244,9 +238,11 @@ async function main() {
 				);
 			}
 			// the agent template answers its webhook, and its tool runs its published version (n8n 2.x)
-			if (line === '2' && changed.some((wf) => wf.id === TEMPLATES.agentReview.id)) {
+			if (changed.some((wf) => wf.id === TEMPLATES.agentReview.id)) {
 				await n8n.activate(TEMPLATES.agentReview.id);
-				step('agent template published: it answers POST /webhook/payout-request');
+				step(
+					`agent template ${line === '1' ? 'activated' : 'published'}: it answers POST /webhook/payout-request`,
+				);
 			}
 			writeJson(
 				markerFile,
@@ -305,13 +301,10 @@ async function main() {
 				`    Daily statement: Execute workflow: yesterday's files, then its exceptions, by email printed here; balances kept in a Data Table`,
 				`    Credit deposits: Execute workflow from "Try It: a Sample Deposit": a mock deposit credited once, the team's email printed here`,
 				`    Balance alert: ${line === '1' ? 'switch it from Inactive to Active' : 'Publish it (and Publish in its dialog)'}; curl -X PUT ${sandboxOrigin}/_sandbox/balances -d '{"usd":500}' → one "Low balance" email within a minute; '{"usd":10000}' → one "Balance restored"`,
-				...(line === '2'
-					? [
-							'  Try the agent template offline (a local scripted model; approval emails are printed here). It answers in words:',
-							'  waiting for approval (who was asked); approve from the email, send it again: already paid, with the figures',
-							`    curl -X POST ${n8n.baseUrl}/webhook/payout-request -H 'content-type: application/json' -d '{"request":"Pay supplier order INV-1001: 40 USD"}'`,
-						]
-					: ['  The agent template needs n8n 2.x (npm start without --line=1).']),
+				'  Try the agent template offline (a local scripted model; its emails are printed here). It answers in words:',
+				'  waiting for approval (who was asked); again before the approval: already waiting, no second email; approve from',
+				'  the email: the requester (replyTo) gets "Paid" with the figures; send it again: already paid, with the figures',
+				`    curl -X POST ${n8n.baseUrl}/webhook/payout-request -H 'content-type: application/json' -d '{"request":"Pay supplier order INV-1001: 40 USD","replyTo":"finance@example.com"}'`,
 				'',
 				`  Testing a trigger of your own (${line === '1' ? '"Listen for test event"' : '"Execute step"'} on a new Crypto Settlement Trigger)?`,
 				"  Send the fake API's webhooks to its Test URL (copy it from the node's Webhook URLs), with one command:",

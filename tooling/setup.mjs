@@ -26,7 +26,7 @@ export const TEMPLATES_DIR = path.join(REPO_ROOT, 'templates');
 
 /**
  * The templates (templates/README.md), imported inactive by `npm start` and the e2e under these
- * ids (a template file has none). `agentReview` needs n8n 2.x (its tool's sub-workflow waits for an approval).
+ * ids (a template file has none), on both n8n lines.
  */
 export const TEMPLATES = {
 	payVendors: { file: 'pay-vendors-from-a-sheet', id: 'csTplPayVendors1' },
@@ -90,6 +90,12 @@ export const TEMPLATE_TABLES = [
 		name: 'crypto_deposit_ledger',
 		columns: LEDGER_COLUMNS,
 	},
+	{
+		template: 'agentReview',
+		setting: 'pendingTableId',
+		name: 'crypto_pending_approvals',
+		columns: ['externalId', 'amountUsd', 'approver', 'requester', 'askedAt'],
+	},
 ];
 
 /**
@@ -147,29 +153,39 @@ export async function setUpTemplateTables(n8n, { seeded, log = () => {} } = {}) 
 		ids[table.name] = found.id;
 	}
 	for (const key of new Set(TEMPLATE_TABLES.map((table) => table.template))) {
-		const workflow = await n8n
-			.rest('GET', `/workflows/${TEMPLATES[key].id}`)
-			.catch(() => undefined);
-		if (!workflow) continue;
-		const settings = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments
-			.assignments;
-		let changed = false;
-		for (const table of TEMPLATE_TABLES.filter((candidate) => candidate.template === key)) {
-			const assignment = settings.find((candidate) => candidate.name === table.setting);
-			if (assignment.value === ids[table.name]) continue;
-			assignment.value = ids[table.name];
-			changed = true;
-		}
-		if (changed) {
-			await n8n.rest('PATCH', `/workflows/${workflow.id}`, {
-				nodes: workflow.nodes,
-				connections: workflow.connections,
-				versionId: workflow.versionId,
-			});
-			log(`"${workflow.name}": its Settings name its Data Tables`);
-		}
+		const name = await nameTemplateTables(n8n, key, TEMPLATES[key].id, ids);
+		if (name) log(`"${name}": its Settings name its Data Tables`);
 	}
 	return ids;
+}
+
+/**
+ * Writes the Data Table ids `ids` ({ [table name]: id }) into the Settings of workflow `id`, an
+ * imported copy of template `key`, unless they are there already; a published workflow (n8n 2.x
+ * runs its published version, and the agent template's tool starts it) is published again.
+ * Returns the workflow's name when it changed it; nothing when the workflow is not there.
+ */
+export async function nameTemplateTables(n8n, key, id, ids) {
+	const workflow = await n8n.rest('GET', `/workflows/${id}`).catch(() => undefined);
+	if (!workflow) return undefined;
+	const settings = workflow.nodes.find((node) => node.name === 'Settings').parameters.assignments
+		.assignments;
+	let changed = false;
+	for (const table of TEMPLATE_TABLES.filter((candidate) => candidate.template === key)) {
+		const assignment = settings.find((candidate) => candidate.name === table.setting);
+		if (assignment.value === ids[table.name]) continue;
+		assignment.value = ids[table.name];
+		changed = true;
+	}
+	if (!changed) return undefined;
+	const saved = await n8n.rest('PATCH', `/workflows/${workflow.id}`, {
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		versionId: workflow.versionId,
+	});
+	if (n8n.line === '2' && workflow.activeVersionId)
+		await n8n.rest('POST', `/workflows/${workflow.id}/activate`, { versionId: saved.versionId });
+	return workflow.name;
 }
 
 /** Workflows only the e2e tests import. */

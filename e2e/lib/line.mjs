@@ -134,14 +134,11 @@ export async function runLine(
 		// its gated tool uses the review workflow's credentials (n8n 2.x only)
 		...(line === '2' ? { firstHour: loadWorkflow('e2e-first-hour') } : {}),
 		agent: agentWorkflow(line),
-		// the agent template (its tool's sub-workflow waits for an approval) and human review for tools: n8n 2.x only
-		...(line === '2'
-			? {
-					review: reviewWorkflow(),
-					reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS),
-					hitl: hitlWorkflow(),
-				}
-			: {}),
+		// the agent template, on both lines (its approval runs on its own, nobody waits for it)
+		review: reviewWorkflow(line),
+		reviewTemplate: loadTemplate('agentReview', REVIEW_BINDINGS),
+		// human review for tools: n8n 2.x only
+		...(line === '2' ? { hitl: hitlWorkflow() } : {}),
 		...Object.fromEntries(
 			[...templates.shipped, ...templates.tests].map((workflow) => [workflow.id, workflow]),
 		),
@@ -211,25 +208,22 @@ export async function runLine(
 			});
 		}
 
-		if (workflows.review) {
-			if (wants('review') || wants('hitl')) {
-				await check(
-					"agent template and agent with human review workflows activated (their webhooks start the agent; the template's tool runs its published version)",
-					async () => {
-						await n8n.activate(REVIEW_WORKFLOW);
-						await n8n.activate(HITL_WORKFLOW);
-					},
-				);
-			}
-			if (wants('subworkflow')) {
-				await check(
-					'sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated',
-					async () => {
-						for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW])
-							await n8n.activate(id);
-					},
-				);
-			}
+		if (wants('review') || wants('hitl')) {
+			await check(
+				`agent template${workflows.hitl ? ' and agent with human review workflows' : ''} activated (their webhooks start the agent; the template's tool runs its ${line === '1' ? 'saved' : 'published'} version)`,
+				async () => {
+					await n8n.activate(REVIEW_WORKFLOW);
+					if (workflows.hitl) await n8n.activate(HITL_WORKFLOW);
+				},
+			);
+		}
+		if (line === '2' && wants('subworkflow')) {
+			await check(
+				'sub-workflows published (n8n 2.x calls their published version) and the MCP Server Trigger workflow activated',
+				async () => {
+					for (const id of [...Object.values(SUB_WORKFLOWS), MCP_WORKFLOW]) await n8n.activate(id);
+				},
+			);
 		}
 
 		// ---- phase 1: workflows run by `n8n execute` -------------------------------------
@@ -242,7 +236,7 @@ export async function runLine(
 		await sandbox.settle();
 		if (!(await serverChecks({ n8n, sandbox, pkg }))) return;
 		if (wants('trigger')) await webhookTriggerChecks({ n8n, sandbox, collector, hookUrl });
-		if (workflows.review && wants('review')) await reviewChecks({ n8n, sandbox, model, smtp });
+		if (wants('review')) await reviewChecks({ n8n, sandbox, model, smtp, seeded });
 		if (workflows.hitl && wants('hitl')) await hitlChecks({ n8n, sandbox, model, smtp });
 		// the sheet templates run from the canvas when a browser is there (their pictures in artifacts,
 		// and with --update-screenshot in templates/images/), else through the same REST call
@@ -295,9 +289,7 @@ export async function runLine(
 					const panels = DOCS_PANELS.map((p) => ({ ...p, workflowId: EXAMPLES[p.workflow] }));
 					// each template's canvas, its picture in templates/images/ (with --update-screenshot)
 					const canvases = Object.values(TEMPLATES)
-						.filter(
-							({ id }) => workflows[id] || (id === TEMPLATES.agentReview.id && workflows.review),
-						)
+						.filter(({ id }) => workflows[id] || id === TEMPLATES.agentReview.id)
 						.map(({ id, file }) => ({
 							workflowId: id,
 							node: 'Settings',

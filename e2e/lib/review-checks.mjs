@@ -1,29 +1,41 @@
-// Issue #35, issue 50 point 2 and issue 70 point 2, in a real n8n 2.x: an agent's payments, each
-// approved by a person who reads the Dry Run's figures, and the requester answered in words. The
-// template templates/agent-payouts-review.json (a webhook starts n8n's AI Agent; its OpenAI Chat
-// Model, model gpt-4o-mini as shipped, is bound to the scripted local model, fake-llm.mjs, which
-// relays its tool's words) gives the agent one tool, Pay Supplier, a Call n8n Workflow Tool that
-// starts the same workflow: Dry Run the Payout → Refused? → Already Paid? → Ask for Approval,
-// Without Waiting (the same workflow once more, in a run of its own: Ask for Approval, a Send Email
-// send-and-wait to a local SMTP server, smtp-server.mjs → Approved? → Pay the Supplier). The webhook
-// responds with the agent's answer (Respond to Webhook).
+// Issue #35, issue 50 point 2 and issue 70 points 1 and 2, in a real n8n (2.41 and 1.123): an agent's
+// payments, each approved by a person who reads the Dry Run's figures, and the requester answered in
+// words, then emailed when it is paid or declined. The template templates/agent-payouts-review.json
+// (a webhook starts n8n's AI Agent; its OpenAI Chat Model, model gpt-4o-mini as shipped, is bound to
+// the scripted local model, fake-llm.mjs, which relays its tool's words) gives the agent one tool,
+// Pay Supplier, a Call n8n Workflow Tool that starts the same workflow: Dry Run the Payout → Refused?
+// → Already Paid? → Find a Pending Approval (a Data Table) → Ask for Approval, Without Waiting (the
+// same workflow once more, in a run of its own: Ask for Approval, a Send Email send-and-wait to a
+// local SMTP server, smtp-server.mjs → Forget the Pending Approval → Approved? → Pay the Supplier →
+// Tell the Requester). The webhook responds with the agent's answer (Respond to Webhook).
 // The template's Crypto Settlement credential has Allow Sub-Workflow Payments on (the runs the tool
 // starts are started by another workflow), Max per Withdrawal 100 USD and Allow Agent Payments off;
 // the test adds an ungated Crypto Settlement tool, straight into the agent, with that credential.
 //
-//   approve: answered at once "waiting for approval", who was asked, the figures; the approval email
-//            names the supplier and the Dry Run's figures (what leaves the balance, the fee, what the
-//            supplier receives, as the fake API quotes them); approved → paid once; asked again →
-//            answered already paid with the figures, no email, nothing sent
+//   approve: answered at once "waiting for approval", who was asked, the figures, that the requester
+//            (the request's replyTo) gets an email; the approval email names the supplier and the Dry
+//            Run's figures (what leaves the balance, the fee, what the supplier receives, as the fake
+//            API quotes them); the same request again while it waits → answered "already waiting for
+//            approval" (who was asked), no second email (issue 70: the pending approvals Data Table,
+//            made by npm start's set-up); approved → paid once, and the requester's "Paid" email
+//            states the figures, the External ID last; asked again → answered already paid with the
+//            figures, no email, nothing sent
 //   reuse, limit: the same External ID with another amount, 150 USD over Max per Withdrawal →
 //            answered refused with the reason, no email, nothing sent
-//   deny:    declined → nothing sent
+//   deny:    declined → nothing sent, Settings' requester (no replyTo) gets a "Declined" email; the
+//            same request again → asked again (the decline removed the pending row)
 //   ungated: the Crypto Settlement tool given straight to the agent → refused, nothing sent
-import { loadTemplate, sandboxApi, sandboxCredential } from '../../tooling/setup.mjs';
+import {
+	loadTemplate,
+	nameTemplateTables,
+	sandboxApi,
+	sandboxCredential,
+	setUpTemplateTables,
+} from '../../tooling/setup.mjs';
 import { httpJson, waitFor } from '../../tooling/util.mjs';
 import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
-import { approvalLinks, followApprovalLink } from './smtp-server.mjs';
+import { approvalLinks, followApprovalLink, mailText } from './smtp-server.mjs';
 import { assert, check } from './report.mjs';
 
 /** The template as the test runs it (its own id: the template itself is imported as npm start does, for its picture). */
@@ -55,20 +67,28 @@ const APPROVED = { amountUsd: 40, externalId: 'review-approve-1' };
 const DECLINED = { amountUsd: 35, externalId: 'review-deny-1' };
 const OVER_LIMIT = { amountUsd: 150, externalId: 'review-limit-1' };
 const UNREVIEWED = { Amount__USD_: '30', External_ID: 'review-ungated-1' };
+/** Who the approve scenario's request asks to be told (its `replyTo`); the deny scenario's has none. */
+const REQUESTER = 'finance-lead@example.com';
 export const REVIEW_SCENARIOS = {
 	'review-approve': [pay(APPROVED.amountUsd, APPROVED.externalId)],
+	'review-pending': [pay(APPROVED.amountUsd, APPROVED.externalId)],
 	'review-again': [pay(APPROVED.amountUsd, APPROVED.externalId)],
 	'review-reuse': [pay(45, APPROVED.externalId)],
 	'review-limit': [pay(OVER_LIMIT.amountUsd, OVER_LIMIT.externalId)],
 	'review-deny': [pay(DECLINED.amountUsd, DECLINED.externalId)],
+	'review-deny-again': [pay(DECLINED.amountUsd, DECLINED.externalId)],
 	'review-ungated': [{ tool: toolName(UNGATED), args: UNREVIEWED }],
 };
 const AGENT_REFUSAL =
 	'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
 
-/** The template with the e2e credentials and an ungated Crypto Settlement tool given straight to the agent. */
-export function reviewWorkflow() {
+/**
+ * The template with the e2e credentials and an ungated Crypto Settlement tool given straight to the
+ * agent; on n8n 1.x that tool is set to On Error → Continue, as 1.x users must for an agent to read a
+ * tool's refusal (agent-checks.mjs, agentWorkflow).
+ */
+export function reviewWorkflow(line) {
 	const workflow = { ...template(), id: REVIEW_WORKFLOW };
 	workflow.name = `e2e: ${workflow.name}`;
 	const tool = workflow.nodes.find((node) => node.name === PAY);
@@ -88,6 +108,7 @@ export function reviewWorkflow() {
 		typeVersion: 1,
 		position: [tool.position[0] + 260, tool.position[1] - 220],
 		credentials: payment.credentials,
+		...(line === '1' ? { onError: 'continueRegularOutput' } : {}),
 	});
 	workflow.connections[UNGATED] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
 	return workflow;
@@ -135,6 +156,9 @@ async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	const usd = (value) => `${value.toFixed(2)} USD`;
 	const business = withdrawalFeeBearer === 'business';
 	return {
+		// the requester's Paid email: the amount, and what left the balance when the business bore the fee
+		amountLine: `Amount: ${usd(amount)}${business ? `; ${usd(amount + fee)} left your balance` : ' - Fee'}`,
+		feeLine: `Fee: ${usd(fee)}, borne by the ${business ? 'business' : 'recipient'}`,
 		leaves: `${usd(business ? amount + fee : amount)} leaves your balance`,
 		fee: `the fee is ${usd(fee)}`,
 		bearer: `the fee is ${usd(fee)}, borne by the ${business ? 'business' : 'recipient'}`,
@@ -142,7 +166,8 @@ async function quotedFigures(sandbox, walletAddress, amount, supplier) {
 	};
 }
 
-export async function reviewChecks({ n8n, sandbox, model, smtp }) {
+/** `seeded`: the statement's seeded day, for the sample payees of the tables npm start's set-up makes. */
+export async function reviewChecks({ n8n, sandbox, model, smtp, seeded }) {
 	const workflow = template();
 	const hook = `${n8n.baseUrl}/webhook/${workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path}`;
 	const settings = Object.fromEntries(
@@ -154,11 +179,16 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		sandbox.requests.filter(
 			(r) => r.method === 'POST' && MONEY_ROUTES.test(r.path) && r.body?.externalId === externalId,
 		);
-	const emailsAbout = (externalId) => smtp.messages.filter((m) => m.subject.includes(externalId));
+	/** Approval emails (Ask for Approval) and the requester's outcome emails (Tell the Requester). */
+	const isApproval = (externalId) => (m) =>
+		m.subject.startsWith('Approve ') && m.subject.includes(externalId);
+	const isOutcome = (outcome, externalId) => (m) =>
+		m.subject.startsWith(`${outcome}: `) && m.subject.includes(`order ${externalId},`);
+	const emailsAbout = (externalId) => smtp.messages.filter(isApproval(externalId));
 	/** The requester's request; its response is the agent's answer, in words. */
-	const ask = async (scenario, request) => {
+	const ask = async (scenario, request, replyTo) => {
 		const res = await httpJson('POST', hook, {
-			body: { request: `[e2e:${scenario}] ${request}` },
+			body: { request: `[e2e:${scenario}] ${request}`, ...(replyTo ? { replyTo } : {}) },
 			timeoutMs: 90000,
 		});
 		assert(
@@ -170,7 +200,32 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 	const says = (answer, shown) =>
 		assert(answer.includes(shown), `the answer does not say "${shown}": ${answer.slice(0, 600)}`);
 	const email = (externalId, after) =>
-		smtp.next((m) => m.subject.includes(externalId), { after, timeoutMs: 60000 });
+		smtp.next(isApproval(externalId), { after, timeoutMs: 60000 });
+	const outcomeEmail = (outcome, externalId, after) =>
+		smtp.next(isOutcome(outcome, externalId), { after, timeoutMs: 60000 });
+	const to = (message, address) =>
+		assert(
+			message.to.some((recipient) => recipient.includes(address)),
+			`"${message.subject}" went to ${message.to.join(', ')}, not ${address}`,
+		);
+
+	// the pending approvals Data Table, made and wired as npm start does, and named in the test copy
+	await check(
+		"agent template: its pending approvals Data Table made and its id written into its Settings by npm start's set-up (and the test copy's)",
+		async () => {
+			const ids = await setUpTemplateTables(n8n, { seeded });
+			await nameTemplateTables(n8n, 'agentReview', REVIEW_WORKFLOW, ids);
+			const saved = await n8n.rest('GET', `/workflows/${REVIEW_WORKFLOW}`);
+			const value = saved.nodes
+				.find((node) => node.name === 'Settings')
+				.parameters.assignments.assignments.find((a) => a.name === 'pendingTableId').value;
+			assert(
+				value === ids.crypto_pending_approvals,
+				`pendingTableId ${value}, table ${ids.crypto_pending_approvals}`,
+			);
+			return `crypto_pending_approvals ${value}`;
+		},
+	);
 	/** The approval runs have ended (approved and paid, or declined). */
 	const approvalsEnded = () =>
 		waitFor(
@@ -182,7 +237,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		);
 
 	await check(
-		'agent template: the request is answered at once in words (waiting for approval, who was asked, the figures); the email names the supplier and the figures; approved, paid once; asked again, answered already paid with the figures, without an email',
+		'agent template: the request is answered at once in words (waiting for approval, who was asked, the figures, an email to follow); the email names the supplier and the figures; asked again while it waits, answered already waiting, no second email; approved, paid once, and the requester emailed "Paid" with the figures; asked again, answered already paid with the figures, without an email',
 		async () => {
 			const before = smtp.messages.length;
 			const figures = await quotedFigures(
@@ -194,6 +249,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 			const waiting = await ask(
 				'review-approve',
 				`Pay supplier order ${APPROVED.externalId}: 40 USD.`,
+				REQUESTER,
 			);
 			for (const shown of [
 				'Waiting for approval: nothing has been sent yet.',
@@ -202,6 +258,7 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 				figures.leaves,
 				figures.fee,
 				figures.receives,
+				`${REQUESTER} gets an email when it is paid, or declined`,
 			])
 				says(waiting, shown);
 			const first = await email(APPROVED.externalId, before);
@@ -234,6 +291,23 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 				`the tool as offered: ${JSON.stringify(offered).slice(0, 300)}`,
 			);
 			assert(!sent(APPROVED.externalId).length, 'a payment was sent before the approval');
+			const pending = await ask(
+				'review-pending',
+				`Pay supplier order ${APPROVED.externalId}: 40 USD.`,
+				REQUESTER,
+			);
+			for (const shown of [
+				`Already waiting for approval (asked ${settings.approverEmail}`,
+				`order ${APPROVED.externalId}, 40.00 USD`,
+				'nobody was asked again',
+				`${REQUESTER} gets an email when it is approved and paid, or declined`,
+			])
+				says(pending, shown);
+			assert(
+				emailsAbout(APPROVED.externalId).length === 1,
+				`${emailsAbout(APPROVED.externalId).length} approval emails for ${APPROVED.externalId} while one was pending`,
+			);
+			const beforePaid = smtp.messages.length;
 			await followApprovalLink(approve);
 			await waitFor(() => sent(APPROVED.externalId).length > 0, {
 				timeoutMs: 60000,
@@ -241,6 +315,26 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 			});
 			await approvalsEnded();
 			const paid = sandbox.state.withdrawals.find((w) => w.externalId === APPROVED.externalId);
+			const told = await outcomeEmail('Paid', APPROVED.externalId, beforePaid);
+			to(told, REQUESTER);
+			const toldText = mailText(told);
+			for (const shown of [
+				`Paid: ${settings.approverEmail} approved it and it was paid once.`,
+				`Vendor: ${settings.supplierName}, order ${APPROVED.externalId}`,
+				figures.amountLine,
+				figures.feeLine,
+				figures.receives,
+				`Withdrawal ${paid.id}`,
+			])
+				assert(
+					toldText.includes(shown),
+					`the requester's email does not say "${shown}": ${toldText.slice(0, 600)}`,
+				);
+			assert(
+				toldText.endsWith(`External ID: ${APPROVED.externalId}`) &&
+					!/pay (it )?again/i.test(toldText),
+				`the requester's email: ${toldText}`,
+			);
 			const again = await ask('review-again', `Pay supplier order ${APPROVED.externalId}: 40 USD.`);
 			for (const shown of [
 				'Already paid',
@@ -261,7 +355,11 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 					requests[0].body.walletAddress === settings.supplierAddress,
 				`payments sent: ${JSON.stringify(requests.map((r) => r.body))}`,
 			);
-			return `answered "${waiting}"; "${first.subject}": "${text.trim().slice(0, 300)}"; withdrawal ${paid.id}, once; asked again: "${again}"`;
+			assert(
+				smtp.messages.filter(isOutcome('Paid', APPROVED.externalId)).length === 1,
+				'the requester was told more than once',
+			);
+			return `answered "${waiting}"; "${first.subject}": "${text.trim().slice(0, 300)}"; asked while pending: "${pending}"; withdrawal ${paid.id}, once; the requester's "${told.subject}": "${toldText}"; asked again: "${again}"`;
 		},
 	);
 
@@ -303,18 +401,41 @@ export async function reviewChecks({ n8n, sandbox, model, smtp }) {
 		},
 	);
 
-	await check('agent template: declined, nothing is sent', async () => {
-		const before = smtp.messages.length;
-		const waiting = await ask('review-deny', `Pay supplier order ${DECLINED.externalId}: 35 USD.`);
-		says(waiting, 'Waiting for approval');
-		await followApprovalLink(approvalLinks(await email(DECLINED.externalId, before)).decline);
-		await approvalsEnded();
-		assert(
-			!sent(DECLINED.externalId).length,
-			`${sent(DECLINED.externalId).length} payment(s) sent after the decline`,
-		);
-		return `"${waiting}"; declined, nothing sent`;
-	});
+	await check(
+		'agent template: declined, nothing is sent and Settings\' requester (the request had no replyTo) is emailed "Declined"; the same request again asks again',
+		async () => {
+			const before = smtp.messages.length;
+			const request = `Pay supplier order ${DECLINED.externalId}: 35 USD.`;
+			const waiting = await ask('review-deny', request);
+			says(waiting, 'Waiting for approval');
+			says(waiting, `${settings.requesterEmail} gets an email`);
+			await followApprovalLink(approvalLinks(await email(DECLINED.externalId, before)).decline);
+			const told = await outcomeEmail('Declined', DECLINED.externalId, before);
+			to(told, settings.requesterEmail);
+			const toldText = mailText(told);
+			for (const shown of [
+				`${settings.approverEmail} declined paying ${settings.supplierName} 35.00 USD for order ${DECLINED.externalId}. Nothing was sent.`,
+				`External ID: ${DECLINED.externalId}`,
+			])
+				assert(toldText.includes(shown), `the requester's email: ${toldText}`);
+			await approvalsEnded();
+			assert(
+				!sent(DECLINED.externalId).length,
+				`${sent(DECLINED.externalId).length} payment(s) sent after the decline`,
+			);
+			const second = smtp.messages.length;
+			const asked = await ask('review-deny-again', request);
+			says(asked, 'Waiting for approval');
+			await followApprovalLink(approvalLinks(await email(DECLINED.externalId, second)).decline);
+			await outcomeEmail('Declined', DECLINED.externalId, second);
+			await approvalsEnded();
+			assert(
+				emailsAbout(DECLINED.externalId).length === 2 && !sent(DECLINED.externalId).length,
+				`${emailsAbout(DECLINED.externalId).length} approval emails, ${sent(DECLINED.externalId).length} payment(s)`,
+			);
+			return `"${waiting}"; declined, nothing sent; the requester's "${told.subject}": "${toldText}"; asked again: "${asked}"`;
+		},
+	);
 
 	await check(
 		'agent template: a Crypto Settlement tool given straight to the agent (no Dry Run, no approval) is refused, nothing is sent',

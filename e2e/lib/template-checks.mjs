@@ -91,26 +91,24 @@ export function templateCredentials(sandbox) {
 	);
 }
 
-/** The template files as a user imports them (placeholders, no id), for the line (the agent needs 2.x). */
-const rawTemplates = (line) =>
-	Object.entries(TEMPLATES)
-		.filter(([key]) => line === '2' || key !== 'agentReview')
-		.map(([, { file }]) => ({
-			file,
-			workflow: JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8')),
-		}));
+/** The template files as a user imports them (placeholders, no id), all six on both lines. */
+const rawTemplates = () =>
+	Object.values(TEMPLATES).map(({ file }) => ({
+		file,
+		workflow: JSON.parse(fs.readFileSync(path.join(TEMPLATES_DIR, `${file}.json`), 'utf8')),
+	}));
 
 /**
  * Each template file imported as the editor imports a file (Import from File, then save: `POST
  * /rest/workflows` with the file's content; n8n gives it an id, as the template library does). The
  * CLI cannot: `n8n import:workflow` needs an id in the file.
  */
-async function importCheck({ n8n, line }) {
+async function importCheck({ n8n }) {
 	await check(
 		'templates: each file imports as shipped (placeholders, no id) the way the editor imports a file',
 		async () => {
 			const out = [];
-			for (const { file, workflow } of rawTemplates(line)) {
+			for (const { file, workflow } of rawTemplates()) {
 				const saved = await n8n.rest('POST', '/workflows', { ...workflow, active: false });
 				assert(
 					saved?.id && saved.nodes?.length === workflow.nodes.length,
@@ -129,38 +127,33 @@ async function importCheck({ n8n, line }) {
 }
 
 /** Phase 2 (n8n running): every node of every template is a type and version this n8n knows. */
-async function knownNodesCheck({ n8n, line }) {
-	await check(
-		`templates: every node's type and version exists in this n8n (${line === '2' ? 'all six' : 'the agent template needs 2.x'})`,
-		async () => {
-			const res = await httpJson('GET', `${n8n.baseUrl}/types/nodes.json`, { jar: n8n.jar });
-			assert(
-				res.status === 200 && Array.isArray(res.json),
-				`/types/nodes.json answered ${res.status}`,
-			);
-			const known = new Set(
-				res.json.flatMap((type) =>
-					[type.version].flat().map((version) => `${type.name}@${version}`),
-				),
-			);
-			const missing = [];
-			for (const { file, workflow } of rawTemplates(line)) {
-				for (const node of workflow.nodes) {
-					if (node.type.startsWith('n8n-nodes-crypto-settlement.')) continue; // the package's own: checked by the runs
-					if (!known.has(`${node.type}@${node.typeVersion}`))
-						missing.push(`${file}: ${node.name} (${node.type}@${node.typeVersion})`);
-				}
+async function knownNodesCheck({ n8n }) {
+	await check("templates: every node's type and version exists in this n8n (all six)", async () => {
+		const res = await httpJson('GET', `${n8n.baseUrl}/types/nodes.json`, { jar: n8n.jar });
+		assert(
+			res.status === 200 && Array.isArray(res.json),
+			`/types/nodes.json answered ${res.status}`,
+		);
+		const known = new Set(
+			res.json.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)),
+		);
+		const missing = [];
+		for (const { file, workflow } of rawTemplates()) {
+			for (const node of workflow.nodes) {
+				if (node.type.startsWith('n8n-nodes-crypto-settlement.')) continue; // the package's own: checked by the runs
+				if (!known.has(`${node.type}@${node.typeVersion}`))
+					missing.push(`${file}: ${node.name} (${node.type}@${node.typeVersion})`);
 			}
-			assert(!missing.length, `unknown to n8n: ${missing.join('; ')}`);
-			return `${known.size} node type versions known`;
-		},
-	);
+		}
+		assert(!missing.length, `unknown to n8n: ${missing.join('; ')}`);
+		return `${known.size} node type versions known`;
+	});
 }
 
 /** `browser`: { artifacts, imagesDir? } to run the templates from the canvas (and publish the balance alert) in a browser. */
 export async function templateChecks({ n8n, sandbox, smtp, collector, line, seeded, browser }) {
-	await importCheck({ n8n, line });
-	await knownNodesCheck({ n8n, line });
+	await importCheck({ n8n });
+	await knownNodesCheck({ n8n });
 	await check(
 		"templates: their Data Tables made and their ids written into the templates' Settings by npm start's set-up",
 		async () => {
