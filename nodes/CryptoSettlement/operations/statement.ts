@@ -283,19 +283,22 @@ function optionsOf(params: Params): IDataObject {
 		: {};
 }
 
+/** The field's error, naming it (Params.assert). */
+function refuse(params: Params, field: string, message: string, value: unknown): never {
+	return params.assert([{ field, message, value }]) as never;
+}
+
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
 	if (value === undefined || value === null || value === '') return 24;
 	const hours = statedNumber(value);
-	if (hours === undefined || hours < 0)
-		params.assert([
-			{
-				field: 'pendingAfterHours',
-				message: 'pendingAfterHours must be a number of hours, 0 or more',
-				value,
-			},
-		]);
-	return hours as number;
+	if (hours !== undefined && hours >= 0) return hours;
+	return refuse(
+		params,
+		'pendingAfterHours',
+		'pendingAfterHours must be a number of hours, 0 or more',
+		value,
+	);
 }
 
 /** A value chosen from a list, or the field's error. */
@@ -306,7 +309,7 @@ function oneOf<T extends string>(
 	values: readonly T[],
 ): T {
 	if (!(values as readonly string[]).includes(value))
-		params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
+		refuse(params, name, `${name} must be one of ${values.join(', ')}`, value);
 	return value as T;
 }
 
@@ -328,14 +331,12 @@ function payeeNamesOf(params: Params): Record<string, string> {
 			if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
 		if (Object.keys(names).length === Object.keys(object).length) return names;
 	}
-	return params.assert([
-		{
-			field: 'payeeNames',
-			message:
-				'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}',
-			value,
-		},
-	]) as never;
+	return refuse(
+		params,
+		'payeeNames',
+		'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}',
+		value,
+	);
 }
 
 /** Where OFX Account ID names each file's currency. */
@@ -357,7 +358,7 @@ function ofxAccountIdOption(
 			: text.split(CURRENCY_PLACE).join('USD').length > OFX_ACCTID_MAX
 				? `ofxAccountId must be at most ${OFX_ACCTID_MAX} characters (OFX's ACCTID), ${CURRENCY_PLACE} counted as the currency's 3`
 				: undefined;
-	if (problem) params.assert([{ field: 'ofxAccountId', message: problem, value }]);
+	if (problem) refuse(params, 'ofxAccountId', problem, value);
 	return (currency) => text.split(CURRENCY_PLACE).join(currency);
 }
 
@@ -463,15 +464,8 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const pendingAfterHours = pendingAfterHoursOf(params);
 	const balancesValue = optionsOf(params).openingBalances;
 	const openingBalances = readBalances(balancesValue);
-	if ('error' in openingBalances) {
-		params.assert([
-			{
-				field: 'openingBalances',
-				message: `openingBalances ${String(openingBalances.error)}`,
-				value: balancesValue,
-			},
-		]);
-	}
+	if ('error' in openingBalances)
+		refuse(params, 'openingBalances', `openingBalances ${openingBalances.error}`, balancesValue);
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
 	const read = async () =>
@@ -482,13 +476,12 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
-	const { tally, dayTallies, account, pages, files } = tallied(await read(), lineOptions, writer);
+	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
 	const summary = summarize({
 		day,
 		tally,
-		dayTallies,
 		account,
-		openingBalances: openingBalances as Record<string, number>,
+		openingBalances,
 		now,
 		pendingAfterHours,
 	});
@@ -505,20 +498,13 @@ function periodOf(params: Params, now: number): Day {
 	) {
 		const dayValue = params.raw('day', '');
 		const day = parseDay(dayValue, now);
-		if ('error' in day)
-			return params.assert([
-				{ field: 'day', message: `day ${day.error}`, value: dayValue },
-			]) as never;
-		return day;
+		return 'error' in day ? refuse(params, 'day', `day ${day.error}`, dayValue) : day;
 	}
 	const from = params.raw('from', '');
 	const to = params.raw('to', '');
 	const range = parseRange(from, to, now);
-	if ('error' in range)
-		return params.assert([
-			{ field: range.field, message: range.error, value: range.field === 'from' ? from : to },
-		]) as never;
-	return range;
+	if (!('error' in range)) return range;
+	return refuse(params, range.field, range.error, range.field === 'from' ? from : to);
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
@@ -557,21 +543,15 @@ function tallied(
 	lineOptions: LineOptions,
 	writer: StatementFiles | undefined,
 ) {
-	const tally = new LineTally();
-	// A range's lines are tallied per day too (the summary's days).
-	const dayTallies = lineOptions.day.days
-		? new Map(lineOptions.day.days.map((day) => [day, new LineTally()]))
-		: undefined;
+	const tally = new LineTally(lineOptions.day.days);
 	const maker = new LineMaker(lists, lineOptions);
 	const order = new DayOrder();
 	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
-		if (dayTallies && placement === 'day') dayTallies.get(line.day)?.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
 	return {
 		tally,
-		dayTallies,
 		account: lists.account,
 		pages: lists.pages,
 		files: writer ? { order, maker } : undefined,
@@ -598,31 +578,22 @@ async function matchItem(params: Params, http: HttpCall): Promise<INodeExecution
 		expectedValue !== '' &&
 		expectedValue !== null &&
 		expectedValue !== undefined
-	) {
-		params.assert([
-			{
-				field: 'expectedAmount',
-				message: 'expectedAmount must be a number of USD',
-				value: expectedValue,
-			},
-		]);
-	}
+	)
+		refuse(params, 'expectedAmount', 'expectedAmount must be a number of USD', expectedValue);
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
 	const tolerance = statedNumber(toleranceValue);
-	if (tolerance === undefined || tolerance < 0) {
-		params.assert([
-			{
-				field: 'amountTolerance',
-				message: 'amountTolerance must be a number of USD, 0 or more',
-				value: toleranceValue,
-			},
-		]);
-	}
+	if (tolerance === undefined || tolerance < 0)
+		refuse(
+			params,
+			'amountTolerance',
+			'amountTolerance must be a number of USD, 0 or more',
+			toleranceValue,
+		);
 	const lists = await readOnce(ctx, 'all', async () => {
 		const read = await readStatementLists(ctx, http);
 		return { ...read, index: matchIndex(read) };
 	});
-	const result = matchRow(lists.index, by, key, expected || undefined, tolerance as number);
+	const result = matchRow(lists.index, by, key, expected || undefined, tolerance);
 	return [{ json: { ...inputOf(ctx), ...result } }];
 }
 

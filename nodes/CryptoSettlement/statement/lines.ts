@@ -6,6 +6,7 @@ import { HOUR_MS, utcDayText } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
 import type { KeptRecords } from './recordColumns';
+import type { ReadLists } from './statementLists';
 
 /** A statement's lines (docs/statement.md, "Lines"). Pure: records in, lines out. */
 
@@ -69,15 +70,9 @@ export type FileLine = Pick<
 	| 'recordId'
 >;
 
-interface StatementLists {
-	trades: KeptRecords;
-	withdrawals: KeptRecords;
-	wallets: IDataObject[];
-	/** These only name (a deposit's token, the payees): each may be empty. */
-	assets?: IDataObject[];
-	bankAccounts?: IDataObject[];
-	payoutAddresses?: IDataObject[];
-}
+/** The lists read (statementLists.ts); those that only name (a deposit's token, the payees) may be empty. */
+type StatementLists = Pick<ReadLists<KeptRecords>, 'trades' | 'withdrawals' | 'wallets'> &
+	Partial<Pick<ReadLists<KeptRecords>, 'assets' | 'bankAccounts' | 'payoutAddresses'>>;
 
 export interface LineOptions {
 	day: Day;
@@ -569,18 +564,15 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 
 /** The withdrawal's fee, debited with the payout. */
 function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
-	const fee = w.fee as number;
 	return sibling(w.line, 'withdrawalFee', w.record, options, w.created, {
 		amount: negated(w.feeMoney),
-		amounts: { fee: { value: fee, unit: w.line.currency } },
+		amounts: { fee: { value: w.fee as number, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
 	});
 }
 
 /** The payout and fee given back when the money came back: exactly what they debited, so the record nets to nothing. */
 function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
-	const payout = w.payout as number;
-	const fee = w.fee as number;
 	return sibling(
 		w.line,
 		'refund',
@@ -590,8 +582,8 @@ function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line 
 		{
 			amount: negated(debited),
 			amounts: {
-				payoutAmount: { value: payout, unit: w.line.currency },
-				fee: { value: fee, unit: w.line.currency },
+				payoutAmount: { value: w.payout as number, unit: w.line.currency },
+				fee: { value: w.fee as number, unit: w.line.currency },
 			},
 			description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
 				w.feeMoney === 0
@@ -625,17 +617,12 @@ function withdrawalLines(
 	return lines;
 }
 
+/** Texts in the order `<` gives them. */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
 export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' | 'lineKey'>) =>
-	a.time < b.time
-		? -1
-		: a.time > b.time
-			? 1
-			: a.lineKey < b.lineKey
-				? -1
-				: a.lineKey > b.lineKey
-					? 1
-					: 0;
+	byText(a.time, b.time) || byText(a.lineKey, b.lineKey);
 
 /** Where a line belongs: on the day, or after it (for the balance check). */
 export type Placement = 'day' | 'after';
@@ -652,7 +639,7 @@ export class LineMaker {
 		return index === undefined ? undefined : this.lists.trades.at(index);
 	};
 
-	/** Whether every transaction's id is in tradeAt (each() fills it as it goes, withdrawals after every transaction). */
+	/** Whether every transaction's id is in tradeAt (each() fills it as it goes, transactions before withdrawals). */
 	private tradesIndexed = false;
 
 	constructor(
@@ -678,7 +665,11 @@ export class LineMaker {
 	/** The lines of record number `record`, the same on every call. */
 	linesOf(record: number): Line[] {
 		const { trades, withdrawals } = this.lists;
-		if (record < trades.length) return depositLines(trades.at(record), this.wallets, this.options);
+		if (record < trades.length) {
+			const trade = trades.at(record);
+			if (!this.tradesIndexed) this.indexTrade(trade, record);
+			return depositLines(trade, this.wallets, this.options);
+		}
 		if (!this.tradesIndexed)
 			for (let index = 0; index < trades.length; index++) this.indexTrade(trades.at(index), index);
 		this.tradesIndexed = true;
@@ -714,15 +705,11 @@ export class LineMaker {
 				}
 			}
 		};
-		const { trades } = this.lists;
-		for (let index = 0; index < trades.length; index++) {
-			const trade = trades.at(index);
-			if (!this.tradesIndexed) this.indexTrade(trade, index);
-			place(depositLines(trade, this.wallets, this.options), index);
-		}
-		this.tradesIndexed = true;
-		for (let record = trades.length; record < this.records; record++)
+		for (let record = 0; record < this.records; record++) {
+			// Every transaction's id is in tradeAt (linesOf) before the first withdrawal's lines are made.
+			if (record === this.lists.trades.length) this.tradesIndexed = true;
 			place(this.linesOf(record), record);
+		}
 	}
 }
 

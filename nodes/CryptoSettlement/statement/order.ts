@@ -1,4 +1,4 @@
-import type { Line } from './lines';
+import { byText, type Line } from './lines';
 
 /** The day's order of the lines its files take, kept as numbers, each line made again in its turn (docs/statement.md, "Speed"). */
 
@@ -10,8 +10,6 @@ const grown = <T extends Float64Array | Uint32Array>(array: T, make: (size: numb
 	bigger.set(array);
 	return bigger;
 };
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class DayOrder {
 	private times = new Float64Array(1024);

@@ -49,7 +49,7 @@ type Rank = Pick<Line, 'time' | 'lineKey'>;
 
 /** Values keyed in the order their first line has in the day (as they were when the lines were kept sorted). */
 class Ranked<T> {
-	private readonly entries = new Map<string, { value: T; first: Rank }>();
+	private readonly entries = new Map<string, { value: T; first: Line }>();
 
 	constructor(private readonly start: () => T) {}
 
@@ -58,10 +58,10 @@ class Ranked<T> {
 		const entry = this.entries.get(key);
 		if (!entry) {
 			const value = this.start();
-			this.entries.set(key, { value, first: { time: line.time, lineKey: line.lineKey } });
+			this.entries.set(key, { value, first: line });
 			return value;
 		}
-		if (byTime(line, entry.first) < 0) entry.first = { time: line.time, lineKey: line.lineKey };
+		if (byTime(line, entry.first) < 0) entry.first = line;
 		return entry.value;
 	}
 
@@ -76,7 +76,7 @@ class Ranked<T> {
 interface Untrusted {
 	count: number;
 	/** The first of them (the day's: in time order; after the day: as read). */
-	first?: Pick<Line, 'record' | 'recordId' | 'time' | 'lineKey'>;
+	first?: Line;
 }
 
 /** The summary's figures, taken one line at a time so a busy day's lines are not kept (docs/statement.md, "Speed"), ordered as the day's lines. */
@@ -104,22 +104,19 @@ export class LineTally {
 
 	readonly untrustedAfter: Untrusted = { count: 0 };
 
+	/** A range's lines tallied per day too, for the summary's `days`. */
+	readonly days?: Map<string, LineTally>;
+
+	constructor(days?: string[]) {
+		if (days) this.days = new Map(days.map((day) => [day, new LineTally()]));
+	}
+
 	add(line: Line, placement: Placement): void {
-		const untrusted = hasUnreadableAmount(line)
-			? placement === 'day'
-				? this.untrustedDay
-				: this.untrustedAfter
-			: undefined;
-		if (untrusted) {
+		if (hasUnreadableAmount(line)) {
+			const untrusted = placement === 'day' ? this.untrustedDay : this.untrustedAfter;
 			untrusted.count++;
-			const first = untrusted.first;
-			if (!first || (placement === 'day' && byTime(line, first) < 0))
-				untrusted.first = {
-					record: line.record,
-					recordId: line.recordId,
-					time: line.time,
-					lineKey: line.lineKey,
-				};
+			if (!untrusted.first || (placement === 'day' && byTime(line, untrusted.first) < 0))
+				untrusted.first = line;
 		}
 		if (placement === 'after') {
 			this.after++;
@@ -131,6 +128,7 @@ export class LineTally {
 				);
 			return;
 		}
+		this.days?.get(line.day)?.add(line, placement);
 		this.lines++;
 		this.counts[line.kind]++;
 		const total = this.totals.of(line.kind, line).of(line.currency || 'unknown', line);
@@ -258,8 +256,6 @@ interface SummaryInput {
 	openingBalances: Record<string, number> | undefined;
 	now: number;
 	pendingAfterHours: number;
-	/** A range's lines tallied per day (its `days`), for the summary's `days`. */
-	dayTallies?: Map<string, LineTally>;
 }
 
 interface Balances {
@@ -351,7 +347,7 @@ function daysOf(input: SummaryInput, days: string[], balances: Balances): IDataO
 	let opening: Record<string, number> | undefined =
 		balances.source === 'none' ? undefined : { ...balances.opening };
 	return days.map((day) => {
-		const tally = input.dayTallies?.get(day);
+		const tally = input.tally.days?.get(day);
 		const net = tally?.dayNet() ?? {};
 		const closing = opening ? plus(opening, net) : {};
 		const entry: IDataObject = {
