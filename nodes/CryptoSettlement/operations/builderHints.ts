@@ -125,12 +125,7 @@ function render(value: ExampleValue, indent: string): string {
 }
 
 const camelCase = (name: string) =>
-	name
-		.split(' ')
-		.map((word, index) =>
-			index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase(),
-		)
-		.join('');
+	name.toLowerCase().replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function variation({ title, name, parameters }: BuilderExample): IBuilderHintVariation {
 	const config = { name, parameters } as unknown as ExampleValue;
@@ -168,11 +163,9 @@ export const PROPERTY_HINTS: Record<string, string> = {
 
 /** A field with its property hint, if it has one. */
 export function withPropertyHint(field: INodeProperties): INodeProperties {
-	const propertyHint = Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, field.name)
-		? PROPERTY_HINTS[field.name]
-		: undefined;
-	if (propertyHint === undefined) return field;
+	if (!Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, field.name)) return field;
 	// displayOptions last, where the generated description puts them (record/nodeDescription.ts).
 	const { displayOptions, ...rest } = field;
-	return { ...rest, builderHint: { propertyHint }, ...(displayOptions ? { displayOptions } : {}) };
+	const builderHint = { propertyHint: PROPERTY_HINTS[field.name] };
+	return { ...rest, builderHint, ...(displayOptions ? { displayOptions } : {}) };
 }

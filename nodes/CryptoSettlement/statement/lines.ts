@@ -54,22 +54,6 @@ export interface Line extends IDataObject {
 	exception: string;
 }
 
-/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts). */
-export type FileLine = Pick<
-	Line,
-	| 'lineKey'
-	| 'kind'
-	| 'time'
-	| 'amount'
-	| 'currency'
-	| 'description'
-	| 'externalId'
-	| 'walletLabel'
-	| 'reference'
-	| 'payee'
-	| 'recordId'
->;
-
 /** The lists read (statementLists.ts); those that only name (a deposit's token, the payees) may be empty. */
 type StatementLists = Pick<ReadLists<KeptRecords>, 'trades' | 'withdrawals' | 'wallets'> &
 	Partial<Pick<ReadLists<KeptRecords>, 'assets' | 'bankAccounts' | 'payoutAddresses'>>;
