@@ -395,7 +395,7 @@ async function serviceAccountOf(params: Params, account: IDataObject | undefined
 async function fileItems(
 	params: Params,
 	writer: Writer,
-	made: FilesToMake,
+	order: DayOrder,
 	summary: IDataObject,
 	account: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
@@ -404,7 +404,7 @@ async function fileItems(
 		writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
 	const accountIdOf =
 		writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
-	for (const currency of made.order.currenciesAdded()) {
+	for (const currency of order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
@@ -414,13 +414,12 @@ async function fileItems(
 			items.push(noOfxFile(params, currency, balance.why));
 			continue;
 		}
-		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
 		for (const file of writer.filesOf(
 			currency,
 			balance,
-			made.order.rowsOf(currency),
-			lines,
+			order.rowsOf(currency),
+			order.linesOf(currency),
 			accountIdOf(currency),
 		)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] =
@@ -531,12 +530,6 @@ function linesOutput(
 	return lines.map((json) => ({ json }));
 }
 
-/** What the files are made from: the day's order of their lines, and the lines made again from their records in it. */
-interface FilesToMake {
-	order: DayOrder;
-	maker: LineMaker;
-}
-
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
 function tallied(
 	lists: ReadLists<KeptRecords>,
@@ -545,7 +538,8 @@ function tallied(
 ) {
 	const tally = new LineTally(lineOptions.day.days);
 	const maker = new LineMaker(lists, lineOptions);
-	const order = new DayOrder();
+	// The files' lines are made again from their records, in the day's order.
+	const order = new DayOrder((record) => maker.linesOf(record));
 	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
@@ -554,7 +548,7 @@ function tallied(
 		tally,
 		account: lists.account,
 		pages: lists.pages,
-		files: writer ? { order, maker } : undefined,
+		files: writer ? order : undefined,
 	};
 }
 

@@ -117,11 +117,8 @@ const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 const negated = (amount: number) => (amount === 0 ? 0 : -amount);
 
 /** A movement's time, never before its record's creation (docs/statement.md, "The day"); ISO texts order as their instants. */
-function notBeforeCreated(created: string, moved: string): string {
-	if (!moved) return created;
-	if (!created) return moved;
-	return moved > created ? moved : created;
-}
+const notBeforeCreated = (created: string, moved: string) =>
+	moved > created ? moved : created || moved;
 
 const currencyIn = (value: unknown) => {
 	const text = scalarText(value).trim().toUpperCase();
@@ -366,7 +363,7 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	const lines = [line];
 	if (completed && !unreadable && feeMoney !== 0) {
 		lines.push(
-			sibling(line, 'depositFee', record, options, line.time, {
+			sibling(line, 'depositFee', line.time, {
 				amount: negated(feeMoney),
 				amounts: { feeAmount: { value: fee as number, unit: line.currency } },
 				description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
@@ -377,14 +374,10 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 }
 
 function withdrawalKind(record: IDataObject): LineKind {
+	const has = (...fields: string[]) => fields.some((field) => scalarText(record[field]) !== '');
 	if (tradeIdOf(record.trade) !== undefined) return 'autoSettlement';
-	if (scalarText(record.token) || scalarText(record.walletAddress)) return 'cryptoWithdrawal';
-	if (
-		scalarText(record.bankName) ||
-		scalarText(record.accountNumber) ||
-		scalarText(record.bankAccount)
-	)
-		return 'bankWithdrawal';
+	if (has('token', 'walletAddress')) return 'cryptoWithdrawal';
+	if (has('bankName', 'accountNumber', 'bankAccount')) return 'bankWithdrawal';
 	return scalarText(record.currency).toLowerCase() === 'usd'
 		? 'cryptoWithdrawal'
 		: 'bankWithdrawal';
@@ -403,7 +396,6 @@ interface Withdrawal {
 	readable: boolean;
 	refunded: boolean;
 	destination: string;
-	created: string;
 	what: string;
 	trade: IDataObject | undefined;
 }
@@ -446,28 +438,18 @@ function readWithdrawal(
 		readable: currency !== undefined && payout !== undefined && fee !== undefined,
 		refunded: statusOf('withdrawal', line.status)?.refunded === true,
 		destination: destination || 'an unnamed destination',
-		created: line.time,
 		what: kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal',
 		trade,
 	};
 }
 
-/** Another line of `first`'s record (a fee, a refund), sharing its reference fields. */
-function sibling(
+/** Another line of `first`'s record (a fee, a refund), made with it: its record's and reference fields, its own amounts, no exception. */
+const sibling = (
 	first: Line,
 	kind: LineKind,
-	record: IDataObject,
-	options: LineOptions,
 	time: string,
-	fields: Partial<Line>,
-): Line {
-	const { externalId, walletLabel, walletAddress, reference, payee, currency } = first;
-	return Object.assign(
-		baseLine(kind, record, first.record, options.day, time),
-		{ externalId, walletLabel, walletAddress, reference, payee, currency },
-		fields,
-	);
-}
+	fields: Pick<Line, 'amount' | 'amounts' | 'description'>,
+): Line => ({ ...first, lineKey: keyOf(kind, first), kind, time, ...fields, exception: '' });
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
 function payoutLine(w: Withdrawal, options: LineOptions): Line {
@@ -476,15 +458,10 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	const usd = statedNumber(record.amount);
 	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
 	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
-	if (
-		record.cryptoAmount !== undefined &&
-		record.cryptoAmount !== null &&
-		scalarText(record.token)
-	) {
-		amounts.cryptoAmount = {
-			value: statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount),
-			unit: scalarText(record.token),
-		};
+	const token = scalarText(record.token);
+	if (token && record.cryptoAmount !== undefined && record.cryptoAmount !== null) {
+		const value = statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount);
+		amounts.cryptoAmount = { value, unit: token };
 	}
 	if (payout !== undefined && line.currency)
 		amounts.payoutAmount = { value: payout, unit: line.currency };
@@ -547,8 +524,8 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 }
 
 /** The withdrawal's fee, debited with the payout. */
-function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
-	return sibling(w.line, 'withdrawalFee', w.record, options, w.created, {
+function withdrawalFeeLine(w: Withdrawal): Line {
+	return sibling(w.line, 'withdrawalFee', w.line.time, {
 		amount: negated(w.feeMoney),
 		amounts: { fee: { value: w.fee as number, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
@@ -556,26 +533,19 @@ function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
 }
 
 /** The payout and fee given back when the money came back: exactly what they debited, so the record nets to nothing. */
-function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
-	return sibling(
-		w.line,
-		'refund',
-		w.record,
-		options,
-		notBeforeCreated(w.created, timeText(w.record.updatedAt)),
-		{
-			amount: negated(debited),
-			amounts: {
-				payoutAmount: { value: w.payout as number, unit: w.line.currency },
-				fee: { value: w.fee as number, unit: w.line.currency },
-			},
-			description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
-				w.feeMoney === 0
-					? ''
-					: ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
-			}`,
+function refundLine(w: Withdrawal, debited: number): Line {
+	return sibling(w.line, 'refund', notBeforeCreated(w.line.time, timeText(w.record.updatedAt)), {
+		amount: negated(debited),
+		amounts: {
+			payoutAmount: { value: w.payout as number, unit: w.line.currency },
+			fee: { value: w.fee as number, unit: w.line.currency },
 		},
-	);
+		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
+			w.feeMoney === 0
+				? ''
+				: ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
+		}`,
+	});
 }
 
 /** A withdrawal's payout and fee, debited when asked whoever bears the fee (docs/api.md, "Withdrawal fees"), and a refund of both. */
@@ -588,13 +558,12 @@ function withdrawalLines(
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
-	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w, options));
+	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w));
 	// The refund credits what the lines above debited, summed exactly in the minor unit.
 	if (w.refunded)
 		lines.push(
 			refundLine(
 				w,
-				options,
 				lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0),
 			),
 		);

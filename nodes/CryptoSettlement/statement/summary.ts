@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { addMoney, money, roundMoney, statedNumber } from '../../service/money';
+import { addMoney, money, statedNumber } from '../../service/money';
 import { accountBalances } from '../../service/balances';
 import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
@@ -33,15 +33,10 @@ export function readBalances(value: unknown): Record<string, number> | { error: 
 	const object = objectIn(value);
 	if (!object)
 		return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
-	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(object)) {
-		const number = statedNumber(amount);
-		if (number === undefined)
-			return { error: `${currency}: ${JSON.stringify(amount)} is not a number` };
-		const unit = currency.trim().toUpperCase();
-		balances[unit] = roundMoney(number, unit);
-	}
-	return balances;
+	const bad = Object.entries(object).find(([, amount]) => statedNumber(amount) === undefined);
+	if (bad) return { error: `${bad[0]}: ${JSON.stringify(bad[1])} is not a number` };
+	// Read as the account's balances are (service/balances.ts).
+	return accountBalances({ fiatWallets: object })?.balances ?? {};
 }
 
 /** A line's place in the day's order (lines.ts, byTime). */
