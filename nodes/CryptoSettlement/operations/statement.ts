@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
-import { objectIn, scalarText } from '../../service/values';
+import { isObject, objectIn, scalarText } from '../../service/values';
 import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
 import { requiredText } from '../fields/fields';
@@ -278,10 +278,11 @@ function readOnce<T>(
 
 function optionsOf(params: Params): IDataObject {
 	const options = params.raw('options', {});
-	return options && typeof options === 'object' && !Array.isArray(options)
-		? (options as IDataObject)
-		: {};
+	return isObject(options) ? options : {};
 }
+
+/** A field left empty. */
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
 /** The field's error, naming it (Params.assert). */
 function refuse(params: Params, field: string, message: string, value: unknown): never {
@@ -290,7 +291,7 @@ function refuse(params: Params, field: string, message: string, value: unknown):
 
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
-	if (value === undefined || value === null || value === '') return 24;
+	if (isEmpty(value)) return 24;
 	const hours = statedNumber(value);
 	if (hours !== undefined && hours >= 0) return hours;
 	return refuse(
@@ -301,29 +302,32 @@ function pendingAfterHoursOf(params: Params): number {
 	);
 }
 
-/** A value chosen from a list, or the field's error. */
+/** A value chosen from a list (`fallback` when given and it is empty), or the field's error. */
 function oneOf<T extends string>(
 	params: Params,
 	name: string,
-	value: string,
+	value: unknown,
 	values: readonly T[],
+	fallback?: T,
 ): T {
-	if (!(values as readonly string[]).includes(value))
-		refuse(params, name, `${name} must be one of ${values.join(', ')}`, value);
-	return value as T;
+	const text = scalarText(value) || fallback || '';
+	if (!(values as readonly string[]).includes(text))
+		refuse(params, name, `${name} must be one of ${values.join(', ')}`, text);
+	return text as T;
 }
 
+/** An option chosen from a list, `fallback` when empty. */
 const choice = <T extends string>(
 	params: Params,
 	name: string,
 	values: readonly T[],
 	fallback: T,
-) => oneOf(params, name, scalarText(optionsOf(params)[name]) || fallback, values);
+) => oneOf(params, name, optionsOf(params)[name], values, fallback);
 
 /** Payee Names as an object of reference → name, or the field's error. */
 function payeeNamesOf(params: Params): Record<string, string> {
 	const value = optionsOf(params).payeeNames;
-	if (value === undefined || value === null || value === '') return {};
+	if (isEmpty(value)) return {};
 	const object = objectIn(value);
 	const names: Record<string, string> = {};
 	if (object) {
@@ -459,7 +463,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const { ctx } = params;
 	const now = Date.now();
 	const day = periodOf(params, now);
-	const output = oneOf(params, 'output', scalarText(params.raw('output', 'summary')), OUTPUTS);
+	const output = oneOf(params, 'output', params.raw('output', 'summary'), OUTPUTS);
 	const pendingAfterHours = pendingAfterHoursOf(params);
 	const balancesValue = optionsOf(params).openingBalances;
 	const openingBalances = readBalances(balancesValue);
@@ -476,14 +480,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
 	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
-	const summary = summarize({
-		day,
-		tally,
-		account,
-		openingBalances,
-		now,
-		pendingAfterHours,
-	});
+	const summary = summarize({ day, tally, account, openingBalances, now, pendingAfterHours });
 	summary.pagesRead = pages;
 	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
@@ -491,10 +488,7 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 
 /** Period Day's day or Period Range's days, a wrong one refused naming its field (docs/statement.md, "Statement → Get"). */
 function periodOf(params: Params, now: number): Day {
-	if (
-		oneOf(params, 'period', scalarText(params.raw('period', 'day')) || 'day', ['day', 'range']) ===
-		'day'
-	) {
+	if (oneOf(params, 'period', params.raw('period', 'day'), ['day', 'range'], 'day') === 'day') {
 		const dayValue = params.raw('day', '');
 		const day = parseDay(dayValue, now);
 		return 'error' in day ? refuse(params, 'day', `day ${day.error}`, dayValue) : day;
@@ -544,12 +538,7 @@ function tallied(
 		tally.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
-	return {
-		tally,
-		account: lists.account,
-		pages: lists.pages,
-		files: writer ? order : undefined,
-	};
+	return { tally, account: lists.account, pages: lists.pages, files: writer ? order : undefined };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -563,16 +552,11 @@ function inputOf(ctx: IExecuteSingleFunctions): IDataObject {
 
 async function matchItem(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
-	const by = oneOf(params, 'matchBy', scalarText(params.raw('matchBy', 'externalId')), MATCH_BY);
+	const by = oneOf(params, 'matchBy', params.raw('matchBy', 'externalId'), MATCH_BY);
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
 	const expected = statedNumber(expectedValue);
-	if (
-		expected === undefined &&
-		expectedValue !== '' &&
-		expectedValue !== null &&
-		expectedValue !== undefined
-	)
+	if (expected === undefined && !isEmpty(expectedValue))
 		refuse(params, 'expectedAmount', 'expectedAmount must be a number of USD', expectedValue);
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
 	const tolerance = statedNumber(toleranceValue);

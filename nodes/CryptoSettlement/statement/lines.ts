@@ -32,27 +32,37 @@ export const LINE_KINDS = {
 
 export type LineKind = keyof typeof LINE_KINDS;
 
-/** A line's fields: docs/statement.md, "Lines". */
-export interface Line extends IDataObject {
-	lineKey: string;
-	kind: LineKind;
-	day: string;
-	recordId: string;
-	record: 'transaction' | 'withdrawal';
-	externalId: string;
-	walletLabel: string;
-	walletAddress: string;
-	reference: string;
-	payee: string;
-	status: string;
-	createdAt: string;
-	time: string;
-	amount: number;
-	currency: string;
-	amounts: IDataObject;
-	description: string;
-	exception: string;
+/** A record's first line, at its creation (timeText: once per record, not once per line): every field of a line, in its order (docs/statement.md, "Lines"). */
+function baseLine(
+	kind: LineKind,
+	record: IDataObject,
+	type: 'transaction' | 'withdrawal',
+	day: Day,
+) {
+	const recordId = scalarText(record.id ?? record._id);
+	return {
+		lineKey: `${kind}:${recordId}`,
+		kind,
+		day: day.day,
+		recordId,
+		record: type,
+		externalId: '',
+		walletLabel: '',
+		walletAddress: '',
+		reference: '',
+		payee: '',
+		status: scalarText(record.status).toLowerCase(),
+		createdAt: scalarText(record.createdAt),
+		time: timeText(record.createdAt),
+		amount: 0,
+		currency: '',
+		amounts: {} as IDataObject,
+		description: '',
+		exception: '',
+	};
 }
+
+export type Line = ReturnType<typeof baseLine>;
 
 /** The lists read (statementLists.ts); those that only name (a deposit's token, the payees) may be empty. */
 type StatementLists = Pick<ReadLists<KeptRecords>, 'trades' | 'withdrawals' | 'wallets'> &
@@ -166,57 +176,51 @@ interface WalletIndex {
 	payees: PayeeIndex;
 }
 
-/** The payees' names by bank account and payout address (docs/statement.md, "Lines": `payee`); two names for one key name none. */
-interface PayeeIndex {
-	bankById: Map<string, string>;
-	bankByNumber: Map<string, string>;
-	addressLabel: Map<string, string>;
-}
+/** The payees' names (docs/statement.md, "Lines": `payee`) by bank account id, bank and number, or payout address (each key's prefix); two names for one key name none. */
+type PayeeIndex = Map<string, string>;
 
 const AMBIGUOUS = '\u0000';
-const addressKey = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
-const bankKey = (bankName: string, accountNumber: string) =>
-	`${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
-
-function setName(map: Map<string, string>, key: string, name: string): void {
-	if (!key || !name) return;
-	const known = map.get(key);
-	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
-}
+const addressKey = (address: string) =>
+	`address:${/^0x/i.test(address) ? address.toLowerCase() : address}`;
+const bankKey = (bankName: unknown, accountNumber: string) =>
+	`number:${scalarText(bankName).trim().toLowerCase()}\u0000${accountNumber}`;
 
 function payeeIndex(
 	bankAccounts: IDataObject[] = [],
 	payoutAddresses: IDataObject[] = [],
 ): PayeeIndex {
-	const index: PayeeIndex = {
-		bankById: new Map(),
-		bankByNumber: new Map(),
-		addressLabel: new Map(),
+	const index: PayeeIndex = new Map();
+	const setName = (key: string | false, name: string) => {
+		if (!key || !name) return;
+		const known = index.get(key);
+		index.set(key, known === undefined || known === name ? name : AMBIGUOUS);
 	};
 	for (const account of bankAccounts) {
 		const name = scalarText(account.accountName).trim();
-		setName(index.bankById, scalarText(account.id ?? account._id), name);
+		const id = scalarText(account.id ?? account._id);
 		const number = scalarText(account.accountNumber).trim();
-		if (number) setName(index.bankByNumber, bankKey(scalarText(account.bankName), number), name);
+		setName(id !== '' && `id:${id}`, name);
+		setName(number !== '' && bankKey(account.bankName, number), name);
 	}
 	for (const saved of payoutAddresses) {
 		const address = scalarText(saved.address).trim();
-		if (address) setName(index.addressLabel, addressKey(address), scalarText(saved.label).trim());
+		setName(address !== '' && addressKey(address), scalarText(saved.label).trim());
 	}
 	return index;
 }
 
-const named = (name: string | undefined) => (name === undefined || name === AMBIGUOUS ? '' : name);
-
 /** The name the service gives a withdrawal's recipient (PayeeIndex), '' when none. */
 function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex): string {
+	const named = (key: string) => {
+		const name = payees.get(key);
+		return name === undefined || name === AMBIGUOUS ? '' : name;
+	};
 	if (kind === 'cryptoWithdrawal')
-		return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
+		return named(addressKey(scalarText(record.walletAddress).trim()));
 	if (kind !== 'bankWithdrawal') return '';
-	const byId = named(payees.bankById.get(scalarText(record.bankAccount)));
-	if (byId) return byId;
 	const number = scalarText(record.accountNumber).trim();
-	return number ? named(payees.bankByNumber.get(bankKey(scalarText(record.bankName), number))) : '';
+	const byId = named(`id:${scalarText(record.bankAccount)}`);
+	return byId || (number ? named(bankKey(record.bankName, number)) : '');
 }
 
 /** A deposit's token and network from the deposit-asset list, else the wallet's asset identifier (docs/statement.md, "Lines"). */
@@ -266,41 +270,9 @@ const inWords = (amount: number, currency: string) =>
 /** The key of another line of the same record (`<kind>:<record id>`), by which a line names its sibling. */
 const keyOf = (kind: LineKind, line: Pick<Line, 'recordId'>) => `${kind}:${line.recordId}`;
 
-/** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
-function baseLine(
-	kind: LineKind,
-	record: IDataObject,
-	recordType: Line['record'],
-	day: Day,
-	time: string,
-): Line {
-	const recordId = scalarText(record.id ?? record._id);
-	const createdAt = scalarText(record.createdAt);
-	return {
-		lineKey: `${kind}:${recordId}`,
-		kind,
-		day: day.day,
-		recordId,
-		record: recordType,
-		externalId: '',
-		walletLabel: '',
-		walletAddress: '',
-		reference: '',
-		payee: '',
-		status: scalarText(record.status).toLowerCase(),
-		createdAt,
-		time,
-		amount: 0,
-		currency: '',
-		amounts: {},
-		description: '',
-		exception: '',
-	};
-}
-
 /** The lines of one deposit (trade): the deposit, and its platform fee when the wallet was credited. */
 function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
-	const line = baseLine('deposit', record, 'transaction', options.day, timeText(record.createdAt));
+	const line = baseLine('deposit', record, 'transaction', options.day);
 	const wallet = wallets.byId.get(scalarText(record.wallet));
 	const label = scalarText(wallet?.label ?? record.label).trim();
 	const address = scalarText(record.address ?? wallet?.address);
@@ -384,21 +356,7 @@ function withdrawalKind(record: IDataObject): LineKind {
 }
 
 /** What one withdrawal record says, read once for its lines (payout, fee, refund). */
-interface Withdrawal {
-	record: IDataObject;
-	kind: LineKind;
-	line: Line;
-	payout: number | undefined;
-	fee: number | undefined;
-	/** The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits. */
-	payoutMoney: number;
-	feeMoney: number;
-	readable: boolean;
-	refunded: boolean;
-	destination: string;
-	what: string;
-	trade: IDataObject | undefined;
-}
+type Withdrawal = ReturnType<typeof readWithdrawal>;
 
 /** A transaction read, by its id (undefined when none was read). */
 type TradeById = (id: string) => IDataObject | undefined;
@@ -408,9 +366,9 @@ function readWithdrawal(
 	trades: TradeById,
 	wallets: WalletIndex,
 	options: LineOptions,
-): Withdrawal {
+) {
 	const kind = withdrawalKind(record);
-	const line = baseLine(kind, record, 'withdrawal', options.day, timeText(record.createdAt));
+	const line = baseLine(kind, record, 'withdrawal', options.day);
 	const currency = currencyIn(record.currency);
 	const trade = kind === 'autoSettlement' ? trades(tradeIdOf(record.trade) ?? '') : undefined;
 	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
@@ -433,6 +391,7 @@ function readWithdrawal(
 		line,
 		payout,
 		fee,
+		// The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits.
 		payoutMoney: payout === undefined ? 0 : roundMoney(payout, currency),
 		feeMoney: fee === undefined ? 0 : roundMoney(fee, currency),
 		readable: currency !== undefined && payout !== undefined && fee !== undefined,

@@ -50,13 +50,9 @@ class Ranked<T> {
 
 	/** The value of `key`, made when first met; `line` may make it rank earlier. */
 	of(key: string, line: Line): T {
-		const entry = this.entries.get(key);
-		if (!entry) {
-			const value = this.start();
-			this.entries.set(key, { value, first: line });
-			return value;
-		}
-		if (byTime(line, entry.first) < 0) entry.first = line;
+		let entry = this.entries.get(key);
+		if (!entry) this.entries.set(key, (entry = { value: this.start(), first: line }));
+		else if (byTime(line, entry.first) < 0) entry.first = line;
 		return entry.value;
 	}
 
