@@ -1,9 +1,8 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
 import { isObject, objectIn, scalarText } from '../../service/values';
@@ -448,15 +447,11 @@ async function fileItems(
 
 /** A currency whose OFX file cannot be written for want of LEDGERBAL: an error item, or the item fails (docs/statement.md, "The files"). */
 function noOfxFile(params: Params, currency: string, why: string): INodeExecutionData {
-	const { ctx } = params;
 	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
 	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
-	if (ctx.continueOnFail())
+	if (params.ctx.continueOnFail())
 		return { json: { error: message, message: `${message}. ${description}` } };
-	throw new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: ctx.getItemIndex(),
-		description,
-	});
+	return params.fail(message, description);
 }
 
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
@@ -507,20 +502,13 @@ function linesOutput(
 	lines: Line[],
 	day: Day,
 ): INodeExecutionData[] {
-	const { ctx } = params;
 	if (output === 'exceptions')
 		return lines.filter((line) => line.exception).map((json) => ({ json }));
-	if (lines.length > LINES_OUTPUT_MAX) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (lines.length > LINES_OUTPUT_MAX)
+		params.fail(
 			`The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`,
-			{
-				itemIndex: ctx.getItemIndex(),
-				description:
-					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
-			},
+			'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
 		);
-	}
 	return lines.map((json) => ({ json }));
 }
 

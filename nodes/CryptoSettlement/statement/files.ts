@@ -20,14 +20,6 @@ interface FileOptions {
 	currency?: string;
 }
 
-/** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
-interface StatementFile {
-	fileName: string;
-	mimeType: string;
-	data: Buffer;
-	rows: number;
-}
-
 /** A line's Payee (docs/statement.md, "The files": `Payee`). */
 export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
@@ -94,14 +86,14 @@ export class StatementFiles {
 		);
 	}
 
-	/** The file(s) of one currency from its `rows` lines; an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
+	/** The file(s) of one currency from its `rows` lines, each its name and bytes (a Xero file of more than 1,000 lines is in parts); an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
 	*filesOf(
 		currency: string,
 		closingBalance: number | undefined,
 		rows: number,
 		lines: Iterable<Line>,
 		accountId: string,
-	): Generator<StatementFile> {
+	) {
 		const { day, format } = this.options;
 		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
@@ -129,7 +121,7 @@ export class StatementFiles {
 		let part: FileBytes | undefined;
 		let inPart = 0;
 		let number = 0;
-		const file = (bytes: FileBytes): StatementFile => {
+		const file = (bytes: FileBytes) => {
 			number++;
 			const named = `${base}-${name}`;
 			const fileName = rows > perFile ? `${named}-part${number}.csv` : `${named}.csv`;

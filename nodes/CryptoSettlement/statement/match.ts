@@ -68,12 +68,6 @@ export function matchIndex(lists: {
 	return index;
 }
 
-interface RowMatch extends IDataObject {
-	match: MatchResult;
-	matchNote: string;
-	records: IDataObject[];
-}
-
 /** The match of one row: its key, and the expected USD amount with its tolerance when given. */
 export function matchRow(
 	index: MatchIndex,
@@ -81,7 +75,7 @@ export function matchRow(
 	key: string,
 	expectedAmount: number | undefined,
 	tolerance: number,
-): RowMatch {
+) {
 	const records = index[by].get(KEY_OF[by](key)) ?? [];
 	const result = (match: MatchResult, matchNote: string) => ({ match, matchNote, records });
 	if (records.length === 0)
