@@ -365,25 +365,18 @@ function ofxAccountIdOption(
 	return (currency) => text.split(CURRENCY_PLACE).join(currency);
 }
 
-type Writer = StatementFiles & { format: FileFormat; ofxAccountId?: (currency: string) => string };
-
 /** How a statement's files are written (the item's options), before its lines are made. */
-function fileWriter(params: Params, day: Day): Writer {
+function fileWriter(params: Params, day: Day): StatementFiles {
 	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
 	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
-	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
-	const payeeNames = payeeNamesOf(params);
-	const ofxAccountId = ofxAccountIdOption(params, format, chosen);
-	return Object.assign(
-		new StatementFiles({
-			day,
-			format,
-			dateFormat,
-			payeeNames,
-			currency: chosen === 'all' ? undefined : chosen,
-		}),
-		{ format, ofxAccountId },
-	);
+	return new StatementFiles({
+		day,
+		format,
+		dateFormat: choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD'),
+		payeeNames: payeeNamesOf(params),
+		currency: chosen === 'all' ? undefined : chosen,
+		ofxAccountId: ofxAccountIdOption(params, format, chosen),
+	});
 }
 
 /** The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The files"). */
@@ -397,22 +390,23 @@ async function serviceAccountOf(params: Params, account: IDataObject | undefined
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
 async function fileItems(
 	params: Params,
-	writer: Writer,
+	writer: StatementFiles,
 	order: DayOrder,
 	summary: IDataObject,
 	account: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const { format, ofxAccountId } = writer.options;
 	const serviceAccount =
-		writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
+		format === 'ofx' && !ofxAccountId ? await serviceAccountOf(params, account) : '';
 	const accountIdOf =
-		writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
+		ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
 	for (const currency of order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
 		// Only an OFX file states a balance (LEDGERBAL).
-		const balance = writer.format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
+		const balance = format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
 		if (typeof balance === 'object') {
 			items.push(noOfxFile(params, currency, balance.why));
 			continue;
@@ -434,7 +428,7 @@ async function fileItems(
 			json: {
 				...summary,
 				currency,
-				fileFormat: writer.format,
+				fileFormat: format,
 				fileName: fileNames[0],
 				fileNames,
 				fileRows,

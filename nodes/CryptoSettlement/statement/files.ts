@@ -18,6 +18,8 @@ interface FileOptions {
 	payeeNames: Record<string, string>;
 	/** The one currency whose file is wanted (all when undefined). */
 	currency?: string;
+	/** OFX Account ID per currency, when given (operations/statement.ts). */
+	ofxAccountId?: (currency: string) => string;
 }
 
 /** A line's Payee (docs/statement.md, "The files": `Payee`). */
@@ -67,7 +69,7 @@ class FileBytes {
 export class StatementFiles {
 	private readonly row: (line: Line) => string;
 
-	constructor(private readonly options: FileOptions) {
+	constructor(readonly options: FileOptions) {
 		const { format } = options;
 		const payee = payeeOf(options.payeeNames);
 		const csvOptions = { dateFormat: options.dateFormat, payee };

@@ -167,16 +167,6 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 	};
 }
 
-/** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
-function serviceBalancesNow(
-	account: IDataObject | undefined,
-): Record<string, number> | { why: string } {
-	const read = accountBalances(account);
-	return read
-		? read.balances
-		: { why: "The service did not state the account's balances, so they cannot be compared." };
-}
-
 /** What a statement covers, in its words: one day, or a range of days. */
 type Span = 'day' | 'period';
 
@@ -273,10 +263,13 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 		input.openingBalances && Object.keys(input.openingBalances).length
 			? input.openingBalances
 			: undefined;
-	const now = serviceBalancesNow(input.account);
+	// The service's balances now (each rounded once to its minor unit), taken back to the statement's end.
+	const now = accountBalances(input.account)?.balances;
 	const span: Span = input.day.days ? 'period' : 'day';
-	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally, span);
-	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.netAfter);
+	const cannotTakeBack = now
+		? unreadableAfter(input.tally, span)
+		: "The service did not state the account's balances, so they cannot be compared.";
+	const atEnd = cannotTakeBack || !now ? undefined : takenBack(now, input.tally.netAfter);
 	if (given) {
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
