@@ -22,11 +22,7 @@ function dateIn(line: Line, format: DateFormat): string {
 	const iso = INSTANT_TEXT.test(line.time) ? line.time : timeText(line.time);
 	if (!iso) return '';
 	const [year, month, day] = iso.slice(0, 10).split('-');
-	return format === 'DD/MM/YYYY'
-		? `${day}/${month}/${year}`
-		: format === 'MM/DD/YYYY'
-			? `${month}/${day}/${year}`
-			: `${year}-${month}-${day}`;
+	return format.replace('YYYY', year).replace('MM', month).replace('DD', day);
 }
 
 /** What a file's lines need besides the lines: the date format and the payee of each line. */

@@ -13,9 +13,7 @@ import type { ReadLists } from './statementLists';
 /** Lines whose amount cannot be read (0 proves nothing), for the balance check: a mark beside the line, not a field of it. */
 const UNREADABLE = new WeakSet<Line>();
 
-export function hasUnreadableAmount(line: Line): boolean {
-	return UNREADABLE.has(line);
-}
+export const hasUnreadableAmount = (line: Line) => UNREADABLE.has(line);
 
 /** What a line is (docs/statement.md, "Kinds"). */
 export const LINE_KINDS = {

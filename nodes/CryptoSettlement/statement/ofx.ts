@@ -72,12 +72,6 @@ export function ofxTransaction(line: Line, payee: (line: Line) => string): strin
 
 /** The OFX text around the transactions, which files.ts writes between `head` and `tail` as they come, each after a line break. */
 export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
-	const balance = [
-		'<LEDGERBAL>',
-		element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)),
-		element('DTASOF', ofxTime(statement.to)),
-		'</LEDGERBAL>',
-	];
 	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',
@@ -114,7 +108,10 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 	].join('\r\n');
 	const tail = [
 		'</BANKTRANLIST>',
-		...balance,
+		'<LEDGERBAL>',
+		element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)),
+		element('DTASOF', ofxTime(statement.to)),
+		'</LEDGERBAL>',
 		'</STMTRS>',
 		'</STMTTRNRS>',
 		'</BANKMSGSRSV1>',

@@ -19,8 +19,11 @@ export const NOT_LISTED: readonly string[] = [
 	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
 
+/** Amounts by currency: balances, nets. */
+type Amounts = Record<string, number>;
+
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
-function balancesInWords(balances: Record<string, number>): string {
+function balancesInWords(balances: Amounts): string {
 	const entries = Object.entries(balances);
 	return entries.length
 		? entries.map(([currency, amount]) => money(currency, amount)).join(', ')
@@ -28,7 +31,7 @@ function balancesInWords(balances: Record<string, number>): string {
 }
 
 /** Balances as given (currency → amount, each rounded once to its minor unit), with currencies in capitals; or why they cannot be read. */
-export function readBalances(value: unknown): Record<string, number> | { error: string } {
+export function readBalances(value: unknown): Amounts | { error: string } {
 	if (value === undefined || value === null || value === '') return {};
 	const object = objectIn(value);
 	if (!object)
@@ -80,14 +83,12 @@ export class LineTally {
 
 	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
 
-	readonly counts: Record<string, number> = Object.fromEntries(
-		Object.keys(LINE_KINDS).map((kind) => [kind, 0]),
-	);
+	readonly counts: Amounts = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
 
 	private readonly net = new Ranked(() => ({ amount: 0 }));
 
 	/** Net movement per currency of the lines after the day. */
-	readonly netAfter: Record<string, number> = {};
+	readonly netAfter: Amounts = {};
 
 	private readonly exceptions: Array<{ rank: Rank; exception: IDataObject }> = [];
 
@@ -139,7 +140,7 @@ export class LineTally {
 	}
 
 	/** Net movement per currency of the day's lines. */
-	dayNet(): Record<string, number> {
+	dayNet(): Amounts {
 		return this.net.inOrder(({ amount }) => amount);
 	}
 
@@ -171,11 +172,8 @@ function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 type Span = 'day' | 'period';
 
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
-function takenBack(
-	now: Record<string, number>,
-	moved: Record<string, number>,
-): Record<string, number> {
-	const balances: Record<string, number> = {};
+function takenBack(now: Amounts, moved: Amounts): Amounts {
+	const balances: Amounts = {};
 	for (const [currency, amount] of Object.entries(now))
 		balances[currency] = addMoney(amount, -(moved[currency] ?? 0), currency);
 	return balances;
@@ -190,8 +188,8 @@ function unreadableAfter(tally: LineTally, span: Span): string | undefined {
 
 /** Whether the closing balances equal the service's at the statement's end, currency by currency, to the cent. */
 function balanceCheck(
-	closing: Record<string, number>,
-	atEnd: Record<string, number>,
+	closing: Amounts,
+	atEnd: Amounts,
 	movedAfter: number,
 	span: Span,
 ): BalanceCheck {
@@ -201,8 +199,8 @@ function balanceCheck(
 			result: 'notCheckable',
 			why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
 		};
-	const serviceAtEnd: Record<string, number> = {};
-	const difference: Record<string, number> = {};
+	const serviceAtEnd: Amounts = {};
+	const difference: Amounts = {};
 	for (const currency of Object.keys(closing)) {
 		serviceAtEnd[currency] = atEnd[currency];
 		const differs = addMoney(closing[currency], -atEnd[currency], currency);
@@ -234,23 +232,20 @@ interface SummaryInput {
 	tally: LineTally;
 	account: IDataObject | undefined;
 	/** Given opening balances; empty or undefined: derived from the service's balances. */
-	openingBalances: Record<string, number> | undefined;
+	openingBalances: Amounts | undefined;
 	now: number;
 	pendingAfterHours: number;
 }
 
 interface Balances {
-	opening: Record<string, number>;
+	opening: Amounts;
 	source: 'given' | 'derived' | 'none';
-	closing: Record<string, number>;
+	closing: Amounts;
 	check: BalanceCheck;
 }
 
 /** Balances moved by a net per currency (opening + net: closing). */
-function plus(
-	balances: Record<string, number>,
-	net: Record<string, number>,
-): Record<string, number> {
+function plus(balances: Amounts, net: Amounts): Amounts {
 	const moved = { ...balances };
 	for (const [currency, amount] of Object.entries(net))
 		moved[currency] = addMoney(moved[currency] ?? 0, amount, currency);
@@ -258,7 +253,7 @@ function plus(
 }
 
 /** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
-function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
+function balancesOf(input: SummaryInput, net: Amounts): Balances {
 	const given =
 		input.openingBalances && Object.keys(input.openingBalances).length
 			? input.openingBalances
@@ -308,8 +303,8 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 
 /** The closing balance an OFX file states as LEDGERBAL, or why there is none (docs/statement.md, "The files"). */
 export function closingBalanceOf(summary: IDataObject, currency: string): number | { why: string } {
-	const closing = (summary.closingBalances ?? {}) as Record<string, number>;
-	const opening = (summary.openingBalances ?? {}) as Record<string, number>;
+	const closing = (summary.closingBalances ?? {}) as Amounts;
+	const opening = (summary.openingBalances ?? {}) as Amounts;
 	const source = summary.openingBalancesSource;
 	if (source === 'given' && currency in opening && currency in closing) return closing[currency];
 	if (source === 'derived' && currency in closing) return closing[currency];
@@ -328,7 +323,7 @@ export function closingBalanceOf(summary: IDataObject, currency: string): number
 
 /** A range's days, each opening with the day before's closing balances (docs/statement.md, "A range of days"). */
 function daysOf(input: SummaryInput, days: string[], balances: Balances): IDataObject[] {
-	let opening: Record<string, number> | undefined =
+	let opening: Amounts | undefined =
 		balances.source === 'none' ? undefined : { ...balances.opening };
 	return days.map((day) => {
 		const tally = input.tally.days?.get(day);
