@@ -412,29 +412,21 @@ async function fileItems(
 			continue;
 		}
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(
-			currency,
-			balance,
-			order.rowsOf(currency),
-			order.linesOf(currency),
-			accountIdOf(currency),
-		)) {
+		for (const file of writer.filesOf(currency, order, accountIdOf(currency), balance)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] =
 				await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
 		}
-		items.push({
-			json: {
-				...summary,
-				currency,
-				fileFormat: format,
-				fileName: fileNames[0],
-				fileNames,
-				fileRows,
-			},
-			binary,
-		});
+		const json = {
+			...summary,
+			currency,
+			fileFormat: format,
+			fileName: fileNames[0],
+			fileNames,
+			fileRows,
+		};
+		items.push({ json, binary });
 	}
 	return items;
 }

@@ -27,10 +27,8 @@ export function parseRange(
 	now: number,
 ): Day | { field: 'from' | 'to'; error: string } {
 	const ends: Day[] = [];
-	for (const [field, value] of [
-		['from', from],
-		['to', to],
-	] as const) {
+	for (const field of ['from', 'to'] as const) {
+		const value = field === 'from' ? from : to;
 		if (value === undefined || value === null || value === '')
 			return {
 				field,

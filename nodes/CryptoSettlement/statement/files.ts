@@ -1,6 +1,7 @@
 import { CSV_FORMATS, type DateFormat } from './csv';
 import type { Line } from './lines';
 import { ofxTransaction, statementOfx } from './ofx';
+import type { DayOrder } from './order';
 
 /** The statement's files, one per currency, written a row at a time (docs/statement.md, "The files", "Speed"). */
 
@@ -88,15 +89,11 @@ export class StatementFiles {
 		);
 	}
 
-	/** The file(s) of one currency from its `rows` lines, each its name and bytes (a Xero file of more than 1,000 lines is in parts); an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
-	*filesOf(
-		currency: string,
-		closingBalance: number | undefined,
-		rows: number,
-		lines: Iterable<Line>,
-		accountId: string,
-	) {
+	/** The file(s) of one currency from its lines in the day's order, each its name and bytes (a Xero file of more than 1,000 lines is in parts); an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
+	*filesOf(currency: string, order: DayOrder, accountId: string, closingBalance?: number) {
 		const { day, format } = this.options;
+		const rows = order.rowsOf(currency);
+		const lines = order.linesOf(currency);
 		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
 			if (closingBalance === undefined)

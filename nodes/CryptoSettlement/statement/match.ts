@@ -8,6 +8,7 @@ import {
 import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
 import { externalIdKey, recordIdKey } from '../../service/ids';
+import type { ReadLists } from './statementLists';
 
 /** Statement → Match (docs/statement.md): an index built once per run from the lists, each row a lookup. Pure. */
 
@@ -45,11 +46,7 @@ const KEY_OF: Record<MatchBy, (value: unknown) => string> = {
 	walletLabel: keyOf,
 };
 
-export function matchIndex(lists: {
-	trades: IDataObject[];
-	withdrawals: IDataObject[];
-	wallets: IDataObject[];
-}): MatchIndex {
+export function matchIndex(lists: ReadLists): MatchIndex {
 	const index: MatchIndex = {
 		externalId: new Map(),
 		walletAddress: new Map(),
