@@ -1,5 +1,5 @@
 import { moneyFigures } from '../../service/money';
-import { INSTANT_TEXT, timeText, type Line } from './lines';
+import { timeText, type Line } from './lines';
 
 /** The statement's CSV rows, Xero's and QuickBooks Online's (docs/statement.md, "The files"); every cell goes through `cell`. Pure. */
 
@@ -19,7 +19,7 @@ function cell(value: string): string {
 
 /** The day a line's money moved (UTC) in the chosen format, '' when unreadable; toISOString's text is not parsed again (a busy day). */
 function dateIn(line: Line, format: DateFormat): string {
-	const iso = INSTANT_TEXT.test(line.time) ? line.time : timeText(line.time);
+	const iso = timeText(line.time);
 	if (!iso) return '';
 	const [year, month, day] = iso.slice(0, 10).split('-');
 	return format.replace('YYYY', year).replace('MM', month).replace('DD', day);

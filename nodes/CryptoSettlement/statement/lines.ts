@@ -141,8 +141,8 @@ export function timeText(value: unknown): string {
 	return at === null ? '' : new Date(at).toISOString();
 }
 
-/** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), whether or not its date exists. */
-export const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), with a time of the day, whether or not its date exists. */
+const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const twoDigits = (text: string, at: number) =>
 	(text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
@@ -158,14 +158,7 @@ export function isInstantText(text: string): boolean {
 	const day = twoDigits(text, 8);
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 	const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
-	return (
-		days !== undefined &&
-		day >= 1 &&
-		day <= days &&
-		twoDigits(text, 11) <= 23 &&
-		twoDigits(text, 14) <= 59 &&
-		twoDigits(text, 17) <= 59
-	);
+	return days !== undefined && day >= 1 && day <= days;
 }
 
 interface WalletIndex {
@@ -567,11 +560,6 @@ export class LineMaker {
 		};
 	}
 
-	/** Records read: transactions numbered first, then withdrawals. */
-	get records(): number {
-		return this.lists.trades.length + this.lists.withdrawals.length;
-	}
-
 	/** The lines of record number `record`, the same on every call. */
 	linesOf(record: number): Line[] {
 		const { trades, withdrawals } = this.lists;
@@ -615,9 +603,11 @@ export class LineMaker {
 				}
 			}
 		};
-		for (let record = 0; record < this.records; record++) {
+		// Records are numbered transactions first, then withdrawals.
+		const { trades, withdrawals } = this.lists;
+		for (let record = 0; record < trades.length + withdrawals.length; record++) {
 			// Every transaction's id is in tradeAt (linesOf) before the first withdrawal's lines are made.
-			if (record === this.lists.trades.length) this.tradesIndexed = true;
+			if (record === trades.length) this.tradesIndexed = true;
 			place(this.linesOf(record), record);
 		}
 	}

@@ -112,12 +112,9 @@ export class LineTally {
 		}
 		if (placement === 'after') {
 			this.after++;
-			if (line.currency && line.amount !== 0)
-				this.netAfter[line.currency] = addMoney(
-					this.netAfter[line.currency] ?? 0,
-					line.amount,
-					line.currency,
-				);
+			const { currency, amount } = line;
+			if (currency && amount !== 0)
+				this.netAfter[currency] = addMoney(this.netAfter[currency] ?? 0, amount, currency);
 			return;
 		}
 		this.days?.get(line.day)?.add(line, placement);
