@@ -251,10 +251,8 @@ function plus(balances: Amounts, net: Amounts): Amounts {
 
 /** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
 function balancesOf(input: SummaryInput, net: Amounts): Balances {
-	const given =
-		input.openingBalances && Object.keys(input.openingBalances).length
-			? input.openingBalances
-			: undefined;
+	const { openingBalances } = input;
+	const given = Object.keys(openingBalances ?? {}).length ? openingBalances : undefined;
 	// The service's balances now (each rounded once to its minor unit), taken back to the statement's end.
 	const now = accountBalances(input.account)?.balances;
 	const span: Span = input.day.days ? 'period' : 'day';
