@@ -82,11 +82,8 @@ export class StatementFiles {
 
 	/** Whether a line of the day is a row of a file: it moved money, in a currency wanted. */
 	wants(line: Pick<Line, 'amount' | 'currency'>): boolean {
-		return (
-			line.amount !== 0 &&
-			line.currency !== '' &&
-			(!this.options.currency || line.currency === this.options.currency)
-		);
+		const { currency } = this.options;
+		return line.amount !== 0 && line.currency !== '' && (!currency || line.currency === currency);
 	}
 
 	/** The file(s) of one currency from its lines in the day's order, each its name and bytes (a Xero file of more than 1,000 lines is in parts); an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */

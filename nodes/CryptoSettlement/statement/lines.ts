@@ -589,7 +589,12 @@ export class LineMaker {
 		visit: (line: Line, placement: Placement, record: number, ordinal: number, at: number) => void,
 	): void {
 		const { day } = this.options;
-		const place = (lines: Line[], record: number) => {
+		// Records are numbered transactions first, then withdrawals.
+		const { trades, withdrawals } = this.lists;
+		for (let record = 0; record < trades.length + withdrawals.length; record++) {
+			// Every transaction's id is in tradeAt (linesOf) before the first withdrawal's lines are made.
+			if (record === trades.length) this.tradesIndexed = true;
+			const lines = this.linesOf(record);
 			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
 				const line = lines[ordinal];
 				const at = instantMs(line.time);
@@ -602,13 +607,6 @@ export class LineMaker {
 					visit(line, 'day', record, ordinal, at);
 				}
 			}
-		};
-		// Records are numbered transactions first, then withdrawals.
-		const { trades, withdrawals } = this.lists;
-		for (let record = 0; record < trades.length + withdrawals.length; record++) {
-			// Every transaction's id is in tradeAt (linesOf) before the first withdrawal's lines are made.
-			if (record === trades.length) this.tradesIndexed = true;
-			place(this.linesOf(record), record);
 		}
 	}
 }

@@ -155,14 +155,16 @@ interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
+/** A check that cannot be made, and why. */
+const notCheckable = (why: string): BalanceCheck => ({ result: 'notCheckable', why });
+
 /** The check when a record of the day states an amount the node cannot trust: the day's lines cannot be vouched for. */
 function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 	const { count, first } = tally.untrustedDay;
 	if (!first) return undefined;
-	return {
-		result: 'notCheckable',
-		why: `${count} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
-	};
+	return notCheckable(
+		`${count} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
+	);
 }
 
 /** What a statement covers, in its words: one day, or a range of days. */
@@ -192,10 +194,9 @@ function balanceCheck(
 ): BalanceCheck {
 	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
 	if (missing.length)
-		return {
-			result: 'notCheckable',
-			why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
-		};
+		return notCheckable(
+			`The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
+		);
 	const serviceAtEnd: Amounts = {};
 	const difference: Amounts = {};
 	for (const currency of Object.keys(closing)) {
@@ -264,13 +265,12 @@ function balancesOf(input: SummaryInput, net: Amounts): Balances {
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
-			? {
-					result: 'notCheckable',
-					why: `No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.`,
-				}
+			? notCheckable(
+					`No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.`,
+				)
 			: atEnd
 				? balanceCheck(closing, atEnd, input.tally.after, span)
-				: { result: 'notCheckable', why: cannotTakeBack as string };
+				: notCheckable(cannotTakeBack as string);
 		return { opening: given, source: 'given', closing, check };
 	}
 	if (!atEnd)
@@ -278,10 +278,9 @@ function balancesOf(input: SummaryInput, net: Amounts): Balances {
 			opening: {},
 			source: 'none',
 			closing: {},
-			check: {
-				result: 'notCheckable',
-				why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}`,
-			},
+			check: notCheckable(
+				`No opening balances were given and none can be derived: ${cannotTakeBack as string}`,
+			),
 		};
 	// The first run: the day's opening balances are the service's at the day's end less the day's lines.
 	const opening = takenBack(atEnd, net);
@@ -289,10 +288,9 @@ function balancesOf(input: SummaryInput, net: Amounts): Balances {
 		opening,
 		source: 'derived',
 		closing: atEnd,
-		check: {
-			result: 'notCheckable',
-			why: `First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
-		},
+		check: notCheckable(
+			`First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
+		),
 	};
 }
 
