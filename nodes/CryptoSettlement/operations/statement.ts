@@ -252,11 +252,7 @@ function itemsOfRun(ctx: IExecuteSingleFunctions): number {
 	return Array.isArray(items) ? items.length : Infinity;
 }
 
-function readOnce<T>(
-	ctx: IExecuteSingleFunctions,
-	key: string,
-	read: () => Promise<T>,
-): Promise<T> {
+function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<T>) {
 	const run = runOf(ctx);
 	let shared = reads.get(run);
 	if (!shared) reads.set(run, (shared = { byKey: new Map(), took: new Set() }));
@@ -346,11 +342,7 @@ function payeeNamesOf(params: Params): Record<string, string> {
 const CURRENCY_PLACE = '{currency}';
 
 /** OFX Account ID per currency, undefined when empty; refused naming the field (docs/statement.md, "Statement → Get"). */
-function ofxAccountIdOption(
-	params: Params,
-	format: FileFormat,
-	fileCurrency: string,
-): ((currency: string) => string) | undefined {
+function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string) {
 	const value = optionsOf(params).ofxAccountId;
 	const text = scalarText(value).trim();
 	if (format !== 'ofx' || !text) return undefined;
@@ -362,7 +354,7 @@ function ofxAccountIdOption(
 				? `ofxAccountId must be at most ${OFX_ACCTID_MAX} characters (OFX's ACCTID), ${CURRENCY_PLACE} counted as the currency's 3`
 				: undefined;
 	if (problem) refuse(params, 'ofxAccountId', problem, value);
-	return (currency) => text.split(CURRENCY_PLACE).join(currency);
+	return (currency: string) => text.split(CURRENCY_PLACE).join(currency);
 }
 
 /** How a statement's files are written (the item's options), before its lines are made. */
@@ -482,12 +474,7 @@ function periodOf(params: Params, now: number): Day {
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
-function linesOutput(
-	params: Params,
-	output: 'lines' | 'exceptions',
-	lines: Line[],
-	day: Day,
-): INodeExecutionData[] {
+function linesOutput(params: Params, output: 'lines' | 'exceptions', lines: Line[], day: Day) {
 	if (output === 'exceptions')
 		return lines.filter((line) => line.exception).map((json) => ({ json }));
 	if (lines.length > LINES_OUTPUT_MAX)
@@ -499,11 +486,7 @@ function linesOutput(
 }
 
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
-function tallied(
-	lists: ReadLists<KeptRecords>,
-	lineOptions: LineOptions,
-	writer: StatementFiles | undefined,
-) {
+function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer?: StatementFiles) {
 	const tally = new LineTally(lineOptions.day.days);
 	const maker = new LineMaker(lists, lineOptions);
 	// The files' lines are made again from their records, in the day's order.

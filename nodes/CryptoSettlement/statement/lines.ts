@@ -176,10 +176,7 @@ const addressKey = (address: string) =>
 const bankKey = (bankName: unknown, accountNumber: string) =>
 	`number:${scalarText(bankName).trim().toLowerCase()}\u0000${accountNumber}`;
 
-function payeeIndex(
-	bankAccounts: IDataObject[] = [],
-	payoutAddresses: IDataObject[] = [],
-): PayeeIndex {
+function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []) {
 	const index: PayeeIndex = new Map();
 	const setName = (key: string | false, name: string) => {
 		if (!key || !name) return;
