@@ -14,36 +14,20 @@ const SEARCH_HINT =
 	"Map `externalId` from the source row's own payout or order ID, never from the execution or a time: a repeat is then found, not paid twice. " +
 	"By default the credential's guardrails refuse payments asked by an AI agent (Allow Agent Payments is off); a prompt cannot change that.";
 
-const RELATED_NODES: IBuilderHint['relatedNodes'] = [
-	{
-		nodeType: TRIGGER_TYPE,
-		relationHint:
-			'Starts a workflow on a deposit or withdrawal event; its items carry `eventKey`, the ledger key',
-	},
-	{
-		nodeType: POLL_TRIGGER_TYPE,
-		relationHint: 'The same events by polling, for an n8n the service cannot reach',
-	},
-	{
-		nodeType: 'n8n-nodes-base.dataTable',
-		relationHint:
-			'The ledger: one row per `eventKey` (or per `externalId` for payouts), so each deposit is credited once',
-	},
-	{
-		nodeType: 'n8n-nodes-base.emailSend',
-		relationHint: "Approval before paying: Send and Wait for Response with the Dry Run's figures",
-	},
-	{
-		nodeType: 'n8n-nodes-base.webhook',
-		relationHint:
-			'Hand-off: an app posts a payout request; the paying workflow runs Dry Run, approval, then pays',
-	},
-	{
-		nodeType: '@n8n/n8n-nodes-langchain.toolWorkflow',
-		relationHint:
-			"An agent's payout as a workflow tool that dry-runs and asks a person before paying",
-	},
-];
+/** The nodes a workflow with this one uses, by type: how each relates. */
+const RELATED_NODES: IBuilderHint['relatedNodes'] = Object.entries({
+	[TRIGGER_TYPE]:
+		'Starts a workflow on a deposit or withdrawal event; its items carry `eventKey`, the ledger key',
+	[POLL_TRIGGER_TYPE]: 'The same events by polling, for an n8n the service cannot reach',
+	'n8n-nodes-base.dataTable':
+		'The ledger: one row per `eventKey` (or per `externalId` for payouts), so each deposit is credited once',
+	'n8n-nodes-base.emailSend':
+		"Approval before paying: Send and Wait for Response with the Dry Run's figures",
+	'n8n-nodes-base.webhook':
+		'Hand-off: an app posts a payout request; the paying workflow runs Dry Run, approval, then pays',
+	'@n8n/n8n-nodes-langchain.toolWorkflow':
+		"An agent's payout as a workflow tool that dry-runs and asks a person before paying",
+}).map(([nodeType, relationHint]) => ({ nodeType, relationHint }));
 
 /** An expression in an example: rendered `expr('{{ … }}')`, as n8n's workflow SDK writes it. */
 interface Expr {
@@ -125,12 +109,7 @@ function render(value: ExampleValue, indent: string): string {
 }
 
 const camelCase = (name: string) =>
-	name
-		.split(' ')
-		.map((word, index) =>
-			index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase(),
-		)
-		.join('');
+	name.toLowerCase().replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase());
 
 function variation({ title, name, parameters }: BuilderExample): IBuilderHintVariation {
 	const config = { name, parameters } as unknown as ExampleValue;
@@ -168,11 +147,9 @@ export const PROPERTY_HINTS: Record<string, string> = {
 
 /** A field with its property hint, if it has one. */
 export function withPropertyHint(field: INodeProperties): INodeProperties {
-	const propertyHint = Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, field.name)
-		? PROPERTY_HINTS[field.name]
-		: undefined;
-	if (propertyHint === undefined) return field;
+	if (!Object.prototype.hasOwnProperty.call(PROPERTY_HINTS, field.name)) return field;
 	// displayOptions last, where the generated description puts them (record/nodeDescription.ts).
 	const { displayOptions, ...rest } = field;
-	return { ...rest, builderHint: { propertyHint }, ...(displayOptions ? { displayOptions } : {}) };
+	const builderHint = { propertyHint: PROPERTY_HINTS[field.name] };
+	return { ...rest, builderHint, ...(displayOptions ? { displayOptions } : {}) };
 }

@@ -1,12 +1,11 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
-import { objectIn, scalarText } from '../../service/values';
+import { isObject, objectIn, scalarText } from '../../service/values';
 import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
 import { requiredText } from '../fields/fields';
@@ -253,11 +252,7 @@ function itemsOfRun(ctx: IExecuteSingleFunctions): number {
 	return Array.isArray(items) ? items.length : Infinity;
 }
 
-function readOnce<T>(
-	ctx: IExecuteSingleFunctions,
-	key: string,
-	read: () => Promise<T>,
-): Promise<T> {
+function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<T>) {
 	const run = runOf(ctx);
 	let shared = reads.get(run);
 	if (!shared) reads.set(run, (shared = { byKey: new Map(), took: new Set() }));
@@ -278,49 +273,56 @@ function readOnce<T>(
 
 function optionsOf(params: Params): IDataObject {
 	const options = params.raw('options', {});
-	return options && typeof options === 'object' && !Array.isArray(options)
-		? (options as IDataObject)
-		: {};
+	return isObject(options) ? options : {};
+}
+
+/** A field left empty. */
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+/** The field's error, naming it (Params.assert). */
+function refuse(params: Params, field: string, message: string, value: unknown): never {
+	return params.assert([{ field, message, value }]) as never;
 }
 
 function pendingAfterHoursOf(params: Params): number {
 	const value = optionsOf(params).pendingAfterHours;
-	if (value === undefined || value === null || value === '') return 24;
+	if (isEmpty(value)) return 24;
 	const hours = statedNumber(value);
-	if (hours === undefined || hours < 0)
-		params.assert([
-			{
-				field: 'pendingAfterHours',
-				message: 'pendingAfterHours must be a number of hours, 0 or more',
-				value,
-			},
-		]);
-	return hours as number;
+	if (hours !== undefined && hours >= 0) return hours;
+	return refuse(
+		params,
+		'pendingAfterHours',
+		'pendingAfterHours must be a number of hours, 0 or more',
+		value,
+	);
 }
 
-/** A value chosen from a list, or the field's error. */
+/** A value chosen from a list (`fallback` when given and it is empty), or the field's error. */
 function oneOf<T extends string>(
 	params: Params,
 	name: string,
-	value: string,
+	value: unknown,
 	values: readonly T[],
+	fallback?: T,
 ): T {
-	if (!(values as readonly string[]).includes(value))
-		params.assert([{ field: name, message: `${name} must be one of ${values.join(', ')}`, value }]);
-	return value as T;
+	const text = scalarText(value) || fallback || '';
+	if (!(values as readonly string[]).includes(text))
+		refuse(params, name, `${name} must be one of ${values.join(', ')}`, text);
+	return text as T;
 }
 
+/** An option chosen from a list, `fallback` when empty. */
 const choice = <T extends string>(
 	params: Params,
 	name: string,
 	values: readonly T[],
 	fallback: T,
-) => oneOf(params, name, scalarText(optionsOf(params)[name]) || fallback, values);
+) => oneOf(params, name, optionsOf(params)[name], values, fallback);
 
 /** Payee Names as an object of reference → name, or the field's error. */
 function payeeNamesOf(params: Params): Record<string, string> {
 	const value = optionsOf(params).payeeNames;
-	if (value === undefined || value === null || value === '') return {};
+	if (isEmpty(value)) return {};
 	const object = objectIn(value);
 	const names: Record<string, string> = {};
 	if (object) {
@@ -328,25 +330,19 @@ function payeeNamesOf(params: Params): Record<string, string> {
 			if (typeof name === 'string' && name.trim()) names[reference.trim()] = name.trim();
 		if (Object.keys(names).length === Object.keys(object).length) return names;
 	}
-	return params.assert([
-		{
-			field: 'payeeNames',
-			message:
-				'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}',
-			value,
-		},
-	]) as never;
+	return refuse(
+		params,
+		'payeeNames',
+		'payeeNames must be an object of reference → name, e.g. {"payout-2026-001": "Acme Supplies Ltd"}',
+		value,
+	);
 }
 
 /** Where OFX Account ID names each file's currency. */
 const CURRENCY_PLACE = '{currency}';
 
 /** OFX Account ID per currency, undefined when empty; refused naming the field (docs/statement.md, "Statement → Get"). */
-function ofxAccountIdOption(
-	params: Params,
-	format: FileFormat,
-	fileCurrency: string,
-): ((currency: string) => string) | undefined {
+function ofxAccountIdOption(params: Params, format: FileFormat, fileCurrency: string) {
 	const value = optionsOf(params).ofxAccountId;
 	const text = scalarText(value).trim();
 	if (format !== 'ofx' || !text) return undefined;
@@ -357,29 +353,22 @@ function ofxAccountIdOption(
 			: text.split(CURRENCY_PLACE).join('USD').length > OFX_ACCTID_MAX
 				? `ofxAccountId must be at most ${OFX_ACCTID_MAX} characters (OFX's ACCTID), ${CURRENCY_PLACE} counted as the currency's 3`
 				: undefined;
-	if (problem) params.assert([{ field: 'ofxAccountId', message: problem, value }]);
-	return (currency) => text.split(CURRENCY_PLACE).join(currency);
+	if (problem) refuse(params, 'ofxAccountId', problem, value);
+	return (currency: string) => text.split(CURRENCY_PLACE).join(currency);
 }
 
-type Writer = StatementFiles & { format: FileFormat; ofxAccountId?: (currency: string) => string };
-
 /** How a statement's files are written (the item's options), before its lines are made. */
-function fileWriter(params: Params, day: Day): Writer {
+function fileWriter(params: Params, day: Day): StatementFiles {
 	const chosen = choice(params, 'fileCurrency', FILE_CURRENCIES, 'all');
 	const format = choice(params, 'fileFormat', Object.keys(FILE_FORMATS) as FileFormat[], 'xeroCsv');
-	const dateFormat = choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD');
-	const payeeNames = payeeNamesOf(params);
-	const ofxAccountId = ofxAccountIdOption(params, format, chosen);
-	return Object.assign(
-		new StatementFiles({
-			day,
-			format,
-			dateFormat,
-			payeeNames,
-			currency: chosen === 'all' ? undefined : chosen,
-		}),
-		{ format, ofxAccountId },
-	);
+	return new StatementFiles({
+		day,
+		format,
+		dateFormat: choice<DateFormat>(params, 'dateFormat', DATE_FORMATS, 'YYYY-MM-DD'),
+		payeeNames: payeeNamesOf(params),
+		currency: chosen === 'all' ? undefined : chosen,
+		ofxAccountId: ofxAccountIdOption(params, format, chosen),
+	});
 }
 
 /** The service account an OFX file's ACCTID names when OFX Account ID is empty (docs/statement.md, "The files"). */
@@ -393,85 +382,66 @@ async function serviceAccountOf(params: Params, account: IDataObject | undefined
 /** One item per currency that moved: the summary, the currency and its file (Xero parts beyond 1,000 lines in data2, data3, …). */
 async function fileItems(
 	params: Params,
-	writer: Writer,
-	made: FilesToMake,
+	writer: StatementFiles,
+	order: DayOrder,
 	summary: IDataObject,
 	account: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const { format, ofxAccountId } = writer.options;
 	const serviceAccount =
-		writer.format === 'ofx' && !writer.ofxAccountId ? await serviceAccountOf(params, account) : '';
+		format === 'ofx' && !ofxAccountId ? await serviceAccountOf(params, account) : '';
 	const accountIdOf =
-		writer.ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
-	for (const currency of made.order.currenciesAdded()) {
+		ofxAccountId ?? ((currency: string) => ofxAccountIdOf(serviceAccount, currency));
+	for (const currency of order.currenciesAdded()) {
 		const binary: INodeExecutionData['binary'] = {};
 		const fileNames: string[] = [];
 		let fileRows = 0;
 		// Only an OFX file states a balance (LEDGERBAL).
-		const balance = writer.format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
+		const balance = format === 'ofx' ? closingBalanceOf(summary, currency) : undefined;
 		if (typeof balance === 'object') {
 			items.push(noOfxFile(params, currency, balance.why));
 			continue;
 		}
-		const lines = made.order.linesOf(currency, (record) => made.maker.linesOf(record));
 		// One file at a time: written, made binary data, let go.
-		for (const file of writer.filesOf(
-			currency,
-			balance,
-			made.order.rowsOf(currency),
-			lines,
-			accountIdOf(currency),
-		)) {
+		for (const file of writer.filesOf(currency, order, accountIdOf(currency), balance)) {
 			binary[fileNames.length === 0 ? 'data' : `data${fileNames.length + 1}`] =
 				await params.ctx.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
 			fileNames.push(file.fileName);
 			fileRows += file.rows;
 		}
-		items.push({
-			json: {
-				...summary,
-				currency,
-				fileFormat: writer.format,
-				fileName: fileNames[0],
-				fileNames,
-				fileRows,
-			},
-			binary,
-		});
+		const json = {
+			...summary,
+			currency,
+			fileFormat: format,
+			fileName: fileNames[0],
+			fileNames,
+			fileRows,
+		};
+		items.push({ json, binary });
 	}
 	return items;
 }
 
 /** A currency whose OFX file cannot be written for want of LEDGERBAL: an error item, or the item fails (docs/statement.md, "The files"). */
 function noOfxFile(params: Params, currency: string, why: string): INodeExecutionData {
-	const { ctx } = params;
 	const message = `The OFX file of ${currency} cannot be written: OFX requires its closing balance (LEDGERBAL), and ${why}`;
 	const description = `Give Opening Balances with ${currency} (the previous day's closingBalances), or take this currency's statement as a CSV File Format, which states no balance.`;
-	if (ctx.continueOnFail())
+	if (params.ctx.continueOnFail())
 		return { json: { error: message, message: `${message}. ${description}` } };
-	throw new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: ctx.getItemIndex(),
-		description,
-	});
+	return params.fail(message, description);
 }
 
 async function getStatement(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
 	const now = Date.now();
 	const day = periodOf(params, now);
-	const output = oneOf(params, 'output', scalarText(params.raw('output', 'summary')), OUTPUTS);
+	const output = oneOf(params, 'output', params.raw('output', 'summary'), OUTPUTS);
 	const pendingAfterHours = pendingAfterHoursOf(params);
 	const balancesValue = optionsOf(params).openingBalances;
 	const openingBalances = readBalances(balancesValue);
-	if ('error' in openingBalances) {
-		params.assert([
-			{
-				field: 'openingBalances',
-				message: `openingBalances ${String(openingBalances.error)}`,
-				value: balancesValue,
-			},
-		]);
-	}
+	if ('error' in openingBalances)
+		refuse(params, 'openingBalances', `openingBalances ${openingBalances.error}`, balancesValue);
 	// Records created within the look-back window, so that a movement on the day of an older record is found.
 	const since = day.start - LOOK_BACK_DAYS * DAY_MS;
 	const read = async () =>
@@ -482,16 +452,8 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 	// The summary and the files are made from each line as it is made: a busy day's lines are not kept (docs/statement.md, "Speed").
 	const writer = output === 'file' ? fileWriter(params, day) : undefined;
 	// The read is handed on, not held here: once the summary and the files are made (and every item took it) its records are let go.
-	const { tally, dayTallies, account, pages, files } = tallied(await read(), lineOptions, writer);
-	const summary = summarize({
-		day,
-		tally,
-		dayTallies,
-		account,
-		openingBalances: openingBalances as Record<string, number>,
-		now,
-		pendingAfterHours,
-	});
+	const { tally, account, pages, files } = tallied(await read(), lineOptions, writer);
+	const summary = summarize({ day, tally, account, openingBalances, now, pendingAfterHours });
 	summary.pagesRead = pages;
 	if (writer && files) return await fileItems(params, writer, files, summary, account);
 	return [{ json: summary }];
@@ -499,83 +461,41 @@ async function getStatement(params: Params, http: HttpCall): Promise<INodeExecut
 
 /** Period Day's day or Period Range's days, a wrong one refused naming its field (docs/statement.md, "Statement → Get"). */
 function periodOf(params: Params, now: number): Day {
-	if (
-		oneOf(params, 'period', scalarText(params.raw('period', 'day')) || 'day', ['day', 'range']) ===
-		'day'
-	) {
+	if (oneOf(params, 'period', params.raw('period', 'day'), ['day', 'range'], 'day') === 'day') {
 		const dayValue = params.raw('day', '');
 		const day = parseDay(dayValue, now);
-		if ('error' in day)
-			return params.assert([
-				{ field: 'day', message: `day ${day.error}`, value: dayValue },
-			]) as never;
-		return day;
+		return 'error' in day ? refuse(params, 'day', `day ${day.error}`, dayValue) : day;
 	}
 	const from = params.raw('from', '');
 	const to = params.raw('to', '');
 	const range = parseRange(from, to, now);
-	if ('error' in range)
-		return params.assert([
-			{ field: range.field, message: range.error, value: range.field === 'from' ? from : to },
-		]) as never;
-	return range;
+	if (!('error' in range)) return range;
+	return refuse(params, range.field, range.error, range.field === 'from' ? from : to);
 }
 
 /** Output Lines or Exceptions: the day's lines as items, a day of more than LINES_OUTPUT_MAX refused for Lines. */
-function linesOutput(
-	params: Params,
-	output: 'lines' | 'exceptions',
-	lines: Line[],
-	day: Day,
-): INodeExecutionData[] {
-	const { ctx } = params;
+function linesOutput(params: Params, output: 'lines' | 'exceptions', lines: Line[], day: Day) {
 	if (output === 'exceptions')
 		return lines.filter((line) => line.exception).map((json) => ({ json }));
-	if (lines.length > LINES_OUTPUT_MAX) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (lines.length > LINES_OUTPUT_MAX)
+		params.fail(
 			`The statement of ${day.day} has ${lines.length} lines: more than the ${LINES_OUTPUT_MAX} items Output Lines gives`,
-			{
-				itemIndex: ctx.getItemIndex(),
-				description:
-					'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
-			},
+			'A day this busy is taken as its files: Output File gives one file per currency with every line; with File Format Xero CSV each file is in parts of 1,000 lines (binary data, data2, …), so a workflow imports them, or takes the lines as pages of 1,000 items by reading one part at a time with Extract From File. Output Exceptions gives only the lines that need a person.',
 		);
-	}
 	return lines.map((json) => ({ json }));
 }
 
-/** What the files are made from: the day's order of their lines, and the lines made again from their records in it. */
-interface FilesToMake {
-	order: DayOrder;
-	maker: LineMaker;
-}
-
 /** Each line of the day tallied for the summary and, with a writer, its place in its file's order noted (order.ts). */
-function tallied(
-	lists: ReadLists<KeptRecords>,
-	lineOptions: LineOptions,
-	writer: StatementFiles | undefined,
-) {
-	const tally = new LineTally();
-	// A range's lines are tallied per day too (the summary's days).
-	const dayTallies = lineOptions.day.days
-		? new Map(lineOptions.day.days.map((day) => [day, new LineTally()]))
-		: undefined;
+function tallied(lists: ReadLists<KeptRecords>, lineOptions: LineOptions, writer?: StatementFiles) {
+	const tally = new LineTally(lineOptions.day.days);
 	const maker = new LineMaker(lists, lineOptions);
-	const order = new DayOrder();
+	// The files' lines are made again from their records, in the day's order.
+	const order = new DayOrder((record) => maker.linesOf(record));
 	maker.each((line, placement, record, ordinal, at) => {
 		tally.add(line, placement);
-		if (dayTallies && placement === 'day') dayTallies.get(line.day)?.add(line, placement);
 		if (writer && placement === 'day' && writer.wants(line)) order.add(line, record, ordinal, at);
 	});
-	return {
-		tally,
-		dayTallies,
-		account: lists.account,
-		pages: lists.pages,
-		files: writer ? { order, maker } : undefined,
-	};
+	return { tally, account: lists.account, pages: lists.pages, files: writer ? order : undefined };
 }
 
 /** The row's own fields (none when the engine gives the node no main input, as for an AI agent's tool). */
@@ -589,40 +509,26 @@ function inputOf(ctx: IExecuteSingleFunctions): IDataObject {
 
 async function matchItem(params: Params, http: HttpCall): Promise<INodeExecutionData[]> {
 	const { ctx } = params;
-	const by = oneOf(params, 'matchBy', scalarText(params.raw('matchBy', 'externalId')), MATCH_BY);
+	const by = oneOf(params, 'matchBy', params.raw('matchBy', 'externalId'), MATCH_BY);
 	const key = params.requiredText('value');
 	const expectedValue = params.raw('expectedAmount', 0);
 	const expected = statedNumber(expectedValue);
-	if (
-		expected === undefined &&
-		expectedValue !== '' &&
-		expectedValue !== null &&
-		expectedValue !== undefined
-	) {
-		params.assert([
-			{
-				field: 'expectedAmount',
-				message: 'expectedAmount must be a number of USD',
-				value: expectedValue,
-			},
-		]);
-	}
+	if (expected === undefined && !isEmpty(expectedValue))
+		refuse(params, 'expectedAmount', 'expectedAmount must be a number of USD', expectedValue);
 	const toleranceValue = optionsOf(params).amountTolerance ?? 0;
 	const tolerance = statedNumber(toleranceValue);
-	if (tolerance === undefined || tolerance < 0) {
-		params.assert([
-			{
-				field: 'amountTolerance',
-				message: 'amountTolerance must be a number of USD, 0 or more',
-				value: toleranceValue,
-			},
-		]);
-	}
+	if (tolerance === undefined || tolerance < 0)
+		refuse(
+			params,
+			'amountTolerance',
+			'amountTolerance must be a number of USD, 0 or more',
+			toleranceValue,
+		);
 	const lists = await readOnce(ctx, 'all', async () => {
 		const read = await readStatementLists(ctx, http);
 		return { ...read, index: matchIndex(read) };
 	});
-	const result = matchRow(lists.index, by, key, expected || undefined, tolerance as number);
+	const result = matchRow(lists.index, by, key, expected || undefined, tolerance);
 	return [{ json: { ...inputOf(ctx), ...result } }];
 }
 

@@ -97,9 +97,8 @@ export const webhookEvent: ResourceSpecs = {
 			const filters = (params.raw('filters', {}) as IDataObject) ?? {};
 			const qs: IDataObject = {};
 			for (const key of ['startDate', 'endDate', 'sort', 'filter']) {
-				const value = filters[key];
-				if (value !== undefined && value !== null && String(value).trim() !== '')
-					qs[key] = String(value).trim();
+				const value = String(filters[key] ?? '').trim();
+				if (value) qs[key] = value;
 			}
 			return { qs };
 		},

@@ -27,10 +27,8 @@ export function parseRange(
 	now: number,
 ): Day | { field: 'from' | 'to'; error: string } {
 	const ends: Day[] = [];
-	for (const [field, value] of [
-		['from', from],
-		['to', to],
-	] as const) {
+	for (const field of ['from', 'to'] as const) {
+		const value = field === 'from' ? from : to;
 		if (value === undefined || value === null || value === '')
 			return {
 				field,
@@ -83,8 +81,7 @@ export function parseDay(value: unknown, now: number): Day | { error: string } {
 			error: `must be a day written YYYY-MM-DD (UTC), e.g. ${yesterday(now).day}; got ${JSON.stringify(typeof value === 'string' ? value : text || typeof value)}`,
 		};
 	const day = dayOf(`${match[1]}-${match[2]}-${match[3]}`);
-	if (!Number.isFinite(day.start) || new Date(day.start).toISOString().slice(0, 10) !== day.day) {
+	if (!Number.isFinite(day.start) || new Date(day.start).toISOString().slice(0, 10) !== day.day)
 		return { error: `${JSON.stringify(day.day)} is not a day of the calendar` };
-	}
 	return day;
 }

@@ -1,13 +1,7 @@
-import {
-	QUICKBOOKS_HEADER,
-	quickbooksRow,
-	XERO_HEADER,
-	XERO_MAX_LINES,
-	xeroRow,
-	type DateFormat,
-} from './csv';
-import type { FileLine } from './lines';
+import { CSV_FORMATS, type DateFormat } from './csv';
+import type { Line } from './lines';
 import { ofxTransaction, statementOfx } from './ofx';
+import type { DayOrder } from './order';
 
 /** The statement's files, one per currency, written a row at a time (docs/statement.md, "The files", "Speed"). */
 
@@ -25,27 +19,15 @@ interface FileOptions {
 	payeeNames: Record<string, string>;
 	/** The one currency whose file is wanted (all when undefined). */
 	currency?: string;
-}
-
-/** What a CSV file's name says of its format (docs/statement.md, "The files"); an OFX file's extension names it. */
-const FILE_NAME_FORMAT: Record<Exclude<FileFormat, 'ofx'>, string> = {
-	xeroCsv: 'xero',
-	quickbooksCsv: 'quickbooks',
-};
-
-/** One file of one currency: its name and bytes (a Xero file of more than 1,000 lines is in parts). */
-interface StatementFile {
-	fileName: string;
-	mimeType: string;
-	data: Buffer;
-	rows: number;
+	/** OFX Account ID per currency, when given (operations/statement.ts). */
+	ofxAccountId?: (currency: string) => string;
 }
 
 /** A line's Payee (docs/statement.md, "The files": `Payee`). */
 export function payeeOf(payeeNames: Record<string, string>) {
 	// A Map: the many lines' references are looked up without each being made a property name.
 	const names = new Map(Object.entries(payeeNames));
-	return (line: FileLine) =>
+	return (line: Line) =>
 		names.get(line.externalId) ??
 		names.get(line.walletLabel) ??
 		names.get(line.reference) ??
@@ -86,37 +68,29 @@ class FileBytes {
 
 /** The files of a statement, from its lines in the day's order, one file at a time (docs/statement.md, "Speed"). */
 export class StatementFiles {
-	private readonly row: (line: FileLine) => string;
+	private readonly row: (line: Line) => string;
 
-	constructor(private readonly options: FileOptions) {
+	constructor(readonly options: FileOptions) {
+		const { format } = options;
 		const payee = payeeOf(options.payeeNames);
 		const csvOptions = { dateFormat: options.dateFormat, payee };
 		this.row =
-			options.format === 'ofx'
+			format === 'ofx'
 				? (line) => ofxTransaction(line, payee)
-				: options.format === 'quickbooksCsv'
-					? (line) => quickbooksRow(line, csvOptions)
-					: (line) => xeroRow(line, csvOptions);
+				: (line) => CSV_FORMATS[format].row(line, csvOptions);
 	}
 
 	/** Whether a line of the day is a row of a file: it moved money, in a currency wanted. */
-	wants(line: Pick<FileLine, 'amount' | 'currency'>): boolean {
-		return (
-			line.amount !== 0 &&
-			line.currency !== '' &&
-			(!this.options.currency || line.currency === this.options.currency)
-		);
+	wants(line: Pick<Line, 'amount' | 'currency'>): boolean {
+		const { currency } = this.options;
+		return line.amount !== 0 && line.currency !== '' && (!currency || line.currency === currency);
 	}
 
-	/** The file(s) of one currency from its `rows` lines; an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
-	*filesOf(
-		currency: string,
-		closingBalance: number | undefined,
-		rows: number,
-		lines: Iterable<FileLine>,
-		accountId: string,
-	): Generator<StatementFile> {
+	/** The file(s) of one currency from its lines in the day's order, each its name and bytes (a Xero file of more than 1,000 lines is in parts); an OFX file needs its LEDGERBAL (summary.ts, closingBalanceOf) and its ACCTID. */
+	*filesOf(currency: string, order: DayOrder, accountId: string, closingBalance?: number) {
 		const { day, format } = this.options;
+		const rows = order.rowsOf(currency);
+		const lines = order.linesOf(currency);
 		const base = `statement-${day.day}-${currency}`;
 		if (format === 'ofx') {
 			if (closingBalance === undefined)
@@ -138,15 +112,14 @@ export class StatementFiles {
 			};
 			return;
 		}
-		// A CSV file: its header, each row (csv.ts) after a line break, and a last line break.
-		const header = format === 'quickbooksCsv' ? QUICKBOOKS_HEADER : XERO_HEADER;
-		const perFile = format === 'quickbooksCsv' ? Infinity : XERO_MAX_LINES;
+		// A CSV file: its header, each row (csv.ts) after a line break, a last line break; its name says its format.
+		const { header, perFile, name } = CSV_FORMATS[format];
 		let part: FileBytes | undefined;
 		let inPart = 0;
 		let number = 0;
-		const file = (bytes: FileBytes): StatementFile => {
+		const file = (bytes: FileBytes) => {
 			number++;
-			const named = `${base}-${FILE_NAME_FORMAT[format]}`;
+			const named = `${base}-${name}`;
 			const fileName = rows > perFile ? `${named}-part${number}.csv` : `${named}.csv`;
 			return { fileName, mimeType: 'text/csv', data: bytes.done('\r\n'), rows: inPart };
 		};

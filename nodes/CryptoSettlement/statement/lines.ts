@@ -6,15 +6,14 @@ import { HOUR_MS, utcDayText } from '../../service/utcDay';
 import { assetRef, depositAssetIndex, type AssetFacts } from '../../service/depositAssets';
 import type { Day } from './day';
 import type { KeptRecords } from './recordColumns';
+import type { ReadLists } from './statementLists';
 
 /** A statement's lines (docs/statement.md, "Lines"). Pure: records in, lines out. */
 
 /** Lines whose amount cannot be read (0 proves nothing), for the balance check: a mark beside the line, not a field of it. */
 const UNREADABLE = new WeakSet<Line>();
 
-export function hasUnreadableAmount(line: Line): boolean {
-	return UNREADABLE.has(line);
-}
+export const hasUnreadableAmount = (line: Line) => UNREADABLE.has(line);
 
 /** What a line is (docs/statement.md, "Kinds"). */
 export const LINE_KINDS = {
@@ -31,53 +30,41 @@ export const LINE_KINDS = {
 
 export type LineKind = keyof typeof LINE_KINDS;
 
-/** A line's fields: docs/statement.md, "Lines". */
-export interface Line extends IDataObject {
-	lineKey: string;
-	kind: LineKind;
-	day: string;
-	recordId: string;
-	record: 'transaction' | 'withdrawal';
-	externalId: string;
-	walletLabel: string;
-	walletAddress: string;
-	reference: string;
-	payee: string;
-	status: string;
-	createdAt: string;
-	time: string;
-	amount: number;
-	currency: string;
-	amounts: IDataObject;
-	description: string;
-	exception: string;
+/** A record's first line, at its creation (timeText: once per record, not once per line): every field of a line, in its order (docs/statement.md, "Lines"). */
+function baseLine(
+	kind: LineKind,
+	record: IDataObject,
+	type: 'transaction' | 'withdrawal',
+	day: Day,
+) {
+	const recordId = scalarText(record.id ?? record._id);
+	return {
+		lineKey: `${kind}:${recordId}`,
+		kind,
+		day: day.day,
+		recordId,
+		record: type,
+		externalId: '',
+		walletLabel: '',
+		walletAddress: '',
+		reference: '',
+		payee: '',
+		status: scalarText(record.status).toLowerCase(),
+		createdAt: scalarText(record.createdAt),
+		time: timeText(record.createdAt),
+		amount: 0,
+		currency: '',
+		amounts: {} as IDataObject,
+		description: '',
+		exception: '',
+	};
 }
 
-/** What a line's row in a file reads (files.ts, csv.ts, ofx.ts). */
-export type FileLine = Pick<
-	Line,
-	| 'lineKey'
-	| 'kind'
-	| 'time'
-	| 'amount'
-	| 'currency'
-	| 'description'
-	| 'externalId'
-	| 'walletLabel'
-	| 'reference'
-	| 'payee'
-	| 'recordId'
->;
+export type Line = ReturnType<typeof baseLine>;
 
-interface StatementLists {
-	trades: KeptRecords;
-	withdrawals: KeptRecords;
-	wallets: IDataObject[];
-	/** These only name (a deposit's token, the payees): each may be empty. */
-	assets?: IDataObject[];
-	bankAccounts?: IDataObject[];
-	payoutAddresses?: IDataObject[];
-}
+/** The lists read (statementLists.ts); those that only name (a deposit's token, the payees) may be empty. */
+type StatementLists = Pick<ReadLists<KeptRecords>, 'trades' | 'withdrawals' | 'wallets'> &
+	Partial<Pick<ReadLists<KeptRecords>, 'assets' | 'bankAccounts' | 'payoutAddresses'>>;
 
 export interface LineOptions {
 	day: Day;
@@ -138,11 +125,8 @@ const CURRENCIES = new Set(['USD', 'NGN', 'GHS']);
 const negated = (amount: number) => (amount === 0 ? 0 : -amount);
 
 /** A movement's time, never before its record's creation (docs/statement.md, "The day"); ISO texts order as their instants. */
-function notBeforeCreated(created: string, moved: string): string {
-	if (!moved) return created;
-	if (!created) return moved;
-	return moved > created ? moved : created;
-}
+const notBeforeCreated = (created: string, moved: string) =>
+	moved > created ? moved : created || moved;
 
 const currencyIn = (value: unknown) => {
 	const text = scalarText(value).trim().toUpperCase();
@@ -157,8 +141,8 @@ export function timeText(value: unknown): string {
 	return at === null ? '' : new Date(at).toISOString();
 }
 
-/** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), whether or not its date exists. */
-export const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The form toISOString writes (YYYY-MM-DDTHH:mm:ss.sssZ), with a time of the day, whether or not its date exists. */
+const INSTANT_TEXT = /^\d{4}-\d\d-\d\dT([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const twoDigits = (text: string, at: number) =>
 	(text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
@@ -174,14 +158,7 @@ export function isInstantText(text: string): boolean {
 	const day = twoDigits(text, 8);
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 	const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
-	return (
-		days !== undefined &&
-		day >= 1 &&
-		day <= days &&
-		twoDigits(text, 11) <= 23 &&
-		twoDigits(text, 14) <= 59 &&
-		twoDigits(text, 17) <= 59
-	);
+	return days !== undefined && day >= 1 && day <= days;
 }
 
 interface WalletIndex {
@@ -190,57 +167,48 @@ interface WalletIndex {
 	payees: PayeeIndex;
 }
 
-/** The payees' names by bank account and payout address (docs/statement.md, "Lines": `payee`); two names for one key name none. */
-interface PayeeIndex {
-	bankById: Map<string, string>;
-	bankByNumber: Map<string, string>;
-	addressLabel: Map<string, string>;
-}
+/** The payees' names (docs/statement.md, "Lines": `payee`) by bank account id, bank and number, or payout address (each key's prefix); two names for one key name none. */
+type PayeeIndex = Map<string, string>;
 
 const AMBIGUOUS = '\u0000';
-const addressKey = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
-const bankKey = (bankName: string, accountNumber: string) =>
-	`${bankName.trim().toLowerCase()}\u0000${accountNumber.trim()}`;
+const addressKey = (address: string) =>
+	`address:${/^0x/i.test(address) ? address.toLowerCase() : address}`;
+const bankKey = (bankName: unknown, accountNumber: string) =>
+	`number:${scalarText(bankName).trim().toLowerCase()}\u0000${accountNumber}`;
 
-function setName(map: Map<string, string>, key: string, name: string): void {
-	if (!key || !name) return;
-	const known = map.get(key);
-	map.set(key, known === undefined || known === name ? name : AMBIGUOUS);
-}
-
-function payeeIndex(
-	bankAccounts: IDataObject[] = [],
-	payoutAddresses: IDataObject[] = [],
-): PayeeIndex {
-	const index: PayeeIndex = {
-		bankById: new Map(),
-		bankByNumber: new Map(),
-		addressLabel: new Map(),
+function payeeIndex(bankAccounts: IDataObject[] = [], payoutAddresses: IDataObject[] = []) {
+	const index: PayeeIndex = new Map();
+	const setName = (key: string | false, name: string) => {
+		if (!key || !name) return;
+		const known = index.get(key);
+		index.set(key, known === undefined || known === name ? name : AMBIGUOUS);
 	};
 	for (const account of bankAccounts) {
 		const name = scalarText(account.accountName).trim();
-		setName(index.bankById, scalarText(account.id ?? account._id), name);
+		const id = scalarText(account.id ?? account._id);
 		const number = scalarText(account.accountNumber).trim();
-		if (number) setName(index.bankByNumber, bankKey(scalarText(account.bankName), number), name);
+		setName(id !== '' && `id:${id}`, name);
+		setName(number !== '' && bankKey(account.bankName, number), name);
 	}
 	for (const saved of payoutAddresses) {
 		const address = scalarText(saved.address).trim();
-		if (address) setName(index.addressLabel, addressKey(address), scalarText(saved.label).trim());
+		setName(address !== '' && addressKey(address), scalarText(saved.label).trim());
 	}
 	return index;
 }
 
-const named = (name: string | undefined) => (name === undefined || name === AMBIGUOUS ? '' : name);
-
 /** The name the service gives a withdrawal's recipient (PayeeIndex), '' when none. */
 function recipientName(record: IDataObject, kind: LineKind, payees: PayeeIndex): string {
+	const named = (key: string) => {
+		const name = payees.get(key);
+		return name === undefined || name === AMBIGUOUS ? '' : name;
+	};
 	if (kind === 'cryptoWithdrawal')
-		return named(payees.addressLabel.get(addressKey(scalarText(record.walletAddress).trim())));
+		return named(addressKey(scalarText(record.walletAddress).trim()));
 	if (kind !== 'bankWithdrawal') return '';
-	const byId = named(payees.bankById.get(scalarText(record.bankAccount)));
-	if (byId) return byId;
 	const number = scalarText(record.accountNumber).trim();
-	return number ? named(payees.bankByNumber.get(bankKey(scalarText(record.bankName), number))) : '';
+	const byId = named(`id:${scalarText(record.bankAccount)}`);
+	return byId || (number ? named(bankKey(record.bankName, number)) : '');
 }
 
 /** A deposit's token and network from the deposit-asset list, else the wallet's asset identifier (docs/statement.md, "Lines"). */
@@ -290,41 +258,9 @@ const inWords = (amount: number, currency: string) =>
 /** The key of another line of the same record (`<kind>:<record id>`), by which a line names its sibling. */
 const keyOf = (kind: LineKind, line: Pick<Line, 'recordId'>) => `${kind}:${line.recordId}`;
 
-/** A line of the record, at `time` (its creation's, timeText: made once per record, not once per line). */
-function baseLine(
-	kind: LineKind,
-	record: IDataObject,
-	recordType: Line['record'],
-	day: Day,
-	time: string,
-): Line {
-	const recordId = scalarText(record.id ?? record._id);
-	const createdAt = scalarText(record.createdAt);
-	return {
-		lineKey: `${kind}:${recordId}`,
-		kind,
-		day: day.day,
-		recordId,
-		record: recordType,
-		externalId: '',
-		walletLabel: '',
-		walletAddress: '',
-		reference: '',
-		payee: '',
-		status: scalarText(record.status).toLowerCase(),
-		createdAt,
-		time,
-		amount: 0,
-		currency: '',
-		amounts: {},
-		description: '',
-		exception: '',
-	};
-}
-
 /** The lines of one deposit (trade): the deposit, and its platform fee when the wallet was credited. */
 function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOptions): Line[] {
-	const line = baseLine('deposit', record, 'transaction', options.day, timeText(record.createdAt));
+	const line = baseLine('deposit', record, 'transaction', options.day);
 	const wallet = wallets.byId.get(scalarText(record.wallet));
 	const label = scalarText(wallet?.label ?? record.label).trim();
 	const address = scalarText(record.address ?? wallet?.address);
@@ -387,7 +323,7 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 	const lines = [line];
 	if (completed && !unreadable && feeMoney !== 0) {
 		lines.push(
-			sibling(line, 'depositFee', record, options, line.time, {
+			sibling(line, 'depositFee', line.time, {
 				amount: negated(feeMoney),
 				amounts: { feeAmount: { value: fee as number, unit: line.currency } },
 				description: `Platform fee of the deposit to ${where} (line ${keyOf('deposit', line)}): ${inWords(feeMoney, line.currency)} of its ${inWords(line.amount, line.currency)} converted, ${inWords(addMoney(line.amount, negated(feeMoney), line.currency), line.currency)} credited`,
@@ -398,36 +334,17 @@ function depositLines(record: IDataObject, wallets: WalletIndex, options: LineOp
 }
 
 function withdrawalKind(record: IDataObject): LineKind {
+	const has = (...fields: string[]) => fields.some((field) => scalarText(record[field]) !== '');
 	if (tradeIdOf(record.trade) !== undefined) return 'autoSettlement';
-	if (scalarText(record.token) || scalarText(record.walletAddress)) return 'cryptoWithdrawal';
-	if (
-		scalarText(record.bankName) ||
-		scalarText(record.accountNumber) ||
-		scalarText(record.bankAccount)
-	)
-		return 'bankWithdrawal';
+	if (has('token', 'walletAddress')) return 'cryptoWithdrawal';
+	if (has('bankName', 'accountNumber', 'bankAccount')) return 'bankWithdrawal';
 	return scalarText(record.currency).toLowerCase() === 'usd'
 		? 'cryptoWithdrawal'
 		: 'bankWithdrawal';
 }
 
 /** What one withdrawal record says, read once for its lines (payout, fee, refund). */
-interface Withdrawal {
-	record: IDataObject;
-	kind: LineKind;
-	line: Line;
-	payout: number | undefined;
-	fee: number | undefined;
-	/** The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits. */
-	payoutMoney: number;
-	feeMoney: number;
-	readable: boolean;
-	refunded: boolean;
-	destination: string;
-	created: string;
-	what: string;
-	trade: IDataObject | undefined;
-}
+type Withdrawal = ReturnType<typeof readWithdrawal>;
 
 /** A transaction read, by its id (undefined when none was read). */
 type TradeById = (id: string) => IDataObject | undefined;
@@ -437,9 +354,9 @@ function readWithdrawal(
 	trades: TradeById,
 	wallets: WalletIndex,
 	options: LineOptions,
-): Withdrawal {
+) {
 	const kind = withdrawalKind(record);
-	const line = baseLine(kind, record, 'withdrawal', options.day, timeText(record.createdAt));
+	const line = baseLine(kind, record, 'withdrawal', options.day);
 	const currency = currencyIn(record.currency);
 	const trade = kind === 'autoSettlement' ? trades(tradeIdOf(record.trade) ?? '') : undefined;
 	const wallet = trade ? wallets.byId.get(scalarText(trade.wallet)) : undefined;
@@ -462,33 +379,24 @@ function readWithdrawal(
 		line,
 		payout,
 		fee,
+		// The payout and the fee rounded once to the currency's minor unit (0 when unreadable): what its lines debit, and a refund credits.
 		payoutMoney: payout === undefined ? 0 : roundMoney(payout, currency),
 		feeMoney: fee === undefined ? 0 : roundMoney(fee, currency),
 		readable: currency !== undefined && payout !== undefined && fee !== undefined,
 		refunded: statusOf('withdrawal', line.status)?.refunded === true,
 		destination: destination || 'an unnamed destination',
-		created: line.time,
 		what: kind === 'autoSettlement' ? 'auto-settlement payout' : 'withdrawal',
 		trade,
 	};
 }
 
-/** Another line of `first`'s record (a fee, a refund), sharing its reference fields. */
-function sibling(
+/** Another line of `first`'s record (a fee, a refund), made with it: its record's and reference fields, its own amounts, no exception. */
+const sibling = (
 	first: Line,
 	kind: LineKind,
-	record: IDataObject,
-	options: LineOptions,
 	time: string,
-	fields: Partial<Line>,
-): Line {
-	const { externalId, walletLabel, walletAddress, reference, payee, currency } = first;
-	return Object.assign(
-		baseLine(kind, record, first.record, options.day, time),
-		{ externalId, walletLabel, walletAddress, reference, payee, currency },
-		fields,
-	);
-}
+	fields: Pick<Line, 'amount' | 'amounts' | 'description'>,
+): Line => ({ ...first, lineKey: keyOf(kind, first), kind, time, ...fields, exception: '' });
 
 /** The payout's own line: what the recipient receives, debited when it was asked; the record's exceptions sit on it. */
 function payoutLine(w: Withdrawal, options: LineOptions): Line {
@@ -497,15 +405,10 @@ function payoutLine(w: Withdrawal, options: LineOptions): Line {
 	const usd = statedNumber(record.amount);
 	// The `amount` of an auto-settlement payout has no documented unit (docs/api.md, "Withdrawal records").
 	if (usd !== undefined && kind !== 'autoSettlement') amounts.amount = { value: usd, unit: 'USD' };
-	if (
-		record.cryptoAmount !== undefined &&
-		record.cryptoAmount !== null &&
-		scalarText(record.token)
-	) {
-		amounts.cryptoAmount = {
-			value: statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount),
-			unit: scalarText(record.token),
-		};
+	const token = scalarText(record.token);
+	if (token && record.cryptoAmount !== undefined && record.cryptoAmount !== null) {
+		const value = statedNumber(record.cryptoAmount) ?? scalarText(record.cryptoAmount);
+		amounts.cryptoAmount = { value, unit: token };
 	}
 	if (payout !== undefined && line.currency)
 		amounts.payoutAmount = { value: payout, unit: line.currency };
@@ -568,38 +471,28 @@ function payoutWords(w: Withdrawal, usd: number | undefined): string {
 }
 
 /** The withdrawal's fee, debited with the payout. */
-function withdrawalFeeLine(w: Withdrawal, options: LineOptions): Line {
-	const fee = w.fee as number;
-	return sibling(w.line, 'withdrawalFee', w.record, options, w.created, {
+function withdrawalFeeLine(w: Withdrawal): Line {
+	return sibling(w.line, 'withdrawalFee', w.line.time, {
 		amount: negated(w.feeMoney),
-		amounts: { fee: { value: fee, unit: w.line.currency } },
+		amounts: { fee: { value: w.fee as number, unit: w.line.currency } },
 		description: `Fee of the ${w.what} to ${w.destination} (line ${keyOf(w.kind, w.line)}): ${inWords(w.feeMoney, w.line.currency)}; with its payout ${inWords(w.payoutMoney, w.line.currency)}, ${inWords(totalOf(w), w.line.currency)} in all`,
 	});
 }
 
 /** The payout and fee given back when the money came back: exactly what they debited, so the record nets to nothing. */
-function refundLine(w: Withdrawal, options: LineOptions, debited: number): Line {
-	const payout = w.payout as number;
-	const fee = w.fee as number;
-	return sibling(
-		w.line,
-		'refund',
-		w.record,
-		options,
-		notBeforeCreated(w.created, timeText(w.record.updatedAt)),
-		{
-			amount: negated(debited),
-			amounts: {
-				payoutAmount: { value: payout, unit: w.line.currency },
-				fee: { value: fee, unit: w.line.currency },
-			},
-			description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
-				w.feeMoney === 0
-					? ''
-					: ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
-			}`,
+function refundLine(w: Withdrawal, debited: number): Line {
+	return sibling(w.line, 'refund', notBeforeCreated(w.line.time, timeText(w.record.updatedAt)), {
+		amount: negated(debited),
+		amounts: {
+			payoutAmount: { value: w.payout as number, unit: w.line.currency },
+			fee: { value: w.fee as number, unit: w.line.currency },
 		},
-	);
+		description: `Refund of the ${w.line.status} ${w.what} to ${w.destination}: ${inWords(negated(debited), w.line.currency)} back in the balance, its payout ${inWords(w.payoutMoney, w.line.currency)} (line ${keyOf(w.kind, w.line)})${
+			w.feeMoney === 0
+				? ''
+				: ` and fee ${inWords(w.feeMoney, w.line.currency)} (line ${keyOf('withdrawalFee', w.line)})`
+		}`,
+	});
 }
 
 /** A withdrawal's payout and fee, debited when asked whoever bears the fee (docs/api.md, "Withdrawal fees"), and a refund of both. */
@@ -612,30 +505,24 @@ function withdrawalLines(
 	const w = readWithdrawal(record, trades, wallets, options);
 	const lines = [payoutLine(w, options)];
 	if (!w.readable) return lines;
-	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w, options));
+	if (w.feeMoney !== 0) lines.push(withdrawalFeeLine(w));
 	// The refund credits what the lines above debited, summed exactly in the minor unit.
 	if (w.refunded)
 		lines.push(
 			refundLine(
 				w,
-				options,
 				lines.reduce((sum, line) => addMoney(sum, line.amount, line.currency), 0),
 			),
 		);
 	return lines;
 }
 
+/** Texts in the order `<` gives them. */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A line's place in the day: by time, then by key (the order of the lines, the exceptions and the files). */
 export const byTime = (a: Pick<Line, 'time' | 'lineKey'>, b: Pick<Line, 'time' | 'lineKey'>) =>
-	a.time < b.time
-		? -1
-		: a.time > b.time
-			? 1
-			: a.lineKey < b.lineKey
-				? -1
-				: a.lineKey > b.lineKey
-					? 1
-					: 0;
+	byText(a.time, b.time) || byText(a.lineKey, b.lineKey);
 
 /** Where a line belongs: on the day, or after it (for the balance check). */
 export type Placement = 'day' | 'after';
@@ -652,7 +539,7 @@ export class LineMaker {
 		return index === undefined ? undefined : this.lists.trades.at(index);
 	};
 
-	/** Whether every transaction's id is in tradeAt (each() fills it as it goes, withdrawals after every transaction). */
+	/** Whether every transaction's id is in tradeAt (each() fills it as it goes, transactions before withdrawals). */
 	private tradesIndexed = false;
 
 	constructor(
@@ -670,15 +557,14 @@ export class LineMaker {
 		};
 	}
 
-	/** Records read: transactions numbered first, then withdrawals. */
-	get records(): number {
-		return this.lists.trades.length + this.lists.withdrawals.length;
-	}
-
 	/** The lines of record number `record`, the same on every call. */
 	linesOf(record: number): Line[] {
 		const { trades, withdrawals } = this.lists;
-		if (record < trades.length) return depositLines(trades.at(record), this.wallets, this.options);
+		if (record < trades.length) {
+			const trade = trades.at(record);
+			if (!this.tradesIndexed) this.indexTrade(trade, record);
+			return depositLines(trade, this.wallets, this.options);
+		}
 		if (!this.tradesIndexed)
 			for (let index = 0; index < trades.length; index++) this.indexTrade(trades.at(index), index);
 		this.tradesIndexed = true;
@@ -700,7 +586,12 @@ export class LineMaker {
 		visit: (line: Line, placement: Placement, record: number, ordinal: number, at: number) => void,
 	): void {
 		const { day } = this.options;
-		const place = (lines: Line[], record: number) => {
+		// Records are numbered transactions first, then withdrawals.
+		const { trades, withdrawals } = this.lists;
+		for (let record = 0; record < trades.length + withdrawals.length; record++) {
+			// Every transaction's id is in tradeAt (linesOf) before the first withdrawal's lines are made.
+			if (record === trades.length) this.tradesIndexed = true;
+			const lines = this.linesOf(record);
 			for (let ordinal = 0; ordinal < lines.length; ordinal++) {
 				const line = lines[ordinal];
 				const at = instantMs(line.time);
@@ -713,16 +604,7 @@ export class LineMaker {
 					visit(line, 'day', record, ordinal, at);
 				}
 			}
-		};
-		const { trades } = this.lists;
-		for (let index = 0; index < trades.length; index++) {
-			const trade = trades.at(index);
-			if (!this.tradesIndexed) this.indexTrade(trade, index);
-			place(depositLines(trade, this.wallets, this.options), index);
 		}
-		this.tradesIndexed = true;
-		for (let record = trades.length; record < this.records; record++)
-			place(this.linesOf(record), record);
 	}
 }
 

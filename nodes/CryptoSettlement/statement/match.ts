@@ -8,6 +8,7 @@ import {
 import { roundTo, statedNumber } from '../../service/money';
 import { scalarText } from '../../service/values';
 import { externalIdKey, recordIdKey } from '../../service/ids';
+import type { ReadLists } from './statementLists';
 
 /** Statement → Match (docs/statement.md): an index built once per run from the lists, each row a lookup. Pure. */
 
@@ -27,11 +28,8 @@ export const MATCH_RESULTS = {
 
 type MatchResult = keyof typeof MATCH_RESULTS;
 
-interface MatchIndex {
-	byExternalId: Map<string, IDataObject[]>;
-	byAddress: Map<string, IDataObject[]>;
-	byLabel: Map<string, IDataObject[]>;
-}
+/** The records under each key, by what keys them. */
+type MatchIndex = Record<MatchBy, Map<string, IDataObject[]>>;
 
 function add(map: Map<string, IDataObject[]>, key: string, record: IDataObject): void {
 	if (!key) return;
@@ -48,28 +46,23 @@ const KEY_OF: Record<MatchBy, (value: unknown) => string> = {
 	walletLabel: keyOf,
 };
 
-export function matchIndex(lists: {
-	trades: IDataObject[];
-	withdrawals: IDataObject[];
-	wallets: IDataObject[];
-}): MatchIndex {
-	const index: MatchIndex = { byExternalId: new Map(), byAddress: new Map(), byLabel: new Map() };
+export function matchIndex(lists: ReadLists): MatchIndex {
+	const index: MatchIndex = {
+		externalId: new Map(),
+		walletAddress: new Map(),
+		walletLabel: new Map(),
+	};
 	for (const withdrawal of lists.withdrawals)
-		add(index.byExternalId, externalIdKey(withdrawal.externalId), withdrawal);
+		add(index.externalId, externalIdKey(withdrawal.externalId), withdrawal);
 	const labelOfWallet = new Map<string, string>();
 	for (const wallet of lists.wallets)
 		labelOfWallet.set(recordIdKey(wallet.id ?? wallet._id), keyOf(wallet.label));
 	for (const trade of lists.trades) {
-		add(index.byAddress, keyOf(trade.address), trade);
-		add(index.byLabel, labelOfWallet.get(recordIdKey(trade.wallet)) ?? keyOf(trade.label), trade);
+		add(index.walletAddress, keyOf(trade.address), trade);
+		const label = labelOfWallet.get(recordIdKey(trade.wallet)) ?? keyOf(trade.label);
+		add(index.walletLabel, label, trade);
 	}
 	return index;
-}
-
-interface RowMatch extends IDataObject {
-	match: MatchResult;
-	matchNote: string;
-	records: IDataObject[];
 }
 
 /** The match of one row: its key, and the expected USD amount with its tolerance when given. */
@@ -79,62 +72,49 @@ export function matchRow(
 	key: string,
 	expectedAmount: number | undefined,
 	tolerance: number,
-): RowMatch {
-	const records =
-		(by === 'externalId'
-			? index.byExternalId
-			: by === 'walletAddress'
-				? index.byAddress
-				: index.byLabel
-		).get(KEY_OF[by](key)) ?? [];
+) {
+	const records = index[by].get(KEY_OF[by](key)) ?? [];
+	const result = (match: MatchResult, matchNote: string) => ({ match, matchNote, records });
 	if (records.length === 0)
-		return {
-			match: 'notFound',
-			matchNote: `No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`,
-			records,
-		};
+		return result(
+			'notFound',
+			`No ${by === 'externalId' ? 'withdrawal' : 'deposit'} under ${JSON.stringify(key)}`,
+		);
 	if (records.length > 1)
-		return {
-			match: 'several',
-			matchNote: `${records.length} records under ${JSON.stringify(key)}: check them one by one`,
-			records,
-		};
+		return result(
+			'several',
+			`${records.length} records under ${JSON.stringify(key)}: check them one by one`,
+		);
 	const [record] = records;
 	const status = scalarText(record.status).toLowerCase();
 	const kind = by === 'externalId' ? 'withdrawal' : 'trade';
 	const entry = statusOf(kind, status);
 	if (!entry)
-		return {
-			match: 'pending',
-			matchNote: `Status ${JSON.stringify(status)} is unknown to the node: not counted as final`,
-			records,
-		};
+		return result(
+			'pending',
+			`Status ${JSON.stringify(status)} is unknown to the node: not counted as final`,
+		);
 	if (entry.refunded)
-		return {
-			match: 'refunded',
-			matchNote: `Status ${status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}`,
-			records,
-		};
-	if (entry.open) return { match: 'pending', matchNote: `Status ${status}`, records };
+		return result(
+			'refunded',
+			`Status ${status}${scalarText(record.reason) ? `: ${scalarText(record.reason)}` : ''}`,
+		);
+	if (entry.open) return result('pending', `Status ${status}`);
 	const done: MatchResult = kind === 'withdrawal' ? 'paid' : 'received';
-	if (expectedAmount === undefined) return { match: done, matchNote: `Status ${status}`, records };
+	if (expectedAmount === undefined) return result(done, `Status ${status}`);
 	const field = kind === 'withdrawal' ? 'amount' : 'amountReceived';
 	const amount = statedNumber(record[field]);
-	if (amount === undefined) {
-		return {
-			match: 'amountDiffers',
-			matchNote: `The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`,
-			records,
-		};
-	}
+	if (amount === undefined)
+		return result(
+			'amountDiffers',
+			`The record states no USD ${field} the node can read (${JSON.stringify(record[field] ?? null)})`,
+		);
 	// The difference as its decimals read (binary noise of the subtraction rounded away, service/money.ts).
 	const difference = roundTo(amount - expectedAmount, 8);
-	if (Math.abs(difference) > tolerance + 1e-9) {
-		return {
-			match: 'amountDiffers',
-			matchNote: `${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`,
-			records,
-		};
-	}
-	return { match: done, matchNote: `Status ${status}, ${field} ${amount} USD`, records };
+	if (Math.abs(difference) > tolerance + 1e-9)
+		return result(
+			'amountDiffers',
+			`${field} is ${amount} USD, expected ${expectedAmount} USD (difference ${difference > 0 ? '+' : ''}${difference}, tolerance ${tolerance})`,
+		);
+	return result(done, `Status ${status}, ${field} ${amount} USD`);
 }

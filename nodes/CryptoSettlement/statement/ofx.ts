@@ -1,5 +1,5 @@
 import { moneyFigures } from '../../service/money';
-import type { FileLine, LineKind } from './lines';
+import type { Line, LineKind } from './lines';
 
 /** One currency's statement as an OFX 1.02 bank statement, written with no library (docs/statement.md, "The files"). Pure. */
 
@@ -56,7 +56,7 @@ const element = (name: string, value: string) => `<${name}>${value}</${name}>`;
 const STATUS_OK = ['<STATUS>', element('CODE', '0'), element('SEVERITY', 'INFO'), '</STATUS>'];
 
 /** One line as an OFX transaction (STMTTRN); `payee` names it. */
-export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string): string {
+export function ofxTransaction(line: Line, payee: (line: Line) => string): string {
 	return [
 		'<STMTTRN>',
 		element('TRNTYPE', OFX_TRNTYPE[line.kind] ?? (line.amount < 0 ? 'DEBIT' : 'CREDIT')),
@@ -72,12 +72,6 @@ export function ofxTransaction(line: FileLine, payee: (line: FileLine) => string
 
 /** The OFX text around the transactions, which files.ts writes between `head` and `tail` as they come, each after a line break. */
 export function statementOfx(statement: OfxStatement): { head: string; tail: string } {
-	const balance = [
-		'<LEDGERBAL>',
-		element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)),
-		element('DTASOF', ofxTime(statement.to)),
-		'</LEDGERBAL>',
-	];
 	const head = [
 		'OFXHEADER:100',
 		'DATA:OFXSGML',
@@ -114,7 +108,10 @@ export function statementOfx(statement: OfxStatement): { head: string; tail: str
 	].join('\r\n');
 	const tail = [
 		'</BANKTRANLIST>',
-		...balance,
+		'<LEDGERBAL>',
+		element('BALAMT', moneyFigures(statement.closingBalance, statement.currency)),
+		element('DTASOF', ofxTime(statement.to)),
+		'</LEDGERBAL>',
 		'</STMTRS>',
 		'</STMTTRNRS>',
 		'</BANKMSGSRSV1>',

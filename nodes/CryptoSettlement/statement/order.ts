@@ -1,17 +1,12 @@
-import type { Line } from './lines';
+import { byText, type Line } from './lines';
 
 /** The day's order of the lines its files take, kept as numbers, each line made again in its turn (docs/statement.md, "Speed"). */
-
-/** A record's lines as LineMaker.linesOf makes them. */
-type LinesOfRecord = (record: number) => Line[];
 
 const grown = <T extends Float64Array | Uint32Array>(array: T, make: (size: number) => T): T => {
 	const bigger = make(array.length * 2);
 	bigger.set(array);
 	return bigger;
 };
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class DayOrder {
 	private times = new Float64Array(1024);
@@ -34,6 +29,9 @@ export class DayOrder {
 	private count = 0;
 
 	private sorted: Uint32Array | undefined;
+
+	/** `linesOfRecord`: a record's lines, as LineMaker.linesOf makes them. */
+	constructor(private readonly linesOfRecord: (record: number) => Line[]) {}
 
 	private textNumber(text: string): number {
 		let number = this.numbers.get(text);
@@ -71,15 +69,15 @@ export class DayOrder {
 	}
 
 	/** The lines of `currency` in the day's order, each made again from its record (the record's lines kept while its turn lasts). */
-	*linesOf(currency: string, linesOfRecord: LinesOfRecord): Generator<Line> {
+	*linesOf(currency: string): Generator<Line> {
 		const wanted = this.numbers.get(currency);
 		let record = -1;
 		let lines: Line[] = [];
-		for (const at of this.order(linesOfRecord)) {
+		for (const at of this.order()) {
 			if (this.currencies[at] !== wanted) continue;
 			if (this.records[at] !== record) {
 				record = this.records[at];
-				lines = linesOfRecord(record);
+				lines = this.linesOfRecord(record);
 			}
 			yield lines[this.ordinals[at]];
 		}
@@ -91,13 +89,13 @@ export class DayOrder {
 	 * keys would; lines of two records at the same millisecond take their keys from their records.
 	 * Lines of one key at one time (records without an id) keep the order they were read in.
 	 */
-	private order(linesOfRecord: LinesOfRecord): Uint32Array {
+	private order(): Uint32Array {
 		if (this.sorted) return this.sorted;
 		const keys = new Map<number, string>();
 		const keyOf = (at: number) => {
 			let key = keys.get(at);
 			if (key === undefined)
-				keys.set(at, (key = linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
+				keys.set(at, (key = this.linesOfRecord(this.records[at])[this.ordinals[at]].lineKey));
 			return key;
 		};
 		const sorted = Uint32Array.from({ length: this.count }, (_, at) => at);

@@ -50,33 +50,32 @@ function readError(
 	problem: WalkProblem,
 ): NodeOperationError {
 	const path = LIST_PATHS[list];
-	const again = 'A statement is never made from a list that may miss a record: run it again later.';
-	const [message, description] = ((): [string, string] => {
+	// What went wrong, and what the description says before that the statement is never made with a hole.
+	const [message, before = ''] = ((): [string, string?] => {
 		switch (problem.kind) {
 			case 'page': {
 				const reason = (problem.error as { message?: unknown })?.message;
 				return [
 					`page ${problem.page} of the ${list} list (GET ${path}?page=${problem.page}&size=${problem.size}) failed after its retries`,
-					`${typeof reason === 'string' ? `${reason}. ` : ''}${again}`,
+					typeof reason === 'string' ? `${reason}. ` : '',
 				];
 			}
 			case 'budget':
-				return [`the ${list} list has more than ${problem.maxPages} pages`, again];
+				return [`the ${list} list has more than ${problem.maxPages} pages`];
 			case 'repeats':
 				return [
 					`page ${problem.page} of the ${list} list brought no record not already read (it repeats earlier pages)`,
-					again,
 				];
 			case 'moving':
 				return [
 					`the ${list} list ${movingWords(problem)}`,
-					`A list that never holds still while it is read cannot be proven whole. ${again}`,
+					'A list that never holds still while it is read cannot be proven whole. ',
 				];
 		}
 	})();
 	return new NodeOperationError(ctx.getNode(), `The statement could not be read: ${message}`, {
 		itemIndex: ctx.getItemIndex(),
-		description,
+		description: `${before}A statement is never made from a list that may miss a record: run it again later.`,
 	});
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { objectIn, scalarText } from '../../service/values';
 import { DAY_MS } from '../../service/utcDay';
 import { LOOK_BACK_DAYS, type Day } from './day';
-import { addMoney, money, roundMoney, statedNumber } from '../../service/money';
+import { addMoney, money, statedNumber } from '../../service/money';
 import { accountBalances } from '../../service/balances';
 import { byTime, hasUnreadableAmount, LINE_KINDS, type Line, type Placement } from './lines';
 
@@ -19,8 +19,11 @@ export const NOT_LISTED: readonly string[] = [
 	'Deposits held in USD (a holding currency the service offers besides NGN and GHS) are read like any other currency.',
 ];
 
+/** Amounts by currency: balances, nets. */
+type Amounts = Record<string, number>;
+
 /** Balances in words: `NGN 1,500,000.00, USD 2,000.00` (none: `no balance`). */
-function balancesInWords(balances: Record<string, number>): string {
+function balancesInWords(balances: Amounts): string {
 	const entries = Object.entries(balances);
 	return entries.length
 		? entries.map(([currency, amount]) => money(currency, amount)).join(', ')
@@ -28,20 +31,15 @@ function balancesInWords(balances: Record<string, number>): string {
 }
 
 /** Balances as given (currency → amount, each rounded once to its minor unit), with currencies in capitals; or why they cannot be read. */
-export function readBalances(value: unknown): Record<string, number> | { error: string } {
+export function readBalances(value: unknown): Amounts | { error: string } {
 	if (value === undefined || value === null || value === '') return {};
 	const object = objectIn(value);
 	if (!object)
 		return { error: 'must be an object of currency → amount, e.g. {"NGN": 1500000, "USD": 2000}' };
-	const balances: Record<string, number> = {};
-	for (const [currency, amount] of Object.entries(object)) {
-		const number = statedNumber(amount);
-		if (number === undefined)
-			return { error: `${currency}: ${JSON.stringify(amount)} is not a number` };
-		const unit = currency.trim().toUpperCase();
-		balances[unit] = roundMoney(number, unit);
-	}
-	return balances;
+	const bad = Object.entries(object).find(([, amount]) => statedNumber(amount) === undefined);
+	if (bad) return { error: `${bad[0]}: ${JSON.stringify(bad[1])} is not a number` };
+	// Read as the account's balances are (service/balances.ts).
+	return accountBalances({ fiatWallets: object })?.balances ?? {};
 }
 
 /** A line's place in the day's order (lines.ts, byTime). */
@@ -49,19 +47,15 @@ type Rank = Pick<Line, 'time' | 'lineKey'>;
 
 /** Values keyed in the order their first line has in the day (as they were when the lines were kept sorted). */
 class Ranked<T> {
-	private readonly entries = new Map<string, { value: T; first: Rank }>();
+	private readonly entries = new Map<string, { value: T; first: Line }>();
 
 	constructor(private readonly start: () => T) {}
 
 	/** The value of `key`, made when first met; `line` may make it rank earlier. */
 	of(key: string, line: Line): T {
-		const entry = this.entries.get(key);
-		if (!entry) {
-			const value = this.start();
-			this.entries.set(key, { value, first: { time: line.time, lineKey: line.lineKey } });
-			return value;
-		}
-		if (byTime(line, entry.first) < 0) entry.first = { time: line.time, lineKey: line.lineKey };
+		let entry = this.entries.get(key);
+		if (!entry) this.entries.set(key, (entry = { value: this.start(), first: line }));
+		else if (byTime(line, entry.first) < 0) entry.first = line;
 		return entry.value;
 	}
 
@@ -76,7 +70,7 @@ class Ranked<T> {
 interface Untrusted {
 	count: number;
 	/** The first of them (the day's: in time order; after the day: as read). */
-	first?: Pick<Line, 'record' | 'recordId' | 'time' | 'lineKey'>;
+	first?: Line;
 }
 
 /** The summary's figures, taken one line at a time so a busy day's lines are not kept (docs/statement.md, "Speed"), ordered as the day's lines. */
@@ -89,14 +83,12 @@ export class LineTally {
 
 	private readonly totals = new Ranked(() => new Ranked(() => ({ count: 0, amount: 0 })));
 
-	readonly counts: Record<string, number> = Object.fromEntries(
-		Object.keys(LINE_KINDS).map((kind) => [kind, 0]),
-	);
+	readonly counts: Amounts = Object.fromEntries(Object.keys(LINE_KINDS).map((kind) => [kind, 0]));
 
 	private readonly net = new Ranked(() => ({ amount: 0 }));
 
 	/** Net movement per currency of the lines after the day. */
-	readonly netAfter: Record<string, number> = {};
+	readonly netAfter: Amounts = {};
 
 	private readonly exceptions: Array<{ rank: Rank; exception: IDataObject }> = [];
 
@@ -104,33 +96,28 @@ export class LineTally {
 
 	readonly untrustedAfter: Untrusted = { count: 0 };
 
+	/** A range's lines tallied per day too, for the summary's `days`. */
+	readonly days?: Map<string, LineTally>;
+
+	constructor(days?: string[]) {
+		if (days) this.days = new Map(days.map((day) => [day, new LineTally()]));
+	}
+
 	add(line: Line, placement: Placement): void {
-		const untrusted = hasUnreadableAmount(line)
-			? placement === 'day'
-				? this.untrustedDay
-				: this.untrustedAfter
-			: undefined;
-		if (untrusted) {
+		if (hasUnreadableAmount(line)) {
+			const untrusted = placement === 'day' ? this.untrustedDay : this.untrustedAfter;
 			untrusted.count++;
-			const first = untrusted.first;
-			if (!first || (placement === 'day' && byTime(line, first) < 0))
-				untrusted.first = {
-					record: line.record,
-					recordId: line.recordId,
-					time: line.time,
-					lineKey: line.lineKey,
-				};
+			if (!untrusted.first || (placement === 'day' && byTime(line, untrusted.first) < 0))
+				untrusted.first = line;
 		}
 		if (placement === 'after') {
 			this.after++;
-			if (line.currency && line.amount !== 0)
-				this.netAfter[line.currency] = addMoney(
-					this.netAfter[line.currency] ?? 0,
-					line.amount,
-					line.currency,
-				);
+			const { currency, amount } = line;
+			if (currency && amount !== 0)
+				this.netAfter[currency] = addMoney(this.netAfter[currency] ?? 0, amount, currency);
 			return;
 		}
+		this.days?.get(line.day)?.add(line, placement);
 		this.lines++;
 		this.counts[line.kind]++;
 		const total = this.totals.of(line.kind, line).of(line.currency || 'unknown', line);
@@ -150,7 +137,7 @@ export class LineTally {
 	}
 
 	/** Net movement per currency of the day's lines. */
-	dayNet(): Record<string, number> {
+	dayNet(): Amounts {
 		return this.net.inOrder(({ amount }) => amount);
 	}
 
@@ -168,35 +155,24 @@ interface BalanceCheck extends IDataObject {
 	result: 'balanced' | 'differs' | 'notCheckable';
 }
 
+/** A check that cannot be made, and why. */
+const notCheckable = (why: string): BalanceCheck => ({ result: 'notCheckable', why });
+
 /** The check when a record of the day states an amount the node cannot trust: the day's lines cannot be vouched for. */
 function untrustedDay(tally: LineTally): BalanceCheck | undefined {
 	const { count, first } = tally.untrustedDay;
 	if (!first) return undefined;
-	return {
-		result: 'notCheckable',
-		why: `${count} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
-	};
-}
-
-/** The service's balances now (currency → amount, each rounded once to its minor unit), or why they cannot be read. */
-function serviceBalancesNow(
-	account: IDataObject | undefined,
-): Record<string, number> | { why: string } {
-	const read = accountBalances(account);
-	return read
-		? read.balances
-		: { why: "The service did not state the account's balances, so they cannot be compared." };
+	return notCheckable(
+		`${count} record(s) of the day (e.g. ${first.record} ${first.recordId}) state an amount the node cannot trust (negative, not a number, or in a unit it cannot read), so the day's lines cannot be vouched for: see the exceptions.`,
+	);
 }
 
 /** What a statement covers, in its words: one day, or a range of days. */
 type Span = 'day' | 'period';
 
 /** The service's balances at a time: its balances now less what moved since (net per currency). */
-function takenBack(
-	now: Record<string, number>,
-	moved: Record<string, number>,
-): Record<string, number> {
-	const balances: Record<string, number> = {};
+function takenBack(now: Amounts, moved: Amounts): Amounts {
+	const balances: Amounts = {};
 	for (const [currency, amount] of Object.entries(now))
 		balances[currency] = addMoney(amount, -(moved[currency] ?? 0), currency);
 	return balances;
@@ -211,19 +187,18 @@ function unreadableAfter(tally: LineTally, span: Span): string | undefined {
 
 /** Whether the closing balances equal the service's at the statement's end, currency by currency, to the cent. */
 function balanceCheck(
-	closing: Record<string, number>,
-	atEnd: Record<string, number>,
+	closing: Amounts,
+	atEnd: Amounts,
 	movedAfter: number,
 	span: Span,
 ): BalanceCheck {
 	const missing = Object.keys(closing).filter((currency) => !(currency in atEnd));
 	if (missing.length)
-		return {
-			result: 'notCheckable',
-			why: `The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
-		};
-	const serviceAtEnd: Record<string, number> = {};
-	const difference: Record<string, number> = {};
+		return notCheckable(
+			`The service states no ${missing.join(', ')} balance, so the closing balance cannot be compared.`,
+		);
+	const serviceAtEnd: Amounts = {};
+	const difference: Amounts = {};
 	for (const currency of Object.keys(closing)) {
 		serviceAtEnd[currency] = atEnd[currency];
 		const differs = addMoney(closing[currency], -atEnd[currency], currency);
@@ -255,25 +230,20 @@ interface SummaryInput {
 	tally: LineTally;
 	account: IDataObject | undefined;
 	/** Given opening balances; empty or undefined: derived from the service's balances. */
-	openingBalances: Record<string, number> | undefined;
+	openingBalances: Amounts | undefined;
 	now: number;
 	pendingAfterHours: number;
-	/** A range's lines tallied per day (its `days`), for the summary's `days`. */
-	dayTallies?: Map<string, LineTally>;
 }
 
 interface Balances {
-	opening: Record<string, number>;
+	opening: Amounts;
 	source: 'given' | 'derived' | 'none';
-	closing: Record<string, number>;
+	closing: Amounts;
 	check: BalanceCheck;
 }
 
 /** Balances moved by a net per currency (opening + net: closing). */
-function plus(
-	balances: Record<string, number>,
-	net: Record<string, number>,
-): Record<string, number> {
+function plus(balances: Amounts, net: Amounts): Amounts {
 	const moved = { ...balances };
 	for (const [currency, amount] of Object.entries(net))
 		moved[currency] = addMoney(moved[currency] ?? 0, amount, currency);
@@ -281,26 +251,26 @@ function plus(
 }
 
 /** Opening and closing balances and the check: from the given opening balances, or derived on the first run. */
-function balancesOf(input: SummaryInput, net: Record<string, number>): Balances {
-	const given =
-		input.openingBalances && Object.keys(input.openingBalances).length
-			? input.openingBalances
-			: undefined;
-	const now = serviceBalancesNow(input.account);
+function balancesOf(input: SummaryInput, net: Amounts): Balances {
+	const { openingBalances } = input;
+	const given = Object.keys(openingBalances ?? {}).length ? openingBalances : undefined;
+	// The service's balances now (each rounded once to its minor unit), taken back to the statement's end.
+	const now = accountBalances(input.account)?.balances;
 	const span: Span = input.day.days ? 'period' : 'day';
-	const cannotTakeBack = 'why' in now ? now.why : unreadableAfter(input.tally, span);
-	const atEnd = cannotTakeBack || 'why' in now ? undefined : takenBack(now, input.tally.netAfter);
+	const cannotTakeBack = now
+		? unreadableAfter(input.tally, span)
+		: "The service did not state the account's balances, so they cannot be compared.";
+	const atEnd = cannotTakeBack || !now ? undefined : takenBack(now, input.tally.netAfter);
 	if (given) {
 		const closing = plus(given, net);
 		const missing = Object.keys(net).filter((currency) => !(currency in given));
 		const check: BalanceCheck = missing.length
-			? {
-					result: 'notCheckable',
-					why: `No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.`,
-				}
+			? notCheckable(
+					`No opening balance was given for ${missing.join(', ')}, which the ${span}'s lines move, so its closing balance counts from 0 and cannot be compared.`,
+				)
 			: atEnd
 				? balanceCheck(closing, atEnd, input.tally.after, span)
-				: { result: 'notCheckable', why: cannotTakeBack as string };
+				: notCheckable(cannotTakeBack as string);
 		return { opening: given, source: 'given', closing, check };
 	}
 	if (!atEnd)
@@ -308,10 +278,9 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 			opening: {},
 			source: 'none',
 			closing: {},
-			check: {
-				result: 'notCheckable',
-				why: `No opening balances were given and none can be derived: ${cannotTakeBack as string}`,
-			},
+			check: notCheckable(
+				`No opening balances were given and none can be derived: ${cannotTakeBack as string}`,
+			),
 		};
 	// The first run: the day's opening balances are the service's at the day's end less the day's lines.
 	const opening = takenBack(atEnd, net);
@@ -319,17 +288,16 @@ function balancesOf(input: SummaryInput, net: Record<string, number>): Balances 
 		opening,
 		source: 'derived',
 		closing: atEnd,
-		check: {
-			result: 'notCheckable',
-			why: `First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
-		},
+		check: notCheckable(
+			`First statement: the opening balances (${balancesInWords(opening)}) were derived from the service's balances, so there is nothing to compare them with yet. Keep today's closing balances (${balancesInWords(atEnd)}) and give them as tomorrow's opening balances: from then on each day is checked.`,
+		),
 	};
 }
 
 /** The closing balance an OFX file states as LEDGERBAL, or why there is none (docs/statement.md, "The files"). */
 export function closingBalanceOf(summary: IDataObject, currency: string): number | { why: string } {
-	const closing = (summary.closingBalances ?? {}) as Record<string, number>;
-	const opening = (summary.openingBalances ?? {}) as Record<string, number>;
+	const closing = (summary.closingBalances ?? {}) as Amounts;
+	const opening = (summary.openingBalances ?? {}) as Amounts;
 	const source = summary.openingBalancesSource;
 	if (source === 'given' && currency in opening && currency in closing) return closing[currency];
 	if (source === 'derived' && currency in closing) return closing[currency];
@@ -348,10 +316,10 @@ export function closingBalanceOf(summary: IDataObject, currency: string): number
 
 /** A range's days, each opening with the day before's closing balances (docs/statement.md, "A range of days"). */
 function daysOf(input: SummaryInput, days: string[], balances: Balances): IDataObject[] {
-	let opening: Record<string, number> | undefined =
+	let opening: Amounts | undefined =
 		balances.source === 'none' ? undefined : { ...balances.opening };
 	return days.map((day) => {
-		const tally = input.dayTallies?.get(day);
+		const tally = input.tally.days?.get(day);
 		const net = tally?.dayNet() ?? {};
 		const closing = opening ? plus(opening, net) : {};
 		const entry: IDataObject = {
