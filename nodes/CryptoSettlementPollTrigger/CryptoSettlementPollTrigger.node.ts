@@ -7,10 +7,10 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
 import { eventsProperty, optionsProperty, POLL_EVENT_OPTIONS } from '../events/events';
-import { POLL_TRIGGER_BUILDER_HINT } from '../events/builderHints';
+import { POLL_TRIGGER_BUILDER_HINT } from '../events/triggerHints';
 import type { Source } from './items';
 import { DEFAULT_MAX_PAGES, MIN_PAGES, runPoll } from './poll';
-import { BALANCE_CURRENCIES, readThresholds } from './balances';
+import { BALANCE_CURRENCIES, readThresholds } from './balanceAlerts';
 
 export class CryptoSettlementPollTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -16,7 +16,7 @@ import { describeEvents, type PolledEvent, type Source } from './items';
 import { latestEvent } from './latest';
 import { followOpen, pollList, RECORD_LISTS, STORED_DELIVERIES, type ListName } from './sources';
 import { ListWalk } from './pollWalk';
-import { pollBalances, type Threshold } from './balances';
+import { pollBalances, type Threshold } from './balanceAlerts';
 
 /**
  * One poll (docs/trigger.md, "How it polls"): each list walked within its share of n8n's poll budget; the
@@ -49,7 +49,7 @@ export interface PollSettings {
 	source: Source;
 	events: string[];
 	maxPages: number;
-	/** Source `balances`: the thresholds (balances.ts, readThresholds). */
+	/** Source `balances`: the thresholds (balanceAlerts.ts, readThresholds). */
 	thresholds?: Threshold[];
 }
 

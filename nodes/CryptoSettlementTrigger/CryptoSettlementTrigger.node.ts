@@ -9,7 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../service/credentials';
-import { TRIGGER_BUILDER_HINT } from '../events/builderHints';
+import { TRIGGER_BUILDER_HINT } from '../events/triggerHints';
 import { forgetDeliveryCredentials } from './credentialCache';
 import { TRIGGER_DESCRIPTION, triggerProperties } from './triggerDescription';
 import { answer, handleDelivery } from './handle';

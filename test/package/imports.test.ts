@@ -99,6 +99,24 @@ test('every folder of nodes/ and credentials/ has its place in the layers', () =
 	expect(unplaced).toEqual([]);
 });
 
+/** Files of `files` whose name another file of them has too (`index.ts` aside: a folder's entry). */
+const sharedNames = (files: string[]) => {
+	const byName = new Map<string, string[]>();
+	for (const file of files) {
+		const name = path.posix.basename(file);
+		if (name !== 'index.ts') byName.set(name, [...(byName.get(name) ?? []), file]);
+	}
+	return [...byName.values()].filter((same) => same.length > 1).flat();
+};
+
+test('one file per name under nodes/ and credentials/: a name says what its file holds without its folder', () => {
+	expect(sharedNames(FILES)).toEqual([]);
+	// And the check sees two files of one name.
+	expect(
+		sharedNames(['nodes/a/walk.ts', 'nodes/b/walk.ts', 'nodes/a/index.ts', 'nodes/b/index.ts']),
+	).toEqual(['nodes/a/walk.ts', 'nodes/b/walk.ts']);
+});
+
 test('each folder imports only its own files and the layers below it', () => {
 	const against: string[] = [];
 	for (const file of FILES) {

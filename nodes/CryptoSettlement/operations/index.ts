@@ -15,7 +15,7 @@ import { statement } from './statement';
 import { transaction } from './transaction';
 import { wallet } from './wallet';
 import { webhookEvent } from './webhookEvent';
-import { BUILDER_HINT, withPropertyHint } from './builderHints';
+import { BUILDER_HINT, withPropertyHint } from './actionHints';
 import { AGENT_TOOL_HINT, DRY_RUN_HINT, EMPTY_EXTERNAL_ID_HINT, withdrawal } from './withdrawal';
 
 /** Every resource → operation of the node, with what it sends and how it may be retried. */
@@ -68,7 +68,7 @@ export const SPECS: Record<string, ResourceSpecs> = Object.fromEntries(
 
 /**
  * The fields an operation's panel shows: its record's (with their hints for an AI assistant,
- * operations/builderHints.ts), after the credential's guardrails when its
+ * operations/actionHints.ts), after the credential's guardrails when its
  * class says so (MONEY_CLASSES `showsGuardrails`: it moves money or changes where it goes;
  * money/guardrailSummary.ts). The guardrails are no field of the operation, which neither reads nor
  * sends them.
@@ -78,7 +78,7 @@ export const shownFields = (spec: OperationSpec): INodeProperties[] => {
 	return MONEY_CLASSES[spec.money].showsGuardrails ? [CREDENTIAL_GUARDRAILS, ...fields] : fields;
 };
 
-/** What the node tells an AI assistant building a workflow (operations/builderHints.ts). */
+/** What the node tells an AI assistant building a workflow (operations/actionHints.ts). */
 export const builderHint = BUILDER_HINT;
 
 /** The records as the panel shows them. */

@@ -1,7 +1,7 @@
 /**
  * What the nodes tell an AI assistant that builds workflows (issue 73): the action node's
- * builderHint and property hints (nodes/CryptoSettlement/operations/builderHints.ts) and the
- * triggers' (nodes/events/builderHints.ts) name only parameters, resources, operations, events and
+ * builderHint and property hints (nodes/CryptoSettlement/operations/actionHints.ts) and the
+ * triggers' (nodes/events/triggerHints.ts) name only parameters, resources, operations, events and
  * credential fields that exist, and each example is a valid node for n8n's own parameter checks, so
  * the texts cannot drift from the records.
  */
@@ -23,8 +23,8 @@ import {
 	BUILDER_EXAMPLES,
 	PROPERTY_HINTS,
 	type ExampleValue,
-} from '../../../nodes/CryptoSettlement/operations/builderHints';
-import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../../nodes/events/builderHints';
+} from '../../../nodes/CryptoSettlement/operations/actionHints';
+import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../../nodes/events/triggerHints';
 import { EVENT_OPTIONS } from '../../../nodes/events/events';
 import pkg from '../../../package.json';
 

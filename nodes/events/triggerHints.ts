@@ -3,7 +3,7 @@ import type { IBuilderHint } from 'n8n-workflow';
 /**
  * What the two triggers tell an AI assistant that builds workflows (n8n's workflow builder and its
  * instance MCP server; issue 73), and the type names n8n gives this package's nodes. The action
- * node's texts are in nodes/CryptoSettlement/operations/builderHints.ts;
+ * node's texts are in nodes/CryptoSettlement/operations/actionHints.ts;
  * test/CryptoSettlement/operations/builder-hints.test.ts checks both against the nodes.
  */
 

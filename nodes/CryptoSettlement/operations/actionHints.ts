@@ -1,5 +1,5 @@
 import type { IBuilderHint, IBuilderHintVariation, INodeProperties } from 'n8n-workflow';
-import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../events/builderHints';
+import { ACTION_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE } from '../../events/triggerHints';
 import { listed, TOKENS } from '../../service/catalog';
 
 /**
