@@ -17,7 +17,7 @@ const PINS = ['1000', '2026', '9000', '0000', '000000'];
 const OPENING = { USD: 1000, NGN: 2026, GHS: 9000 };
 let fakeApi: FakeApi;
 let credentials: IDataObject;
-/** The refunded payout of the 10th whose reason the service gives (its id 9000). */
+/** A refunded payout of the range, whose reason (the service's text) the summary's exception quotes. */
 let echoing: { reason: string | null };
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ beforeAll(async () => {
 	PINS.forEach((pin, index) =>
 		Object.assign(exceptional[index], { id: pin, externalId: PINS[(index + 1) % PINS.length] }),
 	);
-	const refunded = exceptional.find((w) => w.id !== undefined && w.reason);
+	const refunded = exceptional.find((w) => w.reason);
 	if (!refunded) throw new Error('no refunded payout seeded');
 	echoing = refunded;
 });
