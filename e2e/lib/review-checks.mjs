@@ -24,6 +24,11 @@
 //            answered refused with the reason, no email, nothing sent
 //   deny:    declined → nothing sent, Settings' requester (no replyTo) gets a "Declined" email; the
 //            same request again → asked again (the decline removed the pending row)
+//   replyTo: a request whose replyTo is not an email address → answered so in words before the
+//            agent; no approval email, nothing sent
+//   unfunded: approved while the fake API's USD balance is 0 (PUT /_sandbox/balances), so the payment
+//            is refused → the requester's "Not confirmed" email quotes the node's error, says not to
+//            send it again, the External ID last; nothing paid; the approval's run ends in error
 //   ungated: the Crypto Settlement tool given straight to the agent → refused, nothing sent
 import {
 	loadTemplate,
@@ -37,6 +42,7 @@ import { errorIn, toolName } from './agent-checks.mjs';
 import { toolResults } from './fake-llm.mjs';
 import { approvalLinks, followApprovalLink, mailText } from './smtp-server.mjs';
 import { assert, check } from './report.mjs';
+import { setBalances } from './templates/pay-vendors.mjs';
 
 /** The template as the test runs it (its own id: the template itself is imported as npm start does, for its picture). */
 export const REVIEW_WORKFLOW = 'csE2eAgentReview';
@@ -66,6 +72,8 @@ const pay = (amountUsd, externalId) => ({ tool: toolName(PAY), args: { amountUsd
 const APPROVED = { amountUsd: 40, externalId: 'review-approve-1' };
 const DECLINED = { amountUsd: 35, externalId: 'review-deny-1' };
 const OVER_LIMIT = { amountUsd: 150, externalId: 'review-limit-1' };
+/** Approved while the fake API's USD balance is 0: the payment is refused after the approval. */
+const UNFUNDED = { amountUsd: 25, externalId: 'review-unfunded-1' };
 const UNREVIEWED = { Amount__USD_: '30', External_ID: 'review-ungated-1' };
 /** Who the approve scenario's request asks to be told (its `replyTo`); the deny scenario's has none. */
 const REQUESTER = 'finance-lead@example.com';
@@ -78,7 +86,10 @@ export const REVIEW_SCENARIOS = {
 	'review-deny': [pay(DECLINED.amountUsd, DECLINED.externalId)],
 	'review-deny-again': [pay(DECLINED.amountUsd, DECLINED.externalId)],
 	'review-ungated': [{ tool: toolName(UNGATED), args: UNREVIEWED }],
+	'review-unfunded': [pay(UNFUNDED.amountUsd, UNFUNDED.externalId)],
 };
+const BAD_REPLY_TO =
+	'replyTo must be an email address such as finance@example.com; nothing was sent';
 const AGENT_REFUSAL =
 	'This tool may not move money: the owner of the credential has not allowed AI agents to make payments. Ask a person to make this payment.';
 const MONEY_ROUTES = /\/payments\/(withdraw\/|swap-currency)/;
@@ -434,6 +445,74 @@ export async function reviewChecks({ n8n, sandbox, model, smtp, seeded }) {
 				`${emailsAbout(DECLINED.externalId).length} approval emails, ${sent(DECLINED.externalId).length} payment(s)`,
 			);
 			return `"${waiting}"; declined, nothing sent; the requester's "${told.subject}": "${toldText}"; asked again: "${asked}"`;
+		},
+	);
+
+	await check(
+		'agent template: a replyTo that is not an email address is answered so in words, before the agent; no approval email, nothing sent',
+		async () => {
+			const emails = smtp.messages.length;
+			const externalId = 'review-replyto-1';
+			const answer = await ask(
+				'review-replyto',
+				`Pay supplier order ${externalId}: 20 USD.`,
+				'finance at example',
+			);
+			assert(answer.trim() === BAD_REPLY_TO, `the answer: ${answer.slice(0, 300)}`);
+			assert(!model.of('review-replyto').length, 'the agent was asked');
+			await approvalsEnded();
+			assert(
+				smtp.messages.length === emails && !sent(externalId).length,
+				`${smtp.messages.length - emails} email(s), ${sent(externalId).length} payment(s)`,
+			);
+			return `"${answer}"`;
+		},
+	);
+
+	await check(
+		'agent template: approved while the balance is 0, the payment fails: the requester is emailed "Not confirmed" quoting the node\'s error, not to send it again, the External ID last; nothing paid; the run ends in error',
+		async () => {
+			const before = smtp.messages.length;
+			const waiting = await ask(
+				'review-unfunded',
+				`Pay supplier order ${UNFUNDED.externalId}: 25 USD.`,
+				REQUESTER,
+			);
+			says(waiting, 'Waiting for approval');
+			const { approve } = approvalLinks(await email(UNFUNDED.externalId, before));
+			const errors = async () =>
+				(await n8n.executions(REVIEW_WORKFLOW)).filter((e) => e.status === 'error').length;
+			const failedBefore = await errors();
+			const { usd } = await setBalances(sandbox, { usd: 0 });
+			let told;
+			try {
+				await followApprovalLink(approve);
+				told = await outcomeEmail('Not confirmed', UNFUNDED.externalId, before);
+				await approvalsEnded();
+			} finally {
+				await setBalances(sandbox, { usd });
+			}
+			to(told, REQUESTER);
+			const toldText = mailText(told);
+			for (const shown of [
+				`Not confirmed: ${settings.approverEmail} approved paying ${settings.supplierName} 25.00 USD for order ${UNFUNDED.externalId}, but the payment could not be confirmed.`,
+				'The payment node said: ',
+				'it will be looked up under its External ID. Do not send it again.',
+			])
+				assert(toldText.includes(shown), `the requester's email: ${toldText}`);
+			assert(
+				toldText.endsWith(`External ID: ${UNFUNDED.externalId}`) &&
+					!/(pay|send|try)( it)? again|resend|retry/i.test(
+						toldText.replace('Do not send it again', ''),
+					),
+				`the requester's email: ${toldText}`,
+			);
+			assert(
+				!sandbox.state.withdrawals.some((w) => w.externalId === UNFUNDED.externalId),
+				'a withdrawal was recorded',
+			);
+			assert((await errors()) > failedBefore, 'the approval run did not end in error');
+			return `"${waiting}"; the requester's "${told.subject}": "${toldText}"`;
 		},
 	);
 

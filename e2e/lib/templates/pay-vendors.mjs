@@ -68,7 +68,7 @@ export async function quoted(sandbox, rows) {
 }
 
 /** Sets the fake API's balances through its admin route (docs/fake-api.md, "Admin routes"); answers the balances before. */
-async function setBalances(sandbox, balances) {
+export async function setBalances(sandbox, balances) {
 	const { fiatWallets } = await sandboxApi(sandbox, 'GET', '/users/fetch-integration');
 	const res = await fetch(`${new URL(sandbox.url).origin}/_sandbox/balances`, {
 		method: 'PUT',
