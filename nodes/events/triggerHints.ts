@@ -39,7 +39,7 @@ export const TRIGGER_BUILDER_HINT: IBuilderHint = {
 };
 
 export const POLL_TRIGGER_BUILDER_HINT: IBuilderHint = {
-	searchHint: `Polls the crypto settlement service for deposits and payout outcomes, for an n8n the service cannot reach by webhook (behind a firewall, on a laptop). ${ONCE} Set \`events\` to the ones needed rather than all.`,
+	searchHint: `Polls the crypto settlement service for deposits and payout outcomes, for an n8n the service cannot reach by webhook (behind a firewall, on a laptop). ${ONCE} Set \`events\` to the ones needed rather than all. With \`source\` set to balances (Account Balances) it warns once when an account balance falls below a threshold set per currency (balance.low) and once when it is back (balance.restored).`,
 	relatedNodes: [
 		LEDGER,
 		ACTION,

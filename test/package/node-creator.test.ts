@@ -91,7 +91,10 @@ test.each([
 		[...JOB_WORDS.reconcile, ...JOB_WORDS.where, ...JOB_WORDS.pay, ...JOB_WORDS.receive],
 	],
 	['CryptoSettlementTrigger', [...JOB_WORDS.where, ...JOB_WORDS.receive, 'ledger']],
-	['CryptoSettlementPollTrigger', [...JOB_WORDS.where, ...JOB_WORDS.receive, 'ledger']],
+	[
+		'CryptoSettlementPollTrigger',
+		[...JOB_WORDS.where, ...JOB_WORDS.receive, 'ledger', 'low balance', 'balance alert'],
+	],
 ])('the node search finds %s by the words of the whole job', (folder, words) => {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the codex file as n8n reads it
 	const codex = require(`../../nodes/${folder}/${folder}.node.json`) as { alias?: string[] };
