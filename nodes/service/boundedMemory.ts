@@ -4,10 +4,14 @@
  * without end.
  */
 
-/** The entry of `key`, made and kept on first use. */
-export function sharedOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+/** The entry of `key` in a Map or a WeakMap, made and kept on first use. */
+export function sharedOf<K, V>(
+	map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+	key: K,
+	make: (key: K) => V,
+): V {
 	let shared = map.get(key);
-	if (shared === undefined) map.set(key, (shared = make()));
+	if (shared === undefined) map.set(key, (shared = make(key)));
 	return shared;
 }
 

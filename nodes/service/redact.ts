@@ -4,6 +4,8 @@
  * docs/guardrails.md, "Secrets: what is hidden where"; docs/usage.md, "Hostile answers and careless inputs").
  */
 
+import { sharedOf } from './boundedMemory';
+
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are secrets whatever they hold. */
@@ -51,11 +53,8 @@ type Matchers = readonly Matcher[] & { readonly numbers: ReadonlySet<number> };
 /** Each list of secrets' matchers, made once: a busy statement's answers are many pages, each cleaned as it comes in. */
 const matchersMade = new WeakMap<readonly string[], Matchers>();
 
-const matchersOf = (secrets: readonly string[]): Matchers => {
-	let matchers = matchersMade.get(secrets);
-	if (!matchers) matchersMade.set(secrets, (matchers = makeMatchers(secrets)));
-	return matchers;
-};
+const matchersOf = (secrets: readonly string[]): Matchers =>
+	sharedOf(matchersMade, secrets, makeMatchers);
 
 function makeMatchers(secrets: readonly string[]): Matchers {
 	const matchers = [...new Set(secrets)]

@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { sandboxCredentials } from '../helpers/credentials';
 import { start, type Client } from '../../fake-api/test/helpers';
 import { Poller, startLocalServer, type PollResult } from '../helpers/poll/poll-harness';
 
@@ -31,13 +32,7 @@ let credentials: ICredentialDataDecryptedObject;
 
 beforeEach(async () => {
 	client = await start({ clock: DAY_START });
-	credentials = {
-		appId: client.sandbox.appId,
-		appSecret: client.sandbox.appSecret,
-		environment: 'sandbox',
-		baseUrl: client.sandbox.url,
-		pin: NOWHERE,
-	};
+	credentials = sandboxCredentials(client.sandbox, { pin: NOWHERE });
 });
 afterEach(async () => await client.sandbox.close());
 

@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { sandboxCredentials } from '../helpers/credentials';
 import { ASSET_IDS, cryptoWithdrawal, start, type Client } from '../../fake-api/test/helpers';
 import { Poller, startLocalServer, type PollResult } from '../helpers/poll/poll-harness';
 
@@ -23,13 +24,7 @@ let credentials: ICredentialDataDecryptedObject;
 beforeEach(async () => {
 	// The fake API starts with USD 10,000, NGN 5,000,000 and GHS 50,000 (docs/fake-api.md).
 	client = await start({ clock: DAY_START });
-	credentials = {
-		appId: client.sandbox.appId,
-		appSecret: client.sandbox.appSecret,
-		environment: 'sandbox',
-		baseUrl: client.sandbox.url,
-		pin: client.sandbox.pin,
-	};
+	credentials = sandboxCredentials(client.sandbox, { pin: client.sandbox.pin });
 });
 afterEach(async () => await client.sandbox.close());
 

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { sandboxCredentials } from '../helpers/credentials';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
 import { rl, runNode } from '../helpers/node';
 
@@ -8,13 +9,7 @@ let credentials: IDataObject;
 
 beforeAll(async () => {
 	sandbox = await startFakeApi({ lifecycleDelayMs: 60_000, maxPageSize: 3 });
-	credentials = {
-		appId: sandbox.appId,
-		appSecret: sandbox.appSecret,
-		environment: 'sandbox',
-		baseUrl: sandbox.url,
-		pin: sandbox.pin,
-	};
+	credentials = sandboxCredentials(sandbox, { pin: sandbox.pin });
 });
 afterAll(async () => await sandbox.close());
 

@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { sandboxCredentials } from '../helpers/credentials';
 import { confirmedFields } from '../../nodes/events/item';
 import { LISTING_LAG_MS, OVERLAP_MS } from '../../nodes/CryptoSettlementPollTrigger/cursor';
 import {
@@ -25,13 +26,7 @@ let reference = 0;
 
 beforeEach(async () => {
 	client = await start({ rejectAddresses: [REJECTED] });
-	credentials = {
-		appId: client.sandbox.appId,
-		appSecret: client.sandbox.appSecret,
-		environment: 'sandbox',
-		baseUrl: client.sandbox.url,
-		pin: client.sandbox.pin,
-	};
+	credentials = sandboxCredentials(client.sandbox, { pin: client.sandbox.pin });
 	wallet = (
 		await client.call('POST', `/trades/sell/assets/${ASSET_IDS.TRX_TEST}/generate-address`, {
 			label: 'poll',

@@ -103,3 +103,15 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return this.types[type]?.properties ?? [];
 	}
 }
+
+/** The Crypto Settlement API credential of a running fake API's sandbox account, with `extra` fields (a PIN). */
+export const sandboxCredentials = (
+	api: { appId: string; appSecret: string; url: string },
+	extra: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject => ({
+	appId: api.appId,
+	appSecret: api.appSecret,
+	environment: 'sandbox',
+	baseUrl: api.url,
+	...extra,
+});

@@ -11,6 +11,7 @@
  * Balances finds no row: the first run). That the whole template runs in real n8n and mails these files is the e2e's
  * (e2e/lib/templates/daily-statement.mjs, statementDaysCheck).
  */
+import { sandboxCredentials } from '../helpers/credentials';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -196,12 +197,7 @@ beforeAll(async () => {
 afterAll(async () => await fakeApi.close());
 
 const credentials = () => ({
-	[CREDENTIAL_TYPE]: {
-		appId: fakeApi.appId,
-		appSecret: fakeApi.appSecret,
-		environment: 'sandbox',
-		baseUrl: fakeApi.url,
-	} as never,
+	[CREDENTIAL_TYPE]: sandboxCredentials(fakeApi) as never,
 });
 
 describe('Send a daily … statement: the Payee of each line is the name the workflow knows', () => {

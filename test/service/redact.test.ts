@@ -5,6 +5,7 @@
  * compares a run whose credential holds such a PIN with the same run without one: the outputs are
  * the same, except where the service's text holds the PIN as a whole token.
  */
+import { sandboxCredentials } from '../helpers/credentials';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../fake-api/src/server';
@@ -187,13 +188,7 @@ function seededDay(
 			lifecycleDelayMs: 60_000,
 			requestLogLimit: 100_000,
 		}));
-		seeded.credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-			pin: '',
-		};
+		seeded.credentials = sandboxCredentials(fakeApi, { pin: '' });
 		fakeApi.seedDay({ day, records: 60 });
 		prepare(fakeApi);
 	});

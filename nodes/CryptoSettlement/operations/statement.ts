@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import type { HttpCall } from '../../service/api';
+import { sharedOf } from '../../service/boundedMemory';
 import { isObject, objectIn, scalarText } from '../../service/values';
 import { statedNumber } from '../../service/money';
 import { runOf } from '../engine/engine';
@@ -254,9 +255,7 @@ function itemsOfRun(ctx: IExecuteSingleFunctions): number {
 
 function readOnce<T>(ctx: IExecuteSingleFunctions, key: string, read: () => Promise<T>) {
 	const run = runOf(ctx);
-	let shared = reads.get(run);
-	if (!shared) reads.set(run, (shared = { byKey: new Map(), took: new Set() }));
-	const { byKey, took } = shared;
+	const { byKey, took } = sharedOf(reads, run, () => ({ byKey: new Map(), took: new Set() }));
 	let lists = byKey.get(key) as Promise<T> | undefined;
 	if (!lists) {
 		const reading = (lists = read());

@@ -1,3 +1,4 @@
+import { sharedOf } from '../../service/boundedMemory';
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
@@ -184,9 +185,5 @@ export interface SendTurn {
  */
 export function keptFor<K extends object, V>(): (key: K, make: (key: K) => V) => V {
 	const made = new WeakMap<K, V>();
-	return (key, make) => {
-		let value = made.get(key);
-		if (value === undefined) made.set(key, (value = make(key)));
-		return value;
-	};
+	return (key, make) => sharedOf(made, key, make);
 }

@@ -6,6 +6,7 @@
  * HTTP servers: the fake API (which judges addresses with its own code) and scripted services.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code */
+import { sandboxCredentials } from '../../helpers/credentials';
 import net, { type AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../../fake-api/src/server';
@@ -28,13 +29,7 @@ let credentials: IDataObject;
 
 beforeAll(async () => {
 	sandbox = await startFakeApi({ lifecycleDelayMs: 600_000 });
-	credentials = {
-		appId: sandbox.appId,
-		appSecret: sandbox.appSecret,
-		environment: 'sandbox',
-		baseUrl: sandbox.url,
-		pin: sandbox.pin,
-	};
+	credentials = sandboxCredentials(sandbox, { pin: sandbox.pin });
 });
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.clearRequests());

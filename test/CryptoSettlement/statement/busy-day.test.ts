@@ -4,6 +4,7 @@
  * says how to take such a day instead of giving more than 100,000 items; Output File gives every line.
  * In the slow lane (jest.config.js): the day takes about a minute.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../../fake-api/src/server';
 import { runNode } from '../../helpers/node';
@@ -25,12 +26,7 @@ async function get(parameters: IDataObject) {
 describe('Output Lines on a day too busy for items', () => {
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, maxPageSize: 100 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.seedDay({ day: DAY, records: 60_000 });
 	});
 	afterAll(async () => await fakeApi.close());

@@ -6,6 +6,7 @@
  * which lines make it up. Through n8n-core's engine against a local service (exact words), and over a
  * seeded day of the fake API (every line that moved money names its own amount). lineKeys unchanged.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi } from '../../../fake-api/src/server';
 import { runNode, serversClosedAfterEach } from '../../helpers/node';
@@ -187,12 +188,7 @@ describe("every line's words agree with its amount", () => {
 		const fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
 		try {
 			fakeApi.seedDay({ day: DAY, records: 200 });
-			const credentials = {
-				appId: fakeApi.appId,
-				appSecret: fakeApi.appSecret,
-				environment: 'sandbox',
-				baseUrl: fakeApi.url,
-			};
+			const credentials = sandboxCredentials(fakeApi);
 			const run = await runNode(
 				{ resource: 'statement', operation: 'get', day: DAY, output: 'lines' },
 				{ credentials },

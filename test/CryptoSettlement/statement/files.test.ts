@@ -4,6 +4,7 @@
  * formats. Each file is read back by an independent parser (csv-parse for the CSVs, node-ofx-parser
  * for the OFX) and every row compared with the day's lines, the currency and the closing balance.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { parse as parseOfx } from 'node-ofx-parser';
@@ -44,12 +45,7 @@ async function movedLines() {
 function seededDay(records: number) {
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.seedDay({ day: DAY, records });
 	});
 	afterAll(async () => await fakeApi.close());
@@ -61,12 +57,7 @@ describe('Statement → Get, output file: one file per currency, in the format a
 
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		seeded = fakeApi.seedDay({ day: DAY, records: 60 });
 		byCurrency = await movedLines();
 		// The vendor of one External ID and the customer of one wallet label, as a payout sheet and a CRM know them.

@@ -9,6 +9,7 @@
  * day's closing balance in the summary's `days`, each day opening with the day before's closing (the
  * days chain); and the three day files add up to the range's file.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,12 +147,7 @@ withHledger(
 
 		beforeAll(async () => {
 			fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-			credentials = {
-				appId: fakeApi.appId,
-				appSecret: fakeApi.appSecret,
-				environment: 'sandbox',
-				baseUrl: fakeApi.url,
-			};
+			credentials = sandboxCredentials(fakeApi);
 			for (const day of ['2026-03-08', ...DAYS, AFTER])
 				seeded[day] = fakeApi.seedDay({ day, records: 40 });
 			// A payout of the 9th refunded on the 10th: a movement of one day from a record of the day before.

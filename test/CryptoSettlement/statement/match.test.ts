@@ -3,6 +3,7 @@
  * point 3): the merchant's own reference, compared exactly once trimmed, so inv-1 is not INV-1's.
  * Through n8n-core's engine against the local fake API.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../../fake-api/src/server';
 import { runNode } from '../../helpers/node';
@@ -14,12 +15,7 @@ let credentials: IDataObject;
 
 beforeAll(async () => {
 	fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-	credentials = {
-		appId: fakeApi.appId,
-		appSecret: fakeApi.appSecret,
-		environment: 'sandbox',
-		baseUrl: fakeApi.url,
-	};
+	credentials = sandboxCredentials(fakeApi);
 	fakeApi.seedDay({ day: DAY, records: 20 });
 	// The one payout under INV-1: completed, 25 USD.
 	const payout = fakeApi.state.withdrawals.find((w) => w.status === 'completed' && !w.trade);

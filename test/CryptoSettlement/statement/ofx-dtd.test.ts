@@ -9,6 +9,7 @@
  * file (Period Range, three seeded days) is valid too, and what ofxdump reads of it adds up, day by
  * day, to the summary's balances.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -431,12 +432,7 @@ withOfxdump("a range's OFX file (Period Range, #71), valid by ofxdump and read b
 			const opening = Object.fromEntries(
 				Object.entries(seeded[1].openingBalances).map(([c, v]) => [c.toUpperCase(), v]),
 			);
-			const credentials = {
-				appId: fakeApi.appId,
-				appSecret: fakeApi.appSecret,
-				environment: 'sandbox',
-				baseUrl: fakeApi.url,
-			};
+			const credentials = sandboxCredentials(fakeApi);
 			const run = await runNode(
 				{
 					resource: 'statement',

@@ -6,6 +6,7 @@
  * are 1000, 2026, 9000, 0000, 000000; dates in 2026); a withdrawal reason of the service that echoes
  * the PIN and the app secret is still hidden. Through n8n-core's engine against the fake API.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi } from '../../../fake-api/src/server';
 import { runNode } from '../../helpers/node';
@@ -22,12 +23,7 @@ let echoing: { reason: string | null };
 
 beforeAll(async () => {
 	fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-	credentials = {
-		appId: fakeApi.appId,
-		appSecret: fakeApi.appSecret,
-		environment: 'sandbox',
-		baseUrl: fakeApi.url,
-	};
+	credentials = sandboxCredentials(fakeApi);
 	for (const day of ['2026-03-08', ...DAYS]) fakeApi.seedDay({ day, records: 30 });
 	// Exceptions (refunded and pending payouts) whose ids and External IDs are the PINs.
 	const exceptional = fakeApi.state.withdrawals.filter(

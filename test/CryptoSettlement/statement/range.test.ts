@@ -7,6 +7,7 @@
  * statements give them; its files are named for the range; a range that is not one is refused naming
  * its field, before any request.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi, type SeededDay } from '../../../fake-api/src/server';
 import { runNode } from '../../helpers/node';
@@ -29,12 +30,7 @@ async function get(parameters: IDataObject) {
 
 beforeAll(async () => {
 	fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-	credentials = {
-		appId: fakeApi.appId,
-		appSecret: fakeApi.appSecret,
-		environment: 'sandbox',
-		baseUrl: fakeApi.url,
-	};
+	credentials = sandboxCredentials(fakeApi);
 	for (const day of ['2026-03-08', ...DAYS, '2026-03-12'])
 		seeded[day] = fakeApi.seedDay({ day, records: 30 });
 	// A payout of the 9th refunded on the 10th: its refund is on the 10th, in the range once.

@@ -13,6 +13,7 @@
  * which grow with the clock. After a change that means to change an output, write the fingerprints
  * again: SAME_OUTPUT_WRITE=1 npx jest test/CryptoSettlement/statement/same-output.test.ts.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -103,12 +104,7 @@ describe('Statement → Get gives the same bytes as before', () => {
 
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.seedDay({ day: '2026-03-09', records: 300 });
 		seeded = fakeApi.seedDay({ day: DAY, records: 5000 });
 		fakeApi.seedDay({ day: '2026-03-11', records: 300 });

@@ -3,6 +3,7 @@
  * and, for odd lists, a local HTTP service. Expected lines and totals are derived here from the fake
  * API's records with the test's own sums, never with the node's code.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import { sleep, type IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi, type SeededDay } from '../../../fake-api/src/server';
 import { actionWorkflow, CREDENTIAL_TYPE, runWorkflow } from '../../helpers';
@@ -36,12 +37,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 			requestLogLimit: 100_000,
 			maxPageSize: 7,
 		});
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.seedDay({ day: '2026-03-09', records: 20 });
 		seeded = fakeApi.seedDay({ day: DAY, records: 40 });
 		fakeApi.seedDay({ day: '2026-03-11', records: 20 });
@@ -242,12 +238,7 @@ describe('Statement → Get against the fake API: a day with every kind of line 
 describe('Statement → Match: a sheet of 1,000 rows', () => {
 	beforeAll(async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000, requestLogLimit: 100_000 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.seedDay({ day: DAY, records: 1200 });
 	});
 	afterAll(async () => await fakeApi.close());
@@ -1068,12 +1059,7 @@ describe("a busy day balances to the cent against the fake API's own ledger", ()
 
 	it("3,000 seeded records with the business bearing the fees: balanced, closing = the fake API's balances after the day, no difference", async () => {
 		fakeApi = await startFakeApi({ lifecycleDelayMs: 60_000 });
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		fakeApi.state.account.withdrawalFeeBearer = 'business';
 		fakeApi.state.account.markupPercent = 2.5;
 		fakeApi.seedDay({ day: '2026-03-09', records: 500 });
@@ -1105,12 +1091,7 @@ describe("a busy day balances to the cent against the fake API's own ledger", ()
 			reverseAddresses: ['0123456780'],
 			stuckAddresses: [STUCK],
 		});
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		const call = async (method: string, path: string, body?: IDataObject) => {
 			const response = await fetch(`${fakeApi.url}${path}`, {
 				method,

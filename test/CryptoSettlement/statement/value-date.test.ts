@@ -6,6 +6,7 @@
  * two, and every later day balances. Expected days are worked out here from the fake API's records
  * with the test's own rules, never with the node's code.
  */
+import { sandboxCredentials } from '../../helpers/credentials';
 import type { IDataObject } from 'n8n-workflow';
 import { startFakeApi, type FakeApi, type SeededDay } from '../../../fake-api/src/server';
 import { runNode } from '../../helpers/node';
@@ -73,12 +74,7 @@ describe('Statement → Get over a week of consecutive days: every movement on t
 			requestLogLimit: 100_000,
 			maxPageSize: 25,
 		});
-		credentials = {
-			appId: fakeApi.appId,
-			appSecret: fakeApi.appSecret,
-			environment: 'sandbox',
-			baseUrl: fakeApi.url,
-		};
+		credentials = sandboxCredentials(fakeApi);
 		for (const day of ['2026-03-01', ...DAYS, '2026-03-09'])
 			seeded[day] = fakeApi.seedDay({ day, records: 40 });
 		const { trades, withdrawals } = fakeApi.state;
